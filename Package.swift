@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers (see ../shared/DESIGN.md): dependencies point down only.
+//   HomeCommandLine / home  →  MatterOnboarding, MatterMessaging
+//   MatterMessaging (messaging) → MatterCrypto
+//   MatterOnboarding, MatterTLV (codecs) ; MatterCrypto (crypto over OpenSSL)
+let package = Package(
+    name: "swift-home",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "home", targets: ["home"]),
+        .executable(name: "swift-home-bench", targets: ["Benchmarks"]),
+        .library(name: "MatterTLV", targets: ["MatterTLV"]),
+        .library(name: "MatterOnboarding", targets: ["MatterOnboarding"]),
+        .library(name: "MatterCrypto", targets: ["MatterCrypto"]),
+        .library(name: "MatterMessaging", targets: ["MatterMessaging"]),
+    ],
+    targets: [
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "MatterTLV"),
+        .target(name: "MatterOnboarding", dependencies: ["MatterTLV"]),
+        .target(name: "MatterCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "MatterMessaging", dependencies: ["MatterCrypto"]),
+        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV"]),
+        .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging"]),
+
+        .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV"]),
+        .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV"]),
+        .testTarget(name: "MatterCryptoTests", dependencies: ["MatterCrypto"]),
+        .testTarget(name: "MatterMessagingTests", dependencies: ["MatterMessaging", "MatterCrypto"]),
+        .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
