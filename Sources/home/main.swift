@@ -1,1 +1,7 @@
-print("placeholder")
+import Foundation
+import HomeCommandLine
+
+let output = HomeCommand.run(Array(CommandLine.arguments.dropFirst()))
+FileHandle.standardOutput.write(Data(output.standardOutput.utf8))
+FileHandle.standardError.write(Data(output.standardError.utf8))
+exit(output.exitCode)

@@ -1,0 +1,58 @@
+/// Walks the argument list against the command table: subcommands first, then options and arguments.
+enum CommandParser {
+    enum Outcome {
+        case run(CommandSpec, ParsedArguments)
+        case help(CommandSpec, path: [String])
+    }
+
+    static func parse(_ arguments: [String], root: CommandSpec) throws(CommandLineError) -> Outcome {
+        var command = root
+        var path = [root.name]
+        var remaining = arguments[...]
+        while let next = remaining.first, let subcommand = command.subcommands.first(where: { $0.name == next }) {
+            command = subcommand
+            path.append(subcommand.name)
+            remaining = remaining.dropFirst()
+        }
+        if remaining.contains(where: { $0 == "--help" || $0 == "-h" }) || command.run == nil && remaining.isEmpty {
+            return .help(command, path: path)
+        }
+        guard command.run != nil else {
+            throw .usage("unknown command '\(remaining.first ?? "")' for '\(path.joined(separator: " "))'", commandPath: path)
+        }
+
+        var parsed = ParsedArguments(commandPath: path)
+        var positionals: [String] = []
+        while let token = remaining.popFirst() {
+            guard token.hasPrefix("--") else {
+                positionals.append(token)
+                continue
+            }
+            let body = token.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            guard let option = command.options.first(where: { $0.name == name }) else {
+                throw .usage("unknown option '--\(name)'", commandPath: path)
+            }
+            if option.isFlag {
+                guard !body.contains("=") else { throw .usage("--\(name) takes no value", commandPath: path) }
+                parsed.flags.insert(name)
+            } else if let equals = body.firstIndex(of: "=") {
+                parsed.values[name] = String(body[body.index(after: equals)...])
+            } else if let value = remaining.popFirst() {
+                parsed.values[name] = value
+            } else {
+                throw .usage("--\(name) needs a value", commandPath: path)
+            }
+        }
+        guard positionals.count <= command.arguments.count else {
+            throw .usage("unexpected argument '\(positionals[command.arguments.count])'", commandPath: path)
+        }
+        guard positionals.count == command.arguments.count else {
+            throw .usage("missing \(command.arguments[positionals.count].name)", commandPath: path)
+        }
+        for (argument, value) in zip(command.arguments, positionals) {
+            parsed.arguments[argument.name] = value
+        }
+        return .run(command, parsed)
+    }
+}

@@ -1,0 +1,63 @@
+/// One command of the `home` tool, described as data: the parser, the help text and the dispatcher all read it.
+struct CommandSpec: Sendable {
+    struct Argument: Sendable {
+        let name: String
+        let help: String
+    }
+
+    struct Option: Sendable {
+        let name: String
+        /// nil for a flag that takes no value.
+        let valueName: String?
+        let help: String
+        var isFlag: Bool { valueName == nil }
+    }
+
+    let name: String
+    let summary: String
+    var arguments: [Argument] = []
+    var options: [Option] = []
+    var subcommands: [CommandSpec] = []
+    var run: (@Sendable (ParsedArguments) throws(CommandLineError) -> CommandOutput)?
+}
+
+/// What the parser found for one command.
+struct ParsedArguments: Sendable {
+    let commandPath: [String]
+    var arguments: [String: String] = [:]
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    func argument(_ name: String) -> String { arguments[name] ?? "" }
+
+    func requiredValue(_ option: String) throws(CommandLineError) -> String {
+        guard let value = values[option] else {
+            throw .usage("missing --\(option)", commandPath: commandPath)
+        }
+        return value
+    }
+}
+
+/// What a command produced; `main` writes it out and exits with the code.
+public struct CommandOutput: Equatable, Sendable {
+    public var exitCode: Int32
+    public var standardOutput: String
+    public var standardError: String
+
+    static func success(_ text: String) -> CommandOutput {
+        CommandOutput(exitCode: 0, standardOutput: text, standardError: "")
+    }
+}
+
+/// A refusal of the command line or of its input: one line on stderr, exit status 2.
+enum CommandLineError: Error, Equatable {
+    case usage(String, commandPath: [String])
+    case invalidInput(String)
+
+    var message: String {
+        switch self {
+        case .usage(let message, let path): "\(message) (see '\(path.joined(separator: " ")) --help')"
+        case .invalidInput(let message): message
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// The `home` command-line tool: its command table and the entry point `main` calls.
+public enum HomeCommand {
+    static let root = CommandSpec(
+        name: "home",
+        summary: "swift-home: a Matter hub and Home API for Swift.",
+        subcommands: [OnboardingCommands.group]
+    )
+
+    /// Runs one invocation; never exits the process, so tests can call it.
+    public static func run(_ arguments: [String]) -> CommandOutput {
+        do {
+            switch try CommandParser.parse(arguments, root: root) {
+            case .help(let command, let path):
+                return .success(HelpText.render(command, path: path))
+            case .run(let command, let parsed):
+                guard let run = command.run else { return .success(HelpText.render(command, path: parsed.commandPath)) }
+                return try run(parsed)
+            }
+        } catch {
+            return CommandOutput(exitCode: 2, standardOutput: "", standardError: "error: \(error.message)\n")
+        }
+    }
+}

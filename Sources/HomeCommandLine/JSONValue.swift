@@ -1,0 +1,40 @@
+/// A JSON document built by hand, so keys keep a stable order and absent values print as `null`.
+enum JSONValue: Equatable {
+    case null
+    case bool(Bool)
+    case number(UInt64)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered == rhs.rendered }
+
+    var rendered: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): value ? "true" : "false"
+        case .number(let value): String(value)
+        case .string(let text): Self.quote(text)
+        case .array(let items): "[" + items.map(\.rendered).joined(separator: ",") + "]"
+        case .object(let members): "{" + members.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func quote(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
+    }
+}
