@@ -9,6 +9,7 @@ struct CommandSpec: Sendable {
         let name: String
         /// nil for a flag that takes no value.
         let valueName: String?
+        var isRequired = false
         let help: String
         var isFlag: Bool { valueName == nil }
     }

@@ -12,7 +12,8 @@ enum HelpText {
         } else {
             let arguments = command.arguments.map(\.name)
             let options = command.options.map { option in
-                option.valueName.map { "[--\(option.name) \($0)]" } ?? "[--\(option.name)]"
+                let usage = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
+                return option.isRequired ? usage : "[\(usage)]"
             }
             lines.append("USAGE: " + ([invocation] + arguments + options).joined(separator: " "))
             if !command.arguments.isEmpty {

@@ -8,7 +8,7 @@ public enum HomeCommand {
 
     /// Runs one invocation; never exits the process, so tests can call it.
     public static func run(_ arguments: [String]) -> CommandOutput {
-        do {
+        do throws(CommandLineError) {
             switch try CommandParser.parse(arguments, root: root) {
             case .help(let command, let path):
                 return .success(HelpText.render(command, path: path))

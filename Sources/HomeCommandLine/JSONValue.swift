@@ -2,7 +2,8 @@
 enum JSONValue: Equatable {
     case null
     case bool(Bool)
-    case number(UInt64)
+    case unsigned(UInt64)
+    case signed(Int64)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -13,7 +14,8 @@ enum JSONValue: Equatable {
         switch self {
         case .null: "null"
         case .bool(let value): value ? "true" : "false"
-        case .number(let value): String(value)
+        case .unsigned(let value): String(value)
+        case .signed(let value): String(value)
         case .string(let text): Self.quote(text)
         case .array(let items): "[" + items.map(\.rendered).joined(separator: ",") + "]"
         case .object(let members): "{" + members.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"

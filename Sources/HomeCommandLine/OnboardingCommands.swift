@@ -25,10 +25,10 @@ enum OnboardingCommands {
         name: "generate",
         summary: "Make the QR code payload and manual pairing code for a device's setup values.",
         options: [
-            .init(name: "vendor-id", valueName: "N", help: "Vendor ID, 0…65535 (decimal or 0x hex)."),
-            .init(name: "product-id", valueName: "N", help: "Product ID, 0…65535."),
-            .init(name: "discriminator", valueName: "N", help: "12-bit discriminator, 0…4095."),
-            .init(name: "passcode", valueName: "N", help: "Setup passcode, 1…99999998, not a trivial one."),
+            .init(name: "vendor-id", valueName: "N", isRequired: true, help: "Vendor ID, 0…65535 (decimal or 0x hex)."),
+            .init(name: "product-id", valueName: "N", isRequired: true, help: "Product ID, 0…65535."),
+            .init(name: "discriminator", valueName: "N", isRequired: true, help: "12-bit discriminator, 0…4095."),
+            .init(name: "passcode", valueName: "N", isRequired: true, help: "Setup passcode, 1…99999998, not a trivial one."),
             .init(name: "flow", valueName: "FLOW", help: "standard (default), user-intent or custom."),
             .init(name: "discovery", valueName: "LIST", help: "Comma-separated: on-network (default), ble, soft-ap, wifi-paf."),
         ],
@@ -45,7 +45,7 @@ enum OnboardingCommands {
                 discriminator: .long(try number(arguments.requiredValue("discriminator"), name: "discriminator", as: UInt16.self)),
                 passcode: try number(arguments.requiredValue("passcode"), name: "passcode", as: UInt32.self)
             )
-            do {
+            do throws(OnboardingError) {
                 return .success(table([("QR code", try payload.qrCode()), ("Manual code", try payload.manualCode())]))
             } catch {
                 throw .invalidInput(error.description)
@@ -106,17 +106,17 @@ enum OnboardingCommands {
 
     static func json(_ payload: SetupPayload) -> JSONValue {
         .object([
-            ("version", .number(UInt64(payload.version))),
-            ("vendorID", payload.vendorID.map { .number(UInt64($0)) } ?? .null),
-            ("productID", payload.productID.map { .number(UInt64($0)) } ?? .null),
+            ("version", .unsigned(UInt64(payload.version))),
+            ("vendorID", payload.vendorID.map { .unsigned(UInt64($0)) } ?? .null),
+            ("productID", payload.productID.map { .unsigned(UInt64($0)) } ?? .null),
             ("commissioningFlow", .string(payload.commissioningFlow.name)),
             ("discoveryCapabilities", payload.discoveryCapabilities.map { .array($0.names.map(JSONValue.string)) } ?? .null),
-            ("discriminator", .number(UInt64(payload.discriminator.value))),
+            ("discriminator", .unsigned(UInt64(payload.discriminator.value))),
             ("shortDiscriminator", .bool(payload.discriminator.isShort)),
-            ("passcode", .number(UInt64(payload.passcode))),
+            ("passcode", .unsigned(UInt64(payload.passcode))),
             ("extensions", .array(payload.extensions.map { entry in
                 .object([
-                    ("tag", .number(UInt64(entry.tag))),
+                    ("tag", .unsigned(UInt64(entry.tag))),
                     ("name", entry.name.map(JSONValue.string) ?? .null),
                     ("value", json(entry.value)),
                 ])
@@ -125,7 +125,7 @@ enum OnboardingCommands {
     }
 
     private static func extensionLabel(_ entry: SetupPayloadExtension) -> String {
-        let tag = "0x" + String(entry.tag, radix: 16, uppercase: true)
+        let tag = "0x" + hexByte(entry.tag)
         if let name = entry.name { return "\(name) (tag \(tag))" }
         return entry.isVendorSpecific ? "Vendor tag \(tag)" : "Reserved tag \(tag)"
     }
@@ -143,7 +143,8 @@ enum OnboardingCommands {
     private static func json(_ value: TLVValue) -> JSONValue {
         switch value {
         case .utf8(let text): .string(text)
-        case .unsigned(let number): .number(number)
+        case .unsigned(let number): .unsigned(number)
+        case .signed(let number): .signed(number)
         case .bool(let flag): .bool(flag)
         case .bytes(let bytes): .string(bytes.map { hexByte($0) }.joined())
         default: .string("\(value)")

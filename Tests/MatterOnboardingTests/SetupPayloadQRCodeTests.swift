@@ -40,10 +40,12 @@ import Testing
         #expect(payload.discriminator == .long(128))
         #expect(payload.passcode == 2048)
         #expect(payload.serialNumber == "123456789")
-        #expect(payload.extensions.map(\.tag) == [0x00, 0x82, 0x83])
-        #expect(payload.extensions[1].value == .utf8("myData"))
-        #expect(payload.extensions[1].isVendorSpecific)
-        #expect(payload.extensions[2].value == .signed(12))
+        // The SDK writes the vendor tags first; the order on the wire is kept.
+        #expect(payload.extensions.map(\.tag) == [0x82, 0x83, 0x00])
+        #expect(payload.extensions[0].value == .utf8("myData"))
+        #expect(payload.extensions[0].isVendorSpecific)
+        #expect(payload.extensions[1].value == .signed(12))
+        #expect(!payload.extensions[2].isVendorSpecific)
         #expect(try payload.qrCode() == code)
     }
 
