@@ -2,9 +2,11 @@
 import PackageDescription
 
 // Layers (see ../shared/DESIGN.md): dependencies point down only.
-//   HomeCommandLine / home  →  MatterOnboarding, MatterMessaging
-//   MatterMessaging (messaging) → MatterCrypto
-//   MatterOnboarding, MatterTLV (codecs) ; MatterCrypto (crypto over OpenSSL)
+//   HomeCommandLine / home      the CLI
+//   MatterPlatform              sockets, mDNS on the wire (the only layer doing I/O)
+//   MatterMessaging             message layer (sans-IO)
+//   MatterDiscovery             DNS-SD records and queries (sans-IO)
+//   MatterTLV, MatterOnboarding, MatterCertificates, MatterCrypto   codecs and crypto
 let package = Package(
     name: "swift-home",
     platforms: [.macOS(.v15)],
@@ -15,6 +17,8 @@ let package = Package(
         .library(name: "MatterOnboarding", targets: ["MatterOnboarding"]),
         .library(name: "MatterCrypto", targets: ["MatterCrypto"]),
         .library(name: "MatterMessaging", targets: ["MatterMessaging"]),
+        .library(name: "MatterCertificates", targets: ["MatterCertificates"]),
+        .library(name: "MatterDiscovery", targets: ["MatterDiscovery"]),
     ],
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -24,7 +28,10 @@ let package = Package(
         .target(name: "MatterOnboarding", dependencies: ["MatterTLV"]),
         .target(name: "MatterCrypto", dependencies: ["COpenSSL"]),
         .target(name: "MatterMessaging", dependencies: ["MatterCrypto"]),
-        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV"]),
+        .target(name: "MatterCertificates", dependencies: ["MatterTLV", "MatterCrypto"]),
+        .target(name: "MatterDiscovery"),
+        .target(name: "MatterPlatform", dependencies: ["MatterDiscovery"]),
+        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging"]),
 
@@ -32,6 +39,9 @@ let package = Package(
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV"]),
         .testTarget(name: "MatterCryptoTests", dependencies: ["MatterCrypto"]),
         .testTarget(name: "MatterMessagingTests", dependencies: ["MatterMessaging", "MatterCrypto"]),
+        .testTarget(name: "MatterCertificatesTests", dependencies: ["MatterCertificates", "MatterTLV", "MatterCrypto"]),
+        .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery"]),
+        .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine"]),
     ],
     swiftLanguageModes: [.v6]
