@@ -1,3 +1,5 @@
+import MatterCrypto
+
 /// Everything that can go wrong while reading, writing, sealing or counting Matter messages.
 public enum MessageError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The input ended before a field could be read.
@@ -22,12 +24,12 @@ public enum MessageError: Error, Equatable, Hashable, Sendable, CustomStringConv
     case extensionTooLong(length: Int)
     /// A plain (unencrypted) encode or decode was asked for a message on a secured session.
     case securedSessionNeedsKey(sessionID: UInt16)
-    /// Encryption was asked for a message on the unsecured session.
-    case unsecuredSessionCannotBeEncrypted
+    /// Encryption or decryption was asked for a message on the unsecured session.
+    case unsecuredSessionHasNoEncryption
     /// The message integrity check did not verify.
     case authenticationFailed
     /// The encryption layer refused its input for a reason other than a bad MIC.
-    case encryptionFailed(reason: String)
+    case encryptionFailed(CryptoError)
     /// A secure session counter reached its end; the session must be re-established.
     case counterExhausted
 
@@ -55,12 +57,12 @@ public enum MessageError: Error, Equatable, Hashable, Sendable, CustomStringConv
             return "extension of \(length) bytes does not fit a 16-bit length field"
         case let .securedSessionNeedsKey(sessionID):
             return "message on secured session \(sessionID) needs the session key to be encoded or decoded"
-        case .unsecuredSessionCannotBeEncrypted:
-            return "message on the unsecured session (unicast, session ID 0) cannot be encrypted"
+        case .unsecuredSessionHasNoEncryption:
+            return "messages on the unsecured session (unicast, session ID 0) are not encrypted"
         case .authenticationFailed:
             return "message authentication failed: the MIC does not match (wrong key or nonce, or tampered bytes)"
-        case let .encryptionFailed(reason):
-            return "message encryption failed: \(reason)"
+        case let .encryptionFailed(error):
+            return "message encryption failed: \(error)"
         case .counterExhausted:
             return "message counter exhausted: the secure session must be re-established"
         }
