@@ -3,9 +3,9 @@ struct ByteReader {
     private let bytes: [UInt8]
     private(set) var offset: Int
 
-    init(_ bytes: [UInt8], offset: Int = 0) {
+    init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        self.offset = offset
+        self.offset = 0
     }
 
     var remainingCount: Int { bytes.count - offset }

@@ -43,7 +43,7 @@ public struct MessageHeader: Sendable, Hashable {
         self.messageExtensions = messageExtensions
     }
 
-    /// Matter Core §4.4.1.3: a unicast message on session 0 is unsecured; everything else is encrypted.
+    /// Matter Core §4.4.1.2: a unicast message on session 0 is unsecured; everything else is encrypted.
     public var isSecured: Bool {
         sessionType == .group || sessionID != MessagingConstants.unsecuredSessionID
     }
@@ -70,7 +70,6 @@ public struct MessageHeader: Sendable, Hashable {
     public func encode() throws(MessageError) -> [UInt8] {
         try validate()
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(26)
         bytes.append(messageFlags)
         bytes.appendLittleEndian(sessionID)
         bytes.append(securityFlags)

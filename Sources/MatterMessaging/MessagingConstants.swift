@@ -18,9 +18,9 @@ public enum MessagingConstants {
     /// Matter Core §3.6 / §4.8: AES-CCM with a 128-bit MIC appended to every secured message.
     public static let micLength = 16
 
-    /// Matter Core §2.5.5.1: kUndefinedNodeId, the node ID used in the nonce of PASE and unsecured sessions.
+    /// Matter Core kUndefinedNodeId (node ID 0): what a PASE session puts in the nonce, having no operational node ID.
     public static let undefinedNodeID: UInt64 = 0
 
-    /// Matter Core §4.4.1.3: session ID 0 on a unicast session is the unsecured session.
+    /// Matter Core §4.4.1.2: session ID 0 on a unicast session is the unsecured session.
     public static let unsecuredSessionID: UInt16 = 0
 }

@@ -49,7 +49,6 @@ public struct ProtocolHeader: Sendable, Hashable {
 
     public func encode() throws(MessageError) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(12)
         bytes.append(exchangeFlags)
         bytes.append(opcode)
         bytes.appendLittleEndian(exchangeID)
