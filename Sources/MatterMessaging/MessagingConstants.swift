@@ -1,0 +1,26 @@
+/// The fixed numbers of the message layer, each with the reason it has its value.
+public enum MessagingConstants {
+    /// Matter Core §4.4.1.1: version 0 is the only message format defined so far.
+    public static let headerVersion: UInt8 = 0
+
+    /// Matter Core §4.5.4: MSG_COUNTER_WINDOW_SIZE, how many counters behind the maximum are still tracked,
+    /// so that messages reordered in flight are accepted once instead of dropped.
+    public static let messageCounterWindowSize: UInt32 = 32
+
+    /// Matter Core §4.5.1.2: counters start at Crypto_DRBG(len = 28) + 1, so the lowest start is 1 ...
+    public static let counterInitialLowerBound: UInt32 = 1
+    /// ... and the highest is 2^28, which leaves about 2^32 − 2^28 messages before a session counter runs out.
+    public static let counterInitialUpperBound: UInt32 = 1 << 28
+
+    /// Matter Core §4.8.1: the nonce is security flags (1) ‖ message counter (4) ‖ source node ID (8).
+    public static let nonceLength = 13
+
+    /// Matter Core §3.6 / §4.8: AES-CCM with a 128-bit MIC appended to every secured message.
+    public static let micLength = 16
+
+    /// Matter Core kUndefinedNodeId (node ID 0): what a PASE session puts in the nonce, having no operational node ID.
+    public static let undefinedNodeID: UInt64 = 0
+
+    /// Matter Core §4.4.1.2: session ID 0 on a unicast session is the unsecured session.
+    public static let unsecuredSessionID: UInt16 = 0
+}
