@@ -1,6 +1,10 @@
 /// Builds container members compactly; a nil member (an absent optional field) is left out.
 @resultBuilder
 public enum TLVMembersBuilder {
+    public static func buildExpression(_ member: TLVElement) -> [TLVElement] {
+        [member]
+    }
+
     public static func buildExpression(_ member: TLVElement?) -> [TLVElement] {
         member.map { [$0] } ?? []
     }
