@@ -1,4 +1,4 @@
-// TLV coding of the standard Swift types that Matter data types map to (Matter Core §7.18).
+// TLV coding of the standard Swift types that Matter's base data types map to.
 
 extension Bool: TLVCodable {
     public func tlvValue() -> TLVValue { .bool(self) }

@@ -1,4 +1,4 @@
-// Matter Core §A.11.1 Structures: typed access to the members of a decoded structure.
+// Matter Core §A.5.1 Structures: typed access to the members of a decoded structure.
 public struct TLVStructure: Hashable, Sendable {
     public var members: [TLVElement]
 

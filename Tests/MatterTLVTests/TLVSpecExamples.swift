@@ -1,7 +1,7 @@
 import MatterTLV
 import Testing
 
-/// Matter Core Specification Appendix A.12 "TLV Examples": every row of the table, as
+/// Matter Core Specification Appendix A "TLV Examples" table: every row of the table, as
 /// (description, encoding, element). `shortest` is false for the one row that is not the
 /// shortest encoding of its value (the writer then picks a shorter one).
 struct TLVSpecExample: Sendable, CustomTestStringConvertible {
