@@ -1,4 +1,4 @@
-// Matter Core §A.7 Control Octet: low 5 bits are the element type, high 3 bits the tag control.
+// Matter Core §A.7.1 Element Type Field: the low 5 bits of the control octet.
 enum TLVElementType {
     static let signed1: UInt8 = 0x00           // 0x01, 0x02, 0x03: 2, 4, 8 bytes
     static let unsigned1: UInt8 = 0x04         // 0x05, 0x06, 0x07: 2, 4, 8 bytes
@@ -16,7 +16,7 @@ enum TLVElementType {
     static let mask: UInt8 = 0x1F
 }
 
-// Matter Core §A.8 Tag Control Field: values already shifted into the high 3 bits.
+// Matter Core §A.7.2 Tag Control Field: values already shifted into the high 3 bits.
 enum TLVTagControl {
     static let anonymous: UInt8 = 0x00
     static let context: UInt8 = 0x20

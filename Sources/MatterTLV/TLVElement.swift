@@ -1,4 +1,4 @@
-// Matter Core §A.2 TLV Encoding: one element, a tag and a value (containers hold their members).
+// Matter Core Appendix A TLV: one element, a tag and a value (containers hold their members).
 public struct TLVElement: Hashable, Sendable {
     public var tag: TLVTag
     public var value: TLVValue

@@ -46,7 +46,7 @@ public indirect enum TLVError: Error, Hashable, Sendable, CustomStringConvertibl
         case .taggedArrayMember(let offset):
             "array member at offset \(offset) has a tag; array members must be anonymous"
         case .trailingBytes(let offset, let count):
-            "\(count) trailing bytes at offset \(offset) after the element"
+            "\(count) trailing byte\(count == 1 ? "" : "s") at offset \(offset) after the element"
         case .typeMismatch(let expected, let found):
             "expected \(expected), found \(found)"
         case .integerOutOfRange(let value, let type):

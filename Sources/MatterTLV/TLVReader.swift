@@ -111,7 +111,7 @@ private struct TLVCursor {
         }
     }
 
-    // Matter Core §A.8 Tags.
+    // Matter Core §A.7.2 Tag Control Field.
     private mutating func readTag(_ tagControl: UInt8) throws(TLVError) -> TLVTag {
         switch tagControl {
         case TLVTagControl.anonymous:
@@ -134,7 +134,7 @@ private struct TLVCursor {
         }
     }
 
-    // Matter Core §A.7 Element Types, every type but containers and end of container.
+    // Matter Core §A.7.1 Element Type Field, every type but containers and end of container.
     private mutating func readScalar(_ type: UInt8) throws(TLVError) -> TLVValue {
         switch type {
         case TLVElementType.signed1...TLVElementType.signed1 + 3:

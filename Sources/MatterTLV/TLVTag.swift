@@ -1,4 +1,4 @@
-// Matter Core §A.8 Tags: the tag of a TLV element, independent of its encoded width.
+// Matter Core §A.2 Tags (forms in §A.7.2 Tag Control Field): a tag, independent of its encoded width.
 public enum TLVTag: Hashable, Sendable {
     case anonymous
     case context(UInt8)

@@ -1,4 +1,4 @@
-// Matter Core §A.7 Element Types: the value of a TLV element, independent of its encoded width.
+// Matter Core §A.7.1 Element Type Field: the value of a TLV element, independent of its encoded width.
 public indirect enum TLVValue: Hashable, Sendable {
     case signed(Int64)
     case unsigned(UInt64)
