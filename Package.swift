@@ -35,10 +35,13 @@ let package = Package(
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging"]),
 
-        .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV"]),
-        .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV"]),
+        // Seeded randomness and (later) the simulated network, shared by the tests of every layer.
+        .target(name: "MatterTestSupport", path: "Sources/MatterTestSupport"),
+
+        .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV", "MatterTestSupport"]),
+        .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "MatterCryptoTests", dependencies: ["MatterCrypto"]),
-        .testTarget(name: "MatterMessagingTests", dependencies: ["MatterMessaging", "MatterCrypto"]),
+        .testTarget(name: "MatterMessagingTests", dependencies: ["MatterMessaging", "MatterCrypto", "MatterTestSupport"]),
         .testTarget(name: "MatterCertificatesTests", dependencies: ["MatterCertificates", "MatterTLV", "MatterCrypto"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),

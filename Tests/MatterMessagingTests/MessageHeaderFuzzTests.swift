@@ -1,30 +1,6 @@
+import MatterTestSupport
 import Testing
 @testable import MatterMessaging
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a seeded generator so every fuzz run sees the same inputs.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
-    }
-
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
-    }
-}
 
 @Suite("Message header fuzzing")
 struct MessageHeaderFuzzTests {
@@ -43,7 +19,7 @@ struct MessageHeaderFuzzTests {
         for iteration in 0..<20_000 {
             let input = iteration.isMultiple(of: 4)
                 ? generator.bytes(generator.below(48))
-                : Self.mutate(Self.seeds[generator.below(Self.seeds.count)], with: &generator)
+                : FuzzMutation.mutate(Self.seeds[generator.below(Self.seeds.count)], using: &generator)
 
             if let (header, length) = try? MessageHeader.decode(input) {
                 decodedHeaders += 1
@@ -60,22 +36,5 @@ struct MessageHeaderFuzzTests {
             _ = try? Message.decrypt(input, key: [UInt8](repeating: 0x11, count: 16), nonceSourceNodeID: 0)
         }
         #expect(decodedHeaders > 1_000)
-    }
-
-    private static func mutate(_ seed: [UInt8], with generator: inout SplitMix64) -> [UInt8] {
-        var bytes = seed
-        for _ in 0...generator.below(4) {
-            switch generator.below(4) {
-            case 0 where !bytes.isEmpty:
-                bytes[generator.below(bytes.count)] ^= UInt8(1 << generator.below(8))
-            case 1 where !bytes.isEmpty:
-                bytes.removeLast(generator.below(bytes.count) + 1)
-            case 2 where !bytes.isEmpty:
-                bytes[generator.below(bytes.count)] = UInt8(truncatingIfNeeded: generator.next())
-            default:
-                bytes.insert(contentsOf: generator.bytes(generator.below(4) + 1), at: generator.below(bytes.count + 1))
-            }
-        }
-        return bytes
     }
 }

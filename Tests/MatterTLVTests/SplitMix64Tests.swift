@@ -1,3 +1,4 @@
+import MatterTestSupport
 import Testing
 
 @Suite struct SplitMix64Tests {

@@ -1,10 +1,13 @@
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 /// Property tests for hostile input: the reader must return or throw `TLVError`, never crash or
 /// hang, and whatever it accepts must re-encode to a canonical form that reads back the same.
 @Suite(.timeLimit(.minutes(1))) struct TLVFuzzTests {
     private static let iterations = 10_000
+    /// Bytes that steer the reader into its edge cases: containers, end, long lengths, reserved types.
+    private static let interestingBytes: [UInt8] = [0x00, 0x0F, 0x13, 0x15, 0x16, 0x17, 0x18, 0x1F, 0x7F, 0x80, 0xFF]
 
     @Test func randomBytesNeverCrash() throws {
         var generator = SplitMix64(seed: 0x5EED_0001)
@@ -22,29 +25,9 @@ import Testing
             hex("17 16 15 24 01 2a 18 18 0d 02 00 68 69 18"),
         ]
         for _ in 0..<Self.iterations {
-            var input = seeds[Int.random(in: 0..<seeds.count, using: &generator)]
-            for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                mutate(&input, using: &generator)
-            }
+            let seed = seeds[Int.random(in: 0..<seeds.count, using: &generator)]
+            let input = FuzzMutation.mutate(seed, interesting: Self.interestingBytes, using: &generator)
             try checkDecodingIsSafeAndStable(input)
-        }
-    }
-
-    private func mutate(_ input: inout [UInt8], using generator: inout SplitMix64) {
-        // Bytes that steer the reader into its edge cases: containers, end, long lengths, reserved types.
-        let interesting: [UInt8] = [0x00, 0x0F, 0x13, 0x15, 0x16, 0x17, 0x18, 0x1F, 0x7F, 0x80, 0xFF]
-        let position = input.isEmpty ? 0 : Int.random(in: 0..<input.count, using: &generator)
-        switch Int.random(in: 0..<5, using: &generator) {
-        case 0 where !input.isEmpty:
-            input[position] ^= 1 << UInt8.random(in: 0...7, using: &generator)
-        case 1:
-            input.removeLast(input.isEmpty ? 0 : Int.random(in: 1...input.count, using: &generator))
-        case 2:
-            input.insert(interesting.randomElement(using: &generator) ?? 0, at: position)
-        case 3 where !input.isEmpty:
-            input[position] = interesting.randomElement(using: &generator) ?? 0
-        default:
-            input.insert(UInt8.random(in: 0...255, using: &generator), at: position)
         }
     }
 
