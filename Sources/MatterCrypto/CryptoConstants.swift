@@ -18,6 +18,8 @@ enum CryptoConstants {
     static let p256RawSignatureLength = 64
     /// Random bytes reduced to a scalar: 64 bits beyond the order keep the modular bias below 2^-64 (FIPS 186-5 A.2.1).
     static let p256ScalarSeedLength = 40
+    /// Matter Core §3.10: each of w0s and w1s is 40 bytes, so reducing them mod n leaves negligible bias.
+    static let spake2PlusWSeedLength = 40
     /// HKDF-SHA256 can produce at most 255 blocks of 32 bytes (RFC 5869 §2.3).
     static let hkdfMaximumOutputLength = 255 * 32
     /// OpenSSL takes lengths and iteration counts as C int.

@@ -10,6 +10,8 @@ public enum CryptoError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidSignature
     /// An input of the wrong size.
     case invalidLength(String)
+    /// A protocol step was called before the step it depends on.
+    case outOfOrder(String)
     /// OpenSSL reported a failure; the text is its error queue.
     case openSSL(String)
 
@@ -20,6 +22,7 @@ public enum CryptoError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidPoint: "invalid point: not an uncompressed P-256 point on the curve, or the identity"
         case .invalidSignature: "invalid signature encoding"
         case .invalidLength(let reason): "invalid length: \(reason)"
+        case .outOfOrder(let reason): "out of order: \(reason)"
         case .openSSL(let reason): "OpenSSL failure: \(reason)"
         }
     }
