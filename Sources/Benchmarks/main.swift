@@ -66,4 +66,25 @@ let roundTrip = try Measurement.run("message", iterations: 5_000) {
 }
 report.add("Secured message encrypt + decrypt, 1 KiB", "\(format(roundTrip.perIteration.microseconds, decimals: 2)) µs (\(datagram.count) bytes on the wire)")
 
+// SPAKE2+ as PASE runs it (§3.10): both roles, from verifier data to the agreed key.
+let salt = [UInt8]("SPAKE2P Key Salt".utf8)
+let passcode: UInt32 = 20_202_021
+let (w0, w1) = try Spake2Plus.computeW0W1(passcode: passcode, salt: salt, iterations: 1000)
+let verifierData = try Spake2Plus.verifierData(passcode: passcode, salt: salt, iterations: 1000)
+let context = SHA256.hash(Array("CHIP PAKE V1 Commissioning".utf8))
+let random = SystemRandom()
+let exchange = try Measurement.run("spake2+", iterations: 50) {
+    let prover = try Spake2PlusProver(context: context, w0: w0, w1: w1, random: random)
+    var verifier = try Spake2PlusVerifier(context: context, verifierData: verifierData, random: random)
+    let (shareV, confirmV) = try verifier.respond(shareP: prover.shareP)
+    let (confirmP, proverKey) = try prover.respond(shareV: shareV, confirmV: confirmV)
+    let verifierKey = try verifier.finish(confirmP: confirmP)
+    precondition(proverKey == verifierKey, "SPAKE2+ roles disagree")
+}
+report.add("SPAKE2+ exchange, prover + verifier", "\(format(exchange.perIteration.microseconds / 1000, decimals: 2)) ms")
+let derivation = try Measurement.run("pbkdf2", iterations: 5) {
+    _ = try Spake2Plus.computeW0W1(passcode: passcode, salt: salt, iterations: 1000)
+}
+report.add("PASE w0/w1 from passcode, PBKDF2 1000 iterations", "\(format(derivation.perIteration.microseconds / 1000, decimals: 2)) ms")
+
 report.print()
