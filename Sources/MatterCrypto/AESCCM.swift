@@ -53,6 +53,10 @@ public enum AESCCM {
     }
 }
 
+/// Fetched once and shared: OpenSSL 3 would otherwise look the algorithm up again on every message.
+/// A fetched EVP_CIPHER is immutable and safe to use from any thread.
+nonisolated(unsafe) private let fetchedAES128CCM = EVP_CIPHER_fetch(nil, "AES-128-CCM", nil)
+
 /// Owns one EVP_CIPHER_CTX for a single CCM operation (CCM needs lengths before data, in this order).
 private final class CipherContext {
     let pointer: OpaquePointer
@@ -66,7 +70,8 @@ private final class CipherContext {
 
     func start(encrypting: Bool, key: [UInt8], nonce: [UInt8], tag: [UInt8]?) throws(CryptoError) {
         let direction: Int32 = encrypting ? 1 : 0
-        try requireSuccess(EVP_CipherInit_ex(pointer, EVP_aes_128_ccm(), nil, nil, nil, direction), "selecting AES-128-CCM")
+        guard let cipher = fetchedAES128CCM else { throw openSSLError("EVP_CIPHER_fetch(AES-128-CCM)") }
+        try requireSuccess(EVP_CipherInit_ex(pointer, cipher, nil, nil, nil, direction), "selecting AES-128-CCM")
         try requireSuccess(
             EVP_CIPHER_CTX_ctrl(pointer, EVP_CTRL_AEAD_SET_IVLEN, Int32(AESCCM.nonceLength), nil), "setting the CCM nonce length")
         // Encryption sets only the tag length; decryption also supplies the received tag.
@@ -99,6 +104,7 @@ private final class CipherContext {
             var finalLength: Int32 = 0
             try requireSuccess(EVP_CipherFinal_ex(pointer, &output, &finalLength), "finishing AES-CCM")
         }
-        return Array(output.prefix(input.count))
+        output.removeLast()
+        return output
     }
 }

@@ -22,8 +22,11 @@ extension Array where Element == UInt8 {
     /// Calls `body` with a pointer that is never nil, even for an empty array:
     /// OpenSSL gives a nil pointer special meanings (e.g. "no key", "AAD phase").
     func withNonNullBytes<Result>(_ body: (UnsafePointer<UInt8>) throws(CryptoError) -> Result) throws(CryptoError) -> Result {
-        let padded = self + [0]
-        return try padded.withUnsafeBufferPointer { (buffer) throws(CryptoError) -> Result in
+        if isEmpty {
+            let placeholder: UInt8 = 0
+            return try withUnsafePointer(to: placeholder) { (pointer) throws(CryptoError) -> Result in try body(pointer) }
+        }
+        return try withUnsafeBufferPointer { (buffer) throws(CryptoError) -> Result in
             // A non-empty array always has a base address.
             guard let base = buffer.baseAddress else { throw CryptoError.openSSL("no buffer address") }
             return try body(base)

@@ -8,6 +8,8 @@ final class P256Group {
     let order: BigNumber
 
     init() throws(CryptoError) {
+        // The order is allocated first so that a later failure frees everything through deinit.
+        order = try BigNumber()
         guard let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1) else { throw openSSLError("EC_GROUP_new_by_curve_name(P-256)") }
         guard let context = BN_CTX_new() else {
             EC_GROUP_free(group)
@@ -15,7 +17,6 @@ final class P256Group {
         }
         self.group = group
         self.context = context
-        order = try BigNumber()
         try requireSuccess(EC_GROUP_get_order(group, order.pointer, context), "reading the P-256 order")
     }
 

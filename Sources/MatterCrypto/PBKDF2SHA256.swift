@@ -10,7 +10,7 @@ public enum PBKDF2SHA256 {
         var output = [UInt8](repeating: 0, count: outputLength)
         let status = try password.withNonNullBytes { (passwordBytes) throws(CryptoError) -> Int32 in
             try salt.withNonNullBytes { (saltBytes) throws(CryptoError) -> Int32 in
-                passwordBytes.withMemoryRebound(to: CChar.self, capacity: password.count + 1) { passwordCharacters in
+                passwordBytes.withMemoryRebound(to: CChar.self, capacity: Swift.max(password.count, 1)) { passwordCharacters in
                     PKCS5_PBKDF2_HMAC(passwordCharacters, Int32(password.count), saltBytes, Int32(salt.count),
                                       Int32(iterations), EVP_sha256(), Int32(outputLength), &output)
                 }

@@ -8,10 +8,14 @@ public enum SHA256 {
         var digest = [UInt8](repeating: 0, count: digestLength)
         var length: UInt32 = 0
         let status = data.withUnsafeBytes { bytes in
-            EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
+            EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, fetchedSHA256, nil)
         }
         // Hashing fails only when OpenSSL cannot allocate its context; there is no input to blame.
-        precondition(status == 1 && Int(length) == digestLength, "OpenSSL EVP_Digest(SHA-256) failed")
+        precondition(fetchedSHA256 != nil && status == 1 && Int(length) == digestLength, "OpenSSL EVP_Digest(SHA-256) failed")
         return digest
     }
 }
+
+/// Fetched once and shared: OpenSSL 3 would otherwise look the algorithm up again on every hash.
+/// A fetched EVP_MD is immutable and safe to use from any thread.
+nonisolated(unsafe) private let fetchedSHA256 = EVP_MD_fetch(nil, "SHA2-256", nil)

@@ -51,3 +51,9 @@ public struct Spake2PlusProver: Sendable {
         return try Spake2PlusKeySchedule(transcript: transcript)
     }
 }
+
+extension Spake2PlusProver: CustomStringConvertible, CustomReflectable {
+    /// The password-derived scalars and the ephemeral scalar stay out of logs.
+    public var description: String { "Spake2PlusProver(shareP: \(shareP.count) bytes, secrets redacted)" }
+    public var customMirror: Mirror { Mirror(self, children: ["shareP": shareP]) }
+}

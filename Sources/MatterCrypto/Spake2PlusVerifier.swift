@@ -57,3 +57,9 @@ public struct Spake2PlusVerifier: Sendable {
         return try Spake2PlusKeySchedule(transcript: transcript)
     }
 }
+
+extension Spake2PlusVerifier: CustomStringConvertible, CustomReflectable {
+    /// The password-derived scalars and the ephemeral scalar stay out of logs.
+    public var description: String { "Spake2PlusVerifier(shareV: \(shareV.count) bytes, secrets redacted)" }
+    public var customMirror: Mirror { Mirror(self, children: ["shareV": shareV]) }
+}

@@ -27,3 +27,9 @@ public struct Spake2PlusVerifierData: Sendable, Hashable {
                       l: Array(serialized.suffix(CryptoConstants.p256UncompressedPointLength)))
     }
 }
+
+extension Spake2PlusVerifierData: CustomStringConvertible, CustomReflectable {
+    /// w0 lets an attacker test passcodes offline, so it stays out of logs.
+    public var description: String { "Spake2PlusVerifierData(<redacted>)" }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -20,6 +20,33 @@ import Testing
         #expect(opened == plaintext)
     }
 
+    // NIST CAVP DVPT128 (SP 800-38C), group "Alen = 0, Plen = 0, Nlen = 13, Tlen = 16", counts 45 and 49:
+    // with nothing to encrypt the output is the tag alone.
+    @Test(arguments: [
+        ("5a8aa485c316e9403aff859fbb", "fb04dc5a44c6bb000f2440f5154364b4"),
+        ("935c1ef3d4032ff090f91141f3", "3dacc71169f6da77ec91ff1d2f649ed1"),
+    ])
+    func emptyPayloadMatchesNISTVector(nonce: String, tag: String) throws {
+        let nistKey = [UInt8](hex: "19ebfde2d5468ba0a3031bde629b11fd")
+        #expect(try AESCCM.seal(key: nistKey, nonce: [UInt8](hex: nonce), plaintext: [], additionalData: []) == [UInt8](hex: tag))
+        #expect(try AESCCM.open(key: nistKey, nonce: [UInt8](hex: nonce), ciphertextAndTag: [UInt8](hex: tag), additionalData: []) == [])
+    }
+
+    // NIST CAVP DVPT128 (SP 800-38C), group "Alen = 0, Plen = 24, Nlen = 13, Tlen = 16", counts 105 and 109.
+    @Test(arguments: [
+        ("5a8aa485c316e9403aff859fbb", "a16a2e741f1cd9717285b6d882c1fc53655e9773761ad697",
+         "4bfe4e35784f0a65b545477e5e2f4bae0e1e6fa717eaf2cb6a9a970b9beb2ac1bd4fd62168f8378a"),
+        ("24b7a65391f88bea38fcd54a9a", "43419715cef9a48dc7280bc035082a6581afd1d82bee9d1a",
+         "9fa846ef8d198c538f84f856bab8f7f9c3bed90b53acb6a32658e077687315eaf11458bdf6e3c36a"),
+    ])
+    func payloadMatchesNISTVector(nonce: String, plaintext: String, ciphertextAndTag: String) throws {
+        let nistKey = [UInt8](hex: "90929a4b0ac65b350ad1591611fe4829")
+        let sealed = try AESCCM.seal(key: nistKey, nonce: [UInt8](hex: nonce), plaintext: [UInt8](hex: plaintext), additionalData: [])
+        #expect(sealed == [UInt8](hex: ciphertextAndTag))
+        let opened = try AESCCM.open(key: nistKey, nonce: [UInt8](hex: nonce), ciphertextAndTag: [UInt8](hex: ciphertextAndTag), additionalData: [])
+        #expect(opened == [UInt8](hex: plaintext))
+    }
+
     @Test func emptyPlaintextRoundTripsToTagOnly() throws {
         let sealed = try AESCCM.seal(key: key, nonce: nonce, plaintext: [], additionalData: header)
         #expect(sealed.count == AESCCM.tagLength)

@@ -128,6 +128,8 @@ import Testing
         dump(key, to: &dumped)
         for text in [key.description, key.debugDescription, String(describing: key), String(reflecting: key), "\(key)", dumped] {
             #expect(!text.lowercased().contains(secretHex))
+            let numbers = text.split { !$0.isNumber }.compactMap { UInt8($0) }
+            #expect(!numbers.indices.contains { numbers[$0...].starts(with: Self.rfc6979PrivateKey) })
             #expect(text.contains("redacted") || text.contains("publicKey"))
         }
     }

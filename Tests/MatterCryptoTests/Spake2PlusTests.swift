@@ -57,3 +57,28 @@ import Testing
         #expect(throws: CryptoError.authenticationFailure) { try prover.respond(shareV: shareV, confirmV: confirmV) }
     }
 }
+
+@Suite struct Spake2PlusRedactionTests {
+    @Test func secretsStayOutOfDescriptionsAndMirrors() throws {
+        let vector = Spake2PlusVector.all[1]
+        let cases: [(Any, [[UInt8]])] = [
+            (try vector.prover(), [Spake2PlusVector.w0, Spake2PlusVector.w1, vector.x]),
+            (try vector.verifier(), [Spake2PlusVector.w0, vector.y]),
+            (try Spake2PlusVerifierData(w0: Spake2PlusVector.w0, l: Spake2PlusVector.l), [Spake2PlusVector.w0]),
+        ]
+        for (value, secrets) in cases {
+            var dumped = ""
+            dump(value, to: &dumped)
+            for text in [String(describing: value), String(reflecting: value), dumped] {
+                for secret in secrets {
+                    // Default printing shows byte arrays as decimal lists; hex would come from a custom description.
+                    #expect(!text.contains(String(describing: secret)))
+                    #expect(!text.contains(secret.hex))
+                    // dump lists bytes one per line: look for the secret as a run of decimal numbers.
+                    let numbers = text.split { !$0.isNumber }.compactMap { UInt8($0) }
+                    #expect(!numbers.indices.contains { numbers[$0...].starts(with: secret) })
+                }
+            }
+        }
+    }
+}
