@@ -4,6 +4,7 @@ import PackageDescription
 // Layers (see ../shared/DESIGN.md): dependencies point down only.
 //   HomeCommandLine / home      the CLI
 //   MatterPlatform              sockets, mDNS on the wire (the only layer doing I/O)
+//   MatterSecureChannel         PASE, CASE, StatusReport (sans-IO)
 //   MatterMessaging             message layer (sans-IO)
 //   MatterDiscovery             DNS-SD records and queries (sans-IO)
 //   MatterTLV, MatterOnboarding, MatterCertificates, MatterCrypto   codecs and crypto
@@ -28,6 +29,7 @@ let package = Package(
         .target(name: "MatterOnboarding", dependencies: ["MatterTLV"]),
         .target(name: "MatterCrypto", dependencies: ["COpenSSL"]),
         .target(name: "MatterMessaging", dependencies: ["MatterCrypto"]),
+        .target(name: "MatterSecureChannel", dependencies: ["MatterMessaging", "MatterTLV", "MatterCrypto"]),
         .target(name: "MatterCertificates", dependencies: ["MatterTLV", "MatterCrypto"]),
         .target(name: "MatterDiscovery"),
         .target(name: "MatterPlatform", dependencies: ["MatterDiscovery"]),
@@ -42,6 +44,7 @@ let package = Package(
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "MatterCryptoTests", dependencies: ["MatterCrypto"]),
         .testTarget(name: "MatterMessagingTests", dependencies: ["MatterMessaging", "MatterCrypto", "MatterTestSupport"]),
+        .testTarget(name: "MatterSecureChannelTests", dependencies: ["MatterSecureChannel", "MatterTLV", "MatterCrypto", "MatterTestSupport"]),
         .testTarget(name: "MatterCertificatesTests", dependencies: ["MatterCertificates", "MatterTLV", "MatterCrypto"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),

@@ -1,0 +1,15 @@
+// Every limit and constant of session establishment, with where it comes from.
+enum SecureChannelLimits {
+    /// §4.14.1.1: PBKDF2 iterations a device may ask for; fewer is weak, more stalls small commissioners.
+    static let pbkdfIterations: ClosedRange<UInt32> = 1_000...100_000
+    /// §4.14.1.1: salt length in bytes.
+    static let pbkdfSaltLength: ClosedRange<Int> = 16...32
+    /// §4.14.1.2: initiatorRandom and responderRandom are 32 bytes.
+    static let randomLength = 32
+    /// §3.10: an uncompressed P-256 point, the SPAKE2+ shares pA and pB.
+    static let shareLength = 65
+    /// §3.10: HMAC-SHA256 confirmations cA and cB.
+    static let confirmationLength = 32
+    /// §4.14.1.3: the SPAKE2+ context is SHA-256 over this prefix and both PBKDF messages.
+    static let paseContextPrefix = Array("CHIP PAKE V1 Commissioning".utf8)
+}

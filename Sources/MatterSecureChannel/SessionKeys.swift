@@ -1,0 +1,41 @@
+import MatterCrypto
+
+// Matter Core §4.14.1.4 / §4.14.2.6: the keys of an established session, derived from the shared secret:
+// I2RKey ‖ R2IKey ‖ AttestationChallenge = HKDF-SHA256(secret, salt, info, 48).
+public struct SessionKeys: Hashable, Sendable, CustomStringConvertible {
+    /// Encrypts what the initiator sends.
+    public let initiatorToResponder: [UInt8]
+    /// Encrypts what the responder sends.
+    public let responderToInitiator: [UInt8]
+    /// Binds device attestation to this session (§6.2.3).
+    public let attestationChallenge: [UInt8]
+
+    static let info = Array("SessionKeys".utf8)
+
+    public init(sharedSecret: [UInt8], salt: [UInt8]) throws(CryptoError) {
+        let material = try HKDFSHA256.deriveKey(inputKeyMaterial: sharedSecret, salt: salt, info: Self.info, outputLength: 48)
+        initiatorToResponder = Array(material[0..<16])
+        responderToInitiator = Array(material[16..<32])
+        attestationChallenge = Array(material[32..<48])
+    }
+
+    /// Never prints key material.
+    public var description: String { "SessionKeys(redacted)" }
+}
+
+/// A session that PASE or CASE established: what the exchange layer needs to encrypt and decrypt.
+public struct EstablishedSession: Sendable, CustomStringConvertible {
+    public let localSessionID: UInt16
+    public let peerSessionID: UInt16
+    public let isInitiator: Bool
+    public let keys: SessionKeys
+    /// What the peer said about itself; nil when it sent nothing (defaults apply).
+    public let peerParameters: SessionParameters?
+
+    public var encryptionKey: [UInt8] { isInitiator ? keys.initiatorToResponder : keys.responderToInitiator }
+    public var decryptionKey: [UInt8] { isInitiator ? keys.responderToInitiator : keys.initiatorToResponder }
+
+    public var description: String {
+        "EstablishedSession(local \(localSessionID), peer \(peerSessionID), \(isInitiator ? "initiator" : "responder"))"
+    }
+}
