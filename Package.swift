@@ -4,6 +4,7 @@ import PackageDescription
 // Layers (see ../shared/DESIGN.md): dependencies point down only.
 //   HomeCommandLine / home      the CLI
 //   MatterPlatform              sockets, mDNS on the wire (the only layer doing I/O)
+//   MatterInteraction           Interaction Model messages and transactions (sans-IO)
 //   MatterSecureChannel         PASE, CASE, StatusReport (sans-IO)
 //   MatterMessaging             message layer (sans-IO)
 //   MatterDiscovery             DNS-SD records and queries (sans-IO)
@@ -30,6 +31,7 @@ let package = Package(
         .target(name: "MatterCrypto", dependencies: ["COpenSSL"]),
         .target(name: "MatterMessaging", dependencies: ["MatterCrypto"]),
         .target(name: "MatterSecureChannel", dependencies: ["MatterMessaging", "MatterTLV", "MatterCrypto"]),
+        .target(name: "MatterInteraction", dependencies: ["MatterTLV", "MatterMessaging"]),
         .target(name: "MatterCertificates", dependencies: ["MatterTLV", "MatterCrypto"]),
         .target(name: "MatterDiscovery"),
         .target(name: "MatterPlatform", dependencies: ["MatterDiscovery"]),
@@ -45,6 +47,7 @@ let package = Package(
         .testTarget(name: "MatterCryptoTests", dependencies: ["MatterCrypto"]),
         .testTarget(name: "MatterMessagingTests", dependencies: ["MatterMessaging", "MatterCrypto", "MatterTestSupport"]),
         .testTarget(name: "MatterSecureChannelTests", dependencies: ["MatterSecureChannel", "MatterTLV", "MatterCrypto", "MatterTestSupport"]),
+        .testTarget(name: "MatterInteractionTests", dependencies: ["MatterInteraction", "MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "MatterCertificatesTests", dependencies: ["MatterCertificates", "MatterTLV", "MatterCrypto"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
