@@ -8,6 +8,7 @@ public enum SecureChannelError: Error, Hashable, Sendable, CustomStringConvertib
     case malformedStatusReport(length: Int)
     case invalidField(String)
     case wrongPasscode
+    case noSharedTrustRoots
     case peerRejected(StatusReport)
     case crypto(CryptoError)
 
@@ -23,6 +24,8 @@ public enum SecureChannelError: Error, Hashable, Sendable, CustomStringConvertib
             reason
         case .wrongPasscode:
             "wrong passcode: the device's PASE confirmation does not match"
+        case .noSharedTrustRoots:
+            "Sigma1 names no fabric and node this device belongs to"
         case .peerRejected(let report):
             "the peer ended session establishment: \(report)"
         case .crypto(let error):

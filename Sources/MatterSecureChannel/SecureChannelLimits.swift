@@ -1,5 +1,5 @@
 // Every limit and constant of session establishment, with where it comes from.
-enum SecureChannelLimits {
+public enum SecureChannelLimits {
     /// §4.14.1.1: PBKDF2 iterations a device may ask for; fewer is weak, more stalls small commissioners.
     static let pbkdfIterations: ClosedRange<UInt32> = 1_000...100_000
     /// §4.14.1.1: salt length in bytes.
@@ -12,4 +12,16 @@ enum SecureChannelLimits {
     static let confirmationLength = 32
     /// §4.14.1.3: the SPAKE2+ context is SHA-256 over this prefix and both PBKDF messages.
     static let paseContextPrefix = Array("CHIP PAKE V1 Commissioning".utf8)
+}
+
+extension SecureChannelLimits {
+    /// §4.14.2.3: the AES-CCM nonces that encrypt TBEData2 and TBEData3.
+    static let sigma2Nonce = Array("NCASE_Sigma2N".utf8)
+    static let sigma3Nonce = Array("NCASE_Sigma3N".utf8)
+    /// §4.14.2.3: a resumption ID is 16 bytes.
+    static let resumptionIDLength = 16
+    /// Session IDs we hand out. 0 is the unsecured session; IDs below 0x100 are avoided because some devices
+    /// (CircuitMatter) hash a re-encoding of Sigma1 that writes the session ID as 2 bytes, so a 1-byte ID
+    /// would make both sides disagree on the transcript.
+    public static let sessionIDs: ClosedRange<UInt16> = 0x0100...0xFFFF
 }

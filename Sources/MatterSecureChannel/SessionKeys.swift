@@ -31,11 +31,31 @@ public struct EstablishedSession: Sendable, CustomStringConvertible {
     public let keys: SessionKeys
     /// What the peer said about itself; nil when it sent nothing (defaults apply).
     public let peerParameters: SessionParameters?
+    /// Operational node IDs for a CASE session; nil for PASE, whose nonces use node ID 0 (§4.8.1.1).
+    public let localNodeID: UInt64?
+    public let peerNodeID: UInt64?
+
+    public init(localSessionID: UInt16, peerSessionID: UInt16, isInitiator: Bool, keys: SessionKeys,
+                peerParameters: SessionParameters?, localNodeID: UInt64? = nil, peerNodeID: UInt64? = nil) {
+        self.localSessionID = localSessionID
+        self.peerSessionID = peerSessionID
+        self.isInitiator = isInitiator
+        self.keys = keys
+        self.peerParameters = peerParameters
+        self.localNodeID = localNodeID
+        self.peerNodeID = peerNodeID
+    }
+
+    /// The node ID in the nonce of what this node sends.
+    public var sendingNonceNodeID: UInt64 { localNodeID ?? 0 }
+    /// The node ID in the nonce of what the peer sends.
+    public var receivingNonceNodeID: UInt64 { peerNodeID ?? 0 }
 
     public var encryptionKey: [UInt8] { isInitiator ? keys.initiatorToResponder : keys.responderToInitiator }
     public var decryptionKey: [UInt8] { isInitiator ? keys.responderToInitiator : keys.initiatorToResponder }
 
     public var description: String {
-        "EstablishedSession(local \(localSessionID), peer \(peerSessionID), \(isInitiator ? "initiator" : "responder"))"
+        let peer = peerNodeID.map { ", peer node 0x\(String($0, radix: 16, uppercase: true))" } ?? ""
+        return "EstablishedSession(local \(localSessionID), peer \(peerSessionID), \(isInitiator ? "initiator" : "responder")\(peer))"
     }
 }
