@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "MatterInteraction", dependencies: ["MatterTLV", "MatterMessaging"]),
         .target(name: "MatterCertificates", dependencies: ["MatterTLV", "MatterCrypto"]),
         .target(name: "MatterDiscovery"),
-        .target(name: "MatterPlatform", dependencies: ["MatterDiscovery"]),
+        .target(name: "MatterPlatform", dependencies: ["MatterDiscovery", "CSQLite"]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging"]),

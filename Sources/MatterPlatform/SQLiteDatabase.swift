@@ -1,0 +1,156 @@
+import CSQLite
+import Foundation
+import Synchronization
+
+/// The hub's store: one SQLite database in WAL mode, so an app and its helper process can share it — readers
+/// never block the writer and never see half a transaction. Every write goes through `transaction`.
+public final class SQLiteDatabase: Sendable {
+    /// A value bound to or read from a statement.
+    public enum Value: Hashable, Sendable {
+        case null
+        case integer(Int64)
+        case real(Double)
+        case text(String)
+        case blob([UInt8])
+    }
+
+    public typealias Row = [String: Value]
+
+    private let handle: Mutex<OpaquePointer>
+    public let path: String
+
+    /// How long a writer waits for another process's transaction before giving up with `busy`.
+    public static let busyTimeoutMilliseconds: Int32 = 5_000
+
+    /// Opens (creating it when absent, readable by the owner only: it may hold key material) the database at `path`.
+    public init(path: String) throws(SQLiteError) {
+        let existed = FileManager.default.fileExists(atPath: path)
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let status = sqlite3_open_v2(path, &connection, flags, nil)
+        guard status == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(connection)
+            throw .open(path: path, message: message)
+        }
+        if !existed { chmod(path, 0o600) }
+        sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
+        self.handle = Mutex(connection)
+        self.path = path
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA foreign_keys = ON")
+        try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    deinit {
+        handle.withLock { _ = sqlite3_close_v2($0) }
+    }
+
+    /// Runs statements with no results (schema, pragmas).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        try handle.withLock { connection throws(SQLiteError) in
+            var message: UnsafeMutablePointer<CChar>?
+            guard sqlite3_exec(connection, sql, nil, nil, &message) == SQLITE_OK else {
+                let text = message.map { String(cString: $0) } ?? "unknown error"
+                sqlite3_free(message)
+                throw .statement(sql: sql, message: text)
+            }
+        }
+    }
+
+    /// Runs one statement with bound parameters (`?`) and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, _ bindings: [Value] = []) throws(SQLiteError) -> [Row] {
+        try handle.withLock { connection throws(SQLiteError) in try Self.run(sql, bindings, on: connection) }
+    }
+
+    /// Runs `body` in one IMMEDIATE transaction: other writers wait, and a throw rolls everything back.
+    @discardableResult
+    public func transaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
+        try handle.withLock { connection in
+            _ = try Self.run("BEGIN IMMEDIATE", [], on: connection)
+            do {
+                let result = try body(Transaction(connection: connection))
+                _ = try Self.run("COMMIT", [], on: connection)
+                return result
+            } catch {
+                _ = try? Self.run("ROLLBACK", [], on: connection)
+                throw error
+            }
+        }
+    }
+
+    /// The statements of one transaction.
+    public struct Transaction {
+        fileprivate let connection: OpaquePointer
+
+        @discardableResult
+        public func query(_ sql: String, _ bindings: [Value] = []) throws(SQLiteError) -> [Row] {
+            try SQLiteDatabase.run(sql, bindings, on: connection)
+        }
+    }
+
+    fileprivate static func run(_ sql: String, _ bindings: [Value], on connection: OpaquePointer) throws(SQLiteError) -> [Row] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw .statement(sql: sql, message: String(cString: sqlite3_errmsg(connection)))
+        }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in bindings.enumerated() {
+            let position = Int32(index + 1)
+            let status: Int32 = switch value {
+            case .null: sqlite3_bind_null(statement, position)
+            case .integer(let number): sqlite3_bind_int64(statement, position, number)
+            case .real(let number): sqlite3_bind_double(statement, position, number)
+            case .text(let text): sqlite3_bind_text(statement, position, text, -1, sqliteTransient)
+            case .blob(let bytes): bytes.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), sqliteTransient) }
+            }
+            guard status == SQLITE_OK else { throw .statement(sql: sql, message: String(cString: sqlite3_errmsg(connection))) }
+        }
+        var rows: [Row] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { return rows }
+            guard step == SQLITE_ROW else {
+                let message = String(cString: sqlite3_errmsg(connection))
+                throw step == SQLITE_BUSY ? .busy(sql: sql) : .statement(sql: sql, message: message)
+            }
+            var row: Row = [:]
+            for column in 0..<sqlite3_column_count(statement) {
+                let name = String(cString: sqlite3_column_name(statement, column))
+                row[name] = switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
+                case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
+                case SQLITE_TEXT: .text(String(cString: sqlite3_column_text(statement, column)))
+                case SQLITE_BLOB:
+                    .blob(Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, column), count: Int(sqlite3_column_bytes(statement, column)))))
+                default: .null
+                }
+            }
+            rows.append(row)
+        }
+    }
+}
+
+/// SQLITE_TRANSIENT: SQLite copies bound text and blobs before the call returns.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+public enum SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
+    case open(path: String, message: String)
+    case statement(sql: String, message: String)
+    case busy(sql: String)
+
+    public var description: String {
+        switch self {
+        case .open(let path, let message): "cannot open database \(path): \(message)"
+        case .statement(let sql, let message): "database error: \(message) (in: \(sql.prefix(80)))"
+        case .busy(let sql): "database is busy: another process held its lock past \(SQLiteDatabase.busyTimeoutMilliseconds) ms (in: \(sql.prefix(80)))"
+        }
+    }
+}
+
+extension SQLiteDatabase.Value {
+    public var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    public var text: String? { if case .text(let value) = self { value } else { nil } }
+    public var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
+}
