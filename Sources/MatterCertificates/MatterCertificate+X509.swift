@@ -6,10 +6,10 @@ import MatterCrypto
 // without parameters, one attribute per RDN, UTCTime through 2049, extensions in their order with
 // basic constraints, key usage and extended key usage critical, key identifiers not critical.
 extension MatterCertificate {
-    /// Converts an X.509 certificate; throws unless converting back gives exactly the same bytes.
+    /// Converts an X.509 certificate; throws unless its Matter TLV form converts back to exactly the same bytes.
     public init(x509DER bytes: [UInt8]) throws(CertificateError) {
         try self.init(x509: X509Certificate(derEncoded: bytes))
-        let rebuilt = try x509DER()
+        let rebuilt = try MatterCertificate(tlv: tlvEncoded()).x509DER()
         guard rebuilt == bytes else {
             let common = min(rebuilt.count, bytes.count)
             let offset = (0..<common).first { rebuilt[$0] != bytes[$0] } ?? common
