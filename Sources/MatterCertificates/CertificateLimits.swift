@@ -18,8 +18,8 @@ public enum CertificateLimits {
     /// Matter Core §6.5.2: a serial number is at most 20 octets (as RFC 5280 §4.1.2.2 requires).
     public static let maximumSerialNumberLength = 20
 
-    /// Matter Core §6.5.5: DN lists hold at most 5 attributes in operational certificates; X.509
-    /// names from attestation certificates may hold more, so the TLV decoder allows up to 10.
+    /// Most attributes a Matter TLV name may hold: operational certificates use at most 5
+    /// (identifiers plus up to 3 CATs); 10 leaves room for names converted from X.509.
     public static let maximumDistinguishedNameAttributes = 10
 
     /// Matter Core §6.5.10: a P-256 uncompressed public key (0x04 ‖ X ‖ Y).
