@@ -1,0 +1,33 @@
+/// Limits of the DER, X.509 and Matter certificate codecs, each with its reason.
+public enum CertificateLimits {
+    /// Deepest DER nesting the parser accepts. An X.509 certificate nests 7 levels (an
+    /// AuthorityKeyIdentifier inside its extension); 16 leaves room while bounding hostile input.
+    public static let maximumDERDepth = 16
+
+    /// Longest DER length field, in bytes after the first: 4 bytes describe 4 GiB, far beyond any
+    /// certificate, and keep every length inside `Int` on all platforms.
+    public static let maximumDERLengthOctets = 4
+
+    /// Largest tag number the parser accepts: X.509 uses numbers below 31; 2^28 keeps the
+    /// base-128 decoding inside `UInt32` without overflow checks.
+    public static let maximumDERTagNumber: UInt32 = 1 << 28
+
+    /// Largest OBJECT IDENTIFIER arc the parser accepts: every arc fits in `UInt64`.
+    public static let maximumObjectIdentifierArcOctets = 9
+
+    /// Matter Core §6.5.2: a serial number is at most 20 octets (as RFC 5280 §4.1.2.2 requires).
+    public static let maximumSerialNumberLength = 20
+
+    /// Most attributes a Matter TLV name may hold: operational certificates use at most 5
+    /// (identifiers plus up to 3 CATs); 10 leaves room for names converted from X.509.
+    public static let maximumDistinguishedNameAttributes = 10
+
+    /// Matter Core §6.5.10: a P-256 uncompressed public key (0x04 ‖ X ‖ Y).
+    public static let publicKeyLength = 65
+
+    /// Matter Core §6.5.11: the raw ECDSA P-256 signature r ‖ s.
+    public static let signatureLength = 64
+
+    /// RFC 7093 §2 method 1 and Matter Core §6.5.11.4: key identifiers are 160 bits.
+    public static let keyIdentifierLength = 20
+}
