@@ -68,7 +68,7 @@ struct DNSReader {
                     throw .truncated(needed: 2, offset: position, remaining: end - position)
                 }
                 let target = Int(length & 0x3F) << 8 | Int(bytes[position + 1])
-                if target >= position { throw .forwardPointer(target: target, offset: position) }
+                if target > position { throw .forwardPointer(target: target, offset: position) }
                 if target >= segmentStart { throw .pointerLoop(target: target, offset: position) }
                 if resumeOffset == nil { resumeOffset = position + 2 }
                 position = target
