@@ -8,6 +8,11 @@ public struct IPv4Address: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
+    /// The address as a 32-bit number (0xE00000FB is 224.0.0.251).
+    public init(_ value: UInt32) {
+        bytes = [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
     /// Dotted-quad text such as "224.0.0.251".
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)

@@ -8,6 +8,11 @@ public struct IPv6Address: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
+    /// The address as two 64-bit halves (`IPv6Address(0xFF02_0000_0000_0000, 0xFB)` is ff02::fb).
+    public init(_ high: UInt64, _ low: UInt64) {
+        bytes = (0..<16).map { index in UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (8 * (7 - UInt64(index % 8)))) }
+    }
+
     /// Text such as "ff02::fb" or "fe80::1:2"; no embedded IPv4 form, no zone.
     public init?(_ text: String) {
         guard let halves = Self.splitAtDoubleColon(text) else { return nil }

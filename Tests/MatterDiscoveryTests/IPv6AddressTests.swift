@@ -27,6 +27,12 @@ import MatterDiscovery
         #expect(try !#require(IPv6Address("fd00::1")).isLinkLocal)
     }
 
+    @Test func buildsFromNumbers() {
+        #expect(IPv6Address(0xFF02_0000_0000_0000, 0xFB).description == "ff02::fb")
+        #expect(IPv6Address(0x2001_0DB8_0000_0000, 0x0000_0000_0000_0001) == IPv6Address("2001:db8::1"))
+        #expect(IPv4Address(0xE000_00FB).description == "224.0.0.251")
+    }
+
     @Test func readsIPv4Text() {
         #expect(IPv4Address("224.0.0.251")?.bytes == [224, 0, 0, 251])
         #expect(IPv4Address("256.0.0.1") == nil)
