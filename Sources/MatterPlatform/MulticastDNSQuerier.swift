@@ -95,17 +95,34 @@ private struct MulticastDNSSockets {
         self.listeners = listeners
     }
 
-    /// One copy of the query per interface and family.
+    /// One copy of the query per interface and family. A path that cannot carry it (IPv6 multicast
+    /// on `lo` has no route: ENETUNREACH) is skipped; only when no copy went out is that an error.
     func sendQuery(_ packet: [UInt8]) throws(SocketError) {
+        var firstError: SocketError?
+        var sent = 0
+        func attempt(_ send: () throws(SocketError) -> Void) {
+            do throws(SocketError) {
+                try send()
+                sent += 1
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
         for interface in interfaces {
-            try query4.setMulticastInterface(interface)
-            try query4.send(packet, to: MulticastDNSConstants.ipv4Group)
+            attempt { () throws(SocketError) in
+                try query4.setMulticastInterface(interface)
+                try query4.send(packet, to: MulticastDNSConstants.ipv4Group)
+            }
         }
-        guard let query6 else { return }
-        for interface in ipv6Interfaces {
-            try query6.setMulticastInterface(interface)
-            try query6.send(packet, to: MulticastDNSConstants.ipv6Group(scope: try NetworkInterface.index(named: interface)))
+        if let query6 {
+            for interface in ipv6Interfaces {
+                attempt { () throws(SocketError) in
+                    try query6.setMulticastInterface(interface)
+                    try query6.send(packet, to: MulticastDNSConstants.ipv6Group(scope: try NetworkInterface.index(named: interface)))
+                }
+            }
         }
+        if sent == 0, let firstError { throw firstError }
     }
 
     /// Every datagram waiting now; RFC 6762 §6: a response not sent from port 5353 is ignored.
