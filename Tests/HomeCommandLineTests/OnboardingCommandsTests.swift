@@ -111,6 +111,7 @@ import Testing
 
             COMMANDS:
               onboarding              Parse and generate Matter onboarding codes (QR code payloads and manual pairing codes).
+              discover                Find commissionable Matter nodes (_matterc._udp) by mDNS on the named interfaces.
               -h, --help              Show help information.
 
             """)
