@@ -23,8 +23,6 @@ public struct DNSMessage: Hashable, Sendable {
 
     /// RFC 1035 §4.1.1 QR bit.
     public static let responseFlag: UInt16 = 0x8000
-    /// RFC 1035 §4.1.1 AA bit; RFC 6762 §18.4 sets it in every mDNS response.
-    public static let authoritativeFlag: UInt16 = 0x0400
 
     public var isResponse: Bool { flags & Self.responseFlag != 0 }
 

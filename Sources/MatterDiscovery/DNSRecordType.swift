@@ -11,7 +11,6 @@ public struct DNSRecordType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let txt = DNSRecordType(rawValue: 16)
     public static let aaaa = DNSRecordType(rawValue: 28)
     public static let srv = DNSRecordType(rawValue: 33)
-    public static let any = DNSRecordType(rawValue: 255)
 
     public var description: String {
         switch self {
@@ -20,7 +19,6 @@ public struct DNSRecordType: RawRepresentable, Hashable, Sendable, CustomStringC
         case .txt: "TXT"
         case .aaaa: "AAAA"
         case .srv: "SRV"
-        case .any: "ANY"
         default: "TYPE\(rawValue)"
         }
     }

@@ -8,8 +8,6 @@ enum DiscoveryLimits {
     static let maximumPointerOffset = 0x3FFF
     /// RFC 6763 §6.1: each TXT string has a one-byte length.
     static let maximumTXTStringLength = 255
-    /// RFC 1035 §4.1.1: the header is six 16-bit fields.
-    static let headerLength = 12
     /// RFC 6762 §17: an mDNS packet may be up to 9000 bytes; keep our queries far below the
     /// 1500-byte Ethernet MTU by splitting question lists.
     static let maximumQuestionsPerQuery = 24

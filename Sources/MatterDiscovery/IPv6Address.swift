@@ -35,8 +35,6 @@ public struct IPv6Address: Hashable, Sendable, CustomStringConvertible {
         bytes = all.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
     }
 
-    public var isLinkLocal: Bool { bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 }
-
     /// RFC 5952 §4: lowercase hex, no leading zeros, the longest run (first if tied) of two or more
     /// zero groups shortened to "::".
     public var description: String {

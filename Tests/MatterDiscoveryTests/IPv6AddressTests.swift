@@ -22,11 +22,6 @@ import MatterDiscovery
         #expect(IPv6Address(text) == nil)
     }
 
-    @Test func knowsLinkLocal() throws {
-        #expect(try #require(IPv6Address("fe80::1")).isLinkLocal)
-        #expect(try !#require(IPv6Address("fd00::1")).isLinkLocal)
-    }
-
     @Test func buildsFromNumbers() {
         #expect(IPv6Address(0xFF02_0000_0000_0000, 0xFB).description == "ff02::fb")
         #expect(IPv6Address(0x2001_0DB8_0000_0000, 0x0000_0000_0000_0001) == IPv6Address("2001:db8::1"))
