@@ -37,9 +37,9 @@ enum CommandParser {
                 guard !body.contains("=") else { throw .usage("--\(name) takes no value", commandPath: path) }
                 parsed.flags.insert(name)
             } else if let equals = body.firstIndex(of: "=") {
-                parsed.values[name] = String(body[body.index(after: equals)...])
+                parsed.record(name, String(body[body.index(after: equals)...]))
             } else if let value = remaining.popFirst() {
-                parsed.values[name] = value
+                parsed.record(name, value)
             } else {
                 throw .usage("--\(name) needs a value", commandPath: path)
             }

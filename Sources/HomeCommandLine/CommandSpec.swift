@@ -19,15 +19,23 @@ struct CommandSpec: Sendable {
     var arguments: [Argument] = []
     var options: [Option] = []
     var subcommands: [CommandSpec] = []
-    var run: (@Sendable (ParsedArguments) throws(CommandLineError) -> CommandOutput)?
+    var run: (@Sendable (ParsedArguments) async throws(CommandLineError) -> CommandOutput)?
 }
 
 /// What the parser found for one command.
 struct ParsedArguments: Sendable {
     let commandPath: [String]
     var arguments: [String: String] = [:]
+    /// The last value of each option.
     var values: [String: String] = [:]
+    /// Every value of each option, in order, for options that may be repeated.
+    var repeatedValues: [String: [String]] = [:]
     var flags: Set<String> = []
+
+    mutating func record(_ option: String, _ value: String) {
+        values[option] = value
+        repeatedValues[option, default: []].append(value)
+    }
 
     func argument(_ name: String) -> String { arguments[name] ?? "" }
 

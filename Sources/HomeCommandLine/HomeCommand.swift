@@ -3,18 +3,18 @@ public enum HomeCommand {
     static let root = CommandSpec(
         name: "home",
         summary: "swift-home: a Matter hub and Home API for Swift.",
-        subcommands: [OnboardingCommands.group]
+        subcommands: [OnboardingCommands.group, DiscoveryCommands.discover]
     )
 
     /// Runs one invocation; never exits the process, so tests can call it.
-    public static func run(_ arguments: [String]) -> CommandOutput {
+    public static func run(_ arguments: [String]) async -> CommandOutput {
         do throws(CommandLineError) {
             switch try CommandParser.parse(arguments, root: root) {
             case .help(let command, let path):
                 return .success(HelpText.render(command, path: path))
             case .run(let command, let parsed):
                 guard let run = command.run else { return .success(HelpText.render(command, path: parsed.commandPath)) }
-                return try run(parsed)
+                return try await run(parsed)
             }
         } catch {
             return CommandOutput(exitCode: 2, standardOutput: "", standardError: "error: \(error.message)\n")

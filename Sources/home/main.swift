@@ -1,7 +1,7 @@
 import Foundation
 import HomeCommandLine
 
-let output = HomeCommand.run(Array(CommandLine.arguments.dropFirst()))
+let output = await HomeCommand.run(Array(CommandLine.arguments.dropFirst()))
 FileHandle.standardOutput.write(Data(output.standardOutput.utf8))
 FileHandle.standardError.write(Data(output.standardError.utf8))
 exit(output.exitCode)

@@ -3,8 +3,8 @@ import Testing
 
 /// Snapshot tests of the human-facing output: a change to any of these strings is a change users see.
 @Suite struct OnboardingCommandsTests {
-    @Test func parsesAQRCodeAsText() {
-        let output = HomeCommand.run(["onboarding", "parse", "MT:Y.K9042C00KA0648G00"])
+    @Test func parsesAQRCodeAsText() async {
+        let output = await HomeCommand.run(["onboarding", "parse", "MT:Y.K9042C00KA0648G00"])
         #expect(output.exitCode == 0)
         #expect(output.standardError == "")
         #expect(output.standardOutput == """
@@ -21,8 +21,8 @@ import Testing
             """)
     }
 
-    @Test func parsesAManualCodeAsText() {
-        let output = HomeCommand.run(["onboarding", "parse", "3497-011-2332"])
+    @Test func parsesAManualCodeAsText() async {
+        let output = await HomeCommand.run(["onboarding", "parse", "3497-011-2332"])
         #expect(output.exitCode == 0)
         #expect(output.standardOutput == """
             Version:            0
@@ -37,14 +37,14 @@ import Testing
             """)
     }
 
-    @Test func parsesAsJSON() {
-        let manual = HomeCommand.run(["onboarding", "parse", "749701123365521327694", "--json"])
+    @Test func parsesAsJSON() async {
+        let manual = await HomeCommand.run(["onboarding", "parse", "749701123365521327694", "--json"])
         #expect(manual.standardOutput == """
             {"version":0,"vendorID":65521,"productID":32769,"commissioningFlow":"custom","discoveryCapabilities":null,\
             "discriminator":15,"shortDiscriminator":true,"passcode":20202021,"extensions":[]}
 
             """)
-        let qr = HomeCommand.run(["onboarding", "parse", "--json", "MT:M5L90MP500K64J0A33P0SET70.QT52B.E23-WZE0WISA0DK5N1K8SQ1RYCU1O0"])
+        let qr = await HomeCommand.run(["onboarding", "parse", "--json", "MT:M5L90MP500K64J0A33P0SET70.QT52B.E23-WZE0WISA0DK5N1K8SQ1RYCU1O0"])
         #expect(qr.standardOutput == """
             {"version":0,"vendorID":12,"productID":1,"commissioningFlow":"standard","discoveryCapabilities":["soft-ap"],\
             "discriminator":128,"shortDiscriminator":false,"passcode":2048,"extensions":[\
@@ -54,8 +54,8 @@ import Testing
             """)
     }
 
-    @Test func generatesBothCodes() {
-        let standard = HomeCommand.run([
+    @Test func generatesBothCodes() async {
+        let standard = await HomeCommand.run([
             "onboarding", "generate", "--vendor-id", "0xFFF1", "--product-id", "0x8000",
             "--discriminator", "3840", "--passcode", "20202021", "--discovery", "ble",
         ])
@@ -65,14 +65,14 @@ import Testing
             Manual code: 34970112332
 
             """)
-        let custom = HomeCommand.run([
+        let custom = await HomeCommand.run([
             "onboarding", "generate", "--vendor-id=65521", "--product-id=32769",
             "--discriminator=3840", "--passcode=20202021", "--flow=custom",
         ])
         #expect(custom.standardOutput.hasSuffix("Manual code: 749701123365521327694\n"))
     }
 
-    @Test func refusesBadInputWithStatus2AndOneLine() {
+    @Test func refusesBadInputWithStatus2AndOneLine() async {
         let cases: [([String], String)] = [
             (["onboarding", "parse", "34970112331"], "error: check digit mismatch: the code ends in 1, its digits give 2\n"),
             (["onboarding", "parse", "hello"],
@@ -96,25 +96,26 @@ import Testing
             (["pair"], "error: unknown command 'pair' for 'home' (see 'home --help')\n"),
         ]
         for (arguments, message) in cases {
-            let output = HomeCommand.run(arguments)
+            let output = await HomeCommand.run(arguments)
             #expect(output.exitCode == 2, "\(arguments)")
             #expect(output.standardOutput == "", "\(arguments)")
             #expect(output.standardError == message, "\(arguments)")
         }
     }
 
-    @Test func describesTheCommands() {
-        #expect(HomeCommand.run(["--help"]).standardOutput == """
+    @Test func describesTheCommands() async {
+        #expect(await HomeCommand.run(["--help"]).standardOutput == """
             OVERVIEW: swift-home: a Matter hub and Home API for Swift.
 
             USAGE: home <command>
 
             COMMANDS:
               onboarding              Parse and generate Matter onboarding codes (QR code payloads and manual pairing codes).
+              discover                Find commissionable Matter nodes (_matterc._udp) by mDNS on the named interfaces.
               -h, --help              Show help information.
 
             """)
-        #expect(HomeCommand.run(["onboarding", "--help"]).standardOutput == """
+        #expect(await HomeCommand.run(["onboarding", "--help"]).standardOutput == """
             OVERVIEW: Parse and generate Matter onboarding codes (QR code payloads and manual pairing codes).
 
             USAGE: home onboarding <command>
@@ -125,7 +126,7 @@ import Testing
               -h, --help              Show help information.
 
             """)
-        #expect(HomeCommand.run(["onboarding", "parse", "-h"]).standardOutput == """
+        #expect(await HomeCommand.run(["onboarding", "parse", "-h"]).standardOutput == """
             OVERVIEW: Print the fields of a QR code payload (MT:…) or a manual pairing code.
 
             USAGE: home onboarding parse CODE [--json]
@@ -138,6 +139,6 @@ import Testing
               -h, --help              Show help information.
 
             """)
-        #expect(HomeCommand.run([]).standardOutput.hasPrefix("OVERVIEW: swift-home"))
+        #expect(await HomeCommand.run([]).standardOutput.hasPrefix("OVERVIEW: swift-home"))
     }
 }

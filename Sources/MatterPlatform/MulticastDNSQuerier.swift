@@ -1,0 +1,149 @@
+import MatterDiscovery
+
+/// Runs a `DiscoveryStateMachine` on the wire (RFC 6762 one-shot queries), only on the interfaces the caller names.
+///
+/// Queries leave from an ephemeral port, so an mDNS daemon can keep port 5353; responders answer such
+/// queries by unicast to that port (RFC 6762 §5.1). Responders that answer by multicast anyway are
+/// heard through a second socket that shares port 5353 with SO_REUSEPORT; if the port cannot be
+/// shared, discovery goes on with unicast answers only.
+public struct MulticastDNSQuerier: Sendable {
+    public init() {}
+
+    /// Commissionable nodes (`_matterc._udp`) matching the filter, heard until `timeout`.
+    public func browseCommissionable(_ filter: CommissionableFilter, interfaces: [String], timeout: Duration) async throws(MulticastDNSError) -> [CommissionableNode] {
+        guard case .commissionable(let nodes) = try await run(.commissionable(filter), interfaces: interfaces, timeout: timeout) else { return [] }
+        return nodes
+    }
+
+    /// The operational node `peer` (`_matter._tcp`); throws `notFound` when it does not answer within `timeout`.
+    public func resolveOperational(_ peer: OperationalPeerID, interfaces: [String], timeout: Duration) async throws(MulticastDNSError) -> OperationalNode {
+        guard case .operational(let node?) = try await run(.operational(peer), interfaces: interfaces, timeout: timeout) else {
+            throw .notFound(peer, timeout: timeout)
+        }
+        return node
+    }
+
+    private func run(_ target: DiscoveryTarget, interfaces: [String], timeout: Duration) async throws(MulticastDNSError) -> DiscoveryStateMachine.DiscoveryResult {
+        guard !interfaces.isEmpty else { throw .noInterfaces }
+        let sockets: MulticastDNSSockets
+        do {
+            sockets = try MulticastDNSSockets(interfaces: interfaces)
+        } catch {
+            throw .socket(error)
+        }
+        let clock = ContinuousClock()
+        let origin = clock.now
+        func now() -> DiscoveryInstant { DiscoveryInstant(sinceOrigin: clock.now - origin) }
+
+        var machine = DiscoveryStateMachine(target: target, timeout: timeout)
+        var pending = machine.start(now: now())
+        var timer: DiscoveryInstant?
+        while true {
+            for action in pending {
+                switch action {
+                case .send(let packet):
+                    do { try sockets.sendQuery(packet) } catch { throw .socket(error) }
+                case .armTimer(let instant):
+                    timer = instant
+                case .finished(let result):
+                    return result
+                }
+            }
+            pending = []
+            if let instant = timer, now() >= instant {
+                timer = nil
+                pending = machine.timerFired(now: now())
+                continue
+            }
+            let packets: [[UInt8]]
+            do { packets = try sockets.receiveResponses() } catch { throw .socket(error) }
+            for packet in packets { pending += machine.receive(packet, now: now()) }
+            if packets.isEmpty {
+                do { try await Task.sleep(for: MulticastDNSConstants.idlePoll) } catch { throw .cancelled }
+            }
+        }
+    }
+}
+
+/// The sockets of one discovery: per family, a query socket on an ephemeral port and, when the port
+/// can be shared, a listener on 5353 joined to the group on each named interface.
+private struct MulticastDNSSockets {
+    private let interfaces: [String]
+    private let ipv6Interfaces: [String]
+    private let query4: UDPSocket
+    private let query6: UDPSocket?
+    private let listeners: [UDPSocket]
+
+    init(interfaces: [String]) throws(SocketError) {
+        for name in interfaces { _ = try NetworkInterface.index(named: name) }
+        self.interfaces = interfaces
+        ipv6Interfaces = interfaces.filter(NetworkInterface.hasIPv6Address(named:))
+
+        query4 = try UDPSocket(family: .ipv4)
+        try query4.bind(to: .ipv4(MulticastDNSConstants.ipv4Any, port: 0))
+        try query4.setMulticastLoop(true, hopLimit: MulticastDNSConstants.hopLimit)
+        var listeners = [try? Self.listener(.ipv4, group: MulticastDNSConstants.ipv4Group, interfaces: interfaces)].compactMap { $0 }
+        if ipv6Interfaces.isEmpty {
+            query6 = nil
+        } else {
+            let socket = try UDPSocket(family: .ipv6)
+            try socket.bind(to: .ipv6(MulticastDNSConstants.ipv6Any, port: 0))
+            try socket.setMulticastLoop(true, hopLimit: MulticastDNSConstants.hopLimit)
+            query6 = socket
+            listeners += [try? Self.listener(.ipv6, group: MulticastDNSConstants.ipv6Group(scope: 0), interfaces: ipv6Interfaces)].compactMap { $0 }
+        }
+        self.listeners = listeners
+    }
+
+    /// One copy of the query per interface and family. A path that cannot carry it (IPv6 multicast
+    /// on `lo` has no route: ENETUNREACH) is skipped; only when no copy went out is that an error.
+    func sendQuery(_ packet: [UInt8]) throws(SocketError) {
+        var firstError: SocketError?
+        var sent = 0
+        func attempt(_ send: () throws(SocketError) -> Void) {
+            do throws(SocketError) {
+                try send()
+                sent += 1
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        for interface in interfaces {
+            attempt { () throws(SocketError) in
+                try query4.setMulticastInterface(interface)
+                try query4.send(packet, to: MulticastDNSConstants.ipv4Group)
+            }
+        }
+        if let query6 {
+            for interface in ipv6Interfaces {
+                attempt { () throws(SocketError) in
+                    try query6.setMulticastInterface(interface)
+                    try query6.send(packet, to: MulticastDNSConstants.ipv6Group(scope: try NetworkInterface.index(named: interface)))
+                }
+            }
+        }
+        if sent == 0, let firstError { throw firstError }
+    }
+
+    /// Every datagram waiting now; RFC 6762 §6: a response not sent from port 5353 is ignored.
+    func receiveResponses() throws(SocketError) -> [[UInt8]] {
+        var packets: [[UInt8]] = []
+        for socket in [query4] + [query6].compactMap({ $0 }) + listeners {
+            while let (bytes, sender) = try socket.receive(maximumLength: MulticastDNSConstants.maximumPacketSize) {
+                if sender.port == MulticastDNSConstants.port { packets.append(bytes) }
+            }
+        }
+        return packets
+    }
+
+    private static func listener(_ family: UDPSocket.Family, group: SocketAddress, interfaces: [String]) throws(SocketError) -> UDPSocket {
+        let socket = try UDPSocket(family: family)
+        try socket.allowPortSharing()
+        switch family {
+        case .ipv4: try socket.bind(to: .ipv4(MulticastDNSConstants.ipv4Any, port: MulticastDNSConstants.port))
+        case .ipv6: try socket.bind(to: .ipv6(MulticastDNSConstants.ipv6Any, port: MulticastDNSConstants.port))
+        }
+        for interface in interfaces { try socket.joinMulticastGroup(group, interface: interface) }
+        return socket
+    }
+}
