@@ -23,4 +23,9 @@ public enum MessagingConstants {
 
     /// Matter Core §4.4.1.2: session ID 0 on a unicast session is the unsecured session.
     public static let unsecuredSessionID: UInt16 = 0
+
+    /// Matter Core §2.5.5 Operational Node ID range (0x0000_0000_0000_0001 ... 0xFFFF_FFEF_FFFF_FFFF), from which
+    /// §4.13.2.1 draws the ephemeral initiator node IDs of unsecured sessions, so they never look like
+    /// group, temporary local or PAKE key IDs.
+    public static let operationalNodeIDRange: ClosedRange<UInt64> = 0x0000_0000_0000_0001...0xFFFF_FFEF_FFFF_FFFF
 }
