@@ -45,10 +45,17 @@ public struct SimulatedNetwork {
 
     /// Counts of what the network did, so a test can check its conditions really applied.
     public struct Statistics: Sendable, Hashable {
-        public var sent = 0
-        public var lost = 0
-        public var duplicated = 0
-        public var delivered = 0
+        public var sent: Int
+        public var lost: Int
+        public var duplicated: Int
+        public var delivered: Int
+
+        public init(sent: Int = 0, lost: Int = 0, duplicated: Int = 0, delivered: Int = 0) {
+            self.sent = sent
+            self.lost = lost
+            self.duplicated = duplicated
+            self.delivered = delivered
+        }
     }
 
     private struct InFlight {
