@@ -49,7 +49,9 @@ extension ExchangeManager {
             // §4.12.5.2.1: only one acknowledgement waits per exchange; an older one goes out first.
             if let older = state.pendingAcknowledgement {
                 exchanges[exchange] = state
-                actions.append(standaloneAcknowledgement(of: older.messageCounter, on: exchange))
+                let flushed = standaloneAcknowledgement(of: older.messageCounter, on: exchange)
+                actions.append(flushed)
+                if case .exchangeFailed = flushed { return actions }
             }
             state.pendingAcknowledgement = Exchange.PendingAcknowledgement(
                 messageCounter: counter, deadline: now + ReliableMessagingConstants.standaloneAckTimeout)

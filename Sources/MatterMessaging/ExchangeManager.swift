@@ -139,7 +139,8 @@ public struct ExchangeManager<PeerAddress: Hashable & Sendable>: Sendable {
     }
 
     /// Closes `exchange`: a pending acknowledgement goes out now as a standalone acknowledgement, and a
-    /// message still awaiting its acknowledgement keeps being retransmitted.
+    /// message still awaiting its acknowledgement keeps being retransmitted; should that fail, an
+    /// `.exchangeFailed` action still reports it.
     public mutating func close(_ exchange: ExchangeHandle, now: Instant) -> [Action] {
         guard var state = exchanges[exchange], !state.isClosed else { return [] }
         state.isClosed = true
