@@ -30,6 +30,14 @@ public struct MessageCounterWindow: Sendable, Hashable {
         self.policy = policy
     }
 
+    /// A window already synchronized to `maximumCounter` with nothing behind it seen, as connectedhomeip starts
+    /// every new session (peer counter kInitialSyncValue 0): the peer's first messages are then accepted in
+    /// whatever order they arrive, instead of everything before the first arrival counting as seen.
+    public init(policy: Policy, synchronizedTo maximumCounter: UInt32) {
+        self.policy = policy
+        self.maximumCounter = maximumCounter
+    }
+
     /// Decides whether `counter` is new, and if so records it. Call it only for messages that authenticated.
     public mutating func accept(_ counter: UInt32) -> Verdict {
         guard let maximum = maximumCounter else {

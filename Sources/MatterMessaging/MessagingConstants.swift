@@ -23,4 +23,15 @@ public enum MessagingConstants {
 
     /// Matter Core §4.4.1.2: session ID 0 on a unicast session is the unsecured session.
     public static let unsecuredSessionID: UInt16 = 0
+
+    /// Matter Core §2.5.5 Operational Node ID range (0x0000_0000_0000_0001 ... 0xFFFF_FFEF_FFFF_FFFF), from which
+    /// §4.13.2.1 draws the ephemeral initiator node IDs of unsecured sessions, so they never look like
+    /// group, temporary local or PAKE key IDs.
+    public static let operationalNodeIDRange: ClosedRange<UInt64> = 0x0000_0000_0000_0001...0xFFFF_FFEF_FFFF_FFFF
+
+    /// Where the reception window of a new session starts (connectedhomeip's kInitialSyncValue). Counters start
+    /// at 1 or above (§4.5.1.2), so the peer's first messages are accepted in any order; starting at the first
+    /// arrival instead would count every earlier counter as seen, and a response overtaken by a later standalone
+    /// acknowledgement would be acknowledged yet never delivered.
+    public static let initialPeerMessageCounter: UInt32 = 0
 }

@@ -37,6 +37,17 @@ struct MessageCounterWindowTests {
         #expect(window.accept(468) == .duplicate)
     }
 
+    @Test(arguments: allPolicies)
+    func aSynchronizedWindowAcceptsEarlierCountersAfterTheFirstArrival(policy: MessageCounterWindow.Policy) {
+        var window = MessageCounterWindow(policy: policy, synchronizedTo: 0)
+        #expect(window.maximumCounter == 0)
+        #expect(window.accept(1_000) == .new)
+        #expect(window.accept(999) == .new)
+        #expect(window.accept(968) == .new)  // 32 behind the maximum
+        #expect(window.accept(999) == .duplicate)
+        #expect(window.accept(1_000) == .duplicate)
+    }
+
     @Test func keepsTheOldMaximumAsSeenWhenAdvancing() {
         var window = MessageCounterWindow(policy: .secureUnicast)
         #expect(window.accept(10) == .new)
