@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers (see ../shared/DESIGN.md): dependencies point down only.
 //   HomeCommandLine / home      the CLI
-//   MatterPlatform              sockets, mDNS on the wire (the only layer doing I/O)
+//   HomeHub                     fabric authority, commissioner, node registry, store
+//   MatterPlatform              sockets, mDNS, SQLite, the transport (the only layer doing I/O)
 //   MatterInteraction           Interaction Model messages and transactions (sans-IO)
 //   MatterSecureChannel         PASE, CASE, StatusReport (sans-IO)
 //   MatterMessaging             message layer (sans-IO)
@@ -34,8 +35,12 @@ let package = Package(
         .target(name: "MatterInteraction", dependencies: ["MatterTLV", "MatterMessaging"]),
         .target(name: "MatterCertificates", dependencies: ["MatterTLV", "MatterCrypto"]),
         .target(name: "MatterDiscovery"),
-        .target(name: "MatterPlatform", dependencies: ["MatterDiscovery", "CSQLite"]),
-        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform"]),
+        .target(name: "MatterPlatform", dependencies: ["MatterDiscovery", "MatterMessaging", "MatterCrypto", "CSQLite"]),
+        .target(name: "HomeHub", dependencies: [
+            "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
+            "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction",
+        ]),
+        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging"]),
 
@@ -51,6 +56,7 @@ let package = Package(
         .testTarget(name: "MatterCertificatesTests", dependencies: ["MatterCertificates", "MatterTLV", "MatterCrypto"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
+        .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport"]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine"]),
     ],
     swiftLanguageModes: [.v6]

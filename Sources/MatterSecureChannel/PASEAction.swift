@@ -9,3 +9,12 @@ public enum SessionEstablishmentAction: Sendable {
     /// Establishment failed; any message to send first comes as a `.send` before this action.
     case failed(SecureChannelError)
 }
+
+/// The initiating side of PASE or CASE, as the driver that carries its messages sees it.
+public protocol SessionEstablishmentInitiator: Sendable {
+    mutating func start() -> SessionEstablishmentAction
+    mutating func receive(opcode: UInt8, payload: [UInt8]) -> [SessionEstablishmentAction]
+}
+
+extension PASEInitiator: SessionEstablishmentInitiator {}
+extension CASEInitiator: SessionEstablishmentInitiator {}

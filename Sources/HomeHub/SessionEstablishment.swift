@@ -1,0 +1,104 @@
+import MatterCrypto
+import MatterMessaging
+import MatterPlatform
+import MatterSecureChannel
+
+/// Runs PASE or CASE over the transport: the state machine decides, this carries its messages.
+public enum SessionEstablishment {
+    /// A secure session on the transport and what establishing it learned.
+    public struct Result: Sendable {
+        public let session: SessionHandle
+        public let established: EstablishedSession
+        public let peer: SocketAddress
+    }
+
+    /// PASE with a commissionable device, proving the passcode from its onboarding payload.
+    public static func pase(with peer: SocketAddress, passcode: UInt32, over transport: MatterTransport,
+                            random: some RandomSource = SystemRandom()) async throws(SessionEstablishmentError) -> Result {
+        let localSessionID = randomSessionID(random)
+        return try await run(PASEInitiator(passcode: passcode, localSessionID: localSessionID, random: random),
+                             with: peer, localSessionID: localSessionID, over: transport, name: "PASE")
+    }
+
+    /// CASE with an operational node of our fabric.
+    public static func `case`(with peer: SocketAddress, nodeID: UInt64, credentials: OperationalCredentials,
+                              validator: some CASEPeerValidator, over transport: MatterTransport,
+                              random: some RandomSource = SystemRandom()) async throws(SessionEstablishmentError) -> Result {
+        let localSessionID = randomSessionID(random)
+        let initiator = CASEInitiator(credentials: credentials, peerNodeID: nodeID, localSessionID: localSessionID,
+                                      validator: validator, random: random)
+        return try await run(initiator, with: peer, localSessionID: localSessionID, over: transport, name: "CASE")
+    }
+
+    private static func run(_ initiator: some SessionEstablishmentInitiator, with peer: SocketAddress, localSessionID: UInt16,
+                            over transport: MatterTransport, name: String) async throws(SessionEstablishmentError) -> Result {
+        var initiator = initiator
+        let unsecured = await transport.openUnsecuredSession(to: peer)
+        defer { Task { await transport.removeSession(unsecured) } }
+        do {
+            let exchange = try await transport.openExchange(on: unsecured)
+            var pending = [initiator.start()]
+            while true {
+                for action in pending {
+                    switch action {
+                    case .send(let opcode, let payload):
+                        try await transport.send(ExchangeMessage(protocolID: .secureChannel, opcode: opcode.rawValue, payload: payload), on: exchange)
+                    case .established(let established):
+                        await transport.close(exchange)
+                        let parameters = SecureSessionParameters(
+                            localSessionID: established.localSessionID, peerSessionID: established.peerSessionID,
+                            encryptionKey: established.encryptionKey, decryptionKey: established.decryptionKey,
+                            localNonceNodeID: established.sendingNonceNodeID, peerNonceNodeID: established.receivingNonceNodeID
+                        )
+                        let session = try await transport.addSecureSession(parameters, peer: peer, peerParameters: established.mrpParameters)
+                        return Result(session: session, established: established, peer: peer)
+                    case .failed(let error):
+                        await transport.close(exchange)
+                        throw SessionEstablishmentError.rejected(name, error)
+                    }
+                }
+                let message = try await transport.receive(on: exchange, timeout: HubTiming.sessionEstablishmentStep)
+                guard message.protocolID == .secureChannel else {
+                    throw SessionEstablishmentError.unexpectedProtocol(name, message.protocolID)
+                }
+                pending = initiator.receive(opcode: message.opcode, payload: message.payload)
+            }
+        } catch let error as SessionEstablishmentError {
+            throw error
+        } catch {
+            throw .transport(name, "\(error)")
+        }
+    }
+
+    static func randomSessionID(_ random: some RandomSource) -> UInt16 {
+        let range = SecureChannelLimits.sessionIDs
+        let drawn = random.bytes(2).reduce(UInt16(0)) { $0 << 8 | UInt16($1) }
+        return range.lowerBound + drawn % (range.upperBound - range.lowerBound + 1)
+    }
+}
+
+public enum SessionEstablishmentError: Error, Sendable, CustomStringConvertible {
+    case rejected(String, SecureChannelError)
+    case unexpectedProtocol(String, ProtocolID)
+    case transport(String, String)
+
+    public var description: String {
+        switch self {
+        case .rejected(let name, let error): "\(name) failed: \(error)"
+        case .unexpectedProtocol(let name, let protocolID): "\(name) failed: the peer answered with protocol \(protocolID)"
+        case .transport(let name, let reason): "\(name) failed: \(reason)"
+        }
+    }
+}
+
+extension EstablishedSession {
+    /// The peer's MRP intervals when it sent them; the spec's defaults otherwise.
+    var mrpParameters: MRPParameters {
+        guard let parameters = peerParameters else { return .default }
+        var mrp = MRPParameters.default
+        if let idle = parameters.idleInterval { mrp.idleInterval = .milliseconds(idle) }
+        if let active = parameters.activeInterval { mrp.activeInterval = .milliseconds(active) }
+        if let threshold = parameters.activeThreshold { mrp.activeThreshold = .milliseconds(threshold) }
+        return mrp
+    }
+}

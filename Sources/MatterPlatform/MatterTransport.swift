@@ -1,0 +1,211 @@
+import MatterCrypto
+import MatterDiscovery
+import MatterMessaging
+
+/// Carries a node's exchanges over UDP: it owns the sockets and the sans-IO `ExchangeManager`, feeds it
+/// datagrams and time, and carries out what it asks. One actor, so the protocol state has one owner.
+public actor MatterTransport {
+    private var manager: ExchangeManager<SocketAddress>
+    private let ipv4: UDPSocket
+    private let ipv6: UDPSocket
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+    private var mailboxes: [ExchangeHandle: Mailbox] = [:]
+    private var isShutDown = false
+    private let incoming: AsyncStream<(ExchangeHandle, ExchangeMessage)>.Continuation
+    /// Exchanges peers open with us (we are the responder).
+    public nonisolated let incomingExchanges: AsyncStream<(ExchangeHandle, ExchangeMessage)>
+    /// Datagrams that were not Matter messages for us (malformed, unknown session): counted, not fatal.
+    public private(set) var droppedDatagrams = 0
+
+    private struct Mailbox {
+        var queue: [ExchangeMessage] = []
+        var failure: ExchangeError?
+        var waiter: (id: UInt64, continuation: CheckedContinuation<ExchangeMessage, any Error>)?
+    }
+
+    private var nextWaiterID: UInt64 = 0
+
+    /// Binds an IPv4 and an IPv6 socket; `port` 0 picks ephemeral ports (a controller), a device passes its own.
+    public init(port: UInt16 = 0, random: some RandomSource = SystemRandom()) throws(SocketError) {
+        ipv4 = try UDPSocket(family: .ipv4)
+        ipv6 = try UDPSocket(family: .ipv6)
+        try ipv4.bind(to: .ipv4(IPv4Address(0), port: port))
+        try ipv6.bind(to: .ipv6(IPv6Address(0, 0), port: port))
+        manager = ExchangeManager(random: random)
+        origin = clock.now
+        (incomingExchanges, incoming) = AsyncStream.makeStream()
+        // The pump holds the transport only while it services it, so releasing the transport ends it too.
+        Task { [weak self] in
+            while let transport = self, await transport.service() {
+                try? await Task.sleep(for: TransportTiming.pollInterval)
+            }
+        }
+    }
+
+    /// The ports the sockets were given (ephemeral ones are known only after binding).
+    public nonisolated func localPorts() throws(SocketError) -> (ipv4: UInt16, ipv6: UInt16) {
+        (try ipv4.localAddress().port, try ipv6.localAddress().port)
+    }
+
+    /// Stops receiving; waiting calls fail.
+    public func shutdown() {
+        isShutDown = true
+        incoming.finish()
+        for handle in Array(mailboxes.keys) { fail(handle, .unknownExchange(handle)) }
+    }
+
+    // MARK: Sessions and exchanges
+
+    public func openUnsecuredSession(to peer: SocketAddress, peerParameters: MRPParameters = .default) -> SessionHandle { manager.openUnsecuredSession(to: peer, peerParameters: peerParameters)
+    }
+
+    public func addSecureSession(_ parameters: SecureSessionParameters, peer: SocketAddress,
+                                 peerParameters: MRPParameters = .default) throws(ExchangeError) -> SessionHandle { try manager.addSecureSession(parameters, peer: peer, peerParameters: peerParameters)
+    }
+
+    /// Where a session's peer is (a responder learns it from the peer's first datagram).
+    public func peerAddress(of session: SessionHandle) -> SocketAddress? {
+        manager.sessions[session]?.peerAddress
+    }
+
+    public func removeSession(_ session: SessionHandle) {
+        manager.removeSession(session)
+        for handle in mailboxes.keys where handle.session == session { fail(handle, .unknownSession(session)) }
+    }
+
+    public func openExchange(on session: SessionHandle) throws(ExchangeError) -> ExchangeHandle {
+        let handle = try manager.openExchange(on: session)
+        mailboxes[handle] = Mailbox()
+        return handle
+    }
+
+    public func send(_ message: ExchangeMessage, on exchange: ExchangeHandle, reliably: Bool = true) throws(ExchangeError) {
+        execute(try manager.send(message, on: exchange, reliably: reliably, now: now()))
+    }
+
+    /// The next message on `exchange`, waiting at most `timeout`.
+    public func receive(on exchange: ExchangeHandle, timeout: Duration) async throws -> ExchangeMessage {
+        if var mailbox = mailboxes[exchange], !mailbox.queue.isEmpty {
+            let message = mailbox.queue.removeFirst()
+            mailboxes[exchange] = mailbox
+            return message
+        }
+        guard let mailbox = mailboxes[exchange] else { throw ExchangeError.unknownExchange(exchange) }
+        if let failure = mailbox.failure { throw failure }
+        nextWaiterID += 1
+        let waiterID = nextWaiterID
+        let deadline = clock.now + timeout
+        return try await withCheckedThrowingContinuation { continuation in
+            mailboxes[exchange]?.waiter = (waiterID, continuation)
+            Task { [weak self] in
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                await self?.expire(exchange, waiterID: waiterID, timeout: timeout)
+            }
+        }
+    }
+
+    /// Ends `exchange`, flushing a pending acknowledgement.
+    public func close(_ exchange: ExchangeHandle) {
+        execute(manager.close(exchange, now: now()))
+        if let waiter = mailboxes.removeValue(forKey: exchange)?.waiter {
+            waiter.continuation.resume(throwing: ExchangeError.unknownExchange(exchange))
+        }
+    }
+
+    // MARK: The pump
+
+    /// Drains both sockets into the exchange manager and fires its timer when due; false once shut down.
+    private func service() -> Bool {
+        guard !isShutDown else { return false }
+        for socket in [ipv6, ipv4] {
+            while let (bytes, sender) = (try? socket.receive(timeout: .zero)) ?? nil {
+                do {
+                    execute(try manager.receive(bytes, from: sender, now: now()))
+                } catch {
+                    droppedDatagrams += 1
+                }
+            }
+        }
+        if let deadline = manager.nextDeadline, deadline <= now() {
+            execute(manager.handleTimer(now: now()))
+        }
+        return true
+    }
+
+    private func execute(_ actions: [ExchangeManager<SocketAddress>.Action]) {
+        for action in actions {
+            switch action {
+            case .send(let datagram, let peer):
+                // A send that fails (no route) is a lost datagram: MRP retransmits, then fails the exchange.
+                try? (peer.isIPv4 ? ipv4 : ipv6).send(datagram, to: peer)
+            case .deliver(.newExchange(let handle, let message)):
+                mailboxes[handle] = Mailbox()
+                incoming.yield((handle, message))
+            case .deliver(.message(let handle, let message)):
+                deliver(message, to: handle)
+            case .exchangeFailed(let handle, let error):
+                fail(handle, error)
+            }
+        }
+    }
+
+    private func deliver(_ message: ExchangeMessage, to handle: ExchangeHandle) {
+        guard var mailbox = mailboxes[handle] else { return }
+        if let waiter = mailbox.waiter {
+            mailbox.waiter = nil
+            mailboxes[handle] = mailbox
+            waiter.continuation.resume(returning: message)
+        } else {
+            mailbox.queue.append(message)
+            mailboxes[handle] = mailbox
+        }
+    }
+
+    private func fail(_ handle: ExchangeHandle, _ error: ExchangeError) {
+        guard var mailbox = mailboxes[handle] else { return }
+        mailbox.failure = error
+        if let waiter = mailbox.waiter {
+            mailbox.waiter = nil
+            waiter.continuation.resume(throwing: error)
+        }
+        mailboxes[handle] = mailbox
+    }
+
+    private func expire(_ exchange: ExchangeHandle, waiterID: UInt64, timeout: Duration) {
+        guard let waiter = mailboxes[exchange]?.waiter, waiter.id == waiterID else { return }
+        mailboxes[exchange]?.waiter = nil
+        waiter.continuation.resume(throwing: TransportError.timedOut(exchange, after: timeout))
+    }
+
+    private func now() -> Instant {
+        let elapsed = clock.now - origin
+        let (seconds, attoseconds) = elapsed.components
+        return Instant(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
+    }
+}
+
+public enum TransportError: Error, Sendable, CustomStringConvertible {
+    case timedOut(ExchangeHandle, after: Duration)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let exchange, let timeout): "no answer on \(exchange) within \(timeout)"
+        }
+    }
+}
+
+/// The transport's timings, with their reasons.
+enum TransportTiming {
+    /// How often the sockets are drained when idle: short against MRP's 200 ms ack timeout and 300 ms
+    /// retransmission interval, long enough to cost nothing measurable. (Sockets are polled rather than
+    /// blocked on, so no cooperative thread — of two on this machine — is ever held.)
+    static let pollInterval: Duration = .milliseconds(2)
+}
+
+extension SocketAddress {
+    var isIPv4: Bool {
+        if case .ipv4 = self { return true }
+        return false
+    }
+}
