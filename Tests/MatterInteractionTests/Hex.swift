@@ -9,3 +9,8 @@ func hex(_ text: String) -> [UInt8] {
         return byte
     }
 }
+
+/// The one element of an array that should hold exactly one; nil otherwise. Test support only.
+func only<Element>(_ elements: [Element]) -> Element? {
+    elements.count == 1 ? elements.first : nil
+}
