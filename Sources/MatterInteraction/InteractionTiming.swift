@@ -1,11 +1,6 @@
 /// Every timing of the interaction layer, with its reason. The layer reads no clock: these only shape the
 /// deadlines and delays it hands to its driver.
 public enum InteractionTiming {
-    /// How long a TimedRequest keeps the action window open by default. The client picks
-    /// it; connectedhomeip's tools default to 10 s, long enough for a retransmitted InvokeRequest over a lossy
-    /// Thread mesh, short enough that an intercepted request cannot be replayed much later.
-    public static let defaultTimedRequestTimeout: Duration = .seconds(10)
-
     /// First resubscription delay ceiling: one second lets a device that merely rebooted come back quickly.
     public static let resubscribeBaseDelay: Duration = .seconds(1)
 
