@@ -2,7 +2,7 @@ import MatterTLV
 
 // Matter Core §10.6.2 AttributePathIB (a TLV list; every absent part is a wildcard)
 public struct AttributePathIB: Hashable, Sendable, TLVCodable, CustomStringConvertible {
-    /// Where a list-item path points inside a list attribute.
+    // Matter Core §10.6.2 ListIndex (nullable): where a list-item path points inside a list attribute.
     public enum ListIndex: Hashable, Sendable {
         /// Null on the wire: append the data as a new item (chunked lists, §10.6.4.3).
         case append
@@ -75,9 +75,4 @@ public struct AttributePathIB: Hashable, Sendable, TLVCodable, CustomStringConve
         if let node { parts.insert("node 0x\(String(node, radix: 16, uppercase: true))", at: 0) }
         return parts.joined(separator: ", ")
     }
-}
-
-/// "0x0006" for cluster, attribute, command and event IDs (4 digits, 8 for manufacturer-specific IDs).
-func hex32(_ value: UInt32) -> String {
-    "0x" + String(value, radix: 16, uppercase: true).leftPadded(to: value > 0xFFFF ? 8 : 4)
 }

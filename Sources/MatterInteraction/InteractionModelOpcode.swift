@@ -34,9 +34,3 @@ public enum InteractionModelOpcode: UInt8, Sendable, Hashable, CaseIterable, Cus
         return "\(opcode) (\(hex))"
     }
 }
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
-    }
-}

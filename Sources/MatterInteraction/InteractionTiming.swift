@@ -5,7 +5,7 @@ public enum InteractionTiming {
     public static let resubscribeBaseDelay: Duration = .seconds(1)
 
     /// Growth of the ceiling per failed attempt (base·1.5^attempt): gentler than doubling, so a device that is
-    /// away for a minute is retried about ten times, not five.
+    /// away for a minute is retried about nine times rather than six.
     public static let resubscribeGrowthFactor = 1.5
 
     /// Largest delay ceiling. connectedhomeip caps at about 92 minutes to spare battery devices; a home hub wants
