@@ -1,0 +1,87 @@
+import MatterTLV
+import Testing
+@testable import MatterInteraction
+
+@Suite struct AttributeCacheTests {
+    static let onOffPath = AttributePathIB(endpoint: 1, cluster: 6, attribute: 0)
+    static let aclPath = AttributePathIB(endpoint: 0, cluster: 0x1F, attribute: 0)
+
+    static func data(_ path: AttributePathIB, _ value: TLVValue, version: UInt32? = nil) -> AttributeReportIB {
+        .data(AttributeDataIB(dataVersion: version, path: path, data: TLVElement(value)))
+    }
+
+    @Test func appliesTheCommissioningReportOfARealDevice() throws {
+        let report = try ReportDataMessage(payload: CapturedMessages.chipToolReportData)
+        var cache = AttributeCache()
+        let changed = cache.apply(report.attributeReports)
+        #expect(changed.count == 8)
+        #expect(cache.value(endpoint: 0, cluster: 0x28, attribute: 2) == TLVElement(.unsigned(0xFFF1)))
+        #expect(cache.value(endpoint: 0, cluster: 0x30, attribute: 1)?[context: 0] == TLVElement(tag: .context(0), .unsigned(60)))
+        #expect(cache.dataVersion(endpoint: 0, cluster: 0x30) == 0xD682_ADDD)
+        #expect(cache.dataVersionFilters == [
+            DataVersionFilterIB(path: ClusterPathIB(endpoint: 0, cluster: 0x28), dataVersion: 0x2FF3_71B7),
+            DataVersionFilterIB(path: ClusterPathIB(endpoint: 0, cluster: 0x30), dataVersion: 0xD682_ADDD),
+            DataVersionFilterIB(path: ClusterPathIB(endpoint: 0, cluster: 0x31), dataVersion: 0x0CC6_9A79),
+        ])
+        // The same report again changes nothing.
+        #expect(cache.apply(report.attributeReports).isEmpty)
+    }
+
+    @Test func onlyChangedValuesAreReported() {
+        var cache = AttributeCache()
+        cache.apply([Self.data(Self.onOffPath, .bool(false), version: 1)])
+        let changed = cache.apply([
+            Self.data(Self.onOffPath, .bool(false), version: 2),
+            Self.data(AttributePathIB(endpoint: 1, cluster: 6, attribute: 0x4000), .bool(true), version: 2),
+        ])
+        #expect(changed == [ConcreteAttributePath(endpoint: 1, cluster: 6, attribute: 0x4000)])
+        #expect(cache.dataVersion(endpoint: 1, cluster: 6) == 2)
+    }
+
+    @Test func aChunkedListIsReplacedThenAppendedTo() {
+        var cache = AttributeCache()
+        cache.apply([Self.data(Self.aclPath, .array([TLVElement(.unsigned(9))]), version: 1)])
+        var append = Self.aclPath
+        append.listIndex = .append
+        let changed = cache.apply([
+            Self.data(Self.aclPath, .array([]), version: 5),
+            Self.data(append, .unsigned(1)),
+            Self.data(append, .unsigned(2)),
+        ])
+        #expect(changed == [ConcreteAttributePath(endpoint: 0, cluster: 0x1F, attribute: 0)])
+        #expect(cache.value(endpoint: 0, cluster: 0x1F, attribute: 0) == TLVElement(.array([TLVElement(.unsigned(1)), TLVElement(.unsigned(2))])))
+        #expect(cache.dataVersion(endpoint: 0, cluster: 0x1F) == 5)
+    }
+
+    @Test func aListRebuiltToTheSameItemsIsNotAChange() {
+        var cache = AttributeCache()
+        var append = Self.aclPath
+        append.listIndex = .append
+        let whole = [Self.data(Self.aclPath, .array([])), Self.data(append, .unsigned(1))]
+        cache.apply(whole)
+        #expect(cache.apply(whole).isEmpty)
+    }
+
+    @Test func aNumericListIndexReplacesThatItemOnly() {
+        var cache = AttributeCache()
+        cache.apply([Self.data(Self.aclPath, .array([TLVElement(.unsigned(1)), TLVElement(.unsigned(2))]))])
+        var second = Self.aclPath
+        second.listIndex = .item(1)
+        var outOfRange = Self.aclPath
+        outOfRange.listIndex = .item(5)
+        cache.apply([Self.data(second, .unsigned(7)), Self.data(outOfRange, .unsigned(8))])
+        #expect(cache.value(endpoint: 0, cluster: 0x1F, attribute: 0) == TLVElement(.array([TLVElement(.unsigned(1)), TLVElement(.unsigned(7))])))
+    }
+
+    @Test func aStatusRemovesTheValueAndWildcardsAreIgnored() {
+        var cache = AttributeCache()
+        cache.apply([Self.data(Self.onOffPath, .bool(true))])
+        let changed = cache.apply([
+            .status(AttributeStatusIB(path: Self.onOffPath, status: StatusIB(status: .unsupportedAttribute))),
+            Self.data(AttributePathIB(cluster: 6), .bool(true)),
+        ])
+        #expect(changed == [ConcreteAttributePath(endpoint: 1, cluster: 6, attribute: 0)])
+        #expect(cache.value(endpoint: 1, cluster: 6, attribute: 0) == nil)
+        #expect(cache.paths.isEmpty)
+    }
+}
