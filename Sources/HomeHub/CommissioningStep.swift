@@ -1,0 +1,37 @@
+// Matter Core §5.5 Commissioning Flows: the steps a commissioner takes, in order, each with its own
+// deadline and its own name in progress lines and errors.
+public enum CommissioningStep: String, CaseIterable, Sendable, CustomStringConvertible {
+    case discovery = "discover the device"
+    case passcodeSession = "PASE session"
+    case armFailSafe = "arm fail-safe"
+    case regulatoryConfig = "set regulatory config"
+    case deviceAttestation = "device attestation"
+    case certificateSigningRequest = "CSR"
+    case addTrustedRoot = "add trusted root"
+    case addOperationalCertificate = "add NOC"
+    case networkSetup = "network setup"
+    case operationalDiscovery = "operational discovery"
+    case operationalSession = "CASE session"
+    case commissioningComplete = "commissioning complete"
+    case interview = "read device information"
+
+    public var description: String { rawValue }
+
+    /// How long the step may take, with the reason.
+    public var timeout: Duration {
+        switch self {
+        // mDNS re-queries at 1, 2, 4 s: three rounds find any responsive device.
+        case .discovery, .operationalDiscovery: .seconds(10)
+        // PBKDF2 and SPAKE2+ on the device: seconds on slow or interpreted devices (see HubTiming).
+        case .passcodeSession, .operationalSession: .seconds(60)
+        // Attestation and CSR make the device sign with its DAC or generate a key pair.
+        case .deviceAttestation, .certificateSigningRequest: .seconds(30)
+        // A reply to one invoke: MRP's five transmissions take under 6 s; the rest is the device's work.
+        case .armFailSafe, .regulatoryConfig, .addTrustedRoot, .addOperationalCertificate, .commissioningComplete: .seconds(30)
+        // Nothing to do for a device already on IP.
+        case .networkSetup: .seconds(1)
+        // A priming report of a whole device spans several packets.
+        case .interview: .seconds(30)
+        }
+    }
+}
