@@ -1,3 +1,4 @@
+import MatterTestSupport
 import MatterCertificates
 import MatterCrypto
 import Testing

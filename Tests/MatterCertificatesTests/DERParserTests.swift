@@ -1,3 +1,4 @@
+import MatterTestSupport
 @testable import MatterCertificates
 import Testing
 

@@ -1,32 +1,8 @@
+import MatterTestSupport
 import MatterCertificates
 import Testing
 
 /// Test vectors are written as hex strings, as the specifications and RFCs print them.
-extension Array where Element == UInt8 {
-    init(hex: String) {
-        let digits = hex.filter { !$0.isWhitespace }.map { UInt8(String($0), radix: 16)! }
-        precondition(digits.count.isMultiple(of: 2), "odd number of hex digits in a test vector")
-        self = stride(from: 0, to: digits.count, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
-    }
-
-    /// Decodes the base64 body of a PEM block (RFC 7468); whitespace is ignored.
-    init(base64: String) {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var bits: UInt32 = 0
-        var bitCount = 0
-        var bytes: [UInt8] = []
-        for character in base64.utf8 where character != UInt8(ascii: "=") && character > 0x20 {
-            bits = bits << 6 | UInt32(alphabet.firstIndex(of: character)!)
-            bitCount += 6
-            if bitCount >= 8 {
-                bitCount -= 8
-                bytes.append(UInt8(truncatingIfNeeded: bits >> UInt32(bitCount)))
-            }
-        }
-        self = bytes
-    }
-}
-
 /// A published certificate in both forms.
 struct CertificateVector: Sendable, CustomTestStringConvertible {
     let name: String

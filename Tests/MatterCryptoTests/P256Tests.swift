@@ -1,3 +1,4 @@
+import MatterTestSupport
 import Testing
 @testable import MatterCrypto
 
@@ -123,7 +124,7 @@ import Testing
 
     @Test func descriptionsRedactThePrivateKey() throws {
         let key = try P256.PrivateKey(rawRepresentation: Self.rfc6979PrivateKey)
-        let secretHex = Self.rfc6979PrivateKey.hex
+        let secretHex = Self.rfc6979PrivateKey.hexString
         var dumped = ""
         dump(key, to: &dumped)
         for text in [key.description, key.debugDescription, String(describing: key), String(reflecting: key), "\(key)", dumped] {

@@ -1,3 +1,4 @@
+import MatterTestSupport
 import Testing
 @testable import MatterCrypto
 
@@ -73,7 +74,7 @@ import Testing
                 for secret in secrets {
                     // Default printing shows byte arrays as decimal lists; hex would come from a custom description.
                     #expect(!text.contains(String(describing: secret)))
-                    #expect(!text.contains(secret.hex))
+                    #expect(!text.contains(secret.hexString))
                     // dump lists bytes one per line: look for the secret as a run of decimal numbers.
                     let numbers = text.split { !$0.isNumber }.compactMap { UInt8($0) }
                     #expect(!numbers.indices.contains { numbers[$0...].starts(with: secret) })

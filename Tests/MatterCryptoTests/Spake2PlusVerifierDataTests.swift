@@ -1,3 +1,4 @@
+import MatterTestSupport
 import Testing
 @testable import MatterCrypto
 

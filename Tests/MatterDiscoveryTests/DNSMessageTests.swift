@@ -1,10 +1,11 @@
+import MatterTestSupport
 import Testing
 @testable import MatterDiscovery
 
 @Suite struct DNSMessageTests {
     /// An mDNS response written by hand from the RFC 1035 §4.1 layout: a PTR for
     /// _matterc._udp.local and an SRV (cache-flush) for its instance, names compressed (§4.1.4).
-    static let handWrittenResponse = hexBytes("""
+    static let handWrittenResponse = hex("""
         0000 8400 0000 0002 0000 0000
         08 5f6d617474657263 04 5f756470 05 6c6f63616c 00
         000c 0001 00001194 0007
@@ -43,11 +44,11 @@ import Testing
     /// RFC 1035 §4.1.4's example: F.ISI.ARPA at offset 20, FOO.F.ISI.ARPA pointing into it at 40, ARPA alone at 64.
     @Test func followsTheRFC1035CompressionExample() throws {
         var bytes = [UInt8](repeating: 0, count: 20)
-        bytes += hexBytes("01 46 03 495349 04 41525041 00")
+        bytes += hex("01 46 03 495349 04 41525041 00")
         bytes += [UInt8](repeating: 0, count: 40 - bytes.count)
-        bytes += hexBytes("03 464f4f c014")
+        bytes += hex("03 464f4f c014")
         bytes += [UInt8](repeating: 0, count: 64 - bytes.count)
-        bytes += hexBytes("c01a")
+        bytes += hex("c01a")
         var reader = DNSReader(bytes: bytes, offset: 40, end: bytes.count)
         #expect(try reader.readName() == "FOO.F.ISI.ARPA")
         #expect(reader.offset == 46)
@@ -80,8 +81,8 @@ import Testing
 
     @Test func readsTXTStringsPerRFC6763() throws {
         // "D=3840", "T" (boolean), "=x" (no key: skipped), "" (skipped), "PI=".
-        var bytes = hexBytes("0000 8400 0000 0001 0000 0000 01 69 00 0010 0001 00000078")
-        let data = hexBytes("06 443d33383430 01 54 02 3d78 00 03 50493d")
+        var bytes = hex("0000 8400 0000 0001 0000 0000 01 69 00 0010 0001 00000078")
+        let data = hex("06 443d33383430 01 54 02 3d78 00 03 50493d")
         bytes += [0, UInt8(data.count)] + data
         let record = try #require(try DNSMessage(decoding: bytes).answers.first)
         #expect(record.data == .txt([TXTEntry(key: "D", value: "3840"), TXTEntry(key: "T", value: nil), TXTEntry(key: "PI", value: "")]))
@@ -90,7 +91,7 @@ import Testing
 
     // MARK: Malformed input
 
-    private static let header = hexBytes("0000 8400 0001 0000 0000 0000")
+    private static let header = hex("0000 8400 0001 0000 0000 0000")
 
     private static func question(_ name: [UInt8]) -> [UInt8] { header + name + [0, 12, 0, 1] }
 
@@ -135,19 +136,19 @@ import Testing
     }
 
     @Test func refusesBadRecordData() {
-        let record = hexBytes("0000 8400 0000 0001 0000 0000 01 68 00 0001 0001 00000078 0003 7f0000")
+        let record = hex("0000 8400 0000 0001 0000 0000 01 68 00 0001 0001 00000078 0003 7f0000")
         #expect(throws: DNSMessageError.invalidRecordData(type: .a, length: 3, offset: 25, reason: "an address is 4 bytes")) {
             try DNSMessage(decoding: record)
         }
-        let txt = hexBytes("0000 8400 0000 0001 0000 0000 01 68 00 0010 0001 00000078 0002 05 61")
+        let txt = hex("0000 8400 0000 0001 0000 0000 01 68 00 0010 0001 00000078 0002 05 61")
         #expect(throws: DNSMessageError.invalidRecordData(type: .txt, length: 2, offset: 25, reason: "string of 5 bytes at offset 25 runs past the record")) {
             try DNSMessage(decoding: txt)
         }
-        let ptr = hexBytes("0000 8400 0000 0001 0000 0000 01 68 00 000c 0001 00000078 0003 00 6162")
+        let ptr = hex("0000 8400 0000 0001 0000 0000 01 68 00 000c 0001 00000078 0003 00 6162")
         #expect(throws: DNSMessageError.invalidRecordData(type: .ptr, length: 3, offset: 25, reason: "2 bytes after the name")) {
             try DNSMessage(decoding: ptr)
         }
-        let short = hexBytes("0000 8400 0000 0001 0000 0000 01 68 00 0001 0001 00000078 0004 7f00")
+        let short = hex("0000 8400 0000 0001 0000 0000 01 68 00 0001 0001 00000078 0004 7f00")
         #expect(throws: DNSMessageError.truncated(needed: 4, offset: 25, remaining: 2)) { try DNSMessage(decoding: short) }
     }
 

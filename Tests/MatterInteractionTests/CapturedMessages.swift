@@ -1,3 +1,4 @@
+import MatterTestSupport
 /// Interaction Model payloads that real implementations sent, with where each comes from. Facts only: the bytes.
 enum CapturedMessages {
     /// ReadRequest an iPhone sent a device right after PASE (published in a device firmware's test suite,

@@ -1,3 +1,4 @@
+import MatterTestSupport
 import MatterTLV
 import Testing
 @testable import MatterInteraction

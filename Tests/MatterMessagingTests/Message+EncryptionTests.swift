@@ -1,3 +1,4 @@
+import MatterTestSupport
 import MatterCrypto
 import Testing
 @testable import MatterMessaging

@@ -1,3 +1,4 @@
+import MatterTestSupport
 import MatterCrypto
 import MatterMessaging
 import Testing
@@ -119,7 +120,7 @@ struct DirectoryValidator: CASEPeerValidator {
 }
 
 @Suite struct OperationalIdentityTests {
-    static let rootPublicKey = hexBytes("044a9f42b1ca4840d37292bbc7f6a7e11e22200c976fc900dbc98a7a383a641cb8254a2e56d4e295a847943b4e3897c4a773e930277b4d9fbede8a052686bfacfa")
+    static let rootPublicKey = hex("044a9f42b1ca4840d37292bbc7f6a7e11e22200c976fc900dbc98a7a383a641cb8254a2e56d4e295a847943b4e3897c4a773e930277b4d9fbede8a052686bfacfa")
 
     /// Matter Core §4.3.2.2's example.
     @Test func compressedFabricIDMatchesTheSpecExample() throws {
@@ -132,21 +133,10 @@ struct DirectoryValidator: CASEPeerValidator {
     /// Matter Core §4.14.2.4's example.
     @Test func destinationIDMatchesTheSpecExample() {
         let id = OperationalIdentity.destinationID(
-            identityProtectionKey: hexBytes("9bc61cd9c62a2df6d64dfcaa9dc472d4"),
-            initiatorRandom: hexBytes("7e171231568dfa17206b3accf8faec2f4d21b580113196f47c7c4deb810a73dc"),
+            identityProtectionKey: hex("9bc61cd9c62a2df6d64dfcaa9dc472d4"),
+            initiatorRandom: hex("7e171231568dfa17206b3accf8faec2f4d21b580113196f47c7c4deb810a73dc"),
             rootPublicKey: Self.rootPublicKey, fabricID: 0x2906_C908_D115_D362, nodeID: 0xCD55_44AA_7B13_EF14
         )
-        #expect(id == hexBytes("dc35dd5fc9134cc5544538c9c3fc4297c1ec3370c839136a80e10796451d4c53"))
+        #expect(id == hex("dc35dd5fc9134cc5544538c9c3fc4297c1ec3370c839136a80e10796451d4c53"))
     }
-}
-
-func hexBytes(_ text: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-        let next = text.index(index, offsetBy: 2)
-        bytes.append(UInt8(text[index..<next], radix: 16)!)
-        index = next
-    }
-    return bytes
 }

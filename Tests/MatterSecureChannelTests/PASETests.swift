@@ -1,3 +1,4 @@
+import MatterTestSupport
 import MatterCrypto
 import MatterMessaging
 import MatterTLV
@@ -47,7 +48,7 @@ import Testing
 
     @Test func bothRolesAgreeOnTheSessionKeys() throws {
         var initiator = PASEInitiator(passcode: 20_202_021, localSessionID: 0x1111, random: DeterministicRandom(seed: 1))
-        var responder = try Self.responder(verifier: Spake2PlusVerifierData(serialized: base64(Self.publishedVerifier)))
+        var responder = try Self.responder(verifier: Spake2PlusVerifierData(serialized: [UInt8](base64: Self.publishedVerifier)))
         let result = Self.run(&initiator, &responder)
         #expect(result.transcript == [.pbkdfParamRequest, .pbkdfParamResponse, .pasePake1, .pasePake2, .pasePake3, .statusReport])
         guard case .established(let mine)? = result.initiator.first, case .established(let theirs)? = result.responder.first else {
@@ -144,22 +145,6 @@ import Testing
 struct FixedRandom: RandomSource {
     let byte: UInt8
     func bytes(_ count: Int) -> [UInt8] { [UInt8](repeating: byte, count: count) }
-}
-
-func base64(_ text: String) -> [UInt8] {
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-    var bits = 0, value = 0
-    var output: [UInt8] = []
-    for character in text.utf8 where character != UInt8(ascii: "=") {
-        guard let index = alphabet.firstIndex(of: character) else { continue }
-        value = (value << 6 | index) & 0xFFFF
-        bits += 6
-        if bits >= 8 {
-            bits -= 8
-            output.append(UInt8(truncatingIfNeeded: value >> bits))
-        }
-    }
-    return output
 }
 
 @Suite struct StatusReportTests {
