@@ -47,14 +47,6 @@ public struct DeviceAttestationVerifier: Sendable {
         } catch {
             failures.append(error)
         }
-        var declaration: SignedCertificationDeclaration?
-        if let elements {
-            do {
-                declaration = try SignedCertificationDeclaration(derEncoded: elements.certificationDeclaration)
-            } catch {
-                failures.append(.malformedDeclaration(error))
-            }
-        }
         if attestationSignature.count != CertificateLimits.signatureLength {
             failures.append(.invalidField("attestation signature", reason: "\(attestationSignature.count) octets, expected \(CertificateLimits.signatureLength)"))
         }
@@ -67,13 +59,23 @@ public struct DeviceAttestationVerifier: Sendable {
         } catch {
             failures.append(.invalidField("now", reason: error.description))
         }
+        var declaration: SignedCertificationDeclaration?
+        var declarationFailures: [AttestationError] = []
+        if let elements {
+            do {
+                declaration = try SignedCertificationDeclaration(derEncoded: elements.certificationDeclaration)
+            } catch {
+                declarationFailures = [.malformedDeclaration(error)]
+            }
+        }
         let facts = AttestationFacts(vendorID: dacCertificate.attestationVendorID, productID: dacCertificate.attestationProductID,
                                      dacPublicKey: dacCertificate.publicKey, certificationType: declaration?.declaration.certificationType,
                                      declarationSignedWithTestKey: declaration.map { signed in
                                          signingKeys.contains { $0.isTestKey && $0.keyIdentifier == signed.signerKeyIdentifier }
                                      })
-        guard let paiCertificate, let elements, let time else {
-            return AttestationResult(verdict: .untrusted(reasons: failures), facts: facts)
+        // Without these, no policy can run; a declaration that does not parse only silences the declaration policies.
+        guard let paiCertificate, let elements, let time, failures.isEmpty else {
+            return AttestationResult(verdict: .untrusted(reasons: failures + declarationFailures), facts: facts)
         }
         let candidates = trustStore.candidateIssuers(of: paiCertificate)
         let paa = candidates.first { (try? paiCertificate.verifySignature(issuerPublicKey: $0.publicKey)) != nil } ?? candidates.first
@@ -82,7 +84,7 @@ public struct DeviceAttestationVerifier: Sendable {
             attestationSignature: attestationSignature, attestationChallenge: attestationChallenge, nonce: nonce,
             declaration: declaration, payloadVendorID: payloadVendorID, payloadProductID: payloadProductID, now: time,
             developmentMode: developmentMode, signingKeys: signingKeys)
-        failures += Self.policies.flatMap { $0.failures(in: evidence) }
+        failures += declarationFailures + Self.policies.flatMap { $0.failures(in: evidence) }
         return AttestationResult(verdict: failures.isEmpty ? .trusted : .untrusted(reasons: failures), facts: facts)
     }
 }
