@@ -184,6 +184,17 @@ import Testing
         ])
     }
 
+    @Test func malformedDeclarationIsReportedAndTheChainStillChecked() throws {
+        var device = Support.CHIPDevice()
+        device.certificationDeclaration = Array(CHIPAttestationVectors.certificationDeclaration.dropLast())
+        let result = try verifyCHIP(device, store: Support.store(CHIPAttestationVectors.retiredPAA))
+        #expect(result.reasons.map(\.description) == [
+            "certification declaration is malformed: ContentInfo: truncated: needed 537 bytes at offset 4, 536 left",
+            "no PAA in the trust store matches the PAI's issuer (authority key ID EF:18:E0:EC:D4:66:04:34:DF:0D:BC:91:1E:D4:52:16:99:66:83:9F)",
+        ])
+        #expect(result.facts?.certificationType == nil && result.facts?.vendorID == 0xFFF1)
+    }
+
     @Test func malformedDACIsRefusedWithoutFacts() throws {
         let verifier = DeviceAttestationVerifier(trustStore: try Support.store(TestPAA.noVIDDER), developmentMode: true)
         let result = verifier.verify(dac: Array(CM.dac.dropLast()), pai: CM.pai, attestationElements: CM.attestationElements,
