@@ -118,4 +118,10 @@ extension ASN1ObjectIdentifier {
     public static let emailProtection = ASN1ObjectIdentifier(validArcs: 1, 3, 6, 1, 5, 5, 7, 3, 4)
     public static let timeStamping = ASN1ObjectIdentifier(validArcs: 1, 3, 6, 1, 5, 5, 7, 3, 8)
     public static let ocspSigning = ASN1ObjectIdentifier(validArcs: 1, 3, 6, 1, 5, 5, 7, 3, 9)
+
+    // RFC 5652 §5.1 id-signedData and §4 id-data, RFC 5754 §2.2 id-sha256: the CMS envelope of a
+    // certification declaration (Matter Core §6.3.2).
+    public static let cmsSignedData = ASN1ObjectIdentifier(validArcs: 1, 2, 840, 113549, 1, 7, 2)
+    public static let cmsData = ASN1ObjectIdentifier(validArcs: 1, 2, 840, 113549, 1, 7, 1)
+    public static let sha256 = ASN1ObjectIdentifier(validArcs: 2, 16, 840, 1, 101, 3, 4, 2, 1)
 }

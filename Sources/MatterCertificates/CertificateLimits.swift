@@ -30,4 +30,22 @@ public enum CertificateLimits {
 
     /// RFC 7093 §2 method 1 and Matter Core §6.5.11.4: key identifiers are 160 bits.
     public static let keyIdentifierLength = 20
+
+    /// Matter Core 1.1 §11.17.5.4 and §11.17.5.6: attestation and CSR nonces are 32 octets.
+    public static let attestationNonceLength = 32
+
+    /// Matter Core §6.2.3: the attestation challenge is the 16-octet AttestationChallenge of the session keys.
+    public static let attestationChallengeLength = 16
+
+    /// Matter Core 1.1 §11.17.5 RESP_MAX: attestation and NOCSR elements are at most 900 octets.
+    public static let maximumElementsLength = 900
+
+    /// Matter Core §6.3.1: a certification declaration lists at most 100 product IDs.
+    public static let maximumDeclaredProductIDs = 100
+
+    /// Matter Core §6.3.1: the authorized_paa_list holds at most 10 PAA key identifiers.
+    public static let maximumAuthorizedPAAs = 10
+
+    /// Largest trust store file read: a PAA is under 1 KiB, so 1 MiB holds any bundle while bounding memory.
+    public static let maximumTrustStoreFileSize = 1 << 20
 }
