@@ -6,6 +6,10 @@ enum HubConstants {
     static let operationalNodeIDs: ClosedRange<UInt64> = 0x0000_0000_0000_0001...0xFFFF_FFEF_FFFF_FFFF
     /// Matter Core §2.5.1: fabric ID 0 is reserved (no fabric); every other value may be used.
     static let fabricIDs: ClosedRange<UInt64> = 0x0000_0000_0000_0001...0xFFFF_FFFF_FFFF_FFFF
+    /// Matter Core §6.5.6.1 matter-rcac-id and matter-icac-id: the hub has one root and at most one intermediate,
+    /// so the IDs only need to differ from each other.
+    static let rootCAID: UInt64 = 1
+    static let intermediateCAID: UInt64 = 2
     /// Matter Core §4.15.3: group epoch keys, the IPK's among them, are 128 bits.
     static let epochKeyLength = 16
     /// Matter Core §6.5.6.2: notAfter 0 means "no well-defined expiration"; the hub's certificates live as long as

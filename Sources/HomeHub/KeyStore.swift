@@ -3,9 +3,10 @@ import MatterCrypto
 
 /// The hub's private keys, one raw P-256 scalar per file in the state directory's `keys/`, readable by the
 /// owner only. Nothing here prints a key: errors name files, never contents.
+/// File names carry the fabric ID, so two processes creating a fabric at once never overwrite each other's keys.
 public struct KeyStore: Sendable {
-    /// The keys the hub owns.
-    public enum Key: String, Sendable, CaseIterable {
+    /// The roles of the keys the hub owns.
+    public enum Role: String, Sendable, CaseIterable {
         /// Signs the fabric's root certificate (RCAC) and whatever the root issues.
         case rootCA = "rcac"
         /// Signs NOCs when the fabric has an intermediate (ICAC).
@@ -20,18 +21,15 @@ public struct KeyStore: Sendable {
         self.directory = directory.keysPath
     }
 
-    public func path(of key: Key) -> String {
-        directory + "/" + key.rawValue + ".key"
-    }
-
-    public func exists(_ key: Key) -> Bool {
-        FileManager.default.fileExists(atPath: path(of: key))
+    /// `keys/<fabric ID in hex>-<role>.key`.
+    public func path(of role: Role, fabricID: UInt64) -> String {
+        directory + "/" + String(fabricID, radix: 16, uppercase: true) + "-" + role.rawValue + ".key"
     }
 
     /// Writes the key atomically: a 0600 temporary file, fsync, rename over the old one, fsync of the directory.
     /// A crash leaves either the old file or the new one, never half of one.
-    public func save(_ privateKey: P256.PrivateKey, as key: Key) throws(KeyStoreError) {
-        let finalPath = path(of: key)
+    public func save(_ privateKey: P256.PrivateKey, as role: Role, fabricID: UInt64) throws(KeyStoreError) {
+        let finalPath = path(of: role, fabricID: fabricID)
         let temporaryPath = finalPath + ".tmp"
         unlink(temporaryPath)
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -51,8 +49,8 @@ public struct KeyStore: Sendable {
     }
 
     /// Reads the key back, refusing a file that others could read or that is not one P-256 scalar.
-    public func load(_ key: Key) throws(KeyStoreError) -> P256.PrivateKey {
-        let filePath = path(of: key)
+    public func load(_ role: Role, fabricID: UInt64) throws(KeyStoreError) -> P256.PrivateKey {
+        let filePath = path(of: role, fabricID: fabricID)
         var status = stat()
         guard stat(filePath, &status) == 0 else {
             throw errno == ENOENT ? .missing(filePath) : .read(filePath, reason: Self.lastError())
