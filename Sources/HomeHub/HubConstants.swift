@@ -1,0 +1,22 @@
+// Matter Core §2.5 Identifiers: the numbers the hub's fabric is built from, each with the reason for its value.
+enum HubConstants {
+    /// Matter Core §2.5.2: 0xFFF1 is a test vendor ID. We are not a certified vendor, so the hub claims no real one.
+    static let adminVendorID: UInt16 = 0xFFF1
+    /// Matter Core §2.5.5.1: operational node IDs; everything above is reserved for groups, temporary and PAKE IDs.
+    static let operationalNodeIDs: ClosedRange<UInt64> = 0x0000_0000_0000_0001...0xFFFF_FFEF_FFFF_FFFF
+    /// Matter Core §2.5.1: fabric ID 0 is reserved (no fabric); every other value may be used.
+    static let fabricIDs: ClosedRange<UInt64> = 0x0000_0000_0000_0001...0xFFFF_FFFF_FFFF_FFFF
+    /// Matter Core §6.5.6.1 matter-rcac-id and matter-icac-id: the hub has one root and at most one intermediate,
+    /// so the IDs only need to differ from each other.
+    static let rootCAID: UInt64 = 1
+    static let intermediateCAID: UInt64 = 2
+    /// Matter Core §4.15.3: group epoch keys, the IPK's among them, are 128 bits.
+    static let epochKeyLength = 16
+    /// Matter Core §6.5.6.2: notAfter 0 means "no well-defined expiration"; the hub's certificates live as long as
+    /// its fabric, and devices without a clock cannot renew them on time anyway.
+    static let certificateNotAfter: UInt32 = 0
+    /// Random node IDs collide with probability ~n/2^64; a run of this many collisions means a broken random source.
+    static let nodeIDAllocationAttempts = 16
+    /// Seconds from the Unix epoch to the Matter epoch, 2000-01-01T00:00:00Z (Matter Core §3.5.2).
+    static let matterEpochOffset: Int64 = 946_684_800
+}

@@ -1,0 +1,67 @@
+/// The database schema as an ordered list of migrations: version N is reached by running migrations 1…N,
+/// each in its own transaction with the version it reaches. Append, never edit: stores in the field hold old versions.
+/// 64-bit IDs are stored as their Int64 bit pattern (SQLite integers are signed); times as Unix seconds.
+enum HubSchema {
+    static let migrations: [[String]] = [
+        // 1: the fabric, nodes, their addresses and endpoints, and the node IDs ever handed out.
+        [
+            """
+            CREATE TABLE fabric (
+                fabric_id INTEGER PRIMARY KEY,
+                hub_node_id INTEGER NOT NULL,
+                vendor_id INTEGER NOT NULL,
+                rcac BLOB NOT NULL,
+                icac BLOB,
+                hub_noc BLOB NOT NULL,
+                ipk_epoch_key BLOB NOT NULL,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE nodes (
+                node_id INTEGER PRIMARY KEY,
+                vendor_id INTEGER NOT NULL,
+                product_id INTEGER NOT NULL,
+                vendor_name TEXT,
+                product_name TEXT,
+                serial_number TEXT,
+                attestation_verdict TEXT NOT NULL,
+                attestation_trusted INTEGER NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('commissioning', 'commissioned', 'failed')),
+                mrp_idle_ms INTEGER,
+                mrp_active_ms INTEGER,
+                mrp_active_threshold_ms INTEGER,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE node_addresses (
+                node_id INTEGER NOT NULL REFERENCES nodes(node_id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                address BLOB NOT NULL,
+                port INTEGER NOT NULL,
+                scope_id INTEGER NOT NULL,
+                PRIMARY KEY (node_id, position)
+            )
+            """,
+            """
+            CREATE TABLE endpoints (
+                node_id INTEGER NOT NULL REFERENCES nodes(node_id) ON DELETE CASCADE,
+                endpoint INTEGER NOT NULL,
+                device_type INTEGER NOT NULL,
+                revision INTEGER NOT NULL,
+                PRIMARY KEY (node_id, endpoint, device_type)
+            )
+            """,
+            """
+            CREATE TABLE node_id_allocations (
+                node_id INTEGER PRIMARY KEY,
+                allocated_at INTEGER NOT NULL
+            )
+            """,
+        ],
+    ]
+
+    static var currentVersion: Int { migrations.count }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import MatterDiscovery
+import MatterMessaging
+import MatterPlatform
+
+/// The node table: a node enters as `commissioning` before AddNOC and becomes `commissioned` only after
+/// CommissioningComplete, so a crash in between leaves a row `pendingCommissionings()` finds.
+extension HubStore {
+    /// Inserts a node in state `commissioning`, before its AddNOC is sent.
+    @discardableResult
+    public func beginCommissioning(nodeID: UInt64, vendorID: UInt16, productID: UInt16, attestation: NodeRecord.Attestation,
+                                   addresses: [SocketAddress] = [], mrpParameters: MRPParameters? = nil) throws(HubStoreError) -> NodeRecord {
+        let now = Self.now()
+        let node = NodeRecord(nodeID: nodeID, vendorID: vendorID, productID: productID, attestation: attestation, state: .commissioning,
+                              addresses: addresses, mrpParameters: mrpParameters, createdAt: now, updatedAt: now)
+        try write { transaction in
+            if let existing = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).first {
+                throw HubStoreError.nodeExists(nodeID, try Self.state(StoredRow(table: "nodes", values: existing)))
+            }
+            let mrp = Self.mrpValues(mrpParameters)
+            try transaction.query(
+                """
+                INSERT INTO nodes (node_id, vendor_id, product_id, attestation_verdict, attestation_trusted, state,
+                                   mrp_idle_ms, mrp_active_ms, mrp_active_threshold_ms, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.identifier(nodeID), .integer(Int64(vendorID)), .integer(Int64(productID)), .text(attestation.verdict),
+                 .integer(attestation.trusted ? 1 : 0), .text(NodeRecord.CommissioningState.commissioning.rawValue),
+                 mrp[0], mrp[1], mrp[2], .date(now), .date(now)])
+            try Self.replaceAddresses(addresses, of: nodeID, in: transaction)
+        }
+        return node
+    }
+
+    /// CommissioningComplete succeeded: the node is part of the home.
+    public func markCommissioned(_ nodeID: UInt64) throws(HubStoreError) {
+        try transition(nodeID, from: .commissioning, to: .commissioned)
+    }
+
+    /// The commissioning was abandoned (or found pending after a crash); the node can be commissioned again.
+    public func markFailed(_ nodeID: UInt64) throws(HubStoreError) {
+        try transition(nodeID, from: .commissioning, to: .failed)
+    }
+
+    /// Removes the node with its addresses and endpoints. Its node ID stays allocated.
+    public func deleteNode(_ nodeID: UInt64) throws(HubStoreError) {
+        try write { transaction in
+            guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
+                throw HubStoreError.unknownNode(nodeID)
+            }
+            try transaction.query("DELETE FROM nodes WHERE node_id = ?", [.identifier(nodeID)])
+        }
+    }
+
+    /// What the device said about itself once it could be read (Basic Information cluster).
+    public func updateIdentity(of nodeID: UInt64, vendorName: String?, productName: String?, serialNumber: String?) throws(HubStoreError) {
+        try update(nodeID, "UPDATE nodes SET vendor_name = ?, product_name = ?, serial_number = ?, updated_at = ? WHERE node_id = ?",
+                   [.optionalText(vendorName), .optionalText(productName), .optionalText(serialNumber), .date(Self.now()), .identifier(nodeID)])
+    }
+
+    /// Where the node was last reached, and the MRP intervals it advertised there.
+    public func updateReachability(of nodeID: UInt64, addresses: [SocketAddress], mrpParameters: MRPParameters?) throws(HubStoreError) {
+        let mrp = Self.mrpValues(mrpParameters)
+        try write { transaction in
+            try Self.requireChange(transaction.query(
+                "UPDATE nodes SET mrp_idle_ms = ?, mrp_active_ms = ?, mrp_active_threshold_ms = ?, updated_at = ? WHERE node_id = ? RETURNING node_id",
+                [mrp[0], mrp[1], mrp[2], .date(Self.now()), .identifier(nodeID)]), nodeID)
+            try Self.replaceAddresses(addresses, of: nodeID, in: transaction)
+        }
+    }
+
+    /// Replaces the node's endpoints and their device types (from its Descriptor clusters).
+    public func setEndpoints(_ endpoints: [EndpointDeviceType], of nodeID: UInt64) throws(HubStoreError) {
+        try write { transaction in
+            guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
+                throw HubStoreError.unknownNode(nodeID)
+            }
+            try transaction.query("DELETE FROM endpoints WHERE node_id = ?", [.identifier(nodeID)])
+            for endpoint in endpoints {
+                try transaction.query("INSERT INTO endpoints (node_id, endpoint, device_type, revision) VALUES (?, ?, ?, ?)",
+                                      [.identifier(nodeID), .integer(Int64(endpoint.endpoint)), .integer(Int64(endpoint.deviceType)),
+                                       .integer(Int64(endpoint.revision))])
+            }
+        }
+    }
+
+    public func endpoints(of nodeID: UInt64) throws(HubStoreError) -> [EndpointDeviceType] {
+        var endpoints: [EndpointDeviceType] = []
+        for values in try read("SELECT * FROM endpoints WHERE node_id = ? ORDER BY endpoint, device_type", [.identifier(nodeID)]) {
+            let row = StoredRow(table: "endpoints", values: values)
+            endpoints.append(EndpointDeviceType(endpoint: try row.narrow("endpoint", as: UInt16.self),
+                                                deviceType: try row.narrow("device_type", as: UInt32.self),
+                                                revision: try row.narrow("revision", as: UInt16.self)))
+        }
+        return endpoints
+    }
+
+    public func node(_ nodeID: UInt64) throws(HubStoreError) -> NodeRecord? {
+        try nodes(where: "node_id = ?", [.identifier(nodeID)]).first
+    }
+
+    /// Every node, in order of creation.
+    public func nodes() throws(HubStoreError) -> [NodeRecord] {
+        try nodes(where: "1", [])
+    }
+
+    /// Nodes whose commissioning started but neither completed nor was marked failed: after a crash, these
+    /// are rolled back (`markFailed` or `deleteNode`) before anything else.
+    public func pendingCommissionings() throws(HubStoreError) -> [NodeRecord] {
+        try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.commissioning.rawValue)])
+    }
+
+    private func nodes(where condition: String, _ bindings: [SQLiteDatabase.Value]) throws(HubStoreError) -> [NodeRecord] {
+        var nodes: [NodeRecord] = []
+        for values in try read("SELECT * FROM nodes WHERE \(condition) ORDER BY created_at, rowid", bindings) {
+            let row = StoredRow(table: "nodes", values: values)
+            let nodeID = try row.identifier("node_id")
+            nodes.append(NodeRecord(
+                nodeID: nodeID, vendorID: try row.narrow("vendor_id", as: UInt16.self), productID: try row.narrow("product_id", as: UInt16.self),
+                vendorName: try row.optionalText("vendor_name"), productName: try row.optionalText("product_name"),
+                serialNumber: try row.optionalText("serial_number"),
+                attestation: NodeRecord.Attestation(verdict: try row.text("attestation_verdict"), trusted: try row.integer("attestation_trusted") != 0),
+                state: try Self.state(row), addresses: try addresses(of: nodeID), mrpParameters: try Self.mrpParameters(row),
+                createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")))
+        }
+        return nodes
+    }
+
+    private func addresses(of nodeID: UInt64) throws(HubStoreError) -> [SocketAddress] {
+        var addresses: [SocketAddress] = []
+        for values in try read("SELECT * FROM node_addresses WHERE node_id = ? ORDER BY position", [.identifier(nodeID)]) {
+            let row = StoredRow(table: "node_addresses", values: values)
+            let bytes = try row.blob("address")
+            let port = try row.narrow("port", as: UInt16.self)
+            if let address = IPv4Address(bytes: bytes) {
+                addresses.append(.ipv4(address, port: port))
+            } else if let address = IPv6Address(bytes: bytes) {
+                addresses.append(.ipv6(address, port: port, scopeID: try row.narrow("scope_id", as: UInt32.self)))
+            } else {
+                throw row.corrupt("address", "\(bytes.count) bytes, expected 4 (IPv4) or 16 (IPv6)")
+            }
+        }
+        return addresses
+    }
+
+    private func transition(_ nodeID: UInt64, from: NodeRecord.CommissioningState, to: NodeRecord.CommissioningState) throws(HubStoreError) {
+        try write { transaction in
+            guard let values = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).first else {
+                throw HubStoreError.unknownNode(nodeID)
+            }
+            let state = try Self.state(StoredRow(table: "nodes", values: values))
+            guard state == from else { throw HubStoreError.wrongState(nodeID, state, expected: from) }
+            try transaction.query("UPDATE nodes SET state = ?, updated_at = ? WHERE node_id = ?",
+                                  [.text(to.rawValue), .date(Self.now()), .identifier(nodeID)])
+        }
+    }
+
+    private func update(_ nodeID: UInt64, _ sql: String, _ bindings: [SQLiteDatabase.Value]) throws(HubStoreError) {
+        try write { transaction in try Self.requireChange(transaction.query(sql + " RETURNING node_id", bindings), nodeID) }
+    }
+
+    private static func requireChange(_ rows: [SQLiteDatabase.Row], _ nodeID: UInt64) throws(HubStoreError) {
+        guard !rows.isEmpty else { throw .unknownNode(nodeID) }
+    }
+
+    private static func replaceAddresses(_ addresses: [SocketAddress], of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction) throws {
+        try transaction.query("DELETE FROM node_addresses WHERE node_id = ?", [.identifier(nodeID)])
+        for (position, address) in addresses.enumerated() {
+            let (bytes, scopeID): ([UInt8], UInt32) = switch address {
+            case .ipv4(let host, _): (host.bytes, 0)
+            case .ipv6(let host, _, let scopeID): (host.bytes, scopeID)
+            }
+            try transaction.query("INSERT INTO node_addresses (node_id, position, address, port, scope_id) VALUES (?, ?, ?, ?, ?)",
+                                  [.identifier(nodeID), .integer(Int64(position)), .blob(bytes), .integer(Int64(address.port)),
+                                   .integer(Int64(scopeID))])
+        }
+    }
+
+    private static func state(_ row: StoredRow) throws(HubStoreError) -> NodeRecord.CommissioningState {
+        let text = try row.text("state")
+        guard let state = NodeRecord.CommissioningState(rawValue: text) else { throw row.corrupt("state", "unknown state \"\(text)\"") }
+        return state
+    }
+
+    private static func mrpValues(_ parameters: MRPParameters?) -> [SQLiteDatabase.Value] {
+        guard let parameters else { return [.null, .null, .null] }
+        return [parameters.idleInterval, parameters.activeInterval, parameters.activeThreshold].map { .integer(milliseconds($0)) }
+    }
+
+    private static func mrpParameters(_ row: StoredRow) throws(HubStoreError) -> MRPParameters? {
+        guard let idle = try row.optionalInteger("mrp_idle_ms"), let active = try row.optionalInteger("mrp_active_ms"),
+              let threshold = try row.optionalInteger("mrp_active_threshold_ms") else { return nil }
+        return MRPParameters(idleInterval: .milliseconds(idle), activeInterval: .milliseconds(active), activeThreshold: .milliseconds(threshold))
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+}

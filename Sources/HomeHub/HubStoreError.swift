@@ -1,0 +1,35 @@
+import MatterPlatform
+
+/// Why the hub's store refused a read or write.
+public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    case database(SQLiteError)
+    case newerSchema(found: Int, supported: Int)
+    case fabricExists(UInt64)
+    case nodeExists(UInt64, NodeRecord.CommissioningState)
+    case unknownNode(UInt64)
+    case wrongState(UInt64, NodeRecord.CommissioningState, expected: NodeRecord.CommissioningState)
+    case corrupt(table: String, column: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .database(let error):
+            "\(error)"
+        case .newerSchema(let found, let supported):
+            "the database has schema version \(found), newer than the \(supported) this build knows: use a newer swift-home"
+        case .fabricExists(let fabricID):
+            "the hub already has fabric 0x\(hex(fabricID)); a hub has exactly one"
+        case .nodeExists(let nodeID, let state):
+            "node 0x\(hex(nodeID)) is already stored (\(state.rawValue))"
+        case .unknownNode(let nodeID):
+            "no node 0x\(hex(nodeID)) in the store"
+        case .wrongState(let nodeID, let state, let expected):
+            "node 0x\(hex(nodeID)) is \(state.rawValue), not \(expected.rawValue)"
+        case .corrupt(let table, let column, let reason):
+            "the database is damaged: \(table).\(column): \(reason)"
+        }
+    }
+
+    private func hex(_ value: UInt64) -> String {
+        String(value, radix: 16, uppercase: true)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import MatterDiscovery
+import MatterMessaging
+import MatterPlatform
+import Testing
+@testable import HomeHub
+
+@Suite struct HubStoreTests {
+    static let trusted = NodeRecord.Attestation(verdict: "DAC chains to PAA \"Matter Test PAA\"", trusted: true)
+
+    static func fabric(id: UInt64 = 0x2906_C908_D115_D362) -> FabricRecord {
+        FabricRecord(fabricID: id, hubNodeID: 0xFFFF_FFEF_0000_0001, vendorID: 0xFFF1, rootCertificate: [0x15, 0x18],
+                     intermediateCertificate: nil, hubOperationalCertificate: [0x15, 0x30, 0x18],
+                     ipkEpochKey: [UInt8](repeating: 0xA5, count: 16), createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    @Test func aNewDatabaseRecordsItsSchemaVersion() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            #expect(try store.schemaVersion() == HubSchema.migrations.count)
+            #expect(try store.schemaVersion() == 1)
+            #expect(permissions(base + "/hub.sqlite") == 0o600)
+            // Reopening neither migrates again nor fails.
+            #expect(try HubStore(path: base + "/hub.sqlite").schemaVersion() == 1)
+        }
+    }
+
+    @Test func aDatabaseFromANewerBuildIsRefused() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try store.database.execute("UPDATE schema_version SET version = 7")
+            #expect(throws: HubStoreError.newerSchema(found: 7, supported: 1)) { try HubStore(path: base + "/hub.sqlite") }
+            #expect("\(HubStoreError.newerSchema(found: 7, supported: 1))"
+                    == "the database has schema version 7, newer than the 1 this build knows: use a newer swift-home")
+        }
+    }
+
+    @Test func theFabricReadsBackInAnotherConnection() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            #expect(try store.fabric() == nil)
+            try store.insertFabric(Self.fabric())
+            #expect(try HubStore(path: base + "/hub.sqlite").fabric() == Self.fabric())
+            #expect(throws: HubStoreError.fabricExists(0x2906_C908_D115_D362)) { try store.insertFabric(Self.fabric(id: 5)) }
+        }
+    }
+
+    @Test func theFabricRecordNeverPrintsItsEpochKey() {
+        let record = Self.fabric()
+        #expect("\(record)" == "fabric 0x2906C908D115D362, hub node 0xFFFFFFEF00000001, no intermediate CA, created 2023-11-14 22:13:20 +0000")
+        var dumped = ""
+        dump(record, to: &dumped)
+        #expect(!dumped.contains("ipkEpochKey") && !dumped.contains("165"))
+    }
+
+    @Test func aNodeIsCommissionedOnlyAfterCommissioningComplete() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            let nodeID: UInt64 = 0xCD55_44AA_7B13_EF14
+            let inserted = try store.beginCommissioning(nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8001, attestation: Self.trusted)
+            #expect(try store.node(nodeID) == inserted)
+            #expect(try store.node(nodeID)?.state == .commissioning)
+            #expect(try store.pendingCommissionings().map(\.nodeID) == [nodeID])
+
+            try store.markCommissioned(nodeID)
+            #expect(try store.node(nodeID)?.state == .commissioned)
+            #expect(try store.pendingCommissionings().isEmpty)
+            // A commissioned node cannot fall back to failed, nor be inserted twice.
+            #expect(throws: HubStoreError.wrongState(nodeID, .commissioned, expected: .commissioning)) { try store.markFailed(nodeID) }
+            #expect(throws: HubStoreError.nodeExists(nodeID, .commissioned)) {
+                try store.beginCommissioning(nodeID: nodeID, vendorID: 1, productID: 1, attestation: Self.trusted)
+            }
+            #expect("\(HubStoreError.wrongState(nodeID, .commissioned, expected: .commissioning))"
+                    == "node 0xCD5544AA7B13EF14 is commissioned, not commissioning")
+        }
+    }
+
+    @Test func aCrashedCommissioningIsFoundAndRolledBack() async throws {
+        try await withTemporaryDirectory { base in
+            let path = base + "/hub.sqlite"
+            do {
+                let store = try HubStore(path: path)
+                try store.beginCommissioning(nodeID: 0x11, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+                try store.beginCommissioning(nodeID: 0x22, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+                try store.beginCommissioning(nodeID: 0x33, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+                try store.markCommissioned(0x33)
+                try store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3)], of: 0x22)
+            }
+            // The process "crashed"; a new one finds the two unfinished commissionings.
+            let store = try HubStore(path: path)
+            #expect(try store.pendingCommissionings().map(\.nodeID) == [0x11, 0x22])
+            try store.markFailed(0x11)
+            try store.deleteNode(0x22)
+            #expect(try store.pendingCommissionings().isEmpty)
+            #expect(try store.nodes().map(\.nodeID) == [0x11, 0x33])
+            #expect(try store.node(0x11)?.state == .failed)
+            #expect(try store.node(0x22) == nil)
+            #expect(try store.endpoints(of: 0x22).isEmpty)
+            #expect(throws: HubStoreError.unknownNode(0x22)) { try store.deleteNode(0x22) }
+            #expect(throws: HubStoreError.unknownNode(0x22)) { try store.markCommissioned(0x22) }
+        }
+    }
+
+    @Test func addressesMRPAndIdentityReadBack() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            let addresses: [SocketAddress] = [
+                .ipv6(IPv6Address(0xFE80_0000_0000_0000, 0x1234), port: 5540, scopeID: 3),
+                .ipv4(IPv4Address(0xC0A8_0105), port: 5540),
+            ]
+            let mrp = MRPParameters(idleInterval: .milliseconds(5_000), activeInterval: .milliseconds(300), activeThreshold: .milliseconds(4_000))
+            try store.beginCommissioning(nodeID: 0x42, vendorID: 0x1234, productID: 0x5678,
+                                         attestation: .init(verdict: "test DAC, not trusted", trusted: false), addresses: addresses, mrpParameters: mrp)
+            var node = try #require(try store.node(0x42))
+            #expect(node.addresses == addresses)
+            #expect(node.mrpParameters == mrp)
+            #expect(node.attestation == .init(verdict: "test DAC, not trusted", trusted: false))
+            #expect(node.vendorID == 0x1234 && node.productID == 0x5678)
+
+            try store.updateIdentity(of: 0x42, vendorName: "Acme", productName: "Lamp", serialNumber: "SN-1")
+            try store.updateReachability(of: 0x42, addresses: [.ipv4(IPv4Address(0x0A00_0002), port: 5541)], mrpParameters: nil)
+            node = try #require(try store.node(0x42))
+            #expect(node.vendorName == "Acme" && node.productName == "Lamp" && node.serialNumber == "SN-1")
+            #expect(node.addresses == [.ipv4(IPv4Address(0x0A00_0002), port: 5541)])
+            #expect(node.mrpParameters == nil)
+            #expect(throws: HubStoreError.unknownNode(0x43)) { try store.updateIdentity(of: 0x43, vendorName: nil, productName: nil, serialNumber: nil) }
+            #expect(throws: HubStoreError.unknownNode(0x43)) { try store.updateReachability(of: 0x43, addresses: [], mrpParameters: nil) }
+        }
+    }
+
+    @Test func endpointsAreReplacedAsAWhole() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            let first = [EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1), EndpointDeviceType(endpoint: 1, deviceType: 0x010D, revision: 2)]
+            try store.setEndpoints(first, of: 0x42)
+            #expect(try store.endpoints(of: 0x42) == first)
+            let second = [EndpointDeviceType(endpoint: 2, deviceType: 0x0100, revision: 3)]
+            try store.setEndpoints(second, of: 0x42)
+            #expect(try store.endpoints(of: 0x42) == second)
+            #expect(throws: HubStoreError.unknownNode(0x99)) { try store.setEndpoints(second, of: 0x99) }
+        }
+    }
+
+    @Test func aNodeIDIsHandedOutOnce() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try store.insertFabric(Self.fabric())
+            #expect(try store.reserveNodeID(0x10))
+            #expect(try !store.reserveNodeID(0x10))
+            // Neither the hub's own ID nor a stored node's ID is free, and a deleted node's ID stays taken.
+            #expect(try !store.reserveNodeID(0xFFFF_FFEF_0000_0001))
+            try store.beginCommissioning(nodeID: 0x20, vendorID: 1, productID: 1, attestation: Self.trusted)
+            #expect(try !store.reserveNodeID(0x20))
+            #expect(try store.reserveNodeID(0x30))
+            try store.beginCommissioning(nodeID: 0x30, vendorID: 1, productID: 1, attestation: Self.trusted)
+            try store.deleteNode(0x30)
+            #expect(try !store.reserveNodeID(0x30))
+        }
+    }
+
+    @Test func aDamagedRowNamesItsColumn() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            try store.database.execute("UPDATE nodes SET vendor_id = 70000")
+            #expect(throws: HubStoreError.corrupt(table: "nodes", column: "vendor_id", reason: "70000 does not fit UInt16")) { try store.nodes() }
+            #expect("\(HubStoreError.corrupt(table: "nodes", column: "vendor_id", reason: "70000 does not fit UInt16"))"
+                    == "the database is damaged: nodes.vendor_id: 70000 does not fit UInt16")
+        }
+    }
+}
