@@ -1,7 +1,7 @@
 import MatterTLV
 
 // Matter Application Cluster spec §11.18 Node Operational Credentials (0x003E); tags as in controller-clusters.matter.
-public enum OperationalCredentials {
+public enum NodeOperationalCredentials {
     public static let clusterID: UInt32 = 0x003E
 
     public static let fabrics = ClusterAttribute<[FabricDescriptor]>(clusterID: clusterID, attributeID: 1, name: "OperationalCredentials.Fabrics")
@@ -88,7 +88,7 @@ public struct FabricDescriptor: TLVCodable, Hashable, Sendable {
 // §11.18.6.1 AttestationRequest Command
 public struct AttestationRequest: ClusterCommand, Hashable {
     public typealias Response = AttestationResponse
-    public static let clusterID = OperationalCredentials.clusterID
+    public static let clusterID = NodeOperationalCredentials.clusterID
     public static let commandID: UInt32 = 0x00
     public static let name = "OperationalCredentials.AttestationRequest"
 
@@ -136,7 +136,7 @@ public struct AttestationResponse: ClusterCommandResponse, Hashable {
 // §11.18.6.3 CertificateChainRequest Command
 public struct CertificateChainRequest: ClusterCommand, Hashable {
     public typealias Response = CertificateChainResponse
-    public static let clusterID = OperationalCredentials.clusterID
+    public static let clusterID = NodeOperationalCredentials.clusterID
     public static let commandID: UInt32 = 0x02
     public static let name = "OperationalCredentials.CertificateChainRequest"
 
@@ -177,7 +177,7 @@ public struct CertificateChainResponse: ClusterCommandResponse, Hashable {
 // §11.18.6.5 CSRRequest Command
 public struct CSRRequest: ClusterCommand, Hashable {
     public typealias Response = CSRResponse
-    public static let clusterID = OperationalCredentials.clusterID
+    public static let clusterID = NodeOperationalCredentials.clusterID
     public static let commandID: UInt32 = 0x04
     public static let name = "OperationalCredentials.CSRRequest"
 
@@ -232,7 +232,7 @@ public struct CSRResponse: ClusterCommandResponse, Hashable {
 // §11.18.6.8 AddNOC Command
 public struct AddNOC: ClusterCommand, Hashable {
     public typealias Response = NOCResponse
-    public static let clusterID = OperationalCredentials.clusterID
+    public static let clusterID = NodeOperationalCredentials.clusterID
     public static let commandID: UInt32 = 0x06
     public static let name = "OperationalCredentials.AddNOC"
 
@@ -303,7 +303,7 @@ public struct NOCResponse: ClusterCommandResponse, Hashable {
 // §11.18.6.12 RemoveFabric Command
 public struct RemoveFabric: ClusterCommand, Hashable {
     public typealias Response = NOCResponse
-    public static let clusterID = OperationalCredentials.clusterID
+    public static let clusterID = NodeOperationalCredentials.clusterID
     public static let commandID: UInt32 = 0x0A
     public static let name = "OperationalCredentials.RemoveFabric"
 
@@ -325,7 +325,7 @@ public struct RemoveFabric: ClusterCommand, Hashable {
 // §11.18.6.13 AddTrustedRootCertificate Command (answered with a plain SUCCESS)
 public struct AddTrustedRootCertificate: ClusterCommand, Hashable {
     public typealias Response = DefaultSuccess
-    public static let clusterID = OperationalCredentials.clusterID
+    public static let clusterID = NodeOperationalCredentials.clusterID
     public static let commandID: UInt32 = 0x0B
     public static let name = "OperationalCredentials.AddTrustedRootCertificate"
 
