@@ -50,9 +50,10 @@ public struct RegulatoryLocationType: ClusterEnum {
 // §11.10.5.2 BasicCommissioningInfo
 public struct BasicCommissioningInfo: TLVCodable, Hashable, Sendable {
     public var failSafeExpiryLengthSeconds: UInt16
-    public var maxCumulativeFailsafeSeconds: UInt16
+    /// Required since Matter 1.0, yet devices of earlier builds (the chip-tool lighting app) leave it out.
+    public var maxCumulativeFailsafeSeconds: UInt16?
 
-    public init(failSafeExpiryLengthSeconds: UInt16, maxCumulativeFailsafeSeconds: UInt16) {
+    public init(failSafeExpiryLengthSeconds: UInt16, maxCumulativeFailsafeSeconds: UInt16?) {
         self.failSafeExpiryLengthSeconds = failSafeExpiryLengthSeconds
         self.maxCumulativeFailsafeSeconds = maxCumulativeFailsafeSeconds
     }
@@ -66,7 +67,7 @@ public struct BasicCommissioningInfo: TLVCodable, Hashable, Sendable {
 
     public init(tlv element: TLVElement) throws(TLVError) {
         let fields = try element.structure()
-        self.init(failSafeExpiryLengthSeconds: try fields.required(0), maxCumulativeFailsafeSeconds: try fields.required(1))
+        self.init(failSafeExpiryLengthSeconds: try fields.required(0), maxCumulativeFailsafeSeconds: try fields.optional(1))
     }
 }
 

@@ -50,10 +50,11 @@ public struct FabricDescriptor: TLVCodable, Hashable, Sendable {
     public var nodeID: UInt64
     public var label: String
     public var vidVerificationStatement: [UInt8]?
-    public var fabricIndex: UInt8
+    /// Required by the spec in reports; CircuitMatter leaves it out, so a missing one decodes as nil.
+    public var fabricIndex: UInt8?
 
     public init(rootPublicKey: [UInt8], vendorID: UInt16, fabricID: UInt64, nodeID: UInt64, label: String,
-                vidVerificationStatement: [UInt8]? = nil, fabricIndex: UInt8) {
+                vidVerificationStatement: [UInt8]? = nil, fabricIndex: UInt8?) {
         self.rootPublicKey = rootPublicKey
         self.vendorID = vendorID
         self.fabricID = fabricID
@@ -80,7 +81,7 @@ public struct FabricDescriptor: TLVCodable, Hashable, Sendable {
         self.init(
             rootPublicKey: try fields.required(1), vendorID: try fields.required(2), fabricID: try fields.required(3),
             nodeID: try fields.required(4), label: try fields.required(5), vidVerificationStatement: try fields.optional(6),
-            fabricIndex: try fields.required(254)
+            fabricIndex: try fields.optional(254)
         )
     }
 }
