@@ -42,6 +42,8 @@ let package = Package(
         ]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
+        // Interop probe: PASE + Interaction Model against a real device (scripts/interop-pase-im.sh).
+        .executableTarget(name: "swift-home-probe", dependencies: ["HomeHub", "MatterPlatform", "MatterDiscovery"], path: "Sources/Probe"),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging"]),
 
         // Seeded randomness and (later) the simulated network, shared by the tests of every layer.
@@ -56,7 +58,7 @@ let package = Package(
         .testTarget(name: "MatterCertificatesTests", dependencies: ["MatterCertificates", "MatterTLV", "MatterCrypto", "MatterTestSupport"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
-        .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport"]),
+        .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine"]),
     ],
     swiftLanguageModes: [.v6]

@@ -93,7 +93,7 @@ public enum SessionEstablishmentError: Error, Sendable, CustomStringConvertible 
 
 extension EstablishedSession {
     /// The peer's MRP intervals when it sent them; the spec's defaults otherwise.
-    var mrpParameters: MRPParameters {
+    public var mrpParameters: MRPParameters {
         guard let parameters = peerParameters else { return .default }
         var mrp = MRPParameters.default
         if let idle = parameters.idleInterval { mrp.idleInterval = .milliseconds(idle) }

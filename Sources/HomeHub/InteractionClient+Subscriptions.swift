@@ -1,0 +1,150 @@
+import MatterInteraction
+import MatterMessaging
+import MatterTLV
+
+/// What the client keeps for one established subscription.
+struct ActiveSubscription: Sendable {
+    var transaction: SubscribeTransaction
+    var liveness: SubscriptionLiveness<ContinuousClock.Instant>
+    let continuation: AsyncThrowingStream<InteractionReport, any Error>.Continuation
+    let operation: String
+    var watchdog: Task<Void, Never>?
+}
+
+extension InteractionClient {
+    /// Subscribes and waits for the priming report and the SubscribeResponse; later reports come from the
+    /// returned sequence, each answered on the exchange the device opened for it.
+    public func subscribe(_ request: SubscribeRequestMessage,
+                          timeout: Duration = HubTiming.interactionResponse) async throws(InteractionClientError) -> Subscription {
+        let operation = "subscribe to \(request.attributeRequests.count == 1 ? request.attributeRequests[0].description : "\(request.attributeRequests.count) paths")"
+        let fail = { (reason: InteractionClientError.Reason) in InteractionClientError(operation: operation, reason: reason) }
+        startRouting()
+        var transaction = SubscribeTransaction(request: request)
+        let exchange: ExchangeHandle
+        do {
+            exchange = try await transport.openExchange(on: session)
+        } catch {
+            throw fail(.exchange(error))
+        }
+        var pending = [transaction.start()]
+        do throws(InteractionClientError.Reason) {
+            while true {
+                for action in pending {
+                    switch action {
+                    case .send(let opcode, let payload):
+                        try await send(opcode, payload, on: exchange)
+                    case .established(let subscriptionID, let maxInterval, let priming):
+                        let subscription = register(transaction, id: subscriptionID, maxInterval: maxInterval,
+                                                    priming: priming, operation: operation)
+                        await transport.close(exchange)
+                        return subscription
+                    case .report:
+                        break
+                    case .failed(let error):
+                        throw InteractionClientError.Reason.interaction(error)
+                    }
+                }
+                let message = try await receive(on: exchange, timeout: timeout)
+                pending = transaction.receive(opcode: message.opcode, payload: message.payload)
+            }
+        } catch {
+            await transport.close(exchange)
+            throw fail(error)
+        }
+    }
+
+    private func register(_ transaction: SubscribeTransaction, id: UInt32, maxInterval: Duration, priming: InteractionReport,
+                          operation: String) -> Subscription {
+        let (reports, continuation) = AsyncThrowingStream<InteractionReport, any Error>.makeStream()
+        let liveness = SubscriptionLiveness(maxInterval: maxInterval, retransmissionAllowance: retransmissionAllowance,
+                                            establishedAt: ContinuousClock.now)
+        subscriptions[id] = ActiveSubscription(transaction: transaction, liveness: liveness, continuation: continuation,
+                                               operation: operation)
+        subscriptions[id]?.watchdog = Task { [weak self] in
+            while let deadline = await self?.livenessDeadline(of: id) {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                if Task.isCancelled { return }
+            }
+        }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.endSubscription(id, error: nil) }
+        }
+        return Subscription(subscriptionID: id, maxInterval: maxInterval, priming: priming, reports: reports, client: self)
+    }
+
+    /// The time the device's MRP may take to deliver one report: every retransmission timeout at its idle
+    /// interval without jitter, plus the largest jitter (25%) on all of them.
+    var retransmissionAllowance: Duration {
+        let transmissions = ReliableMessagingConstants.maximumTransmissions
+        let base = (0..<transmissions).reduce(Duration.zero) { total, prior in
+            total + MRPBackoff.timeout(baseInterval: peerParameters.idleInterval, priorTransmissions: prior, jitter: 1)
+        }
+        return base
+    }
+
+    /// The subscription's liveness deadline, or nil once it ended; ends it with an error when the deadline passed.
+    func livenessDeadline(of id: UInt32) -> ContinuousClock.Instant? {
+        guard let active = subscriptions[id] else { return nil }
+        switch active.liveness.check(now: .now) {
+        case .alive(let deadline):
+            return deadline
+        case .lost:
+            let silence = active.liveness.maxInterval + active.liveness.retransmissionAllowance
+            endSubscription(id, error: InteractionClientError(operation: active.operation, reason: .subscriptionLost(silentFor: silence)))
+            return nil
+        }
+    }
+
+    /// Forgets the subscription and finishes its sequence, with `error` when it failed.
+    func endSubscription(_ id: UInt32, error: InteractionClientError?) {
+        guard let active = subscriptions.removeValue(forKey: id) else { return }
+        active.watchdog?.cancel()
+        active.continuation.finish(throwing: error)
+    }
+
+    /// A message on an exchange the device opened: a report of one of our subscriptions (its chunks follow on the
+    /// same exchange), answered by the subscription's transaction. Anything else is refused.
+    func handleIncoming(_ exchange: ExchangeHandle, _ first: ExchangeMessage) async {
+        var message = first
+        while true {
+            guard exchange.session == session, message.protocolID == .interactionModel,
+                  message.opcode == InteractionModelOpcode.reportData.rawValue,
+                  let report = try? ReportDataMessage(payload: message.payload),
+                  let id = report.subscriptionID, var active = subscriptions[id] else {
+                await refuse(message, on: exchange)
+                return
+            }
+            let actions = active.transaction.receive(opcode: message.opcode, payload: message.payload)
+            active.liveness.reportReceived(at: .now)
+            subscriptions[id] = active
+            for action in actions {
+                switch action {
+                case .send(let opcode, let payload):
+                    try? await send(opcode, payload, on: exchange)
+                case .report(let report):
+                    active.continuation.yield(report)
+                case .failed(let error):
+                    endSubscription(id, error: InteractionClientError(operation: active.operation, reason: .interaction(error)))
+                case .established:
+                    break
+                }
+            }
+            guard report.moreChunkedMessages, subscriptions[id] != nil,
+                  let next = try? await receive(on: exchange, timeout: HubTiming.interactionResponse) else {
+                await transport.close(exchange)
+                return
+            }
+            message = next
+        }
+    }
+
+    /// Answers an Interaction Model message nobody here expects (a report of an unknown subscription, a request
+    /// to a controller) with INVALID_SUBSCRIPTION or INVALID_ACTION; other protocols' messages are just closed.
+    private func refuse(_ message: ExchangeMessage, on exchange: ExchangeHandle) async {
+        if message.protocolID == .interactionModel {
+            let status: InteractionModelStatus = message.opcode == InteractionModelOpcode.reportData.rawValue ? .invalidSubscription : .invalidAction
+            try? await send(.statusResponse, StatusResponseMessage(status: status).encoded(), on: exchange)
+        }
+        await transport.close(exchange)
+    }
+}

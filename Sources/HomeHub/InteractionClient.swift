@@ -1,0 +1,143 @@
+import MatterInteraction
+import MatterMessaging
+import MatterPlatform
+import MatterTLV
+
+/// The Interaction Model client of one secure session: carries MatterInteraction's read, write, invoke and
+/// subscribe transactions over the transport, and routes the reports of its subscriptions, which arrive on
+/// exchanges the device opens, by subscription ID.
+///
+/// It consumes the transport's `incomingExchanges` once it has subscribed: one client per transport.
+public actor InteractionClient {
+    public let transport: MatterTransport
+    public let session: SessionHandle
+    /// The device's MRP intervals: how long its retransmissions of one report may take adds to the liveness
+    /// deadline of a subscription.
+    public let peerParameters: MRPParameters
+    var subscriptions: [UInt32: ActiveSubscription] = [:]
+    private var router: Task<Void, Never>?
+
+    public init(transport: MatterTransport, session: SessionHandle, peerParameters: MRPParameters = .default) {
+        self.transport = transport
+        self.session = session
+        self.peerParameters = peerParameters
+    }
+
+    // MARK: Read, write, invoke
+
+    /// Reads attributes (and their statuses); a multi-chunk report is joined. CircuitMatter cannot chunk a read:
+    /// `NodeInterview` primes a subscription instead.
+    public func read(_ paths: [AttributePathIB], isFabricFiltered: Bool = true,
+                     timeout: Duration = HubTiming.interactionResponse) async throws(InteractionClientError) -> InteractionReport {
+        let request = ReadRequestMessage(attributeRequests: paths, isFabricFiltered: isFabricFiltered)
+        return try await run(ReadTransaction(request: request), operation: "read \(Self.describe(paths))", timeout: timeout)
+    }
+
+    /// Writes attributes; returns every path's status when all succeeded, else throws the first failure.
+    public func write(_ writes: [AttributeDataIB], timedWindow: Duration? = nil,
+                      timeout: Duration = HubTiming.interactionResponse) async throws(InteractionClientError) -> [AttributeStatusIB] {
+        let transaction = WriteTransaction(writes: writes, timedWindow: timedWindow)
+        return try await run(transaction, operation: "write \(Self.describe(writes.map(\.path)))", timeout: timeout)
+    }
+
+    /// Invokes one command; returns the response command (with its fields), or nil for a plain SUCCESS.
+    public func invoke(endpoint: UInt16, cluster: UInt32, command: UInt32, fields: TLVValue, timedWindow: Duration? = nil,
+                       timeout: Duration = HubTiming.interactionResponse) async throws(InteractionClientError) -> CommandDataIB? {
+        let path = CommandPathIB(endpoint: endpoint, cluster: cluster, command: command)
+        return try await invoke(path, fields: fields, timedWindow: timedWindow, timeout: timeout, operation: "invoke \(path)")
+    }
+
+    func invoke(_ path: CommandPathIB, fields: TLVValue, timedWindow: Duration?, timeout: Duration,
+                operation: String) async throws(InteractionClientError) -> CommandDataIB? {
+        let transaction = InvokeTransaction(command: CommandDataIB(path: path, fields: TLVElement(fields)), timedWindow: timedWindow)
+        switch try await run(transaction, operation: operation, timeout: timeout) {
+        case .response(let data): return data
+        case .success: return nil
+        }
+    }
+
+    /// Carries one transaction on a new exchange until it completes or fails.
+    private func run<T: InteractionTransaction>(_ transaction: T, operation: String,
+                                                timeout: Duration) async throws(InteractionClientError) -> T.Result {
+        var transaction = transaction
+        let fail = { (reason: InteractionClientError.Reason) in InteractionClientError(operation: operation, reason: reason) }
+        let exchange: ExchangeHandle
+        do {
+            exchange = try await transport.openExchange(on: session)
+        } catch {
+            throw fail(.exchange(error))
+        }
+        var pending = [transaction.start()]
+        do throws(InteractionClientError.Reason) {
+            while true {
+                for action in pending {
+                    switch action {
+                    case .send(let opcode, let payload):
+                        try await send(opcode, payload, on: exchange)
+                    case .completed(let result):
+                        await transport.close(exchange)
+                        return result
+                    case .failed(let error):
+                        throw InteractionClientError.Reason.interaction(error)
+                    }
+                }
+                let message = try await receive(on: exchange, timeout: timeout)
+                pending = transaction.receive(opcode: message.opcode, payload: message.payload)
+            }
+        } catch {
+            await transport.close(exchange)
+            throw fail(error)
+        }
+    }
+
+    // MARK: Exchange plumbing
+
+    func send(_ opcode: InteractionModelOpcode, _ payload: [UInt8], on exchange: ExchangeHandle) async throws(InteractionClientError.Reason) {
+        do {
+            try await transport.send(ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload), on: exchange)
+        } catch {
+            throw .exchange(error)
+        }
+    }
+
+    /// The next Interaction Model message on `exchange`; every failure as a reason.
+    func receive(on exchange: ExchangeHandle, timeout: Duration) async throws(InteractionClientError.Reason) -> ExchangeMessage {
+        let message: ExchangeMessage
+        do {
+            message = try await transport.receive(on: exchange, timeout: timeout)
+        } catch let error as ExchangeError {
+            throw .exchange(error)
+        } catch is TransportError {
+            throw .timedOut(timeout)
+        } catch {
+            throw .transportShutDown
+        }
+        guard message.protocolID == .interactionModel else {
+            throw .unexpectedProtocol(message.protocolID, opcode: message.opcode)
+        }
+        return message
+    }
+
+    // MARK: Routing incoming exchanges
+
+    /// Starts consuming the transport's incoming exchanges, once.
+    func startRouting() {
+        guard router == nil else { return }
+        let exchanges = transport.incomingExchanges
+        router = Task { [weak self] in
+            for await (exchange, message) in exchanges {
+                guard let self else { return }
+                await self.handleIncoming(exchange, message)
+            }
+        }
+    }
+
+    /// "endpoint 0, cluster 0x0028, attribute 0x0001" for one path, "3 paths" for more.
+    private static func describe(_ paths: [AttributePathIB]) -> String {
+        paths.count == 1 ? paths[0].description : "\(paths.count) paths"
+    }
+
+    deinit {
+        router?.cancel()
+    }
+}

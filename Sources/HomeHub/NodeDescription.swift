@@ -1,0 +1,41 @@
+/// What an interview learned about a node: who made it and what its endpoints are.
+public struct NodeDescription: Hashable, Sendable {
+    public var vendorID: UInt16
+    public var vendorName: String
+    public var productID: UInt16
+    public var productName: String
+    public var serialNumber: String?
+    public var uniqueID: String?
+    public var softwareVersionString: String?
+    /// Every endpoint the node's Descriptor clusters describe, in endpoint order.
+    public var endpoints: [EndpointDescription]
+
+    public init(vendorID: UInt16, vendorName: String, productID: UInt16, productName: String, serialNumber: String? = nil,
+                uniqueID: String? = nil, softwareVersionString: String? = nil, endpoints: [EndpointDescription]) {
+        self.vendorID = vendorID
+        self.vendorName = vendorName
+        self.productID = productID
+        self.productName = productName
+        self.serialNumber = serialNumber
+        self.uniqueID = uniqueID
+        self.softwareVersionString = softwareVersionString
+        self.endpoints = endpoints
+    }
+}
+
+/// One endpoint as its Descriptor cluster describes it.
+public struct EndpointDescription: Hashable, Sendable {
+    public var endpoint: UInt16
+    public var deviceTypes: [DeviceTypeStruct]
+    public var serverClusters: [UInt32]
+    public var clientClusters: [UInt32]
+    public var parts: [UInt16]
+
+    public init(endpoint: UInt16, deviceTypes: [DeviceTypeStruct], serverClusters: [UInt32], clientClusters: [UInt32], parts: [UInt16]) {
+        self.endpoint = endpoint
+        self.deviceTypes = deviceTypes
+        self.serverClusters = serverClusters
+        self.clientClusters = clientClusters
+        self.parts = parts
+    }
+}

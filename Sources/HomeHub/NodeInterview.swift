@@ -1,0 +1,90 @@
+import MatterInteraction
+
+/// Reads a node's Basic Information and the Descriptor of every endpoint. Some devices (CircuitMatter) cannot
+/// answer a read that needs more than one packet but chunk a priming report correctly, so the interview primes a
+/// subscription to those clusters, keeps its priming report and drops the subscription; it reads only when the
+/// device refuses to subscribe.
+public enum NodeInterview {
+    /// Basic Information on the root endpoint, and Descriptor on every endpoint.
+    public static let paths = [
+        AttributePathIB(endpoint: 0, cluster: BasicInformation.clusterID),
+        AttributePathIB(cluster: Descriptor.clusterID),
+    ]
+
+    public static func interview(_ client: InteractionClient, timeout: Duration = HubTiming.interactionResponse) async throws(NodeInterviewError) -> NodeDescription {
+        var cache = AttributeCache()
+        do {
+            let request = SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: HubTiming.interviewMaxIntervalCeiling,
+                                                  attributeRequests: paths)
+            let subscription = try await client.subscribe(request, timeout: timeout)
+            await subscription.cancel()
+            cache.apply(subscription.priming.attributeReports)
+        } catch where error.status != nil {
+            do {
+                cache.apply(try await client.read(paths, timeout: timeout).attributeReports)
+            } catch {
+                throw .interaction(error)
+            }
+        } catch {
+            throw .interaction(error)
+        }
+        return try describe(cache)
+    }
+
+    /// The node as the cached Basic Information and Descriptor attributes describe it.
+    public static func describe(_ cache: AttributeCache) throws(NodeInterviewError) -> NodeDescription {
+        let endpoints = Set(cache.paths.filter { $0.cluster == Descriptor.clusterID }.map(\.endpoint)).sorted()
+        var descriptions: [EndpointDescription] = []
+        for endpoint in endpoints {
+            descriptions.append(EndpointDescription(
+                endpoint: endpoint,
+                deviceTypes: try value(Descriptor.deviceTypeList, endpoint: endpoint, in: cache) ?? [],
+                serverClusters: try value(Descriptor.serverList, endpoint: endpoint, in: cache) ?? [],
+                clientClusters: try value(Descriptor.clientList, endpoint: endpoint, in: cache) ?? [],
+                parts: try value(Descriptor.partsList, endpoint: endpoint, in: cache) ?? []
+            ))
+        }
+        return NodeDescription(
+            vendorID: try required(BasicInformation.vendorID, in: cache),
+            vendorName: try required(BasicInformation.vendorName, in: cache),
+            productID: try required(BasicInformation.productID, in: cache),
+            productName: try required(BasicInformation.productName, in: cache),
+            serialNumber: try value(BasicInformation.serialNumber, endpoint: 0, in: cache),
+            uniqueID: try value(BasicInformation.uniqueID, endpoint: 0, in: cache),
+            softwareVersionString: try value(BasicInformation.softwareVersionString, endpoint: 0, in: cache),
+            endpoints: descriptions
+        )
+    }
+
+    private static func value<Value>(_ attribute: ClusterAttribute<Value>, endpoint: UInt16,
+                                     in cache: AttributeCache) throws(NodeInterviewError) -> Value? {
+        do {
+            return try cache.value(attribute, endpoint: endpoint)
+        } catch {
+            throw .malformedAttribute(error)
+        }
+    }
+
+    private static func required<Value>(_ attribute: ClusterAttribute<Value>, in cache: AttributeCache) throws(NodeInterviewError) -> Value {
+        guard let value = try value(attribute, endpoint: 0, in: cache) else {
+            throw .missingAttribute(attribute.name)
+        }
+        return value
+    }
+}
+
+/// Why an interview failed.
+public enum NodeInterviewError: Error, Hashable, Sendable, CustomStringConvertible {
+    case interaction(InteractionClientError)
+    /// The device did not report an attribute every node has.
+    case missingAttribute(String)
+    case malformedAttribute(AttributeDecodingError)
+
+    public var description: String {
+        switch self {
+        case .interaction(let error): "interview: \(error)"
+        case .missingAttribute(let name): "interview: the device did not report \(name) on endpoint 0"
+        case .malformedAttribute(let error): "interview: \(error)"
+        }
+    }
+}
