@@ -16,7 +16,7 @@ public enum GeneralCommissioning {
 }
 
 // §11.10.4.1 CommissioningErrorEnum
-public struct CommissioningError: ClusterEnum {
+public struct CommissioningErrorCode: ClusterEnum {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -103,10 +103,10 @@ public struct ArmFailSafe: ClusterCommand, Hashable {
 // §11.10.7.2 ArmFailSafeResponse Command
 public struct ArmFailSafeResponse: ClusterCommandResponse, Hashable {
     public static let commandID: UInt32? = 0x01
-    public var errorCode: CommissioningError
+    public var errorCode: CommissioningErrorCode
     public var debugText: String
 
-    public init(errorCode: CommissioningError, debugText: String = "") {
+    public init(errorCode: CommissioningErrorCode, debugText: String = "") {
         self.errorCode = errorCode
         self.debugText = debugText
     }
@@ -153,10 +153,10 @@ public struct SetRegulatoryConfig: ClusterCommand, Hashable {
 // §11.10.7.4 SetRegulatoryConfigResponse Command
 public struct SetRegulatoryConfigResponse: ClusterCommandResponse, Hashable {
     public static let commandID: UInt32? = 0x03
-    public var errorCode: CommissioningError
+    public var errorCode: CommissioningErrorCode
     public var debugText: String
 
-    public init(errorCode: CommissioningError, debugText: String = "") {
+    public init(errorCode: CommissioningErrorCode, debugText: String = "") {
         self.errorCode = errorCode
         self.debugText = debugText
     }
@@ -187,10 +187,10 @@ public struct CommissioningComplete: ClusterCommand, Hashable {
 // §11.10.7.6 CommissioningCompleteResponse Command
 public struct CommissioningCompleteResponse: ClusterCommandResponse, Hashable {
     public static let commandID: UInt32? = 0x05
-    public var errorCode: CommissioningError
+    public var errorCode: CommissioningErrorCode
     public var debugText: String
 
-    public init(errorCode: CommissioningError, debugText: String = "") {
+    public init(errorCode: CommissioningErrorCode, debugText: String = "") {
         self.errorCode = errorCode
         self.debugText = debugText
     }
@@ -203,14 +203,14 @@ public struct CommissioningCompleteResponse: ClusterCommandResponse, Hashable {
 }
 
 /// The three General Commissioning responses share their fields: ErrorCode (0) and DebugText (1).
-private func commissioningResponseValue(_ errorCode: CommissioningError, _ debugText: String) -> TLVValue {
+private func commissioningResponseValue(_ errorCode: CommissioningErrorCode, _ debugText: String) -> TLVValue {
     .structure {
         TLVElement.context(0, errorCode)
         TLVElement.context(1, debugText)
     }
 }
 
-private func decodeCommissioningResponse(_ element: TLVElement) throws(TLVError) -> (CommissioningError, String) {
+private func decodeCommissioningResponse(_ element: TLVElement) throws(TLVError) -> (CommissioningErrorCode, String) {
     let fields = try element.structure()
     return (try fields.required(0), try fields.required(1))
 }

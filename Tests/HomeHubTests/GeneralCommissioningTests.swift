@@ -47,11 +47,11 @@ struct GeneralCommissioningTests {
     }
 
     @Test func commissioningErrorsDescribeThemselvesByNameAndUnknownOnesByNumber() throws {
-        #expect(CommissioningError.noFailSafe.description == "NoFailSafe (3)")
-        #expect(CommissioningError(rawValue: 200).description == "unknown value 200")
-        #expect(try CommissioningError(tlv: TLVElement(.unsigned(7))) == .tcMinVersionNotMet)
+        #expect(CommissioningErrorCode.noFailSafe.description == "NoFailSafe (3)")
+        #expect(CommissioningErrorCode(rawValue: 200).description == "unknown value 200")
+        #expect(try CommissioningErrorCode(tlv: TLVElement(.unsigned(7))) == .tcMinVersionNotMet)
         #expect(throws: TLVError.integerOutOfRange(value: "256", type: "UInt8")) {
-            try CommissioningError(tlv: TLVElement(.unsigned(256)))
+            try CommissioningErrorCode(tlv: TLVElement(.unsigned(256)))
         }
     }
 }
