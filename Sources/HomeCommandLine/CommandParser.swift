@@ -5,7 +5,7 @@ enum CommandParser {
         case help(CommandSpec, path: [String])
     }
 
-    static func parse(_ arguments: [String], root: CommandSpec) throws(CommandLineError) -> Outcome {
+    static func parse(_ arguments: [String], root: CommandSpec, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(CommandLineError) -> Outcome {
         var command = root
         var path = [root.name]
         var remaining = arguments[...]
@@ -22,6 +22,7 @@ enum CommandParser {
         }
 
         var parsed = ParsedArguments(commandPath: path)
+        parsed.progress = progress
         var positionals: [String] = []
         while let token = remaining.popFirst() {
             guard token.hasPrefix("--") else {

@@ -31,6 +31,8 @@ struct ParsedArguments: Sendable {
     /// Every value of each option, in order, for options that may be repeated.
     var repeatedValues: [String: [String]] = [:]
     var flags: Set<String> = []
+    /// Where live progress lines go (stderr in the tool); a command's final output still comes back in CommandOutput.
+    var progress: @Sendable (String) -> Void = { _ in }
 
     mutating func record(_ option: String, _ value: String) {
         values[option] = value

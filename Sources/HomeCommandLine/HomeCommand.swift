@@ -3,13 +3,13 @@ public enum HomeCommand {
     static let root = CommandSpec(
         name: "home",
         summary: "swift-home: a Matter hub and Home API for Swift.",
-        subcommands: [OnboardingCommands.group, DiscoveryCommands.discover]
+        subcommands: [OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission, HubCommands.devices, HubCommands.ping]
     )
 
-    /// Runs one invocation; never exits the process, so tests can call it.
-    public static func run(_ arguments: [String]) async -> CommandOutput {
+    /// Runs one invocation; never exits the process, so tests can call it. `progress` receives live lines.
+    public static func run(_ arguments: [String], progress: @escaping @Sendable (String) -> Void = { _ in }) async -> CommandOutput {
         do throws(CommandLineError) {
-            switch try CommandParser.parse(arguments, root: root) {
+            switch try CommandParser.parse(arguments, root: root, progress: progress) {
             case .help(let command, let path):
                 return .success(HelpText.render(command, path: path))
             case .run(let command, let parsed):

@@ -19,4 +19,8 @@ enum HubConstants {
     static let nodeIDAllocationAttempts = 16
     /// Seconds from the Unix epoch to the Matter epoch, 2000-01-01T00:00:00Z (Matter Core §3.5.2).
     static let matterEpochOffset: Int64 = 946_684_800
+    /// §11.10.7.2: the fail-safe armed for commissioning; the spec's recommended 60 s covers every step after it.
+    static let failSafeSeconds: UInt16 = 60
+    /// §11.10.7.3: "XX" is the ISO 3166 code for "unknown country", what a commissioner sends when it does not know.
+    static let regulatoryCountryCode = "XX"
 }

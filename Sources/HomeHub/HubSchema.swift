@@ -61,6 +61,26 @@ enum HubSchema {
             )
             """,
         ],
+        // 2: rooms, and the devices the home shows: one per application endpoint of a commissioned node.
+        [
+            """
+            CREATE TABLE rooms (
+                room_id TEXT PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE devices (
+                node_id INTEGER NOT NULL REFERENCES nodes(node_id) ON DELETE CASCADE,
+                endpoint INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                room_id TEXT REFERENCES rooms(room_id) ON DELETE SET NULL,
+                created_at INTEGER NOT NULL,
+                PRIMARY KEY (node_id, endpoint)
+            )
+            """,
+        ],
     ]
 
     static var currentVersion: Int { migrations.count }

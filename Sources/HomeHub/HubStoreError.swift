@@ -9,6 +9,7 @@ public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownNode(UInt64)
     case wrongState(UInt64, NodeRecord.CommissioningState, expected: NodeRecord.CommissioningState)
     case corrupt(table: String, column: String, reason: String)
+    case invalidName(String)
 
     public var description: String {
         switch self {
@@ -24,6 +25,8 @@ public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "no node 0x\(hex(nodeID)) in the store"
         case .wrongState(let nodeID, let state, let expected):
             "node 0x\(hex(nodeID)) is \(state.rawValue), not \(expected.rawValue)"
+        case .invalidName(let name):
+            "invalid name \"\(name)\": a name needs at least one character that is not a space"
         case .corrupt(let table, let column, let reason):
             "the database is damaged: \(table).\(column): \(reason)"
         }

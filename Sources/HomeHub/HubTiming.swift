@@ -13,4 +13,11 @@ public enum HubTiming {
     /// The max interval ceiling the node interview asks for. The subscription only carries the priming report
     /// and is dropped right after, so the ceiling only has to outlast the interview; a device may pick more.
     static let interviewMaxIntervalCeiling: UInt16 = 60
+    /// How long to browse for a commissionable device: mDNS queries go out at 0, 1 and 2 s, so three seconds
+    /// hear every responsive device at least twice.
+    static let commissionableBrowse: Duration = .seconds(3)
+    /// Resolving the operational record after AddNOC: the device advertises it as soon as it has the NOC.
+    static let operationalResolve: Duration = .seconds(5)
+    /// Each best-effort undo message after a failure; the fail-safe's expiry covers what does not get through.
+    static let rollbackStep: Duration = .seconds(5)
 }

@@ -14,7 +14,7 @@ public enum SessionEstablishment {
 
     /// PASE with a commissionable device, proving the passcode from its onboarding payload.
     public static func pase(with peer: SocketAddress, passcode: UInt32, over transport: MatterTransport,
-                            random: some RandomSource = SystemRandom()) async throws(SessionEstablishmentError) -> Result {
+                            random: any RandomSource = SystemRandom()) async throws(SessionEstablishmentError) -> Result {
         let localSessionID = randomSessionID(random)
         return try await run(PASEInitiator(passcode: passcode, localSessionID: localSessionID, random: random),
                              with: peer, localSessionID: localSessionID, over: transport, name: "PASE")
@@ -23,7 +23,7 @@ public enum SessionEstablishment {
     /// CASE with an operational node of our fabric.
     public static func `case`(with peer: SocketAddress, nodeID: UInt64, credentials: OperationalCredentials,
                               validator: some CASEPeerValidator, over transport: MatterTransport,
-                              random: some RandomSource = SystemRandom()) async throws(SessionEstablishmentError) -> Result {
+                              random: any RandomSource = SystemRandom()) async throws(SessionEstablishmentError) -> Result {
         let localSessionID = randomSessionID(random)
         let initiator = CASEInitiator(credentials: credentials, peerNodeID: nodeID, localSessionID: localSessionID,
                                       validator: validator, random: random)
@@ -70,7 +70,7 @@ public enum SessionEstablishment {
         }
     }
 
-    static func randomSessionID(_ random: some RandomSource) -> UInt16 {
+    static func randomSessionID(_ random: any RandomSource) -> UInt16 {
         let range = SecureChannelLimits.sessionIDs
         let drawn = random.bytes(2).reduce(UInt16(0)) { $0 << 8 | UInt16($1) }
         return range.lowerBound + drawn % (range.upperBound - range.lowerBound + 1)

@@ -21,7 +21,7 @@ public struct CASEInitiator: Sendable {
 
     /// `peerNodeID` is the node this session must reach; a responder proving another node is refused.
     public init(credentials: OperationalCredentials, peerNodeID: UInt64, localSessionID: UInt16,
-                validator: some CASEPeerValidator, random: some RandomSource) {
+                validator: some CASEPeerValidator, random: any RandomSource) {
         self.credentials = credentials
         self.peerNodeID = peerNodeID
         self.localSessionID = localSessionID

@@ -27,7 +27,7 @@ public struct CASEResponder: Sendable {
     private let random: any RandomSource
     private var state = State.awaitingSigma1
 
-    public init(fabrics: [OperationalCredentials], localSessionID: UInt16, validator: some CASEPeerValidator, random: some RandomSource) {
+    public init(fabrics: [OperationalCredentials], localSessionID: UInt16, validator: some CASEPeerValidator, random: any RandomSource) {
         self.fabrics = fabrics
         self.localSessionID = localSessionID
         self.validator = validator

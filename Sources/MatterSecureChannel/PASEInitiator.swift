@@ -19,7 +19,7 @@ public struct PASEInitiator: Sendable {
     private let random: any RandomSource
     private var state = State.idle
 
-    public init(passcode: UInt32, localSessionID: UInt16, localParameters: SessionParameters? = nil, random: some RandomSource) {
+    public init(passcode: UInt32, localSessionID: UInt16, localParameters: SessionParameters? = nil, random: any RandomSource) {
         self.passcode = passcode
         self.localSessionID = localSessionID
         self.localParameters = localParameters

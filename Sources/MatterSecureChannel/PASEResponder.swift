@@ -18,7 +18,7 @@ public struct PASEResponder: Sendable {
     private var state = State.awaitingPBKDFParamRequest
 
     public init(verifierData: Spake2PlusVerifierData, pbkdfParameters: PBKDFParameters, localSessionID: UInt16,
-                localParameters: SessionParameters? = nil, random: some RandomSource) {
+                localParameters: SessionParameters? = nil, random: any RandomSource) {
         self.verifierData = verifierData
         self.pbkdfParameters = pbkdfParameters
         self.localSessionID = localSessionID

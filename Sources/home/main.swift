@@ -1,7 +1,9 @@
 import Foundation
 import HomeCommandLine
 
-let output = await HomeCommand.run(Array(CommandLine.arguments.dropFirst()))
+let output = await HomeCommand.run(Array(CommandLine.arguments.dropFirst())) { line in
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
 FileHandle.standardOutput.write(Data(output.standardOutput.utf8))
 FileHandle.standardError.write(Data(output.standardError.utf8))
 exit(output.exitCode)

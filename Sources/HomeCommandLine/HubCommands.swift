@@ -1,0 +1,209 @@
+import Foundation
+import HomeHub
+import MatterCertificates
+import MatterDiscovery
+import MatterOnboarding
+import MatterPlatform
+
+/// `home commission`, `home devices`, `home ping`: the hub's fabric and the devices on it.
+enum HubCommands {
+    static let stateOption = CommandSpec.Option(
+        name: "state", valueName: "DIR", help: "The hub's state directory (default: $XDG_DATA_HOME/swift-home or ~/.local/share/swift-home).")
+    static let interfaceOption = CommandSpec.Option(
+        name: "interface", valueName: "NAME", help: "Interface for DNS-SD; repeat it or separate names with commas. Without it, no mDNS is sent.")
+
+    static let commission = CommandSpec(
+        name: "commission",
+        summary: "Commission a Matter device onto this hub's fabric and add its devices to the home.",
+        arguments: [.init(name: "CODE", help: "The device's MT: QR code payload or its 11- or 21-digit manual pairing code.")],
+        options: [
+            .init(name: "address", valueName: "HOST:PORT", help: "The device's address (skips discovery), e.g. [::1]:5540 or 192.168.1.20:5540."),
+            interfaceOption,
+            .init(name: "paa-trust-store", valueName: "DIR", help: "Directory of trusted PAA certificates (DER or PEM)."),
+            .init(name: "accept-untrusted-device", valueName: nil, help: "Commission a device that fails attestation; it is recorded as untrusted."),
+            .init(name: "name", valueName: "NAME", help: "The device's name (default: its product name)."),
+            .init(name: "room", valueName: "ROOM", help: "The room to put it in (created when new)."),
+            .init(name: "json", valueName: nil, help: "Print one JSON object instead of the device IDs."),
+            stateOption,
+        ],
+        run: { arguments throws(CommandLineError) in
+            let payload: SetupPayload
+            do throws(OnboardingError) {
+                payload = try SetupPayload(parsing: arguments.argument("CODE"))
+            } catch {
+                throw .invalidInput(error.description)
+            }
+            let address = try arguments.values["address"].map(parseAddress)
+            let interfaces = interfaceNames(arguments)
+            guard address != nil || !interfaces.isEmpty else {
+                throw .usage("give --address HOST:PORT, or --interface NAME to discover the device", commandPath: arguments.commandPath)
+            }
+            let acceptUntrusted = arguments.flags.contains("accept-untrusted-device")
+            let trustStore = try trustStore(arguments.values["paa-trust-store"], acceptUntrusted: acceptUntrusted)
+            let hub = try open(arguments)
+            let request = CommissioningRequest(payload: payload, address: address, interfaces: interfaces, trustStore: trustStore,
+                                               acceptUntrustedDevice: acceptUntrusted)
+            let progress = arguments.progress
+            let clock = ContinuousClock()
+            let start = clock.now
+            do {
+                let (result, devices) = try await hub.commission(request, name: arguments.values["name"], room: arguments.values["room"]) { event in
+                    switch event {
+                    case .started: break
+                    case .finished(let step, let duration):
+                        progress("\(format(clock.now - start)) \(step) done in \(format(duration))")
+                    case .note(let text):
+                        progress("\(format(clock.now - start)) note: \(text)")
+                    }
+                }
+                if arguments.flags.contains("json") {
+                    return .success(JSONValue.object([
+                        ("deviceIDs", .array(devices.map { .string($0.description) })),
+                        ("nodeID", .string(hex16(result.nodeID))),
+                        ("vendorID", .unsigned(UInt64(result.vendorID))),
+                        ("productID", .unsigned(UInt64(result.productID))),
+                        ("elapsedSeconds", .string(String(format: "%.3f", result.elapsed.seconds))),
+                    ]).rendered + "\n")
+                }
+                return .success(devices.map(\.description).joined(separator: "\n") + "\n")
+            } catch {
+                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
+            }
+        }
+    )
+
+    static let devices = CommandSpec(
+        name: "devices",
+        summary: "List the devices of the home: ID, name, room, node, vendor, product and device types.",
+        options: [.init(name: "json", valueName: nil, help: "Print one JSON array instead of a table."), stateOption],
+        run: { arguments throws(CommandLineError) in
+            let hub = try open(arguments)
+            let devices: [DeviceRecord]
+            do {
+                devices = try hub.devices()
+            } catch {
+                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
+            }
+            if arguments.flags.contains("json") {
+                return .success(JSONValue.array(devices.map(json)).rendered + "\n")
+            }
+            guard !devices.isEmpty else { return .success("No devices yet. Add one with 'home commission CODE'.\n") }
+            return .success(table(devices))
+        }
+    )
+
+    static let ping = CommandSpec(
+        name: "ping",
+        summary: "Open a CASE session to a device from scratch and read its vendor name, timing the round trip.",
+        arguments: [.init(name: "DEVICE", help: "A device ID (see 'home devices') or a device name.")],
+        options: [interfaceOption, stateOption],
+        run: { arguments throws(CommandLineError) in
+            let hub = try open(arguments)
+            do {
+                let device = try hub.device(named: arguments.argument("DEVICE"))
+                let result = try await hub.ping(device, interfaces: interfaceNames(arguments))
+                return .success("\(result.vendorName) at \(result.address): read in \(format(result.roundTrip)) "
+                    + "(CASE session established in \(format(result.sessionEstablishment)))\n")
+            } catch {
+                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
+            }
+        }
+    )
+
+    // MARK: Helpers
+
+    private static func open(_ arguments: ParsedArguments) throws(CommandLineError) -> Hub {
+        do {
+            return try Hub(statePath: arguments.values["state"])
+        } catch {
+            throw .invalidInput("cannot open the hub's state: \(error)")
+        }
+    }
+
+    static func interfaceNames(_ arguments: ParsedArguments) -> [String] {
+        arguments.repeatedValues["interface", default: []].flatMap { $0.split(separator: ",").map(String.init) }
+    }
+
+    private static func trustStore(_ directory: String?, acceptUntrusted: Bool) throws(CommandLineError) -> PAATrustStore {
+        guard let directory else {
+            guard acceptUntrusted else {
+                throw .invalidInput("no PAA trust store: pass --paa-trust-store DIR (or --accept-untrusted-device to skip attestation's verdict)")
+            }
+            return PAATrustStore(certificates: [])
+        }
+        do {
+            return try PAATrustStore(directory: directory)
+        } catch {
+            throw .invalidInput("PAA trust store \(directory): \(error)")
+        }
+    }
+
+    /// `[::1]:5540`, `192.168.1.20:5540`.
+    static func parseAddress(_ text: String) throws(CommandLineError) -> SocketAddress {
+        let invalid = CommandLineError.invalidInput("address '\(text)' is not HOST:PORT (e.g. [::1]:5540 or 127.0.0.1:5540)")
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":"),
+                  let host = IPv6Address(String(text[text.index(after: text.startIndex)..<close])),
+                  let port = UInt16(text[text.index(close, offsetBy: 2)...]) else { throw invalid }
+            return .ipv6(host, port: port)
+        }
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let host = IPv4Address(String(parts[0])), let port = UInt16(parts[1]) else { throw invalid }
+        return .ipv4(host, port: port)
+    }
+
+    private static func json(_ device: DeviceRecord) -> JSONValue {
+        .object([
+            ("id", .string(device.id.description)),
+            ("name", .string(device.name)),
+            ("room", device.roomName.map(JSONValue.string) ?? .null),
+            ("nodeID", .string(hex16(device.node.nodeID))),
+            ("endpoint", .unsigned(UInt64(device.id.endpoint))),
+            ("vendorID", .unsigned(UInt64(device.node.vendorID))),
+            ("vendorName", device.node.vendorName.map(JSONValue.string) ?? .null),
+            ("productID", .unsigned(UInt64(device.node.productID))),
+            ("productName", device.node.productName.map(JSONValue.string) ?? .null),
+            ("deviceTypes", .array(device.deviceTypes.map { .unsigned(UInt64($0.deviceType)) })),
+            ("attestationTrusted", .bool(device.node.attestation.trusted)),
+        ])
+    }
+
+    private static func table(_ devices: [DeviceRecord]) -> String {
+        let rows = devices.map { device in
+            [device.id.description, device.name, device.roomName ?? "-",
+             "\(device.node.vendorName ?? "?") (0x\(hex4(device.node.vendorID)))",
+             "\(device.node.productName ?? "?") (0x\(hex4(device.node.productID)))",
+             device.deviceTypes.map { "0x" + hex4(UInt16(truncatingIfNeeded: $0.deviceType)) }.joined(separator: ",")
+                + (device.node.attestation.trusted ? "" : " [untrusted]")]
+        }
+        let header = ["ID", "NAME", "ROOM", "VENDOR", "PRODUCT", "DEVICE TYPES"]
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    private static func hex16(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    private static func hex4(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    static func format(_ duration: Duration) -> String {
+        let seconds = duration.seconds
+        return seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

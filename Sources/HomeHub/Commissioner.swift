@@ -1,0 +1,336 @@
+import Foundation
+import MatterCertificates
+import MatterCrypto
+import MatterDiscovery
+import MatterInteraction
+import MatterMessaging
+import MatterOnboarding
+import MatterPlatform
+import MatterSecureChannel
+import MatterTLV
+
+/// Carries out the commissioning state machine's steps against a real device: discovery, PASE, the
+/// commissioning clusters, attestation, the NOC, CASE and the interview; undoes what it must on failure.
+public actor Commissioner {
+    private let authority: FabricAuthority
+    private let store: HubStore
+    private let transport: MatterTransport
+    private let random: any RandomSource
+    private let progress: @Sendable (CommissioningProgress) -> Void
+    private let clock = ContinuousClock()
+
+    public init(authority: FabricAuthority, store: HubStore, transport: MatterTransport,
+                random: any RandomSource = SystemRandom(), progress: @escaping @Sendable (CommissioningProgress) -> Void = { _ in }) {
+        self.authority = authority
+        self.store = store
+        self.transport = transport
+        self.random = random
+        self.progress = progress
+    }
+
+    /// What the steps learn, handed from one to the next.
+    private struct Context: Sendable {
+        var address: SocketAddress?
+        var pase: SessionEstablishment.Result?
+        var paseClient: InteractionClient?
+        var attestation: AttestationResult?
+        var attestationRecord = NodeRecord.Attestation(verdict: "trusted", trusted: true)
+        var csr: CertificateSigningRequest?
+        var nodeID: UInt64?
+        var fabricIndex: UInt8?
+        var operationalAddress: SocketAddress?
+        var caseSession: SessionEstablishment.Result?
+        var description: NodeDescription?
+        var durations: [(CommissioningStep, Duration)] = []
+    }
+
+    public func commission(_ request: CommissioningRequest) async throws(CommissioningError) -> CommissioningResult {
+        let started = clock.now
+        var machine = CommissioningStateMachine(options: .init(
+            addressKnown: request.address != nil, acceptUntrustedDevice: request.acceptUntrustedDevice))
+        var context = Context(address: request.address)
+        var action = machine.start()
+        while true {
+            switch action {
+            case .run(let step):
+                progress(.started(step))
+                let stepStart = clock.now
+                do {
+                    let before = context
+                    context = try await withDeadline(step.timeout) { [self] in try await self.perform(step, request, before) }
+                    let duration = clock.now - stepStart
+                    context.durations.append((step, duration))
+                    progress(.finished(step, duration))
+                    action = machine.succeeded(step)
+                } catch let error as StepTimeout {
+                    _ = error
+                    action = machine.failed(step, reason: "no answer within \(step.timeout)")
+                } catch {
+                    if let failure = error as? AttestationFailure { context.attestation = failure.result }
+                    if step == .deviceAttestation, request.acceptUntrustedDevice {
+                        context.attestationRecord = .init(verdict: "accepted by the user although attestation failed: \(error)", trusted: false)
+                        progress(.note("attestation failed, accepted because of --accept-untrusted-device: \(error)"))
+                    }
+                    action = machine.failed(step, reason: "\(error)")
+                }
+            case .finished:
+                await closeSessions(context)
+                guard let nodeID = context.nodeID, let identity = identity(context) else {
+                    throw .stepFailed(.interview, reason: "internal error: commissioning finished without a node")
+                }
+                return CommissioningResult(
+                    nodeID: nodeID, vendorID: identity.vendorID, productID: identity.productID, description: context.description,
+                    attestation: context.attestationRecord, stepDurations: context.durations.map { ($0.0, $0.1) },
+                    elapsed: clock.now - started)
+            case .failed(.stepFailed(.interview, let reason), _):
+                // The device is ours (CommissioningComplete succeeded); what it is can be read again later.
+                progress(.note("commissioned, but reading the device's information failed: \(reason)"))
+                action = .finished
+            case .failed(let error, let rollback):
+                await undo(rollback, context)
+                await closeSessions(context)
+                throw error
+            }
+        }
+    }
+
+    // MARK: Steps
+
+    private func perform(_ step: CommissioningStep, _ request: CommissioningRequest, _ before: Context) async throws -> Context {
+        var context = before
+        switch step {
+        case .discovery:
+            context.address = try await discover(request)
+
+        case .passcodeSession:
+            guard let address = context.address else { throw CommissionerError("no address to reach the device at") }
+            let pase = try await SessionEstablishment.pase(with: address, passcode: request.payload.passcode, over: transport, random: random)
+            context.pase = pase
+            context.paseClient = InteractionClient(transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters)
+
+        case .armFailSafe:
+            let response = try await paseClient(context).invoke(
+                ArmFailSafe(expiryLengthSeconds: HubConstants.failSafeSeconds, breadcrumb: 1), endpoint: 0)
+            try check(response.errorCode, response.debugText)
+
+        case .regulatoryConfig:
+            let response = try await paseClient(context).invoke(
+                SetRegulatoryConfig(newRegulatoryConfig: .indoorOutdoor, countryCode: HubConstants.regulatoryCountryCode, breadcrumb: 2),
+                endpoint: 0)
+            try check(response.errorCode, response.debugText)
+
+        case .deviceAttestation:
+            context.attestation = try await attest(request, context)
+
+        case .certificateSigningRequest:
+            guard let dacKey = context.attestation?.facts?.dacPublicKey else {
+                throw CommissionerError("the device's DAC could not be read, so its CSR cannot be checked")
+            }
+            let nonce = random.bytes(32)
+            let response = try await paseClient(context).invoke(CSRRequest(csrNonce: nonce), endpoint: 0)
+            context.csr = try NOCSRVerification.verify(
+                nocsrElements: response.nocsrElements, attestationSignature: response.attestationSignature,
+                attestationChallenge: try attestationChallenge(context), csrNonce: nonce, dacPublicKey: dacKey)
+
+        case .addTrustedRoot:
+            _ = try await paseClient(context).invoke(AddTrustedRootCertificate(rootCACertificate: authority.rootCertificateTLV), endpoint: 0)
+
+        case .addOperationalCertificate:
+            guard let csr = context.csr else { throw CommissionerError("no verified CSR") }
+            let nodeID = try authority.allocateNodeID()
+            let (noc, icac) = try authority.issueNOC(for: csr, nodeID: nodeID)
+            let identity = identity(context)
+            // The row goes in before AddNOC, so a crash from here on leaves a trace to roll back.
+            try store.beginCommissioning(
+                nodeID: nodeID, vendorID: identity?.vendorID ?? 0, productID: identity?.productID ?? 0,
+                attestation: context.attestationRecord, addresses: context.address.map { [$0] } ?? [])
+            context.nodeID = nodeID
+            let response = try await paseClient(context).invoke(AddNOC(
+                nocValue: noc, icacValue: icac, ipkValue: authority.fabric.ipkEpochKey,
+                caseAdminSubject: authority.caseAdminSubject, adminVendorID: FabricAuthority.adminVendorID), endpoint: 0)
+            guard response.statusCode == .ok else {
+                throw CommissionerError("the device refused the NOC: \(response.statusCode)\(response.debugText.map { " (\($0))" } ?? "")")
+            }
+            context.fabricIndex = response.fabricIndex
+
+        case .networkSetup:
+            throw CommissionerError("network setup (Wi-Fi or Thread credentials) is not built yet; only devices already on IP can be commissioned")
+
+        case .operationalDiscovery:
+            context.operationalAddress = try await discoverOperational(request, context)
+
+        case .operationalSession:
+            guard let address = context.operationalAddress, let nodeID = context.nodeID else { throw CommissionerError("no operational address") }
+            context.caseSession = try await SessionEstablishment.case(
+                with: address, nodeID: nodeID, credentials: authority.operationalCredentials,
+                validator: authority.peerValidator, over: transport, random: random)
+
+        case .commissioningComplete:
+            guard let session = context.caseSession, let nodeID = context.nodeID else { throw CommissionerError("no CASE session") }
+            let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+            let response = try await client.invoke(CommissioningComplete(), endpoint: 0)
+            try check(response.errorCode, response.debugText)
+            try store.markCommissioned(nodeID)
+            try store.updateReachability(of: nodeID, addresses: [session.peer], mrpParameters: session.established.peerParameters.map { _ in session.established.mrpParameters })
+
+        case .interview:
+            guard let session = context.caseSession, let nodeID = context.nodeID else { throw CommissionerError("no CASE session") }
+            let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+            let description = try await NodeInterview.interview(client)
+            context.description = description
+            try store.updateIdentity(of: nodeID, vendorName: description.vendorName, productName: description.productName,
+                                     serialNumber: description.serialNumber)
+            // Some devices (CircuitMatter) list a device type twice on one endpoint; the store keeps it once.
+            var seen = Set<[UInt32]>()
+            try store.setEndpoints(description.endpoints.flatMap { endpoint in
+                endpoint.deviceTypes.map { EndpointDeviceType(endpoint: endpoint.endpoint, deviceType: $0.deviceType, revision: $0.revision) }
+            }.filter { seen.insert([UInt32($0.endpoint), $0.deviceType]).inserted }, of: nodeID)
+        }
+        return context
+    }
+
+    private func discover(_ request: CommissioningRequest) async throws -> SocketAddress {
+        guard !request.interfaces.isEmpty else {
+            throw CommissionerError("no address given and no interface to discover the device on (use --address or --interface)")
+        }
+        let filter: CommissionableFilter = switch request.payload.discriminator {
+        case .long(let value): .longDiscriminator(value)
+        case .short(let value): .shortDiscriminator(value)
+        }
+        let nodes = try await MulticastDNSQuerier().browseCommissionable(
+            filter, interfaces: request.interfaces, timeout: HubTiming.commissionableBrowse)
+        guard let node = nodes.first, let address = node.socketAddresses.first else {
+            throw CommissionerError("no commissionable device with discriminator \(request.payload.discriminator.value)"
+                + "\(request.payload.discriminator.isShort ? " (short)" : "") answered on \(request.interfaces.joined(separator: ", "))")
+        }
+        if nodes.count > 1 {
+            progress(.note("\(nodes.count) devices match the discriminator; using \(node.instanceName) at \(address)"))
+        }
+        return address
+    }
+
+    private func discoverOperational(_ request: CommissioningRequest, _ context: Context) async throws -> SocketAddress {
+        guard let nodeID = context.nodeID else { throw CommissionerError("no node ID") }
+        let commissioningAddress = context.pase?.peer
+        guard !request.interfaces.isEmpty else {
+            // No mDNS allowed: the device keeps answering where it was commissioned.
+            guard let commissioningAddress else { throw CommissionerError("no address") }
+            return commissioningAddress
+        }
+        let peer = OperationalPeerID(compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: nodeID)
+        do {
+            let node = try await MulticastDNSQuerier().resolveOperational(peer, interfaces: request.interfaces, timeout: HubTiming.operationalResolve)
+            if let address = node.socketAddresses.first { return address }
+        } catch {
+            guard let commissioningAddress else { throw error }
+            progress(.note("operational record \(peer.instanceName) not found (\(error)); using the commissioning address"))
+            return commissioningAddress
+        }
+        guard let commissioningAddress else { throw CommissionerError("operational record has no address") }
+        return commissioningAddress
+    }
+
+    /// The attestation result; throws when the device is untrusted (after recording what it learned in `result`).
+    private func attest(_ request: CommissioningRequest, _ context: Context) async throws -> AttestationResult {
+        let client = try paseClient(context)
+        let dac = try await client.invoke(CertificateChainRequest(certificateType: .deviceAttestationCertificate), endpoint: 0).certificate
+        let pai = try await client.invoke(CertificateChainRequest(certificateType: .productAttestationIntermediateCertificate), endpoint: 0).certificate
+        let nonce = random.bytes(32)
+        let response = try await client.invoke(AttestationRequest(attestationNonce: nonce), endpoint: 0)
+        let verifier = DeviceAttestationVerifier(trustStore: request.trustStore, developmentMode: request.developmentMode)
+        let result = verifier.verify(
+            dac: dac, pai: pai, attestationElements: response.attestationElements, attestationSignature: response.attestationSignature,
+            attestationChallenge: try attestationChallenge(context), nonce: nonce,
+            payloadVendorID: request.payload.vendorID, payloadProductID: request.payload.productID,
+            now: Int64(Date().timeIntervalSince1970))
+        if case .untrusted(let reasons) = result.verdict {
+            throw AttestationFailure(result: result, reasons: reasons.map { "\($0)" })
+        }
+        return result
+    }
+
+    // MARK: Undoing
+
+    private func undo(_ rollback: CommissioningStateMachine.Rollback, _ context: Context) async {
+        if let client = context.paseClient {
+            if rollback.contains(.removeFabricFromDevice), let fabricIndex = context.fabricIndex {
+                _ = try? await client.invoke(RemoveFabric(fabricIndex: fabricIndex), endpoint: 0, timeout: HubTiming.rollbackStep)
+            }
+            // Expiring the fail-safe makes the device undo everything done under it (§11.10.7.2.2).
+            _ = try? await client.invoke(ArmFailSafe(expiryLengthSeconds: 0, breadcrumb: 0), endpoint: 0, timeout: HubTiming.rollbackStep)
+        }
+        if rollback.contains(.forgetNode), let nodeID = context.nodeID {
+            try? store.deleteNode(nodeID)
+        }
+    }
+
+    private func closeSessions(_ context: Context) async {
+        if let pase = context.pase { await transport.removeSession(pase.session) }
+    }
+
+    // MARK: Helpers
+
+    private func paseClient(_ context: Context) throws -> InteractionClient {
+        guard let client = context.paseClient else { throw CommissionerError("no PASE session") }
+        return client
+    }
+
+    private func attestationChallenge(_ context: Context) throws -> [UInt8] {
+        guard let pase = context.pase else { throw CommissionerError("no PASE session") }
+        return pase.established.keys.attestationChallenge
+    }
+
+    private func check(_ code: CommissioningErrorCode, _ debugText: String) throws {
+        guard code == .ok else { throw CommissionerError("the device answered \(code)\(debugText.isEmpty ? "" : " (\(debugText))")") }
+    }
+
+    /// Who the device is: from its DAC when attestation read it, else from its interview.
+    private func identity(_ context: Context) -> (vendorID: UInt16, productID: UInt16)? {
+        if let facts = context.attestation?.facts, let vendorID = facts.vendorID, let productID = facts.productID {
+            return (vendorID, productID)
+        }
+        return context.description.map { ($0.vendorID, $0.productID) }
+    }
+}
+
+/// A reason in words, for failures the hub itself detects.
+struct CommissionerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+struct StepTimeout: Error {}
+
+/// Attestation failed; the result still carries what was learned (the DAC key), for a user who accepts the device.
+struct AttestationFailure: Error, CustomStringConvertible {
+    let result: AttestationResult
+    let reasons: [String]
+    var description: String { "the device is not a certified Matter device: " + reasons.joined(separator: "; ") }
+}
+
+/// Runs `body`, abandoning it with `StepTimeout` after `limit`.
+func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            throw StepTimeout()
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw StepTimeout() }
+        return first
+    }
+}
+
+extension CommissionableNode {
+    /// IPv6 first (Matter's preference), then IPv4.
+    var socketAddresses: [SocketAddress] {
+        ipv6Addresses.map { SocketAddress.ipv6($0, port: port) } + ipv4Addresses.map { SocketAddress.ipv4($0, port: port) }
+    }
+}
+
+extension OperationalNode {
+    var socketAddresses: [SocketAddress] {
+        ipv6Addresses.map { SocketAddress.ipv6($0, port: port) } + ipv4Addresses.map { SocketAddress.ipv4($0, port: port) }
+    }
+}

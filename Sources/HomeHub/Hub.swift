@@ -1,0 +1,110 @@
+import Foundation
+import MatterCertificates
+import MatterCrypto
+import MatterDiscovery
+import MatterInteraction
+import MatterPlatform
+import MatterSecureChannel
+
+/// The embedded hub on one state directory: its fabric, its store, and what it does with devices.
+/// Several hubs (several state directories) can live side by side.
+public final class Hub: Sendable {
+    public let directory: StateDirectory
+    public let store: HubStore
+    public let authority: FabricAuthority
+
+    /// Opens (creating on first use) the hub in `statePath`, or in the default XDG data directory. A commissioning
+    /// that a crash interrupted is marked failed here, so it blocks nothing and can be retried.
+    public init(statePath: String?) throws {
+        directory = try StateDirectory(explicitPath: statePath)
+        store = try HubStore(directory: directory)
+        authority = try FabricAuthority(store: store, keys: KeyStore(directory: directory))
+        for node in try store.pendingCommissionings() {
+            try store.markFailed(node.nodeID)
+        }
+    }
+
+    /// Commissions a device onto the hub's fabric and adds its devices to the home.
+    public func commission(_ request: CommissioningRequest, name: String?, room: String?,
+                           progress: @escaping @Sendable (CommissioningProgress) -> Void) async throws -> (CommissioningResult, [DeviceID]) {
+        let transport = try MatterTransport()
+        defer { Task { await transport.shutdown() } }
+        let commissioner = Commissioner(authority: authority, store: store, transport: transport, progress: progress)
+        let result = try await commissioner.commission(request)
+        let defaultName = result.description?.productName ?? "Matter device"
+        let devices = try store.addDevices(of: result.nodeID, named: name ?? defaultName, inRoom: room)
+        return (result, devices)
+    }
+
+    /// The devices of the home.
+    public func devices() throws -> [DeviceRecord] {
+        try store.devices()
+    }
+
+    /// The device with this ID (`8FC7772401CD0696-1`), or the only device of a node given by its node ID.
+    public func device(named text: String) throws -> DeviceRecord {
+        let devices = try store.devices()
+        if let id = DeviceID(text), let device = devices.first(where: { $0.id == id }) { return device }
+        if let byName = devices.filter({ $0.name.caseInsensitiveCompare(text) == .orderedSame }).first { return byName }
+        throw HubError.unknownDevice(text)
+    }
+
+    /// Opens a CASE session to the device's node from nothing but what the store holds, reads Basic
+    /// Information VendorName, and times both.
+    public func ping(_ device: DeviceRecord, interfaces: [String]) async throws -> PingResult {
+        let transport = try MatterTransport()
+        defer { Task { await transport.shutdown() } }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let address = try await operationalAddress(of: device.node, interfaces: interfaces)
+        let session = try await SessionEstablishment.case(
+            with: address, nodeID: device.node.nodeID, credentials: authority.operationalCredentials,
+            validator: authority.peerValidator, over: transport)
+        let sessionTime = clock.now - start
+        let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+        let readStart = clock.now
+        let report = try await client.read([AttributePathIB(endpoint: 0, cluster: BasicInformation.clusterID, attribute: 1)])
+        let roundTrip = clock.now - readStart
+        var cache = AttributeCache()
+        cache.apply(report.attributeReports)
+        guard let vendorName = try cache.value(BasicInformation.vendorName, endpoint: 0) else {
+            throw HubError.missingAttribute("BasicInformation.VendorName")
+        }
+        await transport.removeSession(session.session)
+        return PingResult(address: address, vendorName: vendorName, sessionEstablishment: sessionTime, roundTrip: roundTrip)
+    }
+
+    /// Where the node is: its operational DNS-SD record when mDNS may be used, else its last known address.
+    private func operationalAddress(of node: NodeRecord, interfaces: [String]) async throws -> SocketAddress {
+        if !interfaces.isEmpty {
+            let peer = OperationalPeerID(compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: node.nodeID)
+            if let resolved = try? await MulticastDNSQuerier().resolveOperational(peer, interfaces: interfaces, timeout: HubTiming.operationalResolve),
+               let address = resolved.socketAddresses.first {
+                return address
+            }
+        }
+        guard let address = node.addresses.first else { throw HubError.noAddress(node.nodeID) }
+        return address
+    }
+}
+
+public struct PingResult: Sendable {
+    public let address: SocketAddress
+    public let vendorName: String
+    public let sessionEstablishment: Duration
+    public let roundTrip: Duration
+}
+
+public enum HubError: Error, Sendable, CustomStringConvertible {
+    case unknownDevice(String)
+    case noAddress(UInt64)
+    case missingAttribute(String)
+
+    public var description: String {
+        switch self {
+        case .unknownDevice(let text): "no device \"\(text)\" (see 'home devices')"
+        case .missingAttribute(let name): "the device's answer has no \(name)"
+        case .noAddress(let nodeID): "node 0x\(String(nodeID, radix: 16, uppercase: true)) has no known address; pass --interface to find it by DNS-SD"
+        }
+    }
+}
