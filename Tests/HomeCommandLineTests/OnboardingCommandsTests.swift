@@ -112,6 +112,9 @@ import Testing
             COMMANDS:
               onboarding              Parse and generate Matter onboarding codes (QR code payloads and manual pairing codes).
               discover                Find commissionable Matter nodes (_matterc._udp) by mDNS on the named interfaces.
+              commission              Commission a Matter device onto this hub's fabric and add its devices to the home.
+              devices                 List the devices of the home: ID, name, room, node, vendor, product and device types.
+              ping                    Open a CASE session to a device from scratch and read its vendor name, timing the round trip.
               -h, --help              Show help information.
 
             """)
