@@ -42,8 +42,6 @@ let package = Package(
         ]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
-        // Interop probe: PASE + Interaction Model against a real device (scripts/interop-pase-im.sh).
-        .executableTarget(name: "swift-home-probe", dependencies: ["HomeHub", "MatterPlatform", "MatterDiscovery"], path: "Sources/Probe"),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging"]),
 
         // Seeded randomness and (later) the simulated network, shared by the tests of every layer.

@@ -62,7 +62,7 @@ enum HubCommands {
                         ("nodeID", .string(hex16(result.nodeID))),
                         ("vendorID", .unsigned(UInt64(result.vendorID))),
                         ("productID", .unsigned(UInt64(result.productID))),
-                        ("elapsedSeconds", .string(String(format: "%.3f", result.elapsed.seconds))),
+                        ("elapsedSeconds", .seconds(result.elapsed.seconds)),
                     ]).rendered + "\n")
                 }
                 return .success(devices.map(\.description).joined(separator: "\n") + "\n")

@@ -1,9 +1,13 @@
+import Foundation
+
 /// A JSON document built by hand, so keys keep a stable order and absent values print as `null`.
 enum JSONValue: Equatable {
     case null
     case bool(Bool)
     case unsigned(UInt64)
     case signed(Int64)
+    /// A measurement, printed with millisecond precision.
+    case seconds(Double)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -16,6 +20,7 @@ enum JSONValue: Equatable {
         case .bool(let value): value ? "true" : "false"
         case .unsigned(let value): String(value)
         case .signed(let value): String(value)
+        case .seconds(let value): String(format: "%.3f", value)
         case .string(let text): Self.quote(text)
         case .array(let items): "[" + items.map(\.rendered).joined(separator: ",") + "]"
         case .object(let members): "{" + members.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"

@@ -67,11 +67,12 @@ public actor Commissioner {
                     action = machine.failed(step, reason: "no answer within \(step.timeout)")
                 } catch {
                     if let failure = error as? AttestationFailure { context.attestation = failure.result }
+                    let reason = (error as? SessionEstablishmentError)?.reason ?? "\(error)"
                     if step == .deviceAttestation, request.acceptUntrustedDevice {
-                        context.attestationRecord = .init(verdict: "accepted by the user although attestation failed: \(error)", trusted: false)
-                        progress(.note("attestation failed, accepted because of --accept-untrusted-device: \(error)"))
+                        context.attestationRecord = .init(verdict: "accepted by the user although attestation failed: \(reason)", trusted: false)
+                        progress(.note("attestation failed, accepted because of --accept-untrusted-device: \(reason)"))
                     }
-                    action = machine.failed(step, reason: "\(error)")
+                    action = machine.failed(step, reason: reason)
                 }
             case .finished:
                 await closeSessions(context)

@@ -82,6 +82,15 @@ public enum SessionEstablishmentError: Error, Sendable, CustomStringConvertible 
     case unexpectedProtocol(String, ProtocolID)
     case transport(String, String)
 
+    /// Why, without naming the protocol (for callers whose own message names the step).
+    public var reason: String {
+        switch self {
+        case .rejected(_, let error): "\(error)"
+        case .unexpectedProtocol(_, let protocolID): "the peer answered with protocol \(protocolID)"
+        case .transport(_, let reason): reason
+        }
+    }
+
     public var description: String {
         switch self {
         case .rejected(let name, let error): "\(name) failed: \(error)"
