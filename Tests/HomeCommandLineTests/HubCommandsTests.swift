@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import HomeCommandLine
+
+@Suite struct HubCommandsTests {
+    static func temporaryState() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("swift-home-cli-\(UUID().uuidString)").path
+    }
+
+    @Test func refusesBadCommissioningInputBeforeTouchingTheNetwork() async {
+        let state = Self.temporaryState()
+        let cases: [([String], String)] = [
+            (["commission", "34970112331", "--address", "[::1]:5540", "--state", state],
+             "error: check digit mismatch: the code ends in 1, its digits give 2\n"),
+            (["commission", "34970112332", "--state", state],
+             "error: give --address HOST:PORT, or --interface NAME to discover the device (see 'home commission --help')\n"),
+            (["commission", "34970112332", "--address", "fe80::1", "--state", state],
+             "error: address 'fe80::1' is not HOST:PORT (e.g. [::1]:5540 or 127.0.0.1:5540)\n"),
+            (["commission", "34970112332", "--address", "[::1]:99999", "--state", state],
+             "error: address '[::1]:99999' is not HOST:PORT (e.g. [::1]:5540 or 127.0.0.1:5540)\n"),
+            (["commission", "34970112332", "--address", "[::1]:5540", "--state", state],
+             "error: no PAA trust store: pass --paa-trust-store DIR (or --accept-untrusted-device to skip attestation's verdict)\n"),
+        ]
+        for (arguments, message) in cases {
+            let output = await HomeCommand.run(arguments)
+            #expect(output.exitCode == 2, "\(arguments)")
+            #expect(output.standardError == message, "\(arguments)")
+            #expect(output.standardOutput == "")
+        }
+        let missingStore = await HomeCommand.run(["commission", "34970112332", "--address", "[::1]:5540", "--paa-trust-store", state + "/none", "--state", state])
+        #expect(missingStore.exitCode == 2)
+        #expect(missingStore.standardError.hasPrefix("error: PAA trust store \(state)/none: "))
+    }
+
+    @Test func parsesAddresses() throws {
+        #expect("\(try HubCommands.parseAddress("[::1]:5540"))" == "[::1]:5540")
+        #expect("\(try HubCommands.parseAddress("[fe80::1:2]:11097"))" == "[fe80::1:2]:11097")
+        #expect("\(try HubCommands.parseAddress("192.168.1.20:5540"))" == "192.168.1.20:5540")
+        for bad in ["", "::1", "[::1]", "[::1]5540", "300.1.1.1:5540", "host:5540", "[::1]:-1"] {
+            #expect(throws: CommandLineError.self, "\(bad)") { try HubCommands.parseAddress(bad) }
+        }
+    }
+
+    @Test func aNewHubHasNoDevices() async {
+        let state = Self.temporaryState()
+        let text = await HomeCommand.run(["devices", "--state", state])
+        #expect(text == .success("No devices yet. Add one with 'home commission CODE'.\n"))
+        #expect(await HomeCommand.run(["devices", "--json", "--state", state]) == .success("[]\n"))
+        // The first use created the hub's fabric, owner-only.
+        let mode = try? FileManager.default.attributesOfItem(atPath: state)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+    }
+
+    @Test func pingNamesAnUnknownDevice() async {
+        let output = await HomeCommand.run(["ping", "Kitchen lamp", "--state", Self.temporaryState()])
+        #expect(output.exitCode == 1)
+        #expect(output.standardError == "error: no device \"Kitchen lamp\" (see 'home devices')\n")
+    }
+
+    @Test func anUnusableStateDirectoryIsAClearError() async {
+        let output = await HomeCommand.run(["devices", "--state", "/proc/swift-home"])
+        #expect(output.exitCode == 2)
+        #expect(output.standardError.hasPrefix("error: cannot open the hub's state: "))
+    }
+}
