@@ -1,0 +1,62 @@
+import Foundation
+import HomeHub
+import MatterCertificates
+import MatterOnboarding
+import MatterPlatform
+
+/// Commissions each given device into a fresh hub, timing every step and the hub's own CPU time, then pings
+/// each device five times from scratch. Run inside a namespace with the devices (scripts/bench-commission.sh).
+func runCommissioningBenchmark(devices: [(address: SocketAddress, code: String)], trustStorePath: String) async throws {
+    let trustStore = try PAATrustStore(directory: trustStorePath)
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("swift-home-bench-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    let hub = try Hub(statePath: state)
+    var stepTimes: [CommissioningStep: [Duration]] = [:]
+    var totals: [Duration] = []
+    var cpuTimes: [Duration] = []
+    var pings: [Duration] = []
+    var sessions: [Duration] = []
+    for device in devices {
+        let payload = try SetupPayload(parsing: device.code)
+        let cpuBefore = processCPUTime()
+        let (result, deviceIDs) = try await hub.commission(
+            CommissioningRequest(payload: payload, address: device.address, trustStore: trustStore), name: nil, room: nil) { _ in }
+        cpuTimes.append(processCPUTime() - cpuBefore)
+        totals.append(result.elapsed)
+        for (step, duration) in result.stepDurations { stepTimes[step, default: []].append(duration) }
+        let record = try hub.device(named: deviceIDs[0].description)
+        for _ in 0..<5 {
+            let ping = try await hub.ping(record, interfaces: [])
+            pings.append(ping.roundTrip)
+            sessions.append(ping.sessionEstablishment)
+        }
+    }
+    var report = Report()
+    for step in CommissioningStep.allCases {
+        guard let times = stepTimes[step] else { continue }
+        report.add("  \(step)", milliseconds(median(times)))
+    }
+    report.add("Commissioning, whole (median of \(devices.count))", milliseconds(median(totals)))
+    report.add("Hub CPU time per commissioning (median)", milliseconds(median(cpuTimes)))
+    report.add("home ping: CASE from scratch (median of \(sessions.count))", milliseconds(median(sessions)))
+    report.add("home ping: VendorName read round trip (median of \(pings.count))", milliseconds(median(pings)))
+    print("Commissioning against \(devices.count) device(s), wall time per step (median):")
+    report.print()
+}
+
+private func median(_ values: [Duration]) -> Duration {
+    values.sorted()[values.count / 2]
+}
+
+private func milliseconds(_ duration: Duration) -> String {
+    "\(format(duration.microseconds / 1000, decimals: 2)) ms"
+}
+
+/// User + system CPU time of this process so far.
+private func processCPUTime() -> Duration {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let microseconds = Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000
+        + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+    return .microseconds(microseconds)
+}
