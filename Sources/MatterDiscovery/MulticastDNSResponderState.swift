@@ -223,10 +223,9 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
         for answer in answers {
             switch answer.data {
             case .ptr(let instance):
-                for record in all where record.name == instance && (record.type == .srv || record.type == .txt) {
-                    add(record)
-                    if case .srv(let location) = record.data { addAddresses(of: location.target) }
-                }
+                let described = all.filter { $0.name == instance && ($0.type == .srv || $0.type == .txt) }
+                described.forEach(add)
+                for case .srv(let location) in described.map(\.data) { addAddresses(of: location.target) }
             case .srv(let location):
                 addAddresses(of: location.target)
             case .a, .aaaa:
