@@ -32,7 +32,8 @@ if let peer = options.operational { advertisements.append(.operational(Operation
 let (stopSignals, stopSignalled) = AsyncStream<Int32>.makeStream()
 let signalSources = [SIGINT, SIGTERM].map { number in
     signal(number, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+    // On the main queue: the handler is formed in main-actor code, so it must run there.
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
     source.setEventHandler { stopSignalled.yield(number) }
     source.resume()
     return source
