@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interop: our mDNS responder (swift-home-advertise) is found by our own `home discover` and by a resolver
 # nobody here wrote (python-zeroconf, from PyPI), inside a network namespace that holds only `lo`:
-# the instance, port, TXT keys and the _L/_S/_V/_CM subtypes, then the goodbye when it stops.
+# the instance, port, TXT keys and the _L/_S/_V/_CM subtypes, an operational instance and its _I
+# subtype, then the goodbye when it stops.
 #
 #   sudo scripts/interop-responder.sh        (after `swift build`; needs root for ip netns)
 #
@@ -21,6 +22,7 @@ discriminator=3840
 vendor=65521
 product=32768
 port=5540
+operational=2906C908D115D362-0000000000000011
 state_dir="$(mktemp -d)"
 advertiser_pid=""
 cleanup() {
@@ -44,7 +46,7 @@ echo "namespace $LAB_NS: $(ip netns exec "$LAB_NS" ip -o link | awk -F': ' '{pri
 advertiser_out="$state_dir/advertiser.out"
 "$peers/lab.sh" exec timeout 120 "$bin/swift-home-advertise" --interface lo --discriminator "$discriminator" --port "$port" \
   --vendor-id "$vendor" --product-id "$product" --device-name "swift-home test" \
-  --operational 2906C908D115D362-0000000000000011 >"$advertiser_out" 2>&1 &
+  --operational "$operational" >"$advertiser_out" 2>&1 &
 advertiser_pid=$!
 timeout 30 bash -c "until head -n1 '$advertiser_out' | grep -q '^{'; do sleep 0.2; done" \
   || { echo "FAIL: the advertiser printed no line"; cat "$advertiser_out"; exit 1; }
@@ -72,23 +74,23 @@ check_home "short discriminator $((discriminator >> 8))" --short-discriminator "
 
 # (b) python-zeroconf: browse, resolve, browse each subtype, then see the goodbye when the advertiser stops.
 zeroconf_out="$state_dir/zeroconf.out"
-"$peers/lab.sh" exec timeout 60 "$zeroconf_python" -u - "$instance" "$port" "$discriminator" "$vendor" "$product" \
+"$peers/lab.sh" exec timeout 60 "$zeroconf_python" -u - "$instance" "$port" "$discriminator" "$vendor" "$product" "$operational" \
   >"$zeroconf_out" 2>&1 <<'PY' &
 import sys, threading
 from zeroconf import IPVersion, ServiceBrowser, ServiceStateChange, Zeroconf
 
-instance, port, discriminator, vendor, product = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+instance, port, discriminator, vendor, product, operational = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
 service = "_matterc._udp.local."
 full_name = f"{instance}.{service}"
 zc = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
 failures = []
 
-def browse(service_type, seconds=10):
-    """Names zeroconf reports Added under service_type within the time; the browser keeps watching."""
+def browse(service_type, seconds=10, wanted=full_name):
+    """Whether zeroconf reports `wanted` Added under service_type in time; the browser keeps watching for its removal."""
     added, removed, seen = threading.Event(), threading.Event(), set()
     def handler(zeroconf, service_type, name, state_change):
-        if name == full_name and state_change is ServiceStateChange.Added: added.set()
-        if name == full_name and state_change is ServiceStateChange.Removed: removed.set()
+        if name == wanted and state_change is ServiceStateChange.Added: added.set()
+        if name == wanted and state_change is ServiceStateChange.Removed: removed.set()
         seen.add((name, state_change.name))
     browser = ServiceBrowser(zc, service_type, handlers=[handler])
     return added.wait(seconds), removed, seen, browser
@@ -120,6 +122,17 @@ for subtype in [f"_L{discriminator}", f"_S{discriminator >> 8}", f"_V{vendor}", 
 other_found, _, _, _ = browse(f"_L{discriminator + 1}._sub.{service}", seconds=3)
 if other_found: failures.append(f"subtype _L{discriminator + 1} found {full_name}, which has another discriminator")
 else: print(f"PASS (zeroconf subtype _L{discriminator + 1}): nothing, as it should")
+
+operational_service = "_matter._tcp.local."
+operational_name = f"{operational}.{operational_service}"
+operational_info = zc.get_service_info(operational_service, operational_name, timeout=5000)
+if operational_info is None or operational_info.port != port:
+    failures.append(f"operational {operational_name}: {operational_info}")
+else:
+    print(f"PASS (zeroconf operational resolve): {operational_name} at {operational_info.server} port {operational_info.port}")
+fabric_found, _, fabric_seen, _ = browse(f"_I{operational.split('-')[0]}._sub.{operational_service}", wanted=operational_name)
+if fabric_found: print(f"PASS (zeroconf subtype _I{operational.split('-')[0]}): {operational_name}")
+else: failures.append(f"fabric subtype: {operational_name} not found; saw {fabric_seen}")
 
 print("READY-FOR-GOODBYE", flush=True)
 if removed.wait(15): print(f"PASS (zeroconf goodbye): {full_name} removed when the advertiser stopped")
