@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "home", targets: ["home"]),
         .executable(name: "swift-home-bench", targets: ["Benchmarks"]),
+        .executable(name: "swift-home-advertise", targets: ["Advertise"]),
         .library(name: "MatterTLV", targets: ["MatterTLV"]),
         .library(name: "MatterOnboarding", targets: ["MatterOnboarding"]),
         .library(name: "MatterCrypto", targets: ["MatterCrypto"]),
@@ -43,6 +44,8 @@ let package = Package(
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery"]),
+        // Publishes one Matter advertisement by mDNS on named interfaces, for the interop scripts.
+        .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
         // Seeded randomness and (later) the simulated network, shared by the tests of every layer.
         .target(name: "MatterTestSupport", path: "Sources/MatterTestSupport"),

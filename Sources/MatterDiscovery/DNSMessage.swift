@@ -24,6 +24,11 @@ public struct DNSMessage: Hashable, Sendable {
     /// RFC 1035 §4.1.1 QR bit.
     public static let responseFlag: UInt16 = 0x8000
 
+    /// RFC 1035 §4.1.1 AA bit; RFC 6762 §18.4: set in every mDNS response.
+    public static let authoritativeAnswerFlag: UInt16 = 0x0400
+    /// RFC 1035 §4.1.1 OPCODE and RCODE; RFC 6762 §18.3 and §18.11: a message with either nonzero is ignored.
+    static let opcodeAndResponseCodeMask: UInt16 = 0x780F
+
     public var isResponse: Bool { flags & Self.responseFlag != 0 }
 
     /// Answers, authority and additional records together: mDNS uses all of them as answers (RFC 6762 §12).
@@ -69,6 +74,8 @@ public struct DNSResourceRecord: Hashable, Sendable {
 
     /// RFC 1035 §3.2.4 class IN.
     public static let internetClass: UInt16 = 1
+    /// RFC 1035 §3.2.5 QCLASS `*`: any class.
+    public static let anyClass: UInt16 = 255
     /// RFC 6762 §10.2 and §5.4: the top bit of the class field.
     static let topClassBit: UInt16 = 0x8000
 }

@@ -11,6 +11,8 @@ public struct DNSRecordType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let txt = DNSRecordType(rawValue: 16)
     public static let aaaa = DNSRecordType(rawValue: 28)
     public static let srv = DNSRecordType(rawValue: 33)
+    /// RFC 1035 §3.2.3 QTYPE `*`: every record of the name.
+    public static let any = DNSRecordType(rawValue: 255)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public struct DNSRecordType: RawRepresentable, Hashable, Sendable, CustomStringC
         case .txt: "TXT"
         case .aaaa: "AAAA"
         case .srv: "SRV"
+        case .any: "ANY"
         default: "TYPE\(rawValue)"
         }
     }

@@ -11,4 +11,21 @@ enum DiscoveryLimits {
     /// RFC 6762 §17: an mDNS packet may be up to 9000 bytes; keep our queries far below the
     /// 1500-byte Ethernet MTU by splitting question lists.
     static let maximumQuestionsPerQuery = 24
+    /// RFC 6762 §17 allows up to 9000 bytes, but a response split to fit a 1500-byte Ethernet frame
+    /// (less 40 bytes of IPv6 and 8 of UDP header) is never fragmented.
+    static let maximumResponseSize = 1452
+    /// Matter Core §2.5.6: the discriminator has 12 bits.
+    static let maximumDiscriminator: UInt16 = 0xFFF
+    /// Matter Core §4.3.1: DN is at most 32 bytes.
+    static let maximumDeviceNameLength = 32
+    /// Matter Core §4.3.1: RI is at most 100 hex digits.
+    static let maximumRotatingIDLength = 100
+    /// Matter Core §4.3.1: PI is at most 128 bytes.
+    static let maximumPairingInstructionLength = 128
+    /// Matter Core §4.3.4: SII and SAI are at most one hour.
+    static let maximumSessionIntervalMilliseconds: Int64 = 3_600_000
+    /// Matter Core §4.3.4: SAT is at most 65535 ms.
+    static let maximumSessionActiveThresholdMilliseconds: Int64 = 65_535
+    /// RFC 6762 §3: the mDNS port; a query from any other port comes from a legacy resolver (§6.7).
+    static let multicastDNSPort: UInt16 = 5353
 }

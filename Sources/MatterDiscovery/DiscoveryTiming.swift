@@ -6,4 +6,18 @@ public enum DiscoveryTiming {
     public static let requeryBackoffFactor = 2
     /// RFC 6762 §5.2: once the interval reaches sixty minutes it may stop growing.
     public static let maximumRequeryInterval: Duration = .seconds(3600)
+
+    // The responder side.
+
+    /// RFC 6762 §10: records naming a host (A, AAAA, SRV) live 120 s, as host data may change sooner.
+    public static let hostRecordTTL: UInt32 = 120
+    /// RFC 6762 §10: every other record (PTR, TXT) lives 75 minutes.
+    public static let otherRecordTTL: UInt32 = 4500
+    /// RFC 6762 §6.7: a legacy unicast answer carries a TTL of at most 10 s.
+    public static let legacyUnicastMaximumTTL: UInt32 = 10
+    /// RFC 6762 §6: a record is multicast at most once a second on a link.
+    public static let minimumMulticastInterval: Duration = .seconds(1)
+    /// RFC 6762 §8.3: announce at least twice, one second apart, each gap at least double the one before;
+    /// these are the gaps after the first announcement (three announcements: 0 s, 1 s, 3 s).
+    public static let announcementGaps: [Duration] = [.seconds(1), .seconds(2)]
 }

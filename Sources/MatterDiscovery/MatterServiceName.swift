@@ -5,6 +5,9 @@ public enum MatterServiceName {
     /// §4.3.2.1: operational nodes.
     public static let operational: DNSName = "_matter._tcp.local"
 
+    /// RFC 6763 §9: the name whose PTR records list every service type a host offers.
+    public static let serviceTypeEnumeration: DNSName = "_services._dns-sd._udp.local"
+
     /// §4.3.2.4: `_I<compressed fabric ID>._sub._matter._tcp.local`, all nodes of one fabric.
     public static func operationalFabricSubtype(compressedFabricID: UInt64) -> DNSName {
         operational.prepending("_sub").prepending("_I" + hex16(compressedFabricID))

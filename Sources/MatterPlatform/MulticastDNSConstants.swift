@@ -1,6 +1,6 @@
 import MatterDiscovery
 
-// RFC 6762 addresses and the querier's pacing, each with its reason.
+// RFC 6762 addresses and the querier's and responder's pacing, each with its reason.
 enum MulticastDNSConstants {
     /// RFC 6762 §3: the mDNS port; responders answer from it and listen on it.
     static let port: UInt16 = 5353
@@ -20,4 +20,7 @@ enum MulticastDNSConstants {
     /// How long the receive loop sleeps when no socket has data: short enough that answers
     /// are handled within a few milliseconds, long enough not to spin a core.
     static let idlePoll: Duration = .milliseconds(5)
+    /// How long the responder sleeps when no socket has data: RFC 6762 §6 lets shared answers wait
+    /// 20–120 ms anyway, and a longer sleep keeps a long-running node's idle cost low.
+    static let responderPoll: Duration = .milliseconds(20)
 }

@@ -1,11 +1,13 @@
 import MatterDiscovery
 
-/// Why a discovery on the wire failed.
+/// Why a discovery or an advertisement on the wire failed.
 public enum MulticastDNSError: Error, Hashable, Sendable, CustomStringConvertible {
     case noInterfaces
     case socket(SocketError)
     case notFound(OperationalPeerID, timeout: Duration)
     case cancelled
+    case advertisement(AdvertisementError)
+    case shutDown
 
     public var description: String {
         switch self {
@@ -13,6 +15,8 @@ public enum MulticastDNSError: Error, Hashable, Sendable, CustomStringConvertibl
         case .socket(let error): error.description
         case .notFound(let peer, let timeout): "operational node \(peer) did not answer within \(timeout)"
         case .cancelled: "discovery cancelled"
+        case .advertisement(let error): "advertisement refused: \(error.description)"
+        case .shutDown: "the responder has shut down"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import MatterDiscovery
 
 /// Network interfaces, always named by the caller: nothing here picks interfaces on its own.
 public enum NetworkInterface {
@@ -23,5 +24,30 @@ public enum NetworkInterface {
             current = entry.pointee.ifa_next
         }
         return false
+    }
+
+    /// Every IPv4 and IPv6 address of the interface, as a responder publishes them in A and AAAA records.
+    public static func addresses(named name: String) throws(SocketError) -> (ipv4: [IPv4Address], ipv6: [IPv6Address]) {
+        _ = try index(named: name)
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { throw .lastError("getifaddrs") }
+        defer { freeifaddrs(list) }
+        var ipv4: [IPv4Address] = [], ipv6: [IPv6Address] = []
+        var current: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = current {
+            current = entry.pointee.ifa_next
+            guard let address = entry.pointee.ifa_addr, let entryName = entry.pointee.ifa_name, String(cString: entryName) == name else { continue }
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                let raw = UnsafeRawPointer(address).load(as: sockaddr_in.self)
+                if let value = IPv4Address(bytes: withUnsafeBytes(of: raw.sin_addr) { Array($0) }) { ipv4.append(value) }
+            case AF_INET6:
+                let raw = UnsafeRawPointer(address).load(as: sockaddr_in6.self)
+                if let value = IPv6Address(bytes: withUnsafeBytes(of: raw.sin6_addr) { Array($0) }) { ipv6.append(value) }
+            default:
+                continue
+            }
+        }
+        return (ipv4, ipv6)
     }
 }

@@ -103,6 +103,15 @@ public final class UDPSocket: Sendable {
         }
     }
 
+    /// IP_MULTICAST_ALL / IPV6_MULTICAST_ALL off: receive only the groups this socket joined, on the
+    /// interfaces it joined them on, not every group any socket of the host joined.
+    public func receiveOnlyJoinedGroups() throws(SocketError) {
+        switch family {
+        case .ipv4: try setOption(Int32(IPPROTO_IP), IP_MULTICAST_ALL, Int32(0), "clear IP_MULTICAST_ALL")
+        case .ipv6: try setOption(Int32(IPPROTO_IPV6), IPV6_MULTICAST_ALL, Int32(0), "clear IPV6_MULTICAST_ALL")
+        }
+    }
+
     /// IP_MULTICAST_IF / IPV6_MULTICAST_IF: where multicast sent from now on goes out.
     public func setMulticastInterface(_ interface: String) throws(SocketError) {
         let index = try NetworkInterface.index(named: interface)
