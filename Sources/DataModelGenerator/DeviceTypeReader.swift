@@ -15,12 +15,17 @@ enum DeviceTypeReader {
         guard parsed else {
             throw .deviceTypes(line: parser.lineNumber, message: "not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "unknown error"))")
         }
+        // Some XMLParser builds accept a document cut short; the closing root element shows it is whole.
+        guard delegate.isComplete else {
+            throw .deviceTypes(line: parser.lineNumber, message: "the XML ends before </configurator>")
+        }
         return delegate.entries
     }
 
     private final class Delegate: NSObject, XMLParserDelegate {
         var entries: [DeviceTypeEntry] = []
         var error: GeneratorError?
+        private(set) var isComplete = false
         private var path: [String] = []
         private var text = ""
 
@@ -49,6 +54,7 @@ enum DeviceTypeReader {
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             defer { path.removeLast() }
+            if path == ["configurator"] { isComplete = true }
             guard path.count == 3, path[0] == "configurator", path[1] == "deviceType", !entries.isEmpty else { return }
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             let index = entries.count - 1
@@ -61,6 +67,10 @@ enum DeviceTypeReader {
             case "superset": entries[index].superset = value
             default: break
             }
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            fail(parser, "not well-formed XML (\(parseError))")
         }
 
         private func flag(_ value: String?) -> Bool {
