@@ -45,8 +45,7 @@ struct ClusterGenerator {
                 for structure in file.structs where globals.contains(structure.name) {
                     separate()
                     try types.renderStruct(name: SwiftNaming.typeName(structure.name, kind: "Struct"), conformance: "Hashable, Sendable, TLVCodable",
-                                           header: [], fields: structure.fields, isFabricScoped: structure.isFabricScoped,
-                                           line: structure.line, into: &writer)
+                                           header: [], fields: structure.fields, isFabricScoped: structure.isFabricScoped, into: &writer)
                 }
             })
         }

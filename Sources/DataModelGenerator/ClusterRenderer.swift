@@ -16,7 +16,8 @@ struct ClusterRenderer {
 
     func render(into writer: inout SourceWriter) throws(GeneratorError) {
         let types = TypeRenderer(resolver: resolver, cluster: cluster)
-        writer.line("// Matter cluster \(cluster.name) \(Hex.format(cluster.id, digits: 4)), revision \(cluster.revision), as the IDL defines it.")
+        let maturity = cluster.maturity == .stable ? "" : " (\(cluster.maturity.rawValue) there)"
+        writer.line("// Matter cluster \(cluster.name) \(Hex.format(cluster.id, digits: 4)), revision \(cluster.revision), as the IDL defines it\(maturity).")
         writer.documentation(cluster.documentation)
         try writer.block("public enum \(typeName): ClusterDefinition") { writer throws(GeneratorError) in
             guard cluster.id <= UInt64(UInt32.max), cluster.revision <= UInt64(UInt16.max) else {
@@ -36,8 +37,7 @@ struct ClusterRenderer {
             for structure in cluster.structs where structure.kind == .plain {
                 writer.line()
                 try types.renderStruct(name: SwiftNaming.typeName(structure.name, kind: "Struct"), conformance: "Hashable, Sendable, TLVCodable",
-                                       header: [], fields: structure.fields, isFabricScoped: structure.isFabricScoped,
-                                       line: structure.line, into: &writer)
+                                       header: [], fields: structure.fields, isFabricScoped: structure.isFabricScoped, into: &writer)
             }
             writer.line()
             try renderAttributes(into: &writer)
@@ -118,8 +118,7 @@ struct ClusterRenderer {
                     "public static let name = \"\(response.name)\"",
                 ]
                 try types.renderStruct(name: SwiftNaming.typeName(response.name, kind: "Command"), conformance: "ClusterCommandResponse",
-                                       header: header, fields: response.fields, isFabricScoped: response.isFabricScoped,
-                                       line: response.line, into: &writer)
+                                       header: header, fields: response.fields, isFabricScoped: response.isFabricScoped, into: &writer)
             }
         }
     }
@@ -155,7 +154,7 @@ struct ClusterRenderer {
         if command.isFabricScoped { header.append("public static let isFabricScoped = true") }
         writer.documentation(command.documentation)
         try types.renderStruct(name: SwiftNaming.typeName(command.name, kind: "Command"), conformance: "ClusterCommand", header: header,
-                               fields: fields, isFabricScoped: isFabricScoped, line: command.line, into: &writer)
+                               fields: fields, isFabricScoped: isFabricScoped, into: &writer)
     }
 
     // MARK: Events
@@ -180,7 +179,7 @@ struct ClusterRenderer {
                 }
                 if event.isFabricSensitive { header.append("public static let isFabricSensitive = true") }
                 try types.renderStruct(name: SwiftNaming.typeName(event.name, kind: "Event"), conformance: "ClusterEvent", header: header,
-                                       fields: event.fields, isFabricScoped: false, line: event.line, into: &writer)
+                                       fields: event.fields, isFabricScoped: false, into: &writer)
             }
         }
     }

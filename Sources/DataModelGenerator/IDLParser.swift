@@ -23,7 +23,7 @@ struct IDLParser {
             takeDocumentation()
             if current.kind == .end { return file }
             let line = current.line
-            let qualifiers = try parseQualifiers()
+            let qualifiers = parseQualifiers()
             switch try identifier("a declaration") {
             case "enum":
                 try allow(qualifiers, ["shared"] + Self.maturities, for: "an enum", line: line)
@@ -62,7 +62,7 @@ struct IDLParser {
                 return cluster
             }
             let line = current.line
-            let qualifiers = try parseQualifiers()
+            let qualifiers = parseQualifiers()
             switch try identifier("a cluster member") {
             case "revision":
                 try allow(qualifiers, [], for: "a revision", line: line)
@@ -136,7 +136,7 @@ struct IDLParser {
                 return fields
             }
             let line = current.line
-            let qualifiers = try parseQualifiers()
+            let qualifiers = parseQualifiers()
             try allow(qualifiers, ["optional", "nullable", "fabric_sensitive"] + Self.maturities, for: "a field", line: line)
             var field = try parseField(line: line)
             field.isOptional = qualifiers.contains("optional")
@@ -178,7 +178,7 @@ struct IDLParser {
         for (role, privilege) in try parseAccess(roles: ["read", "write"]) {
             if role == "read" { attribute.readPrivilege = privilege } else { attribute.writePrivilege = privilege }
         }
-        let fieldQualifiers = try parseQualifiers()
+        let fieldQualifiers = parseQualifiers()
         try allow(fieldQualifiers, ["optional", "nullable"], for: "an attribute's type", line: line)
         attribute.field = try parseField(line: line)
         attribute.field.isOptional = fieldQualifiers.contains("optional")
@@ -310,7 +310,7 @@ struct IDLParser {
     }
 
     /// The qualifier words before a declaration, skipping documentation between them.
-    private mutating func parseQualifiers() throws(GeneratorError) -> [String] {
+    private mutating func parseQualifiers() -> [String] {
         var qualifiers: [String] = []
         while true {
             takeDocumentation()

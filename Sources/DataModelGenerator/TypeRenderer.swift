@@ -47,7 +47,7 @@ struct TypeRenderer {
     /// A TLV structure: stored fields, a memberwise initialiser, and TLV coding at the fields' context tags.
     /// `header` lines (typealiases, static IDs) go first; `conformance` is the protocol list.
     func renderStruct(name: String, conformance: String, header: [String], fields: [IDLField], isFabricScoped: Bool,
-                      line: Int, into writer: inout SourceWriter) throws(GeneratorError) {
+                      into writer: inout SourceWriter) throws(GeneratorError) {
         let members = try fields.map { field throws(GeneratorError) in
             try Member(field: field, isFabricScoped: isFabricScoped, resolver: resolver, cluster: cluster)
         }

@@ -9,7 +9,7 @@ import Testing
         enum UnusedEnum : enum8 {
           kNever = 0;
         }
-        cluster Lamp = 0xFFF1FC02 {
+        provisional cluster Lamp = 0xFFF1FC02 {
           revision 3;
           bitmap Feature : bitmap32 {
             kDim = 0x1;
@@ -51,6 +51,7 @@ import Testing
 
     @Test func mapsQualitiesToSwiftTypes() throws {
         let lamp = try generate()[0].contents
+        #expect(lamp.contains("// Matter cluster Lamp 0xFFF1FC02, revision 3, as the IDL defines it (provisional there)."))
         #expect(lamp.contains("public static let id: ClusterID = 0xFFF1FC02"))
         #expect(lamp.contains("public static let revision: UInt16 = 3"))
         #expect(lamp.contains("""

@@ -2,7 +2,7 @@
 
 import MatterTLV
 
-// Matter cluster ScenesManagement 0x0062, revision 1, as the IDL defines it.
+// Matter cluster ScenesManagement 0x0062, revision 1, as the IDL defines it (provisional there).
 /// Attributes and commands for scene configuration and manipulation.
 public enum ScenesManagementCluster: ClusterDefinition {
     public static let id: ClusterID = 0x0062
