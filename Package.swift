@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "MatterMessaging", targets: ["MatterMessaging"]),
         .library(name: "MatterCertificates", targets: ["MatterCertificates"]),
         .library(name: "MatterDiscovery", targets: ["MatterDiscovery"]),
+        .library(name: "MatterDataModel", targets: ["MatterDataModel"]),
+        .executable(name: "datamodel-generator", targets: ["DataModelGenerator"]),
     ],
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -36,6 +38,10 @@ let package = Package(
         .target(name: "MatterInteraction", dependencies: ["MatterTLV", "MatterMessaging"]),
         .target(name: "MatterCertificates", dependencies: ["MatterTLV", "MatterCrypto"]),
         .target(name: "MatterDiscovery"),
+        // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
+        .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
+        // Development-time tool: Matter IDL and device-type XML in, Swift out (see scripts/generate-datamodel.sh).
+        .executableTarget(name: "DataModelGenerator"),
         .target(name: "MatterPlatform", dependencies: ["MatterDiscovery", "MatterMessaging", "MatterCrypto", "CSQLite"]),
         .target(name: "HomeHub", dependencies: [
             "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
@@ -61,6 +67,10 @@ let package = Package(
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine"]),
+        // VendorFixture/Generated is datamodel-generator output for the vendor IDL beside it.
+        .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport"],
+                    exclude: ["VendorFixture/AcmeClusters.matter"]),
+        .testTarget(name: "DataModelGeneratorTests", dependencies: ["DataModelGenerator"]),
     ],
     swiftLanguageModes: [.v6]
 )

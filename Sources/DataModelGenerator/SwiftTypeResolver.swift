@@ -1,0 +1,82 @@
+/// Finds the Swift type of an IDL type name: a built-in, a type of the cluster being generated (looked up first, as
+/// the IDL scopes names), or a global type of the file.
+struct SwiftTypeResolver {
+    let file: IDLFile
+    /// The vendor namespace that wraps every generated declaration, if any.
+    let namespace: String?
+
+    enum Resolution: Equatable {
+        case builtin(String)
+        /// The IDL name and the generated Swift name of a type the cluster declares.
+        case clusterType(String, swift: String)
+        case globalType(String, swift: String)
+    }
+
+    func clusterTypeName(_ cluster: IDLCluster) -> String {
+        qualified(SwiftNaming.upperCamel(cluster.name) + "Cluster")
+    }
+
+    func qualified(_ name: String) -> String {
+        namespace.map { "\($0).\(name)" } ?? name
+    }
+
+    func resolve(_ name: String, in cluster: IDLCluster?, line: Int) throws(GeneratorError) -> Resolution {
+        if let cluster, let kind = kind(of: name, enums: cluster.enums, bitmaps: cluster.bitmaps, structs: cluster.structs) {
+            return .clusterType(name, swift: SwiftNaming.typeName(name, kind: kind))
+        }
+        if let kind = kind(of: name, enums: file.enums, bitmaps: file.bitmaps, structs: file.structs) {
+            return .globalType(name, swift: SwiftNaming.typeName(name, kind: kind))
+        }
+        if let builtin = IDLBaseTypes.swiftType(name) {
+            return .builtin(builtin)
+        }
+        let scope = cluster.map { "cluster \($0.name)" } ?? "the global scope"
+        throw .semantic(line: line, message: "unknown type '\(name)' in \(scope)")
+    }
+
+    /// The Swift spelling of a resolved type, without list, nullable or optional.
+    func swiftName(_ resolution: Resolution, in cluster: IDLCluster?) -> String {
+        switch resolution {
+        case .builtin(let swift): swift
+        case .clusterType(_, let swift): (cluster.map(clusterTypeName) ?? "") + "." + swift
+        case .globalType(_, let swift): qualified(swift)
+        }
+    }
+
+    /// A field's Swift type: `[T]` for lists, `Nullable<T>` for nullable, `T?` for optional (or when `optional` says so).
+    func swiftType(of field: IDLField, in cluster: IDLCluster?, optional: Bool) throws(GeneratorError) -> String {
+        var type = swiftName(try resolve(field.type.name, in: cluster, line: field.line), in: cluster)
+        if field.type.isList { type = "[\(type)]" }
+        if field.isNullable { type = "Nullable<\(type)>" }
+        return optional ? type + "?" : type
+    }
+
+    /// The global types the given clusters use, directly or through other global types, by name.
+    func globalTypesUsed(by clusters: [IDLCluster]) throws(GeneratorError) -> Set<String> {
+        var used: Set<String> = []
+        var pending: [IDLField] = []
+        for cluster in clusters {
+            let fields = cluster.structs.flatMap(\.fields) + cluster.events.flatMap(\.fields) + cluster.attributes.map(\.field)
+            for field in fields {
+                if case .globalType(let name, _) = try resolve(field.type.name, in: cluster, line: field.line) {
+                    used.insert(name)
+                }
+            }
+        }
+        pending = file.structs.filter { used.contains($0.name) }.flatMap(\.fields)
+        while let field = pending.popLast() {
+            if case .globalType(let name, _) = try resolve(field.type.name, in: nil, line: field.line), !used.contains(name) {
+                used.insert(name)
+                pending += file.structs.filter { $0.name == name }.flatMap(\.fields)
+            }
+        }
+        return used
+    }
+
+    /// "Enum", "Bitmap" or "Struct" when the scope declares the name.
+    private func kind(of name: String, enums: [IDLConstants], bitmaps: [IDLConstants], structs: [IDLStruct]) -> String? {
+        if enums.contains(where: { $0.name == name }) { return "Enum" }
+        if bitmaps.contains(where: { $0.name == name }) { return "Bitmap" }
+        return structs.contains { $0.name == name } ? "Struct" : nil
+    }
+}

@@ -1,0 +1,17 @@
+import MatterTLV
+
+// Matter Core §7.18.2 enum8/enum16: a cluster's enumeration, open so that values from newer devices still decode.
+/// Generated enums are structs with a constant per known value (`OnOffCluster.StartUpOnOffEnum.toggle`); a value this
+/// code does not know is kept as its raw number instead of failing the whole read.
+public protocol ClusterEnum: RawRepresentable, Hashable, Sendable, TLVCodable
+where RawValue: FixedWidthInteger & UnsignedInteger & TLVCodable {
+    init(rawValue: RawValue)
+}
+
+extension ClusterEnum {
+    public func tlvValue() -> TLVValue { rawValue.tlvValue() }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        self.init(rawValue: try RawValue(tlv: element))
+    }
+}

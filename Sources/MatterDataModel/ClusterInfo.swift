@@ -1,0 +1,23 @@
+// Matter Core §7.10 Cluster: a cluster's identifiers and names, for display and lookup at run time.
+public struct ClusterInfo: Hashable, Sendable {
+    public let id: ClusterID
+    public let name: String
+    public let revision: UInt16
+    public let attributes: [AttributeID: String]
+    /// Commands the server accepts (requests).
+    public let acceptedCommands: [CommandID: String]
+    /// Commands the server generates (responses); their IDs are a separate space from the accepted ones.
+    public let generatedCommands: [CommandID: String]
+    public let events: [EventID: String]
+
+    public init(id: ClusterID, name: String, revision: UInt16, attributes: [AttributeID: String],
+                acceptedCommands: [CommandID: String], generatedCommands: [CommandID: String], events: [EventID: String]) {
+        self.id = id
+        self.name = name
+        self.revision = revision
+        self.attributes = attributes
+        self.acceptedCommands = acceptedCommands
+        self.generatedCommands = generatedCommands
+        self.events = events
+    }
+}
