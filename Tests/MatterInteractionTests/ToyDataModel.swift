@@ -18,7 +18,7 @@ struct ToyDataModel: DataModelProvider {
     var onTime: UInt16 = 0
     var currentLevel: UInt8 = 10
     var onLevel: UInt8 = 200
-    var labels: [TLVElement] = (0..<120).map { index in
+    var labels: [TLVElement] = (0..<48).map { index in
         TLVElement(.structure([
             TLVElement(tag: .context(0), .utf8("label \(index)")),
             TLVElement(tag: .context(1), .utf8("value number \(index)")),
