@@ -7,6 +7,10 @@ import MatterTLV
 // `tick(now:)` when it fires.
 /// The Interaction Model engine of a device: reads (chunked), subscriptions (priming, min/max intervals,
 /// keep-alives), writes and invokes (timed or not), events, for any `DataModelProvider`.
+///
+/// A driver beside an `ExchangeManager` passes every Interaction Model message it delivers to `handle`, sends
+/// each `.send` on its exchange and closes each `.closeExchange`; for `.openExchangeAndSend` it opens an exchange,
+/// calls `reportExchangeOpened`, then sends. It reports `.exchangeFailed` actions to `exchangeFailed(_:)`.
 public struct InteractionServer<Provider: DataModelProvider>: Sendable {
     /// The device's data model. Change it here, then report the changed paths with `attributesChanged(_:now:)`
     /// (or, after recording an event, call `tick(now:)`).
@@ -130,7 +134,7 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
             subscription.phase = .idle
             subscription.lastReport = now
             subscriptions[id] = subscription
-            let seconds = UInt16(subscription.maxInterval.components.seconds)
+            let seconds = UInt16(clamping: subscription.maxInterval.components.seconds)
             let response = SubscribeResponseMessage(subscriptionID: id, maxInterval: seconds)
             return [.send(.subscribeResponse, response.encoded(), on: exchange), .closeExchange(exchange)]
         case .report(let id):
@@ -152,8 +156,10 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
 
     /// Forgets what the server waited for on this exchange, and the subscription that was using it.
     private mutating func abandonExchange(_ exchange: ExchangeHandle) -> [ServerAction] {
-        guard case .sendingChunks(_, _, let completion, _)? = exchanges.removeValue(forKey: exchange) else { return [] }
-        return abandon(completion)
+        switch exchanges.removeValue(forKey: exchange) {
+        case .sendingChunks(_, _, let completion, _)?: abandon(completion)
+        case .timedWindow?, .receivingWrite?, nil: []
+        }
     }
 
     /// A StatusResponse with this status, ending the exchange.

@@ -183,6 +183,16 @@ import Testing
         #expect(try F.status(actions) == .invalidAction)
     }
 
+    @Test func unknownOpcodeAfterATimedRequestClosesItsWindow() throws {
+        var server = InteractionServer(provider: ToyDataModel())
+        let exchange = F.exchange(1)
+        _ = server.receive(.timedRequest, TimedRequestMessage(timeout: 1000).encoded(), on: exchange)
+        _ = server.handle(opcode: 0x42, payload: [], on: exchange, context: F.admin, now: .zero)
+        #expect(server.nextDeadline == nil)
+        let lock = InvokeRequestMessage(timedRequest: true, invokeRequests: [CommandDataIB(path: CommandPathIB(endpoint: 1, cluster: 0x101, command: 0))])
+        #expect(try F.status(server.receive(.invokeRequest, lock.encoded(), on: exchange)) == .timedRequestMismatch)
+    }
+
     @Test func requestInsteadOfAPrimingAcknowledgementEndsTheSubscription() throws {
         var server = InteractionServer(provider: ToyDataModel())
         let exchange = F.exchange(1)
