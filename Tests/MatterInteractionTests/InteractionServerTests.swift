@@ -167,6 +167,32 @@ import Testing
         return delivered
     }
 
+    // MARK: Real controllers' requests
+
+    @Test func iPhoneReadIsAnsweredPathByPath() throws {
+        var server = InteractionServer(provider: ToyDataModel())
+        let request = try ReadRequestMessage(payload: CapturedMessages.appleReadRequest)
+        let actions = server.receive(.readRequest, CapturedMessages.appleReadRequest, on: F.exchange(1))
+        let report = try #require(only(try F.reports(actions)))
+        // The toy has no endpoint 0: each concrete path gets UNSUPPORTED_ENDPOINT, the wildcard nothing.
+        let concrete = request.attributeRequests.filter { $0.concrete != nil }
+        #expect(concrete.count == 8)
+        #expect(report.attributeReports == concrete.map { .status(AttributeStatusIB(path: $0, status: StatusIB(status: .unsupportedEndpoint))) })
+        #expect(report.suppressResponse)
+    }
+
+    @Test func iPhoneArmFailSafeAndRsMatterInvokeGetCommandStatuses() throws {
+        var server = InteractionServer(provider: ToyDataModel())
+        let arm = server.receive(.invokeRequest, CapturedMessages.appleArmFailSafe, on: F.exchange(1))
+        let armResponse = try InvokeResponseMessage(payload: try #require(F.sent(arm).first?.1))
+        #expect(armResponse.invokeResponses == [.status(CommandStatusIB(path: CommandPathIB(endpoint: 0, cluster: 0x30, command: 0),
+                                                                         status: StatusIB(status: .unsupportedEndpoint)))])
+        let rs = server.receive(.invokeRequest, CapturedMessages.rsMatterInvoke, on: F.exchange(2))
+        let rsResponse = try InvokeResponseMessage(payload: try #require(F.sent(rs).first?.1))
+        #expect(rsResponse.invokeResponses == [.status(CommandStatusIB(path: CommandPathIB(endpoint: 0, cluster: 49, command: 12),
+                                                                        status: StatusIB(status: .unsupportedEndpoint)))])
+    }
+
     // MARK: Messages out of place
 
     @Test(arguments: [InteractionModelOpcode.statusResponse, .reportData, .subscribeResponse, .writeResponse, .invokeResponse])
