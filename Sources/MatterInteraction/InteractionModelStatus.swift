@@ -110,3 +110,6 @@ extension InteractionModelStatus: TLVCodable {
         self.init(rawValue: try UInt8(tlv: element))
     }
 }
+
+/// A status is what a device answers instead of a value, so `Result<TLVValue, InteractionModelStatus>` can say so.
+extension InteractionModelStatus: Error {}

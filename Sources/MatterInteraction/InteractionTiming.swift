@@ -15,4 +15,13 @@ public enum InteractionTiming {
     /// The delay is drawn uniformly from [fraction·ceiling, ceiling] so that many devices lost together (a power
     /// cut) do not all resubscribe in the same instant; connectedhomeip draws from [0.3·max, max] likewise.
     public static let resubscribeJitterFloor = 0.5
+
+    /// How long the server waits for the StatusResponse to a chunk or report, or for the action after a
+    /// TimedRequest, before it gives the interaction up (dropping a subscription whose report it was). Longer than
+    /// MRP's whole retransmission schedule to an idle peer (about 10 s), so a slow but live peer is not dropped.
+    public static let serverResponseTimeout: Duration = .seconds(30)
+
+    /// How long before its max interval a subscription's keep-alive goes out (at most half the interval), so
+    /// that it reaches the subscriber before its liveness check even when the first transmission is lost.
+    public static let keepAliveLead: Duration = .seconds(1)
 }
