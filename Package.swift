@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "MatterPlatform", dependencies: ["MatterDiscovery", "MatterMessaging", "MatterCrypto", "CSQLite"]),
         .target(name: "HomeHub", dependencies: [
             "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
-            "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction",
+            "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "MatterCertificatesTests", dependencies: ["MatterCertificates", "MatterTLV", "MatterCrypto", "MatterTestSupport"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
-        .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterTestSupport"]),
+        .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine"]),
         // VendorFixture/Generated is datamodel-generator output for the vendor IDL beside it.
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport"],

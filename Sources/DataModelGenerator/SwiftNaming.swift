@@ -12,6 +12,12 @@ enum SwiftNaming {
         return keywords.contains(camel) ? "`\(camel)`" : camel
     }
 
+    /// An enum constant as the spec names it, for people: the IDL name without its `k` prefix (`kNoFailSafe` → `NoFailSafe`).
+    static func displayName(ofConstant name: String) -> String {
+        guard name.first == "k", let second = name.dropFirst().first, second.isUppercase || second.isNumber else { return name }
+        return String(name.dropFirst())
+    }
+
     /// A type or display name: the IDL's own name with its first letter capitalised (`onOff` → `OnOff`).
     static func upperCamel(_ name: String) -> String {
         guard let first = name.first else { return name }

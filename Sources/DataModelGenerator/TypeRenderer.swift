@@ -41,6 +41,14 @@ struct TypeRenderer {
                 let value = protocolName == "ClusterBitmap" ? Hex.format(entry.value, digits: 1) : String(entry.value)
                 writer.line("public static let \(name) = Self(rawValue: \(value))")
             }
+            if protocolName == "ClusterEnum" {
+                // The first name of a value wins: a dictionary literal with a repeated key would trap at run time.
+                var named: Set<UInt64> = []
+                let names = constants.entries.filter { named.insert($0.value).inserted }
+                    .map { "\($0.value): \"\(SwiftNaming.displayName(ofConstant: $0.name))\"" }
+                writer.line()
+                writer.line("public static let names: [\(rawType): String] = [\(names.isEmpty ? ":" : names.joined(separator: ", "))]")
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import MatterCertificates
 import MatterCrypto
+import MatterDataModel
 import MatterDiscovery
 import MatterInteraction
 import MatterMessaging
@@ -111,12 +112,14 @@ public actor Commissioner {
 
         case .armFailSafe:
             let response = try await paseClient(context).invoke(
-                ArmFailSafe(expiryLengthSeconds: HubConstants.failSafeSeconds, breadcrumb: 1), endpoint: 0)
+                GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: HubConstants.failSafeSeconds, breadcrumb: 1),
+                endpoint: 0)
             try check(response.errorCode, response.debugText)
 
         case .regulatoryConfig:
             let response = try await paseClient(context).invoke(
-                SetRegulatoryConfig(newRegulatoryConfig: .indoorOutdoor, countryCode: HubConstants.regulatoryCountryCode, breadcrumb: 2),
+                GeneralCommissioningCluster.Commands.SetRegulatoryConfig(
+                    newRegulatoryConfig: .indoorOutdoor, countryCode: HubConstants.regulatoryCountryCode, breadcrumb: 2),
                 endpoint: 0)
             try check(response.errorCode, response.debugText)
 
@@ -128,13 +131,14 @@ public actor Commissioner {
                 throw CommissionerError("the device's DAC could not be read, so its CSR cannot be checked")
             }
             let nonce = random.bytes(32)
-            let response = try await paseClient(context).invoke(CSRRequest(csrNonce: nonce), endpoint: 0)
+            let response = try await paseClient(context).invoke(OperationalCredentialsCluster.Commands.CSRRequest(csrNonce: nonce), endpoint: 0)
             context.csr = try NOCSRVerification.verify(
                 nocsrElements: response.nocsrElements, attestationSignature: response.attestationSignature,
                 attestationChallenge: try attestationChallenge(context), csrNonce: nonce, dacPublicKey: dacKey)
 
         case .addTrustedRoot:
-            _ = try await paseClient(context).invoke(AddTrustedRootCertificate(rootCACertificate: authority.rootCertificateTLV), endpoint: 0)
+            _ = try await paseClient(context).invoke(
+                OperationalCredentialsCluster.Commands.AddTrustedRootCertificate(rootCACertificate: authority.rootCertificateTLV), endpoint: 0)
 
         case .addOperationalCertificate:
             guard let csr = context.csr else { throw CommissionerError("no verified CSR") }
@@ -146,9 +150,9 @@ public actor Commissioner {
                 nodeID: nodeID, vendorID: identity?.vendorID ?? 0, productID: identity?.productID ?? 0,
                 attestation: context.attestationRecord, addresses: context.address.map { [$0] } ?? [])
             context.nodeID = nodeID
-            let response = try await paseClient(context).invoke(AddNOC(
+            let response = try await paseClient(context).invoke(OperationalCredentialsCluster.Commands.AddNOC(
                 nocValue: noc, icacValue: icac, ipkValue: authority.fabric.ipkEpochKey,
-                caseAdminSubject: authority.caseAdminSubject, adminVendorID: FabricAuthority.adminVendorID), endpoint: 0)
+                caseAdminSubject: authority.caseAdminSubject, adminVendorId: FabricAuthority.adminVendorID), endpoint: 0)
             guard response.statusCode == .ok else {
                 throw CommissionerError("the device refused the NOC: \(response.statusCode)\(response.debugText.map { " (\($0))" } ?? "")")
             }
@@ -169,7 +173,7 @@ public actor Commissioner {
         case .commissioningComplete:
             guard let session = context.caseSession, let nodeID = context.nodeID else { throw CommissionerError("no CASE session") }
             let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
-            let response = try await client.invoke(CommissioningComplete(), endpoint: 0)
+            let response = try await client.invoke(GeneralCommissioningCluster.Commands.CommissioningComplete(), endpoint: 0)
             try check(response.errorCode, response.debugText)
             try store.markCommissioned(nodeID)
             try store.updateReachability(of: nodeID, addresses: [session.peer], mrpParameters: session.established.peerParameters.map { _ in session.established.mrpParameters })
@@ -184,7 +188,9 @@ public actor Commissioner {
             // Some devices (CircuitMatter) list a device type twice on one endpoint; the store keeps it once.
             var seen = Set<[UInt32]>()
             try store.setEndpoints(description.endpoints.flatMap { endpoint in
-                endpoint.deviceTypes.map { EndpointDeviceType(endpoint: endpoint.endpoint, deviceType: $0.deviceType, revision: $0.revision) }
+                endpoint.deviceTypes.map {
+                    EndpointDeviceType(endpoint: endpoint.endpoint, deviceType: $0.deviceType.rawValue, revision: $0.revision)
+                }
             }.filter { seen.insert([UInt32($0.endpoint), $0.deviceType]).inserted }, of: nodeID)
         }
         return context
@@ -234,10 +240,12 @@ public actor Commissioner {
     /// The attestation result; throws when the device is untrusted (after recording what it learned in `result`).
     private func attest(_ request: CommissioningRequest, _ context: Context) async throws -> AttestationResult {
         let client = try paseClient(context)
-        let dac = try await client.invoke(CertificateChainRequest(certificateType: .deviceAttestationCertificate), endpoint: 0).certificate
-        let pai = try await client.invoke(CertificateChainRequest(certificateType: .productAttestationIntermediateCertificate), endpoint: 0).certificate
+        typealias CertificateChainRequest = OperationalCredentialsCluster.Commands.CertificateChainRequest
+        let dac = try await client.invoke(CertificateChainRequest(certificateType: .dacCertificate), endpoint: 0).certificate
+        let pai = try await client.invoke(CertificateChainRequest(certificateType: .paiCertificate), endpoint: 0).certificate
         let nonce = random.bytes(32)
-        let response = try await client.invoke(AttestationRequest(attestationNonce: nonce), endpoint: 0)
+        let response = try await client.invoke(
+            OperationalCredentialsCluster.Commands.AttestationRequest(attestationNonce: nonce), endpoint: 0)
         let verifier = DeviceAttestationVerifier(trustStore: request.trustStore, developmentMode: request.developmentMode)
         let result = verifier.verify(
             dac: dac, pai: pai, attestationElements: response.attestationElements, attestationSignature: response.attestationSignature,
@@ -255,10 +263,12 @@ public actor Commissioner {
     private func undo(_ rollback: CommissioningStateMachine.Rollback, _ context: Context) async {
         if let client = context.paseClient {
             if rollback.contains(.removeFabricFromDevice), let fabricIndex = context.fabricIndex {
-                _ = try? await client.invoke(RemoveFabric(fabricIndex: fabricIndex), endpoint: 0, timeout: HubTiming.rollbackStep)
+                _ = try? await client.invoke(
+                    OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0, timeout: HubTiming.rollbackStep)
             }
             // Expiring the fail-safe makes the device undo everything done under it (§11.10.7.2.2).
-            _ = try? await client.invoke(ArmFailSafe(expiryLengthSeconds: 0, breadcrumb: 0), endpoint: 0, timeout: HubTiming.rollbackStep)
+            _ = try? await client.invoke(
+                GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 0, breadcrumb: 0), endpoint: 0, timeout: HubTiming.rollbackStep)
         }
         if rollback.contains(.forgetNode), let nodeID = context.nodeID {
             try? store.deleteNode(nodeID)
@@ -281,7 +291,7 @@ public actor Commissioner {
         return pase.established.keys.attestationChallenge
     }
 
-    private func check(_ code: CommissioningErrorCode, _ debugText: String) throws {
+    private func check(_ code: GeneralCommissioningCluster.CommissioningErrorEnum, _ debugText: String) throws {
         guard code == .ok else { throw CommissionerError("the device answered \(code)\(debugText.isEmpty ? "" : " (\(debugText))")") }
     }
 

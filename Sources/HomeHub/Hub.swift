@@ -1,6 +1,7 @@
 import Foundation
 import MatterCertificates
 import MatterCrypto
+import MatterDataModel
 import MatterDiscovery
 import MatterInteraction
 import MatterPlatform
@@ -63,12 +64,13 @@ public final class Hub: Sendable {
         let sessionTime = clock.now - start
         let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
         let readStart = clock.now
-        let report = try await client.read([AttributePathIB(endpoint: 0, cluster: BasicInformation.clusterID, attribute: 1)])
+        let vendorNameAttribute = BasicInformationCluster.Attributes.vendorName
+        let report = try await client.read([vendorNameAttribute.path(endpoint: 0)])
         let roundTrip = clock.now - readStart
         var cache = AttributeCache()
         cache.apply(report.attributeReports)
-        guard let vendorName = try cache.value(BasicInformation.vendorName, endpoint: 0) else {
-            throw HubError.missingAttribute("BasicInformation.VendorName")
+        guard let vendorName = try cache.value(vendorNameAttribute, endpoint: 0) else {
+            throw HubError.missingAttribute(vendorNameAttribute.qualifiedName)
         }
         await transport.removeSession(session.session)
         return PingResult(address: address, vendorName: vendorName, sessionEstablishment: sessionTime, roundTrip: roundTrip)

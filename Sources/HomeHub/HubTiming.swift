@@ -10,6 +10,11 @@ public enum HubTiming {
     /// interpreted devices sign and verify with P-256), as connectedhomeip's commissioning steps allow.
     public static let interactionResponse: Duration = .seconds(30)
 
+    /// The action window of the TimedRequest sent before a command that must be timed (Matter Core §8.7). The
+    /// InvokeRequest follows at once; 10 s outlasts its MRP retransmissions to a slow device, yet stays short, as the
+    /// window exists so that a delayed invoke replayed later is refused.
+    public static let timedInvokeWindow: Duration = .seconds(10)
+
     /// The max interval ceiling the node interview asks for. The subscription only carries the priming report
     /// and is dropped right after, so the ceiling only has to outlast the interview; a device may pick more.
     static let interviewMaxIntervalCeiling: UInt16 = 60

@@ -1,3 +1,5 @@
+import MatterDataModel
+
 /// What an interview learned about a node: who made it and what its endpoints are.
 public struct NodeDescription: Hashable, Sendable {
     public var vendorID: UInt16
@@ -26,12 +28,12 @@ public struct NodeDescription: Hashable, Sendable {
 /// One endpoint as its Descriptor cluster describes it.
 public struct EndpointDescription: Hashable, Sendable {
     public var endpoint: UInt16
-    public var deviceTypes: [DeviceTypeStruct]
-    public var serverClusters: [UInt32]
-    public var clientClusters: [UInt32]
+    public var deviceTypes: [DescriptorCluster.DeviceTypeStruct]
+    public var serverClusters: [ClusterID]
+    public var clientClusters: [ClusterID]
     public var parts: [UInt16]
 
-    public init(endpoint: UInt16, deviceTypes: [DeviceTypeStruct], serverClusters: [UInt32], clientClusters: [UInt32], parts: [UInt16]) {
+    public init(endpoint: UInt16, deviceTypes: [DescriptorCluster.DeviceTypeStruct], serverClusters: [ClusterID], clientClusters: [ClusterID], parts: [UInt16]) {
         self.endpoint = endpoint
         self.deviceTypes = deviceTypes
         self.serverClusters = serverClusters

@@ -1,3 +1,4 @@
+import MatterDataModel
 import MatterInteraction
 
 /// Reads a node's Basic Information and the Descriptor of every endpoint. Some devices (CircuitMatter) cannot
@@ -7,8 +8,8 @@ import MatterInteraction
 public enum NodeInterview {
     /// Basic Information on the root endpoint, and Descriptor on every endpoint.
     public static let paths = [
-        AttributePathIB(endpoint: 0, cluster: BasicInformation.clusterID),
-        AttributePathIB(cluster: Descriptor.clusterID),
+        AttributePathIB(endpoint: 0, cluster: BasicInformationCluster.id.rawValue),
+        AttributePathIB(cluster: DescriptorCluster.id.rawValue),
     ]
 
     public static func interview(_ client: InteractionClient, timeout: Duration = HubTiming.interactionResponse) async throws(NodeInterviewError) -> NodeDescription {
@@ -33,30 +34,30 @@ public enum NodeInterview {
 
     /// The node as the cached Basic Information and Descriptor attributes describe it.
     public static func describe(_ cache: AttributeCache) throws(NodeInterviewError) -> NodeDescription {
-        let endpoints = Set(cache.paths.filter { $0.cluster == Descriptor.clusterID }.map(\.endpoint)).sorted()
+        let endpoints = Set(cache.paths.filter { $0.cluster == DescriptorCluster.id.rawValue }.map(\.endpoint)).sorted()
         var descriptions: [EndpointDescription] = []
         for endpoint in endpoints {
             descriptions.append(EndpointDescription(
                 endpoint: endpoint,
-                deviceTypes: try value(Descriptor.deviceTypeList, endpoint: endpoint, in: cache) ?? [],
-                serverClusters: try value(Descriptor.serverList, endpoint: endpoint, in: cache) ?? [],
-                clientClusters: try value(Descriptor.clientList, endpoint: endpoint, in: cache) ?? [],
-                parts: try value(Descriptor.partsList, endpoint: endpoint, in: cache) ?? []
+                deviceTypes: try value(DescriptorCluster.Attributes.deviceTypeList, endpoint: endpoint, in: cache) ?? [],
+                serverClusters: try value(DescriptorCluster.Attributes.serverList, endpoint: endpoint, in: cache) ?? [],
+                clientClusters: try value(DescriptorCluster.Attributes.clientList, endpoint: endpoint, in: cache) ?? [],
+                parts: try value(DescriptorCluster.Attributes.partsList, endpoint: endpoint, in: cache) ?? []
             ))
         }
         return NodeDescription(
-            vendorID: try required(BasicInformation.vendorID, in: cache),
-            vendorName: try required(BasicInformation.vendorName, in: cache),
-            productID: try required(BasicInformation.productID, in: cache),
-            productName: try required(BasicInformation.productName, in: cache),
-            serialNumber: try value(BasicInformation.serialNumber, endpoint: 0, in: cache),
-            uniqueID: try value(BasicInformation.uniqueID, endpoint: 0, in: cache),
-            softwareVersionString: try value(BasicInformation.softwareVersionString, endpoint: 0, in: cache),
+            vendorID: try required(BasicInformationCluster.Attributes.vendorID, in: cache),
+            vendorName: try required(BasicInformationCluster.Attributes.vendorName, in: cache),
+            productID: try required(BasicInformationCluster.Attributes.productID, in: cache),
+            productName: try required(BasicInformationCluster.Attributes.productName, in: cache),
+            serialNumber: try value(BasicInformationCluster.Attributes.serialNumber, endpoint: 0, in: cache),
+            uniqueID: try value(BasicInformationCluster.Attributes.uniqueID, endpoint: 0, in: cache),
+            softwareVersionString: try value(BasicInformationCluster.Attributes.softwareVersionString, endpoint: 0, in: cache),
             endpoints: descriptions
         )
     }
 
-    private static func value<Value>(_ attribute: ClusterAttribute<Value>, endpoint: UInt16,
+    private static func value<Value>(_ attribute: AttributeDefinition<Value>, endpoint: UInt16,
                                      in cache: AttributeCache) throws(NodeInterviewError) -> Value? {
         do {
             return try cache.value(attribute, endpoint: endpoint)
@@ -65,9 +66,9 @@ public enum NodeInterview {
         }
     }
 
-    private static func required<Value>(_ attribute: ClusterAttribute<Value>, in cache: AttributeCache) throws(NodeInterviewError) -> Value {
+    private static func required<Value>(_ attribute: AttributeDefinition<Value>, in cache: AttributeCache) throws(NodeInterviewError) -> Value {
         guard let value = try value(attribute, endpoint: 0, in: cache) else {
-            throw .missingAttribute(attribute.name)
+            throw .missingAttribute(attribute.qualifiedName)
         }
         return value
     }

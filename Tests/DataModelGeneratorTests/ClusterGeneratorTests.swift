@@ -104,6 +104,14 @@ import Testing
         }
     }
 
+    @Test func anEnumNamesItsValuesForPeopleTheFirstNameOfARepeatedValueWinning() throws {
+        let file = try IDLParser.parse("cluster A = 1 {\n  enum E : enum8 {\n    kOK = 0;\n    kNOCInvalid = 3;\n    kAlias = 3;\n  }\n"
+            + "  enum Empty : enum16 {\n  }\n}")
+        let source = try ClusterGenerator(file: file, source: "a", namespace: nil).generate(clusterNames: nil)[0].contents
+        #expect(source.contains("public static let names: [UInt8: String] = [0: \"OK\", 3: \"NOCInvalid\"]\n"))
+        #expect(source.contains("public static let names: [UInt16: String] = [:]\n"))
+    }
+
     @Test func aCommandWithAnUndefinedResponseIsReported() throws {
         let file = try IDLParser.parse("cluster A = 1 {\n\n  command C(): Nowhere = 0;\n}")
         #expect(throws: GeneratorError.semantic(line: 3, message: "command C: 'Nowhere' is not a response struct of cluster A")) {

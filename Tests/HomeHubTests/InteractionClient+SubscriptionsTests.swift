@@ -1,3 +1,4 @@
+import MatterDataModel
 import MatterInteraction
 import MatterTLV
 import Testing
@@ -35,7 +36,7 @@ import Testing
         #expect(subscription.maxInterval == .seconds(2))
         var cache = AttributeCache()
         cache.apply(subscription.priming.attributeReports)
-        #expect(try cache.value(BasicInformation.vendorName, endpoint: 0) == "CircuitMatter")
+        #expect(try cache.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0) == "CircuitMatter")
 
         for message in [Self.report(0x77, label: "Kitchen"), Self.report(0x77, label: nil), Self.report(0x99, label: "Other")] {
             let exchange = try await device.openExchange()
@@ -46,7 +47,7 @@ import Testing
         var reports = subscription.makeAsyncIterator()
         let first = try #require(try await reports.next())
         cache.apply(first.attributeReports)
-        #expect(try cache.value(BasicInformation.nodeLabel, endpoint: 0) == "Kitchen")
+        #expect(try cache.value(BasicInformationCluster.Attributes.nodeLabel, endpoint: 0) == "Kitchen")
         #expect(try await reports.next()?.isEmpty == true)
 
         await subscription.cancel()

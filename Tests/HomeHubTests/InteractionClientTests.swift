@@ -1,3 +1,4 @@
+import MatterDataModel
 import MatterInteraction
 import MatterMessaging
 import MatterTLV
@@ -12,62 +13,6 @@ actor Received<Value: Sendable> {
 
 @Suite(.timeLimit(.minutes(1))) struct InteractionClientTests {
     private static let basicInformationVendorName = AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 1)
-
-    @Test func invokeReturnsTheResponseCommandDecodedAsTheCommandsResponse() async throws {
-        let requests = Received<InvokeRequestMessage>()
-        let device = try await LoopbackInteractionDevice { exchange in
-            let request = try InvokeRequestMessage(payload: exchange.first?.payload ?? [])
-            await requests.append(request)
-            let fields = ArmFailSafeResponse(errorCode: .busyWithOtherAdmin, debugText: "another admin").tlvValue()
-            try await exchange.send(InvokeResponseMessage(invokeResponses: [.command(CommandDataIB(
-                path: CommandPathIB(endpoint: 0, cluster: 0x0030, command: 0x01), fields: TLVElement(fields)))]))
-            await exchange.close()
-        }
-        let response = try await device.client.invoke(ArmFailSafe(expiryLengthSeconds: 60, breadcrumb: 7), endpoint: 0)
-        #expect(response == ArmFailSafeResponse(errorCode: .busyWithOtherAdmin, debugText: "another admin"))
-        let sent = try #require(await requests.values.first?.invokeRequests.first)
-        #expect(sent.path == CommandPathIB(endpoint: 0, cluster: 0x0030, command: 0x00))
-        #expect(try ArmFailSafe(tlv: #require(sent.fields)) == ArmFailSafe(expiryLengthSeconds: 60, breadcrumb: 7))
-        await device.stop()
-    }
-
-    @Test func anErrorStatusIsNamedWithTheOperation() async throws {
-        let device = try await LoopbackInteractionDevice { exchange in
-            let path = CommandPathIB(endpoint: 0, cluster: 0x0030, command: 0x00)
-            try await exchange.send(InvokeResponseMessage(invokeResponses: [.status(CommandStatusIB(
-                path: path, status: StatusIB(status: .unsupportedCommand)))]))
-            await exchange.close()
-        }
-        await #expect {
-            _ = try await device.client.invoke(ArmFailSafe(expiryLengthSeconds: 60, breadcrumb: 1), endpoint: 0)
-        } throws: { error in
-            "\(error)" == "invoke GeneralCommissioning.ArmFailSafe on endpoint 0: UNSUPPORTED_COMMAND ("
-                + InteractionModelStatus.unsupportedCommand.explanation + ")"
-                && (error as? InteractionClientError)?.status == .unsupportedCommand
-        }
-        await device.stop()
-    }
-
-    @Test func aPlainSuccessAnswersACommandWithoutResponseAndFailsOneThatHasOne() async throws {
-        let device = try await LoopbackInteractionDevice { exchange in
-            let request = try InvokeRequestMessage(payload: exchange.first?.payload ?? [])
-            let path = try #require(request.invokeRequests.first).path
-            try await exchange.send(InvokeResponseMessage(invokeResponses: [.status(CommandStatusIB(
-                path: path, status: StatusIB(status: .success)))]))
-            await exchange.close()
-        }
-        let root = try await device.client.invoke(AddTrustedRootCertificate(rootCACertificate: [1, 2, 3]), endpoint: 0)
-        #expect(root == DefaultSuccess())
-        let raw = try await device.client.invoke(endpoint: 1, cluster: 0x0006, command: 0x01, fields: .structure([]))
-        #expect(raw == nil)
-        await #expect {
-            _ = try await device.client.invoke(CommissioningComplete(), endpoint: 0)
-        } throws: { error in
-            "\(error)" == "invoke GeneralCommissioning.CommissioningComplete on endpoint 0: "
-                + "expected response command 0x5, the device answered a plain SUCCESS status"
-        }
-        await device.stop()
-    }
 
     @Test func aReadJoinsTwoChunksAndAcknowledgesTheFirst() async throws {
         let acknowledgements = Received<InteractionModelStatus>()
@@ -86,8 +31,8 @@ actor Received<Value: Sendable> {
         let report = try await device.client.read([Self.basicInformationVendorName, AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 2)])
         var cache = AttributeCache()
         cache.apply(report.attributeReports)
-        #expect(try cache.value(BasicInformation.vendorName, endpoint: 0) == "CircuitMatter")
-        #expect(try cache.value(BasicInformation.vendorID, endpoint: 0) == 0xFFF4)
+        #expect(try cache.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0) == "CircuitMatter")
+        #expect(try cache.value(BasicInformationCluster.Attributes.vendorID, endpoint: 0) == 0xFFF4)
         #expect(await acknowledgements.values == [.success])
         await device.stop()
     }

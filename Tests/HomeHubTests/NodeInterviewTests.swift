@@ -1,3 +1,4 @@
+import MatterDataModel
 import MatterInteraction
 import MatterTLV
 import Testing
@@ -10,7 +11,7 @@ import Testing
     }
 
     private static func deviceTypes(_ types: [(UInt32, UInt16)]) -> TLVValue {
-        .array(types.map { TLVElement(DeviceTypeStruct(deviceType: $0.0, revision: $0.1).tlvValue()) })
+        .array(types.map { TLVElement(DescriptorCluster.DeviceTypeStruct(deviceType: DeviceTypeID(rawValue: $0.0), revision: $0.1).tlvValue()) })
     }
 
     /// A light: Basic Information, a root endpoint with part 1, an on/off light on endpoint 1.
@@ -28,9 +29,9 @@ import Testing
     private static let expected = NodeDescription(
         vendorID: 0xFFF1, vendorName: "Loopback Lights", productID: 0x8000, productName: "Lamp", serialNumber: "SN-1",
         endpoints: [
-            EndpointDescription(endpoint: 0, deviceTypes: [DeviceTypeStruct(deviceType: 0x16, revision: 3)], serverClusters: [0x1D, 0x28],
+            EndpointDescription(endpoint: 0, deviceTypes: [DescriptorCluster.DeviceTypeStruct(deviceType: 0x16, revision: 3)], serverClusters: [0x1D, 0x28],
                                 clientClusters: [], parts: [1]),
-            EndpointDescription(endpoint: 1, deviceTypes: [DeviceTypeStruct(deviceType: 0x100, revision: 3)], serverClusters: [0x06],
+            EndpointDescription(endpoint: 1, deviceTypes: [DescriptorCluster.DeviceTypeStruct(deviceType: 0x100, revision: 3)], serverClusters: [0x06],
                                 clientClusters: [], parts: []),
         ])
 

@@ -16,6 +16,13 @@ import Testing
         #expect(WindowCoveringCluster.TypeEnum.tiltBlindLiftAndTilt.rawValue == 8)
     }
 
+    @Test func aValueDescribesItselfByItsSpecNameAndAnUnknownOneByNumber() {
+        #expect(GeneralCommissioningCluster.CommissioningErrorEnum.noFailSafe.description == "NoFailSafe (3)")
+        #expect(GeneralCommissioningCluster.CommissioningErrorEnum.ok.description == "OK (0)")
+        #expect(OperationalCredentialsCluster.NodeOperationalCertStatusEnum.invalidNOC.description == "InvalidNOC (3)")
+        #expect(GeneralCommissioningCluster.CommissioningErrorEnum(rawValue: 200).description == "unknown value 200")
+    }
+
     @Test func aValueBeyondTheBaseTypeIsRejected() {
         #expect(throws: TLVError.integerOutOfRange(value: "256", type: "UInt8")) {
             try OnOffCluster.StartUpOnOffEnum(tlv: TLVElement(.unsigned(256)))

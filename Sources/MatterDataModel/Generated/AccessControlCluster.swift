@@ -15,6 +15,8 @@ public enum AccessControlCluster: ClusterDefinition {
 
         public static let system = Self(rawValue: 0)
         public static let groupcast = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "System", 1: "Groupcast"]
     }
 
     public struct AccessControlEntryAuthModeEnum: ClusterEnum {
@@ -24,6 +26,8 @@ public enum AccessControlCluster: ClusterDefinition {
         public static let pase = Self(rawValue: 1)
         public static let `case` = Self(rawValue: 2)
         public static let group = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [1: "PASE", 2: "CASE", 3: "Group"]
     }
 
     public struct AccessControlEntryPrivilegeEnum: ClusterEnum {
@@ -35,6 +39,8 @@ public enum AccessControlCluster: ClusterDefinition {
         public static let operate = Self(rawValue: 3)
         public static let manage = Self(rawValue: 4)
         public static let administer = Self(rawValue: 5)
+
+        public static let names: [UInt8: String] = [1: "View", 2: "ProxyView", 3: "Operate", 4: "Manage", 5: "Administer"]
     }
 
     public struct AccessRestrictionTypeEnum: ClusterEnum {
@@ -45,6 +51,8 @@ public enum AccessControlCluster: ClusterDefinition {
         public static let attributeWriteForbidden = Self(rawValue: 1)
         public static let commandForbidden = Self(rawValue: 2)
         public static let eventForbidden = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "AttributeAccessForbidden", 1: "AttributeWriteForbidden", 2: "CommandForbidden", 3: "EventForbidden"]
     }
 
     public struct ChangeTypeEnum: ClusterEnum {
@@ -54,6 +62,8 @@ public enum AccessControlCluster: ClusterDefinition {
         public static let changed = Self(rawValue: 0)
         public static let added = Self(rawValue: 1)
         public static let removed = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Changed", 1: "Added", 2: "Removed"]
     }
 
     public struct Feature: ClusterBitmap {

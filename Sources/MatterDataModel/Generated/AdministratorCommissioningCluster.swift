@@ -16,6 +16,8 @@ public enum AdministratorCommissioningCluster: ClusterDefinition {
         public static let windowNotOpen = Self(rawValue: 0)
         public static let enhancedWindowOpen = Self(rawValue: 1)
         public static let basicWindowOpen = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "WindowNotOpen", 1: "EnhancedWindowOpen", 2: "BasicWindowOpen"]
     }
 
     public struct StatusCode: ClusterEnum {
@@ -25,6 +27,8 @@ public enum AdministratorCommissioningCluster: ClusterDefinition {
         public static let busy = Self(rawValue: 2)
         public static let pakeParameterError = Self(rawValue: 3)
         public static let windowNotOpen = Self(rawValue: 4)
+
+        public static let names: [UInt8: String] = [2: "Busy", 3: "PAKEParameterError", 4: "WindowNotOpen"]
     }
 
     public struct Feature: ClusterBitmap {

@@ -34,6 +34,8 @@ public enum BridgedDeviceBasicInformationCluster: ClusterDefinition {
         public static let copper = Self(rawValue: 18)
         public static let silver = Self(rawValue: 19)
         public static let gold = Self(rawValue: 20)
+
+        public static let names: [UInt8: String] = [0: "Black", 1: "Navy", 2: "Green", 3: "Teal", 4: "Maroon", 5: "Purple", 6: "Olive", 7: "Gray", 8: "Blue", 9: "Lime", 10: "Aqua", 11: "Red", 12: "Fuchsia", 13: "Yellow", 14: "White", 15: "Nickel", 16: "Chrome", 17: "Brass", 18: "Copper", 19: "Silver", 20: "Gold"]
     }
 
     public struct ProductFinishEnum: ClusterEnum {
@@ -46,6 +48,8 @@ public enum BridgedDeviceBasicInformationCluster: ClusterDefinition {
         public static let polished = Self(rawValue: 3)
         public static let rugged = Self(rawValue: 4)
         public static let fabric = Self(rawValue: 5)
+
+        public static let names: [UInt8: String] = [0: "Other", 1: "Matte", 2: "Satin", 3: "Polished", 4: "Rugged", 5: "Fabric"]
     }
 
     public struct Feature: ClusterBitmap {

@@ -16,6 +16,8 @@ public enum ColorControlCluster: ClusterDefinition {
         public static let deactivate = Self(rawValue: 0)
         public static let activateFromColorLoopStartEnhancedHue = Self(rawValue: 1)
         public static let activateFromEnhancedCurrentHue = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Deactivate", 1: "ActivateFromColorLoopStartEnhancedHue", 2: "ActivateFromEnhancedCurrentHue"]
     }
 
     public struct ColorLoopDirectionEnum: ClusterEnum {
@@ -24,6 +26,8 @@ public enum ColorControlCluster: ClusterDefinition {
 
         public static let decrement = Self(rawValue: 0)
         public static let increment = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "Decrement", 1: "Increment"]
     }
 
     public struct ColorModeEnum: ClusterEnum {
@@ -33,6 +37,8 @@ public enum ColorControlCluster: ClusterDefinition {
         public static let currentHueAndCurrentSaturation = Self(rawValue: 0)
         public static let currentXAndCurrentY = Self(rawValue: 1)
         public static let colorTemperatureMireds = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "CurrentHueAndCurrentSaturation", 1: "CurrentXAndCurrentY", 2: "ColorTemperatureMireds"]
     }
 
     public struct DirectionEnum: ClusterEnum {
@@ -43,6 +49,8 @@ public enum ColorControlCluster: ClusterDefinition {
         public static let longest = Self(rawValue: 1)
         public static let up = Self(rawValue: 2)
         public static let down = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "Shortest", 1: "Longest", 2: "Up", 3: "Down"]
     }
 
     public struct DriftCompensationEnum: ClusterEnum {
@@ -54,6 +62,8 @@ public enum ColorControlCluster: ClusterDefinition {
         public static let temperatureMonitoring = Self(rawValue: 2)
         public static let opticalLuminanceMonitoringAndFeedback = Self(rawValue: 3)
         public static let opticalColorMonitoringAndFeedback = Self(rawValue: 4)
+
+        public static let names: [UInt8: String] = [0: "None", 1: "OtherOrUnknown", 2: "TemperatureMonitoring", 3: "OpticalLuminanceMonitoringAndFeedback", 4: "OpticalColorMonitoringAndFeedback"]
     }
 
     public struct EnhancedColorModeEnum: ClusterEnum {
@@ -64,6 +74,8 @@ public enum ColorControlCluster: ClusterDefinition {
         public static let currentXAndCurrentY = Self(rawValue: 1)
         public static let colorTemperatureMireds = Self(rawValue: 2)
         public static let enhancedCurrentHueAndCurrentSaturation = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "CurrentHueAndCurrentSaturation", 1: "CurrentXAndCurrentY", 2: "ColorTemperatureMireds", 3: "EnhancedCurrentHueAndCurrentSaturation"]
     }
 
     public struct MoveModeEnum: ClusterEnum {
@@ -73,6 +85,8 @@ public enum ColorControlCluster: ClusterDefinition {
         public static let stop = Self(rawValue: 0)
         public static let up = Self(rawValue: 1)
         public static let down = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "Stop", 1: "Up", 3: "Down"]
     }
 
     public struct StepModeEnum: ClusterEnum {
@@ -81,6 +95,8 @@ public enum ColorControlCluster: ClusterDefinition {
 
         public static let up = Self(rawValue: 1)
         public static let down = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [1: "Up", 3: "Down"]
     }
 
     public struct ColorCapabilitiesBitmap: ClusterBitmap {

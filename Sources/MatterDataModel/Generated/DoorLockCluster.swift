@@ -21,6 +21,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let doorForcedOpen = Self(rawValue: 6)
         public static let doorAjar = Self(rawValue: 7)
         public static let forcedUser = Self(rawValue: 8)
+
+        public static let names: [UInt8: String] = [0: "LockJammed", 1: "LockFactoryReset", 3: "LockRadioPowerCycled", 4: "WrongCodeEntryLimit", 5: "FrontEsceutcheonRemoved", 6: "DoorForcedOpen", 7: "DoorAjar", 8: "ForcedUser"]
     }
 
     public struct CredentialRuleEnum: ClusterEnum {
@@ -30,6 +32,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let single = Self(rawValue: 0)
         public static let dual = Self(rawValue: 1)
         public static let tri = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Single", 1: "Dual", 2: "Tri"]
     }
 
     public struct CredentialTypeEnum: ClusterEnum {
@@ -45,6 +49,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let aliroCredentialIssuerKey = Self(rawValue: 6)
         public static let aliroEvictableEndpointKey = Self(rawValue: 7)
         public static let aliroNonEvictableEndpointKey = Self(rawValue: 8)
+
+        public static let names: [UInt8: String] = [0: "ProgrammingPIN", 1: "PIN", 2: "RFID", 3: "Fingerprint", 4: "FingerVein", 5: "Face", 6: "AliroCredentialIssuerKey", 7: "AliroEvictableEndpointKey", 8: "AliroNonEvictableEndpointKey"]
     }
 
     public struct DataOperationTypeEnum: ClusterEnum {
@@ -54,6 +60,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let add = Self(rawValue: 0)
         public static let clear = Self(rawValue: 1)
         public static let modify = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Add", 1: "Clear", 2: "Modify"]
     }
 
     public struct DlLockState: ClusterEnum {
@@ -64,6 +72,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let locked = Self(rawValue: 1)
         public static let unlocked = Self(rawValue: 2)
         public static let unlatched = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "NotFullyLocked", 1: "Locked", 2: "Unlocked", 3: "Unlatched"]
     }
 
     public struct DlLockType: ClusterEnum {
@@ -82,6 +92,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let deadLatch = Self(rawValue: 9)
         public static let doorFurniture = Self(rawValue: 10)
         public static let eurocylinder = Self(rawValue: 11)
+
+        public static let names: [UInt8: String] = [0: "DeadBolt", 1: "Magnetic", 2: "Other", 3: "Mortise", 4: "Rim", 5: "LatchBolt", 6: "CylindricalLock", 7: "TubularLock", 8: "InterconnectedLock", 9: "DeadLatch", 10: "DoorFurniture", 11: "Eurocylinder"]
     }
 
     public struct DlStatus: ClusterEnum {
@@ -95,6 +107,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let invalidField = Self(rawValue: 133)
         public static let resourceExhausted = Self(rawValue: 137)
         public static let notFound = Self(rawValue: 139)
+
+        public static let names: [UInt8: String] = [0: "Success", 1: "Failure", 2: "Duplicate", 3: "Occupied", 133: "InvalidField", 137: "ResourceExhausted", 139: "NotFound"]
     }
 
     public struct DoorLockOperationEventCode: ClusterEnum {
@@ -116,6 +130,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let scheduleUnlock = Self(rawValue: 12)
         public static let manualLock = Self(rawValue: 13)
         public static let manualUnlock = Self(rawValue: 14)
+
+        public static let names: [UInt8: String] = [0: "UnknownOrMfgSpecific", 1: "Lock", 2: "Unlock", 3: "LockInvalidPinOrId", 4: "LockInvalidSchedule", 5: "UnlockInvalidPinOrId", 6: "UnlockInvalidSchedule", 7: "OneTouchLock", 8: "KeyLock", 9: "KeyUnlock", 10: "AutoLock", 11: "ScheduleLock", 12: "ScheduleUnlock", 13: "ManualLock", 14: "ManualUnlock"]
     }
 
     public struct DoorLockProgrammingEventCode: ClusterEnum {
@@ -129,6 +145,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let pinChanged = Self(rawValue: 4)
         public static let idAdded = Self(rawValue: 5)
         public static let idDeleted = Self(rawValue: 6)
+
+        public static let names: [UInt8: String] = [0: "UnknownOrMfgSpecific", 1: "MasterCodeChanged", 2: "PinAdded", 3: "PinDeleted", 4: "PinChanged", 5: "IdAdded", 6: "IdDeleted"]
     }
 
     public struct DoorLockSetPinOrIdStatus: ClusterEnum {
@@ -139,6 +157,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let generalFailure = Self(rawValue: 1)
         public static let memoryFull = Self(rawValue: 2)
         public static let duplicateCodeError = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "Success", 1: "GeneralFailure", 2: "MemoryFull", 3: "DuplicateCodeError"]
     }
 
     public struct DoorLockUserStatus: ClusterEnum {
@@ -149,6 +169,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let occupiedEnabled = Self(rawValue: 1)
         public static let occupiedDisabled = Self(rawValue: 3)
         public static let notSupported = Self(rawValue: 255)
+
+        public static let names: [UInt8: String] = [0: "Available", 1: "OccupiedEnabled", 3: "OccupiedDisabled", 255: "NotSupported"]
     }
 
     public struct DoorLockUserType: ClusterEnum {
@@ -161,6 +183,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let masterUser = Self(rawValue: 3)
         public static let nonAccessUser = Self(rawValue: 4)
         public static let notSupported = Self(rawValue: 255)
+
+        public static let names: [UInt8: String] = [0: "Unrestricted", 1: "YearDayScheduleUser", 2: "WeekDayScheduleUser", 3: "MasterUser", 4: "NonAccessUser", 255: "NotSupported"]
     }
 
     public struct DoorStateEnum: ClusterEnum {
@@ -173,6 +197,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let doorForcedOpen = Self(rawValue: 3)
         public static let doorUnspecifiedError = Self(rawValue: 4)
         public static let doorAjar = Self(rawValue: 5)
+
+        public static let names: [UInt8: String] = [0: "DoorOpen", 1: "DoorClosed", 2: "DoorJammed", 3: "DoorForcedOpen", 4: "DoorUnspecifiedError", 5: "DoorAjar"]
     }
 
     public struct LockDataTypeEnum: ClusterEnum {
@@ -193,6 +219,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let aliroCredentialIssuerKey = Self(rawValue: 11)
         public static let aliroEvictableEndpointKey = Self(rawValue: 12)
         public static let aliroNonEvictableEndpointKey = Self(rawValue: 13)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "ProgrammingCode", 2: "UserIndex", 3: "WeekDaySchedule", 4: "YearDaySchedule", 5: "HolidaySchedule", 6: "PIN", 7: "RFID", 8: "Fingerprint", 9: "FingerVein", 10: "Face", 11: "AliroCredentialIssuerKey", 12: "AliroEvictableEndpointKey", 13: "AliroNonEvictableEndpointKey"]
     }
 
     public struct LockOperationTypeEnum: ClusterEnum {
@@ -204,6 +232,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let nonAccessUserEvent = Self(rawValue: 2)
         public static let forcedUserEvent = Self(rawValue: 3)
         public static let unlatch = Self(rawValue: 4)
+
+        public static let names: [UInt8: String] = [0: "Lock", 1: "Unlock", 2: "NonAccessUserEvent", 3: "ForcedUserEvent", 4: "Unlatch"]
     }
 
     public struct OperatingModeEnum: ClusterEnum {
@@ -215,6 +245,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let privacy = Self(rawValue: 2)
         public static let noRemoteLockUnlock = Self(rawValue: 3)
         public static let passage = Self(rawValue: 4)
+
+        public static let names: [UInt8: String] = [0: "Normal", 1: "Vacation", 2: "Privacy", 3: "NoRemoteLockUnlock", 4: "Passage"]
     }
 
     public struct OperationErrorEnum: ClusterEnum {
@@ -226,6 +258,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let disabledUserDenied = Self(rawValue: 2)
         public static let restricted = Self(rawValue: 3)
         public static let insufficientBattery = Self(rawValue: 4)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "InvalidCredential", 2: "DisabledUserDenied", 3: "Restricted", 4: "InsufficientBattery"]
     }
 
     public struct OperationSourceEnum: ClusterEnum {
@@ -243,6 +277,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let rfid = Self(rawValue: 8)
         public static let biometric = Self(rawValue: 9)
         public static let aliro = Self(rawValue: 10)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "Manual", 2: "ProprietaryRemote", 3: "Keypad", 4: "Auto", 5: "Button", 6: "Schedule", 7: "Remote", 8: "RFID", 9: "Biometric", 10: "Aliro"]
     }
 
     public struct UserStatusEnum: ClusterEnum {
@@ -252,6 +288,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let available = Self(rawValue: 0)
         public static let occupiedEnabled = Self(rawValue: 1)
         public static let occupiedDisabled = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "Available", 1: "OccupiedEnabled", 3: "OccupiedDisabled"]
     }
 
     public struct UserTypeEnum: ClusterEnum {
@@ -268,6 +306,8 @@ public enum DoorLockCluster: ClusterDefinition {
         public static let expiringUser = Self(rawValue: 7)
         public static let scheduleRestrictedUser = Self(rawValue: 8)
         public static let remoteOnlyUser = Self(rawValue: 9)
+
+        public static let names: [UInt8: String] = [0: "UnrestrictedUser", 1: "YearDayScheduleUser", 2: "WeekDayScheduleUser", 3: "ProgrammingUser", 4: "NonAccessUser", 5: "ForcedUser", 6: "DisposableUser", 7: "ExpiringUser", 8: "ScheduleRestrictedUser", 9: "RemoteOnlyUser"]
     }
 
     public struct DaysMaskMap: ClusterBitmap {

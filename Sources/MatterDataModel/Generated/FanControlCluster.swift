@@ -15,6 +15,8 @@ public enum FanControlCluster: ClusterDefinition {
 
         public static let forward = Self(rawValue: 0)
         public static let reverse = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "Forward", 1: "Reverse"]
     }
 
     public struct FanModeEnum: ClusterEnum {
@@ -28,6 +30,8 @@ public enum FanControlCluster: ClusterDefinition {
         public static let on = Self(rawValue: 4)
         public static let auto = Self(rawValue: 5)
         public static let smart = Self(rawValue: 6)
+
+        public static let names: [UInt8: String] = [0: "Off", 1: "Low", 2: "Medium", 3: "High", 4: "On", 5: "Auto", 6: "Smart"]
     }
 
     public struct FanModeSequenceEnum: ClusterEnum {
@@ -40,6 +44,8 @@ public enum FanControlCluster: ClusterDefinition {
         public static let offLowHighAuto = Self(rawValue: 3)
         public static let offHighAuto = Self(rawValue: 4)
         public static let offHigh = Self(rawValue: 5)
+
+        public static let names: [UInt8: String] = [0: "OffLowMedHigh", 1: "OffLowHigh", 2: "OffLowMedHighAuto", 3: "OffLowHighAuto", 4: "OffHighAuto", 5: "OffHigh"]
     }
 
     public struct StepDirectionEnum: ClusterEnum {
@@ -48,6 +54,8 @@ public enum FanControlCluster: ClusterDefinition {
 
         public static let increase = Self(rawValue: 0)
         public static let decrease = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "Increase", 1: "Decrease"]
     }
 
     public struct Feature: ClusterBitmap {

@@ -21,6 +21,8 @@ public enum GeneralCommissioningCluster: ClusterDefinition {
         public static let requiredTCNotAccepted = Self(rawValue: 5)
         public static let tcAcknowledgementsNotReceived = Self(rawValue: 6)
         public static let tcMinVersionNotMet = Self(rawValue: 7)
+
+        public static let names: [UInt8: String] = [0: "OK", 1: "ValueOutsideRange", 2: "InvalidAuthentication", 3: "NoFailSafe", 4: "BusyWithOtherAdmin", 5: "RequiredTCNotAccepted", 6: "TCAcknowledgementsNotReceived", 7: "TCMinVersionNotMet"]
     }
 
     public struct NetworkRecoveryReasonEnum: ClusterEnum {
@@ -30,6 +32,8 @@ public enum GeneralCommissioningCluster: ClusterDefinition {
         public static let unspecified = Self(rawValue: 0)
         public static let auth = Self(rawValue: 1)
         public static let visibility = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "Auth", 2: "Visibility"]
     }
 
     public struct RegulatoryLocationTypeEnum: ClusterEnum {
@@ -39,6 +43,8 @@ public enum GeneralCommissioningCluster: ClusterDefinition {
         public static let indoor = Self(rawValue: 0)
         public static let outdoor = Self(rawValue: 1)
         public static let indoorOutdoor = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Indoor", 1: "Outdoor", 2: "IndoorOutdoor"]
     }
 
     public struct Feature: ClusterBitmap {

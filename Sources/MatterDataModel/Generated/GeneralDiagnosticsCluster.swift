@@ -20,6 +20,8 @@ public enum GeneralDiagnosticsCluster: ClusterDefinition {
         public static let hardwareWatchdogReset = Self(rawValue: 4)
         public static let softwareUpdateCompleted = Self(rawValue: 5)
         public static let softwareReset = Self(rawValue: 6)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "PowerOnReboot", 2: "BrownOutReset", 3: "SoftwareWatchdogReset", 4: "HardwareWatchdogReset", 5: "SoftwareUpdateCompleted", 6: "SoftwareReset"]
     }
 
     public struct HardwareFaultEnum: ClusterEnum {
@@ -37,6 +39,8 @@ public enum GeneralDiagnosticsCluster: ClusterDefinition {
         public static let userInterfaceFault = Self(rawValue: 8)
         public static let nonVolatileMemoryError = Self(rawValue: 9)
         public static let tamperDetected = Self(rawValue: 10)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "Radio", 2: "Sensor", 3: "ResettableOverTemp", 4: "NonResettableOverTemp", 5: "PowerSource", 6: "VisualDisplayFault", 7: "AudioOutputFault", 8: "UserInterfaceFault", 9: "NonVolatileMemoryError", 10: "TamperDetected"]
     }
 
     public struct InterfaceTypeEnum: ClusterEnum {
@@ -48,6 +52,8 @@ public enum GeneralDiagnosticsCluster: ClusterDefinition {
         public static let ethernet = Self(rawValue: 2)
         public static let cellular = Self(rawValue: 3)
         public static let thread = Self(rawValue: 4)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "WiFi", 2: "Ethernet", 3: "Cellular", 4: "Thread"]
     }
 
     public struct NetworkFaultEnum: ClusterEnum {
@@ -58,6 +64,8 @@ public enum GeneralDiagnosticsCluster: ClusterDefinition {
         public static let hardwareFailure = Self(rawValue: 1)
         public static let networkJammed = Self(rawValue: 2)
         public static let connectionFailed = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "HardwareFailure", 2: "NetworkJammed", 3: "ConnectionFailed"]
     }
 
     public struct RadioFaultEnum: ClusterEnum {
@@ -71,6 +79,8 @@ public enum GeneralDiagnosticsCluster: ClusterDefinition {
         public static let nfcFault = Self(rawValue: 4)
         public static let bleFault = Self(rawValue: 5)
         public static let ethernetFault = Self(rawValue: 6)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "WiFiFault", 2: "CellularFault", 3: "ThreadFault", 4: "NFCFault", 5: "BLEFault", 6: "EthernetFault"]
     }
 
     public struct Feature: ClusterBitmap {

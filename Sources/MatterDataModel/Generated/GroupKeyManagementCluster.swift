@@ -15,6 +15,8 @@ public enum GroupKeyManagementCluster: ClusterDefinition {
 
         public static let perGroupID = Self(rawValue: 0)
         public static let allNodes = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "PerGroupID", 1: "AllNodes"]
     }
 
     public struct GroupKeySecurityPolicyEnum: ClusterEnum {
@@ -23,6 +25,8 @@ public enum GroupKeyManagementCluster: ClusterDefinition {
 
         public static let trustFirst = Self(rawValue: 0)
         public static let cacheAndSync = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "TrustFirst", 1: "CacheAndSync"]
     }
 
     public struct Feature: ClusterBitmap {

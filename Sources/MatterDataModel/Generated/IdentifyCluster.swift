@@ -19,6 +19,8 @@ public enum IdentifyCluster: ClusterDefinition {
         public static let channelChange = Self(rawValue: 11)
         public static let finishEffect = Self(rawValue: 254)
         public static let stopEffect = Self(rawValue: 255)
+
+        public static let names: [UInt8: String] = [0: "Blink", 1: "Breathe", 2: "Okay", 11: "ChannelChange", 254: "FinishEffect", 255: "StopEffect"]
     }
 
     public struct EffectVariantEnum: ClusterEnum {
@@ -26,6 +28,8 @@ public enum IdentifyCluster: ClusterDefinition {
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         public static let `default` = Self(rawValue: 0)
+
+        public static let names: [UInt8: String] = [0: "Default"]
     }
 
     public struct IdentifyTypeEnum: ClusterEnum {
@@ -38,6 +42,8 @@ public enum IdentifyCluster: ClusterDefinition {
         public static let audibleBeep = Self(rawValue: 3)
         public static let display = Self(rawValue: 4)
         public static let actuator = Self(rawValue: 5)
+
+        public static let names: [UInt8: String] = [0: "None", 1: "LightOutput", 2: "VisibleIndicator", 3: "AudibleBeep", 4: "Display", 5: "Actuator"]
     }
 
     public enum Attributes {

@@ -15,6 +15,8 @@ public enum IlluminanceMeasurementCluster: ClusterDefinition {
 
         public static let photodiode = Self(rawValue: 0)
         public static let cmos = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "Photodiode", 1: "CMOS"]
     }
 
     public enum Attributes {

@@ -15,6 +15,8 @@ public enum LevelControlCluster: ClusterDefinition {
 
         public static let up = Self(rawValue: 0)
         public static let down = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "Up", 1: "Down"]
     }
 
     public struct StepModeEnum: ClusterEnum {
@@ -23,6 +25,8 @@ public enum LevelControlCluster: ClusterDefinition {
 
         public static let up = Self(rawValue: 0)
         public static let down = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "Up", 1: "Down"]
     }
 
     public struct Feature: ClusterBitmap {

@@ -100,6 +100,8 @@ public struct AreaTypeTag: ClusterEnum {
     public static let ward = Self(rawValue: 93)
     public static let workshop = Self(rawValue: 94)
     public static let toilet = Self(rawValue: 95)
+
+    public static let names: [UInt8: String] = [0: "Aisle", 1: "Attic", 2: "BackDoor", 3: "BackYard", 4: "Balcony", 5: "Ballroom", 6: "Bathroom", 7: "Bedroom", 8: "Border", 9: "Boxroom", 10: "BreakfastRoom", 11: "Carport", 12: "Cellar", 13: "Cloakroom", 14: "Closet", 15: "Conservatory", 16: "Corridor", 17: "CraftRoom", 18: "Cupboard", 19: "Deck", 20: "Den", 21: "Dining", 22: "DrawingRoom", 23: "DressingRoom", 24: "Driveway", 25: "Elevator", 26: "Ensuite", 27: "Entrance", 28: "Entryway", 29: "FamilyRoom", 30: "Foyer", 31: "FrontDoor", 32: "FrontYard", 33: "GameRoom", 34: "Garage", 35: "GarageDoor", 36: "Garden", 37: "GardenDoor", 38: "GuestBathroom", 39: "GuestBedroom", 41: "GuestRoom", 42: "Gym", 43: "Hallway", 44: "HearthRoom", 45: "KidsRoom", 46: "KidsBedroom", 47: "Kitchen", 49: "LaundryRoom", 50: "Lawn", 51: "Library", 52: "LivingRoom", 53: "Lounge", 54: "MediaTVRoom", 55: "MudRoom", 56: "MusicRoom", 57: "Nursery", 58: "Office", 59: "OutdoorKitchen", 60: "Outside", 61: "Pantry", 62: "ParkingLot", 63: "Parlor", 64: "Patio", 65: "PlayRoom", 66: "PoolRoom", 67: "Porch", 68: "PrimaryBathroom", 69: "PrimaryBedroom", 70: "Ramp", 71: "ReceptionRoom", 72: "RecreationRoom", 74: "Roof", 75: "Sauna", 76: "Scullery", 77: "SewingRoom", 78: "Shed", 79: "SideDoor", 80: "SideYard", 81: "SittingRoom", 82: "Snug", 83: "Spa", 84: "Staircase", 85: "SteamRoom", 86: "StorageRoom", 87: "Studio", 88: "Study", 89: "SunRoom", 90: "SwimmingPool", 91: "Terrace", 92: "UtilityRoom", 93: "Ward", 94: "Workshop", 95: "Toilet"]
 }
 
 public struct AtomicRequestTypeEnum: ClusterEnum {
@@ -109,6 +111,8 @@ public struct AtomicRequestTypeEnum: ClusterEnum {
     public static let beginWrite = Self(rawValue: 0)
     public static let commitWrite = Self(rawValue: 1)
     public static let rollbackWrite = Self(rawValue: 2)
+
+    public static let names: [UInt8: String] = [0: "BeginWrite", 1: "CommitWrite", 2: "RollbackWrite"]
 }
 
 public struct AtomicAttributeStatusStruct: Hashable, Sendable, TLVCodable {

@@ -26,6 +26,8 @@ public enum NetworkCommissioningCluster: ClusterDefinition {
         public static let ipv6Failed = Self(rawValue: 10)
         public static let ipBindFailed = Self(rawValue: 11)
         public static let unknownError = Self(rawValue: 12)
+
+        public static let names: [UInt8: String] = [0: "Success", 1: "OutOfRange", 2: "BoundsExceeded", 3: "NetworkIDNotFound", 4: "DuplicateNetworkID", 5: "NetworkNotFound", 6: "RegulatoryError", 7: "AuthFailure", 8: "UnsupportedSecurity", 9: "OtherConnectionFailure", 10: "IPV6Failed", 11: "IPBindFailed", 12: "UnknownError"]
     }
 
     public struct WiFiBandEnum: ClusterEnum {
@@ -38,6 +40,8 @@ public enum NetworkCommissioningCluster: ClusterDefinition {
         public static let _6G = Self(rawValue: 3)
         public static let _60G = Self(rawValue: 4)
         public static let _1G = Self(rawValue: 5)
+
+        public static let names: [UInt8: String] = [0: "2G4", 1: "3G65", 2: "5G", 3: "6G", 4: "60G", 5: "1G"]
     }
 
     public struct Feature: ClusterBitmap {

@@ -17,6 +17,8 @@ public enum OccupancySensingCluster: ClusterDefinition {
         public static let ultrasonic = Self(rawValue: 1)
         public static let pirAndUltrasonic = Self(rawValue: 2)
         public static let physicalContact = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "PIR", 1: "Ultrasonic", 2: "PIRAndUltrasonic", 3: "PhysicalContact"]
     }
 
     public struct Feature: ClusterBitmap {

@@ -16,6 +16,8 @@ public enum OnOffCluster: ClusterDefinition {
         public static let delayedOffFastFade = Self(rawValue: 0)
         public static let noFade = Self(rawValue: 1)
         public static let delayedOffSlowFade = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "DelayedOffFastFade", 1: "NoFade", 2: "DelayedOffSlowFade"]
     }
 
     public struct DyingLightEffectVariantEnum: ClusterEnum {
@@ -23,6 +25,8 @@ public enum OnOffCluster: ClusterDefinition {
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         public static let dyingLightFadeOff = Self(rawValue: 0)
+
+        public static let names: [UInt8: String] = [0: "DyingLightFadeOff"]
     }
 
     public struct EffectIdentifierEnum: ClusterEnum {
@@ -31,6 +35,8 @@ public enum OnOffCluster: ClusterDefinition {
 
         public static let delayedAllOff = Self(rawValue: 0)
         public static let dyingLight = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "DelayedAllOff", 1: "DyingLight"]
     }
 
     public struct StartUpOnOffEnum: ClusterEnum {
@@ -40,6 +46,8 @@ public enum OnOffCluster: ClusterDefinition {
         public static let off = Self(rawValue: 0)
         public static let on = Self(rawValue: 1)
         public static let toggle = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Off", 1: "On", 2: "Toggle"]
     }
 
     public struct Feature: ClusterBitmap {

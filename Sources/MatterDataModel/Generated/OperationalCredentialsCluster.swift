@@ -15,6 +15,8 @@ public enum OperationalCredentialsCluster: ClusterDefinition {
 
         public static let dacCertificate = Self(rawValue: 1)
         public static let paiCertificate = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [1: "DACCertificate", 2: "PAICertificate"]
     }
 
     public struct NodeOperationalCertStatusEnum: ClusterEnum {
@@ -31,6 +33,8 @@ public enum OperationalCredentialsCluster: ClusterDefinition {
         public static let fabricConflict = Self(rawValue: 9)
         public static let labelConflict = Self(rawValue: 10)
         public static let invalidFabricIndex = Self(rawValue: 11)
+
+        public static let names: [UInt8: String] = [0: "OK", 1: "InvalidPublicKey", 2: "InvalidNodeOpId", 3: "InvalidNOC", 4: "MissingCsr", 5: "TableFull", 6: "InvalidAdminSubject", 9: "FabricConflict", 10: "LabelConflict", 11: "InvalidFabricIndex"]
     }
 
     public struct FabricDescriptorStruct: Hashable, Sendable, TLVCodable {

@@ -46,6 +46,8 @@ public enum PowerSourceCluster: ClusterDefinition {
         public static let sodiumSulfur = Self(rawValue: 30)
         public static let zincBromide = Self(rawValue: 31)
         public static let zincCerium = Self(rawValue: 32)
+
+        public static let names: [UInt16: String] = [0: "Unspecified", 1: "Alkaline", 2: "LithiumCarbonFluoride", 3: "LithiumChromiumOxide", 4: "LithiumCopperOxide", 5: "LithiumIronDisulfide", 6: "LithiumManganeseDioxide", 7: "LithiumThionylChloride", 8: "Magnesium", 9: "MercuryOxide", 10: "NickelOxyhydride", 11: "SilverOxide", 12: "ZincAir", 13: "ZincCarbon", 14: "ZincChloride", 15: "ZincManganeseDioxide", 16: "LeadAcid", 17: "LithiumCobaltOxide", 18: "LithiumIon", 19: "LithiumIonPolymer", 20: "LithiumIronPhosphate", 21: "LithiumSulfur", 22: "LithiumTitanate", 23: "NickelCadmium", 24: "NickelHydrogen", 25: "NickelIron", 26: "NickelMetalHydride", 27: "NickelZinc", 28: "SilverZinc", 29: "SodiumIon", 30: "SodiumSulfur", 31: "ZincBromide", 32: "ZincCerium"]
     }
 
     public struct BatChargeFaultEnum: ClusterEnum {
@@ -63,6 +65,8 @@ public enum PowerSourceCluster: ClusterDefinition {
         public static let chargerOverVoltage = Self(rawValue: 8)
         public static let chargerUnderVoltage = Self(rawValue: 9)
         public static let safetyTimeout = Self(rawValue: 10)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "AmbientTooHot", 2: "AmbientTooCold", 3: "BatteryTooHot", 4: "BatteryTooCold", 5: "BatteryAbsent", 6: "BatteryOverVoltage", 7: "BatteryUnderVoltage", 8: "ChargerOverVoltage", 9: "ChargerUnderVoltage", 10: "SafetyTimeout"]
     }
 
     public struct BatChargeLevelEnum: ClusterEnum {
@@ -72,6 +76,8 @@ public enum PowerSourceCluster: ClusterDefinition {
         public static let ok = Self(rawValue: 0)
         public static let warning = Self(rawValue: 1)
         public static let critical = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "OK", 1: "Warning", 2: "Critical"]
     }
 
     public struct BatChargeStateEnum: ClusterEnum {
@@ -82,6 +88,8 @@ public enum PowerSourceCluster: ClusterDefinition {
         public static let isCharging = Self(rawValue: 1)
         public static let isAtFullCharge = Self(rawValue: 2)
         public static let isNotCharging = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "Unknown", 1: "IsCharging", 2: "IsAtFullCharge", 3: "IsNotCharging"]
     }
 
     public struct BatCommonDesignationEnum: ClusterEnum {
@@ -169,6 +177,8 @@ public enum PowerSourceCluster: ClusterDefinition {
         public static let _25500 = Self(rawValue: 78)
         public static let _26650 = Self(rawValue: 79)
         public static let _32600 = Self(rawValue: 80)
+
+        public static let names: [UInt16: String] = [0: "Unspecified", 1: "AAA", 2: "AA", 3: "C", 4: "D", 5: "4v5", 6: "6v0", 7: "9v0", 8: "12AA", 9: "AAAA", 10: "A", 11: "B", 12: "F", 13: "N", 14: "No6", 15: "SubC", 16: "A23", 17: "A27", 18: "BA5800", 19: "Duplex", 20: "4SR44", 21: "523", 22: "531", 23: "15v0", 24: "22v5", 25: "30v0", 26: "45v0", 27: "67v5", 28: "J", 29: "CR123A", 30: "CR2", 31: "2CR5", 32: "CRP2", 33: "CRV3", 34: "SR41", 35: "SR43", 36: "SR44", 37: "SR45", 38: "SR48", 39: "SR54", 40: "SR55", 41: "SR57", 42: "SR58", 43: "SR59", 44: "SR60", 45: "SR63", 46: "SR64", 47: "SR65", 48: "SR66", 49: "SR67", 50: "SR68", 51: "SR69", 52: "SR516", 53: "SR731", 54: "SR712", 55: "LR932", 56: "A5", 57: "A10", 58: "A13", 59: "A312", 60: "A675", 61: "AC41E", 62: "10180", 63: "10280", 64: "10440", 65: "14250", 66: "14430", 67: "14500", 68: "14650", 69: "15270", 70: "16340", 71: "RCR123A", 72: "17500", 73: "17670", 74: "18350", 75: "18500", 76: "18650", 77: "19670", 78: "25500", 79: "26650", 80: "32600"]
     }
 
     public struct BatFaultEnum: ClusterEnum {
@@ -178,6 +188,8 @@ public enum PowerSourceCluster: ClusterDefinition {
         public static let unspecified = Self(rawValue: 0)
         public static let overTemp = Self(rawValue: 1)
         public static let underTemp = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "OverTemp", 2: "UnderTemp"]
     }
 
     public struct BatReplaceabilityEnum: ClusterEnum {
@@ -188,6 +200,8 @@ public enum PowerSourceCluster: ClusterDefinition {
         public static let notReplaceable = Self(rawValue: 1)
         public static let userReplaceable = Self(rawValue: 2)
         public static let factoryReplaceable = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "NotReplaceable", 2: "UserReplaceable", 3: "FactoryReplaceable"]
     }
 
     public struct PowerSourceStatusEnum: ClusterEnum {
@@ -198,6 +212,8 @@ public enum PowerSourceCluster: ClusterDefinition {
         public static let active = Self(rawValue: 1)
         public static let standby = Self(rawValue: 2)
         public static let unavailable = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "Active", 2: "Standby", 3: "Unavailable"]
     }
 
     public struct WiredCurrentTypeEnum: ClusterEnum {
@@ -206,6 +222,8 @@ public enum PowerSourceCluster: ClusterDefinition {
 
         public static let ac = Self(rawValue: 0)
         public static let dc = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "AC", 1: "DC"]
     }
 
     public struct WiredFaultEnum: ClusterEnum {
@@ -215,6 +233,8 @@ public enum PowerSourceCluster: ClusterDefinition {
         public static let unspecified = Self(rawValue: 0)
         public static let overVoltage = Self(rawValue: 1)
         public static let underVoltage = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Unspecified", 1: "OverVoltage", 2: "UnderVoltage"]
     }
 
     public struct Feature: ClusterBitmap {

@@ -14,6 +14,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         public static let btUh = Self(rawValue: 0)
+
+        public static let names: [UInt8: String] = [0: "BTUh"]
     }
 
     public struct ACCompressorTypeEnum: ClusterEnum {
@@ -24,6 +26,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let t1 = Self(rawValue: 1)
         public static let t2 = Self(rawValue: 2)
         public static let t3 = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "Unknown", 1: "T1", 2: "T2", 3: "T3"]
     }
 
     public struct ACLouverPositionEnum: ClusterEnum {
@@ -35,6 +39,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let quarter = Self(rawValue: 3)
         public static let half = Self(rawValue: 4)
         public static let threeQuarters = Self(rawValue: 5)
+
+        public static let names: [UInt8: String] = [1: "Closed", 2: "Open", 3: "Quarter", 4: "Half", 5: "ThreeQuarters"]
     }
 
     public struct ACRefrigerantTypeEnum: ClusterEnum {
@@ -45,6 +51,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let r22 = Self(rawValue: 1)
         public static let r410a = Self(rawValue: 2)
         public static let r407c = Self(rawValue: 3)
+
+        public static let names: [UInt8: String] = [0: "Unknown", 1: "R22", 2: "R410a", 3: "R407c"]
     }
 
     public struct ACTypeEnum: ClusterEnum {
@@ -56,6 +64,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let heatPumpFixed = Self(rawValue: 2)
         public static let coolingInverter = Self(rawValue: 3)
         public static let heatPumpInverter = Self(rawValue: 4)
+
+        public static let names: [UInt8: String] = [0: "Unknown", 1: "CoolingFixed", 2: "HeatPumpFixed", 3: "CoolingInverter", 4: "HeatPumpInverter"]
     }
 
     public struct ControlSequenceOfOperationEnum: ClusterEnum {
@@ -68,6 +78,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let heatingWithReheat = Self(rawValue: 3)
         public static let coolingAndHeating = Self(rawValue: 4)
         public static let coolingAndHeatingWithReheat = Self(rawValue: 5)
+
+        public static let names: [UInt8: String] = [0: "CoolingOnly", 1: "CoolingWithReheat", 2: "HeatingOnly", 3: "HeatingWithReheat", 4: "CoolingAndHeating", 5: "CoolingAndHeatingWithReheat"]
     }
 
     public struct PresetScenarioEnum: ClusterEnum {
@@ -81,6 +93,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let vacation = Self(rawValue: 5)
         public static let goingToSleep = Self(rawValue: 6)
         public static let userDefined = Self(rawValue: 254)
+
+        public static let names: [UInt8: String] = [1: "Occupied", 2: "Unoccupied", 3: "Sleep", 4: "Wake", 5: "Vacation", 6: "GoingToSleep", 254: "UserDefined"]
     }
 
     public struct SetpointChangeSourceEnum: ClusterEnum {
@@ -90,6 +104,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let manual = Self(rawValue: 0)
         public static let schedule = Self(rawValue: 1)
         public static let external = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Manual", 1: "Schedule", 2: "External"]
     }
 
     public struct SetpointRaiseLowerModeEnum: ClusterEnum {
@@ -99,6 +115,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let heat = Self(rawValue: 0)
         public static let cool = Self(rawValue: 1)
         public static let both = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Heat", 1: "Cool", 2: "Both"]
     }
 
     public struct StartOfWeekEnum: ClusterEnum {
@@ -112,6 +130,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let thursday = Self(rawValue: 4)
         public static let friday = Self(rawValue: 5)
         public static let saturday = Self(rawValue: 6)
+
+        public static let names: [UInt8: String] = [0: "Sunday", 1: "Monday", 2: "Tuesday", 3: "Wednesday", 4: "Thursday", 5: "Friday", 6: "Saturday"]
     }
 
     public struct SystemModeEnum: ClusterEnum {
@@ -127,6 +147,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let fanOnly = Self(rawValue: 7)
         public static let dry = Self(rawValue: 8)
         public static let sleep = Self(rawValue: 9)
+
+        public static let names: [UInt8: String] = [0: "Off", 1: "Auto", 3: "Cool", 4: "Heat", 5: "EmergencyHeat", 6: "Precooling", 7: "FanOnly", 8: "Dry", 9: "Sleep"]
     }
 
     public struct TemperatureSetpointHoldEnum: ClusterEnum {
@@ -135,6 +157,8 @@ public enum ThermostatCluster: ClusterDefinition {
 
         public static let setpointHoldOff = Self(rawValue: 0)
         public static let setpointHoldOn = Self(rawValue: 1)
+
+        public static let names: [UInt8: String] = [0: "SetpointHoldOff", 1: "SetpointHoldOn"]
     }
 
     public struct ThermostatRunningModeEnum: ClusterEnum {
@@ -144,6 +168,8 @@ public enum ThermostatCluster: ClusterDefinition {
         public static let off = Self(rawValue: 0)
         public static let cool = Self(rawValue: 3)
         public static let heat = Self(rawValue: 4)
+
+        public static let names: [UInt8: String] = [0: "Off", 3: "Cool", 4: "Heat"]
     }
 
     public struct ACErrorCodeBitmap: ClusterBitmap {

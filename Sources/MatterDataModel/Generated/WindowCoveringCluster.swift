@@ -38,6 +38,8 @@ public enum WindowCoveringCluster: ClusterDefinition {
         public static let swingingShutter = Self(rawValue: 22)
         public static let slidingShutter = Self(rawValue: 23)
         public static let unknown = Self(rawValue: 255)
+
+        public static let names: [UInt8: String] = [0: "RollerShade", 1: "RomanShade", 2: "BalloonShade", 3: "WovenWood", 4: "PleatedShade", 5: "CellularShade", 6: "LayeredShade", 7: "LayeredShade2D", 8: "SheerShade", 9: "TiltOnlyInteriorBlind", 10: "InteriorBlind", 11: "VerticalBlindStripCurtain", 12: "InteriorVenetianBlind", 13: "ExteriorVenetianBlind", 14: "LateralLeftCurtain", 15: "LateralRightCurtain", 16: "CentralCurtain", 17: "RollerShutter", 18: "ExteriorVerticalScreen", 19: "AwningTerracePatio", 20: "AwningVerticalScreen", 21: "TiltOnlyPergola", 22: "SwingingShutter", 23: "SlidingShutter", 255: "Unknown"]
     }
 
     public struct TypeEnum: ClusterEnum {
@@ -55,6 +57,8 @@ public enum WindowCoveringCluster: ClusterDefinition {
         public static let tiltBlindLiftAndTilt = Self(rawValue: 8)
         public static let projectorScreen = Self(rawValue: 9)
         public static let unknown = Self(rawValue: 255)
+
+        public static let names: [UInt8: String] = [0: "RollerShade", 1: "RollerShade2Motor", 2: "RollerShadeExterior", 3: "RollerShadeExterior2Motor", 4: "Drapery", 5: "Awning", 6: "Shutter", 7: "TiltBlindTiltOnly", 8: "TiltBlindLiftAndTilt", 9: "ProjectorScreen", 255: "Unknown"]
     }
 
     public struct ConfigStatus: ClusterBitmap {

@@ -12,5 +12,7 @@ extension AcmeClusters {
         public static let red = Self(rawValue: 0)
         public static let green = Self(rawValue: 1)
         public static let blue = Self(rawValue: 2)
+
+        public static let names: [UInt8: String] = [0: "Red", 1: "Green", 2: "Blue"]
     }
 }

@@ -17,6 +17,8 @@ extension AcmeClusters {
 
             public static let clockwise = Self(rawValue: 0)
             public static let counterClockwise = Self(rawValue: 1)
+
+            public static let names: [UInt8: String] = [0: "Clockwise", 1: "CounterClockwise"]
         }
 
         public struct Feature: ClusterBitmap {
