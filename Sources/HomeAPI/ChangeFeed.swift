@@ -34,6 +34,12 @@ final class ChangeFeed: Sendable {
         return ChangeListener(stream: stream) { [weak self] in self?.remove(id) }
     }
 
+    /// How many listeners hold a place, and whether the store is being polled for them: what a released or cancelled
+    /// query must give back.
+    var activity: (listeners: Int, polling: Bool) {
+        state.withLock { ($0.listeners.count, $0.poller != nil) }
+    }
+
     /// Something in the home changed: every listener hears of it.
     func notify() {
         for continuation in state.withLock({ Array($0.listeners.values) }) {
