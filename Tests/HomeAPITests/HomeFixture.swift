@@ -75,7 +75,7 @@ final class Recorder<Value: Sendable>: Sendable {
     var finished: Bool { state.withLock { $0.finished } }
     var error: HomeError? { state.withLock { $0.error } }
 
-    /// The values once there are at least `count` (or the sequence ended, or five seconds passed).
+    /// The values once there are at least `count` (or the sequence ended, or 30 seconds passed: a ceiling for a loaded machine, not an expected time).
     func values(count: Int) async -> [Value] {
         await until { $0.values.count >= count || $0.finished }
         return values
@@ -90,7 +90,7 @@ final class Recorder<Value: Sendable>: Sendable {
     }
 
     private func until(_ condition: (State) -> Bool) async {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !state.withLock({ condition($0) }), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
