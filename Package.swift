@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "MatterDiscovery", targets: ["MatterDiscovery"]),
         .library(name: "MatterDataModel", targets: ["MatterDataModel"]),
         .executable(name: "datamodel-generator", targets: ["DataModelGenerator"]),
+        .executable(name: "matter-device", targets: ["MatterDeviceTool"]),
     ],
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -50,6 +51,12 @@ let package = Package(
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery"]),
+        // A commissionable Matter device over IP: its data model, commissioning server side and attestation.
+        .target(name: "MatterDevice", dependencies: [
+            "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",
+            "MatterDiscovery", "MatterCrypto", "MatterTLV", "MatterOnboarding", "MatterMessaging",
+        ]),
+        .executableTarget(name: "MatterDeviceTool", dependencies: ["MatterDevice"]),
         // Publishes one Matter advertisement by mDNS on named interfaces, for the interop scripts.
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
@@ -66,6 +73,10 @@ let package = Package(
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterTestSupport"]),
+        .testTarget(name: "MatterDeviceTests", dependencies: [
+            "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
+            "MatterPlatform", "MatterSecureChannel", "MatterCrypto",
+        ]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine"]),
         // VendorFixture/Generated is datamodel-generator output for the vendor IDL beside it.
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport"],
