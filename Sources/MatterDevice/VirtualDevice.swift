@@ -407,10 +407,9 @@ public actor VirtualDevice {
             log("[session] cannot add the session: \(error)")
         }
         // The unsecured session stays a moment, so a retransmitted last message is still acknowledged.
-        let transport = transport
-        Task {
+        Task { [weak transport] in
             try? await Task.sleep(for: DeviceTiming.unsecuredSessionLinger)
-            await transport.removeSession(unsecured)
+            await transport?.removeSession(unsecured)
         }
     }
 
