@@ -167,8 +167,13 @@ public actor VirtualDevice {
         let changed = server.provider.node.changedPaths
         server.provider.node.changedPaths = []
         if !changed.isEmpty { actions += server.attributesChanged(changed, now: now) }
-        let effects = server.provider.node.effects
+        var effects = server.provider.node.effects
         server.provider.node.effects = []
+        // What was acknowledged is on disk first: a crash after the response cannot lose it.
+        if effects.contains(.persist) {
+            effects.removeAll { $0 == .persist }
+            saveOrLog()
+        }
         let closed = await perform(actions)
         if let exchange, !closed.contains(exchange) { follow(exchange) }
         await apply(effects)
@@ -268,19 +273,21 @@ public actor VirtualDevice {
                 for (handle, session) in sessions where session.isPASE { await removeSession(handle) }
             }
         }
-        if needsSave {
-            do {
-                try save()
-            } catch {
-                log("[state] \(error)")
-            }
-        }
+        if needsSave { saveOrLog() }
         if needsAdvertising { await refreshAdvertisements() }
     }
 
     private func removeSession(_ handle: SessionHandle) async {
         sessions[handle] = nil
         await transport.removeSession(handle)
+    }
+
+    private func saveOrLog() {
+        do {
+            try save()
+        } catch {
+            log("[state] \(error)")
+        }
     }
 
     /// Writes what survives a restart: the fabrics as committed (not what an armed fail-safe may still undo).
