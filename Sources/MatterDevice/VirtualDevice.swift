@@ -127,8 +127,6 @@ public actor VirtualDevice {
     public var fabrics: [Fabric] { server.provider.node.fabrics }
     public var isCommissioningWindowOpen: Bool { server.provider.node.commissioningWindow != nil }
     public var isFailSafeArmed: Bool { server.provider.node.failSafe != nil }
-    /// The advertisements published now (none without interfaces).
-    public var advertisements: Set<MatterAdvertisement> { advertised }
 
     // MARK: Incoming exchanges
 
