@@ -1,9 +1,11 @@
 // Matter Core §2.5 Identifiers: the numbers the hub's fabric is built from, each with the reason for its value.
+import MatterCertificates
+
 enum HubConstants {
     /// Matter Core §2.5.2: 0xFFF1 is a test vendor ID. We are not a certified vendor, so the hub claims no real one.
     static let adminVendorID: UInt16 = 0xFFF1
     /// Matter Core §2.5.5.1: operational node IDs; everything above is reserved for groups, temporary and PAKE IDs.
-    static let operationalNodeIDs: ClosedRange<UInt64> = 0x0000_0000_0000_0001...0xFFFF_FFEF_FFFF_FFFF
+    static let operationalNodeIDs = CertificateLimits.operationalNodeIDs
     /// Matter Core §2.5.1: fabric ID 0 is reserved (no fabric); every other value may be used.
     static let fabricIDs: ClosedRange<UInt64> = 0x0000_0000_0000_0001...0xFFFF_FFFF_FFFF_FFFF
     /// Matter Core §6.5.6.1 matter-rcac-id and matter-icac-id: the hub has one root and at most one intermediate,

@@ -99,15 +99,3 @@ public enum SessionEstablishmentError: Error, Sendable, CustomStringConvertible 
         }
     }
 }
-
-extension EstablishedSession {
-    /// The peer's MRP intervals when it sent them; the spec's defaults otherwise.
-    public var mrpParameters: MRPParameters {
-        guard let parameters = peerParameters else { return .default }
-        var mrp = MRPParameters.default
-        if let idle = parameters.idleInterval { mrp.idleInterval = .milliseconds(idle) }
-        if let active = parameters.activeInterval { mrp.activeInterval = .milliseconds(active) }
-        if let threshold = parameters.activeThreshold { mrp.activeThreshold = .milliseconds(threshold) }
-        return mrp
-    }
-}

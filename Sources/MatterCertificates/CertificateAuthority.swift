@@ -109,12 +109,8 @@ public struct CertificateAuthority: Sendable {
         ]
     }
 
-    /// Signs the DER tbsCertificate: the signature verifies over the X.509 form rebuilt from TLV.
     private static func sign(_ unsigned: MatterCertificate, with key: P256.PrivateKey) throws(CertificateError) -> MatterCertificate {
-        var certificate = unsigned
-        let tbs = DERWriter.encode(try unsigned.tbsCertificateNode())
-        certificate.signature = try performingCrypto { () throws(CryptoError) in try key.signature(for: tbs).rawRepresentation }
-        return certificate
+        try unsigned.signed(with: key)
     }
 
     private static func checkedSerialNumber(_ serialNumber: [UInt8]) throws(CertificateError) -> [UInt8] {

@@ -49,3 +49,9 @@ public enum CertificateLimits {
     /// Largest trust store file read: a PAA is under 1 KiB, so 1 MiB holds any bundle while bounding memory.
     public static let maximumTrustStoreFileSize = 1 << 20
 }
+
+extension CertificateLimits {
+    /// Matter Core §2.5.5.1 Operational Node ID range: what a NOC's node ID must fall in (group and temporary
+    /// IDs above it never name a node that proves itself with a certificate).
+    public static let operationalNodeIDs: ClosedRange<UInt64> = 0x0000_0000_0000_0001...0xFFFF_FFEF_FFFF_FFFF
+}

@@ -1,0 +1,107 @@
+import MatterDataModel
+import MatterInteraction
+import MatterTLV
+
+// Matter Core §7 Data Model, §6.6 Access Control: the device's endpoints and cluster servers behind the Interaction
+// Model engine, with its access control lists enforced.
+public struct DeviceDataModel: DataModelProvider {
+    public var node: NodeState
+    private var composition: [Endpoint]
+    private var events: [EventDataIB] = []
+
+    /// The root node and `applicationEndpoints`, each given its Descriptor (the root's lists every other endpoint).
+    public init(node: NodeState, root: Endpoint, applicationEndpoints: [Endpoint]) {
+        self.node = node
+        let all = [root] + applicationEndpoints
+        composition = all.map { endpoint in
+            var endpoint = endpoint
+            let descriptor = DescriptorServer(
+                deviceTypes: endpoint.deviceTypes.map { DescriptorCluster.DeviceTypeStruct(deviceType: $0.id, revision: $0.revision ?? 1) },
+                serverClusters: ([DescriptorCluster.id.rawValue] + endpoint.clusters.map(\.id)).sorted(),
+                parts: endpoint.id == 0 ? all.map(\.id).filter { $0 != 0 } : [])
+            endpoint.clusters = ([descriptor] + endpoint.clusters).sorted { $0.id < $1.id }
+            return endpoint
+        }
+    }
+
+    public var endpoints: [UInt16] { composition.map(\.id).sorted() }
+
+    public func clusters(on endpoint: UInt16) -> [ClusterDescription] {
+        composition.first { $0.id == endpoint }?.clusters.map(\.description) ?? []
+    }
+
+    private func locate(_ endpoint: UInt16, _ cluster: UInt32) -> (Int, Int)? {
+        guard let e = composition.firstIndex(where: { $0.id == endpoint }),
+              let c = composition[e].clusters.firstIndex(where: { $0.id == cluster }) else { return nil }
+        return (e, c)
+    }
+
+    public func read(_ path: ConcreteAttributePath, isFabricFiltered: Bool, context: AccessContext) -> Result<TLVValue, InteractionModelStatus> {
+        guard let (e, c) = locate(path.endpoint, path.cluster) else { return .failure(.unsupportedCluster) }
+        let request = ClusterRequest(endpoint: path.endpoint, context: context, isFabricFiltered: isFabricFiltered)
+        return composition[e].clusters[c].read(path.attribute, in: node, request: request)
+    }
+
+    public func dataVersion(of cluster: ConcreteClusterPath) -> UInt32 {
+        node.dataVersion(of: cluster)
+    }
+
+    public mutating func write(_ path: ConcreteAttributePath, value: TLVElement, context: AccessContext) -> InteractionModelStatus {
+        guard let (e, c) = locate(path.endpoint, path.cluster) else { return .unsupportedCluster }
+        return composition[e].clusters[c].write(path.attribute, value: value, in: &node, request: ClusterRequest(endpoint: path.endpoint, context: context))
+    }
+
+    public mutating func invoke(_ path: CommandPathIB, fields: TLVElement?, context: AccessContext) -> CommandOutcome {
+        guard let (e, c) = locate(path.endpoint, path.cluster) else { return .status(.unsupportedCluster) }
+        return composition[e].clusters[c].invoke(path.command, fields: fields, in: &node, request: ClusterRequest(endpoint: path.endpoint, context: context))
+    }
+
+    public func events(since eventNumber: UInt64) -> [EventDataIB] {
+        events.filter { $0.eventNumber >= eventNumber }
+    }
+
+    /// Records an event with the next event number (§7.14.2.1), for subscribers and readers.
+    public mutating func record(_ path: EventPathIB, priority: UInt8, data: TLVElement?) {
+        let number = (events.last?.eventNumber ?? 0) + 1
+        events.append(EventDataIB(path: path, eventNumber: number, priority: priority,
+                                  timestamp: .systemMilliseconds(node.now.nanoseconds / 1_000_000), data: data))
+    }
+
+    /// §6.6.2: a PASE session of an open commissioning window is an implicit administrator; every other subject
+    /// needs an entry of its fabric's ACL.
+    public func isAllowed(_ request: AccessRequest, for context: AccessContext) -> Bool {
+        if context.authMode == .pase { return context.isCommissioning }
+        guard let fabric = node.fabric(context.fabricIndex) else { return false }
+        return fabric.accessControl.contains { entry in
+            entry.grants(request, to: context) { endpoint in
+                composition.first { $0.id == endpoint }?.deviceTypes.map(\.id.rawValue) ?? []
+            }
+        }
+    }
+
+    // MARK: Persistence
+
+    /// The persistent values of every cluster, keyed "endpoint/cluster".
+    public var persistentClusterState: [String: [UInt8]] {
+        var state: [String: [UInt8]] = [:]
+        for endpoint in composition {
+            for cluster in endpoint.clusters {
+                if let value = cluster.persistentState {
+                    state["\(endpoint.id)/\(cluster.id)"] = TLVWriter.encode(TLVElement(value))
+                }
+            }
+        }
+        return state
+    }
+
+    public mutating func restoreClusterState(_ state: [String: [UInt8]]) {
+        for e in composition.indices {
+            for c in composition[e].clusters.indices {
+                let key = "\(composition[e].id)/\(composition[e].clusters[c].id)"
+                if let bytes = state[key], let element = try? TLVReader.decode(bytes) {
+                    composition[e].clusters[c].restore(element)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import MatterMessaging
+
+/// What the data model asks of the device around it after a request: the things a cluster cannot do from inside
+/// the Interaction Model engine (sessions, sockets, files, the console).
+public enum DeviceEffect: Hashable, Sendable {
+    /// The persistent state changed: write the state file.
+    case persist
+    /// Fabrics or the commissioning window changed: advertise what is true now.
+    case advertise
+    /// End every session of this fabric (it was removed or rolled back).
+    case closeSessions(fabricIndex: UInt8)
+    /// The commissioning window closed: end its PASE sessions.
+    case closePASESessions
+    /// AddNOC over this PASE session: it now belongs to the new fabric (§11.18.6.8).
+    case bindSession(SessionHandle, fabricIndex: UInt8)
+    /// One line for the console ("[light] ON").
+    case log(String)
+}

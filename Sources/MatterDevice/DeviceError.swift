@@ -1,0 +1,20 @@
+/// Why the device could not start, load its state or accept credentials; each says what to do about it.
+public enum DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Certificates or keys that do not form a usable fabric.
+    case invalidCredentials(String)
+    /// The state file could not be read or written.
+    case state(path: String, reason: String)
+    /// A setting out of its allowed range.
+    case invalidSetting(String)
+    /// The sockets or the mDNS responder could not be set up.
+    case network(String)
+
+    public var description: String {
+        switch self {
+        case .invalidCredentials(let reason): "invalid operational credentials: \(reason)"
+        case .state(let path, let reason): "device state \(path): \(reason) (use --factory-reset to start over)"
+        case .invalidSetting(let reason): reason
+        case .network(let reason): "network: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import MatterDataModel
+import MatterMessaging
+
+// Matter Core §9.2 Endpoint composition: one endpoint, the device types it implements and its cluster servers
+// (Descriptor is added by `DeviceDataModel`, which knows the whole node).
+public struct Endpoint: Sendable {
+    public var id: UInt16
+    public var deviceTypes: [DeviceTypeDefinition]
+    public var clusters: [any ClusterServer]
+
+    public init(id: UInt16, deviceTypes: [DeviceTypeDefinition], clusters: [any ClusterServer]) {
+        self.id = id
+        self.deviceTypes = deviceTypes
+        self.clusters = clusters
+    }
+
+    /// Endpoint 0: the root node's commissioning, access control and information clusters.
+    public static func rootNode(interfaces: [HostNetworkInterface], rebootCount: UInt16, bootTime: MatterMessaging.Instant) -> Endpoint {
+        Endpoint(id: 0, deviceTypes: [MatterDeviceTypes.rootNode], clusters: [
+            AccessControlServer(), BasicInformationServer(), GeneralCommissioningServer(),
+            GeneralDiagnosticsServer(interfaces: interfaces, rebootCount: rebootCount, bootTime: bootTime),
+            AdministratorCommissioningServer(), OperationalCredentialsServer(), GroupKeyManagementServer(),
+        ])
+    }
+}

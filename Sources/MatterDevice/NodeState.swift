@@ -1,0 +1,119 @@
+import MatterCrypto
+import MatterDataModel
+import MatterInteraction
+import MatterMessaging
+
+/// The session a request arrived on, as the commissioning clusters need to know it.
+public struct RequestSession: Hashable, Sendable {
+    public var handle: SessionHandle
+    /// §4.14.1.4 / §4.14.2.6 AttestationChallenge of the session keys, which attestation and CSR responses sign.
+    public var attestationChallenge: [UInt8]
+    public var isPASE: Bool
+
+    public init(handle: SessionHandle, attestationChallenge: [UInt8], isPASE: Bool) {
+        self.handle = handle
+        self.attestationChallenge = attestationChallenge
+        self.isPASE = isPASE
+    }
+}
+
+/// The node-wide state the root clusters share: fabrics, fail-safe, commissioning window, data versions, and what
+/// the device must do after a request (`effects`). The device sets `now` and `session` before each request.
+public struct NodeState: Sendable {
+    public let identity: DeviceIdentity
+    public let attestation: DevelopmentAttestation
+    /// The onboarding payload's passcode verifier: the initial and basic windows use it.
+    public let onboardingWindow: CommissioningWindow
+    public var fabrics: [Fabric]
+    public var failSafe: FailSafe?
+    public var commissioningWindow: CommissioningWindow?
+    public var breadcrumb: UInt64 = 0
+    /// §11.10.5.3 RegulatoryConfig, as SetRegulatoryConfig last set it (2: indoor and outdoor).
+    public var regulatoryConfig: UInt8 = 2
+    public var now: Instant = .zero
+    public var session: RequestSession?
+    public let random: any RandomSource
+    public private(set) var versions: [ConcreteClusterPath: UInt32] = [:]
+    /// Attributes changed since the device last collected them, for subscriptions.
+    public var changedPaths: [ConcreteAttributePath] = []
+    public var effects: [DeviceEffect] = []
+
+    public init(identity: DeviceIdentity, attestation: DevelopmentAttestation, onboardingWindow: CommissioningWindow,
+                fabrics: [Fabric], random: any RandomSource) {
+        self.identity = identity
+        self.attestation = attestation
+        self.onboardingWindow = onboardingWindow
+        self.fabrics = fabrics
+        self.random = random
+        commissioningWindow = fabrics.isEmpty ? onboardingWindow : nil
+    }
+
+    public func fabric(_ index: UInt8) -> Fabric? {
+        fabrics.first { $0.index == index }
+    }
+
+    /// §7.10.3: a cluster instance's data version starts at a random value and grows by one per change.
+    public func dataVersion(of cluster: ConcreteClusterPath) -> UInt32 {
+        versions[cluster] ?? initialVersion(cluster)
+    }
+
+    private func initialVersion(_ cluster: ConcreteClusterPath) -> UInt32 {
+        // Stable per cluster within one run, different across clusters: a subscriber never mistakes one for another.
+        UInt32(truncatingIfNeeded: (UInt64(cluster.endpoint) << 32 | UInt64(cluster.cluster)) &* 0x9E37_79B9_7F4A_7C15 >> 32)
+    }
+
+    /// These attributes changed: their cluster's data version grows and subscribers will hear of them.
+    public mutating func markChanged(endpoint: UInt16, cluster: UInt32, attributes: [UInt32]) {
+        let path = ConcreteClusterPath(endpoint: endpoint, cluster: cluster)
+        versions[path] = dataVersion(of: path) &+ 1
+        changedPaths += attributes.map { ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: $0) }
+    }
+
+    /// Fabric-table attributes of the root endpoint, after a fabric was added, updated or removed.
+    mutating func fabricsChanged() {
+        markChanged(endpoint: 0, cluster: OperationalCredentialsCluster.id.rawValue, attributes: [0, 1, 3, 4])
+        markChanged(endpoint: 0, cluster: AccessControlCluster.id.rawValue, attributes: [0])
+        effects += [.persist, .advertise]
+    }
+
+    /// The lowest free fabric index, nil when the table is full.
+    func freeFabricIndex() -> UInt8? {
+        guard fabrics.count < Int(DeviceConstants.supportedFabrics) else { return nil }
+        return DeviceConstants.fabricIndices.first { index in !fabrics.contains { $0.index == index } }
+    }
+
+    // MARK: Fail-safe
+
+    /// §11.10.7.2.2: puts back the fabric table as it was when the fail-safe was armed and ends the sessions of
+    /// every fabric that was added or changed under it.
+    public mutating func expireFailSafe() {
+        guard let failSafe else { return }
+        self.failSafe = nil
+        let restored = failSafe.fabricsBefore
+        let touched = Set(fabrics.map(\.index)).union(restored.map(\.index)).filter { index in
+            fabrics.first { $0.index == index } != restored.first { $0.index == index }
+        }
+        fabrics = restored
+        breadcrumb = 0
+        markChanged(endpoint: 0, cluster: GeneralCommissioningCluster.id.rawValue, attributes: [0])
+        if !touched.isEmpty {
+            fabricsChanged()
+            effects += touched.sorted().map { .closeSessions(fabricIndex: $0) }
+            effects.append(.log("[commissioning] fail-safe expired: rolled back fabric \(touched.sorted().map(String.init).joined(separator: ", "))"))
+        } else {
+            effects.append(.log("[commissioning] fail-safe expired"))
+        }
+        if fabrics.isEmpty, commissioningWindow == nil {
+            commissioningWindow = onboardingWindow
+            effects.append(.advertise)
+        }
+    }
+
+    /// Closes the commissioning window (commissioning completed, it timed out, or it was revoked).
+    mutating func closeCommissioningWindow() {
+        guard commissioningWindow != nil else { return }
+        commissioningWindow = nil
+        markChanged(endpoint: 0, cluster: AdministratorCommissioningCluster.id.rawValue, attributes: [0, 1, 2])
+        effects += [.closePASESessions, .advertise]
+    }
+}

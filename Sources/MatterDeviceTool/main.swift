@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import Glibc
+import MatterDevice
+
+// matter-device: a commissionable Matter device over IP, until SIGINT or SIGTERM.
+
+/// Writes straight to a descriptor, unbuffered, so a script reading a pipe sees each line at once.
+func emit(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
+    let bytes = Array((text + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+}
+
+func fail(_ message: String, code: Int32 = 1) -> Never {
+    emit("error: \(message)", to: STDERR_FILENO)
+    exit(code)
+}
+
+let command: DeviceCommandLine
+do {
+    command = try DeviceCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    emit("error: \(error.description)\n\(DeviceCommandLine.usage)", to: STDERR_FILENO)
+    exit(2)
+}
+
+switch command {
+case .exportAttestation(let directory, let stateDirectory):
+    do {
+        guard let state = try DeviceStore(directory: stateDirectory).load() else {
+            fail("no device in \(stateDirectory): start it once first")
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/paa.der"
+        guard FileManager.default.createFile(atPath: path, contents: state.paa) else { fail("cannot write \(path)") }
+        emit(path)
+    } catch {
+        fail("\(error)")
+    }
+
+case .run(let options):
+    let store = DeviceStore(directory: options.stateDirectory)
+    let device: VirtualDevice
+    do {
+        if options.factoryReset { try store.factoryReset() }
+        let state = try store.loadOrCreate(options.settings)
+        device = try VirtualDevice(store: store, state: state, port: options.port, interfaces: options.interfaces) { emit($0) }
+        let payload = device.setupPayload
+        let setup: [String: Any] = [
+            "passcode": payload.passcode, "discriminator": state.discriminator, "manual_code": try payload.manualCode(),
+            "qr": try payload.qrCode(), "iterations": state.iterations, "vendor_id": state.identity.vendorID,
+            "product_id": state.identity.productID, "type": device.kind.rawValue, "port": device.port, "state": store.path,
+            "interfaces": options.interfaces, "pid": getpid(),
+        ]
+        let json = try JSONSerialization.data(withJSONObject: setup, options: [.sortedKeys])
+        emit(String(decoding: json, as: UTF8.self))
+        try await device.start()
+    } catch {
+        fail("\(error)")
+    }
+    // Stop on SIGINT or SIGTERM: the handlers only wake the main task, which shuts down cleanly.
+    let (stopSignals, stopSignalled) = AsyncStream<Int32>.makeStream()
+    let signalSources = [SIGINT, SIGTERM].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        source.setEventHandler { stopSignalled.yield(number) }
+        source.resume()
+        return source
+    }
+    for await _ in stopSignals { break }
+    await device.shutdown()
+    emit("[device] stopped")
+    withExtendedLifetime(signalSources) {}
+}

@@ -1,0 +1,52 @@
+import Foundation
+import MatterDevice
+import Testing
+
+struct DeviceStoreTests {
+    @Test func theFirstStartFixesTheFactoryDataInAnOwnerOnlyFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = DeviceStore(directory: directory + "/light")
+            let created = try store.loadOrCreate(DeviceSettings(passcode: 20202021, discriminator: 3840, iterations: 2000))
+            var status = stat()
+            #expect(stat(store.path, &status) == 0)
+            #expect(status.st_mode & 0o777 == 0o600)
+            #expect(created.passcode == 20202021 && created.discriminator == 3840 && created.iterations == 2000)
+            #expect(created.salt.count == 32 && created.verifier.count == 97)
+            // Loading again gives the same device; repeating a setting is fine, contradicting one is refused.
+            #expect(try store.loadOrCreate(DeviceSettings(passcode: 20202021)) == created)
+            #expect(throws: DeviceError.state(path: store.path, reason: "the stored device has --discriminator 3840, not 100")) {
+                try store.loadOrCreate(DeviceSettings(discriminator: 100))
+            }
+            try store.factoryReset()
+            #expect(try store.load() == nil)
+            #expect(try store.loadOrCreate(DeviceSettings()).dac != created.dac)
+        }
+    }
+
+    @Test func settingsOutOfRangeAreRefusedBeforeAnythingIsWritten() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = DeviceStore(directory: directory)
+            #expect(throws: DeviceError.invalidSetting("--discriminator must be 0 to 4095, got 4096")) {
+                try store.loadOrCreate(DeviceSettings(discriminator: 4096))
+            }
+            #expect(throws: DeviceError.invalidSetting("--iterations must be 1000 to 100000, got 999")) {
+                try store.loadOrCreate(DeviceSettings(iterations: 999))
+            }
+            #expect(throws: DeviceError.self) { try store.loadOrCreate(DeviceSettings(passcode: 11111111)) }
+            let nothing = try store.load()
+            #expect(nothing == nil)
+        }
+    }
+
+    @Test func aCorruptStateFileIsReportedWithWhatToDo() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = DeviceStore(directory: directory)
+            #expect(FileManager.default.createFile(atPath: store.path, contents: Data("{".utf8)))
+            #expect {
+                try store.load()
+            } throws: { error in
+                "\(error)".hasPrefix("device state \(store.path): not a device state file") && "\(error)".hasSuffix("(use --factory-reset to start over)")
+            }
+        }
+    }
+}

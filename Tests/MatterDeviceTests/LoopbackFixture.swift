@@ -1,0 +1,94 @@
+import Foundation
+import HomeHub
+import MatterCertificates
+import MatterCrypto
+import MatterDevice
+import MatterDiscovery
+import MatterInteraction
+import MatterOnboarding
+import MatterPlatform
+import MatterSecureChannel
+import Synchronization
+
+/// The device's console lines, collected for assertions.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) {
+        lines.withLock { $0.append(line) }
+    }
+
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// A device and a hub in one temporary directory, talking over loopback with no mDNS.
+struct LoopbackFixture {
+    static let passcode: UInt32 = 20202021
+    static let discriminator: UInt16 = 3840
+
+    let directory: String
+    let store: DeviceStore
+    let device: VirtualDevice
+    let lines: LogLines
+
+    var address: SocketAddress { .ipv4(IPv4Address(127 << 24 | 1), port: device.port) }
+    var hubPath: String { directory + "/hub" }
+
+    /// Starts the device stored in `directory/device` (created on first use) on `port` (0: ephemeral).
+    static func start(in directory: String, port: UInt16 = 0) async throws -> LoopbackFixture {
+        let store = DeviceStore(directory: directory + "/device")
+        let state = try store.loadOrCreate(DeviceSettings(passcode: passcode, discriminator: discriminator))
+        let lines = LogLines()
+        let device = try VirtualDevice(store: store, state: state, port: port, log: lines.append)
+        try await device.start()
+        return LoopbackFixture(directory: directory, store: store, device: device, lines: lines)
+    }
+
+    /// A trust store holding only this device's development PAA.
+    var trustStore: PAATrustStore {
+        get throws { PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)]) }
+    }
+
+    /// Commissions the device onto the hub in `hubPath` with our own commissioner.
+    func commission(hub: Hub, payload: SetupPayload? = nil) async throws -> CommissioningResult {
+        let request = CommissioningRequest(payload: payload ?? device.setupPayload, address: address, trustStore: try trustStore)
+        return try await hub.commission(request, name: "lamp", room: nil, progress: { _ in }).0
+    }
+
+    /// A CASE session from the hub's own node, and a client on it.
+    func caseClient(_ hub: Hub, nodeID: UInt64, transport: MatterTransport) async throws -> InteractionClient {
+        try await caseClient(credentials: hub.authority.operationalCredentials, validator: hub.authority.peerValidator, nodeID: nodeID, transport: transport)
+    }
+
+    func caseClient(credentials: OperationalCredentials, validator: FabricPeerValidator, nodeID: UInt64,
+                    transport: MatterTransport) async throws -> InteractionClient {
+        let session = try await SessionEstablishment.case(with: address, nodeID: nodeID, credentials: credentials, validator: validator, over: transport)
+        return InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+    }
+
+    /// A PASE session with `passcode`, and a client on it.
+    func paseClient(passcode: UInt32 = LoopbackFixture.passcode, transport: MatterTransport) async throws -> (InteractionClient, SessionEstablishment.Result) {
+        let pase = try await SessionEstablishment.pase(with: address, passcode: passcode, over: transport)
+        return (InteractionClient(transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters), pase)
+    }
+}
+
+/// Waits (polling) until `condition` holds or `limit` passes; returns whether it held.
+func eventually(within limit: Duration, _ condition: () async -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + limit
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return await condition()
+}
+
+/// A fresh directory under the system's temporary directory, removed when the body returns.
+func withTemporaryDirectory<Result>(_ body: (String) async throws -> Result) async throws -> Result {
+    var template = Array((NSTemporaryDirectory() + "/swift-home-device-tests-XXXXXX").utf8CString)
+    guard let created = mkdtemp(&template) else { throw POSIXError(.EIO) }
+    let path = String(cString: created)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try await body(path)
+}

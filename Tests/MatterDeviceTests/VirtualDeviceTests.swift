@@ -1,0 +1,205 @@
+import Foundation
+import HomeHub
+import MatterCertificates
+import MatterCrypto
+import MatterDevice
+import MatterInteraction
+import MatterOnboarding
+import MatterPlatform
+import MatterSecureChannel
+import MatterTLV
+import Testing
+
+/// The device in-process on loopback, driven by our own hub: commissioning, CASE from stored state, invoke and
+/// subscription, access control, fail-safe rollback and a second fabric.
+@Suite(.serialized)
+struct VirtualDeviceTests {
+    @Test func hubCommissionsTheDeviceAndReachesItAgainAfterBothRestart() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory)
+            let hub = try Hub(statePath: fixture.hubPath)
+            let result = try await fixture.commission(hub: hub)
+            #expect(result.attestation.trusted)
+            #expect(result.description?.vendorName == "swift-home")
+            #expect(result.description?.endpoints.map(\.endpoint) == [0, 1])
+            #expect(result.description?.endpoints.last?.deviceTypes.map(\.deviceType) == [0x0100])
+            let fabrics = await fixture.device.fabrics
+            #expect(fabrics.map(\.nodeID) == [result.nodeID])
+            #expect(fabrics.first?.accessControl == [AccessControlEntry(privilege: .administer, authMode: .case, subjects: [hub.authority.hubNodeID])])
+            #expect(await fixture.device.isCommissioningWindowOpen == false)
+            #expect(await fixture.device.isFailSafeArmed == false)
+            await fixture.device.shutdown()
+
+            // The device restarts from its state file (on a new port, which mDNS would announce; here the hub is told);
+            // a fresh hub on the hub's state pings it by CASE.
+            let restarted = try await LoopbackFixture.start(in: directory)
+            #expect(await restarted.device.fabrics.map(\.nodeID) == [result.nodeID])
+            #expect(await restarted.device.isCommissioningWindowOpen == false)
+            let again = try Hub(statePath: fixture.hubPath)
+            try again.store.updateReachability(of: result.nodeID, addresses: [restarted.address], mrpParameters: nil)
+            let ping = try await again.ping(try again.devices()[0], interfaces: [])
+            #expect(ping.vendorName == "swift-home")
+            #expect(restarted.lines.all.contains { $0.hasPrefix("[session] CASE from node 0x\(String(hub.authority.hubNodeID, radix: 16, uppercase: true))") })
+            await restarted.device.shutdown()
+        }
+    }
+
+    @Test func toggleChangesOnOffAndTheSubscriptionReportsIt() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory)
+            let hub = try Hub(statePath: fixture.hubPath)
+            let result = try await fixture.commission(hub: hub)
+            let transport = try MatterTransport()
+            let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
+            let onOff = AttributePathIB(endpoint: 1, cluster: 0x0006, attribute: 0x0000)
+            let subscription = try await client.subscribe(SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 30, attributeRequests: [onOff]))
+            #expect(Self.onOff(in: subscription.priming) == false)
+
+            #expect(try await client.invoke(endpoint: 1, cluster: 0x0006, command: 0x02, fields: .structure([])) == nil)
+            var reports = subscription.makeAsyncIterator()
+            let report = try await reports.next()
+            #expect(report.flatMap(Self.onOff) == true)
+            #expect(Self.onOff(in: try await client.read([onOff])) == true)
+            #expect(fixture.lines.all.contains("[light] ON"))
+
+            // Off is persisted like On: the state file holds what a restart restores.
+            _ = try await client.invoke(endpoint: 1, cluster: 0x0006, command: 0x00, fields: .structure([]))
+            #expect(try await reports.next().flatMap(Self.onOff) == false)
+            let stored = try #require(try fixture.store.load())
+            #expect(stored.clusters["1/6"] == Data(TLVWriter.encode(TLVElement(.bool(false)))))
+            await subscription.cancel()
+            await transport.shutdown()
+            await fixture.device.shutdown()
+        }
+    }
+
+    @Test func aSubjectWithoutAnACLEntryIsRefusedWithUnsupportedAccess() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory)
+            let hub = try Hub(statePath: fixture.hubPath)
+            let result = try await fixture.commission(hub: hub)
+            // Another node of the same fabric: valid certificates, but the ACL names only the hub.
+            let key = P256.PrivateKey()
+            let csr = try CertificateSigningRequest(subject: DistinguishedName([.commonName("intruder")]), signingKey: key)
+            let intruderID: UInt64 = 0x0000_0000_1234_5678
+            let (noc, icac) = try hub.authority.issueNOC(for: csr, nodeID: intruderID)
+            let own = hub.authority.operationalCredentials
+            let credentials = OperationalCredentials(fabricID: own.fabricID, nodeID: intruderID, rootPublicKey: own.rootPublicKey,
+                                                     identityProtectionKey: own.identityProtectionKey, noc: noc, icac: icac, operationalKey: key)
+            let transport = try MatterTransport()
+            let client = try await fixture.caseClient(credentials: credentials, validator: hub.authority.peerValidator, nodeID: result.nodeID,
+                                                      transport: transport)
+            let onOff = AttributePathIB(endpoint: 1, cluster: 0x0006, attribute: 0x0000)
+            let report = try await client.read([onOff])
+            guard case .status(let status)? = report.attributeReports.first else {
+                Issue.record("expected a status, got \(report.attributeReports)")
+                return
+            }
+            #expect(status.status.status == .unsupportedAccess)
+            await #expect {
+                _ = try await client.invoke(endpoint: 1, cluster: 0x0006, command: 0x01, fields: .structure([]))
+            } throws: { error in
+                (error as? InteractionClientError)?.status == .unsupportedAccess
+            }
+            #expect(!fixture.lines.all.contains("[light] ON"))
+            await transport.shutdown()
+            await fixture.device.shutdown()
+        }
+    }
+
+    @Test func anExpiredFailSafeRollsBackAddNOC() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory)
+            let hub = try Hub(statePath: fixture.hubPath)
+            let transport = try MatterTransport()
+            let (client, pase) = try await fixture.paseClient(transport: transport)
+            let armed = try await client.invoke(ArmFailSafe(expiryLengthSeconds: 2, breadcrumb: 1), endpoint: 0)
+            #expect(armed.errorCode == .ok)
+            let nonce = [UInt8](repeating: 0x42, count: 32)
+            let csrResponse = try await client.invoke(CSRRequest(csrNonce: nonce), endpoint: 0)
+            let csr = try CertificateSigningRequest(derEncoded: try NOCSRElements(tlv: csrResponse.nocsrElements).csr)
+            _ = try await client.invoke(AddTrustedRootCertificate(rootCACertificate: hub.authority.rootCertificateTLV), endpoint: 0)
+            let nodeID: UInt64 = 0x0000_0000_00AB_CDEF
+            let (noc, icac) = try hub.authority.issueNOC(for: csr, nodeID: nodeID)
+            let added = try await client.invoke(AddNOC(nocValue: noc, icacValue: icac, ipkValue: hub.authority.fabric.ipkEpochKey,
+                                                       caseAdminSubject: hub.authority.caseAdminSubject, adminVendorID: 0xFFF1), endpoint: 0)
+            #expect(added.statusCode == .ok)
+            #expect(await fixture.device.fabrics.map(\.nodeID) == [nodeID])
+            // Committed state does not include it yet.
+            #expect(try fixture.store.load()?.fabrics.isEmpty == true)
+            _ = pase
+
+            // The commissioner goes away; two seconds later the device is back where it started.
+            #expect(await eventually(within: .seconds(5)) { await fixture.device.fabrics.isEmpty })
+            #expect(await fixture.device.isFailSafeArmed == false)
+            #expect(await fixture.device.isCommissioningWindowOpen)
+            #expect(fixture.lines.all.contains("[commissioning] fail-safe expired: rolled back fabric 1"))
+            await #expect(throws: (any Error).self) {
+                _ = try await fixture.caseClient(hub, nodeID: nodeID, transport: transport)
+            }
+            await transport.shutdown()
+            await fixture.device.shutdown()
+        }
+    }
+
+    @Test func aSecondControllerJoinsThroughAnEnhancedCommissioningWindow() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory)
+            let first = try Hub(statePath: directory + "/first")
+            let firstResult = try await fixture.commission(hub: first)
+            let transport = try MatterTransport()
+            let client = try await fixture.caseClient(first, nodeID: firstResult.nodeID, transport: transport)
+
+            // OpenCommissioningWindow with a verifier for a new passcode and discriminator (§11.19.8.1), a timed invoke.
+            let passcode: UInt32 = 34_567_890, discriminator: UInt16 = 0x123, iterations: UInt32 = 1_000
+            let salt = [UInt8](repeating: 0x5A, count: 32)
+            let verifier = try Spake2Plus.verifierData(passcode: passcode, salt: salt, iterations: Int(iterations))
+            let fields = TLVValue.structure([
+                TLVElement(tag: .context(0), .unsigned(180)), TLVElement(tag: .context(1), .bytes(verifier.serialized)),
+                TLVElement(tag: .context(2), .unsigned(UInt64(discriminator))), TLVElement(tag: .context(3), .unsigned(UInt64(iterations))),
+                TLVElement(tag: .context(4), .bytes(salt)),
+            ])
+            await #expect {
+                _ = try await client.invoke(endpoint: 0, cluster: 0x003C, command: 0x00, fields: fields)
+            } throws: { error in
+                (error as? InteractionClientError)?.status == .needsTimedInteraction
+            }
+            #expect(await fixture.device.isCommissioningWindowOpen == false)
+            _ = try await client.invoke(endpoint: 0, cluster: 0x003C, command: 0x00, fields: fields, timedWindow: .seconds(5))
+            #expect(await fixture.device.isCommissioningWindowOpen)
+
+            // The onboarding passcode no longer opens PASE; the new one does, for a second hub.
+            await #expect(throws: (any Error).self) {
+                _ = try await fixture.paseClient(transport: transport)
+            }
+            let second = try Hub(statePath: directory + "/second")
+            let payload = SetupPayload(vendorID: nil, productID: nil, discoveryCapabilities: .onNetwork, discriminator: .long(discriminator), passcode: passcode)
+            let secondResult = try await fixture.commission(hub: second, payload: payload)
+            let fabrics = await fixture.device.fabrics
+            #expect(fabrics.map(\.index) == [1, 2])
+            #expect(fabrics.map(\.nodeID) == [firstResult.nodeID, secondResult.nodeID])
+            #expect(fabrics.map(\.fabricID) == [first.authority.fabricID, second.authority.fabricID])
+            #expect(await fixture.device.isCommissioningWindowOpen == false)
+
+            // Each fabric sees only itself in the fabric-filtered Fabrics list.
+            let fabricsPath = AttributePathIB(endpoint: 0, cluster: 0x003E, attribute: 0x0001)
+            var cache = AttributeCache()
+            _ = cache.apply(try await client.read([fabricsPath]).attributeReports)
+            guard case .array(let listed)? = cache.value(endpoint: 0, cluster: 0x003E, attribute: 0x0001)?.value else {
+                Issue.record("no Fabrics list")
+                return
+            }
+            #expect(listed.count == 1)
+            #expect(listed.first?[context: 254]?.value == .unsigned(1))
+            await transport.shutdown()
+            await fixture.device.shutdown()
+        }
+    }
+
+    private static func onOff(in report: InteractionReport) -> Bool? {
+        for case .data(let data) in report.attributeReports where data.path.cluster == 0x0006 && data.path.attribute == 0x0000 {
+            if case .bool(let value) = data.data.value { return value }
+        }
+        return nil
+    }
+}

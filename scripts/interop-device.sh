@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Interop: connectedhomeip's Python controller (home-assistant-chip-core, from PyPI) commissions matter-device,
+# reads OnOff and invokes On; the device must print "[light] ON". Everything runs in a private network namespace
+# (../shared/peers/lab.sh) holding lo and a veth pair, so no packet leaves the machine. Needs root (ip netns).
+#
+#   scripts/interop-device.sh            build, set up the venv (cached in $CHIP_VENV), run, clean up
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+lab="$repo/../shared/peers/lab.sh"
+CHIP_VERSION="${CHIP_VERSION:-2024.11.4}"
+CHIP_VENV="${CHIP_VENV:-$HOME/.cache/swift-home/chip-venv-$CHIP_VERSION}"
+export LAB_NS="swifthome-device-$$"
+work="$(mktemp -d)"
+device_pid=""
+
+cleanup() {
+    if [ -n "$device_pid" ]; then kill "$device_pid" 2>/dev/null || true; wait "$device_pid" 2>/dev/null || true; fi
+    "$lab" down 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The controller's native library links libnl (Debian: libnl-route-3-200).
+if ! ldconfig -p | grep -q 'libnl-route-3.so.200'; then
+    timeout 600 apt-get install -y -qq libnl-route-3-200 >/dev/null
+fi
+if [ ! -x "$CHIP_VENV/bin/python" ]; then
+    python3 -m venv "$CHIP_VENV"
+    timeout 600 "$CHIP_VENV/bin/pip" install -q "home-assistant-chip-core==$CHIP_VERSION" "home-assistant-chip-clusters==$CHIP_VERSION"
+fi
+(cd "$repo" && timeout 1200 swift build --product matter-device)
+device="$repo/.build/debug/matter-device"
+
+passcode=20202021
+discriminator=3841
+"$lab" up
+# connectedhomeip's minimal mDNS never uses a loopback interface, so the namespace also gets a veth pair whose two
+# ends both stay in it: the device advertises on one end, the controller's multicast crosses over, and nothing
+# leaves the namespace.
+"$lab" exec ip link add swh-dev type veth peer name swh-ctl
+for end in swh-dev swh-ctl; do "$lab" exec ip link set "$end" multicast on up; done
+"$lab" exec ip addr add 10.213.0.1/24 dev swh-dev
+"$lab" exec ip addr add 10.213.0.2/24 dev swh-ctl
+"$lab" exec "$device" --state "$work/device" --passcode "$passcode" --discriminator "$discriminator" --interface swh-dev \
+    >"$work/device.log" 2>&1 &
+device_pid=$!
+timeout 30 bash -c "until grep -q '\[mdns\] advertising' '$work/device.log'; do sleep 0.2; done"
+head -1 "$work/device.log"
+mkdir -p "$work/paa"
+"$device" attestation export "$work/paa" --state "$work/device" >/dev/null
+
+# The controller's Linux platform layer keeps its config in /data (hard-coded): give it a private, empty one by
+# bind-mounting a temporary folder there in a mount namespace of its own (only the empty mount point stays behind).
+mkdir -p /data "$work/data"
+status=0
+timeout 180 "$lab" exec unshare --mount bash -c 'mount --bind "$1" /data && shift && exec "$@"' _ "$work/data" \
+    "$CHIP_VENV/bin/python" -u "$here/interop-device-controller.py" \
+    "$work/chip-storage.json" "$work/paa" "$passcode" "$discriminator" >"$work/controller.log" 2>&1 || status=$?
+grep -v '^\[[0-9]' "$work/controller.log" | grep -E '^(commission|VendorName|OnOff|Traceback|chip\.|  )' || true
+echo "--- controller's attestation verdict"
+grep -iE 'CHIP:.*(attestation.*(valid|verif|fail|bypass)|(valid|verif|fail).*attestation)' "$work/controller.log" | sed 's/^\[[0-9.]*\]\[[0-9:]*\] //' | head -6 || true
+echo "--- device"
+cat "$work/device.log"
+if [ "$status" -ne 0 ]; then
+    echo "FAIL: the CHIP controller exited with $status (last lines of its log follow)"
+    tail -40 "$work/controller.log"
+    exit 1
+fi
+if ! grep -q '^\[light\] ON$' "$work/device.log"; then
+    echo "FAIL: the device never printed [light] ON"
+    exit 1
+fi
+echo "PASS: connectedhomeip's controller commissioned matter-device and switched it on"
