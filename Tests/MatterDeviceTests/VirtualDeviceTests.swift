@@ -1,3 +1,4 @@
+import MatterDataModel
 import Foundation
 import HomeHub
 import MatterCertificates
@@ -113,16 +114,16 @@ struct VirtualDeviceTests {
             let hub = try Hub(statePath: fixture.hubPath)
             let transport = try MatterTransport()
             let (client, pase) = try await fixture.paseClient(transport: transport)
-            let armed = try await client.invoke(ArmFailSafe(expiryLengthSeconds: 2, breadcrumb: 1), endpoint: 0)
+            let armed = try await client.invoke(GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 2, breadcrumb: 1), endpoint: 0)
             #expect(armed.errorCode == .ok)
             let nonce = [UInt8](repeating: 0x42, count: 32)
-            let csrResponse = try await client.invoke(CSRRequest(csrNonce: nonce), endpoint: 0)
+            let csrResponse = try await client.invoke(OperationalCredentialsCluster.Commands.CSRRequest(csrNonce: nonce), endpoint: 0)
             let csr = try CertificateSigningRequest(derEncoded: try NOCSRElements(tlv: csrResponse.nocsrElements).csr)
-            _ = try await client.invoke(AddTrustedRootCertificate(rootCACertificate: hub.authority.rootCertificateTLV), endpoint: 0)
+            _ = try await client.invoke(OperationalCredentialsCluster.Commands.AddTrustedRootCertificate(rootCACertificate: hub.authority.rootCertificateTLV), endpoint: 0)
             let nodeID: UInt64 = 0x0000_0000_00AB_CDEF
             let (noc, icac) = try hub.authority.issueNOC(for: csr, nodeID: nodeID)
-            let added = try await client.invoke(AddNOC(nocValue: noc, icacValue: icac, ipkValue: hub.authority.fabric.ipkEpochKey,
-                                                       caseAdminSubject: hub.authority.caseAdminSubject, adminVendorID: 0xFFF1), endpoint: 0)
+            let added = try await client.invoke(OperationalCredentialsCluster.Commands.AddNOC(nocValue: noc, icacValue: icac, ipkValue: hub.authority.fabric.ipkEpochKey,
+                                                       caseAdminSubject: hub.authority.caseAdminSubject, adminVendorId: 0xFFF1), endpoint: 0)
             #expect(added.statusCode == .ok)
             #expect(await fixture.device.fabrics.map(\.nodeID) == [nodeID])
             // Committed state does not include it yet.
