@@ -144,6 +144,7 @@ actor LoopbackLight {
     func set(isOn: Bool) async {
         server.provider.isOn = isOn
         server.provider.bump(LightDataModel.onOffPath.clusterPath)
+        guard isPoweredOn else { return }
         await execute(server.attributesChanged([LightDataModel.onOffPath], now: now()))
     }
 
@@ -171,7 +172,13 @@ actor LoopbackLight {
 
     private func handle(_ message: ExchangeMessage, on exchange: ExchangeHandle) async {
         guard isPoweredOn, message.protocolID == .interactionModel else { return }
+        let before = server.provider
         await execute(server.handle(opcode: message.opcode, payload: message.payload, on: exchange, context: Self.context, now: now()))
+        // A command changed the light: its subscribers hear of it, as a device's clusters tell the engine.
+        var changed: [ConcreteAttributePath] = []
+        if server.provider.isOn != before.isOn { changed.append(LightDataModel.onOffPath) }
+        if server.provider.level != before.level { changed.append(LightDataModel.levelPath) }
+        if !changed.isEmpty { await execute(server.attributesChanged(changed, now: now())) }
     }
 
     /// Feeds the later messages of an exchange (StatusResponses to report chunks) to the server until it closes.
