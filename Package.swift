@@ -47,9 +47,11 @@ let package = Package(
             "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
-        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub"]),
+        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub",
+                                                       "MatterDataModel", "MatterInteraction"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery",
+                                                          "MatterInteraction", "MatterDataModel"]),
         // Publishes one Matter advertisement by mDNS on named interfaces, for the interop scripts.
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
