@@ -8,23 +8,24 @@ import MatterInteraction
 enum LiveCommands {
     static let deviceArgument = CommandSpec.Argument(name: "DEVICE", help: "A device ID (see 'home devices') or a device name.")
 
-    static let on = command("on", summary: "Turn a device on (OnOff On).") { connection, device throws(NodeConnectionError) in
+    static let on = command("on", summary: "Turn a device on (OnOff On).", watching: [OnOffCluster.Attributes.onOff.id]) { connection, device throws(NodeConnectionError) in
         try await connection.invoke(OnOffCluster.Commands.On(), endpoint: device.id.endpoint)
         return "\(label(device)): on"
     }
 
-    static let off = command("off", summary: "Turn a device off (OnOff Off).") { connection, device throws(NodeConnectionError) in
+    static let off = command("off", summary: "Turn a device off (OnOff Off).", watching: [OnOffCluster.Attributes.onOff.id]) { connection, device throws(NodeConnectionError) in
         try await connection.invoke(OnOffCluster.Commands.Off(), endpoint: device.id.endpoint)
         return "\(label(device)): off"
     }
 
     static let toggle = command(
-        "toggle", summary: "Toggle a device (OnOff Toggle; On or Off from its cached state when it has no Toggle command)."
+        "toggle", summary: "Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle).",
+        watching: [OnOffCluster.Attributes.onOff.id, OnOffCluster.Attributes.acceptedCommandList.id]
     ) { connection, device throws(NodeConnectionError) in
         switch try await connection.toggle(endpoint: device.id.endpoint) {
         case .toggle: "\(label(device)): toggled"
-        case .on: "\(label(device)): on (it has no Toggle command; it was off)"
-        case .off: "\(label(device)): off (it has no Toggle command; it was on)"
+        case .on: "\(label(device)): on (it does not accept Toggle; it was off)"
+        case .off: "\(label(device)): off (it does not accept Toggle; it was on)"
         }
     }
 
@@ -36,7 +37,8 @@ enum LiveCommands {
         run: { arguments throws(CommandLineError) in
             let text = arguments.argument("LEVEL")
             guard let level = UInt8(text), level <= 254 else { throw .invalidInput("level '\(text)' is not a number from 0 to 254") }
-            return try await withConnection(arguments) { connection, device throws(NodeConnectionError) in
+            let currentLevel = LevelControlCluster.Attributes.currentLevel
+            return try await withConnection(arguments, paths: { [currentLevel.path(endpoint: $0.endpoint)] }) { connection, device throws(NodeConnectionError) in
                 try await connection.invoke(LevelControlCluster.Commands.MoveToLevelWithOnOff(
                     level: level, transitionTime: .value(0), optionsMask: [], optionsOverride: []), endpoint: device.id.endpoint)
                 return "\(label(device)): level \(level)"
@@ -54,9 +56,11 @@ enum LiveCommands {
             guard let name = AttributeName(text) else {
                 throw .invalidInput("unknown attribute '\(text)': write Cluster.Attribute, e.g. OnOff.OnOff or BasicInformation.VendorName")
             }
-            return try await withConnection(arguments) { connection, device throws(NodeConnectionError) in
-                // Node-wide clusters (Basic Information…) live on the root endpoint, not on the device's.
-                for endpoint in Set([device.id.endpoint, 0]).sorted(by: >) {
+            let paths = { @Sendable (device: DeviceID) in
+                readEndpoints(device).map { AttributePathIB(endpoint: $0, cluster: name.cluster.rawValue, attribute: name.attribute.rawValue) }
+            }
+            return try await withConnection(arguments, paths: paths) { connection, device throws(NodeConnectionError) in
+                for endpoint in readEndpoints(device.id) {
                     if let value = await connection.cache.value(endpoint: endpoint, cluster: name.cluster.rawValue, attribute: name.attribute.rawValue) {
                         return AttributeValueText.render(value)
                     }
@@ -134,17 +138,23 @@ enum LiveCommands {
 
     // MARK: Helpers
 
-    /// A command on one device: the body runs once the device's node is online and returns the line to print.
-    private static func command(_ name: String, summary: String,
+    /// A command on one device that needs these OnOff attributes of its endpoint: the body runs once the device's
+    /// node is online and returns the line to print.
+    private static func command(_ name: String, summary: String, watching attributes: [AttributeID],
                                 _ body: @escaping @Sendable (NodeConnection, DeviceRecord) async throws(NodeConnectionError) -> String) -> CommandSpec {
-        CommandSpec(name: name, summary: summary, arguments: [deviceArgument], options: [HubCommands.interfaceOption, HubCommands.stateOption],
-                    run: { arguments throws(CommandLineError) in try await withConnection(arguments, body) })
+        let paths = { @Sendable (device: DeviceID) in
+            attributes.map { AttributePathIB(endpoint: device.endpoint, cluster: OnOffCluster.id.rawValue, attribute: $0.rawValue) }
+        }
+        return CommandSpec(name: name, summary: summary, arguments: [deviceArgument], options: [HubCommands.interfaceOption, HubCommands.stateOption],
+                           run: { arguments throws(CommandLineError) in try await withConnection(arguments, paths: paths, body) })
     }
 
-    /// Opens the hub, finds DEVICE, connects to its node and runs `body` once it is online. An unknown device is bad
-    /// input (exit 2); an unreachable node or a failed command exits 1 saying why.
+    /// Opens the hub, finds DEVICE, connects to its node subscribing to `paths` only (a one-shot command needs no
+    /// more, and leaves the hub's whole-node subscriptions alone) and runs `body` once it is online. An unknown
+    /// device is bad input (exit 2); an unreachable node or a failed command exits 1 saying why.
     private static func withConnection(
-        _ arguments: ParsedArguments, _ body: @Sendable (NodeConnection, DeviceRecord) async throws(NodeConnectionError) -> String
+        _ arguments: ParsedArguments, paths: @Sendable (DeviceID) -> [AttributePathIB],
+        _ body: @Sendable (NodeConnection, DeviceRecord) async throws(NodeConnectionError) -> String
     ) async throws(CommandLineError) -> CommandOutput {
         let hub = try HubCommands.open(arguments)
         let device: DeviceRecord
@@ -161,7 +171,7 @@ enum LiveCommands {
         }
         let result: CommandOutput
         do {
-            let connection = try await connections.connection(to: device.id.nodeID)
+            let connection = try await connections.connection(to: device.id.nodeID, attributePaths: paths(device.id))
             try await connection.connected()
             result = .success(try await body(connection, device) + "\n")
         } catch let error as NodeConnectionError {
@@ -175,6 +185,12 @@ enum LiveCommands {
         }
         await connections.stopAll()
         return result
+    }
+
+    /// Where `home read` looks: the device's endpoint, then the root endpoint, where node-wide clusters (Basic
+    /// Information…) live.
+    private static func readEndpoints(_ device: DeviceID) -> [UInt16] {
+        Set([device.endpoint, 0]).sorted(by: >)
     }
 
     static func label(_ device: DeviceRecord) -> String {

@@ -47,14 +47,19 @@ extension NodeConnection {
         }
     }
 
-    /// Toggles the OnOff cluster on `endpoint`: the Toggle command when the cluster accepts it (or does not say),
-    /// else On or Off, the opposite of the cached OnOff value (CircuitMatter has no Toggle). Returns what it sent.
+    /// Toggles the OnOff cluster on `endpoint`: the Toggle command, unless the cached AcceptedCommandList lacks it
+    /// or the node refuses it with UNSUPPORTED_COMMAND (CircuitMatter lists Toggle yet refuses it); then On or Off,
+    /// the opposite of the cached OnOff value. Returns what it sent last.
     @discardableResult
     public func toggle(endpoint: UInt16) async throws(NodeConnectionError) -> ToggleCommand {
         try await connected()
         if supports(OnOffCluster.Commands.Toggle.self, endpoint: endpoint) != false {
-            try await invoke(OnOffCluster.Commands.Toggle(), endpoint: endpoint)
-            return .toggle
+            do {
+                try await invoke(OnOffCluster.Commands.Toggle(), endpoint: endpoint)
+                return .toggle
+            } catch .interaction(let error) where error.status == .unsupportedCommand {
+                // Fall back below.
+            }
         }
         let onOff = OnOffCluster.Attributes.onOff
         guard let isOn = try value(onOff, endpoint: endpoint) else {

@@ -101,7 +101,7 @@ public actor NodeConnection {
         }
     }
 
-    /// Establishes a session when there is none, subscribes to every attribute of the node, applies the priming
+    /// Establishes a session when there is none, subscribes (to every attribute of the node by default), applies the priming
     /// report and goes online. A failure below the Interaction Model drops the session: the next attempt starts
     /// with a new one.
     private func subscribe() async throws -> Subscription {
@@ -117,7 +117,7 @@ public actor NodeConnection {
         self.client = client
         // Data version filters let the node leave out the clusters that did not change since the last subscription.
         let request = SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: settings.maxIntervalCeiling,
-                                              attributeRequests: [AttributePathIB()], dataVersionFilters: cache.dataVersionFilters)
+                                              attributeRequests: settings.attributePaths, dataVersionFilters: cache.dataVersionFilters)
         let subscription: Subscription
         do {
             subscription = try await client.subscribe(request, timeout: settings.responseTimeout)

@@ -35,10 +35,17 @@ extension NodeConnection {
         public var maxIntervalCeiling: UInt16
         /// Waiting for each message of the node while subscribing or invoking.
         public var responseTimeout: Duration
+        /// What the subscription covers: every attribute of the node. A short-lived caller (one CLI command) narrows
+        /// it to what it needs, so that it neither primes the whole node nor disturbs the hub's own subscription on
+        /// devices that handle several wildcard subscriptions badly (CircuitMatter reports changes only to the
+        /// latest one).
+        public var attributePaths: [AttributePathIB]
 
-        public init(maxIntervalCeiling: UInt16 = HubTiming.liveMaxIntervalCeiling, responseTimeout: Duration = HubTiming.interactionResponse) {
+        public init(maxIntervalCeiling: UInt16 = HubTiming.liveMaxIntervalCeiling, responseTimeout: Duration = HubTiming.interactionResponse,
+                    attributePaths: [AttributePathIB] = [AttributePathIB()]) {
             self.maxIntervalCeiling = maxIntervalCeiling
             self.responseTimeout = responseTimeout
+            self.attributePaths = attributePaths
         }
     }
 }

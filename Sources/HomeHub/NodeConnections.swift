@@ -1,3 +1,4 @@
+import MatterInteraction
 import MatterPlatform
 
 /// The hub's live connections, one per commissioned node, all over one transport and its one `InteractionRouter`
@@ -19,11 +20,14 @@ public actor NodeConnections {
         router = InteractionRouter(transport: transport)
     }
 
-    /// The connection to a commissioned node, started on first use.
-    public func connection(to nodeID: UInt64) async throws -> NodeConnection {
+    /// The connection to a commissioned node, started on first use; `attributePaths` narrows its subscription (see
+    /// `NodeConnection.Settings.attributePaths`).
+    public func connection(to nodeID: UInt64, attributePaths: [AttributePathIB]? = nil) async throws -> NodeConnection {
         if let existing = connections[nodeID] { return existing }
         guard let node = try hub.store.node(nodeID), node.state == .commissioned else { throw HubError.unknownNode(nodeID) }
         let (hub, interfaces, transport) = (hub, interfaces, transport)
+        var settings = settings
+        if let attributePaths { settings.attributePaths = attributePaths }
         let connection = NodeConnection(nodeID: nodeID, transport: transport, router: router, settings: settings) {
             try await hub.establishSession(to: nodeID, interfaces: interfaces, over: transport)
         }

@@ -7,11 +7,19 @@ import MatterTLV
 @testable import HomeHub
 
 /// A dimmable light for the live connection's tests: Basic Information on endpoint 0, OnOff and Level Control on
-/// endpoint 1. Whether OnOff accepts Toggle is the test's choice (CircuitMatter's does not).
+/// endpoint 1. How OnOff treats Toggle is the test's choice.
 struct LightDataModel: DataModelProvider {
+    enum Toggle: Sendable {
+        case accepted
+        /// Not in the AcceptedCommandList.
+        case unlisted
+        /// Listed, but answered UNSUPPORTED_COMMAND, as CircuitMatter does.
+        case listedButRefused
+    }
+
     var isOn = false
     var level: UInt8 = 10
-    var acceptsToggle: Bool
+    var toggle: Toggle
     var versions: [ConcreteClusterPath: UInt32] = [:]
     /// Every command invoked, in order.
     var invoked: [CommandPathIB] = []
@@ -28,7 +36,7 @@ struct LightDataModel: DataModelProvider {
                 AttributeDescription(id: 0x0001), AttributeDescription(id: 0x0003)])]
         case 1:
             [ClusterDescription(id: OnOffCluster.id.rawValue, revision: 6, featureMap: 1, attributes: [AttributeDescription(id: 0x0000)],
-                                acceptedCommands: (acceptsToggle ? [0x00, 0x01, 0x02] : [0x00, 0x01]).map { CommandDescription(id: $0) }),
+                                acceptedCommands: (toggle == .unlisted ? [0x00, 0x01] : [0x00, 0x01, 0x02]).map { CommandDescription(id: $0) }),
              ClusterDescription(id: LevelControlCluster.id.rawValue, revision: 5, attributes: [AttributeDescription(id: 0x0000)],
                                 acceptedCommands: [CommandDescription(id: 0x04)])]
         default:
@@ -57,6 +65,8 @@ struct LightDataModel: DataModelProvider {
     mutating func invoke(_ path: CommandPathIB, fields: TLVElement?, context: AccessContext) -> CommandOutcome {
         invoked.append(path)
         switch (path.cluster, path.command) {
+        case (OnOffCluster.id.rawValue, 0x02) where toggle == .listedButRefused:
+            return .status(.unsupportedCommand)
         case (OnOffCluster.id.rawValue, let command):
             isOn = command == 0x02 ? !isOn : command == 0x01
             bump(Self.onOffPath.clusterPath)
@@ -97,9 +107,9 @@ actor LoopbackLight {
     static let context = AccessContext(fabricIndex: 1, subject: 0x1122_3344, authMode: .case)
 
     /// `sessionIDBase` keeps the session IDs of several lights apart on one controller transport.
-    init(acceptsToggle: Bool = true, sessionIDBase: UInt16 = 100) throws {
+    init(toggle: LightDataModel.Toggle = .accepted, sessionIDBase: UInt16 = 100) throws {
         transport = try MatterTransport()
-        server = InteractionServer(provider: LightDataModel(acceptsToggle: acceptsToggle))
+        server = InteractionServer(provider: LightDataModel(toggle: toggle))
         self.sessionIDBase = sessionIDBase
     }
 

@@ -8,9 +8,9 @@ import Testing
     private static let off = CommandPathIB(endpoint: 1, cluster: 0x0006, command: 0x00)
     private static let toggle = CommandPathIB(endpoint: 1, cluster: 0x0006, command: 0x02)
 
-    @Test func toggleFallsBackToOnAndOffFromTheCachedStateWhenToggleIsNotAccepted() async throws {
+    @Test func toggleFallsBackToOnAndOffFromTheCachedStateWhenToggleIsNotListed() async throws {
         let fixture = try LiveConnectionFixture()
-        let light = try LoopbackLight(acceptsToggle: false)
+        let light = try LoopbackLight(toggle: .unlisted)
         await light.start()
         let connection = await fixture.connect(to: light, maxInterval: 5)
         try await connection.connected()
@@ -29,9 +29,22 @@ import Testing
         await fixture.stop([connection], [light])
     }
 
+    @Test func toggleFallsBackWhenTheNodeRefusesAToggleItLists() async throws {
+        let fixture = try LiveConnectionFixture()
+        let light = try LoopbackLight(toggle: .listedButRefused)
+        await light.start()
+        let connection = await fixture.connect(to: light, maxInterval: 5)
+        try await connection.connected()
+        #expect(await connection.supports(OnOffCluster.Commands.Toggle.self, endpoint: 1) == true)
+        #expect(try await connection.toggle(endpoint: 1) == .on)
+        #expect(await light.model.invoked == [Self.toggle, Self.on])
+        #expect(await light.model.isOn)
+        await fixture.stop([connection], [light])
+    }
+
     @Test func toggleSendsToggleWhenAccepted() async throws {
         let fixture = try LiveConnectionFixture()
-        let light = try LoopbackLight(acceptsToggle: true)
+        let light = try LoopbackLight(toggle: .accepted)
         await light.start()
         let connection = await fixture.connect(to: light, maxInterval: 5)
         #expect(try await connection.toggle(endpoint: 1) == .toggle)
