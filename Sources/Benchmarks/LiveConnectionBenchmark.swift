@@ -16,7 +16,7 @@ func runLiveConnectionBenchmarks() async throws {
 
     let nodes = 1000
     let priming = ReportDataMessage(subscriptionID: 1, attributeReports: lightAttributeReports()).encoded()
-    let before = allocatedBytes()
+    let before = residentBytes()
     var caches: [AttributeCache] = []
     caches.reserveCapacity(nodes)
     for _ in 0..<nodes {
@@ -25,9 +25,9 @@ func runLiveConnectionBenchmarks() async throws {
         cache.apply(try ReportDataMessage(payload: priming).attributeReports)
         caches.append(cache)
     }
-    let perNode = Double(allocatedBytes() - before) / Double(nodes)
+    let perNode = Double(residentBytes() - before) / Double(nodes)
     let attributes = caches.first?.paths.count ?? 0
-    report.add("Attribute cache per device (\(attributes) attributes of a dimmable light, \(priming.count)-byte priming; heap bytes allocated, mallinfo2, \(nodes) nodes)",
+    report.add("Attribute cache per device (\(attributes) attributes of a dimmable light, \(priming.count)-byte priming; process RSS delta over \(nodes) nodes)",
                "\(format(perNode / 1024, decimals: 1)) KiB")
     withExtendedLifetime(caches) {}
     print("Live connections:")
@@ -159,9 +159,11 @@ private func lightAttributeReports() -> [AttributeReportIB] {
     return reports
 }
 
-/// Bytes the process has allocated from the heap and not freed (glibc's count, not pages touched).
-private func allocatedBytes() -> Int {
-    mallinfo2().uordblks
+/// The process's resident set (pages touched and kept, from /proc/self/statm), in bytes.
+private func residentBytes() -> Int {
+    let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ") ?? []
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
 private func milliseconds(_ duration: Duration) -> String {
