@@ -110,7 +110,10 @@ public actor NodeConnection {
             current = session
         } else {
             current = try await establishSession()
-            try Task.checkCancellation()
+            guard !Task.isCancelled else {
+                await transport.removeSession(current.session)
+                throw CancellationError()
+            }
             session = current
         }
         let client = InteractionClient(transport: transport, session: current.session, peerParameters: current.peerParameters, router: router)
