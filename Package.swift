@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "MatterCertificates", targets: ["MatterCertificates"]),
         .library(name: "MatterDiscovery", targets: ["MatterDiscovery"]),
         .library(name: "MatterDataModel", targets: ["MatterDataModel"]),
+        .library(name: "HomeAPI", targets: ["HomeAPI"]),
         .executable(name: "datamodel-generator", targets: ["DataModelGenerator"]),
     ],
     targets: [
@@ -47,10 +48,12 @@ let package = Package(
             "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
+        // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
+        .target(name: "HomeAPI", dependencies: ["HomeHub", "MatterDataModel"]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub",
                                                        "MatterDataModel", "MatterInteraction"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery",
+        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI",
                                                           "MatterInteraction", "MatterDataModel"]),
         // Publishes one Matter advertisement by mDNS on named interfaces, for the interop scripts.
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
@@ -68,6 +71,7 @@ let package = Package(
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
+        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeHub", "MatterDataModel"]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine"]),
         // VendorFixture/Generated is datamodel-generator output for the vendor IDL beside it.
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport"],

@@ -15,12 +15,15 @@ public final class Hub: Sendable {
     public let authority: FabricAuthority
 
     /// Opens (creating on first use) the hub in `statePath`, or in the default XDG data directory. A commissioning
-    /// that a crash interrupted is marked failed here, so it blocks nothing and can be retried.
+    /// that a crash interrupted long ago is marked failed here, so it blocks nothing and can be retried.
     public init(statePath: String?) throws {
         directory = try StateDirectory(explicitPath: statePath)
         store = try HubStore(directory: directory)
         authority = try FabricAuthority(store: store, keys: KeyStore(directory: directory))
-        for node in try store.pendingCommissionings() {
+        // A commissioning still running in another process updates its row within the fail-safe; one older
+        // than that was abandoned by a process that died.
+        let abandoned = Date().addingTimeInterval(-Double(HubTiming.abandonedCommissioning.components.seconds))
+        for node in try store.pendingCommissionings() where node.updatedAt < abandoned {
             try store.markFailed(node.nodeID)
         }
     }

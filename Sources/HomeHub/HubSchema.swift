@@ -81,6 +81,40 @@ enum HubSchema {
             )
             """,
         ],
+        // 3: structures (one default, "Home"), rooms belong to a structure, a node may carry a name of its own (the
+        // whole node as one device), and a change counter every change to what the home shows increments, so other
+        // connections and processes sharing the database can notice changes by polling one row.
+        [
+            """
+            CREATE TABLE structures (
+                structure_id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            """
+            INSERT INTO structures (structure_id, name, created_at)
+            VALUES (upper(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-' || hex(randomblob(2)) || '-' || hex(randomblob(2))
+                          || '-' || hex(randomblob(6))), 'Home', unixepoch())
+            """,
+            "ALTER TABLE rooms ADD COLUMN structure_id TEXT REFERENCES structures(structure_id) ON DELETE CASCADE",
+            "UPDATE rooms SET structure_id = (SELECT structure_id FROM structures)",
+            "ALTER TABLE nodes ADD COLUMN name TEXT",
+            """
+            CREATE TABLE change_counter (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                value INTEGER NOT NULL
+            )
+            """,
+            "INSERT INTO change_counter (id, value) VALUES (1, 0)",
+        ] + ["structures", "rooms", "devices", "nodes", "endpoints"].flatMap { table in
+            ["INSERT", "UPDATE", "DELETE"].map { event in
+                """
+                CREATE TRIGGER \(table)_\(event.lowercased())_counts AFTER \(event) ON \(table)
+                BEGIN UPDATE change_counter SET value = value + 1; END
+                """
+            }
+        },
     ]
 
     static var currentVersion: Int { migrations.count }

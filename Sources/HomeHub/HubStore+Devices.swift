@@ -31,6 +31,7 @@ extension HubStore {
     /// Every device of a commissioned node, in order of node creation and endpoint.
     public func devices() throws(HubStoreError) -> [DeviceRecord] {
         let nodes = Dictionary(uniqueKeysWithValues: try self.nodes().map { ($0.nodeID, $0) })
+        let deviceTypes = try allEndpoints()
         var devices: [DeviceRecord] = []
         let rows = try read(
             """
@@ -46,16 +47,60 @@ extension HubStore {
             devices.append(DeviceRecord(
                 id: DeviceID(nodeID: nodeID, endpoint: endpoint), name: try row.text("name"),
                 roomID: try row.optionalText("room_id"), roomName: try row.optionalText("room_name"), node: node,
-                deviceTypes: try endpoints(of: nodeID).filter { $0.endpoint == endpoint }))
+                deviceTypes: deviceTypes[DeviceID(nodeID: nodeID, endpoint: endpoint)] ?? []))
         }
         return devices
+    }
+
+    /// The device types of every endpoint of every node, in one query (a home may have thousands of devices).
+    private func allEndpoints() throws(HubStoreError) -> [DeviceID: [EndpointDeviceType]] {
+        var endpoints: [DeviceID: [EndpointDeviceType]] = [:]
+        for values in try read("SELECT * FROM endpoints ORDER BY node_id, endpoint, device_type") {
+            let row = StoredRow(table: "endpoints", values: values)
+            let endpoint = try row.narrow("endpoint", as: UInt16.self)
+            endpoints[DeviceID(nodeID: try row.identifier("node_id"), endpoint: endpoint), default: []].append(
+                EndpointDeviceType(endpoint: endpoint, deviceType: try row.narrow("device_type", as: UInt32.self),
+                                   revision: try row.narrow("revision", as: UInt16.self)))
+        }
+        return endpoints
+    }
+
+    /// Renames one device (one endpoint). The name is stored as given: the caller validates it.
+    public func renameDevice(_ id: DeviceID, to name: String) throws(HubStoreError) {
+        try write { transaction in
+            let changed = try transaction.query("UPDATE devices SET name = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
+                                                [.text(name), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
+            guard !changed.isEmpty else { throw HubStoreError.unknownDevice(id) }
+        }
+    }
+
+    /// Names the whole node, shown when the node is one device of several parts.
+    public func renameNode(_ nodeID: UInt64, to name: String) throws(HubStoreError) {
+        try write { transaction in
+            let changed = try transaction.query("UPDATE nodes SET name = ? WHERE node_id = ? RETURNING node_id", [.text(name), .identifier(nodeID)])
+            guard !changed.isEmpty else { throw HubStoreError.unknownNode(nodeID) }
+        }
+    }
+
+    /// Puts the devices in `roomID` (or in no room when nil): all of them or none.
+    public func moveDevices(_ ids: [DeviceID], toRoom roomID: String?) throws(HubStoreError) {
+        try write { transaction in
+            if let roomID, try transaction.query("SELECT 1 FROM rooms WHERE room_id = ?", [.text(roomID)]).isEmpty {
+                throw HubStoreError.unknownRoom(roomID)
+            }
+            for id in ids {
+                let changed = try transaction.query("UPDATE devices SET room_id = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
+                                                    [.optionalText(roomID), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
+                guard !changed.isEmpty else { throw HubStoreError.unknownDevice(id) }
+            }
+        }
     }
 
     public func device(_ id: DeviceID) throws(HubStoreError) -> DeviceRecord? {
         try devices().first { $0.id == id }
     }
 
-    /// The room with this name (case-insensitive), created when absent; its ID is a fresh UUID.
+    /// The room with this name (case-insensitive), created in the default structure when absent; its ID is a fresh UUID.
     static func roomID(named name: String, creatingIn transaction: SQLiteDatabase.Transaction, at now: Date) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw HubStoreError.invalidName(name) }
@@ -63,7 +108,8 @@ extension HubStore {
             return try StoredRow(table: "rooms", values: existing).text("room_id")
         }
         let roomID = UUID().uuidString
-        try transaction.query("INSERT INTO rooms (room_id, name, created_at) VALUES (?, ?, ?)", [.text(roomID), .text(trimmed), .date(now)])
+        try transaction.query("INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, (\(defaultStructureSQL)), ?)",
+                              [.text(roomID), .text(trimmed), .date(now)])
         return roomID
     }
 }

@@ -112,30 +112,35 @@ extension HubStore {
 
     private func nodes(where condition: String, _ bindings: [SQLiteDatabase.Value]) throws(HubStoreError) -> [NodeRecord] {
         var nodes: [NodeRecord] = []
+        let addresses = try addresses(ofNodesWhere: condition, bindings)
         for values in try read("SELECT * FROM nodes WHERE \(condition) ORDER BY created_at, rowid", bindings) {
             let row = StoredRow(table: "nodes", values: values)
             let nodeID = try row.identifier("node_id")
             nodes.append(NodeRecord(
                 nodeID: nodeID, vendorID: try row.narrow("vendor_id", as: UInt16.self), productID: try row.narrow("product_id", as: UInt16.self),
                 vendorName: try row.optionalText("vendor_name"), productName: try row.optionalText("product_name"),
-                serialNumber: try row.optionalText("serial_number"),
+                serialNumber: try row.optionalText("serial_number"), name: try row.optionalText("name"),
                 attestation: NodeRecord.Attestation(verdict: try row.text("attestation_verdict"), trusted: try row.integer("attestation_trusted") != 0),
-                state: try Self.state(row), addresses: try addresses(of: nodeID), mrpParameters: try Self.mrpParameters(row),
+                state: try Self.state(row), addresses: addresses[nodeID] ?? [], mrpParameters: try Self.mrpParameters(row),
                 createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")))
         }
         return nodes
     }
 
-    private func addresses(of nodeID: UInt64) throws(HubStoreError) -> [SocketAddress] {
-        var addresses: [SocketAddress] = []
-        for values in try read("SELECT * FROM node_addresses WHERE node_id = ? ORDER BY position", [.identifier(nodeID)]) {
+    /// The addresses of every node the condition selects, in one query (a home may have thousands of nodes).
+    private func addresses(ofNodesWhere condition: String, _ bindings: [SQLiteDatabase.Value]) throws(HubStoreError) -> [UInt64: [SocketAddress]] {
+        var addresses: [UInt64: [SocketAddress]] = [:]
+        let rows = try read("SELECT * FROM node_addresses WHERE node_id IN (SELECT node_id FROM nodes WHERE \(condition)) ORDER BY node_id, position",
+                            bindings)
+        for values in rows {
             let row = StoredRow(table: "node_addresses", values: values)
+            let nodeID = try row.identifier("node_id")
             let bytes = try row.blob("address")
             let port = try row.narrow("port", as: UInt16.self)
             if let address = IPv4Address(bytes: bytes) {
-                addresses.append(.ipv4(address, port: port))
+                addresses[nodeID, default: []].append(.ipv4(address, port: port))
             } else if let address = IPv6Address(bytes: bytes) {
-                addresses.append(.ipv6(address, port: port, scopeID: try row.narrow("scope_id", as: UInt32.self)))
+                addresses[nodeID, default: []].append(.ipv6(address, port: port, scopeID: try row.narrow("scope_id", as: UInt32.self)))
             } else {
                 throw row.corrupt("address", "\(bytes.count) bytes, expected 4 (IPv4) or 16 (IPv6)")
             }

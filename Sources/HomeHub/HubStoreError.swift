@@ -10,6 +10,10 @@ public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case wrongState(UInt64, NodeRecord.CommissioningState, expected: NodeRecord.CommissioningState)
     case corrupt(table: String, column: String, reason: String)
     case invalidName(String)
+    case unknownDevice(DeviceID)
+    case unknownRoom(String)
+    case unknownStructure(String)
+    case roomExists(String)
 
     public var description: String {
         switch self {
@@ -27,6 +31,14 @@ public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "node 0x\(hex(nodeID)) is \(state.rawValue), not \(expected.rawValue)"
         case .invalidName(let name):
             "invalid name \"\(name)\": a name needs at least one character that is not a space"
+        case .unknownDevice(let id):
+            "no device \(id) in the store"
+        case .unknownRoom(let roomID):
+            "no room \(roomID) in the store"
+        case .unknownStructure(let structureID):
+            "no structure \(structureID) in the store"
+        case .roomExists(let name):
+            "a room named \"\(name)\" already exists"
         case .corrupt(let table, let column, let reason):
             "the database is damaged: \(table).\(column): \(reason)"
         }

@@ -29,4 +29,7 @@ public enum HubTiming {
     static let operationalResolve: Duration = .seconds(5)
     /// Each best-effort undo message after a failure; the fail-safe's expiry covers what does not get through.
     static let rollbackStep: Duration = .seconds(5)
+    /// A commissioning row older than this belongs to a process that died: the device's fail-safe (60 s) has long
+    /// expired and undone its side, and no live commissioner waits that long between its row's writes.
+    static let abandonedCommissioning: Duration = .seconds(300)
 }

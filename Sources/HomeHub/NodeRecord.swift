@@ -30,6 +30,8 @@ public struct NodeRecord: Sendable, Hashable {
     public var vendorName: String?
     public var productName: String?
     public var serialNumber: String?
+    /// The name the home gives the whole node when it shows it as one device of several parts; nil until one is set.
+    public var name: String?
     public var attestation: Attestation
     public var state: CommissioningState
     /// Last known addresses (with their port), most recent first.
@@ -40,14 +42,15 @@ public struct NodeRecord: Sendable, Hashable {
     public var updatedAt: Date
 
     public init(nodeID: UInt64, vendorID: UInt16, productID: UInt16, vendorName: String? = nil, productName: String? = nil,
-                serialNumber: String? = nil, attestation: Attestation, state: CommissioningState, addresses: [SocketAddress],
-                mrpParameters: MRPParameters?, createdAt: Date, updatedAt: Date) {
+                serialNumber: String? = nil, name: String? = nil, attestation: Attestation, state: CommissioningState,
+                addresses: [SocketAddress], mrpParameters: MRPParameters?, createdAt: Date, updatedAt: Date) {
         self.nodeID = nodeID
         self.vendorID = vendorID
         self.productID = productID
         self.vendorName = vendorName
         self.productName = productName
         self.serialNumber = serialNumber
+        self.name = name
         self.attestation = attestation
         self.state = state
         self.addresses = addresses

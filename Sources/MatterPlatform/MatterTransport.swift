@@ -6,8 +6,8 @@ import MatterMessaging
 /// datagrams and time, and carries out what it asks. One actor, so the protocol state has one owner.
 public actor MatterTransport {
     private var manager: ExchangeManager<SocketAddress>
-    private let ipv4: UDPSocket
-    private let ipv6: UDPSocket
+    private let ipv4: any DatagramSocket
+    private let ipv6: any DatagramSocket
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     private var mailboxes: [ExchangeHandle: Mailbox] = [:]
@@ -28,10 +28,17 @@ public actor MatterTransport {
 
     /// Binds an IPv4 and an IPv6 socket; `port` 0 picks ephemeral ports (a controller), a device passes its own.
     public init(port: UInt16 = 0, random: some RandomSource = SystemRandom()) throws(SocketError) {
-        ipv4 = try UDPSocket(family: .ipv4)
-        ipv6 = try UDPSocket(family: .ipv6)
+        let ipv4 = try UDPSocket(family: .ipv4)
+        let ipv6 = try UDPSocket(family: .ipv6)
         try ipv4.bind(to: .ipv4(IPv4Address(0), port: port))
         try ipv6.bind(to: .ipv6(IPv6Address(0, 0), port: port))
+        self.init(ipv4: ipv4, ipv6: ipv6, random: random)
+    }
+
+    /// Runs over the given sockets: bound UDP sockets, or in tests a wrapper that impairs them.
+    public init(ipv4: some DatagramSocket, ipv6: some DatagramSocket, random: some RandomSource = SystemRandom()) {
+        self.ipv4 = ipv4
+        self.ipv6 = ipv6
         manager = ExchangeManager(random: random)
         origin = clock.now
         (incomingExchanges, incoming) = AsyncStream.makeStream()

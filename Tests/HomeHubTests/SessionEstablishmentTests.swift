@@ -90,3 +90,27 @@ actor LoopbackPASEDevice {
         await device.stop()
     }
 }
+
+@Suite(.timeLimit(.minutes(2))) struct LossyLinkTests {
+    /// PASE and 30 request/response exchanges over loopback while the controller's link loses 20% of what it
+    /// sends, duplicates 10% and reorders 10%: MRP retransmits, duplicate detection drops the copies.
+    @Test func paseAndEncryptedExchangesSurviveALossyLink() async throws {
+        let device = try LoopbackPASEDevice(passcode: 20_202_021)
+        let conditions = ImpairedSocket.Conditions(loss: 0.2, duplication: 0.1, reordering: 0.1)
+        let lossy = try ImpairedSocket(family: .ipv6, conditions: conditions, seed: 7)
+        let controller = MatterTransport(ipv4: try ImpairedSocket(family: .ipv4, conditions: conditions, seed: 8), ipv6: lossy)
+        let address = SocketAddress.ipv6(IPv6Address(0, 1), port: device.port)
+        let result = try await SessionEstablishment.pase(with: address, passcode: 20_202_021, over: controller)
+        for index in 0..<30 {
+            let exchange = try await controller.openExchange(on: result.session)
+            let ping = ExchangeMessage(protocolID: .interactionModel, opcode: 0x02, payload: Array("ping \(index)".utf8))
+            try await controller.send(ping, on: exchange)
+            #expect(try await controller.receive(on: exchange, timeout: .seconds(20)) == ping)
+            await controller.close(exchange)
+        }
+        let statistics = lossy.statistics
+        #expect(statistics.lost > 0 && statistics.duplicated > 0 && statistics.reordered > 0, "the link was not impaired: \(statistics)")
+        await controller.shutdown()
+        await device.stop()
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import HomeHub
+import Synchronization
+
+/// The home: its structures, rooms and devices, over the embedded hub.
+///
+///     Home.configure { $0.sharedAppGroup = "group.example.home" }
+///     let home = try await Home.connect()
+///     for device in try await home.devices().list() { print(device.name) }
+public final class Home: Sendable {
+    private static let configuration = Mutex(Configuration())
+    let context: HomeContext
+
+    private init(context: HomeContext) {
+        self.context = context
+    }
+
+    /// Sets where later `connect()` calls find the hub's state.
+    public static func configure(_ change: (inout Configuration) -> Void) {
+        configuration.withLock { change(&$0) }
+    }
+
+    /// Connects to the embedded hub on the configured state directory (see `configure`), or on the default one.
+    public static func connect() async throws(HomeError) -> Home {
+        let path = try configuration.withLock { $0 }.statePath(environment: ProcessInfo.processInfo.environment)
+        return try open(statePath: path)
+    }
+
+    /// Connects to the embedded hub on an explicit state directory, created (owner-only) when absent.
+    public static func connect(stateDirectory: String) async throws(HomeError) -> Home {
+        try open(statePath: stateDirectory)
+    }
+
+    private static func open(statePath: String?) throws(HomeError) -> Home {
+        do {
+            return Home(context: HomeContext(hub: try Hub(statePath: statePath)))
+        } catch {
+            throw HomeError(opening: error)
+        }
+    }
+
+    /// One device per application endpoint: `devices(enableMultipartDevices: false)`.
+    public func devices() -> Query<HomeDevice> {
+        devices(enableMultipartDevices: false)
+    }
+
+    /// With `enableMultipartDevices`, one device per node, whose parts (endpoints) are reached through
+    /// `types.getAll(of:)`; without, one device per application endpoint.
+    public func devices(enableMultipartDevices: Bool) -> Query<HomeDevice> {
+        context.query { context throws(HomeError) in try context.devices(multipart: enableMultipartDevices) }
+    }
+
+    public func rooms() -> Query<Room> {
+        context.query { context throws(HomeError) in
+            Set(try context.consistentRead { store throws(HubStoreError) in try store.rooms() }.map { Room($0, context: context) })
+        }
+    }
+
+    public func structures() -> Query<Structure> {
+        context.query { context throws(HomeError) in
+            Set(try context.consistentRead { store throws(HubStoreError) in try store.structures() }.map { Structure($0, context: context) })
+        }
+    }
+
+    /// Creates a room in `structure`, or in the default structure. The name is cut to 60 Unicode code points; an empty
+    /// or white-space name is an `invalidArgument` error, the name of an existing room (whatever its case) `alreadyExists`.
+    public func createRoom(name: String, in structure: Structure? = nil) async throws(HomeError) -> Room {
+        let valid = try HomeName.validated(name, naming: "room")
+        let created = try context.write { store throws(HubStoreError) in
+            let structureID: String
+            if let structure {
+                structureID = structure.id
+            } else {
+                structureID = try HomeContext.defaultStructureID(store.structures())
+            }
+            return try store.createRoom(named: valid, in: structureID)
+        }
+        return Room(created, context: context)
+    }
+
+    /// Deletes the room. Its devices stay in the home, in no room (and in the default structure).
+    public func deleteRoom(_ room: Room) async throws(HomeError) {
+        try context.write { store throws(HubStoreError) in try store.deleteRoom(room.id) }
+    }
+
+    /// Puts the device (every part of it, for a multipart device) in the room, and returns it moved; the value passed
+    /// in stays as it was.
+    public func move(device: HomeDevice, to room: Room) async throws(HomeError) -> HomeDevice {
+        try context.write { store throws(HubStoreError) in try store.moveDevices(device.parts, toRoom: room.id) }
+        return device.with(room: room)
+    }
+}

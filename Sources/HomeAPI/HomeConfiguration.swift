@@ -1,0 +1,52 @@
+import Foundation
+import HomeHub
+
+extension Home {
+    /// Where `Home.connect()` finds the hub's state. Set at most one of the two; with neither, the default state
+    /// directory (`$XDG_DATA_HOME/swift-home`, else `~/.local/share/swift-home`) is used.
+    public struct Configuration: Sendable, Hashable {
+        /// An app group ID (reverse-DNS, e.g. `group.example.home`): apps configured with the same group share one hub
+        /// state, in `<swift-home data directory>/app-groups/<group ID>/`, created owner-only (0700).
+        public var sharedAppGroup: String?
+        /// An explicit state directory.
+        public var stateDirectory: String?
+
+        public init(sharedAppGroup: String? = nil, stateDirectory: String? = nil) {
+            self.sharedAppGroup = sharedAppGroup
+            self.stateDirectory = stateDirectory
+        }
+
+        /// The state directory this configuration names, or nil for the hub's default one.
+        func statePath(environment: [String: String]) throws(HomeError) -> String? {
+            switch (sharedAppGroup, stateDirectory) {
+            case (.some, .some):
+                throw HomeError(.invalidArgument, "set either sharedAppGroup or stateDirectory, not both")
+            case (nil, let directory?):
+                return directory
+            case (let group?, nil):
+                try Self.validateAppGroup(group)
+                do {
+                    return try StateDirectory.resolve(explicitPath: nil, environment: environment) + "/app-groups/" + group
+                } catch {
+                    throw HomeError(error)
+                }
+            case (nil, nil):
+                return nil
+            }
+        }
+
+        /// Reverse-DNS: labels of ASCII letters, digits and hyphens, separated by single dots. Nothing else can reach
+        /// the file system (no `/`, no `..`).
+        static func validateAppGroup(_ group: String) throws(HomeError) {
+            let labels = group.split(separator: ".", omittingEmptySubsequences: false)
+            let valid = group.utf8.count <= HomeLimits.appGroupIDLength
+                && labels.allSatisfy { label in
+                    !label.isEmpty && label.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
+                }
+            guard valid else {
+                throw HomeError(.invalidArgument, "invalid app group ID \"\(group)\": use reverse-DNS form (letters, digits, hyphens and single dots, "
+                                + "at most \(HomeLimits.appGroupIDLength) characters), e.g. group.example.home")
+            }
+        }
+    }
+}

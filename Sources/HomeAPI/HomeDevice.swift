@@ -1,0 +1,58 @@
+import HomeHub
+
+/// A device of the home. With multipart devices off (the default) it is one application endpoint of a Matter node;
+/// with them on, it is a whole node, and its parts are reached through `types.getAll(of:)`.
+public struct HomeDevice: Identifiable, Hashable, Sendable {
+    /// `<node ID, 16 hex digits>-<endpoint>` for an endpoint, `<node ID, 16 hex digits>` for a whole node.
+    public let id: String
+    public let name: String
+    /// nil when the device is in no room.
+    public let roomID: String?
+    /// The structure of its room, or the default structure when it is in no room.
+    public let structureID: String
+    /// Every device the hub has is a Matter device; the field is there for bridged non-Matter devices later.
+    public let isMatterDevice: Bool
+    /// `.unknown` / `.unspecified` until the hub follows devices live (per-node subscriptions are not built yet).
+    public let sourceConnectivity: SourceConnectivity
+    public let types: DeviceTypeController
+    /// The endpoint devices this device is made of: one, or every one of its node.
+    let parts: [DeviceID]
+    let nodeID: UInt64
+    let isMultipart: Bool
+    let context: HomeContext
+
+    /// Renames the device and returns it renamed; this value stays as it was. The name is cut to 60 Unicode code
+    /// points without error; an empty or white-space name is an `invalidArgument` error.
+    public func setName(_ name: String) async throws(HomeError) -> HomeDevice {
+        let valid = try HomeName.validated(name, naming: "device")
+        try context.write { [parts, nodeID, isMultipart] store throws(HubStoreError) in
+            if isMultipart {
+                try store.renameNode(nodeID, to: valid)
+            } else {
+                for part in parts { try store.renameDevice(part, to: valid) }
+            }
+        }
+        return with(name: valid)
+    }
+
+    func with(name: String? = nil, room: Room? = nil) -> HomeDevice {
+        HomeDevice(id: id, name: name ?? self.name, roomID: room?.id ?? roomID, structureID: room?.structureID ?? structureID,
+                   isMatterDevice: isMatterDevice, sourceConnectivity: sourceConnectivity, types: types, parts: parts, nodeID: nodeID,
+                   isMultipart: isMultipart, context: context)
+    }
+
+    public static func == (lhs: HomeDevice, rhs: HomeDevice) -> Bool {
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.roomID == rhs.roomID && lhs.structureID == rhs.structureID
+            && lhs.isMatterDevice == rhs.isMatterDevice && lhs.sourceConnectivity == rhs.sourceConnectivity && lhs.types == rhs.types
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(name)
+        hasher.combine(roomID)
+        hasher.combine(structureID)
+        hasher.combine(isMatterDevice)
+        hasher.combine(sourceConnectivity)
+        hasher.combine(types)
+    }
+}

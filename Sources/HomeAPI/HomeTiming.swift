@@ -1,0 +1,7 @@
+/// Every timing of the Home API, with the reason for its value.
+enum HomeTiming {
+    /// How often a live query checks the store's change counter for changes made by other processes (or other
+    /// connections) sharing the state directory. Changes made through this `Home` are seen at once; 150 ms keeps
+    /// a change in another process under a screen refresh the user would notice, for one tiny read per interval.
+    static let changePoll: Duration = .milliseconds(150)
+}

@@ -1,0 +1,34 @@
+import HomeHub
+
+/// A room of a structure. Room names are unique in the home, whatever their case.
+public struct Room: Identifiable, Hashable, Sendable {
+    public let id: String
+    public let name: String
+    public let structureID: String
+    let context: HomeContext
+
+    init(_ record: RoomRecord, context: HomeContext) {
+        id = record.id
+        name = record.name
+        structureID = record.structureID
+        self.context = context
+    }
+
+    /// Renames the room and returns it renamed; this value stays as it was. The name is cut to 60 Unicode code points;
+    /// an empty or white-space name is an `invalidArgument` error, another room's name an `alreadyExists` one.
+    public func setName(_ name: String) async throws(HomeError) -> Room {
+        let valid = try HomeName.validated(name, naming: "room")
+        try context.write { store throws(HubStoreError) in try store.renameRoom(id, to: valid) }
+        return Room(RoomRecord(id: id, name: valid, structureID: structureID), context: context)
+    }
+
+    public static func == (lhs: Room, rhs: Room) -> Bool {
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.structureID == rhs.structureID
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(name)
+        hasher.combine(structureID)
+    }
+}

@@ -1,0 +1,10 @@
+/// The change counter: triggers on every table the home shows (structures, rooms, devices, nodes, endpoints) increment it
+/// in the writing transaction, so any connection, in this process or another, learns of a change by reading one row.
+extension HubStore {
+    public func changeCounter() throws(HubStoreError) -> Int64 {
+        guard let values = try read("SELECT value FROM change_counter").first else {
+            throw .corrupt(table: "change_counter", column: "value", reason: "the row is missing")
+        }
+        return try StoredRow(table: "change_counter", values: values).integer("value")
+    }
+}

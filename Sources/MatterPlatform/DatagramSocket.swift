@@ -1,0 +1,15 @@
+/// What the transport needs of a socket: send, receive without blocking, and its address.
+public protocol DatagramSocket: Sendable {
+    func send(_ bytes: [UInt8], to address: SocketAddress) throws(SocketError)
+    /// The next datagram and its sender, waiting at most `timeout`; nil when none came in time.
+    func receive(maximumLength: Int, timeout: Duration) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)?
+    func localAddress() throws(SocketError) -> SocketAddress
+}
+
+extension DatagramSocket {
+    func receive(timeout: Duration) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)? {
+        try receive(maximumLength: 9000, timeout: timeout)
+    }
+}
+
+extension UDPSocket: DatagramSocket {}

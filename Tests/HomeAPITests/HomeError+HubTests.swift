@@ -1,0 +1,62 @@
+import Foundation
+@testable import HomeHub
+import MatterPlatform
+import Testing
+@testable import HomeAPI
+
+@Suite struct HomeErrorHubTests {
+    @Test func everyCodeOfTheAPIExists() {
+        #expect(HomeError.Code.allCases.map(\.rawValue) == [
+            "cancelled", "unknown", "invalidArgument", "deadlineExceeded", "notFound", "alreadyExists", "permissionDenied",
+            "resourceExhausted", "failedPrecondition", "aborted", "outOfRange", "unimplemented", "internal", "unavailable",
+            "dataLoss", "unauthenticated",
+        ])
+        #expect("\(HomeError(.notFound, "no room R"))" == "notFound: no room R")
+    }
+
+    @Test(arguments: [
+        (HubStoreError.database(.busy(sql: "SELECT 1")), HomeError.Code.unavailable),
+        (.database(.statement(sql: "SELECT", message: "syntax")), .internal),
+        (.newerSchema(found: 9, supported: 3), .failedPrecondition),
+        (.roomExists("Hall"), .alreadyExists),
+        (.unknownRoom("R"), .notFound),
+        (.unknownDevice(DeviceID(nodeID: 1, endpoint: 1)), .notFound),
+        (.corrupt(table: "rooms", column: "name", reason: "expected text"), .dataLoss),
+        (.invalidName(" "), .invalidArgument),
+    ])
+    func storeErrorsMapByKindAndKeepTheirMessage(_ error: HubStoreError, _ code: HomeError.Code) {
+        #expect(HomeError(error) == HomeError(code, error.description))
+    }
+
+    @Test func aDamagedStoreIsDataLoss() async throws {
+        try await withHome { home, store, _ in
+            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try store.database.execute("UPDATE devices SET endpoint = 70000")
+            await #expect(throws: HomeError(.dataLoss, "the database is damaged: devices.endpoint: 70000 does not fit UInt16")) {
+                try await home.devices().list()
+            }
+        }
+    }
+
+    @Test func aStoreFromANewerSwiftHomeIsAFailedPrecondition() async throws {
+        try await withHome { _, store, path in
+            try store.database.execute("UPDATE schema_version SET version = 99")
+            await #expect {
+                try await Home.connect(stateDirectory: path)
+            } throws: { error in
+                (error as? HomeError)?.code == .failedPrecondition
+            }
+        }
+    }
+
+    @Test func anUnusableStateDirectoryIsNamed() async throws {
+        try await withHome { _, _, path in
+            let file = path + "/not-a-directory"
+            #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+            await #expect(throws: HomeError(.failedPrecondition, "the state directory \(file) exists but is not a directory")) {
+                try await Home.connect(stateDirectory: file)
+            }
+            await #expect(throws: HomeError(.invalidArgument, "the state directory path is empty")) { try await Home.connect(stateDirectory: "") }
+        }
+    }
+}
