@@ -51,9 +51,11 @@ let package = Package(
         ]),
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
         .target(name: "HomeAPI", dependencies: ["HomeHub", "MatterDataModel"]),
-        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub"]),
+        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub",
+                                                       "MatterDataModel", "MatterInteraction"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI",
+                                                          "MatterInteraction", "MatterDataModel"]),
         // A commissionable Matter device over IP: its data model, commissioning server side and attestation.
         .target(name: "MatterDevice", dependencies: [
             "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",

@@ -2,7 +2,7 @@ import Foundation
 import MatterDiscovery
 import MatterPlatform
 
-// swift run -c release swift-home-bench                         codecs, crypto and the Home API's device query
+// swift run -c release swift-home-bench                         codecs, crypto, the Home API's device query, live connections
 // swift-home-bench commission --paa-trust-store DIR ADDRESS=CODE…  commissioning and ping against real devices
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "commission" {
@@ -35,4 +35,5 @@ if arguments.first == "commission" {
 } else {
     try runCodecBenchmarks()
     try await runHomeQueryBenchmark()
+    try await runLiveConnectionBenchmarks()
 }

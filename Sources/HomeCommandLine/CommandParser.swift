@@ -5,7 +5,8 @@ enum CommandParser {
         case help(CommandSpec, path: [String])
     }
 
-    static func parse(_ arguments: [String], root: CommandSpec, progress: @escaping @Sendable (String) -> Void = { _ in }) throws(CommandLineError) -> Outcome {
+    static func parse(_ arguments: [String], root: CommandSpec, progress: @escaping @Sendable (String) -> Void = { _ in },
+                      output: @escaping @Sendable (String) -> Void = { _ in }) throws(CommandLineError) -> Outcome {
         var command = root
         var path = [root.name]
         var remaining = arguments[...]
@@ -23,6 +24,7 @@ enum CommandParser {
 
         var parsed = ParsedArguments(commandPath: path)
         parsed.progress = progress
+        parsed.output = output
         var positionals: [String] = []
         while let token = remaining.popFirst() {
             guard token.hasPrefix("--") else {
@@ -48,7 +50,7 @@ enum CommandParser {
         guard positionals.count <= command.arguments.count else {
             throw .usage("unexpected argument '\(positionals[command.arguments.count])'", commandPath: path)
         }
-        guard positionals.count == command.arguments.count else {
+        if positionals.count < command.arguments.count, !command.arguments[positionals.count].isOptional {
             throw .usage("missing \(command.arguments[positionals.count].name)", commandPath: path)
         }
         for (argument, value) in zip(command.arguments, positionals) {

@@ -3,6 +3,8 @@ struct CommandSpec: Sendable {
     struct Argument: Sendable {
         let name: String
         let help: String
+        /// May be left out; optional arguments come last.
+        var isOptional = false
     }
 
     struct Option: Sendable {
@@ -33,6 +35,8 @@ struct ParsedArguments: Sendable {
     var flags: Set<String> = []
     /// Where live progress lines go (stderr in the tool); a command's final output still comes back in CommandOutput.
     var progress: @Sendable (String) -> Void = { _ in }
+    /// Where a long-running command writes its lines as they happen (stdout in the tool), before it returns.
+    var output: @Sendable (String) -> Void = { _ in }
 
     mutating func record(_ option: String, _ value: String) {
         values[option] = value

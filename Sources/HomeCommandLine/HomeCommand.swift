@@ -3,13 +3,16 @@ public enum HomeCommand {
     static let root = CommandSpec(
         name: "home",
         summary: "swift-home: a Matter hub and Home API for Swift.",
-        subcommands: [OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission, HubCommands.devices, HubCommands.ping]
+        subcommands: [OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission, HubCommands.devices, HubCommands.ping,
+                      LiveCommands.on, LiveCommands.off, LiveCommands.toggle, LiveCommands.level, LiveCommands.read, LiveCommands.watch]
     )
 
-    /// Runs one invocation; never exits the process, so tests can call it. `progress` receives live lines.
-    public static func run(_ arguments: [String], progress: @escaping @Sendable (String) -> Void = { _ in }) async -> CommandOutput {
+    /// Runs one invocation; never exits the process, so tests can call it. `progress` receives live lines,
+    /// `output` the lines a long-running command (`home watch`) prints as they happen.
+    public static func run(_ arguments: [String], progress: @escaping @Sendable (String) -> Void = { _ in },
+                           output: @escaping @Sendable (String) -> Void = { _ in }) async -> CommandOutput {
         do throws(CommandLineError) {
-            switch try CommandParser.parse(arguments, root: root, progress: progress) {
+            switch try CommandParser.parse(arguments, root: root, progress: progress, output: output) {
             case .help(let command, let path):
                 return .success(HelpText.render(command, path: path))
             case .run(let command, let parsed):

@@ -112,7 +112,7 @@ enum HubCommands {
 
     // MARK: Helpers
 
-    private static func open(_ arguments: ParsedArguments) throws(CommandLineError) -> Hub {
+    static func open(_ arguments: ParsedArguments) throws(CommandLineError) -> Hub {
         do {
             return try Hub(statePath: arguments.values["state"])
         } catch {

@@ -80,7 +80,7 @@ public final class Hub: Sendable {
     }
 
     /// Where the node is: its operational DNS-SD record when mDNS may be used, else its last known address.
-    private func operationalAddress(of node: NodeRecord, interfaces: [String]) async throws -> SocketAddress {
+    func operationalAddress(of node: NodeRecord, interfaces: [String]) async throws -> SocketAddress {
         if !interfaces.isEmpty {
             let peer = OperationalPeerID(compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: node.nodeID)
             if let resolved = try? await MulticastDNSQuerier().resolveOperational(peer, interfaces: interfaces, timeout: HubTiming.operationalResolve),
@@ -102,6 +102,7 @@ public struct PingResult: Sendable {
 
 public enum HubError: Error, Sendable, CustomStringConvertible {
     case unknownDevice(String)
+    case unknownNode(UInt64)
     case noAddress(UInt64)
     case missingAttribute(String)
 
@@ -109,6 +110,7 @@ public enum HubError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .unknownDevice(let text): "no device \"\(text)\" (see 'home devices')"
         case .missingAttribute(let name): "the device's answer has no \(name)"
+        case .unknownNode(let nodeID): "node 0x\(String(nodeID, radix: 16, uppercase: true)) is not a commissioned node of this hub"
         case .noAddress(let nodeID): "node 0x\(String(nodeID, radix: 16, uppercase: true)) has no known address; pass --interface to find it by DNS-SD"
         }
     }

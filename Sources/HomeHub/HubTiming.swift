@@ -18,6 +18,10 @@ public enum HubTiming {
     /// The max interval ceiling the node interview asks for. The subscription only carries the priming report
     /// and is dropped right after, so the ceiling only has to outlast the interview; a device may pick more.
     static let interviewMaxIntervalCeiling: UInt16 = 60
+    /// The max interval ceiling of a live connection's subscription. A minute bounds how long a dead device still
+    /// shows online (plus its MRP retransmission time), while a keep-alive per minute per device costs a home
+    /// network nothing; connectedhomeip's controllers use the same order of magnitude. Tests and scripts lower it.
+    public static let liveMaxIntervalCeiling: UInt16 = 60
     /// How long to browse for a commissionable device: mDNS queries go out at 0, 1 and 2 s, so three seconds
     /// hear every responsive device at least twice.
     static let commissionableBrowse: Duration = .seconds(3)

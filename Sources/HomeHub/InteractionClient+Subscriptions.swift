@@ -18,7 +18,7 @@ extension InteractionClient {
                           timeout: Duration = HubTiming.interactionResponse) async throws(InteractionClientError) -> Subscription {
         let operation = "subscribe to \(request.attributeRequests.count == 1 ? request.attributeRequests[0].description : "\(request.attributeRequests.count) paths")"
         let fail = { (reason: InteractionClientError.Reason) in InteractionClientError(operation: operation, reason: reason) }
-        startRouting()
+        await startRouting()
         var transaction = SubscribeTransaction(request: request)
         let exchange: ExchangeHandle
         do {
@@ -111,7 +111,7 @@ extension InteractionClient {
                   message.opcode == InteractionModelOpcode.reportData.rawValue,
                   let report = try? ReportDataMessage(payload: message.payload),
                   let id = report.subscriptionID, var active = subscriptions[id] else {
-                await refuse(message, on: exchange)
+                await InteractionRouter.refuse(message, on: exchange, over: transport)
                 return
             }
             let actions = active.transaction.receive(opcode: message.opcode, payload: message.payload)
@@ -136,15 +136,5 @@ extension InteractionClient {
             }
             message = next
         }
-    }
-
-    /// Answers an Interaction Model message nobody here expects (a report of an unknown subscription, a request
-    /// to a controller) with INVALID_SUBSCRIPTION or INVALID_ACTION; other protocols' messages are just closed.
-    private func refuse(_ message: ExchangeMessage, on exchange: ExchangeHandle) async {
-        if message.protocolID == .interactionModel {
-            let status: InteractionModelStatus = message.opcode == InteractionModelOpcode.reportData.rawValue ? .invalidSubscription : .invalidAction
-            try? await send(.statusResponse, StatusResponseMessage(status: status).encoded(), on: exchange)
-        }
-        await transport.close(exchange)
     }
 }

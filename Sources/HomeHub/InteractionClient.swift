@@ -7,7 +7,8 @@ import MatterTLV
 /// subscribe transactions over the transport, and routes the reports of its subscriptions, which arrive on
 /// exchanges the device opens, by subscription ID.
 ///
-/// It consumes the transport's `incomingExchanges` once it has subscribed: one client per transport.
+/// Reports reach it through an `InteractionRouter`: pass the transport's shared router when several clients (one
+/// per node) use one transport; without one, the client makes its own, and must then be the transport's only client.
 public actor InteractionClient {
     public let transport: MatterTransport
     public let session: SessionHandle
@@ -15,12 +16,16 @@ public actor InteractionClient {
     /// deadline of a subscription.
     public let peerParameters: MRPParameters
     var subscriptions: [UInt32: ActiveSubscription] = [:]
-    private var router: Task<Void, Never>?
+    private let router: InteractionRouter
+    private var routing: Task<Void, Never>?
+    private var isRouting = false
 
-    public init(transport: MatterTransport, session: SessionHandle, peerParameters: MRPParameters = .default) {
+    public init(transport: MatterTransport, session: SessionHandle, peerParameters: MRPParameters = .default,
+                router: InteractionRouter? = nil) {
         self.transport = transport
         self.session = session
         self.peerParameters = peerParameters
+        self.router = router ?? InteractionRouter(transport: transport)
     }
 
     // MARK: Read, write, invoke
@@ -120,11 +125,12 @@ public actor InteractionClient {
 
     // MARK: Routing incoming exchanges
 
-    /// Starts consuming the transport's incoming exchanges, once.
-    func startRouting() {
-        guard router == nil else { return }
-        let exchanges = transport.incomingExchanges
-        router = Task { [weak self] in
+    /// Starts consuming the exchanges the router hands this session, once.
+    func startRouting() async {
+        guard !isRouting else { return }
+        isRouting = true
+        let exchanges = await router.exchanges(for: session)
+        routing = Task { [weak self] in
             for await (exchange, message) in exchanges {
                 guard let self else { return }
                 await self.handleIncoming(exchange, message)
@@ -138,6 +144,6 @@ public actor InteractionClient {
     }
 
     deinit {
-        router?.cancel()
+        routing?.cancel()
     }
 }

@@ -115,6 +115,12 @@ import Testing
               commission              Commission a Matter device onto this hub's fabric and add its devices to the home.
               devices                 List the devices of the home: ID, name, room, node, vendor, product and device types.
               ping                    Open a CASE session to a device from scratch and read its vendor name, timing the round trip.
+              on                      Turn a device on (OnOff On).
+              off                     Turn a device off (OnOff Off).
+              toggle                  Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle).
+              level                   Set a device's level (LevelControl MoveToLevelWithOnOff, no transition).
+              read                    Print an attribute of a device from its node's live attribute cache.
+              watch                   Print one line per change as it happens (time, device, attribute, new value) and every connectivity change, until Ctrl-C.
               -h, --help              Show help information.
 
             """)

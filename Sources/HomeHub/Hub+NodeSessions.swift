@@ -1,0 +1,17 @@
+import MatterPlatform
+
+extension Hub {
+    /// Opens a CASE session to a commissioned node from what the store holds (its operational DNS-SD record first
+    /// when `interfaces` are given), and records the address that answered as the node's first.
+    public func establishSession(to nodeID: UInt64, interfaces: [String], over transport: MatterTransport) async throws -> NodeSession {
+        guard let node = try store.node(nodeID), node.state == .commissioned else { throw HubError.unknownNode(nodeID) }
+        let address = try await operationalAddress(of: node, interfaces: interfaces)
+        let established = try await SessionEstablishment.case(
+            with: address, nodeID: nodeID, credentials: authority.operationalCredentials, validator: authority.peerValidator, over: transport)
+        if node.addresses.first != address {
+            try store.updateReachability(of: nodeID, addresses: [address] + node.addresses.filter { $0 != address },
+                                         mrpParameters: node.mrpParameters)
+        }
+        return NodeSession(session: established.session, peerParameters: established.established.mrpParameters)
+    }
+}

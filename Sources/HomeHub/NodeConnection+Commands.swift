@@ -1,0 +1,82 @@
+import MatterDataModel
+import MatterInteraction
+
+/// Commands and cached reads through the live connection: its session is reused, its cache answers.
+extension NodeConnection {
+    /// What `toggle` sent.
+    public enum ToggleCommand: Hashable, Sendable {
+        case toggle, on, off
+    }
+
+    /// Invokes a generated command that has a response command on `endpoint`, once the connection is online.
+    public func invoke<Command: ClusterCommand>(_ command: Command, endpoint: UInt16) async throws(NodeConnectionError) -> Command.Response
+    where Command.Response: ClusterCommandResponse {
+        let client = try await onlineClient()
+        do {
+            return try await client.invoke(command, endpoint: endpoint, timeout: settings.responseTimeout)
+        } catch {
+            throw .interaction(error)
+        }
+    }
+
+    /// Invokes a generated command the node answers with a status only on `endpoint`, once the connection is online.
+    public func invoke<Command: ClusterCommand>(_ command: Command, endpoint: UInt16) async throws(NodeConnectionError)
+    where Command.Response == DefaultSuccess {
+        let client = try await onlineClient()
+        do {
+            _ = try await client.invoke(command, endpoint: endpoint, timeout: settings.responseTimeout)
+        } catch {
+            throw .interaction(error)
+        }
+    }
+
+    /// Whether the cluster on `endpoint` accepts the command, from its cached AcceptedCommandList; nil when the
+    /// node has not reported that list (or it does not decode).
+    public func supports<Command: ClusterCommand>(_ command: Command.Type, endpoint: UInt16) -> Bool? {
+        let acceptedCommands = AttributeDefinition<[CommandID]>(cluster: Command.Cluster.id, id: 0xFFF9, name: "AcceptedCommandList")
+        guard let accepted = try? cache.value(acceptedCommands, endpoint: endpoint) else { return nil }
+        return accepted.contains(Command.id)
+    }
+
+    /// The cached value of `attribute` on `endpoint`; nil when the node has not reported it.
+    public func value<Value>(_ attribute: AttributeDefinition<Value>, endpoint: UInt16) throws(NodeConnectionError) -> Value? {
+        do {
+            return try cache.value(attribute, endpoint: endpoint)
+        } catch {
+            throw .malformedAttribute(error)
+        }
+    }
+
+    /// Toggles the OnOff cluster on `endpoint`: the Toggle command, unless the cached AcceptedCommandList lacks it
+    /// or the node refuses it with UNSUPPORTED_COMMAND (CircuitMatter lists Toggle yet refuses it); then On or Off,
+    /// the opposite of the cached OnOff value. Returns what it sent last.
+    @discardableResult
+    public func toggle(endpoint: UInt16) async throws(NodeConnectionError) -> ToggleCommand {
+        try await connected()
+        if supports(OnOffCluster.Commands.Toggle.self, endpoint: endpoint) != false {
+            do {
+                try await invoke(OnOffCluster.Commands.Toggle(), endpoint: endpoint)
+                return .toggle
+            } catch .interaction(let error) where error.status == .unsupportedCommand {
+                // Fall back below.
+            }
+        }
+        let onOff = OnOffCluster.Attributes.onOff
+        guard let isOn = try value(onOff, endpoint: endpoint) else {
+            throw .missingAttribute(onOff.qualifiedName, endpoint: endpoint)
+        }
+        if isOn {
+            try await invoke(OnOffCluster.Commands.Off(), endpoint: endpoint)
+            return .off
+        }
+        try await invoke(OnOffCluster.Commands.On(), endpoint: endpoint)
+        return .on
+    }
+
+    /// The client of the live session, waiting while the connection is being set up.
+    private func onlineClient() async throws(NodeConnectionError) -> InteractionClient {
+        try await connected()
+        guard let client else { throw .unreachable(nodeID: nodeID, reason: "no session") }
+        return client
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import MatterInteraction
+import MatterMessaging
+import MatterPlatform
+
+/// The live connection to one commissioned node: a secure session, one wildcard subscription that keeps an
+/// `AttributeCache` of the whole node current, and honest connectivity. A subscription that falls silent past its
+/// liveness deadline (max interval plus the node's MRP retransmission time) makes the node offline; the connection
+/// then drops the session and establishes a new one and a new subscription with `ResubscriptionBackoff`, until
+/// stopped. Everything that changes is published to every `events()` sequence.
+public actor NodeConnection {
+    public nonisolated let nodeID: UInt64
+    public nonisolated let settings: Settings
+    private let transport: MatterTransport
+    private let router: InteractionRouter
+    private let establishSession: @Sendable () async throws -> NodeSession
+
+    public private(set) var state: State = .connecting
+    /// Every attribute of the node as its reports left it.
+    public private(set) var cache = AttributeCache()
+    private var session: NodeSession?
+    private(set) var client: InteractionClient?
+    private var subscription: Subscription?
+    private var observers: [UInt64: AsyncStream<Event>.Continuation] = [:]
+    private var lastObserver: UInt64 = 0
+    private var maintenance: Task<Void, Never>?
+
+    /// `establishSession` opens a new secure session to the node each time the connection needs one (CASE for the
+    /// hub); it runs again after a loss, as the node may have rebooted and forgotten the old session.
+    public init(nodeID: UInt64, transport: MatterTransport, router: InteractionRouter, settings: Settings = Settings(),
+                establishSession: @escaping @Sendable () async throws -> NodeSession) {
+        self.nodeID = nodeID
+        self.transport = transport
+        self.router = router
+        self.settings = settings
+        self.establishSession = establishSession
+    }
+
+    /// Starts connecting, and keeps the connection up until `stop()`; a second call does nothing.
+    public func start() {
+        guard maintenance == nil else { return }
+        maintenance = Task { await self.maintain() }
+    }
+
+    /// Ends the subscription and the session; every `events()` sequence finishes.
+    public func stop() async {
+        maintenance?.cancel()
+        maintenance = nil
+        await subscription?.cancel()
+        subscription = nil
+        await dropSession()
+        for observer in observers.values { observer.finish() }
+        observers = [:]
+    }
+
+    /// The connection's events from now on, starting with the current state and, when the cache holds anything,
+    /// every cached path: a late joiner sees the whole node before the changes.
+    public func events() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream()
+        continuation.yield(.connectivity(state))
+        let cached = cache.paths
+        if !cached.isEmpty { continuation.yield(.attributes(Set(cached))) }
+        lastObserver += 1
+        let id = lastObserver
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        return stream
+    }
+
+    /// Returns once the connection is online; throws `.unreachable` when it is offline or becomes so first.
+    public func connected() async throws(NodeConnectionError) {
+        for await event in events() {
+            switch event {
+            case .connectivity(.online): return
+            case .connectivity(.offline(_, let reason)): throw .unreachable(nodeID: nodeID, reason: reason)
+            case .connectivity(.connecting), .attributes: continue
+            }
+        }
+        throw .stopped(nodeID: nodeID)
+    }
+
+    // MARK: Keeping the subscription alive
+
+    private func maintain() async {
+        var backoff = ResubscriptionBackoff()
+        var random = SystemRandomNumberGenerator()
+        while !Task.isCancelled {
+            let reason: String
+            do {
+                let subscription = try await subscribe()
+                backoff.reset()
+                reason = try await follow(subscription)
+            } catch {
+                reason = Self.reason(error)
+            }
+            guard !Task.isCancelled else { return }
+            becomeOffline(reason)
+            try? await Task.sleep(for: backoff.nextDelay(using: &random))
+        }
+    }
+
+    /// Establishes a session when there is none, subscribes (to every attribute of the node by default), applies the priming
+    /// report and goes online. A failure below the Interaction Model drops the session: the next attempt starts
+    /// with a new one.
+    private func subscribe() async throws -> Subscription {
+        let current: NodeSession
+        if let session {
+            current = session
+        } else {
+            current = try await establishSession()
+            guard !Task.isCancelled else {
+                await transport.removeSession(current.session)
+                throw CancellationError()
+            }
+            session = current
+        }
+        let client = InteractionClient(transport: transport, session: current.session, peerParameters: current.peerParameters, router: router)
+        self.client = client
+        // Data version filters let the node leave out the clusters that did not change since the last subscription.
+        let request = SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: settings.maxIntervalCeiling,
+                                              attributeRequests: settings.attributePaths, dataVersionFilters: cache.dataVersionFilters)
+        let subscription: Subscription
+        do {
+            subscription = try await client.subscribe(request, timeout: settings.responseTimeout)
+        } catch {
+            if error.status == nil { await dropSession() }
+            throw error
+        }
+        self.subscription = subscription
+        apply(subscription.priming)
+        setState(.online)
+        return subscription
+    }
+
+    /// Applies every report until the subscription ends; returns why it ended. A lost subscription also drops
+    /// the session, as connectedhomeip does: a node that went silent may have rebooted and forgotten it.
+    private func follow(_ subscription: Subscription) async throws -> String {
+        do {
+            for try await report in subscription {
+                apply(report)
+            }
+        } catch {
+            self.subscription = nil
+            await dropSession()
+            throw error
+        }
+        self.subscription = nil
+        return "the subscription ended"
+    }
+
+    private func apply(_ report: InteractionReport) {
+        let changed = cache.apply(report.attributeReports)
+        if !changed.isEmpty { publish(.attributes(changed)) }
+    }
+
+    private func dropSession() async {
+        if let session { await transport.removeSession(session.session) }
+        session = nil
+        client = nil
+    }
+
+    // MARK: State and observers
+
+    /// An offline node stays offline since its first failure while the retries fail too.
+    private func becomeOffline(_ reason: String) {
+        if case .offline = state { return }
+        setState(.offline(since: Date(), reason: reason))
+    }
+
+    private func setState(_ new: State) {
+        guard new != state else { return }
+        state = new
+        publish(.connectivity(new))
+    }
+
+    private func publish(_ event: Event) {
+        for observer in observers.values { observer.yield(event) }
+    }
+
+    private func removeObserver(_ id: UInt64) {
+        observers[id] = nil
+    }
+
+    /// Why an attempt failed; a loss without the operation, which is always the subscription
+    /// ("subscription lost: no report for 7.0 s").
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? InteractionClientError, case .subscriptionLost = error.reason { return "\(error.reason)" }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import MatterInteraction
+
+extension NodeConnection {
+    /// Whether the hub hears the node: online while its subscription is alive.
+    public enum State: Hashable, Sendable, CustomStringConvertible {
+        /// The first session and subscription are being set up.
+        case connecting
+        /// The subscription is established and alive.
+        case online
+        /// Since the first failure after being online (or the first attempt failing), with its reason; the
+        /// connection keeps retrying with backoff meanwhile.
+        case offline(since: Date, reason: String)
+
+        public var description: String {
+            switch self {
+            case .connecting: "connecting"
+            case .online: "online"
+            case .offline(_, let reason): "offline (\(reason))"
+            }
+        }
+    }
+
+    /// What a connection publishes.
+    public enum Event: Hashable, Sendable {
+        case connectivity(State)
+        /// These cached attributes have a new value (or were removed).
+        case attributes(Set<ConcreteAttributePath>)
+    }
+
+    /// How a connection subscribes.
+    public struct Settings: Hashable, Sendable {
+        /// The max interval ceiling asked of the node: a lost node is noticed within this plus its MRP
+        /// retransmission time. The default and its reason are `HubTiming.liveMaxIntervalCeiling`.
+        public var maxIntervalCeiling: UInt16
+        /// Waiting for each message of the node while subscribing or invoking.
+        public var responseTimeout: Duration
+        /// What the subscription covers: every attribute of the node. A short-lived caller (one CLI command) narrows
+        /// it to what it needs, so that it neither primes the whole node nor disturbs the hub's own subscription on
+        /// devices that handle several wildcard subscriptions badly (CircuitMatter reports changes only to the
+        /// latest one).
+        public var attributePaths: [AttributePathIB]
+
+        public init(maxIntervalCeiling: UInt16 = HubTiming.liveMaxIntervalCeiling, responseTimeout: Duration = HubTiming.interactionResponse,
+                    attributePaths: [AttributePathIB] = [AttributePathIB()]) {
+            self.maxIntervalCeiling = maxIntervalCeiling
+            self.responseTimeout = responseTimeout
+            self.attributePaths = attributePaths
+        }
+    }
+}

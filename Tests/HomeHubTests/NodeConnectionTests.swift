@@ -1,0 +1,95 @@
+import Foundation
+import MatterDataModel
+import MatterInteraction
+import Testing
+@testable import HomeHub
+
+@Suite(.timeLimit(.minutes(1))) struct NodeConnectionTests {
+    @Test func primingFillsTheCacheThenTheNodeIsOnline() async throws {
+        let fixture = try LiveConnectionFixture()
+        let light = try LoopbackLight()
+        await light.start()
+        let connection = await fixture.connect(to: light)
+        var events = await connection.events().makeAsyncIterator()
+        #expect(await events.next() == .connectivity(.connecting))
+        let primed = try #require(await events.nextAttributes())
+        #expect(primed.isSuperset(of: [LightDataModel.onOffPath, LightDataModel.levelPath,
+                                       ConcreteAttributePath(endpoint: 0, cluster: 0x0028, attribute: 0x0001)]))
+        #expect(await events.next() == .connectivity(.online))
+
+        #expect(try await connection.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0) == "Loopback")
+        #expect(try await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1) == false)
+        #expect(try await connection.value(LevelControlCluster.Attributes.currentLevel, endpoint: 1) == .value(10))
+        // Every attribute of the node, global ones included: 2 + 5 on endpoint 0, 1 + 5 and 1 + 5 on endpoint 1.
+        #expect(await connection.cache.paths.count == 19)
+        #expect(await fixture.establishments.values == [1])
+        await fixture.stop([connection], [light])
+    }
+
+    @Test func aChangeOnTheDeviceArrivesAsAnAttributesEventAndLateJoinersSeeTheWholeNodeFirst() async throws {
+        let fixture = try LiveConnectionFixture()
+        let light = try LoopbackLight()
+        await light.start()
+        let connection = await fixture.connect(to: light, maxInterval: 5)
+        try await connection.connected()
+        var events = await connection.events().makeAsyncIterator()
+        #expect(await events.next() == .connectivity(.online))
+        #expect(await events.next() == .attributes(Set(await connection.cache.paths)))
+
+        await light.set(isOn: true)
+        #expect(await events.nextAttributes() == [LightDataModel.onOffPath])
+        #expect(try await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1) == true)
+        await fixture.stop([connection], [light])
+    }
+
+    @Test func silencePastLivenessMakesTheNodeOfflineAndARebootedNodeComesBackOnline() async throws {
+        let fixture = try LiveConnectionFixture()
+        let light = try LoopbackLight()
+        await light.start()
+        let connection = await fixture.connect(to: light, maxInterval: 1)
+        try await connection.connected()
+        var events = await connection.events().makeAsyncIterator()
+        #expect(await events.nextConnectivity() == .online)
+
+        await light.powerOff()
+        let silenceStarted = ContinuousClock.now
+        let offline = try #require(await events.nextConnectivity())
+        let silence = ContinuousClock.now - silenceStarted
+        guard case .offline(_, let reason) = offline else {
+            Issue.record("expected offline, got \(offline)")
+            return
+        }
+        // Max interval 1 s plus the retransmissions of a node with 50 ms MRP intervals (about 0.7 s), counted
+        // from the last keep-alive, which went out at most half an interval before the silence.
+        #expect(reason.hasPrefix("subscription lost: no report for 1.7"))
+        #expect(silence >= .milliseconds(1200) && silence <= .milliseconds(2000), "offline after \(silence)")
+
+        // While it is off the retries fail and the node stays offline; what changed meanwhile arrives once it is back.
+        try await Task.sleep(for: .milliseconds(300))
+        await light.set(isOn: true)
+        await light.powerOn()
+        #expect(await events.next() == .attributes([LightDataModel.onOffPath]))
+        #expect(await events.next() == .connectivity(.online))
+        #expect(try await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1) == true)
+        let establishments = await fixture.establishments.values
+        #expect(establishments.count >= 2 && Set(establishments) == [1])
+        await fixture.stop([connection], [light])
+    }
+
+    @Test func anUnreachableNodeIsOfflineWithTheReason() async throws {
+        let fixture = try LiveConnectionFixture()
+        let light = try LoopbackLight()
+        await light.powerOff()
+        let connection = await fixture.connect(to: light, nodeID: 0xAB)
+        await #expect(throws: NodeConnectionError.unreachable(nodeID: 0xAB, reason: "the light is off")) {
+            try await connection.connected()
+        }
+        #expect("\(NodeConnectionError.unreachable(nodeID: 0xAB, reason: "the light is off"))"
+            == "node 00000000000000AB is unreachable: the light is off")
+        guard case .offline(_, "the light is off") = await connection.state else {
+            Issue.record("state \(await connection.state)")
+            return
+        }
+        await fixture.stop([connection], [light])
+    }
+}
