@@ -65,8 +65,8 @@ let package = Package(
         // Publishes one Matter advertisement by mDNS on named interfaces, for the interop scripts.
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
-        // Seeded randomness and (later) the simulated network, shared by the tests of every layer.
-        .target(name: "MatterTestSupport", path: "Sources/MatterTestSupport"),
+        // Seeded randomness, fuzz mutations, the simulated network and a lossy socket, shared by the tests of every layer.
+        .target(name: "MatterTestSupport", dependencies: ["MatterPlatform", "MatterDiscovery"], path: "Sources/MatterTestSupport"),
 
         .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV", "MatterTestSupport"]),
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeHub", "MatterDataModel"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
-            "MatterPlatform", "MatterSecureChannel", "MatterCrypto",
+            "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",
         ]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine"]),
         // VendorFixture/Generated is datamodel-generator output for the vendor IDL beside it.

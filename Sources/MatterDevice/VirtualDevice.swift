@@ -36,9 +36,10 @@ public actor VirtualDevice {
     private var following: Set<ExchangeHandle> = []
     private var loops: [Task<Void, Never>] = []
 
-    /// A device from its stored state (`DeviceStore.loadOrCreate`), answering on `port` (0: ephemeral, for tests).
-    /// With no `interfaces` it does not advertise at all.
-    public init(store: DeviceStore, state: DeviceStateFile, port: UInt16 = 5540, interfaces: [String] = [],
+    /// A device from its stored state (`DeviceStore.loadOrCreate`), answering on `port` (0: ephemeral, for tests),
+    /// or on the given bound `sockets` (tests that impair the network). With no `interfaces` it does not advertise.
+    public init(store: DeviceStore, state: DeviceStateFile, port: UInt16 = 5540,
+                sockets: (ipv4: any DatagramSocket, ipv6: any DatagramSocket)? = nil, interfaces: [String] = [],
                 random: any RandomSource = SystemRandom(), log: @escaping @Sendable (String) -> Void = { _ in }) throws(DeviceError) {
         guard let kind = DeviceKind(rawValue: state.kind) else {
             throw .state(path: store.path, reason: "unknown device type \"\(state.kind)\" (known: \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -50,7 +51,11 @@ public actor VirtualDevice {
             throw .state(path: store.path, reason: "the passcode verifier is malformed: \(error)")
         }
         do {
-            transport = try MatterTransport(port: port, random: random)
+            transport = if let sockets {
+                MatterTransport(ipv4: sockets.ipv4, ipv6: sockets.ipv6, random: random)
+            } else {
+                try MatterTransport(port: port, random: random)
+            }
             self.port = try transport.localPorts().ipv4
         } catch {
             throw .network("cannot bind UDP port \(port): \(error)")

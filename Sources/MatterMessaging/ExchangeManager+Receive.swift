@@ -34,6 +34,10 @@ extension ExchangeManager {
         var state: Exchange
         if let existing = exchanges[exchange], !existing.isClosed {
             state = existing
+            // Matter's exchanges alternate: the peer's next message is its answer to ours, so it proves ours
+            // arrived even when the acknowledgement itself was lost (the peer may have acked it standalone
+            // already and not repeat it). Retransmitting it further would only block our reply.
+            state.outstanding = nil
             actions.append(.deliver(.message(exchange, delivered)))
         } else if exchanges[exchange] == nil, protocolHeader.isInitiator {
             state = Exchange()

@@ -1,3 +1,4 @@
+import MatterTestSupport
 import MatterCrypto
 import MatterDiscovery
 import MatterMessaging

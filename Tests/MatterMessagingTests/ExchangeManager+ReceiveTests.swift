@@ -135,4 +135,31 @@ struct ExchangeManagerReceiveTests {
         #expect(ack.isInitiator && ack.exchangeID == 0x5555)
         #expect(pair.device.nextDeadline == nil)
     }
+
+    /// The device's standalone acknowledgement of our request is lost; its answer then comes without one (it
+    /// acknowledged already). The answer proves our request arrived: we stop retransmitting it and may send our
+    /// next message, as the chunked reports of a read or a subscription need.
+    @Test func thePeersAnswerSettlesARequestWhoseAcknowledgementWasLost() throws {
+        var pair = try SecurePair()
+        let (exchange, request) = try pair.request([1], now: .zero)
+        let arrived = try pair.device.receive(request, from: "controller", now: milliseconds(1))
+        guard case let .newExchange(deviceExchange, _)? = arrived.events().first else {
+            Issue.record("the request was not delivered")
+            return
+        }
+        // The device's 200 ms standalone acknowledgement goes out and is lost.
+        #expect(pair.device.handleTimer(now: milliseconds(201)).datagrams().count == 1)
+        let answer = try pair.device.send(ExchangeMessage(protocolID: echoProtocol, opcode: 2, payload: [2]), on: deviceExchange,
+                                          now: milliseconds(250)).datagrams()[0]
+        #expect(try SecurePair.openFromDevice(answer).protocolHeader.acknowledgedMessageCounter == nil)
+
+        #expect(try pair.controller.receive(answer, from: "device", now: milliseconds(260)).events().count == 1)
+        // No retransmission of the request is due any more, and our next message goes out.
+        #expect(pair.controller.handleTimer(now: milliseconds(5_000)).datagrams().allSatisfy {
+            (try? SecurePair.openFromController($0).protocolHeader.opcode) != 1
+        })
+        let next = try pair.controller.send(ExchangeMessage(protocolID: echoProtocol, opcode: 3, payload: [3]), on: exchange,
+                                            now: milliseconds(270))
+        #expect(next.datagrams().count == 1)
+    }
 }

@@ -1,16 +1,21 @@
 import MatterDiscovery
 import MatterPlatform
-import MatterTestSupport
 import Synchronization
 
 /// A UDP socket that loses, duplicates and reorders what it sends, from a seeded generator: the lossy
 /// network of the tests that run the whole stack on loopback.
-final class ImpairedSocket: DatagramSocket {
-    struct Conditions: Sendable {
-        var loss = 0.0
-        var duplication = 0.0
+public final class ImpairedSocket: DatagramSocket {
+    public struct Conditions: Sendable {
+        public var loss = 0.0
+        public var duplication = 0.0
         /// Chance that a datagram is held back and sent after the next one.
-        var reordering = 0.0
+        public var reordering = 0.0
+
+        public init(loss: Double = 0, duplication: Double = 0, reordering: Double = 0) {
+            self.loss = loss
+            self.duplication = duplication
+            self.reordering = reordering
+        }
     }
 
     private struct State {
@@ -23,18 +28,18 @@ final class ImpairedSocket: DatagramSocket {
     private let conditions: Conditions
     private let state: Mutex<State>
 
-    init(family: UDPSocket.Family, conditions: Conditions, seed: UInt64) throws {
+    public init(family: UDPSocket.Family, conditions: Conditions, seed: UInt64) throws {
         socket = try UDPSocket(family: family)
         try socket.bind(to: family == .ipv4 ? .ipv4(IPv4Address(0), port: 0) : .ipv6(IPv6Address(0, 0), port: 0))
         self.conditions = conditions
         state = Mutex(State(random: SplitMix64(seed: seed)))
     }
 
-    var statistics: (sent: Int, lost: Int, duplicated: Int, reordered: Int) {
+    public var statistics: (sent: Int, lost: Int, duplicated: Int, reordered: Int) {
         state.withLock { ($0.sent, $0.lost, $0.duplicated, $0.reordered) }
     }
 
-    func send(_ bytes: [UInt8], to address: SocketAddress) throws(SocketError) {
+    public func send(_ bytes: [UInt8], to address: SocketAddress) throws(SocketError) {
         let outgoing: [([UInt8], SocketAddress)] = state.withLock { state in
             state.sent += 1
             if Double.random(in: 0..<1, using: &state.random) < conditions.loss {
@@ -61,11 +66,11 @@ final class ImpairedSocket: DatagramSocket {
         }
     }
 
-    func receive(maximumLength: Int, timeout: Duration) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)? {
+    public func receive(maximumLength: Int, timeout: Duration) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)? {
         try socket.receive(maximumLength: maximumLength, timeout: timeout)
     }
 
-    func localAddress() throws(SocketError) -> SocketAddress {
+    public func localAddress() throws(SocketError) -> SocketAddress {
         try socket.localAddress()
     }
 }
