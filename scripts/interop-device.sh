@@ -39,7 +39,12 @@ discriminator=3841
 # ends both stay in it: the device advertises on one end, the controller's multicast crosses over, and nothing
 # leaves the namespace.
 "$lab" exec ip link add swh-dev type veth peer name swh-ctl
+# Link-local IPv6 addresses are unusable while duplicate address detection runs ("Cannot assign requested
+# address"); nothing else is on this private link, so skip DAD and then wait until no address is tentative.
+for end in swh-dev swh-ctl; do "$lab" exec sysctl -qw "net.ipv6.conf.$end.accept_dad=0"; done
 for end in swh-dev swh-ctl; do "$lab" exec ip link set "$end" multicast on up; done
+timeout 10 bash -c "until ! \"$lab\" exec ip -6 addr show tentative | grep -q inet6 && \"$lab\" exec ip -6 addr show dev swh-dev | grep -q 'inet6 fe80'; do sleep 0.2; done" \
+  || { echo "FAIL: the veth pair's IPv6 link-local addresses never became usable"; exit 1; }
 "$lab" exec ip addr add 10.213.0.1/24 dev swh-dev
 "$lab" exec ip addr add 10.213.0.2/24 dev swh-ctl
 "$lab" exec "$device" --state "$work/device" --passcode "$passcode" --discriminator "$discriminator" --interface swh-dev \
