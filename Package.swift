@@ -52,8 +52,10 @@ let package = Package(
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
         .target(name: "HomeAPI", dependencies: ["HomeHub", "MatterDataModel"]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub",
-                                                       "MatterDataModel", "MatterInteraction"]),
+                                                       "MatterDataModel", "MatterInteraction", "HomeAPI"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
+        // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
+        .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples", exclude: ["README.md"]),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI",
                                                           "MatterInteraction", "MatterDataModel"]),
         // A commissionable Matter device over IP: its data model, commissioning server side and attestation.
@@ -83,7 +85,7 @@ let package = Package(
             "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",
         ]),
-        .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine"]),
+        .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine", "HomeHub", "MatterInteraction", "MatterTLV"]),
         // VendorFixture/Generated is datamodel-generator output for the vendor IDL beside it.
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport"],
                     exclude: ["VendorFixture/AcmeClusters.matter"]),

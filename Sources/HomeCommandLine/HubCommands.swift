@@ -74,8 +74,13 @@ enum HubCommands {
 
     static let devices = CommandSpec(
         name: "devices",
-        summary: "List the devices of the home: ID, name, room, node, vendor, product and device types.",
-        options: [.init(name: "json", valueName: nil, help: "Print one JSON array instead of a table."), stateOption],
+        summary: "List the devices of the home: ID, name, room, vendor, product, device types and, with --live, connectivity.",
+        options: [
+            .init(name: "json", valueName: nil, help: "Print one JSON array instead of a table."),
+            .init(name: "live", valueName: nil,
+                  help: "Connect to every node and show whether it answers (waits up to \(CommandLineTiming.liveAnswer.components.seconds) s for a node that does not)."),
+            interfaceOption, stateOption,
+        ],
         run: { arguments throws(CommandLineError) in
             let hub = try open(arguments)
             let devices: [DeviceRecord]
@@ -84,11 +89,18 @@ enum HubCommands {
             } catch {
                 return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
             }
-            if arguments.flags.contains("json") {
-                return .success(JSONValue.array(devices.map(json)).rendered + "\n")
+            var connectivity: [UInt64: NodeConnection.State]?
+            if arguments.flags.contains("live"), !devices.isEmpty {
+                let connections: NodeConnections
+                do {
+                    connections = try NodeConnections(hub: hub, interfaces: interfaceNames(arguments))
+                } catch {
+                    return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: cannot open the hub's transport: \(error)\n")
+                }
+                connectivity = await LiveConnectivity.states(of: Set(devices.map(\.id.nodeID)), connections: connections)
+                await connections.stopAll()
             }
-            guard !devices.isEmpty else { return .success("No devices yet. Add one with 'home commission CODE'.\n") }
-            return .success(table(devices))
+            return .success(DeviceList.render(devices, connectivity: connectivity, json: arguments.flags.contains("json")))
         }
     )
 
@@ -152,45 +164,12 @@ enum HubCommands {
         return .ipv4(host, port: port)
     }
 
-    private static func json(_ device: DeviceRecord) -> JSONValue {
-        .object([
-            ("id", .string(device.id.description)),
-            ("name", .string(device.name)),
-            ("room", device.roomName.map(JSONValue.string) ?? .null),
-            ("nodeID", .string(hex16(device.node.nodeID))),
-            ("endpoint", .unsigned(UInt64(device.id.endpoint))),
-            ("vendorID", .unsigned(UInt64(device.node.vendorID))),
-            ("vendorName", device.node.vendorName.map(JSONValue.string) ?? .null),
-            ("productID", .unsigned(UInt64(device.node.productID))),
-            ("productName", device.node.productName.map(JSONValue.string) ?? .null),
-            ("deviceTypes", .array(device.deviceTypes.map { .unsigned(UInt64($0.deviceType)) })),
-            ("attestationTrusted", .bool(device.node.attestation.trusted)),
-        ])
-    }
-
-    private static func table(_ devices: [DeviceRecord]) -> String {
-        let rows = devices.map { device in
-            [device.id.description, device.name, device.roomName ?? "-",
-             "\(device.node.vendorName ?? "?") (0x\(hex4(device.node.vendorID)))",
-             "\(device.node.productName ?? "?") (0x\(hex4(device.node.productID)))",
-             device.deviceTypes.map { "0x" + hex4(UInt16(truncatingIfNeeded: $0.deviceType)) }.joined(separator: ",")
-                + (device.node.attestation.trusted ? "" : " [untrusted]")]
-        }
-        let header = ["ID", "NAME", "ROOM", "VENDOR", "PRODUCT", "DEVICE TYPES"]
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        return ([header] + rows).map { row in
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
-    }
-
-    private static func hex16(_ value: UInt64) -> String {
+    static func hex16(_ value: UInt64) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    private static func hex4(_ value: UInt16) -> String {
+    static func hex4(_ value: UInt16) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: 4 - digits.count) + digits
     }

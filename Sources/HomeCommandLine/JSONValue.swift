@@ -8,6 +8,8 @@ enum JSONValue: Equatable {
     case signed(Int64)
     /// A measurement, printed with millisecond precision.
     case seconds(Double)
+    /// A floating-point value at full precision; JSON has no NaN or infinity, so those print as `null`.
+    case number(Double)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -21,6 +23,7 @@ enum JSONValue: Equatable {
         case .unsigned(let value): String(value)
         case .signed(let value): String(value)
         case .seconds(let value): String(format: "%.3f", value)
+        case .number(let value): value.isFinite ? "\(value)" : "null"
         case .string(let text): Self.quote(text)
         case .array(let items): "[" + items.map(\.rendered).joined(separator: ",") + "]"
         case .object(let members): "{" + members.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"

@@ -1,0 +1,39 @@
+import Foundation
+import HomeAPI
+
+// The Home API examples, each in its own file, run against the devices of a real hub:
+//   swift run home-examples [--state DIR] EXAMPLE [ARGUMENTS]
+// Without --state, the hub's default state directory is used (the one `home` uses). README.md lists the examples
+// that wait for the generated device types and traits.
+
+let usage = """
+    usage: home-examples [--state DIR] EXAMPLE [ARGUMENTS]
+      list-devices                 list all devices, with their rooms
+      rename DEVICE NAME           rename a device (DEVICE: its ID or name)
+      move DEVICE ROOM             put a device in a room, creating the room when it is new
+      connectivity                 every device's connectivity and data source locality
+
+    """
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var stateDirectory: String?
+if arguments.first == "--state", arguments.count >= 2 {
+    stateDirectory = arguments[1]
+    arguments.removeFirst(2)
+}
+
+do {
+    let home = if let stateDirectory { try await Home.connect(stateDirectory: stateDirectory) } else { try await Home.connect() }
+    switch (arguments.first, arguments.count) {
+    case ("list-devices", 1): try await ListDevices.run(home)
+    case ("rename", 3): try await RenameDevice.run(home, device: arguments[1], name: arguments[2])
+    case ("move", 3): try await MoveToRoom.run(home, device: arguments[1], room: arguments[2])
+    case ("connectivity", 1): try await DeviceConnectivity.run(home)
+    default:
+        FileHandle.standardError.write(Data(usage.utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
