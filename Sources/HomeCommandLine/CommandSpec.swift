@@ -64,15 +64,24 @@ public struct CommandOutput: Equatable, Sendable {
     }
 }
 
-/// A refusal of the command line or of its input: one line on stderr, exit status 2.
+/// Why a command did not run: one line on stderr, exit status 2 for a refusal of the command line or of its input,
+/// 1 for a failure of what it needed (the hub's store).
 enum CommandLineError: Error, Equatable {
     case usage(String, commandPath: [String])
     case invalidInput(String)
+    case failed(String)
 
     var message: String {
         switch self {
         case .usage(let message, let path): "\(message) (see '\(path.joined(separator: " ")) --help')"
-        case .invalidInput(let message): message
+        case .invalidInput(let message), .failed(let message): message
+        }
+    }
+
+    var exitCode: Int32 {
+        switch self {
+        case .usage, .invalidInput: 2
+        case .failed: 1
         }
     }
 }

@@ -3,7 +3,8 @@ public enum HomeCommand {
     static let root = CommandSpec(
         name: "home",
         summary: "swift-home: a Matter hub and Home API for Swift.",
-        subcommands: [OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission, HubCommands.devices, HubCommands.ping,
+        subcommands: [OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission, HubCommands.devices, ShowCommand.show,
+                      HomeAPICommands.rename, HomeAPICommands.rooms, HomeAPICommands.room, HomeAPICommands.move, HubCommands.ping,
                       LiveCommands.on, LiveCommands.off, LiveCommands.toggle, LiveCommands.level, LiveCommands.read, LiveCommands.watch]
     )
 
@@ -20,7 +21,7 @@ public enum HomeCommand {
                 return try await run(parsed)
             }
         } catch {
-            return CommandOutput(exitCode: 2, standardOutput: "", standardError: "error: \(error.message)\n")
+            return CommandOutput(exitCode: error.exitCode, standardOutput: "", standardError: "error: \(error.message)\n")
         }
     }
 }

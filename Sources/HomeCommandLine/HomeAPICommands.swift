@@ -1,0 +1,120 @@
+import Foundation
+import HomeAPI
+
+/// `home rename`, `home rooms`, `home room add`, `home move`: the home's names and rooms, changed through the Home API
+/// (so the CLI keeps its rules: names cut to 60 Unicode code points, room names unique whatever their case).
+enum HomeAPICommands {
+    static let rename = CommandSpec(
+        name: "rename",
+        summary: "Rename a device (names longer than 60 Unicode code points are cut).",
+        arguments: [LiveCommands.deviceArgument, .init(name: "NAME", help: "The new name.")],
+        options: [HubCommands.stateOption],
+        run: { arguments throws(CommandLineError) in
+            let home = try await open(arguments)
+            let device = try await device(arguments.argument("DEVICE"), in: home)
+            let requested = arguments.argument("NAME")
+            let renamed = try await refusingBadInput { () throws(HomeError) in try await device.setName(requested) }
+            return .success("\(device.name) (\(device.id)) is now \"\(renamed.name)\"\(cutNote(requested, renamed.name))\n")
+        }
+    )
+
+    static let rooms = CommandSpec(
+        name: "rooms",
+        summary: "List the rooms of the home: name, structure and how many devices each holds.",
+        options: [.init(name: "json", valueName: nil, help: "Print one JSON array instead of a table."), HubCommands.stateOption],
+        run: { arguments throws(CommandLineError) in
+            let home = try await open(arguments)
+            let (rooms, structures, devices) = try await refusingBadInput { () throws(HomeError) in
+                (try await home.rooms().list(), try await home.structures().list(), try await home.devices().list())
+            }
+            return .success(RoomList.render(rooms: rooms, structures: structures, devices: devices, json: arguments.flags.contains("json")))
+        }
+    )
+
+    static let room = CommandSpec(
+        name: "room",
+        summary: "Add rooms to the home.",
+        subcommands: [
+            CommandSpec(
+                name: "add",
+                summary: "Add a room to the home's structure (names longer than 60 Unicode code points are cut).",
+                arguments: [.init(name: "NAME", help: "The room's name; no other room may have it, whatever its case.")],
+                options: [HubCommands.stateOption],
+                run: { arguments throws(CommandLineError) in
+                    let home = try await open(arguments)
+                    let requested = arguments.argument("NAME")
+                    let room = try await refusingBadInput { () throws(HomeError) in
+                        do throws(HomeError) {
+                            return try await home.createRoom(name: requested)
+                        } catch {
+                            guard error.code == .alreadyExists else { throw error }
+                            throw HomeError(.alreadyExists, "room \"\(requested)\" already exists (see 'home rooms')")
+                        }
+                    }
+                    return .success("added room \"\(room.name)\"\(cutNote(requested, room.name))\n")
+                }
+            ),
+        ]
+    )
+
+    static let move = CommandSpec(
+        name: "move",
+        summary: "Put a device in a room.",
+        arguments: [LiveCommands.deviceArgument, .init(name: "ROOM", help: "The room's name, whatever its case (see 'home rooms').")],
+        options: [HubCommands.stateOption],
+        run: { arguments throws(CommandLineError) in
+            let home = try await open(arguments)
+            let device = try await device(arguments.argument("DEVICE"), in: home)
+            let name = arguments.argument("ROOM")
+            let rooms = try await refusingBadInput { () throws(HomeError) in try await home.rooms().list() }
+            guard let room = rooms.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
+                let names = rooms.map(\.name).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+                throw .invalidInput("no room \"\(name)\"; " + (names.isEmpty ? "the home has no rooms yet (add one with 'home room add NAME')"
+                                                                             : "the rooms are: " + names.joined(separator: ", ")))
+            }
+            let moved = try await refusingBadInput { () throws(HomeError) in try await home.move(device: device, to: room) }
+            return .success("\(moved.name) (\(moved.id)) is now in \(room.name)\n")
+        }
+    )
+
+    // MARK: Helpers
+
+    private static func open(_ arguments: ParsedArguments) async throws(CommandLineError) -> Home {
+        do {
+            if let path = arguments.values["state"] { return try await Home.connect(stateDirectory: path) }
+            return try await Home.connect()
+        } catch {
+            throw .invalidInput("cannot open the hub's state: \(error.message)")
+        }
+    }
+
+    /// A device by its ID or its name, whatever its case; a name several devices share is refused (give the ID).
+    private static func device(_ text: String, in home: Home) async throws(CommandLineError) -> HomeDevice {
+        let devices = try await refusingBadInput { () throws(HomeError) in try await home.devices().list() }
+        if let device = devices.first(where: { $0.id == text }) { return device }
+        let named = devices.filter { $0.name.caseInsensitiveCompare(text) == .orderedSame }.sorted { $0.id < $1.id }
+        guard let first = named.first else { throw .invalidInput("no device \"\(text)\" (see 'home devices')") }
+        guard named.count == 1 else {
+            throw .invalidInput("\(named.count) devices are named \"\(text)\" (\(named.map(\.id).joined(separator: ", "))): give the device's ID")
+        }
+        return first
+    }
+
+    /// " (cut to 60 Unicode code points)" when the stored name is shorter than the one asked for.
+    private static func cutNote(_ requested: String, _ stored: String) -> String {
+        requested == stored ? "" : " (cut to \(stored.unicodeScalars.count) Unicode code points)"
+    }
+
+    /// Runs a Home API call: what the caller got wrong (a blank name, a name taken, a device or room gone meanwhile)
+    /// exits 2; a failure of the hub's store exits 1.
+    private static func refusingBadInput<Result>(_ body: () async throws(HomeError) -> Result) async throws(CommandLineError) -> Result {
+        do {
+            return try await body()
+        } catch {
+            switch error.code {
+            case .invalidArgument, .alreadyExists, .notFound: throw .invalidInput(error.message)
+            default: throw .failed(error.message)
+            }
+        }
+    }
+}
