@@ -1,0 +1,53 @@
+import Foundation
+import HomeHub
+import Testing
+@testable import HomeCommandLine
+
+@Suite struct DeviceListTests {
+    @Test func theTableNamesDeviceTypesAndRooms() async throws {
+        let state = try HomeFixture.hubWithLamps(room: "Office")
+        #expect(await HomeCommand.run(["devices", "--state", state]) == .success("""
+            ID                  NAME         ROOM    VENDOR                  PRODUCT        DEVICE TYPES
+            391D788B9528D5FA-1  Desk lamp 1  Office  CircuitMatter (0xFFF4)  Lamp (0x1234)  On/Off Light
+            391D788B9528D5FA-2  Desk lamp 2  Office  CircuitMatter (0xFFF4)  Lamp (0x1234)  On/Off Light, Dimmable Light
+
+            """))
+        #expect(await HomeCommand.run(["devices", "--json", "--state", state]) == .success("""
+            [{"id":"391D788B9528D5FA-1","name":"Desk lamp 1","room":"Office","nodeID":"391D788B9528D5FA","endpoint":1,\
+            "vendorID":65524,"vendorName":"CircuitMatter","productID":4660,"productName":"Lamp",\
+            "deviceTypes":[{"id":256,"name":"On/Off Light","revision":3}],"attestationTrusted":true},\
+            {"id":"391D788B9528D5FA-2","name":"Desk lamp 2","room":"Office","nodeID":"391D788B9528D5FA","endpoint":2,\
+            "vendorID":65524,"vendorName":"CircuitMatter","productID":4660,"productName":"Lamp",\
+            "deviceTypes":[{"id":256,"name":"On/Off Light","revision":3},{"id":257,"name":"Dimmable Light","revision":3}],"attestationTrusted":true}]
+
+            """))
+    }
+
+    /// The fixture's node has no known address: connecting fails at once, and says why.
+    @Test func liveShowsEachNodesConnectivity() async throws {
+        let state = try HomeFixture.hubWithLamps()
+        let reason = "node 0x391D788B9528D5FA has no known address; pass --interface to find it by DNS-SD"
+        #expect(await HomeCommand.run(["devices", "--live", "--state", state]) == .success("""
+            ID                  NAME         ROOM  CONNECTIVITY\(String(repeating: " ", count: reason.count - 2))VENDOR                  PRODUCT        DEVICE TYPES
+            391D788B9528D5FA-1  Desk lamp 1  -     offline (\(reason))  CircuitMatter (0xFFF4)  Lamp (0x1234)  On/Off Light
+            391D788B9528D5FA-2  Desk lamp 2  -     offline (\(reason))  CircuitMatter (0xFFF4)  Lamp (0x1234)  On/Off Light, Dimmable Light
+
+            """))
+        let json = await HomeCommand.run(["devices", "--live", "--json", "--state", state])
+        #expect(json.standardOutput.contains(#""attestationTrusted":true,"connectivity":"offline","offlineReason":"\#(reason)","locality":"unspecified"}"#))
+    }
+
+    @Test func connectivityIsDescribedForPeople() {
+        #expect(LiveConnectivity.describe(.online) == "online")
+        #expect(LiveConnectivity.describe(.connecting) == "no answer within 10 s")
+        #expect(LiveConnectivity.describe(.offline(since: Date(), reason: "subscription lost")) == "offline (subscription lost)")
+        #expect(LiveConnectivity.locality(.online) == "direct")
+        #expect(LiveConnectivity.locality(.connecting) == "unspecified")
+    }
+
+    @Test func deviceTypesTheLibraryLacksShowTheirID() {
+        #expect(DeviceTypeNames.name(0x0100) == "On/Off Light")
+        #expect(DeviceTypeNames.name(0x010C) == "Color Temperature Light")
+        #expect(DeviceTypeNames.name(0xFFF1_0001) == "0xFFF10001")
+    }
+}

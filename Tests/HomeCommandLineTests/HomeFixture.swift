@@ -1,0 +1,26 @@
+import Foundation
+import HomeHub
+
+/// A hub on a fresh temporary state directory with a commissioned node whose endpoints 1 and 2 are an On/Off Light
+/// and a Dimmable Light ("Desk lamp 1", "Desk lamp 2"), as `Hub.commission` leaves them. The node has no known
+/// address, so a live command finds it offline at once instead of waiting on the network.
+enum HomeFixture {
+    static let nodeID: UInt64 = 0x391D_788B_9528_D5FA
+
+    static func hubWithLamps(room: String? = nil) throws -> String {
+        let state = HubCommandsTests.temporaryState()
+        let hub = try Hub(statePath: state)
+        try hub.store.beginCommissioning(nodeID: nodeID, vendorID: 0xFFF4, productID: 0x1234,
+                                         attestation: NodeRecord.Attestation(verdict: "trusted PAA", trusted: true))
+        try hub.store.setEndpoints([
+            EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 3),
+            EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3),
+            EndpointDeviceType(endpoint: 2, deviceType: 0x0100, revision: 3),
+            EndpointDeviceType(endpoint: 2, deviceType: 0x0101, revision: 3),
+        ], of: nodeID)
+        try hub.store.updateIdentity(of: nodeID, vendorName: "CircuitMatter", productName: "Lamp", serialNumber: nil)
+        try hub.store.markCommissioned(nodeID)
+        try hub.store.addDevices(of: nodeID, named: "Desk lamp", inRoom: room)
+        return state
+    }
+}
