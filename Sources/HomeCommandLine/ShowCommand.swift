@@ -4,7 +4,7 @@ import HomeHub
 enum ShowCommand {
     static let show = CommandSpec(
         name: "show",
-        summary: "Show a device: its types, room, vendor, connectivity and locality, and every attribute value of every endpoint of its node, read live.",
+        summary: "Show a device: types, room, vendor, connectivity, locality and, read live, every attribute of its node's endpoints.",
         arguments: [LiveCommands.deviceArgument],
         options: [.init(name: "json", valueName: nil, help: "Print one JSON object instead of text."), HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in

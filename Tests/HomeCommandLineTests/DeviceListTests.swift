@@ -28,7 +28,7 @@ import Testing
         let state = try HomeFixture.hubWithLamps()
         let reason = "node 0x391D788B9528D5FA has no known address; pass --interface to find it by DNS-SD"
         #expect(await HomeCommand.run(["devices", "--live", "--state", state]) == .success("""
-            ID                  NAME         ROOM  CONNECTIVITY\(String(repeating: " ", count: reason.count - 2))VENDOR                  PRODUCT        DEVICE TYPES
+            ID                  NAME         ROOM  CONNECTIVITY\(String(repeating: " ", count: reason.count))VENDOR                  PRODUCT        DEVICE TYPES
             391D788B9528D5FA-1  Desk lamp 1  -     offline (\(reason))  CircuitMatter (0xFFF4)  Lamp (0x1234)  On/Off Light
             391D788B9528D5FA-2  Desk lamp 2  -     offline (\(reason))  CircuitMatter (0xFFF4)  Lamp (0x1234)  On/Off Light, Dimmable Light
 

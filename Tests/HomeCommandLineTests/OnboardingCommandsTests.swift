@@ -113,7 +113,12 @@ import Testing
               onboarding              Parse and generate Matter onboarding codes (QR code payloads and manual pairing codes).
               discover                Find commissionable Matter nodes (_matterc._udp) by mDNS on the named interfaces.
               commission              Commission a Matter device onto this hub's fabric and add its devices to the home.
-              devices                 List the devices of the home: ID, name, room, node, vendor, product and device types.
+              devices                 List the devices of the home: ID, name, room, vendor, product, device types and, with --live, connectivity.
+              show                    Show a device: types, room, vendor, connectivity, locality and, read live, every attribute of its node's endpoints.
+              rename                  Rename a device (names longer than 60 Unicode code points are cut).
+              rooms                   List the rooms of the home: name, structure and how many devices each holds.
+              room                    Add rooms to the home.
+              move                    Put a device in a room.
               ping                    Open a CASE session to a device from scratch and read its vendor name, timing the round trip.
               on                      Turn a device on (OnOff On).
               off                     Turn a device off (OnOff Off).
