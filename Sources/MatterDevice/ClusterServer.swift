@@ -28,6 +28,10 @@ public protocol ClusterServer: Sendable {
     /// The values that survive a restart (OnOff's state), or nil when the cluster keeps none.
     var persistentState: TLVValue? { get }
     mutating func restore(_ state: TLVElement)
+    /// Another cluster of the same endpoint changed something this one follows (`EndpointSignal`).
+    mutating func receive(_ signal: EndpointSignal, in node: inout NodeState, endpoint: UInt16)
+    /// The device's simulation step (`Simulation`): a sensor drifts, a contact flips, a button is pressed.
+    mutating func simulate(in node: inout NodeState, endpoint: UInt16, random: inout SimulationRandom)
 }
 
 extension ClusterServer {
@@ -42,6 +46,10 @@ extension ClusterServer {
     public var persistentState: TLVValue? { nil }
 
     public mutating func restore(_ state: TLVElement) {}
+
+    public mutating func receive(_ signal: EndpointSignal, in node: inout NodeState, endpoint: UInt16) {}
+
+    public mutating func simulate(in node: inout NodeState, endpoint: UInt16, random: inout SimulationRandom) {}
 
     var id: UInt32 { description.id }
 }

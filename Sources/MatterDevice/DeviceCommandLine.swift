@@ -1,10 +1,12 @@
 /// The command line of `matter-device`: run a device, or export its PAA for a controller's trust store.
 public enum DeviceCommandLine: Hashable, Sendable {
     public static let usage = """
-        usage: matter-device [--type light] [--passcode N] [--discriminator N] [--iterations N] [--vendor-id N]
+        usage: matter-device [--type KIND] [--passcode N] [--discriminator N] [--iterations N] [--vendor-id N]
                              [--product-id N] [--port N] [--state DIR] [--interface NAME…] [--factory-reset]
                matter-device attestation export DIR [--state DIR]
-        Runs a commissionable Matter device over IP. Its state (passcode verifier, attestation chain, fabrics)
+        Runs a commissionable Matter device over IP of one KIND: \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")).
+        Sensors drift, the contact sensor opens and closes, the switch panel's buttons are pressed on their own
+        every few seconds. Its state (passcode verifier, attestation chain, fabrics)
         lives in DIR/device.json (default ./matter-device-state); the first start fixes its passcode,
         discriminator, iterations, type and IDs (random or default when not given). Advertises by mDNS only on
         the named interfaces. Prints one JSON line of setup data, then one line per thing it does.

@@ -34,6 +34,27 @@ public enum DeviceConstants {
     /// Matter Core §11.2 GroupKeyManagement: a device without group messaging still declares room for the IPK.
     public static let maxGroupKeysPerFabric: UInt16 = 1
     public static let maxGroupsPerFabric: UInt16 = 0
+    /// Matter Core §7.14.2: events live in a bounded buffer and the oldest go first; a few hundred cover what a
+    /// subscriber catching up after a short absence needs, without the log of a long-running device growing forever.
+    public static let eventBufferSize = 256
+    /// Matter Application Clusters §1.6.6.3: with the Lighting feature, levels run from 1 to 254 (255 is not a level).
+    public static let lightingLevels: ClosedRange<UInt8> = 1...254
+    /// Matter Application Clusters §3.2.7.20: the white range a typical tunable lamp covers, 6500 K to 2000 K.
+    public static let colorTemperatureMireds: ClosedRange<UInt16> = 153...500
+    /// Matter Application Clusters §3.2.7.4: CurrentX and CurrentY run from 0 to 0xFEFF.
+    public static let chromaticityRange: ClosedRange<UInt16> = 0...0xFEFF
+    /// Matter Application Clusters §3.2.7.1: CurrentHue and CurrentSaturation run from 0 to 254.
+    public static let hueSaturationRange: ClosedRange<UInt8> = 0...254
+    /// Matter Application Clusters §2.3.6.2: the simulated room's temperature range in 0.01 °C (15 °C to 30 °C), and
+    /// the most one simulation step moves it (0.25 °C).
+    public static let temperatureRange: ClosedRange<Int16> = 1_500...3_000
+    public static let temperatureDrift: Int16 = 25
+    /// Matter Application Clusters §2.6.4.1: the simulated room's relative humidity in 0.01 % (30 % to 70 %), and the
+    /// most one simulation step moves it (1 %).
+    public static let humidityRange: ClosedRange<UInt16> = 3_000...7_000
+    public static let humidityDrift: UInt16 = 100
+    /// The chance, one in this many, that a simulation step opens or closes a contact sensor or presses a button.
+    public static let simulatedEventOdds: UInt64 = 4
 }
 
 /// How often and how long the device waits, each with its reason.
@@ -49,4 +70,7 @@ public enum DeviceTiming {
     /// How long the unsecured session of a finished PASE or CASE stays, so that retransmissions of its last message
     /// are still acknowledged.
     public static let unsecuredSessionLinger: Duration = .seconds(10)
+    /// How often a virtual device acts on its own (sensor drift, contact flips, button presses): slow enough that a
+    /// console is readable, fast enough that a person watching a controller sees it live.
+    public static let simulationStep: Duration = .seconds(10)
 }

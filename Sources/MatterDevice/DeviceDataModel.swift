@@ -7,18 +7,20 @@ import MatterTLV
 public struct DeviceDataModel: DataModelProvider {
     public var node: NodeState
     private var composition: [Endpoint]
-    private var events: [EventDataIB] = []
+    private var random: SimulationRandom
 
-    /// The root node and `applicationEndpoints`, each given its Descriptor (the root's lists every other endpoint).
-    public init(node: NodeState, root: Endpoint, applicationEndpoints: [Endpoint]) {
+    /// The root node and `applicationEndpoints`, each given its Descriptor (the root's lists every other endpoint,
+    /// an aggregator its own parts); `seed` starts the simulation's generator.
+    public init(node: NodeState, root: Endpoint, applicationEndpoints: [Endpoint], seed: UInt64 = 0) {
         self.node = node
+        random = SimulationRandom(seed: seed)
         let all = [root] + applicationEndpoints
         composition = all.map { endpoint in
             var endpoint = endpoint
             let descriptor = DescriptorServer(
                 deviceTypes: endpoint.deviceTypes.map { DescriptorCluster.DeviceTypeStruct(deviceType: $0.id, revision: $0.revision ?? 1) },
                 serverClusters: ([DescriptorCluster.id.rawValue] + endpoint.clusters.map(\.id)).sorted(),
-                parts: endpoint.id == 0 ? all.map(\.id).filter { $0 != 0 } : [])
+                parts: endpoint.id == 0 ? all.map(\.id).filter { $0 != 0 } : endpoint.parts)
             endpoint.clusters = ([descriptor] + endpoint.clusters).sorted { $0.id < $1.id }
             return endpoint
         }
@@ -48,23 +50,49 @@ public struct DeviceDataModel: DataModelProvider {
 
     public mutating func write(_ path: ConcreteAttributePath, value: TLVElement, context: AccessContext) -> InteractionModelStatus {
         guard let (e, c) = locate(path.endpoint, path.cluster) else { return .unsupportedCluster }
-        return composition[e].clusters[c].write(path.attribute, value: value, in: &node, request: ClusterRequest(endpoint: path.endpoint, context: context))
+        let status = composition[e].clusters[c].write(path.attribute, value: value, in: &node, request: ClusterRequest(endpoint: path.endpoint, context: context))
+        deliverSignals()
+        return status
     }
 
     public mutating func invoke(_ path: CommandPathIB, fields: TLVElement?, context: AccessContext) -> CommandOutcome {
         guard let (e, c) = locate(path.endpoint, path.cluster) else { return .status(.unsupportedCluster) }
-        return composition[e].clusters[c].invoke(path.command, fields: fields, in: &node, request: ClusterRequest(endpoint: path.endpoint, context: context))
+        let outcome = composition[e].clusters[c].invoke(path.command, fields: fields, in: &node, request: ClusterRequest(endpoint: path.endpoint, context: context))
+        deliverSignals()
+        return outcome
     }
 
     public func events(since eventNumber: UInt64) -> [EventDataIB] {
-        events.filter { $0.eventNumber >= eventNumber }
+        node.events.filter { $0.eventNumber >= eventNumber }
     }
 
     /// Records an event with the next event number (§7.14.2.1), for subscribers and readers.
-    public mutating func record(_ path: EventPathIB, priority: UInt8, data: TLVElement?) {
-        let number = (events.last?.eventNumber ?? 0) + 1
-        events.append(EventDataIB(path: path, eventNumber: number, priority: priority,
-                                  timestamp: .systemMilliseconds(node.now.nanoseconds / 1_000_000), data: data))
+    public mutating func record(_ path: EventPathIB, priority: EventPriority, data: TLVElement?) {
+        node.record(path, priority: priority, data: data)
+    }
+
+    /// One simulation step: every cluster server, in endpoint and cluster order, may act on its own.
+    public mutating func simulate() {
+        for e in composition.indices {
+            for c in composition[e].clusters.indices {
+                composition[e].clusters[c].simulate(in: &node, endpoint: composition[e].id, random: &random)
+            }
+        }
+        deliverSignals()
+    }
+
+    /// Hands each signal to every cluster of its endpoint; a receiver's own signals are not passed on, so one
+    /// request settles in one round.
+    private mutating func deliverSignals() {
+        let signals = node.signals
+        node.signals = []
+        for (endpoint, signal) in signals {
+            guard let e = composition.firstIndex(where: { $0.id == endpoint }) else { continue }
+            for c in composition[e].clusters.indices {
+                composition[e].clusters[c].receive(signal, in: &node, endpoint: endpoint)
+            }
+        }
+        node.signals = []
     }
 
     /// §6.6.2: a PASE session of an open commissioning window is an implicit administrator; every other subject

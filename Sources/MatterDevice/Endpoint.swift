@@ -7,11 +7,14 @@ public struct Endpoint: Sendable {
     public var id: UInt16
     public var deviceTypes: [DeviceTypeDefinition]
     public var clusters: [any ClusterServer]
+    /// The endpoints this one is made of (an aggregator's bridged endpoints), for its Descriptor PartsList.
+    public var parts: [UInt16]
 
-    public init(id: UInt16, deviceTypes: [DeviceTypeDefinition], clusters: [any ClusterServer]) {
+    public init(id: UInt16, deviceTypes: [DeviceTypeDefinition], clusters: [any ClusterServer], parts: [UInt16] = []) {
         self.id = id
         self.deviceTypes = deviceTypes
         self.clusters = clusters
+        self.parts = parts
     }
 
     /// Endpoint 0: the root node's commissioning, access control and information clusters.

@@ -2,6 +2,7 @@ import MatterCrypto
 import MatterDataModel
 import MatterInteraction
 import MatterMessaging
+import MatterTLV
 
 /// The session a request arrived on, as the commissioning clusters need to know it.
 public struct RequestSession: Hashable, Sendable {
@@ -37,6 +38,11 @@ public struct NodeState: Sendable {
     /// Attributes changed since the device last collected them, for subscriptions.
     public var changedPaths: [ConcreteAttributePath] = []
     public var effects: [DeviceEffect] = []
+    /// Signals for the other clusters of an endpoint, delivered by the data model after the request.
+    public var signals: [(endpoint: UInt16, signal: EndpointSignal)] = []
+    /// The most recent events, oldest first (`DeviceConstants.eventBufferSize`).
+    public private(set) var events: [EventDataIB] = []
+    private var lastEventNumber: UInt64 = 0
 
     public init(identity: DeviceIdentity, attestation: DevelopmentAttestation, onboardingWindow: CommissioningWindow,
                 fabrics: [Fabric], random: any RandomSource) {
@@ -67,6 +73,20 @@ public struct NodeState: Sendable {
         let path = ConcreteClusterPath(endpoint: endpoint, cluster: cluster)
         versions[path] = dataVersion(of: path) &+ 1
         changedPaths += attributes.map { ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: $0) }
+    }
+
+    /// Records an event with the next event number (§7.14.2.1), for subscribers and readers.
+    public mutating func record(_ path: EventPathIB, priority: EventPriority, data: TLVElement?) {
+        lastEventNumber += 1
+        events.append(EventDataIB(path: path, eventNumber: lastEventNumber, priority: priority.rawValue,
+                                  timestamp: .systemMilliseconds(now.nanoseconds / 1_000_000), data: data))
+        if events.count > DeviceConstants.eventBufferSize { events.removeFirst(events.count - DeviceConstants.eventBufferSize) }
+    }
+
+    /// Records one of a cluster's generated events.
+    public mutating func record<Event: ClusterEvent>(_ event: Event, endpoint: UInt16) {
+        record(EventPathIB(endpoint: endpoint, cluster: Event.Cluster.id.rawValue, event: Event.id.rawValue), priority: Event.priority,
+               data: TLVElement(event.tlvValue()))
     }
 
     /// Fabric-table attributes of the root endpoint, after a fabric was added, updated or removed.

@@ -4,6 +4,7 @@ import MatterTLV
 
 // Matter Application Clusters §1.5 On/Off cluster, server: the OnOff attribute with Off, On and Toggle (no
 // Lighting feature, so no timed on/off or scenes). The generated cluster defines no events, so none are recorded.
+// It tells the endpoint's other clusters (Level Control) when it switches, and follows their "with On/Off" commands.
 public struct OnOffServer: ClusterServer {
     private typealias Cluster = OnOffCluster
 
@@ -38,10 +39,21 @@ public struct OnOffServer: ClusterServer {
         // A command is acted on (and logged) even when the state is already what it asks for.
         node.effects.append(.log("[\(name)] \(wanted ? "ON" : "OFF")"))
         guard wanted != isOn else { return .success }
-        isOn = wanted
-        node.markChanged(endpoint: request.endpoint, cluster: id, attributes: [Cluster.Attributes.onOff.id.rawValue])
-        node.effects.append(.persist)
+        switchTo(wanted, in: &node, endpoint: request.endpoint)
+        node.signals.append((request.endpoint, .onOff(wanted)))
         return .success
+    }
+
+    public mutating func receive(_ signal: EndpointSignal, in node: inout NodeState, endpoint: UInt16) {
+        guard case .onOff(let on) = signal, on != isOn else { return }
+        node.effects.append(.log("[\(name)] \(on ? "ON" : "OFF")"))
+        switchTo(on, in: &node, endpoint: endpoint)
+    }
+
+    private mutating func switchTo(_ on: Bool, in node: inout NodeState, endpoint: UInt16) {
+        isOn = on
+        node.markChanged(endpoint: endpoint, cluster: id, attributes: [Cluster.Attributes.onOff.id.rawValue])
+        node.effects.append(.persist)
     }
 
     public var persistentState: TLVValue? { .bool(isOn) }

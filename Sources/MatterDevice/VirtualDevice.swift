@@ -35,12 +35,16 @@ public actor VirtualDevice {
     private let commissionableInstance: String
     private var following: Set<ExchangeHandle> = []
     private var loops: [Task<Void, Never>] = []
+    private let simulationInterval: Duration
+    private var nextSimulationStep: Instant
 
     /// A device from its stored state (`DeviceStore.loadOrCreate`), answering on `port` (0: ephemeral, for tests),
     /// or on the given bound `sockets` (tests that impair the network). With no `interfaces` it does not advertise.
+    /// `simulation` sets how its sensors and buttons act on their own.
     public init(store: DeviceStore, state: DeviceStateFile, port: UInt16 = 5540,
                 sockets: (ipv4: any DatagramSocket, ipv6: any DatagramSocket)? = nil, interfaces: [String] = [],
-                random: any RandomSource = SystemRandom(), log: @escaping @Sendable (String) -> Void = { _ in }) throws(DeviceError) {
+                random: any RandomSource = SystemRandom(), simulation: Simulation = Simulation(),
+                log: @escaping @Sendable (String) -> Void = { _ in }) throws(DeviceError) {
         guard let kind = DeviceKind(rawValue: state.kind) else {
             throw .state(path: store.path, reason: "unknown device type \"\(state.kind)\" (known: \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
@@ -69,6 +73,8 @@ public actor VirtualDevice {
         self.log = log
         self.interfaces = interfaces
         origin = clock.now
+        simulationInterval = simulation.interval
+        nextSimulationStep = .zero + simulation.interval
         attestation = state.attestation
         setupPayload = SetupPayload(vendorID: state.identity.vendorID, productID: state.identity.productID, discoveryCapabilities: .onNetwork,
                                     discriminator: .long(state.discriminator), passcode: state.passcode)
@@ -79,11 +85,11 @@ public actor VirtualDevice {
                              fabrics: try state.restoredFabrics(), random: random)
         var model = DeviceDataModel(
             node: node, root: .rootNode(interfaces: HostNetworkInterface.current(), rebootCount: factory.rebootCount, bootTime: .zero),
-            applicationEndpoints: kind.applicationEndpoints())
+            applicationEndpoints: kind.applicationEndpoints(), seed: simulation.seed)
         model.restoreClusterState(state.clusters.mapValues(Array.init))
         // §11.1.6.1 StartUp: the first event of every boot, with the software version.
         model.record(EventPathIB(endpoint: 0, cluster: BasicInformationCluster.id.rawValue, event: BasicInformationCluster.Events.StartUp.id.rawValue),
-                     priority: 2, data: TLVElement(.structure([TLVElement(tag: .context(0), .unsigned(UInt64(state.identity.softwareVersion)))])))
+                     priority: .critical, data: TLVElement(.structure([TLVElement(tag: .context(0), .unsigned(UInt64(state.identity.softwareVersion)))])))
         server = InteractionServer(provider: model)
     }
 
@@ -250,6 +256,10 @@ public actor VirtualDevice {
         if let deadline = server.provider.node.commissioningWindow?.deadline, now >= deadline, server.provider.node.failSafe == nil {
             server.provider.node.closeCommissioningWindow()
             server.provider.node.effects.append(.log("[commissioning] window timed out"))
+        }
+        if now >= nextSimulationStep {
+            server.provider.simulate()
+            nextSimulationStep = now + simulationInterval
         }
         let due = server.nextDeadline.map { $0 <= now } ?? false
         await settle(due ? server.tick(now: now) : [], now: now)

@@ -31,7 +31,8 @@ struct DeviceCommandLineTests {
     }
 
     @Test func mistakesNameTheOption() {
-        #expect(usageError(["--type", "fan"]) == "--type is one of light, got 'fan'")
+        #expect(usageError(["--type", "lamp"]) == "--type is one of light, dimmable-light, color-temperature-light, extended-color-light, plug, fan, "
+                + "temperature-sensor, humidity-sensor, contact-sensor, switch-panel, bridge, got 'lamp'")
         #expect(usageError(["--port", "70000"]) == "--port needs a number that fits UInt16, got '70000'")
         #expect(usageError(["--passcode"]) == "--passcode needs a value")
         #expect(usageError(["attestation", "import"]) == "attestation needs: export DIR")

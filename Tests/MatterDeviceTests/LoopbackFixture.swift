@@ -34,12 +34,13 @@ struct LoopbackFixture {
     var address: SocketAddress { .ipv4(IPv4Address(127 << 24 | 1), port: device.port) }
     var hubPath: String { directory + "/hub" }
 
-    /// Starts the device stored in `directory/device` (created on first use) on `port` (0: ephemeral).
-    static func start(in directory: String, port: UInt16 = 0) async throws -> LoopbackFixture {
+    /// Starts the device stored in `directory/device` (created on first use as a `kind`) on `port` (0: ephemeral).
+    static func start(in directory: String, port: UInt16 = 0, kind: DeviceKind = .light,
+                      simulation: Simulation = Simulation()) async throws -> LoopbackFixture {
         let store = DeviceStore(directory: directory + "/device")
-        let state = try store.loadOrCreate(DeviceSettings(passcode: passcode, discriminator: discriminator))
+        let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: discriminator))
         let lines = LogLines()
-        let device = try VirtualDevice(store: store, state: state, port: port, log: lines.append)
+        let device = try VirtualDevice(store: store, state: state, port: port, simulation: simulation, log: lines.append)
         try await device.start()
         return LoopbackFixture(directory: directory, store: store, device: device, lines: lines)
     }
