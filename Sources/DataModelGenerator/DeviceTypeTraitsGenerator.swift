@@ -38,7 +38,7 @@ struct DeviceTypeTraitsGenerator {
                     writer.line("let traits: TraitCollection")
                     for cluster in traits {
                         let trait = SwiftNaming.upperCamel(cluster.name) + "Trait"
-                        writer.line("public var \(SwiftNaming.member(cluster.name))Trait: \(trait)? { traits[\(trait).self] }")
+                        writer.line("public var \(SwiftNaming.member(cluster.name + "Trait")): \(trait)? { traits[\(trait).self] }")
                     }
                 }
             }
