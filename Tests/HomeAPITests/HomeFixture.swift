@@ -28,22 +28,6 @@ func addNode(_ store: HubStore, _ nodeID: UInt64, endpoints: [(UInt16, UInt32)],
     return try store.addDevices(of: nodeID, named: name, inRoom: room)
 }
 
-/// Matter Device Library: On/Off Light is device type 0x0100, Dimmable Light 0x0101, Contact Sensor 0x0015.
-struct OnOffLight: DeviceType {
-    static let matterDeviceTypeID: DeviceTypeID = 0x0100
-    let metadata: DeviceTypeMetadata
-}
-
-struct DimmableLight: DeviceType {
-    static let matterDeviceTypeID: DeviceTypeID = 0x0101
-    let metadata: DeviceTypeMetadata
-}
-
-struct ContactSensor: DeviceType {
-    static let matterDeviceTypeID: DeviceTypeID = 0x0015
-    let metadata: DeviceTypeMetadata
-}
-
 /// Consumes a sequence in a task of its own and keeps what it emits, so a test can wait for values with a deadline.
 final class Recorder<Value: Sendable>: Sendable {
     private struct State {
