@@ -1,4 +1,6 @@
+import Foundation
 import HomeHub
+import MatterPlatform
 import MatterInteraction
 import Synchronization
 
@@ -45,19 +47,45 @@ final class LiveNodes: Sendable {
         state.withLock { $0.views[nodeID] }
     }
 
-    /// The node's connection, started on first use; returns once it is online or has failed its first attempt, with
-    /// the node's view up to date.
+    /// The node's connection, started on first use; returns once it is online or has failed its first attempt (or
+    /// after `HomeTiming.firstContact`), with the node's view up to date.
     func connection(to nodeID: UInt64) async throws(HomeError) -> NodeConnection {
+        try checkReachable(nodeID)
         let connection: NodeConnection
         do {
             connection = try await connections().connection(to: nodeID)
         } catch {
             throw HomeError(opening: error)
         }
-        try? await connection.connected()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await connection.connected() }
+            group.addTask { try? await Task.sleep(for: HomeTiming.firstContact) }
+            await group.next()
+            group.cancelAll()
+        }
         await refresh(nodeID, from: connection)
         watch(nodeID, connection)
         return connection
+    }
+
+    /// A node with no known address, when no interface is there to look it up on, cannot be reached: it is offline
+    /// without opening a transport for it.
+    private func checkReachable(_ nodeID: UInt64) throws(HomeError) {
+        let addresses: [SocketAddress]
+        do {
+            addresses = try hub.store.node(nodeID)?.addresses ?? []
+        } catch {
+            throw HomeError(error)
+        }
+        guard addresses.isEmpty && interfaces.isEmpty else { return }
+        let reason = "no address is known for it and no network interface is configured to look it up"
+        let changed = state.withLock { state in
+            guard state.views[nodeID] == nil else { return false }
+            state.views[nodeID] = NodeView(cache: AttributeCache(), state: .offline(since: Date(), reason: reason))
+            return true
+        }
+        if changed { feed.notify() }
+        throw HomeError(.unavailable, "node \(HomeContext.nodeDeviceID(nodeID)): \(reason)")
     }
 
     /// Stops every connection; a later subscription or command starts them again.

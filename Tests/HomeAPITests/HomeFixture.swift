@@ -14,7 +14,15 @@ func withHome<Result>(_ body: (Home, HubStore, String) async throws -> Result) a
     defer { try? FileManager.default.removeItem(atPath: path) }
     let home = try await Home.connect(stateDirectory: path)
     let store = try HubStore(path: path + "/hub.sqlite")
-    return try await body(home, store, path)
+    // A home followed live holds a transport whose socket polls: stop it, or it keeps a thread busy after the test.
+    do {
+        let result = try await body(home, store, path)
+        await home.disconnect()
+        return result
+    } catch {
+        await home.disconnect()
+        throw error
+    }
 }
 
 /// Adds a commissioned node with the given endpoints (endpoint, device type) and its devices, as `Hub.commission` does.
@@ -63,6 +71,11 @@ final class Recorder<Value: Sendable>: Sendable {
     func values(count: Int) async -> [Value] {
         await until { $0.values.count >= count || $0.finished }
         return values
+    }
+
+    /// Waits until the values seen so far satisfy `condition` (or the sequence ended, or 30 seconds passed).
+    func until(_ condition: @escaping ([Value]) -> Bool) async {
+        await until { condition($0.values) || $0.finished }
     }
 
     func waitUntilFinished() async {
