@@ -9,8 +9,9 @@ import Testing
 @testable import HomeAPI
 
 /// The Home API over a live node: our virtual device (an On/Off light on endpoint 1), commissioned by the hub over
-/// loopback with no mDNS, then followed through `Home`.
-@Suite struct DeviceTypeControllerLiveTests {
+/// loopback with no mDNS, then followed through `Home`. Serialized: each live home polls its transport, and three at
+/// once starve the rest of a parallel run on two cores.
+@Suite(.serialized) struct DeviceTypeControllerLiveTests {
     static let passcode: UInt32 = 20202021
 
     /// Starts the device, commissions it onto the hub in `directory/hub`, and opens a home there whose subscriptions
