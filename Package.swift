@@ -50,7 +50,7 @@ let package = Package(
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
-        .target(name: "HomeAPI", dependencies: ["HomeHub", "MatterDataModel"]),
+        .target(name: "HomeAPI", dependencies: ["HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV"]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub",
                                                        "MatterDataModel", "MatterInteraction", "HomeAPI"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
@@ -80,7 +80,9 @@ let package = Package(
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
-        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeHub", "MatterDataModel"]),
+        // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
+        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV",
+                                                         "MatterDevice", "MatterCertificates", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",

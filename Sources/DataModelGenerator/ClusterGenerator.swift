@@ -53,6 +53,33 @@ struct ClusterGenerator {
         return files
     }
 
+    /// A Home API trait per selected cluster (see `TraitRenderer`); in a vendor namespace the traits sit in it too.
+    func generateTraits(clusterNames: [String]?) throws(GeneratorError) -> [GeneratedFile] {
+        let resolver = SwiftTypeResolver(file: file, namespace: namespace)
+        return try select(clusterNames).sorted { $0.id < $1.id }.map { cluster throws(GeneratorError) in
+            let trait = TraitRenderer(renderer: ClusterRenderer(cluster: cluster, resolver: resolver), resolver: resolver)
+            var writer = SourceWriter()
+            writer.line(header)
+            writer.line()
+            if let namespace {
+                writer.line("import HomeAPI")
+                writer.line("import MatterDataModel")
+                writer.line()
+                try writer.block("extension \(namespace)") { writer throws(GeneratorError) in try trait.render(into: &writer) }
+            } else {
+                writer.line("import MatterDataModel")
+                writer.line()
+                try trait.render(into: &writer)
+            }
+            return GeneratedFile(name: trait.typeName + ".swift", contents: writer.text)
+        }
+    }
+
+    /// The clusters `clusterNames` selects (every cluster of the file when nil), in ID order.
+    func selected(_ clusterNames: [String]?) throws(GeneratorError) -> [IDLCluster] {
+        try select(clusterNames).sorted { $0.id < $1.id }
+    }
+
     private func select(_ names: [String]?) throws(GeneratorError) -> [IDLCluster] {
         var seen: Set<String> = []
         for cluster in file.clusters where !seen.insert(cluster.name).inserted {

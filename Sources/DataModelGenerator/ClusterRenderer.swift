@@ -88,6 +88,23 @@ struct ClusterRenderer {
         }
     }
 
+    /// The readable attributes as `Attributes` declares them: member name and value type, in declaration order.
+    func readableAttributes() throws(GeneratorError) -> [(member: String, type: String)] {
+        let globalIDs = Set(Self.globalAttributes.map(\.id))
+        var result: [(member: String, type: String)] = []
+        for attribute in cluster.attributes where !globalIDs.contains(attribute.field.id) && !attribute.isWriteOnly {
+            let field = attribute.field
+            let type = try resolver.swiftType(of: IDLField(name: field.name, type: field.type, id: field.id, isNullable: field.isNullable, line: field.line),
+                                              in: cluster, optional: false)
+            result.append((SwiftNaming.member(field.name), type))
+        }
+        for global in Self.globalAttributes {
+            let hasFeatures = global.name == "featureMap" && cluster.bitmaps.contains { $0.name == "Feature" }
+            result.append((SwiftNaming.member(global.name), hasFeatures ? qualifiedTypeName + ".Feature" : global.type))
+        }
+        return result
+    }
+
     private func attributeLine(_ name: String, id: UInt64, type: String, arguments: [String], line: Int,
                                names: inout Set<String>, into writer: inout SourceWriter) throws(GeneratorError) {
         let member = SwiftNaming.member(name)
@@ -123,24 +140,31 @@ struct ClusterRenderer {
         }
     }
 
-    private func renderCommand(_ command: IDLCommand, _ types: TypeRenderer, into writer: inout SourceWriter) throws(GeneratorError) {
-        var fields: [IDLField] = []
-        var isFabricScoped = false
-        if let input = command.input {
-            guard let request = cluster.structs.first(where: { $0.name == input }) ?? resolver.file.structs.first(where: { $0.name == input }) else {
-                throw .semantic(line: command.line, message: "command \(command.name): unknown request struct '\(input)'")
-            }
-            fields = request.fields
-            isFabricScoped = request.isFabricScoped
+    /// The fields of a command's request struct (none for `Name()`), and whether that struct is fabric-scoped.
+    func requestFields(of command: IDLCommand) throws(GeneratorError) -> (fields: [IDLField], isFabricScoped: Bool) {
+        guard let input = command.input else { return ([], false) }
+        guard let request = cluster.structs.first(where: { $0.name == input }) ?? resolver.file.structs.first(where: { $0.name == input }) else {
+            throw .semantic(line: command.line, message: "command \(command.name): unknown request struct '\(input)'")
         }
-        let response: String
-        if command.output == "DefaultSuccess" {
-            response = "DefaultSuccess"
-        } else if cluster.structs.contains(where: { $0.name == command.output && $0.kind != .plain && $0.kind != .request }) {
-            response = "\(typeName).Commands.\(SwiftNaming.typeName(command.output, kind: "Command"))"
-        } else {
+        return (request.fields, request.isFabricScoped)
+    }
+
+    /// The Swift type a command's invocation answers with: `DefaultSuccess` or its response command struct, spelled
+    /// from inside the vendor namespace or, `qualified`, from outside it.
+    func responseType(of command: IDLCommand, qualified: Bool) throws(GeneratorError) -> String {
+        if command.output == "DefaultSuccess" { return "DefaultSuccess" }
+        guard cluster.structs.contains(where: { $0.name == command.output && $0.kind != .plain && $0.kind != .request }) else {
             throw .semantic(line: command.line, message: "command \(command.name): '\(command.output)' is not a response struct of cluster \(cluster.name)")
         }
+        return "\(qualified ? qualifiedTypeName : typeName).Commands.\(SwiftNaming.typeName(command.output, kind: "Command"))"
+    }
+
+    /// The cluster's type name as code outside its namespace spells it.
+    var qualifiedTypeName: String { resolver.clusterTypeName(cluster) }
+
+    private func renderCommand(_ command: IDLCommand, _ types: TypeRenderer, into writer: inout SourceWriter) throws(GeneratorError) {
+        let (fields, isFabricScoped) = try requestFields(of: command)
+        let response = try responseType(of: command, qualified: false)
         var header = [
             "public typealias Cluster = \(typeName)",
             "public typealias Response = \(response)",

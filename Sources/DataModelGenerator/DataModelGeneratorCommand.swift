@@ -23,7 +23,27 @@ enum DataModelGeneratorCommand {
             throw relocated(error, in: idlName)
         }
         let files = try generate(file: file, idlName: idlName, arguments: arguments)
-        try write(files, to: arguments.outputPath)
+        var traits: [GeneratedFile] = []
+        if let traitsPath = arguments.traitsPath {
+            traits = try generateTraits(file: file, idlName: idlName, arguments: arguments)
+            // One folder may take both: each write removes the generated files the other did not produce.
+            if traitsPath != arguments.outputPath { try write(traits, to: traitsPath) }
+        }
+        try write(arguments.traitsPath == arguments.outputPath ? files + traits : files, to: arguments.outputPath)
+    }
+
+    /// The Home API traits of the selected clusters and, with device types, the Home API device types.
+    static func generateTraits(file: IDLFile, idlName: String, arguments: GeneratorArguments) throws(GeneratorError) -> [GeneratedFile] {
+        let credit = arguments.attribution.map { " (\($0))" } ?? ""
+        let generator = ClusterGenerator(file: file, source: idlName + credit, namespace: arguments.namespace)
+        var files = try generator.generateTraits(clusterNames: arguments.clusters)
+        if let path = arguments.deviceTypesPath {
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            let deviceTypes = DeviceTypeGenerator(entries: try readDeviceTypes(path), clusters: file.clusters, source: name + credit)
+            files.append(try DeviceTypeTraitsGenerator(deviceTypes: deviceTypes, generated: try generator.selected(arguments.clusters),
+                                                       source: name + credit).generate())
+        }
+        return files
     }
 
     static func generate(file: IDLFile, idlName: String, arguments: GeneratorArguments) throws(GeneratorError) -> [GeneratedFile] {
@@ -32,21 +52,23 @@ enum DataModelGeneratorCommand {
         var files = try generator.generate(clusterNames: arguments.clusters)
         if let path = arguments.deviceTypesPath {
             let name = URL(fileURLWithPath: path).lastPathComponent
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw .io("cannot read \(path): \(error.localizedDescription)")
-            }
-            let entries: [DeviceTypeEntry]
-            do {
-                entries = try DeviceTypeReader.read(data)
-            } catch {
-                throw relocated(error, in: name)
-            }
-            files.append(try DeviceTypeGenerator(entries: entries, clusters: file.clusters, source: name + credit).generate())
+            files.append(try DeviceTypeGenerator(entries: try readDeviceTypes(path), clusters: file.clusters, source: name + credit).generate())
         }
         return files
+    }
+
+    private static func readDeviceTypes(_ path: String) throws(GeneratorError) -> [DeviceTypeEntry] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .io("cannot read \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try DeviceTypeReader.read(data)
+        } catch {
+            throw relocated(error, in: URL(fileURLWithPath: path).lastPathComponent)
+        }
     }
 
     /// Writes files whose contents changed and removes earlier generated files that are no longer produced.

@@ -10,15 +10,8 @@ struct DeviceTypeGenerator {
     static let vendorPrefixMask: UInt64 = 0xFFFF_0000
 
     func generate() throws(GeneratorError) -> GeneratedFile {
-        let clusterIDs = Dictionary(clusters.map { (SwiftNaming.normalized($0.name), $0) }, uniquingKeysWith: { first, _ in first })
-        var definitions: [DeviceTypeEntry] = []
-        for entry in entries {
-            guard let id = entry.deviceID else {
-                throw .deviceTypes(line: entry.line, message: "device type '\(entry.typeName)' has no deviceId")
-            }
-            if id & Self.vendorPrefixMask == 0 { definitions.append(entry) }
-        }
-        definitions.sort { ($0.deviceID ?? 0) < ($1.deviceID ?? 0) }
+        let clusterIDs = clustersByName
+        let definitions = try specDefinitions()
         let idsByName = Dictionary(definitions.map { ($0.typeName, $0.deviceID ?? 0) }, uniquingKeysWith: { first, _ in first })
 
         var writer = SourceWriter()
@@ -86,6 +79,23 @@ struct DeviceTypeGenerator {
         writer.line("    ]")
         writer.line("}")
         return GeneratedFile(name: "MatterDeviceTypes.swift", contents: writer.text)
+    }
+
+    /// The spec device types (no SDK examples), in ID order.
+    func specDefinitions() throws(GeneratorError) -> [DeviceTypeEntry] {
+        var definitions: [DeviceTypeEntry] = []
+        for entry in entries {
+            guard let id = entry.deviceID else {
+                throw .deviceTypes(line: entry.line, message: "device type '\(entry.typeName)' has no deviceId")
+            }
+            if id & Self.vendorPrefixMask == 0 { definitions.append(entry) }
+        }
+        return definitions.sorted { ($0.deviceID ?? 0) < ($1.deviceID ?? 0) }
+    }
+
+    /// The IDL's clusters by normalised name.
+    var clustersByName: [String: IDLCluster] {
+        Dictionary(clusters.map { (SwiftNaming.normalized($0.name), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     private func enumCase(_ value: String?, allowed: [String], _ entry: DeviceTypeEntry) throws(GeneratorError) -> String {

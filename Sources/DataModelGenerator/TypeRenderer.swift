@@ -90,6 +90,14 @@ struct TypeRenderer {
         }
     }
 
+    /// The memberwise initialiser's parameters of a struct with these fields: `level: UInt8, optionsMask: … = nil`.
+    func initialiserParameters(_ fields: [IDLField], isFabricScoped: Bool) throws(GeneratorError) -> [(name: String, declaration: String)] {
+        try fields.map { field throws(GeneratorError) in
+            let member = try Member(field: field, isFabricScoped: isFabricScoped, resolver: resolver, cluster: cluster)
+            return (member.name, "\(member.name): \(member.type)\(member.isOptional ? " = nil" : "")")
+        }
+    }
+
     private func renderInitialiser(_ members: [Member], into writer: inout SourceWriter) {
         let parameters = members.map { "\($0.name): \($0.type)\($0.isOptional ? " = nil" : "")" }.joined(separator: ", ")
         writer.line("public init(\(parameters)) {")

@@ -1,13 +1,25 @@
 import MatterDataModel
 
-/// A Matter device type a device may have (On/Off Light, Contact Sensor…). Kept minimal for now: the generated device
-/// types, with their traits, will conform to it; a type is known by its Matter device type ID.
+/// A Matter device type a device has on one endpoint (On/Off Light, Contact Sensor…); the generated device types
+/// (`OnOffLightDeviceType`…) add `matterTraits`, an optional property per standard trait. Every trait of a device type
+/// is its own endpoint's: a device with two types that share a cluster has one trait of it in each.
 public protocol DeviceType: Sendable, Hashable {
     /// Matter Device Library: the device type's ID (On/Off Light is 0x0100).
     static var matterDeviceTypeID: DeviceTypeID { get }
-    /// Where this instance of the type lives on the device.
-    var metadata: DeviceTypeMetadata { get }
-    init(metadata: DeviceTypeMetadata)
+    var context: DeviceTypeContext { get }
+    init(context: DeviceTypeContext)
+}
+
+extension DeviceType {
+    public var metadata: DeviceTypeMetadata { context.metadata }
+    /// Any trait of the endpoint, standard or vendor-specific: `traits[OnOffTrait.self]`.
+    public var traits: TraitCollection { context.traits }
+}
+
+/// What a device type is made from: where it lives and its endpoint's traits.
+public struct DeviceTypeContext: Sendable, Hashable {
+    public let metadata: DeviceTypeMetadata
+    public let traits: TraitCollection
 }
 
 /// What the hub knows of one device type on one endpoint.
@@ -16,13 +28,17 @@ public struct DeviceTypeMetadata: Sendable, Hashable {
     // Matter Core §9.5.5.1 Descriptor DeviceTypeStruct: the endpoint and the revision the device declares.
     public let endpoint: UInt16
     public let revision: UInt16
-    /// `.unknown` until the hub follows devices live.
+    /// Whether this is the endpoint's first declared device type (a dimmable light that is also a speaker lists the
+    /// light first).
+    public let isPrimaryType: Bool
+    /// `.unknown` until the hub follows the device live (its first subscription or command).
     public let sourceConnectivity: SourceConnectivity
 
-    public init(deviceTypeID: DeviceTypeID, endpoint: UInt16, revision: UInt16, sourceConnectivity: SourceConnectivity) {
+    public init(deviceTypeID: DeviceTypeID, endpoint: UInt16, revision: UInt16, isPrimaryType: Bool, sourceConnectivity: SourceConnectivity) {
         self.deviceTypeID = deviceTypeID
         self.endpoint = endpoint
         self.revision = revision
+        self.isPrimaryType = isPrimaryType
         self.sourceConnectivity = sourceConnectivity
     }
 }

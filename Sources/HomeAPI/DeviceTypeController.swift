@@ -1,37 +1,43 @@
 import HomeHub
 import MatterDataModel
+import MatterInteraction
 
-/// The device types a device has, as its endpoints declare them in their Descriptor clusters (kept by the hub's store).
+/// The device types a device has, as its endpoints declare them in their Descriptor clusters (kept by the hub's store),
+/// with their traits as the device's live connection last reported them.
 /// - `contains(T.self)` says whether the device has the type;
-/// - `subscribe(T.self)` emits the type's current value and then each change to it; when the device lacks the type
-///   it emits nothing and finishes at once (and it finishes when the device loses the type or goes away);
+/// - `subscribe(T.self)` starts following the device live, emits the type's current value and then each change to it
+///   (an attribute of its endpoint, its connectivity); when the device lacks the type it emits nothing and finishes at
+///   once (and it finishes when the device loses the type or goes away);
 /// - `get(T.self)` is the first value of `subscribe(T.self)`: nil when the device lacks the type;
+/// - `subscribeAll()` emits every device type of the device together, as a `DeviceTypeCollection`, on each change;
 /// - `getAll(of: T.self)` gives every part (endpoint) of the device that has the type, for devices made of parts.
 public struct DeviceTypeController: Sendable, Hashable {
     /// The device types of every endpoint of the device, in endpoint order.
     let endpointTypes: [EndpointDeviceType]
-    let connectivity: SourceConnectivity
+    let nodeID: UInt64
+    /// What the node's live connection last reported; nil before it started.
+    let view: LiveNodes.NodeView?
+    let live: LiveNodes
     /// Follows this device: a query whose result is the device or nothing.
     let device: Query<HomeDevice>
+
+    var connectivity: SourceConnectivity { view?.connectivity ?? .unknown }
 
     public func contains<T: DeviceType>(_ type: T.Type) -> Bool {
         endpointTypes.contains { $0.deviceType == T.matterDeviceTypeID.rawValue }
     }
 
     public func get<T: DeviceType>(_ type: T.Type) async throws(HomeError) -> T? {
-        var updates = DeviceTypeUpdates<T>(device: device, present: contains(type)).makeAsyncIterator()
+        var updates = DeviceUpdates(controller: self, present: contains(type)) { $0.instances(of: T.self).first }.makeAsyncIterator()
         return try await updates.next()
     }
 
     public func subscribe<T: DeviceType>(_ type: T.Type) -> some AsyncSequence<T, HomeError> {
-        DeviceTypeUpdates<T>(device: device, present: contains(type))
+        DeviceUpdates(controller: self, present: contains(type)) { $0.instances(of: T.self).first }
     }
 
-    /// Every device type of the device, with its traits. Not built yet: it needs the generated device types; its
-    /// sequence throws `unimplemented`.
-    public func subscribeAll() -> some AsyncSequence<[any DeviceType], HomeError> {
-        UnimplementedSequence<[any DeviceType]>(
-            message: "subscribeAll() needs the generated device types, which are not built yet; use subscribe(T.self) for a known type")
+    public func subscribeAll() -> some AsyncSequence<DeviceTypeCollection, HomeError> {
+        DeviceUpdates(controller: self, present: true) { DeviceTypeCollection(controller: $0) }
     }
 
     public func getAll<T: DeviceType>(of type: T.Type) async throws(HomeError) -> [T] {
@@ -41,12 +47,29 @@ public struct DeviceTypeController: Sendable, Hashable {
 
     /// The type on each endpoint that has it, in endpoint order.
     func instances<T: DeviceType>(of type: T.Type) -> [T] {
-        endpointTypes.filter { $0.deviceType == T.matterDeviceTypeID.rawValue }.map { endpointType in
-            T(metadata: DeviceTypeMetadata(deviceTypeID: T.matterDeviceTypeID, endpoint: endpointType.endpoint,
-                                           revision: endpointType.revision, sourceConnectivity: connectivity))
-        }
+        contexts(of: T.matterDeviceTypeID.rawValue).map(T.init(context:))
     }
 
+    /// Every device type of every endpoint, each with its endpoint's traits.
+    var all: [DeviceTypeContext] {
+        endpointTypes.map { context(of: $0) }
+    }
+
+    func contexts(of deviceType: UInt32) -> [DeviceTypeContext] {
+        endpointTypes.filter { $0.deviceType == deviceType }.map { context(of: $0) }
+    }
+
+    private func context(of endpointType: EndpointDeviceType) -> DeviceTypeContext {
+        let isPrimary = endpointTypes.first { $0.endpoint == endpointType.endpoint } == endpointType
+        let metadata = DeviceTypeMetadata(deviceTypeID: DeviceTypeID(rawValue: endpointType.deviceType), endpoint: endpointType.endpoint,
+                                          revision: endpointType.revision, isPrimaryType: isPrimary, sourceConnectivity: connectivity)
+        let snapshot = EndpointSnapshot(nodeID: nodeID, endpoint: endpointType.endpoint, cache: view?.cache ?? AttributeCache(),
+                                        connectivity: connectivity, live: live)
+        return DeviceTypeContext(metadata: metadata, traits: TraitCollection(snapshot: snapshot))
+    }
+
+    /// Equal when the device types and connectivity are: attribute values are the device types' own business, so a
+    /// query of devices emits when connectivity or device types change, not on every report.
     public static func == (lhs: DeviceTypeController, rhs: DeviceTypeController) -> Bool {
         lhs.endpointTypes == rhs.endpointTypes && lhs.connectivity == rhs.connectivity
     }
@@ -57,25 +80,35 @@ public struct DeviceTypeController: Sendable, Hashable {
     }
 }
 
-/// One device type of one device over time: its value on the device's first endpoint with it, each time it changes.
-struct DeviceTypeUpdates<T: DeviceType>: AsyncSequence {
-    let device: Query<HomeDevice>
-    /// Whether the device had the type when the sequence was made; without it, the sequence is over before it starts.
+/// Something derived from one device over time (one of its device types, all of them): the current value once the
+/// device's live connection has had its first try, then each different value; it ends when the value is gone.
+struct DeviceUpdates<Value: Hashable & Sendable>: AsyncSequence {
+    let controller: DeviceTypeController
+    /// Whether the device had what is followed when the sequence was made; without it, the sequence is over before it starts.
     let present: Bool
+    let derive: @Sendable (DeviceTypeController) -> Value?
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(devices: QueryResults(query: device), finished: !present)
+        Iterator(controller: controller, devices: QueryResults(query: controller.device), derive: derive, finished: !present)
     }
 
     struct Iterator: AsyncIteratorProtocol {
         typealias Failure = HomeError
+        let controller: DeviceTypeController
         var devices: QueryResults<HomeDevice>
+        let derive: @Sendable (DeviceTypeController) -> Value?
         var finished: Bool
-        var last: T?
+        var started = false
+        var last: Value?
 
-        mutating func next() async throws(HomeError) -> T? {
+        mutating func next() async throws(HomeError) -> Value? {
+            if !finished && !started {
+                started = true
+                // A node that cannot be reached still has its device types: they report it offline.
+                _ = try? await controller.live.connection(to: controller.nodeID)
+            }
             while !finished, let current = try await devices.next() {
-                guard let value = current.first?.types.instances(of: T.self).first else {
+                guard let value = current.first.flatMap({ derive($0.types) }) else {
                     finished = true
                     return nil
                 }
@@ -86,17 +119,5 @@ struct DeviceTypeUpdates<T: DeviceType>: AsyncSequence {
             }
             return nil
         }
-    }
-}
-
-/// A sequence whose first step throws `unimplemented`: for calls whose shape exists before what they need is built.
-struct UnimplementedSequence<Element>: AsyncSequence, AsyncIteratorProtocol {
-    typealias Failure = HomeError
-    let message: String
-
-    func makeAsyncIterator() -> Self { self }
-
-    mutating func next() async throws(HomeError) -> Element? {
-        throw HomeError(.unimplemented, message)
     }
 }

@@ -20,23 +20,31 @@ public final class Home: Sendable {
         configuration.withLock { change(&$0) }
     }
 
-    /// Connects to the embedded hub on the configured state directory (see `configure`), or on the default one.
+    /// Connects to the embedded hub as `configure` set it up, on its state directory or on the default one.
     public static func connect() async throws(HomeError) -> Home {
-        let path = try configuration.withLock { $0 }.statePath(environment: ProcessInfo.processInfo.environment)
-        return try open(statePath: path)
+        try await connect(configuration.withLock { $0 })
     }
 
     /// Connects to the embedded hub on an explicit state directory, created (owner-only) when absent.
     public static func connect(stateDirectory: String) async throws(HomeError) -> Home {
-        try open(statePath: stateDirectory)
+        try await connect(Configuration(stateDirectory: stateDirectory))
     }
 
-    private static func open(statePath: String?) throws(HomeError) -> Home {
+    /// Connects to the embedded hub as `configuration` says.
+    public static func connect(_ configuration: Configuration) async throws(HomeError) -> Home {
+        let path = try configuration.statePath(environment: ProcessInfo.processInfo.environment)
         do {
-            return Home(context: HomeContext(hub: try Hub(statePath: statePath)))
+            let hub = try Hub(statePath: path)
+            return Home(context: HomeContext(hub: hub, interfaces: configuration.networkInterfaces, settings: configuration.connectionSettings))
         } catch {
             throw HomeError(opening: error)
         }
+    }
+
+    /// Stops following devices live: every node's subscription and session end. A later subscription or command
+    /// starts them again.
+    public func disconnect() async {
+        await context.live.stop()
     }
 
     /// One device per application endpoint: `devices(enableMultipartDevices: false)`.

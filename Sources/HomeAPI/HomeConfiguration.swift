@@ -10,10 +10,25 @@ extension Home {
         public var sharedAppGroup: String?
         /// An explicit state directory.
         public var stateDirectory: String?
+        /// Where devices are looked up by DNS-SD (`eth0`…); with none, each device's last known address is used.
+        public var networkInterfaces: [String]
+        /// A device's subscription is renewed at least this often, so a lost device turns offline within it plus its
+        /// retransmission time; whole seconds, at least one.
+        public var liveness: Duration
 
-        public init(sharedAppGroup: String? = nil, stateDirectory: String? = nil) {
+        public init(sharedAppGroup: String? = nil, stateDirectory: String? = nil, networkInterfaces: [String] = [],
+                    liveness: Duration = .seconds(Int(HubTiming.liveMaxIntervalCeiling))) {
             self.sharedAppGroup = sharedAppGroup
             self.stateDirectory = stateDirectory
+            self.networkInterfaces = networkInterfaces
+            self.liveness = liveness
+        }
+
+        /// The node connections' settings: the liveness as the max interval ceiling, rounded up to whole seconds.
+        var connectionSettings: NodeConnection.Settings {
+            let (seconds, attoseconds) = liveness.components
+            let whole = seconds + (attoseconds > 0 ? 1 : 0)
+            return NodeConnection.Settings(maxIntervalCeiling: UInt16(clamping: max(1, whole)))
         }
 
         /// The state directory this configuration names, or nil for the hub's default one.

@@ -29,12 +29,13 @@ extension HomeContext {
 
     private func device(id: String, name: String, roomID: String?, structureID: String, nodeID: UInt64, parts: [DeviceRecord],
                         multipart: Bool) -> HomeDevice {
-        let connectivity = SourceConnectivity.unknown
         let follow = query { context throws(HomeError) in try context.devices(multipart: multipart, only: id) }
+        let types = DeviceTypeController(endpointTypes: parts.flatMap(\.deviceTypes), nodeID: nodeID, view: live.view(of: nodeID),
+                                         live: live, device: follow)
         return HomeDevice(
-            id: id, name: name, roomID: roomID, structureID: structureID, isMatterDevice: true, sourceConnectivity: connectivity,
-            types: DeviceTypeController(endpointTypes: parts.flatMap(\.deviceTypes), connectivity: connectivity, device: follow),
-            parts: parts.map(\.id), nodeID: nodeID, isMultipart: multipart, context: self)
+            id: id, name: name, roomID: roomID, structureID: structureID, isMatterDevice: true,
+            sourceConnectivity: SourceConnectivity.aggregate(types.all.map(\.metadata.sourceConnectivity)),
+            types: types, parts: parts.map(\.id), nodeID: nodeID, isMultipart: multipart, context: self)
     }
 
     static func nodeDeviceID(_ nodeID: UInt64) -> String {

@@ -5,11 +5,13 @@ import HomeHub
 final class HomeContext: Sendable {
     let hub: Hub
     let feed: ChangeFeed
+    let live: LiveNodes
     var store: HubStore { hub.store }
 
-    init(hub: Hub) {
+    init(hub: Hub, interfaces: [String], settings: NodeConnection.Settings) {
         self.hub = hub
         feed = ChangeFeed(store: hub.store)
+        live = LiveNodes(hub: hub, interfaces: interfaces, settings: settings, feed: feed)
     }
 
     /// Runs `body` until the change counter is the same before and after it, so its several reads see one state.

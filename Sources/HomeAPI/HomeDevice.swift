@@ -12,7 +12,8 @@ public struct HomeDevice: Identifiable, Hashable, Sendable {
     public let structureID: String
     /// Every device the hub has is a Matter device; the field is there for bridged non-Matter devices later.
     public let isMatterDevice: Bool
-    /// `.unknown` / `.unspecified` until the hub follows devices live (per-node subscriptions are not built yet).
+    /// Its device types' connectivity, aggregated: `.unknown` until the device is followed live (its first
+    /// subscription or command), then online or offline as the hub's own session (`.direct`) to it is.
     public let sourceConnectivity: SourceConnectivity
     public let types: DeviceTypeController
     /// The endpoint devices this device is made of: one, or every one of its node.

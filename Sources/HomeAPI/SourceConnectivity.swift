@@ -1,5 +1,4 @@
-/// Whether a device can be reached and where its data comes from. The live side of the hub (per-node subscriptions)
-/// is not built yet: until it is, every device reports `.unknown` / `.unspecified`.
+/// Whether a device can be reached and where its data comes from: per trait, and aggregated per device type and device.
 public struct SourceConnectivity: Sendable, Hashable {
     public enum ConnectivityState: Sendable, Hashable, CaseIterable {
         case online
@@ -29,7 +28,7 @@ public struct SourceConnectivity: Sendable, Hashable {
         self.dataSourceLocality = dataSourceLocality
     }
 
-    /// What the hub reports until it follows devices live.
+    /// What the hub reports of a device it does not follow live yet.
     public static let unknown = SourceConnectivity(connectivityState: .unknown, dataSourceLocality: .unspecified)
 
     /// The connectivity of a device made of parts (endpoints, device types).

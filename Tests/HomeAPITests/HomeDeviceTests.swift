@@ -67,10 +67,10 @@ import Testing
             let strip = try #require(nodes.first { $0.id == "0000000000000011" })
             // No node name yet: the product name, else the first part's name.
             #expect(strip.name == "Strip 1")
-            let lights = try await strip.types.getAll(of: OnOffLight.self)
+            let lights = try await strip.types.getAll(of: OnOffLightDeviceType.self)
             #expect(lights.map(\.metadata.endpoint) == [1, 2])
-            #expect(try await strip.types.getAll(of: ContactSensor.self).map(\.metadata.endpoint) == [3])
-            #expect(try await strip.types.getAll(of: DimmableLight.self).isEmpty)
+            #expect(try await strip.types.getAll(of: ContactSensorDeviceType.self).map(\.metadata.endpoint) == [3])
+            #expect(try await strip.types.getAll(of: DimmableLightDeviceType.self).isEmpty)
 
             let renamed = try await strip.setName("Light strip")
             #expect(try await home.devices(enableMultipartDevices: true).list().first { $0.id == strip.id } == renamed)

@@ -14,7 +14,15 @@ func withHome<Result>(_ body: (Home, HubStore, String) async throws -> Result) a
     defer { try? FileManager.default.removeItem(atPath: path) }
     let home = try await Home.connect(stateDirectory: path)
     let store = try HubStore(path: path + "/hub.sqlite")
-    return try await body(home, store, path)
+    // A home followed live holds a transport whose socket polls: stop it, or it keeps a thread busy after the test.
+    do {
+        let result = try await body(home, store, path)
+        await home.disconnect()
+        return result
+    } catch {
+        await home.disconnect()
+        throw error
+    }
 }
 
 /// Adds a commissioned node with the given endpoints (endpoint, device type) and its devices, as `Hub.commission` does.
@@ -26,22 +34,6 @@ func addNode(_ store: HubStore, _ nodeID: UInt64, endpoints: [(UInt16, UInt32)],
                            + endpoints.map { EndpointDeviceType(endpoint: $0.0, deviceType: $0.1, revision: 3) }, of: nodeID)
     try store.markCommissioned(nodeID)
     return try store.addDevices(of: nodeID, named: name, inRoom: room)
-}
-
-/// Matter Device Library: On/Off Light is device type 0x0100, Dimmable Light 0x0101, Contact Sensor 0x0015.
-struct OnOffLight: DeviceType {
-    static let matterDeviceTypeID: DeviceTypeID = 0x0100
-    let metadata: DeviceTypeMetadata
-}
-
-struct DimmableLight: DeviceType {
-    static let matterDeviceTypeID: DeviceTypeID = 0x0101
-    let metadata: DeviceTypeMetadata
-}
-
-struct ContactSensor: DeviceType {
-    static let matterDeviceTypeID: DeviceTypeID = 0x0015
-    let metadata: DeviceTypeMetadata
 }
 
 /// Consumes a sequence in a task of its own and keeps what it emits, so a test can wait for values with a deadline.
@@ -79,6 +71,11 @@ final class Recorder<Value: Sendable>: Sendable {
     func values(count: Int) async -> [Value] {
         await until { $0.values.count >= count || $0.finished }
         return values
+    }
+
+    /// Waits until the values seen so far satisfy `condition` (or the sequence ended, or 30 seconds passed).
+    func until(_ condition: @escaping ([Value]) -> Bool) async {
+        await until { condition($0.values) || $0.finished }
     }
 
     func waitUntilFinished() async {

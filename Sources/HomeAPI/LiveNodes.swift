@@ -1,0 +1,133 @@
+import Foundation
+import HomeHub
+import MatterPlatform
+import MatterInteraction
+import Synchronization
+
+/// The hub's live connections as the Home API sees them. Nothing connects until a device type is subscribed or a
+/// command is sent; from then on the node's connection is kept up, and every change it reports (attributes,
+/// connectivity) is kept here as the node's latest view and told to the home's live queries.
+final class LiveNodes: Sendable {
+    /// A node as its connection last reported it.
+    struct NodeView: Sendable {
+        var cache: AttributeCache
+        var state: NodeConnection.State
+
+        /// Our hub's own session to the node: direct. Online while the subscription lives, offline once it is lost.
+        var connectivity: SourceConnectivity {
+            switch state {
+            case .online: SourceConnectivity(connectivityState: .online, dataSourceLocality: .direct)
+            case .offline: SourceConnectivity(connectivityState: .offline, dataSourceLocality: .direct)
+            case .connecting: SourceConnectivity(connectivityState: .unknown, dataSourceLocality: .direct)
+            }
+        }
+    }
+
+    private struct State {
+        var connections: NodeConnections?
+        var views: [UInt64: NodeView] = [:]
+        var watchers: [UInt64: Task<Void, Never>] = [:]
+    }
+
+    private let hub: Hub
+    private let interfaces: [String]
+    private let settings: NodeConnection.Settings
+    private let feed: ChangeFeed
+    private let state = Mutex(State())
+
+    init(hub: Hub, interfaces: [String], settings: NodeConnection.Settings, feed: ChangeFeed) {
+        self.hub = hub
+        self.interfaces = interfaces
+        self.settings = settings
+        self.feed = feed
+    }
+
+    /// What the node's connection last reported; nil before anything started it.
+    func view(of nodeID: UInt64) -> NodeView? {
+        state.withLock { $0.views[nodeID] }
+    }
+
+    /// The node's connection, started on first use; returns once it is online or has failed its first attempt (or
+    /// after `HomeTiming.firstContact`), with the node's view up to date.
+    func connection(to nodeID: UInt64) async throws(HomeError) -> NodeConnection {
+        try checkReachable(nodeID)
+        let connection: NodeConnection
+        do {
+            connection = try await connections().connection(to: nodeID)
+        } catch {
+            throw HomeError(opening: error)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await connection.connected() }
+            group.addTask { try? await Task.sleep(for: HomeTiming.firstContact) }
+            await group.next()
+            group.cancelAll()
+        }
+        await refresh(nodeID, from: connection)
+        watch(nodeID, connection)
+        return connection
+    }
+
+    /// A node with no known address, when no interface is there to look it up on, cannot be reached: it is offline
+    /// without opening a transport for it.
+    private func checkReachable(_ nodeID: UInt64) throws(HomeError) {
+        let addresses: [SocketAddress]
+        do {
+            addresses = try hub.store.node(nodeID)?.addresses ?? []
+        } catch {
+            throw HomeError(error)
+        }
+        guard addresses.isEmpty && interfaces.isEmpty else { return }
+        let reason = "no address is known for it and no network interface is configured to look it up"
+        let changed = state.withLock { state in
+            guard state.views[nodeID] == nil else { return false }
+            state.views[nodeID] = NodeView(cache: AttributeCache(), state: .offline(since: Date(), reason: reason))
+            return true
+        }
+        if changed { feed.notify() }
+        throw HomeError(.unavailable, "node \(HomeContext.nodeDeviceID(nodeID)): \(reason)")
+    }
+
+    /// Stops every connection; a later subscription or command starts them again.
+    func stop() async {
+        let (connections, watchers) = state.withLock { state in
+            defer { state = State() }
+            return (state.connections, Array(state.watchers.values))
+        }
+        watchers.forEach { $0.cancel() }
+        await connections?.stopAll()
+        feed.notify()
+    }
+
+    private func connections() throws(HomeError) -> NodeConnections {
+        try state.withLock { state throws(HomeError) in
+            if let connections = state.connections { return connections }
+            do {
+                let connections = try NodeConnections(hub: hub, interfaces: interfaces, settings: settings)
+                state.connections = connections
+                return connections
+            } catch {
+                throw HomeError(.unavailable, "cannot open the hub's Matter transport: \(error)")
+            }
+        }
+    }
+
+    /// Follows the connection's events, once per node.
+    private func watch(_ nodeID: UInt64, _ connection: NodeConnection) {
+        state.withLock { state in
+            guard state.watchers[nodeID] == nil else { return }
+            state.watchers[nodeID] = Task { [weak self] in
+                for await _ in await connection.events() {
+                    guard let self else { return }
+                    await self.refresh(nodeID, from: connection)
+                }
+            }
+        }
+    }
+
+    private func refresh(_ nodeID: UInt64, from connection: NodeConnection) async {
+        let view = NodeView(cache: await connection.cache, state: await connection.state)
+        state.withLock { $0.views[nodeID] = view }
+        feed.notify()
+    }
+}

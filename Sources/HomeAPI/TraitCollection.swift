@@ -1,0 +1,10 @@
+/// The traits of one device type's endpoint, by type: `traits[OnOffTrait.self]`, or a vendor's own
+/// `traits[AcmeClusters.AcmeSprocketTrait.self]`. A trait is there when the endpoint serves its cluster.
+public struct TraitCollection: Sendable, Hashable {
+    let snapshot: EndpointSnapshot
+
+    public subscript<T: Trait>(_ type: T.Type) -> T? {
+        guard snapshot.hasCluster(T.Cluster.id.rawValue) else { return nil }
+        return T(context: TraitContext(snapshot: snapshot, cluster: T.Cluster.id))
+    }
+}

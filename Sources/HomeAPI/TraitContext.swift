@@ -1,0 +1,58 @@
+import HomeHub
+import MatterDataModel
+import MatterInteraction
+import MatterTLV
+
+/// What a generated trait reads and sends through: one cluster on one endpoint, as the hub's cache last held it.
+public struct TraitContext: Sendable, Hashable {
+    let snapshot: EndpointSnapshot
+    let cluster: ClusterID
+
+    public var endpoint: UInt16 { snapshot.endpoint }
+    public var sourceConnectivity: SourceConnectivity { snapshot.connectivity }
+
+    /// The cached value of one of the cluster's attributes; nil when the device has not reported it, or reported a
+    /// value that does not decode as the attribute's type.
+    public func value<Value>(_ attribute: AttributeDefinition<Value>) -> Value? {
+        let path = ConcreteAttributePath(endpoint: snapshot.endpoint, cluster: attribute.cluster.rawValue, attribute: attribute.id.rawValue)
+        guard let element = snapshot.values[path] else { return nil }
+        return try? Value(tlv: element)
+    }
+
+    /// Whether the cluster's cached AcceptedCommandList holds the command (false when the device has not reported it).
+    public func supports<Command: ClusterCommand>(_ command: Command.Type) -> Bool {
+        value(AttributeDefinition<[CommandID]>(cluster: cluster, id: Self.acceptedCommandList, name: "AcceptedCommandList"))?
+            .contains(Command.id) ?? false
+    }
+
+    /// Sends a command the device answers with a status only; a refusal is a `HomeError`.
+    public func invoke<Command: ClusterCommand>(_ command: Command) async throws(HomeError) where Command.Response == DefaultSuccess {
+        let connection = try await liveConnection()
+        do {
+            try await connection.invoke(command, endpoint: snapshot.endpoint)
+        } catch {
+            throw HomeError(error, command: Command.name)
+        }
+    }
+
+    /// Sends a command the device answers with a response command; a refusal is a `HomeError`.
+    public func invoke<Command: ClusterCommand>(_ command: Command) async throws(HomeError) -> Command.Response
+    where Command.Response: ClusterCommandResponse {
+        let connection = try await liveConnection()
+        do {
+            return try await connection.invoke(command, endpoint: snapshot.endpoint)
+        } catch {
+            throw HomeError(error, command: Command.name)
+        }
+    }
+
+    private func liveConnection() async throws(HomeError) -> NodeConnection {
+        guard let live = snapshot.live else {
+            throw HomeError(.failedPrecondition, "this trait was not read from a home: it cannot send commands")
+        }
+        return try await live.connection(to: snapshot.nodeID)
+    }
+
+    // Matter Core §7.13 Global Elements: AcceptedCommandList.
+    private static let acceptedCommandList: AttributeID = 0xFFF9
+}

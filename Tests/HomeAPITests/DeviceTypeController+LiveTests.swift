@@ -1,0 +1,87 @@
+import Foundation
+import HomeHub
+import MatterCertificates
+import MatterDataModel
+import MatterDevice
+import MatterDiscovery
+import MatterPlatform
+import Testing
+@testable import HomeAPI
+
+/// The Home API over a live node: our virtual device (an On/Off light on endpoint 1), commissioned by the hub over
+/// loopback with no mDNS, then followed through `Home`. Serialized: each live home polls its transport, and three at
+/// once starve the rest of a parallel run on two cores.
+@Suite(.serialized) struct DeviceTypeControllerLiveTests {
+    static let passcode: UInt32 = 20202021
+
+    /// Starts the device, commissions it onto the hub in `directory/hub`, and opens a home there whose subscriptions
+    /// prove liveness every `liveness`.
+    static func withLiveLight(liveness: Duration = .seconds(60), _ body: (Home, VirtualDevice) async throws -> Void) async throws {
+        try await withHome { _, _, directory in
+            let store = DeviceStore(directory: directory + "/device")
+            let state = try store.loadOrCreate(DeviceSettings(passcode: passcode, discriminator: 3840))
+            let device = try VirtualDevice(store: store, state: state, port: 0, log: { _ in })
+            try await device.start()
+            let hub = try Hub(statePath: directory + "/hub")
+            let trust = PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)])
+            let address = SocketAddress.ipv4(IPv4Address(127 << 24 | 1), port: device.port)
+            _ = try await hub.commission(CommissioningRequest(payload: device.setupPayload, address: address, trustStore: trust),
+                                         name: "lamp", room: nil, progress: { _ in })
+            let home = try await Home.connect(Home.Configuration(stateDirectory: directory + "/hub", liveness: liveness))
+            try await body(home, device)
+            await home.disconnect()
+            await device.shutdown()
+        }
+    }
+
+    @Test func onOffLightReadsCommandsAndFollowsTheDevice() async throws {
+        try await Self.withLiveLight { home, _ in
+            let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            let light = try #require(try await lamp.types.get(OnOffLightDeviceType.self))
+            let onOff = try #require(light.matterTraits.onOffTrait)
+            #expect(onOff.attributes.onOff == false)
+            #expect(light.metadata.isPrimaryType)
+            #expect(light.metadata.sourceConnectivity == SourceConnectivity(connectivityState: .online, dataSourceLocality: .direct))
+            #expect(onOff.metadata.sourceConnectivity == light.metadata.sourceConnectivity)
+            #expect(onOff.supports(OnOffCluster.Commands.Toggle.self))
+            #expect(light.traits[OnOffTrait.self] == onOff)
+
+            let states = Recorder { record in
+                for try await value in lamp.types.subscribe(OnOffLightDeviceType.self) { record(value.matterTraits.onOffTrait?.attributes.onOff) }
+            }
+            #expect(await states.values(count: 1) == [false])
+            try await onOff.on()
+            #expect(await states.values(count: 2) == [false, true])
+            try await onOff.toggle()
+            #expect(await states.values(count: 3) == [false, true, false])
+            states.cancel()
+            // The device is followed live now: the device list shows it online.
+            #expect(try await home.devices().list().first?.sourceConnectivity.connectivityState == .online)
+        }
+    }
+
+    @Test func aTypeTheLiveDeviceLacksFinishesAtOnce() async throws {
+        try await Self.withLiveLight { home, _ in
+            let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            let fan = Recorder { record in for try await value in lamp.types.subscribe(FanDeviceType.self) { record(value) } }
+            await fan.waitUntilFinished()
+            #expect(fan.finished && fan.values.isEmpty && fan.error == nil)
+            #expect(try await lamp.types.get(FanDeviceType.self) == nil)
+        }
+    }
+
+    @Test func connectivityTurnsOfflineWhenTheDeviceStops() async throws {
+        try await Self.withLiveLight(liveness: .seconds(1)) { home, device in
+            let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            let states = Recorder { record in
+                for try await value in lamp.types.subscribe(OnOffLightDeviceType.self) { record(value.metadata.sourceConnectivity.connectivityState) }
+            }
+            #expect(await states.values(count: 1) == [.online])
+            await device.shutdown()
+            // Offline once the subscription misses its 1 s max interval plus the MRP retransmission time.
+            let seen = await states.values(count: 2)
+            #expect(seen.first == .online && seen.last == .offline)
+            states.cancel()
+        }
+    }
+}
