@@ -22,18 +22,26 @@ public final class Home: Sendable {
 
     /// Connects to the embedded hub on the configured state directory (see `configure`), or on the default one.
     public static func connect() async throws(HomeError) -> Home {
-        let path = try configuration.withLock { $0 }.statePath(environment: ProcessInfo.processInfo.environment)
-        return try open(statePath: path)
+        let current = configuration.withLock { $0 }
+        return try open(statePath: current.statePath(environment: ProcessInfo.processInfo.environment), configuration: current)
     }
 
-    /// Connects to the embedded hub on an explicit state directory, created (owner-only) when absent.
+    /// Connects to the embedded hub on an explicit state directory, created (owner-only) when absent. Discovery
+    /// settings (`interfaces`, `paaTrustStore`) come from the configuration.
     public static func connect(stateDirectory: String) async throws(HomeError) -> Home {
-        try open(statePath: stateDirectory)
+        try open(statePath: stateDirectory, configuration: configuration.withLock { $0 })
     }
 
-    private static func open(statePath: String?) throws(HomeError) -> Home {
+    /// The configuration `connect()` uses now.
+    static var currentConfiguration: Configuration { configuration.withLock { $0 } }
+
+    static func open(statePath: String?, configuration: Configuration, callerUID: UInt32 = getuid()) throws(HomeError) -> Home {
         do {
-            return Home(context: HomeContext(hub: try Hub(statePath: statePath)))
+            let hub = try Hub(statePath: statePath)
+            let settings = CommissioningSettings(
+                interfaces: configuration.interfaces, paaTrustStore: configuration.paaTrustStore ?? hub.directory.path + "/paa",
+                address: configuration.commissioningAddress, callerUID: callerUID)
+            return Home(context: HomeContext(hub: hub, commissioning: settings))
         } catch {
             throw HomeError(opening: error)
         }

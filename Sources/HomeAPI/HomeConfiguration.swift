@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import MatterPlatform
 
 extension Home {
     /// Where `Home.connect()` finds the hub's state. Set at most one of the two; with neither, the default state
@@ -10,10 +11,20 @@ extension Home {
         public var sharedAppGroup: String?
         /// An explicit state directory.
         public var stateDirectory: String?
+        /// Interfaces mDNS may use to find devices being added (and their operational records). Empty (the default):
+        /// no mDNS is sent at all.
+        public var interfaces: [String]
+        /// The directory of trusted PAA certificates (DER or PEM) that device attestation checks against; nil: the
+        /// state directory's `paa/` (in the app group container when one is configured).
+        public var paaTrustStore: String?
+        /// Skips discovery: the address devices being added answer at (tests over loopback, where no mDNS is sent).
+        var commissioningAddress: SocketAddress?
 
-        public init(sharedAppGroup: String? = nil, stateDirectory: String? = nil) {
+        public init(sharedAppGroup: String? = nil, stateDirectory: String? = nil, interfaces: [String] = [], paaTrustStore: String? = nil) {
             self.sharedAppGroup = sharedAppGroup
             self.stateDirectory = stateDirectory
+            self.interfaces = interfaces
+            self.paaTrustStore = paaTrustStore
         }
 
         /// The state directory this configuration names, or nil for the hub's default one.

@@ -5,10 +5,12 @@ import HomeHub
 final class HomeContext: Sendable {
     let hub: Hub
     let feed: ChangeFeed
+    let commissioning: CommissioningSettings
     var store: HubStore { hub.store }
 
-    init(hub: Hub) {
+    init(hub: Hub, commissioning: CommissioningSettings) {
         self.hub = hub
+        self.commissioning = commissioning
         feed = ChangeFeed(store: hub.store)
     }
 

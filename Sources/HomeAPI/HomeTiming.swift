@@ -4,4 +4,8 @@ enum HomeTiming {
     /// connections) sharing the state directory. Changes made through this `Home` are seen at once; 150 ms keeps
     /// a change in another process under a screen refresh the user would notice, for one tiny read per interval.
     static let changePoll: Duration = .milliseconds(150)
+    /// How long an add-device session holds the home. A person scans a code, waits for commissioning (a minute on a
+    /// slow device) and names the device; ten minutes covers that with room to spare, yet a session its owner forgot
+    /// frees the home soon.
+    static let commissioningSession: Duration = .seconds(600)
 }
