@@ -52,7 +52,7 @@ let package = Package(
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
         .target(name: "HomeAPI", dependencies: ["HomeHub", "MatterDataModel"]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub",
-                                                       "MatterDataModel", "MatterInteraction"]),
+                                                       "MatterDataModel", "MatterInteraction", "HomeAPI"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI",
                                                           "MatterInteraction", "MatterDataModel"]),
@@ -78,7 +78,8 @@ let package = Package(
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
-        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeHub", "MatterDataModel"]),
+        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeHub", "MatterDataModel", "MatterDevice", "MatterCertificates",
+                                                       "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",
