@@ -28,6 +28,11 @@ public final class HomeMatterCommissioner: Sendable {
         self.init(context: try Home.open(statePath: path, configuration: configuration).context)
     }
 
+    /// Carries out the flow in this process, on `home`'s hub.
+    public convenience init(home: Home) {
+        self.init(context: home.context)
+    }
+
     init(context: HomeContext) {
         self.context = context
     }
