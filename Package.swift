@@ -62,6 +62,10 @@ let package = Package(
             "MatterDiscovery", "MatterCrypto", "MatterTLV", "MatterOnboarding", "MatterMessaging",
         ]),
         .executableTarget(name: "MatterDeviceTool", dependencies: ["MatterDevice"]),
+        // The add-device example pair: an app that prepares, performs the request through a helper process and completes,
+        // and the helper that carries out the three handler calls with HomeMatterCommissioner on the shared app group.
+        .executableTarget(name: "ExampleAddDeviceApp", dependencies: ["HomeAPI"], path: "Examples/AddDeviceApp"),
+        .executableTarget(name: "ExampleAddDeviceHelper", dependencies: ["HomeAPI"], path: "Examples/AddDeviceHelper"),
         // Publishes one Matter advertisement by mDNS on named interfaces, for the interop scripts.
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
