@@ -32,9 +32,6 @@ public final class Home: Sendable {
         try open(statePath: stateDirectory, configuration: configuration.withLock { $0 })
     }
 
-    /// The configuration `connect()` uses now.
-    static var currentConfiguration: Configuration { configuration.withLock { $0 } }
-
     static func open(statePath: String?, configuration: Configuration, callerUID: UInt32 = getuid()) throws(HomeError) -> Home {
         do {
             let hub = try Hub(statePath: statePath)

@@ -12,10 +12,14 @@ public final class HomeMatterCommissioner: Sendable {
     /// Opens the hub state in the app group container. Throws when the container does not exist, or holds no hub
     /// state because the app never configured it (`Home.configure { $0.sharedAppGroup = … }`, then `Home.connect()`).
     public convenience init(appGroup: String) throws(HomeError) {
-        var configuration = Home.currentConfiguration
-        configuration.sharedAppGroup = appGroup
-        configuration.stateDirectory = nil
-        guard let path = try configuration.statePath(environment: ProcessInfo.processInfo.environment) else {
+        try self.init(appGroup: appGroup, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The app group container as `environment` (`XDG_DATA_HOME`, `HOME`) places it. Discovery settings come from the
+    /// session the app prepared, not from this process's configuration.
+    init(appGroup: String, environment: [String: String]) throws(HomeError) {
+        let configuration = Home.Configuration(sharedAppGroup: appGroup)
+        guard let path = try configuration.statePath(environment: environment) else {
             throw HomeError(.internal, "the app group \(appGroup) resolved to no directory")
         }
         var isDirectory: ObjCBool = false
@@ -25,7 +29,7 @@ public final class HomeMatterCommissioner: Sendable {
         guard FileManager.default.fileExists(atPath: StateDirectory.databasePath(in: path)) else {
             throw HomeError(.failedPrecondition, "the app group container \(path) holds no hub state: the app never configured it")
         }
-        self.init(context: try Home.open(statePath: path, configuration: configuration).context)
+        context = try Home.open(statePath: path, configuration: configuration).context
     }
 
     /// Carries out the flow in this process, on `home`'s hub.
