@@ -43,8 +43,8 @@ public struct MatterAddDeviceHelperProcess: MatterAddDeviceRequestHandler {
             throw HomeError(.failedPrecondition, "cannot launch the helper \(executable): \(error)")
         }
         // Read while it runs, so a full pipe cannot stall it.
-        async let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
-        async let standardError = errors.fileHandleForReading.readDataToEndOfFile()
+        async let standardOutput = Self.readToEnd(output.fileHandleForReading)
+        async let standardError = Self.readToEnd(errors.fileHandleForReading)
         let (out, err) = await (standardOutput, standardError)
         for await _ in exited {}
         guard process.terminationStatus == 0 else {
@@ -52,6 +52,13 @@ public struct MatterAddDeviceHelperProcess: MatterAddDeviceRequestHandler {
             throw Self.error(fromHelperLine: line, status: process.terminationStatus, call: arguments.first ?? "")
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Reads on a thread outside Swift concurrency's small pool, which a blocking read would starve.
+    private static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: handle.readDataToEndOfFile()) }
+        }
     }
 
     /// `code: message`, as `HomeError.description` prints it; anything else is kept whole as an unknown error.

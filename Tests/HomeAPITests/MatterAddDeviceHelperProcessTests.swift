@@ -59,8 +59,7 @@ func builtExecutable(_ name: String) throws -> String {
             child.standardOutput = FileHandle.nullDevice
             child.standardInput = FileHandle.nullDevice
             try child.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            child.waitUntilExit()
+            let message = String(decoding: await ChildProcess.finish(child, reading: errors), as: UTF8.self)
             #expect(child.terminationStatus == 1)
             #expect(message.contains("failedPrecondition: another commissioning session is in progress (opened by process \(getpid()))"))
             #expect(try home.context.store.commissioningSession()?.owner == ProcessIdentity.current())

@@ -58,7 +58,7 @@ struct StructureCommissioningTests {
             #expect(error?.code == .failedPrecondition)
             #expect(error?.message.contains("process \(other.processIdentifier)") == true)
             kill(other.processIdentifier, SIGKILL)
-            other.waitUntilExit()
+            _ = await ChildProcess.finish(other)
             try await structure.prepareForMatterCommissioning()
             #expect(try fixture.home.context.store.commissioningSession()?.owner == ProcessIdentity.current())
             await fixture.device.shutdown()

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test("a process that exited is no longer running; a PID that cannot exist has no process")
-    func exitedProcess() throws {
+    func exitedProcess() async throws {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/sleep")
         child.arguments = ["30"]
@@ -25,7 +25,7 @@ import Testing
         let identity = try #require(ProcessIdentity.running(pid: child.processIdentifier))
         #expect(identity.isRunning)
         kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        _ = await ChildProcess.finish(child)
         #expect(!identity.isRunning)
         #expect(ProcessIdentity.running(pid: 0) == nil)
         #expect(ProcessIdentity.running(pid: -1) == nil)
