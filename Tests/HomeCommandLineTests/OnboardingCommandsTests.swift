@@ -114,6 +114,7 @@ import Testing
               discover                Find commissionable Matter nodes (_matterc._udp) by mDNS on the named interfaces.
               commission              Commission a Matter device onto this hub's fabric and add its devices to the home.
               add                     Add a Matter device to the home through the Home API, asking on the terminal for what is not given.
+              grant                   Let another local user add devices to a structure (or, with --revoke, stop letting them); the hub's owner only.
               devices                 List the devices of the home: ID, name, room, node, vendor, product and device types.
               ping                    Open a CASE session to a device from scratch and read its vendor name, timing the round trip.
               on                      Turn a device on (OnOff On).
