@@ -32,7 +32,7 @@ extension HomeError {
             case .deviceAttestation: return .permissionDenied
             case .addOperationalCertificate:
                 if reason.contains("TableFull") { return .resourceExhausted }
-                if reason.contains("FabricConflict") || reason.contains("nodeExists") { return .alreadyExists }
+                if reason.contains("FabricConflict") { return .alreadyExists }
                 return .aborted
             default: return .aborted
             }
