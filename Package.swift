@@ -55,7 +55,7 @@ let package = Package(
                                                        "MatterDataModel", "MatterInteraction", "HomeAPI"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
-        .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples", exclude: ["README.md"]),
+        .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples/HomeExamples"),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI",
                                                           "MatterInteraction", "MatterDataModel"]),
         // A commissionable Matter device over IP: its data model, commissioning server side and attestation.
@@ -64,6 +64,10 @@ let package = Package(
             "MatterDiscovery", "MatterCrypto", "MatterTLV", "MatterOnboarding", "MatterMessaging",
         ]),
         .executableTarget(name: "MatterDeviceTool", dependencies: ["MatterDevice"]),
+        // The add-device example pair: an app that prepares, performs the request through a helper process and completes,
+        // and the helper that carries out the three handler calls with HomeMatterCommissioner on the shared app group.
+        .executableTarget(name: "ExampleAddDeviceApp", dependencies: ["HomeAPI"], path: "Examples/AddDeviceApp"),
+        .executableTarget(name: "ExampleAddDeviceHelper", dependencies: ["HomeAPI"], path: "Examples/AddDeviceHelper"),
         // Publishes one Matter advertisement by mDNS on named interfaces, for the interop scripts.
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
@@ -82,7 +86,7 @@ let package = Package(
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
         .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV",
-                                                         "MatterDevice", "MatterCertificates", "MatterPlatform", "MatterDiscovery"]),
+                                                         "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",

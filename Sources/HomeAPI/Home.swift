@@ -25,17 +25,28 @@ public final class Home: Sendable {
         try await connect(configuration.withLock { $0 })
     }
 
-    /// Connects to the embedded hub on an explicit state directory, created (owner-only) when absent.
+    /// Connects to the embedded hub on an explicit state directory, created (owner-only) when absent. Discovery
+    /// settings (`networkInterfaces`, `paaTrustStore`) come from the configuration.
     public static func connect(stateDirectory: String) async throws(HomeError) -> Home {
-        try await connect(Configuration(stateDirectory: stateDirectory))
+        var current = configuration.withLock { $0 }
+        current.sharedAppGroup = nil
+        current.stateDirectory = stateDirectory
+        return try await connect(current)
     }
 
     /// Connects to the embedded hub as `configuration` says.
     public static func connect(_ configuration: Configuration) async throws(HomeError) -> Home {
-        let path = try configuration.statePath(environment: ProcessInfo.processInfo.environment)
+        try open(statePath: configuration.statePath(environment: ProcessInfo.processInfo.environment), configuration: configuration)
+    }
+
+    static func open(statePath: String?, configuration: Configuration, callerUID: UInt32 = getuid()) throws(HomeError) -> Home {
         do {
-            let hub = try Hub(statePath: path)
-            return Home(context: HomeContext(hub: hub, interfaces: configuration.networkInterfaces, settings: configuration.connectionSettings))
+            let hub = try Hub(statePath: statePath)
+            let settings = CommissioningSettings(
+                interfaces: configuration.networkInterfaces, paaTrustStore: configuration.paaTrustStore ?? hub.directory.path + "/paa",
+                address: configuration.commissioningAddress, callerUID: callerUID)
+            return Home(context: HomeContext(hub: hub, interfaces: configuration.networkInterfaces,
+                                             settings: configuration.connectionSettings, commissioning: settings))
         } catch {
             throw HomeError(opening: error)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import MatterPlatform
 
 extension Home {
     /// Where `Home.connect()` finds the hub's state. Set at most one of the two; with neither, the default state
@@ -10,18 +11,25 @@ extension Home {
         public var sharedAppGroup: String?
         /// An explicit state directory.
         public var stateDirectory: String?
-        /// Where devices are looked up by DNS-SD (`eth0`…); with none, each device's last known address is used.
+        /// Interfaces DNS-SD may use (`eth0`…), to find devices being added and, later, their operational records.
+        /// Empty (the default): no mDNS is sent at all, and each device is reached at its last known address.
         public var networkInterfaces: [String]
         /// A device's subscription is renewed at least this often, so a lost device turns offline within it plus its
         /// retransmission time; whole seconds, at least one.
         public var liveness: Duration
+        /// The directory of trusted PAA certificates (DER or PEM) that device attestation checks against; nil: the
+        /// state directory's `paa/` (in the app group container when one is configured).
+        public var paaTrustStore: String?
+        /// Skips discovery: the address devices being added answer at (tests over loopback, where no mDNS is sent).
+        var commissioningAddress: SocketAddress?
 
         public init(sharedAppGroup: String? = nil, stateDirectory: String? = nil, networkInterfaces: [String] = [],
-                    liveness: Duration = .seconds(Int(HubTiming.liveMaxIntervalCeiling))) {
+                    liveness: Duration = .seconds(Int(HubTiming.liveMaxIntervalCeiling)), paaTrustStore: String? = nil) {
             self.sharedAppGroup = sharedAppGroup
             self.stateDirectory = stateDirectory
             self.networkInterfaces = networkInterfaces
             self.liveness = liveness
+            self.paaTrustStore = paaTrustStore
         }
 
         /// The node connections' settings: the liveness as the max interval ceiling, rounded up to whole seconds.

@@ -6,10 +6,12 @@ final class HomeContext: Sendable {
     let hub: Hub
     let feed: ChangeFeed
     let live: LiveNodes
+    let commissioning: CommissioningSettings
     var store: HubStore { hub.store }
 
-    init(hub: Hub, interfaces: [String], settings: NodeConnection.Settings) {
+    init(hub: Hub, interfaces: [String], settings: NodeConnection.Settings, commissioning: CommissioningSettings) {
         self.hub = hub
+        self.commissioning = commissioning
         feed = ChangeFeed(store: hub.store)
         live = LiveNodes(hub: hub, interfaces: interfaces, settings: settings, feed: feed)
     }

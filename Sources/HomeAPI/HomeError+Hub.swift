@@ -6,7 +6,7 @@ extension HomeError {
     init(_ error: HubStoreError) {
         let code: Code = switch error {
         case .database(let database): Self.code(of: database)
-        case .newerSchema, .wrongState: .failedPrecondition
+        case .newerSchema, .wrongState, .commissioningInProgress, .noCommissioningSession, .nothingCommissioned: .failedPrecondition
         case .fabricExists, .nodeExists, .roomExists: .alreadyExists
         case .unknownNode, .unknownDevice, .unknownRoom, .unknownStructure: .notFound
         case .corrupt: .dataLoss

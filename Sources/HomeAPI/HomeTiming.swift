@@ -7,4 +7,8 @@ enum HomeTiming {
     /// How long a new subscription waits for the device's first report before emitting what is known: a device on the
     /// local network answers within a second; one that cannot be found is shown (as not online) rather than waited for.
     static let firstContact: Duration = .seconds(2)
+    /// How long an add-device session holds the home. A person scans a code, waits for commissioning (a minute on a
+    /// slow device) and names the device; ten minutes covers that with room to spare, yet a session its owner forgot
+    /// frees the home soon.
+    static let commissioningSession: Duration = .seconds(600)
 }

@@ -148,7 +148,8 @@ public actor Commissioner {
             // The row goes in before AddNOC, so a crash from here on leaves a trace to roll back.
             try store.beginCommissioning(
                 nodeID: nodeID, vendorID: identity?.vendorID ?? 0, productID: identity?.productID ?? 0,
-                attestation: context.attestationRecord, addresses: context.address.map { [$0] } ?? [])
+                attestation: context.attestationRecord, addresses: context.address.map { [$0] } ?? [],
+                session: request.session)
             context.nodeID = nodeID
             let response = try await paseClient(context).invoke(OperationalCredentialsCluster.Commands.AddNOC(
                 nocValue: noc, icacValue: icac, ipkValue: authority.fabric.ipkEpochKey,

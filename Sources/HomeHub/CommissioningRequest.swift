@@ -14,9 +14,12 @@ public struct CommissioningRequest: Sendable {
     public var developmentMode: Bool
     /// Commission a device that fails attestation; it is recorded as untrusted.
     public var acceptUntrustedDevice: Bool
+    /// The open add-device session the node joins (in the transaction that first stores it), or nil outside one.
+    public var session: String?
 
     public init(payload: SetupPayload, address: SocketAddress? = nil, interfaces: [String] = [], trustStore: PAATrustStore,
-                developmentMode: Bool = true, acceptUntrustedDevice: Bool = false) {
+                developmentMode: Bool = true, acceptUntrustedDevice: Bool = false, session: String? = nil) {
+        self.session = session
         self.payload = payload
         self.address = address
         self.interfaces = interfaces

@@ -115,6 +115,37 @@ enum HubSchema {
                 """
             }
         },
+        // 4: the home's one add-device (commissioning) session, owned by a process (PID and its start time, so a
+        // recycled PID is not mistaken for the owner) until a deadline; the nodes it commissioned; and the grants
+        // that let a local user other than the hub's owner add devices to a structure.
+        [
+            """
+            CREATE TABLE commissioning_session (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                session_id TEXT NOT NULL,
+                structure_id TEXT NOT NULL REFERENCES structures(structure_id) ON DELETE CASCADE,
+                owner_pid INTEGER NOT NULL,
+                owner_start_ticks INTEGER NOT NULL,
+                deadline INTEGER NOT NULL,
+                interfaces TEXT NOT NULL,
+                paa_trust_store TEXT NOT NULL,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE commissioning_session_nodes (
+                node_id INTEGER PRIMARY KEY
+            )
+            """,
+            """
+            CREATE TABLE commissioning_grants (
+                uid INTEGER NOT NULL,
+                structure_id TEXT NOT NULL REFERENCES structures(structure_id) ON DELETE CASCADE,
+                granted_at INTEGER NOT NULL,
+                PRIMARY KEY (uid, structure_id)
+            )
+            """,
+        ],
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -6,10 +6,11 @@ import MatterPlatform
 /// The node table: a node enters as `commissioning` before AddNOC and becomes `commissioned` only after
 /// CommissioningComplete, so a crash in between leaves a row `pendingCommissionings()` finds.
 extension HubStore {
-    /// Inserts a node in state `commissioning`, before its AddNOC is sent.
+    /// Inserts a node in state `commissioning`, before its AddNOC is sent; with `session`, as part of that open add-device session.
     @discardableResult
     public func beginCommissioning(nodeID: UInt64, vendorID: UInt16, productID: UInt16, attestation: NodeRecord.Attestation,
-                                   addresses: [SocketAddress] = [], mrpParameters: MRPParameters? = nil) throws(HubStoreError) -> NodeRecord {
+                                   addresses: [SocketAddress] = [], mrpParameters: MRPParameters? = nil,
+                                   session: String? = nil) throws(HubStoreError) -> NodeRecord {
         let now = Self.now()
         let node = NodeRecord(nodeID: nodeID, vendorID: vendorID, productID: productID, attestation: attestation, state: .commissioning,
                               addresses: addresses, mrpParameters: mrpParameters, createdAt: now, updatedAt: now)
@@ -28,6 +29,8 @@ extension HubStore {
                  .integer(attestation.trusted ? 1 : 0), .text(NodeRecord.CommissioningState.commissioning.rawValue),
                  mrp[0], mrp[1], mrp[2], .date(now), .date(now)])
             try Self.replaceAddresses(addresses, of: nodeID, in: transaction)
+            // In the same transaction: a cancelled session cannot miss a node that is starting, and a node cannot start in a closed session.
+            if let session { try Self.addSessionNode(nodeID, session: session, in: transaction) }
         }
         return node
     }

@@ -14,6 +14,9 @@ public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownRoom(String)
     case unknownStructure(String)
     case roomExists(String)
+    case commissioningInProgress(ProcessIdentity)
+    case noCommissioningSession
+    case nothingCommissioned
 
     public var description: String {
         switch self {
@@ -39,6 +42,12 @@ public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "no structure \(structureID) in the store"
         case .roomExists(let name):
             "a room named \"\(name)\" already exists"
+        case .commissioningInProgress(let owner):
+            "another commissioning session is in progress (opened by \(owner))"
+        case .noCommissioningSession:
+            "no commissioning session is open: call prepareForMatterCommissioning() first"
+        case .nothingCommissioned:
+            "no device was commissioned in this commissioning session"
         case .corrupt(let table, let column, let reason):
             "the database is damaged: \(table).\(column): \(reason)"
         }

@@ -7,7 +7,10 @@ public struct StateDirectory: Sendable, Hashable {
     public let path: String
 
     /// The SQLite database: the fabric, the nodes and their endpoints.
-    public var databasePath: String { path + "/hub.sqlite" }
+    public var databasePath: String { Self.databasePath(in: path) }
+
+    /// Where the database of the state directory `path` is, without creating anything.
+    public static func databasePath(in path: String) -> String { path + "/hub.sqlite" }
     /// Private keys, one file each, owner-only (0600) in an owner-only directory (0700).
     public var keysPath: String { path + "/keys" }
 

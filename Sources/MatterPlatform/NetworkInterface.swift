@@ -10,6 +10,22 @@ public enum NetworkInterface {
         return index
     }
 
+    /// The interfaces that are administratively up (IFF_UP) and have at least one IPv4 or IPv6 address.
+    public static func namesUpWithAddress() -> Set<String> {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return [] }
+        defer { freeifaddrs(list) }
+        var names = Set<String>()
+        var current: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = current {
+            current = entry.pointee.ifa_next
+            guard entry.pointee.ifa_flags & UInt32(IFF_UP) != 0, let address = entry.pointee.ifa_addr, let name = entry.pointee.ifa_name,
+                  [AF_INET, AF_INET6].contains(Int32(address.pointee.sa_family)) else { continue }
+            names.insert(String(cString: name))
+        }
+        return names
+    }
+
     /// Whether the interface has any IPv6 address, so IPv6 multicast can be tried on it.
     public static func hasIPv6Address(named name: String) -> Bool {
         var list: UnsafeMutablePointer<ifaddrs>?

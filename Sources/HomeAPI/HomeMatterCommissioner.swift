@@ -1,0 +1,85 @@
+import Foundation
+import HomeHub
+import MatterCertificates
+import MatterOnboarding
+
+/// The three calls of the add-device flow, for the process that carries it out (a helper executable sharing the app's
+/// app group, or the app itself): commission a device into the open session, list the rooms, name and place the device.
+/// Every call checks that a session prepared by `Structure.prepareForMatterCommissioning()` is open.
+public final class HomeMatterCommissioner: Sendable {
+    let context: HomeContext
+
+    /// Opens the hub state in the app group container. Throws when the container does not exist, or holds no hub
+    /// state because the app never configured it (`Home.configure { $0.sharedAppGroup = … }`, then `Home.connect()`).
+    public convenience init(appGroup: String) throws(HomeError) {
+        try self.init(appGroup: appGroup, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The app group container as `environment` (`XDG_DATA_HOME`, `HOME`) places it. Discovery settings come from the
+    /// session the app prepared, not from this process's configuration.
+    init(appGroup: String, environment: [String: String]) throws(HomeError) {
+        let configuration = Home.Configuration(sharedAppGroup: appGroup)
+        guard let path = try configuration.statePath(environment: environment) else {
+            throw HomeError(.internal, "the app group \(appGroup) resolved to no directory")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw HomeError(.notFound, "the app group container \(path) does not exist: the app must configure the app group and connect first")
+        }
+        guard FileManager.default.fileExists(atPath: StateDirectory.databasePath(in: path)) else {
+            throw HomeError(.failedPrecondition, "the app group container \(path) holds no hub state: the app never configured it")
+        }
+        context = try Home.open(statePath: path, configuration: configuration).context
+    }
+
+    /// Carries out the flow in this process, on `home`'s hub.
+    public convenience init(home: Home) {
+        self.init(context: home.context)
+    }
+
+    init(context: HomeContext) {
+        self.context = context
+    }
+
+    /// Commissions the device the onboarding payload (an `MT:` QR payload or a manual pairing code) names onto the hub,
+    /// as part of the open session; its devices join the session's structure, in no room, under the product's name.
+    public func commissionMatterDevice(onboardingPayload: String) async throws(HomeError) {
+        let session = try context.liveSession()
+        let payload: SetupPayload
+        do {
+            payload = try SetupPayload(parsing: onboardingPayload.trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch {
+            throw HomeError(.invalidArgument, "bad onboarding payload: \(error)")
+        }
+        let trustStore: PAATrustStore
+        do {
+            trustStore = try PAATrustStore(directory: session.paaTrustStore)
+        } catch {
+            throw HomeError(.failedPrecondition, "the PAA trust store \(session.paaTrustStore) cannot be used: \(error)")
+        }
+        let request = CommissioningRequest(payload: payload, address: context.commissioning.address, interfaces: session.interfaces,
+                                           trustStore: trustStore, session: session.id)
+        do {
+            _ = try await context.hub.commission(request, name: nil, room: nil) { _ in }
+        } catch {
+            throw HomeError(commissioning: error)
+        }
+        context.feed.notify()
+    }
+
+    /// The rooms of the session's structure.
+    public func fetchRooms() throws(HomeError) -> [MatterAddDeviceRequest.Room] {
+        let session = try context.liveSession()
+        let rooms = try context.consistentRead { store throws(HubStoreError) in try store.rooms() }
+        return rooms.filter { $0.structureID == session.structureID }.map { MatterAddDeviceRequest.Room(displayName: $0.name) }
+    }
+
+    /// Names the devices commissioned in this session (numbered when a node has several) and puts them in the room
+    /// of that name, created in the session's structure when absent. Throws when nothing was commissioned yet.
+    public func configureMatterDevice(deviceName: String, roomName: String) async throws(HomeError) {
+        let session = try context.liveSession()
+        let name = try HomeName.validated(deviceName, naming: "device")
+        let room = try HomeName.validated(roomName, naming: "room")
+        try context.write { store throws(HubStoreError) in try store.configureSessionDevices(session.id, name: name, roomName: room) }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import HomeHub
+
+/// Adding Matter devices to the structure: prepare a session, perform a `MatterAddDeviceRequest`, then complete or cancel.
+extension Structure {
+    /// Opens this process's add-device session for the structure, after checking, in this order: the caller may add
+    /// devices here (`permissionDenied`); the hub can reach devices (`unavailable`); no other session is open in the
+    /// home, from this or any other process (`failedPrecondition`). A session whose process died, or whose deadline
+    /// passed, is cleared first, with what it had commissioned.
+    public func prepareForMatterCommissioning() async throws(HomeError) {
+        try context.requireCommissioningPermission(structureID: id, structureName: name)
+        do {
+            try await context.hub.checkOnline(interfaces: context.commissioning.interfaces)
+        } catch {
+            throw HomeError(.unavailable, "the hub cannot reach devices: \(error)")
+        }
+        guard let owner = ProcessIdentity.current() else {
+            throw HomeError(.internal, "cannot read this process's start time from /proc/self/stat")
+        }
+        let now = Date()
+        let session = CommissioningSessionRecord(
+            id: UUID().uuidString, structureID: id, owner: owner,
+            deadline: now.addingTimeInterval(Double(HomeTiming.commissioningSession.components.seconds)),
+            interfaces: context.commissioning.interfaces, paaTrustStore: context.commissioning.paaTrustStore)
+        try context.write { store throws(HubStoreError) in try store.openCommissioningSession(session, now: now) }
+    }
+
+    /// Closes this process's session and returns the IDs of the devices added in it (as `HomeDevice.id`). Throws
+    /// `failedPrecondition` when no session of this process is open or nothing was commissioned in it.
+    public func completeMatterCommissioning() throws(HomeError) -> Set<String> {
+        let session = try ownSession()
+        let devices = try context.write { store throws(HubStoreError) in try store.completeCommissioningSession(session.id) }
+        return Set(devices.map(\.description))
+    }
+
+    /// Closes this process's session (or an abandoned one) and undoes it: each device commissioned in it leaves the
+    /// hub's fabric (best effort: a device out of reach keeps a fabric nobody uses) and nothing of it stays in the store.
+    /// Without such a session it does nothing.
+    public func cancelMatterCommissioning() async throws(HomeError) {
+        let stored: CommissioningSessionRecord?
+        do {
+            stored = try context.store.commissioningSession()
+        } catch {
+            throw HomeError(error)
+        }
+        guard let session = stored, session.owner == ProcessIdentity.current() || session.isAbandoned(now: Date()) else { return }
+        let commissioned = (try? context.store.nodes().filter { session.nodeIDs.contains($0.nodeID) && $0.state == .commissioned }) ?? []
+        for node in commissioned {
+            try? await context.hub.removeFromFabric(node.nodeID, interfaces: session.interfaces)
+        }
+        try context.write { store throws(HubStoreError) in _ = try store.cancelCommissioningSession(session.id) }
+    }
+
+    /// Lets the local user `uid` add devices to this structure; only the hub's owner may grant.
+    public func grantCommissioning(toUser uid: UInt32) throws(HomeError) {
+        try requireOwner()
+        try context.write { store throws(HubStoreError) in try store.grantCommissioning(uid: uid, structureID: id) }
+    }
+
+    /// Takes the grant back; the user's next call is refused.
+    public func revokeCommissioning(fromUser uid: UInt32) throws(HomeError) {
+        try requireOwner()
+        try context.write { store throws(HubStoreError) in try store.revokeCommissioning(uid: uid, structureID: id) }
+    }
+
+    private func requireOwner() throws(HomeError) {
+        var status = stat()
+        guard stat(context.hub.directory.path, &status) == 0, status.st_uid == context.commissioning.callerUID else {
+            throw HomeError(.permissionDenied, "only the hub's owner may grant or revoke permissions")
+        }
+    }
+
+    private func ownSession() throws(HomeError) -> CommissioningSessionRecord {
+        let session = try context.liveSession()
+        guard session.owner == ProcessIdentity.current(), session.structureID == id else {
+            throw HomeError(.failedPrecondition, "no commissioning session of this process is open for structure \"\(name)\"")
+        }
+        return session
+    }
+}

@@ -1,0 +1,27 @@
+import MatterDataModel
+import MatterInteraction
+import MatterPlatform
+
+extension Hub {
+    /// Asks a commissioned node to leave the hub's fabric (Matter Core §11.18.6.12 RemoveFabric, for the fabric index it
+    /// reports as current on our CASE session). A device left with no fabric opens its commissioning window again.
+    public func removeFromFabric(_ nodeID: UInt64, interfaces: [String]) async throws {
+        let transport = try MatterTransport()
+        defer { Task { await transport.shutdown() } }
+        let node = try await establishSession(to: nodeID, interfaces: interfaces, over: transport)
+        let client = InteractionClient(transport: transport, session: node.session, peerParameters: node.peerParameters)
+        let currentFabricIndex = OperationalCredentialsCluster.Attributes.currentFabricIndex
+        let report = try await client.read([currentFabricIndex.path(endpoint: 0)])
+        var cache = AttributeCache()
+        cache.apply(report.attributeReports)
+        guard let fabricIndex = try cache.value(currentFabricIndex, endpoint: 0) else {
+            throw HubError.missingAttribute(currentFabricIndex.qualifiedName)
+        }
+        let response = try await client.invoke(OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
+                                               timeout: HubTiming.rollbackStep)
+        guard response.statusCode == .ok else {
+            throw CommissionerError("the device refused RemoveFabric: \(response.statusCode)")
+        }
+        await transport.removeSession(node.session)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A running process, told apart from a later one that reuses its PID by its start time (field 22 of
+/// `/proc/<pid>/stat`, in clock ticks since boot; proc(5)).
+public struct ProcessIdentity: Sendable, Hashable, CustomStringConvertible {
+    public let pid: Int32
+    public let startTicks: UInt64
+
+    public init(pid: Int32, startTicks: UInt64) {
+        self.pid = pid
+        self.startTicks = startTicks
+    }
+
+    /// This process.
+    public static func current() -> ProcessIdentity? {
+        running(pid: getpid())
+    }
+
+    /// The process now running under `pid`, or nil when there is none (or its stat file cannot be read).
+    public static func running(pid: Int32) -> ProcessIdentity? {
+        guard pid > 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return nil }
+        // The command name (field 2) is in parentheses and may itself hold spaces or ')': fields resume after the last ')'.
+        guard let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the name come field 3 (state) onwards, so field 22 is at index 19; a zombie (state Z) has died.
+        guard fields.count > 19, fields[0] != "Z", let ticks = UInt64(fields[19]) else { return nil }
+        return ProcessIdentity(pid: pid, startTicks: ticks)
+    }
+
+    /// Whether this very process (same PID, same start time) still runs.
+    public var isRunning: Bool {
+        Self.running(pid: pid) == self
+    }
+
+    public var description: String { "process \(pid)" }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import HomeHub
+import Testing
+@testable import HomeAPI
+
+@Suite struct HomeMatterCommissionerTests {
+    @Test("construction fails when the app group container does not exist, or holds no hub state")
+    func appGroupContainer() async throws {
+        try await withTemporaryDirectory { directory in
+            let environment = ["XDG_DATA_HOME": directory]
+            let absent = #expect(throws: HomeError.self) { try HomeMatterCommissioner(appGroup: "group.example.absent", environment: environment) }
+            #expect(absent?.code == .notFound)
+            try FileManager.default.createDirectory(atPath: directory + "/swift-home/app-groups/group.example.empty", withIntermediateDirectories: true)
+            let empty = #expect(throws: HomeError.self) { try HomeMatterCommissioner(appGroup: "group.example.empty", environment: environment) }
+            #expect(empty?.code == .failedPrecondition)
+            #expect(empty?.message.contains("never configured") == true)
+            let invalid = #expect(throws: HomeError.self) { try HomeMatterCommissioner(appGroup: "../escape", environment: environment) }
+            #expect(invalid?.code == .invalidArgument)
+        }
+    }
+
+    @Test("every call checks that a prepared session is open")
+    func requiresSession() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let commissioner = fixture.commissioner
+            let commission = await #expect(throws: HomeError.self) { try await commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode) }
+            #expect(commission?.code == .failedPrecondition)
+            #expect(throws: HomeError.self) { try commissioner.fetchRooms() }
+            let configure = await #expect(throws: HomeError.self) { try await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall") }
+            #expect(configure?.code == .failedPrecondition)
+            #expect(try fixture.storedNodeIDs().isEmpty)
+            await fixture.device.shutdown()
+        }
+    }
+
+    @Test("a bad payload is invalidArgument; a wrong passcode is unauthenticated, changes nothing, and the next attempt succeeds")
+    func failuresLeaveNothing() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let structure = try await fixture.structure()
+            let commissioner = fixture.commissioner
+            try await structure.prepareForMatterCommissioning()
+            let bad = await #expect(throws: HomeError.self) { try await commissioner.commissionMatterDevice(onboardingPayload: "MT:NOT-A-CODE") }
+            #expect(bad?.code == .invalidArgument)
+            var wrong = fixture.device.setupPayload
+            wrong.passcode = 20202022
+            let refused = await #expect(throws: HomeError.self) { try await commissioner.commissionMatterDevice(onboardingPayload: try wrong.qrCode()) }
+            #expect(refused?.code == .unauthenticated)
+            #expect(refused?.message.contains("PASE session failed: wrong passcode") == true)
+            #expect(try fixture.storedNodeIDs().isEmpty)
+            #expect(try fixture.home.context.store.commissioningSession()?.nodeIDs == [])
+            try await commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            try await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall")
+            #expect(try commissioner.fetchRooms() == [MatterAddDeviceRequest.Room(displayName: "Hall")])
+            #expect(try structure.completeMatterCommissioning().count == 1)
+            await fixture.device.shutdown()
+        }
+    }
+}
