@@ -3,8 +3,7 @@ import HomeAPI
 
 // The Home API examples, each in its own file, run against the devices of a real hub:
 //   swift run home-examples [--state DIR] EXAMPLE [ARGUMENTS]
-// Without --state, the hub's default state directory is used (the one `home` uses). README.md lists the examples
-// that wait for the generated device types and traits.
+// Without --state, the hub's default state directory is used (the one `home` uses).
 
 let usage = """
     usage: home-examples [--state DIR] EXAMPLE [ARGUMENTS]
@@ -12,6 +11,11 @@ let usage = """
       rename DEVICE NAME           rename a device (DEVICE: its ID or name)
       move DEVICE ROOM             put a device in a room, creating the room when it is new
       connectivity                 every device's connectivity and data source locality
+      turn-on-when-seen DEVICE     subscribe to its On/Off Light type and turn it on at the first update
+      get-type DEVICE              get its Dimmable Light type, or say it has none
+      check-types DEVICE           its device types with subscribeAll, and which is primary
+      list-lights                  the lights across the four light types, and which have Level Control
+      trait-connectivity DEVICE    connectivity and locality of a trait, its type and its device
 
     """
 
@@ -29,6 +33,11 @@ do {
     case ("rename", 3): try await RenameDevice.run(home, device: arguments[1], name: arguments[2])
     case ("move", 3): try await MoveToRoom.run(home, device: arguments[1], room: arguments[2])
     case ("connectivity", 1): try await DeviceConnectivity.run(home)
+    case ("turn-on-when-seen", 2): try await TurnOnWhenSeen.run(home, device: arguments[1])
+    case ("get-type", 2): try await GetDeviceType.run(home, device: arguments[1])
+    case ("check-types", 2): try await CheckTypes.run(home, device: arguments[1])
+    case ("list-lights", 1): try await ListLights.run(home)
+    case ("trait-connectivity", 2): try await TraitConnectivity.run(home, device: arguments[1])
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
