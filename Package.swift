@@ -52,7 +52,7 @@ let package = Package(
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
         .target(name: "HomeAPI", dependencies: ["HomeHub", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterTLV"]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub",
-                                                       "MatterDataModel", "MatterInteraction", "HomeAPI"]),
+                                                       "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterDevice"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
         .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples/HomeExamples"),

@@ -2,12 +2,15 @@ import Foundation
 import HomeHub
 import MatterCertificates
 import MatterOnboarding
+import MatterPlatform
 
 /// The three calls of the add-device flow, for the process that carries it out (a helper executable sharing the app's
 /// app group, or the app itself): commission a device into the open session, list the rooms, name and place the device.
 /// Every call checks that a session prepared by `Structure.prepareForMatterCommissioning()` is open.
 public final class HomeMatterCommissioner: Sendable {
     let context: HomeContext
+    /// Where the device being added answers, when the caller already knows it; nil: found by discovery.
+    let deviceAddress: SocketAddress?
 
     /// Opens the hub state in the app group container. Throws when the container does not exist, or holds no hub
     /// state because the app never configured it (`Home.configure { $0.sharedAppGroup = … }`, then `Home.connect()`).
@@ -30,6 +33,7 @@ public final class HomeMatterCommissioner: Sendable {
             throw HomeError(.failedPrecondition, "the app group container \(path) holds no hub state: the app never configured it")
         }
         context = try Home.open(statePath: path, configuration: configuration).context
+        deviceAddress = nil
     }
 
     /// Carries out the flow in this process, on `home`'s hub.
@@ -37,8 +41,15 @@ public final class HomeMatterCommissioner: Sendable {
         self.init(context: home.context)
     }
 
-    init(context: HomeContext) {
+    /// Carries out the flow in this process, on `home`'s hub, reaching the device being added at `deviceAddress`
+    /// instead of discovering it: devices on loopback (`home demo`), where no mDNS is sent.
+    public convenience init(home: Home, deviceAddress: SocketAddress) {
+        self.init(context: home.context, deviceAddress: deviceAddress)
+    }
+
+    init(context: HomeContext, deviceAddress: SocketAddress? = nil) {
         self.context = context
+        self.deviceAddress = deviceAddress
     }
 
     /// Commissions the device the onboarding payload (an `MT:` QR payload or a manual pairing code) names onto the hub,
@@ -57,7 +68,7 @@ public final class HomeMatterCommissioner: Sendable {
         } catch {
             throw HomeError(.failedPrecondition, "the PAA trust store \(session.paaTrustStore) cannot be used: \(error)")
         }
-        let request = CommissioningRequest(payload: payload, address: context.commissioning.address, interfaces: session.interfaces,
+        let request = CommissioningRequest(payload: payload, address: deviceAddress ?? context.commissioning.address, interfaces: session.interfaces,
                                            trustStore: trustStore, session: session.id)
         do {
             _ = try await context.hub.commission(request, name: nil, room: nil) { _ in }

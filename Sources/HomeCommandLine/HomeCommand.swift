@@ -3,7 +3,7 @@ public enum HomeCommand {
     static let root = CommandSpec(
         name: "home",
         summary: "swift-home: a Matter hub and Home API for Swift.",
-        subcommands: [OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission, AddCommand.add, AddCommand.grant,
+        subcommands: [DemoCommand.demo, OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission, AddCommand.add, AddCommand.grant,
                       HubCommands.devices, ShowCommand.show, HomeAPICommands.rename, HomeAPICommands.rooms, HomeAPICommands.room,
                       HomeAPICommands.move, HubCommands.ping,
                       LiveCommands.on, LiveCommands.off, LiveCommands.toggle, LiveCommands.level, LiveCommands.read, LiveCommands.watch]

@@ -110,6 +110,7 @@ import Testing
             USAGE: home <command>
 
             COMMANDS:
+              demo                    Run the whole system with no hardware: virtual devices on loopback, added, listed, switched, renamed and watched.
               onboarding              Parse and generate Matter onboarding codes (QR code payloads and manual pairing codes).
               discover                Find commissionable Matter nodes (_matterc._udp) by mDNS on the named interfaces.
               commission              Commission a Matter device onto this hub's fabric and add its devices to the home.

@@ -1,0 +1,248 @@
+import Foundation
+import HomeAPI
+import MatterDevice
+import MatterDiscovery
+import MatterPlatform
+
+/// `home demo`: the whole system with no hardware. Five virtual devices start in this process on loopback (no mDNS),
+/// each is added through the Home API's add-device flow, then the demo lists them, switches and dims the lights,
+/// renames one, and watches a sensor drift, printing one line per step with its duration.
+enum DemoCommand {
+    /// A device of the demo: its kind, and the name and room the add-device flow gives it.
+    struct DemoDevice: Sendable {
+        let kind: DeviceKind
+        let name: String
+        let room: String
+    }
+
+    static let devices = [
+        DemoDevice(kind: .light, name: "Kitchen light", room: "Kitchen"),
+        DemoDevice(kind: .dimmableLight, name: "Living room lamp", room: "Living room"),
+        DemoDevice(kind: .temperatureSensor, name: "Bedroom sensor", room: "Bedroom"),
+        DemoDevice(kind: .switchPanel, name: "Hall switches", room: "Hall"),
+        DemoDevice(kind: .bridge, name: "Garage bridge", room: "Garage"),
+    ]
+
+    /// Longer than the 60 Unicode code points a name keeps, to show the cut.
+    static let longName = "Living room lamp by the big window, next to the bookshelf, on the left side"
+    /// The level the dimmable light is dimmed to (of 254, about half).
+    static let dimLevel: UInt8 = 127
+    /// How many temperatures the demo watches the sensor drift through.
+    static let watchedTemperatures = 3
+
+    static let demo = CommandSpec(
+        name: "demo",
+        summary: "Run the whole system with no hardware: virtual devices on loopback, added, listed, switched, renamed and watched.",
+        options: [.init(name: "keep", valueName: "DIR", help: "Keep the hub's and the devices' state in DIR (default: a temporary directory, removed).")],
+        run: { arguments throws(CommandLineError) in
+            let kept = arguments.values["keep"]
+            let directory: String
+            do {
+                if let kept {
+                    try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+                    directory = kept
+                } else {
+                    directory = try temporaryDirectory()
+                }
+            } catch {
+                throw .failed("cannot create the demo's state directory: \(error)")
+            }
+            defer { if kept == nil { try? FileManager.default.removeItem(atPath: directory) } }
+            do throws(DemoTranscript.Failure) {
+                try await run(in: directory, transcript: DemoTranscript(output: arguments.output))
+            } catch {
+                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: home demo failed at \(error)\n")
+            }
+            return .success(kept.map { "The hub's and the devices' state is in \($0).\n" } ?? "")
+        }
+    )
+
+    private static func run(in directory: String, transcript: DemoTranscript) async throws(DemoTranscript.Failure) {
+        let started = try await transcript.step("starting the devices") { () async throws -> ([VirtualDevice], String) in
+            (try await startDevices(in: directory), "started \(devices.count) virtual devices on 127.0.0.1, no mDNS")
+        }
+        let home: Home
+        do throws(DemoTranscript.Failure) {
+            home = try await transcript.step("opening the hub") { () async throws -> (Home, String) in
+                let configuration = Home.Configuration(stateDirectory: directory + "/hub", networkInterfaces: [], paaTrustStore: directory + "/paa")
+                return (try await Home.connect(configuration), "opened a new hub")
+            }
+        } catch {
+            for device in started { await device.shutdown() }
+            throw error
+        }
+        var failure: DemoTranscript.Failure?
+        do throws(DemoTranscript.Failure) {
+            try await exercise(home, devices: started, transcript: transcript)
+        } catch {
+            failure = error
+        }
+        try await transcript.step("shutting down") { () async throws -> (Void, String) in
+            await home.disconnect()
+            for device in started { await device.shutdown() }
+            return ((), "shut down the hub and \(started.count) devices")
+        }
+        if let failure { throw failure }
+    }
+
+    private static func exercise(_ home: Home, devices started: [VirtualDevice], transcript: DemoTranscript) async throws(DemoTranscript.Failure) {
+        for (demoDevice, device) in zip(devices, started) {
+            try await transcript.step("adding \(demoDevice.name)") { () async throws -> (Void, String) in
+                let added = try await add(device, as: demoDevice, to: home)
+                let parts = added == 1 ? "" : ", \(added) devices"
+                return ((), "added \(demoDevice.name) (\(demoDevice.kind.rawValue)\(parts))")
+            }
+        }
+        let typeNames = try await transcript.step("following the devices live") { () async throws -> ([String: String], String) in
+            let names = try await followAll(home)
+            return (names, "followed \(names.count) devices live, all online")
+        }
+        let table = try await transcript.step("listing the devices") { () async throws -> (String, String) in
+            let (table, count) = try await deviceTable(home, typeNames: typeNames)
+            return (table, "listed \(count) devices with their types, rooms and connectivity")
+        }
+        transcript.detail(table)
+        try await transcript.step("switching on Kitchen light") { () async throws -> (Void, String) in
+            let light = try await named("Kitchen light", in: home)
+            guard let onOff = try await light.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait else {
+                throw HomeError(.notFound, "Kitchen light has no On/Off trait")
+            }
+            try await onOff.on()
+            try await waitFor(light, OnOffLightDeviceType.self) { $0.matterTraits.onOffTrait?.attributes.onOff == true }
+            return ((), "switched on Kitchen light (OnOffTrait.on, the device reports on)")
+        }
+        try await transcript.step("dimming Living room lamp") { () async throws -> (Void, String) in
+            let lamp = try await named("Living room lamp", in: home)
+            guard let level = try await lamp.types.get(DimmableLightDeviceType.self)?.matterTraits.levelControlTrait else {
+                throw HomeError(.notFound, "Living room lamp has no Level Control trait")
+            }
+            try await level.moveToLevelWithOnOff(level: dimLevel, transitionTime: .value(0), optionsMask: [], optionsOverride: [])
+            try await waitFor(lamp, DimmableLightDeviceType.self) { $0.matterTraits.levelControlTrait?.attributes.currentLevel == .value(dimLevel) }
+            return ((), "dimmed Living room lamp to level \(dimLevel) of 254 (LevelControlTrait.moveToLevelWithOnOff)")
+        }
+        try await transcript.step("renaming Living room lamp") { () async throws -> (Void, String) in
+            let renamed = try await named("Living room lamp", in: home).setName(longName)
+            return ((), "renamed Living room lamp: \(longName.unicodeScalars.count) code points asked, "
+                        + "\(renamed.name.unicodeScalars.count) kept: \"\(renamed.name)\"")
+        }
+        try await transcript.step("watching Bedroom sensor") { () async throws -> (Void, String) in
+            let temperatures = try await watchTemperatures(try await named("Bedroom sensor", in: home))
+            return ((), "watched Bedroom sensor drift: " + temperatures.map(celsius).joined(separator: " → "))
+        }
+    }
+
+    // MARK: Steps
+
+    /// Starts each demo device on an ephemeral loopback port, with its own state directory, and writes its
+    /// development PAA into the trust store.
+    private static func startDevices(in directory: String) async throws -> [VirtualDevice] {
+        try FileManager.default.createDirectory(atPath: directory + "/paa", withIntermediateDirectories: true)
+        var started: [VirtualDevice] = []
+        do {
+            for demoDevice in devices {
+                let store = DeviceStore(directory: directory + "/devices/" + demoDevice.kind.rawValue)
+                let state = try store.loadOrCreate(DeviceSettings(kind: demoDevice.kind))
+                let device = try VirtualDevice(store: store, state: state, port: 0,
+                                               simulation: Simulation(interval: CommandLineTiming.demoSimulationStep))
+                try await device.start()
+                started.append(device)
+                try Data(device.attestation.paa).write(to: URL(fileURLWithPath: directory + "/paa/\(demoDevice.kind.rawValue).der"))
+            }
+        } catch {
+            for device in started { await device.shutdown() }
+            throw error
+        }
+        return started
+    }
+
+    /// The Home API's add-device flow for one device: prepare, perform in this process, complete (or cancel on error).
+    /// Returns how many devices (endpoints) it added.
+    private static func add(_ device: VirtualDevice, as demoDevice: DemoDevice, to home: Home) async throws -> Int {
+        guard let structure = try await home.structures().list().first else { throw HomeError(.notFound, "the hub has no structure") }
+        let request = MatterAddDeviceRequest(topology: .init(ecosystemName: "swift-home demo", homes: [.init(displayName: structure.name)]))
+        let handler = HomeMatterCommissioner(home: home, deviceAddress: .ipv4(IPv4Address(127 << 24 | 1), port: device.port))
+        let interaction = DemoInteraction(payload: try device.setupPayload.qrCode(), room: demoDevice.room, name: demoDevice.name)
+        try await structure.prepareForMatterCommissioning()
+        do {
+            try await request.perform(handler: handler, interaction: interaction)
+            return try structure.completeMatterCommissioning().count
+        } catch {
+            try? await structure.cancelMatterCommissioning()
+            throw error
+        }
+    }
+
+    /// Starts following every device live and waits until all are online; returns each device's type names by ID.
+    private static func followAll(_ home: Home) async throws -> [String: String] {
+        var names: [String: String] = [:]
+        for device in try await home.devices().list() {
+            for try await collection in device.types.subscribeAll() {
+                names[device.id] = collection.deviceTypeIDs.map { DeviceTypeNames.name($0.rawValue) }.joined(separator: ", ")
+                break
+            }
+        }
+        for try await devices in home.devices().batched() where devices.allSatisfy({ $0.sourceConnectivity.connectivityState == .online }) {
+            break
+        }
+        return names
+    }
+
+    /// The device list as a table (name, types, room, connectivity), sorted by name, and how many devices it has.
+    private static func deviceTable(_ home: Home, typeNames: [String: String]) async throws -> (String, Int) {
+        let rooms = Dictionary(try await home.rooms().list().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let list = try await home.devices().list().sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
+        let rows = list.map { device in
+            [device.name, typeNames[device.id] ?? "?", device.roomID.flatMap { rooms[$0] } ?? "-", describe(device.sourceConnectivity.connectivityState)]
+        }
+        return (TextTable.render(header: ["NAME", "TYPES", "ROOM", "CONNECTIVITY"], rows: rows), list.count)
+    }
+
+    /// The first three different temperatures the sensor reports, in hundredths of a degree Celsius.
+    private static func watchTemperatures(_ sensor: HomeDevice) async throws -> [Int16] {
+        var seen: [Int16] = []
+        for try await value in sensor.types.subscribe(TemperatureSensorDeviceType.self) {
+            guard case .value(let temperature)? = value.matterTraits.temperatureMeasurementTrait?.attributes.measuredValue,
+                  temperature != seen.last else { continue }
+            seen.append(temperature)
+            if seen.count == watchedTemperatures { return seen }
+        }
+        throw HomeError(.unavailable, "Bedroom sensor stopped reporting after \(seen.count) temperatures")
+    }
+
+    // MARK: Helpers
+
+    private static func named(_ name: String, in home: Home) async throws -> HomeDevice {
+        guard let device = try await home.devices().list().first(where: { $0.name == name }) else {
+            throw HomeError(.notFound, "no device named \"\(name)\"")
+        }
+        return device
+    }
+
+    /// Waits until the device reports a value of `type` that satisfies `condition`.
+    private static func waitFor<T: DeviceType>(_ device: HomeDevice, _ type: T.Type, until condition: (T) -> Bool) async throws {
+        for try await value in device.types.subscribe(type) where condition(value) { return }
+        throw HomeError(.unavailable, "\(device.name) went away")
+    }
+
+    /// "21.25 °C" from hundredths of a degree.
+    private static func celsius(_ hundredths: Int16) -> String {
+        let magnitude = abs(Int(hundredths))
+        return (hundredths < 0 ? "-" : "") + "\(magnitude / 100).\(magnitude % 100 < 10 ? "0" : "")\(magnitude % 100) °C"
+    }
+
+    private static func describe(_ state: SourceConnectivity.ConnectivityState) -> String {
+        switch state {
+        case .online: "online"
+        case .offline: "offline"
+        case .partiallyOnline: "partially online"
+        case .unknown: "unknown"
+        }
+    }
+
+    /// A fresh owner-only directory under the system's temporary directory.
+    private static func temporaryDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/swift-home-demo-XXXXXX").utf8CString)
+        guard let created = mkdtemp(&template) else { throw POSIXError(.EIO) }
+        return String(cString: created)
+    }
+}
