@@ -6,6 +6,7 @@ import MatterDiscovery
 import MatterInteraction
 import MatterPlatform
 import MatterSecureChannel
+import Synchronization
 
 /// The embedded hub on one state directory: its fabric, its store, and what it does with devices.
 /// Several hubs (several state directories) can live side by side.
@@ -13,6 +14,9 @@ public final class Hub: Sendable {
     public let directory: StateDirectory
     public let store: HubStore
     public let authority: FabricAuthority
+    /// The CASE resumption record each node's last session left (§4.14.2.2), in memory only: a new process
+    /// runs the full CASE once per node.
+    let resumptions = Mutex<[UInt64: CASEResumptionRecord]>([:])
 
     /// Opens (creating on first use) the hub in `statePath`, or in the default XDG data directory. A commissioning
     /// that a crash interrupted long ago is marked failed here, so it blocks nothing and can be retried.

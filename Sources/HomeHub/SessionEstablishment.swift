@@ -20,13 +20,15 @@ public enum SessionEstablishment {
                              with: peer, localSessionID: localSessionID, over: transport, name: "PASE")
     }
 
-    /// CASE with an operational node of our fabric.
+    /// CASE with an operational node of our fabric, resuming the session `resumption` records when the node still
+    /// knows it. The result's `established.resumption` is the record to offer next time.
     public static func `case`(with peer: SocketAddress, nodeID: UInt64, credentials: OperationalCredentials,
                               validator: some CASEPeerValidator, over transport: MatterTransport,
-                              random: any RandomSource = SystemRandom()) async throws(SessionEstablishmentError) -> Result {
+                              random: any RandomSource = SystemRandom(),
+                              resumption: CASEResumptionRecord? = nil) async throws(SessionEstablishmentError) -> Result {
         let localSessionID = randomSessionID(random)
         let initiator = CASEInitiator(credentials: credentials, peerNodeID: nodeID, localSessionID: localSessionID,
-                                      validator: validator, random: random)
+                                      validator: validator, random: random, resumption: resumption)
         return try await run(initiator, with: peer, localSessionID: localSessionID, over: transport, name: "CASE")
     }
 

@@ -23,6 +23,9 @@ public actor VirtualDevice {
     private let transport: MatterTransport
     private var server: InteractionServer<DeviceDataModel>
     private var sessions: [SessionHandle: DeviceSession] = [:]
+    /// What finished CASE sessions leave for resuming them (§4.14.2.2); in memory only, so a restarted device
+    /// answers the next Sigma1 with the full Sigma2.
+    private var resumptions = CASEResumptionTable()
     private let store: DeviceStore
     private var factory: DeviceStateFile
     private let random: any RandomSource
@@ -363,7 +366,8 @@ public actor VirtualDevice {
         case .caseSigma1?:
             let credentials = node.fabrics.compactMap { try? $0.operationalCredentials() }
             let validator = DeviceFabricValidator(fabrics: node.fabrics)
-            let responder = CASEResponder(fabrics: credentials, localSessionID: localSessionID, validator: validator, random: random)
+            let responder = CASEResponder(fabrics: credentials, localSessionID: localSessionID, validator: validator, random: random,
+                                          resumptions: resumptions)
             await run(responder, first: first, on: exchange, isPASE: false, validator: validator)
         default:
             await transport.close(exchange)
@@ -389,7 +393,8 @@ public actor VirtualDevice {
                     try? await transport.send(ExchangeMessage(protocolID: .secureChannel, opcode: opcode.rawValue, payload: payload), on: exchange)
                 case .established(let established):
                     await transport.close(exchange)
-                    await addSession(established, from: exchange.session, isPASE: isPASE, fabricIndex: validator?.acceptedFabricIndex ?? 0)
+                    if let record = established.resumption { resumptions.remember(record) }
+                    await addSession(established, from: exchange.session, isPASE: isPASE, fabricIndex: fabricIndex(of: established, validator))
                     return
                 case .failed(let error):
                     await transport.close(exchange)
@@ -407,6 +412,13 @@ public actor VirtualDevice {
         }
     }
 
+    /// A full CASE learned the fabric from the initiator's NOC; a resumed one from the record it resumed.
+    private func fabricIndex(of established: EstablishedSession, _ validator: DeviceFabricValidator?) -> UInt8 {
+        if let accepted = validator?.acceptedFabricIndex { return accepted }
+        guard let record = established.resumption else { return 0 }
+        return server.provider.node.fabrics.first { $0.fabricID == record.fabricID && $0.rootPublicKey == record.rootPublicKey }?.index ?? 0
+    }
+
     private func addSession(_ established: EstablishedSession, from unsecured: SessionHandle, isPASE: Bool, fabricIndex: UInt8) async {
         guard let peer = await transport.peerAddress(of: unsecured) else { return }
         let parameters = SecureSessionParameters(
@@ -422,7 +434,7 @@ public actor VirtualDevice {
             sessions[handle] = DeviceSession(isPASE: isPASE, fabricIndex: fabricIndex, peerNodeID: established.peerNodeID ?? 0,
                                              localSessionID: established.localSessionID, attestationChallenge: established.keys.attestationChallenge)
             log(isPASE ? "[session] PASE from \(peer)"
-                       : "[session] CASE from node 0x\(hex(established.peerNodeID ?? 0)) on fabric \(fabricIndex) at \(peer)")
+                       : "[session] CASE\(established.isResumed ? " (resumed)" : "") from node 0x\(hex(established.peerNodeID ?? 0)) on fabric \(fabricIndex) at \(peer)")
         } catch {
             log("[session] cannot add the session: \(error)")
         }

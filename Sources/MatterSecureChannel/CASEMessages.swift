@@ -82,6 +82,40 @@ public struct Sigma2: Hashable, Sendable, TLVCodable {
     }
 }
 
+// Matter Core §4.14.2.3 Sigma2_Resume
+public struct Sigma2Resume: Hashable, Sendable, TLVCodable {
+    /// The fresh ID the responder files the resumed session's record under.
+    public var resumptionID: [UInt8]
+    public var sigma2ResumeMIC: [UInt8]
+    public var responderSessionID: UInt16
+    public var responderSessionParameters: SessionParameters?
+
+    public init(resumptionID: [UInt8], sigma2ResumeMIC: [UInt8], responderSessionID: UInt16,
+                responderSessionParameters: SessionParameters? = nil) {
+        self.resumptionID = resumptionID
+        self.sigma2ResumeMIC = sigma2ResumeMIC
+        self.responderSessionID = responderSessionID
+        self.responderSessionParameters = responderSessionParameters
+    }
+
+    public func tlvValue() -> TLVValue {
+        .structure {
+            TLVElement.context(1, resumptionID)
+            TLVElement.context(2, sigma2ResumeMIC)
+            TLVElement.context(3, responderSessionID)
+            TLVElement.context(4, responderSessionParameters)
+        }
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        let fields = try element.structure()
+        self.init(
+            resumptionID: try fields.required(1), sigma2ResumeMIC: try fields.required(2),
+            responderSessionID: try fields.required(3), responderSessionParameters: try fields.optional(4)
+        )
+    }
+}
+
 // Matter Core §4.14.2.3 Sigma3
 public struct Sigma3: Hashable, Sendable, TLVCodable {
     /// TBEData3 encrypted with S3K.

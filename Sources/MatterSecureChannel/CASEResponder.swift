@@ -3,11 +3,13 @@ import MatterMessaging
 import MatterTLV
 
 // Matter Core §4.14.2 CASE, responder side: finds which of its fabrics Sigma1 names, proves itself in
-// Sigma2, and checks the initiator's proof in Sigma3.
+// Sigma2, and checks the initiator's proof in Sigma3. A Sigma1 offering a resumption ID it holds a record for,
+// with a MIC that verifies, gets Sigma2Resume instead (§4.14.2.2.1); any other offer gets the full Sigma2.
 public struct CASEResponder: Sendable {
     private enum State: Sendable {
         case awaitingSigma1
         case awaitingSigma3(Pending)
+        case awaitingResumeConfirmation(EstablishedSession)
         case finished
     }
 
@@ -19,19 +21,24 @@ public struct CASEResponder: Sendable {
         let peerEphemeralPublicKey: [UInt8]
         let peerSessionID: UInt16
         let peerParameters: SessionParameters?
+        let resumptionID: [UInt8]
     }
 
     private let fabrics: [OperationalCredentials]
     private let localSessionID: UInt16
     private let validator: any CASEPeerValidator
     private let random: any RandomSource
+    private let resumptions: CASEResumptionTable
     private var state = State.awaitingSigma1
 
-    public init(fabrics: [OperationalCredentials], localSessionID: UInt16, validator: some CASEPeerValidator, random: any RandomSource) {
+    /// `resumptions` are the records earlier sessions left (`EstablishedSession.resumption`); the driver keeps them.
+    public init(fabrics: [OperationalCredentials], localSessionID: UInt16, validator: some CASEPeerValidator, random: any RandomSource,
+                resumptions: CASEResumptionTable = CASEResumptionTable()) {
         self.fabrics = fabrics
         self.localSessionID = localSessionID
         self.validator = validator
         self.random = random
+        self.resumptions = resumptions
     }
 
     public mutating func receive(opcode: UInt8, payload: [UInt8]) -> [SessionEstablishmentAction] {
@@ -50,7 +57,12 @@ public struct CASEResponder: Sendable {
 
     private mutating func handle(opcode: UInt8, payload: [UInt8]) throws(SecureChannelError) -> [SessionEstablishmentAction] {
         if opcode == SecureChannelOpcode.statusReport.rawValue {
-            throw .peerRejected(try StatusReport.decode(payload))
+            let report = try StatusReport.decode(payload)
+            guard case .awaitingResumeConfirmation(let session) = state, report == .sessionEstablishmentSuccess else {
+                throw .peerRejected(report)
+            }
+            state = .finished
+            return [.established(session)]
         }
         do {
             switch state {
@@ -60,6 +72,8 @@ public struct CASEResponder: Sendable {
             case .awaitingSigma3(let pending):
                 try expect(opcode, .caseSigma3, "Sigma3")
                 return try finish(pending, sigma3Bytes: payload)
+            case .awaitingResumeConfirmation:
+                throw SecureChannelError.unexpectedMessage(opcode: opcode, expected: "StatusReport")
             case .finished:
                 throw SecureChannelError.unexpectedMessage(opcode: opcode, expected: "nothing (CASE finished)")
             }
@@ -78,6 +92,7 @@ public struct CASEResponder: Sendable {
               sigma1.initiatorEphemeralPublicKey.count == SecureChannelLimits.shareLength else {
             throw SecureChannelError.invalidField("Sigma1 has a malformed random or ephemeral key")
         }
+        if let resumed = try resume(sigma1) { return resumed }
         guard let credentials = fabrics.first(where: { fabric in
             OperationalIdentity.destinationID(
                 identityProtectionKey: fabric.identityProtectionKey, initiatorRandom: sigma1.initiatorRandom,
@@ -93,10 +108,11 @@ public struct CASEResponder: Sendable {
             noc: credentials.noc, icac: credentials.icac,
             signerEphemeralPublicKey: ourEphemeralPublicKey, otherEphemeralPublicKey: sigma1.initiatorEphemeralPublicKey
         ).encodedPayload()
+        let resumptionID = random.bytes(SecureChannelLimits.resumptionIDLength)
         let tbeData2 = SigmaEncryptedData(
             noc: credentials.noc, icac: credentials.icac,
             signature: try credentials.operationalKey.signature(for: signed).rawRepresentation,
-            resumptionID: random.bytes(SecureChannelLimits.resumptionIDLength)
+            resumptionID: resumptionID
         ).encodedPayload()
         let responderRandom = random.bytes(SecureChannelLimits.randomLength)
         let ipk = credentials.identityProtectionKey
@@ -111,7 +127,7 @@ public struct CASEResponder: Sendable {
         state = .awaitingSigma3(Pending(
             credentials: credentials, sharedSecret: sharedSecret, transcript: sigma1Bytes + sigma2,
             ourEphemeralPublicKey: ourEphemeralPublicKey, peerEphemeralPublicKey: sigma1.initiatorEphemeralPublicKey,
-            peerSessionID: sigma1.initiatorSessionID, peerParameters: sigma1.initiatorSessionParameters
+            peerSessionID: sigma1.initiatorSessionID, peerParameters: sigma1.initiatorSessionParameters, resumptionID: resumptionID
         ))
         return [.send(.caseSigma2, sigma2)]
     }
@@ -145,8 +161,37 @@ public struct CASEResponder: Sendable {
         state = .finished
         let session = EstablishedSession(
             localSessionID: localSessionID, peerSessionID: pending.peerSessionID, isInitiator: false, keys: keys,
-            peerParameters: pending.peerParameters, localNodeID: pending.credentials.nodeID, peerNodeID: peer.nodeID
+            peerParameters: pending.peerParameters, localNodeID: pending.credentials.nodeID, peerNodeID: peer.nodeID,
+            resumption: CASEResumptionRecord(
+                resumptionID: pending.resumptionID, sharedSecret: pending.sharedSecret, localNodeID: pending.credentials.nodeID,
+                peerNodeID: peer.nodeID, fabricID: pending.credentials.fabricID, rootPublicKey: pending.credentials.rootPublicKey)
         )
         return [.send(.statusReport, StatusReport.sessionEstablishmentSuccess.encode()), .established(session)]
+    }
+
+    /// Sigma2Resume when Sigma1 offers a record this side holds, on a fabric it still belongs to, with a MIC that
+    /// verifies; nil (the full Sigma2 follows) otherwise, as §4.14.2.2.1 has a failed resumption fall back.
+    private mutating func resume(_ sigma1: Sigma1) throws -> [SessionEstablishmentAction]? {
+        guard let offeredID = sigma1.resumptionID, let offeredMIC = sigma1.initiatorResumeMIC,
+              let record = resumptions.record(withID: offeredID),
+              fabrics.contains(where: record.belongs(to:)) else { return nil }
+        let expected = try CASEResumptionKeys.sigma1MIC(sharedSecret: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
+                                                        resumptionID: offeredID)
+        guard CASEResumptionKeys.matches(expected, offeredMIC) else { return nil }
+        let newResumptionID = random.bytes(SecureChannelLimits.resumptionIDLength)
+        let sigma2Resume = Sigma2Resume(
+            resumptionID: newResumptionID,
+            sigma2ResumeMIC: try CASEResumptionKeys.sigma2MIC(sharedSecret: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
+                                                              newResumptionID: newResumptionID),
+            responderSessionID: localSessionID
+        ).encodedPayload()
+        let keys = try CASEResumptionKeys.sessionKeys(sharedSecret: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
+                                                      offeredResumptionID: offeredID)
+        state = .awaitingResumeConfirmation(EstablishedSession(
+            localSessionID: localSessionID, peerSessionID: sigma1.initiatorSessionID, isInitiator: false, keys: keys,
+            peerParameters: sigma1.initiatorSessionParameters, localNodeID: record.localNodeID, peerNodeID: record.peerNodeID,
+            resumption: record.renamed(newResumptionID), isResumed: true
+        ))
+        return [.send(.caseSigma2Resume, sigma2Resume)]
     }
 }

@@ -25,3 +25,14 @@ extension SecureChannelLimits {
     /// would make both sides disagree on the transcript.
     public static let sessionIDs: ClosedRange<UInt16> = 0x0100...0xFFFF
 }
+
+extension SecureChannelLimits {
+    /// §4.14.2.2.1: HKDF info strings of S1RK and S2RK and the nonces of their MICs.
+    static let sigma1ResumeInfo = Array("Sigma1_Resume".utf8)
+    static let sigma2ResumeInfo = Array("Sigma2_Resume".utf8)
+    static let sigma1ResumeNonce = Array("NCASE_SigmaS1".utf8)
+    static let sigma2ResumeNonce = Array("NCASE_SigmaS2".utf8)
+    /// A responder keeps this many resumption records per fabric: enough for a hub and a few admins
+    /// reconnecting, small enough that a peer cycling node IDs cannot grow the table.
+    public static let resumptionRecordsPerFabric = 8
+}

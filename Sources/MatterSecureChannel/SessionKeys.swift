@@ -11,9 +11,15 @@ public struct SessionKeys: Hashable, Sendable, CustomStringConvertible {
     public let attestationChallenge: [UInt8]
 
     static let info = Array("SessionKeys".utf8)
+    /// §4.14.2.5: a resumed CASE session derives its keys under this info instead.
+    static let resumptionInfo = Array("SessionResumptionKeys".utf8)
 
     public init(sharedSecret: [UInt8], salt: [UInt8]) throws(CryptoError) {
-        let material = try HKDFSHA256.deriveKey(inputKeyMaterial: sharedSecret, salt: salt, info: Self.info, outputLength: 48)
+        try self.init(sharedSecret: sharedSecret, salt: salt, info: Self.info)
+    }
+
+    init(sharedSecret: [UInt8], salt: [UInt8], info: [UInt8]) throws(CryptoError) {
+        let material = try HKDFSHA256.deriveKey(inputKeyMaterial: sharedSecret, salt: salt, info: info, outputLength: 48)
         initiatorToResponder = Array(material[0..<16])
         responderToInitiator = Array(material[16..<32])
         attestationChallenge = Array(material[32..<48])
@@ -34,9 +40,14 @@ public struct EstablishedSession: Sendable, CustomStringConvertible {
     /// Operational node IDs for a CASE session; nil for PASE, whose nonces use node ID 0 (§4.8.1.1).
     public let localNodeID: UInt64?
     public let peerNodeID: UInt64?
+    /// What CASE leaves for resuming this session later; nil for PASE or a responder that offered no resumption ID.
+    public let resumption: CASEResumptionRecord?
+    /// True when CASE resumed an earlier session (Sigma2Resume) instead of running Sigma2 and Sigma3.
+    public let isResumed: Bool
 
     public init(localSessionID: UInt16, peerSessionID: UInt16, isInitiator: Bool, keys: SessionKeys,
-                peerParameters: SessionParameters?, localNodeID: UInt64? = nil, peerNodeID: UInt64? = nil) {
+                peerParameters: SessionParameters?, localNodeID: UInt64? = nil, peerNodeID: UInt64? = nil,
+                resumption: CASEResumptionRecord? = nil, isResumed: Bool = false) {
         self.localSessionID = localSessionID
         self.peerSessionID = peerSessionID
         self.isInitiator = isInitiator
@@ -44,6 +55,8 @@ public struct EstablishedSession: Sendable, CustomStringConvertible {
         self.peerParameters = peerParameters
         self.localNodeID = localNodeID
         self.peerNodeID = peerNodeID
+        self.resumption = resumption
+        self.isResumed = isResumed
     }
 
     /// The node ID in the nonce of what this node sends.
@@ -56,6 +69,6 @@ public struct EstablishedSession: Sendable, CustomStringConvertible {
 
     public var description: String {
         let peer = peerNodeID.map { ", peer node 0x\(String($0, radix: 16, uppercase: true))" } ?? ""
-        return "EstablishedSession(local \(localSessionID), peer \(peerSessionID), \(isInitiator ? "initiator" : "responder")\(peer))"
+        return "EstablishedSession(local \(localSessionID), peer \(peerSessionID), \(isInitiator ? "initiator" : "responder")\(peer)\(isResumed ? ", resumed" : ""))"
     }
 }

@@ -45,6 +45,36 @@ struct VirtualDeviceTests {
         }
     }
 
+    @Test func theHubResumesItsCASESessionAndTheResumedSessionCarriesReads() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory)
+            let hub = try Hub(statePath: fixture.hubPath)
+            let result = try await fixture.commission(hub: hub)
+            let transport = try MatterTransport()
+            defer { Task { await transport.shutdown() } }
+            let hubNode = String(hub.authority.hubNodeID, radix: 16, uppercase: true)
+
+            _ = try await hub.establishSession(to: result.nodeID, interfaces: [], over: transport)
+            #expect(await eventually(within: .seconds(5)) { fixture.lines.all.contains { $0.hasPrefix("[session] CASE from node 0x\(hubNode)") } })
+            #expect(!fixture.lines.all.contains { $0.hasPrefix("[session] CASE (resumed)") })
+
+            // The second session resumes the first (Sigma1 → Sigma2Resume → StatusReport), the third the second.
+            for expected in 1...2 {
+                let resumed = try await hub.establishSession(to: result.nodeID, interfaces: [], over: transport)
+                #expect(await eventually(within: .seconds(5)) {
+                    fixture.lines.all.filter { $0.hasPrefix("[session] CASE (resumed) from node 0x\(hubNode)") }.count == expected
+                })
+                let client = InteractionClient(transport: transport, session: resumed.session, peerParameters: resumed.peerParameters)
+                let vendorName = BasicInformationCluster.Attributes.vendorName
+                let report = try await client.read([vendorName.path(endpoint: 0)])
+                var cache = AttributeCache()
+                cache.apply(report.attributeReports)
+                #expect(try cache.value(vendorName, endpoint: 0) == "swift-home")
+            }
+            await fixture.device.shutdown()
+        }
+    }
+
     @Test func toggleChangesOnOffAndTheSubscriptionReportsIt() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
