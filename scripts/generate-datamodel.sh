@@ -10,7 +10,7 @@ CLUSTERS="Identify,Groups,OnOff,LevelControl,Descriptor,AccessControl,BasicInfor
 CLUSTERS="$CLUSTERS,GeneralCommissioning,NetworkCommissioning,GeneralDiagnostics,BridgedDeviceBasicInformation,Switch"
 CLUSTERS="$CLUSTERS,AdministratorCommissioning,OperationalCredentials,GroupKeyManagement,BooleanState,ScenesManagement"
 CLUSTERS="$CLUSTERS,DoorLock,WindowCovering,Thermostat,FanControl,ColorControl,IlluminanceMeasurement"
-CLUSTERS="$CLUSTERS,TemperatureMeasurement,RelativeHumidityMeasurement,OccupancySensing"
+CLUSTERS="$CLUSTERS,TemperatureMeasurement,RelativeHumidityMeasurement,OccupancySensing,LocalizationConfiguration"
 
 swift build --product datamodel-generator
 GENERATOR="$(swift build --show-bin-path)/datamodel-generator"

@@ -16,6 +16,8 @@ let usage = """
       check-types DEVICE           its device types with subscribeAll, and which is primary
       list-lights                  the lights across the four light types, and which have Level Control
       trait-connectivity DEVICE    connectivity and locality of a trait, its type and its device
+      vendor DEVICE                vendor name, vendor ID and product ID of the device's node
+      addresses DEVICE             the IP addresses of the device's node
 
     """
 
@@ -38,6 +40,8 @@ do {
     case ("check-types", 2): try await CheckTypes.run(home, device: arguments[1])
     case ("list-lights", 1): try await ListLights.run(home)
     case ("trait-connectivity", 2): try await TraitConnectivity.run(home, device: arguments[1])
+    case ("vendor", 2): try await VendorInfo.run(home, device: arguments[1])
+    case ("addresses", 2): try await IPAddresses.run(home, device: arguments[1])
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)

@@ -14,6 +14,9 @@ import MatterInteraction
 public struct DeviceTypeController: Sendable, Hashable {
     /// The device types of every endpoint of the device, in endpoint order.
     let endpointTypes: [EndpointDeviceType]
+    /// The node's root endpoint types (Root Node: Basic Information, General Diagnostics…) when the device is not the
+    /// root endpoint itself; never its primary type.
+    let rootEndpointTypes: [EndpointDeviceType]
     let nodeID: UInt64
     /// What the node's live connection last reported; nil before it started.
     let view: LiveNodes.NodeView?
@@ -24,8 +27,10 @@ public struct DeviceTypeController: Sendable, Hashable {
     var connectivity: SourceConnectivity { view?.connectivity ?? .unknown }
 
     public func contains<T: DeviceType>(_ type: T.Type) -> Bool {
-        endpointTypes.contains { $0.deviceType == T.matterDeviceTypeID.rawValue }
+        allTypes.contains { $0.deviceType == T.matterDeviceTypeID.rawValue }
     }
+
+    private var allTypes: [EndpointDeviceType] { endpointTypes + rootEndpointTypes }
 
     public func get<T: DeviceType>(_ type: T.Type) async throws(HomeError) -> T? {
         var updates = DeviceUpdates(controller: self, present: contains(type)) { $0.instances(of: T.self).first }.makeAsyncIterator()
@@ -52,11 +57,11 @@ public struct DeviceTypeController: Sendable, Hashable {
 
     /// Every device type of every endpoint, each with its endpoint's traits.
     var all: [DeviceTypeContext] {
-        endpointTypes.map { context(of: $0) }
+        allTypes.map { context(of: $0) }
     }
 
     func contexts(of deviceType: UInt32) -> [DeviceTypeContext] {
-        endpointTypes.filter { $0.deviceType == deviceType }.map { context(of: $0) }
+        allTypes.filter { $0.deviceType == deviceType }.map { context(of: $0) }
     }
 
     private func context(of endpointType: EndpointDeviceType) -> DeviceTypeContext {
@@ -71,11 +76,12 @@ public struct DeviceTypeController: Sendable, Hashable {
     /// Equal when the device types and connectivity are: attribute values are the device types' own business, so a
     /// query of devices emits when connectivity or device types change, not on every report.
     public static func == (lhs: DeviceTypeController, rhs: DeviceTypeController) -> Bool {
-        lhs.endpointTypes == rhs.endpointTypes && lhs.connectivity == rhs.connectivity
+        lhs.endpointTypes == rhs.endpointTypes && lhs.rootEndpointTypes == rhs.rootEndpointTypes && lhs.connectivity == rhs.connectivity
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(endpointTypes)
+        hasher.combine(rootEndpointTypes)
         hasher.combine(connectivity)
     }
 }

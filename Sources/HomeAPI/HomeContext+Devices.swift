@@ -30,7 +30,9 @@ extension HomeContext {
     private func device(id: String, name: String, roomID: String?, structureID: String, nodeID: UInt64, parts: [DeviceRecord],
                         multipart: Bool) -> HomeDevice {
         let follow = query { context throws(HomeError) in try context.devices(multipart: multipart, only: id) }
-        let types = DeviceTypeController(endpointTypes: parts.flatMap(\.deviceTypes), nodeID: nodeID, view: live.view(of: nodeID),
+        let own = parts.flatMap(\.deviceTypes)
+        let root = parts.contains { $0.id.endpoint == 0 } ? [] : parts.first?.rootDeviceTypes ?? []
+        let types = DeviceTypeController(endpointTypes: own, rootEndpointTypes: root, nodeID: nodeID, view: live.view(of: nodeID),
                                          live: live, device: follow)
         return HomeDevice(
             id: id, name: name, roomID: roomID, structureID: structureID, isMatterDevice: true,

@@ -177,7 +177,9 @@ enum DemoCommand {
         var names: [String: String] = [:]
         for device in try await home.devices().list() {
             for try await collection in device.types.subscribeAll() {
-                names[device.id] = collection.deviceTypeIDs.map { DeviceTypeNames.name($0.rawValue) }.joined(separator: ", ")
+                // The device's own types; the Root Node that every device of a node shares is left out of the table.
+                names[device.id] = collection.deviceTypeIDs.filter { $0 != RootNodeDeviceType.matterDeviceTypeID }
+                    .map { DeviceTypeNames.name($0.rawValue) }.joined(separator: ", ")
                 break
             }
         }

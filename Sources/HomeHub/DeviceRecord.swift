@@ -7,14 +7,19 @@ public struct DeviceRecord: Sendable, Hashable {
     public var node: NodeRecord
     /// The device types of this endpoint.
     public var deviceTypes: [EndpointDeviceType]
+    /// The device types of the node's root endpoint (0): Root Node, whose Basic Information and General Diagnostics
+    /// describe the whole node. Empty for a device that is endpoint 0 itself.
+    public var rootDeviceTypes: [EndpointDeviceType]
 
-    public init(id: DeviceID, name: String, roomID: String?, roomName: String?, node: NodeRecord, deviceTypes: [EndpointDeviceType]) {
+    public init(id: DeviceID, name: String, roomID: String?, roomName: String?, node: NodeRecord, deviceTypes: [EndpointDeviceType],
+                rootDeviceTypes: [EndpointDeviceType] = []) {
         self.id = id
         self.name = name
         self.roomID = roomID
         self.roomName = roomName
         self.node = node
         self.deviceTypes = deviceTypes
+        self.rootDeviceTypes = rootDeviceTypes
     }
 }
 

@@ -47,7 +47,8 @@ extension HubStore {
             devices.append(DeviceRecord(
                 id: DeviceID(nodeID: nodeID, endpoint: endpoint), name: try row.text("name"),
                 roomID: try row.optionalText("room_id"), roomName: try row.optionalText("room_name"), node: node,
-                deviceTypes: deviceTypes[DeviceID(nodeID: nodeID, endpoint: endpoint)] ?? []))
+                deviceTypes: deviceTypes[DeviceID(nodeID: nodeID, endpoint: endpoint)] ?? [],
+                rootDeviceTypes: endpoint == 0 ? [] : deviceTypes[DeviceID(nodeID: nodeID, endpoint: 0)] ?? []))
         }
         return devices
     }

@@ -46,6 +46,14 @@ import Testing
             #expect(onOff.supports(OnOffCluster.Commands.Toggle.self))
             #expect(light.traits[OnOffTrait.self] == onOff)
 
+            // The node's root endpoint comes with every device: its Basic Information names the product, and its
+            // General Diagnostics lists the node's network interfaces (the host's loopback here).
+            let root = try #require(try await lamp.types.get(RootNodeDeviceType.self))
+            #expect(!root.metadata.isPrimaryType && root.metadata.endpoint == 0)
+            #expect(root.matterTraits.basicInformationTrait?.attributes.vendorName == "swift-home")
+            let interfaces = root.matterTraits.generalDiagnosticsTrait?.attributes.networkInterfaces ?? []
+            #expect(interfaces.contains { $0.ipv4AddressStrings.contains("127.0.0.1") })
+
             let states = Recorder { record in
                 for try await value in lamp.types.subscribe(OnOffLightDeviceType.self) { record(value.matterTraits.onOffTrait?.attributes.onOff) }
             }

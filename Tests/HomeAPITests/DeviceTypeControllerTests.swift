@@ -53,7 +53,8 @@ import Testing
             let combo = try #require(try await home.devices(enableMultipartDevices: true).list().first)
             let all = Recorder { record in for try await value in combo.types.subscribeAll() { record(value) } }
             let first = try #require(await all.values(count: 1).first)
-            #expect(first.deviceTypeIDs == [0x0100, 0x0015])
+            // The device's own types, then its node's root endpoint (Root Node).
+            #expect(first.deviceTypeIDs == [0x0100, 0x0015, 0x0016])
             #expect(first[OnOffLightDeviceType.self]?.metadata.endpoint == 1)
             #expect(first[ContactSensorDeviceType.self]?.metadata.endpoint == 2)
             #expect(first[DimmableLightDeviceType.self] == nil)

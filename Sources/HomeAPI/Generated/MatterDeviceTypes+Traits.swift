@@ -89,6 +89,28 @@ public struct ContactSensorDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x0016 Root Node: its traits are its endpoint's clusters.
+public struct RootNodeDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0016
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var accessControlTrait: AccessControlTrait? { traits[AccessControlTrait.self] }
+        public var basicInformationTrait: BasicInformationTrait? { traits[BasicInformationTrait.self] }
+        public var localizationConfigurationTrait: LocalizationConfigurationTrait? { traits[LocalizationConfigurationTrait.self] }
+        public var generalCommissioningTrait: GeneralCommissioningTrait? { traits[GeneralCommissioningTrait.self] }
+        public var networkCommissioningTrait: NetworkCommissioningTrait? { traits[NetworkCommissioningTrait.self] }
+        public var generalDiagnosticsTrait: GeneralDiagnosticsTrait? { traits[GeneralDiagnosticsTrait.self] }
+        public var administratorCommissioningTrait: AdministratorCommissioningTrait? { traits[AdministratorCommissioningTrait.self] }
+        public var operationalCredentialsTrait: OperationalCredentialsTrait? { traits[OperationalCredentialsTrait.self] }
+        public var groupKeyManagementTrait: GroupKeyManagementTrait? { traits[GroupKeyManagementTrait.self] }
+    }
+}
+
 // Matter Device Library 0x0017 Solar Power: its traits are its endpoint's clusters.
 public struct SolarPowerDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x0017

@@ -10,6 +10,7 @@ public enum MatterClusters {
         DescriptorCluster.info,
         AccessControlCluster.info,
         BasicInformationCluster.info,
+        LocalizationConfigurationCluster.info,
         PowerSourceCluster.info,
         GeneralCommissioningCluster.info,
         NetworkCommissioningCluster.info,
