@@ -20,8 +20,8 @@ struct DeviceDetails {
         var lines = [LiveCommands.label(device)]
         lines += [
             ("Room", device.roomName ?? "-"),
-            ("Vendor", "\(node.vendorName ?? "?") (0x\(HubCommands.hex4(node.vendorID)))"),
-            ("Product", "\(node.productName ?? "?") (0x\(HubCommands.hex4(node.productID)))"),
+            ("Vendor", "\(node.vendorName ?? "?") (0x\(paddedHex(node.vendorID)))"),
+            ("Product", "\(node.productName ?? "?") (0x\(paddedHex(node.productID)))"),
             ("Device types", device.deviceTypes.map { "\(DeviceTypeNames.name($0.deviceType)) (\(DeviceTypeID(rawValue: $0.deviceType)), revision \($0.revision))" }
                 .joined(separator: ", ")),
             ("Attestation", (node.attestation.trusted ? "trusted" : "untrusted") + " (\(node.attestation.verdict))"),

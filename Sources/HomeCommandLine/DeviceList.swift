@@ -11,8 +11,8 @@ enum DeviceList {
         if connectivity != nil { header.insert("CONNECTIVITY", at: 3) }
         let rows = devices.map { device in
             var row = [device.id.description, device.name, device.roomName ?? "-",
-                       "\(device.node.vendorName ?? "?") (0x\(HubCommands.hex4(device.node.vendorID)))",
-                       "\(device.node.productName ?? "?") (0x\(HubCommands.hex4(device.node.productID)))",
+                       "\(device.node.vendorName ?? "?") (0x\(paddedHex(device.node.vendorID)))",
+                       "\(device.node.productName ?? "?") (0x\(paddedHex(device.node.productID)))",
                        DeviceTypeNames.list(device.deviceTypes) + (device.node.attestation.trusted ? "" : " [untrusted]")]
             if let connectivity {
                 row.insert(connectivity[device.id.nodeID].map(LiveConnectivity.describe) ?? "-", at: 3)
@@ -28,7 +28,7 @@ enum DeviceList {
             ("id", .string(device.id.description)),
             ("name", .string(device.name)),
             ("room", device.roomName.map(JSONValue.string) ?? .null),
-            ("nodeID", .string(HubCommands.hex16(device.node.nodeID))),
+            ("nodeID", .string(paddedHex(device.node.nodeID))),
             ("endpoint", .unsigned(UInt64(device.id.endpoint))),
             ("vendorID", .unsigned(UInt64(device.node.vendorID))),
             ("vendorName", device.node.vendorName.map(JSONValue.string) ?? .null),

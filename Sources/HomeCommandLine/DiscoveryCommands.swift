@@ -68,7 +68,7 @@ enum DiscoveryCommands {
         let txt = node.txt
         let addresses = node.ipv6Addresses.map(\.description) + node.ipv4Addresses.map(\.description)
         let discriminator = node.longDiscriminator.map { "\($0) (short \($0 >> 8))" } ?? "not advertised"
-        let vendorProduct = [txt.vendorID.map { "vendor \(hex($0))" }, txt.productID.map { "product \(hex($0))" }].compactMap { $0 }
+        let vendorProduct = [txt.vendorID.map { "vendor 0x\(paddedHex($0))" }, txt.productID.map { "product 0x\(paddedHex($0))" }].compactMap { $0 }
         return OnboardingCommands.table([
             ("Instance", node.instanceName),
             ("Host", node.hostName.description),
@@ -124,10 +124,5 @@ enum DiscoveryCommands {
 
     private static func milliseconds(_ duration: Duration) -> UInt64 {
         UInt64(duration.components.seconds) * 1000 + UInt64(duration.components.attoseconds / 1_000_000_000_000_000)
-    }
-
-    private static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
     }
 }

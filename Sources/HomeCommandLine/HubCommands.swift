@@ -59,7 +59,7 @@ enum HubCommands {
                 if arguments.flags.contains("json") {
                     return .success(JSONValue.object([
                         ("deviceIDs", .array(devices.map { .string($0.description) })),
-                        ("nodeID", .string(hex16(result.nodeID))),
+                        ("nodeID", .string(paddedHex(result.nodeID))),
                         ("vendorID", .unsigned(UInt64(result.vendorID))),
                         ("productID", .unsigned(UInt64(result.productID))),
                         ("elapsedSeconds", .seconds(result.elapsed.seconds)),
@@ -162,16 +162,6 @@ enum HubCommands {
         let parts = text.split(separator: ":")
         guard parts.count == 2, let host = IPv4Address(String(parts[0])), let port = UInt16(parts[1]) else { throw invalid }
         return .ipv4(host, port: port)
-    }
-
-    static func hex16(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    static func hex4(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
     static func format(_ duration: Duration) -> String {

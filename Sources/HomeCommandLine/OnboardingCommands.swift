@@ -125,7 +125,7 @@ enum OnboardingCommands {
     }
 
     private static func extensionLabel(_ entry: SetupPayloadExtension) -> String {
-        let tag = "0x" + hexByte(entry.tag)
+        let tag = "0x" + paddedHex(entry.tag)
         if let name = entry.name { return "\(name) (tag \(tag))" }
         return entry.isVendorSpecific ? "Vendor tag \(tag)" : "Reserved tag \(tag)"
     }
@@ -135,7 +135,7 @@ enum OnboardingCommands {
         case .utf8(let text): "\"\(text)\""
         case .unsigned(let number): String(number)
         case .signed(let number): String(number)
-        case .bytes(let bytes): "0x" + bytes.map { hexByte($0) }.joined()
+        case .bytes(let bytes): "0x" + bytes.map { paddedHex($0) }.joined()
         default: "\(value)"
         }
     }
@@ -146,18 +146,13 @@ enum OnboardingCommands {
         case .unsigned(let number): .unsigned(number)
         case .signed(let number): .signed(number)
         case .bool(let flag): .bool(flag)
-        case .bytes(let bytes): .string(bytes.map { hexByte($0) }.joined())
+        case .bytes(let bytes): .string(bytes.map { paddedHex($0) }.joined())
         default: .string("\(value)")
         }
     }
 
     private static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits + " (\(value))"
-    }
-
-    private static func hexByte(_ byte: UInt8) -> String {
-        (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        "0x" + paddedHex(value) + " (\(value))"
     }
 
     static func table(_ rows: [(String, String)]) -> String {
