@@ -43,7 +43,7 @@ do {
                                   interaction: TerminalInteraction(room: positional[1], name: positional[2]))
         for id in try structure.completeMatterCommissioning().sorted() { print(id) }
     } catch {
-        try? await structure.cancelMatterCommissioning()
+        await structure.cancelMatterCommissioning()
         throw error
     }
 } catch {

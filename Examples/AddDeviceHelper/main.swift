@@ -15,7 +15,7 @@ struct ExampleHandler: MatterAddDeviceRequestHandler {
     }
 
     func configureDevice(named name: String, in room: MatterAddDeviceRequest.Room) async throws {
-        try await commissioner.configureMatterDevice(deviceName: name, roomName: room.displayName)
+        await commissioner.configureMatterDevice(deviceName: name, roomName: room.displayName)
     }
 }
 

@@ -19,12 +19,12 @@ func runCommissioningBenchmark(devices: [(address: SocketAddress, code: String)]
     for device in devices {
         let payload = try SetupPayload(parsing: device.code)
         let cpuBefore = processCPUTime()
-        let (result, deviceIDs) = try await hub.commission(
+        let result = try await hub.commission(
             CommissioningRequest(payload: payload, address: device.address, trustStore: trustStore), name: nil, room: nil) { _ in }
         cpuTimes.append(processCPUTime() - cpuBefore)
         totals.append(result.elapsed)
         for (step, duration) in result.stepDurations { stepTimes[step, default: []].append(duration) }
-        let record = try hub.device(named: deviceIDs[0].description)
+        let record = try hub.device(named: result.devices[0].description)
         for _ in 0..<5 {
             let ping = try await hub.ping(record, interfaces: [])
             pings.append(ping.roundTrip)

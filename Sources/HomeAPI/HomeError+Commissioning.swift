@@ -22,19 +22,18 @@ extension HomeError {
 
     private static func code(of error: CommissioningError) -> Code {
         switch error {
-        case .timedOut: return .deadlineExceeded
-        case .outOfOrder: return .internal
-        case .stepFailed(let step, let reason):
-            if reason.hasPrefix("no answer within") { return .deadlineExceeded }
-            switch step {
-            case .discovery: return .notFound
-            case .passcodeSession: return reason.contains("wrong passcode") ? .unauthenticated : .unavailable
-            case .deviceAttestation: return .permissionDenied
-            case .addOperationalCertificate:
-                if reason.contains("TableFull") { return .resourceExhausted }
-                if reason.contains("FabricConflict") { return .alreadyExists }
-                return .aborted
-            default: return .aborted
+        case .outOfOrder: .internal
+        case .stepFailed(_, let failure):
+            switch failure.kind {
+            case .noAnswer: .deadlineExceeded
+            case .deviceNotFound: .notFound
+            case .wrongPasscode: .unauthenticated
+            case .untrustedDevice: .permissionDenied
+            case .fabricTableFull: .resourceExhausted
+            case .alreadyCommissioned: .alreadyExists
+            case .refused: .aborted
+            case .unsupported: .unimplemented
+            case .hubFailure: .internal
             }
         }
     }

@@ -85,9 +85,20 @@ public final class HomeMatterCommissioner: Sendable {
         return rooms.filter { $0.structureID == session.structureID }.map { MatterAddDeviceRequest.Room(displayName: $0.name) }
     }
 
-    /// Names the devices commissioned in this session (numbered when a node has several) and puts them in the room
-    /// of that name, created in the session's structure when absent. Throws when nothing was commissioned yet.
-    public func configureMatterDevice(deviceName: String, roomName: String) async throws(HomeError) {
+    /// Names the devices commissioned in this session (numbered when a node has several; a name is cut to 60 Unicode
+    /// code points) and puts them in the room of that name, created in the session's structure when absent. It does
+    /// not throw: when no session is open, nothing was commissioned or a name is empty, nothing changes and the reason
+    /// goes to standard error (a helper process's standard error is what its app shows).
+    public func configureMatterDevice(deviceName: String, roomName: String) async {
+        do {
+            try configure(deviceName: deviceName, roomName: roomName)
+        } catch {
+            FileHandle.standardError.write(Data("HomeMatterCommissioner: the device was not configured: \(error)\n".utf8))
+        }
+    }
+
+    /// `configureMatterDevice`, with the failure thrown: for handlers whose caller can report it.
+    func configure(deviceName: String, roomName: String) throws(HomeError) {
         let session = try context.liveSession()
         let name = try HomeName.validated(deviceName, naming: "device")
         let room = try HomeName.validated(roomName, naming: "room")

@@ -66,6 +66,9 @@ public struct MatterAddDeviceRequest: Sendable, Hashable {
         let rooms = try await step("listing the rooms") { try await handler.rooms(in: home) }
         let room = try interaction.room(choosingFrom: rooms)
         let name = try interaction.deviceName()
+        // Checked here, in the app's process: a helper cannot report a bad name back (its configure call does not throw).
+        _ = try HomeName.validated(room.displayName, naming: "room")
+        _ = try HomeName.validated(name, naming: "device")
         try await step("configuring the device") { try await handler.configureDevice(named: name, in: room) }
         interaction.progress("\(name) is in \(room.displayName).")
     }

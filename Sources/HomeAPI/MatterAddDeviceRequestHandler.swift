@@ -21,6 +21,6 @@ extension HomeMatterCommissioner: MatterAddDeviceRequestHandler {
     }
 
     public func configureDevice(named name: String, in room: MatterAddDeviceRequest.Room) async throws {
-        try await configureMatterDevice(deviceName: name, roomName: room.displayName)
+        try configure(deviceName: name, roomName: room.displayName)
     }
 }

@@ -17,6 +17,9 @@ extension Structure {
         guard let owner = ProcessIdentity.current() else {
             throw HomeError(.internal, "cannot read this process's start time from /proc/self/stat")
         }
+        if let abandoned = try? context.store.commissioningSession(), abandoned.isAbandoned(now: Date()) {
+            await removeFromFabric(commissionedIn: abandoned)
+        }
         let now = Date()
         let session = CommissioningSessionRecord(
             id: UUID().uuidString, structureID: id, owner: owner,
@@ -33,22 +36,23 @@ extension Structure {
         return Set(devices.map(\.description))
     }
 
-    /// Closes this process's session (or an abandoned one) and undoes it: each device commissioned in it leaves the
-    /// hub's fabric (best effort: a device out of reach keeps a fabric nobody uses) and nothing of it stays in the store.
-    /// Without such a session it does nothing.
-    public func cancelMatterCommissioning() async throws(HomeError) {
-        let stored: CommissioningSessionRecord?
-        do {
-            stored = try context.store.commissioningSession()
-        } catch {
-            throw HomeError(error)
-        }
-        guard let session = stored, session.owner == ProcessIdentity.current() || session.isAbandoned(now: Date()) else { return }
-        let commissioned = (try? context.store.nodes().filter { session.nodeIDs.contains($0.nodeID) && $0.state == .commissioned }) ?? []
-        for node in commissioned {
+    /// Closes this process's session (or an abandoned one) and undoes it: each device commissioned in it is asked to
+    /// leave the hub's fabric (a device out of reach keeps a fabric nobody uses; a device part-way through is rolled
+    /// back by its fail-safe), and nothing of it stays in the store. Without such a session it does nothing. It cannot
+    /// fail: should the store refuse the change, the session holds the home until its deadline.
+    public func cancelMatterCommissioning() async {
+        guard let session = try? context.store.commissioningSession(),
+              session.owner == ProcessIdentity.current() || session.isAbandoned(now: Date()) else { return }
+        await removeFromFabric(commissionedIn: session)
+        _ = try? context.write { store throws(HubStoreError) in try store.cancelCommissioningSession(session.id) }
+    }
+
+    /// Best effort, one node after the other, each bounded by the hub's fabric-removal timeout.
+    private func removeFromFabric(commissionedIn session: CommissioningSessionRecord) async {
+        let nodes = (try? context.store.nodes()) ?? []
+        for node in nodes where session.nodeIDs.contains(node.nodeID) && node.state == .commissioned {
             try? await context.hub.removeFromFabric(node.nodeID, interfaces: session.interfaces)
         }
-        try context.write { store throws(HubStoreError) in _ = try store.cancelCommissioningSession(session.id) }
     }
 
     /// Lets the local user `uid` add devices to this structure; only the hub's owner may grant.

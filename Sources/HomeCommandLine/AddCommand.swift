@@ -71,7 +71,7 @@ enum AddCommand {
                                       interaction: TerminalInteraction(room: arguments.values["room"], name: arguments.values["name"]))
             return try structure.completeMatterCommissioning()
         } catch {
-            try? await structure.cancelMatterCommissioning()
+            await structure.cancelMatterCommissioning()
             throw error
         }
     }

@@ -167,7 +167,7 @@ enum DemoCommand {
             try await request.perform(handler: handler, interaction: interaction)
             return try structure.completeMatterCommissioning().count
         } catch {
-            try? await structure.cancelMatterCommissioning()
+            await structure.cancelMatterCommissioning()
             throw error
         }
     }

@@ -47,7 +47,7 @@ enum HubCommands {
             let clock = ContinuousClock()
             let start = clock.now
             do {
-                let (result, devices) = try await hub.commission(request, name: arguments.values["name"], room: arguments.values["room"]) { event in
+                let result = try await hub.commission(request, name: arguments.values["name"], room: arguments.values["room"]) { event in
                     switch event {
                     case .started: break
                     case .finished(let step, let duration):
@@ -58,14 +58,14 @@ enum HubCommands {
                 }
                 if arguments.flags.contains("json") {
                     return .success(JSONValue.object([
-                        ("deviceIDs", .array(devices.map { .string($0.description) })),
+                        ("deviceIDs", .array(result.devices.map { .string($0.description) })),
                         ("nodeID", .string(paddedHex(result.nodeID))),
                         ("vendorID", .unsigned(UInt64(result.vendorID))),
                         ("productID", .unsigned(UInt64(result.productID))),
                         ("elapsedSeconds", .seconds(result.elapsed.seconds)),
                     ]).rendered + "\n")
                 }
-                return .success(devices.map(\.description).joined(separator: "\n") + "\n")
+                return .success(result.devices.map(\.description).joined(separator: "\n") + "\n")
             } catch {
                 return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
             }

@@ -45,7 +45,12 @@ public actor Commissioner {
         var durations: [(CommissioningStep, Duration)] = []
     }
 
-    public func commission(_ request: CommissioningRequest) async throws(CommissioningError) -> CommissioningResult {
+    /// The name a device gets when neither the caller nor the device's Basic Information gives one.
+    static let defaultDeviceName = "Matter device"
+
+    /// Commissions the device and, in the same store transaction that makes its node commissioned, adds its devices
+    /// named `name` (default: the product's name) in `room`: no reader ever sees the node without its devices.
+    public func commission(_ request: CommissioningRequest, name: String? = nil, room: String? = nil) async throws(CommissioningError) -> CommissioningResult {
         let started = clock.now
         var machine = CommissioningStateMachine(options: .init(
             addressKnown: request.address != nil, acceptUntrustedDevice: request.acceptUntrustedDevice))
@@ -63,30 +68,39 @@ public actor Commissioner {
                     context.durations.append((step, duration))
                     progress(.finished(step, duration))
                     action = machine.succeeded(step)
-                } catch let error as StepTimeout {
-                    _ = error
-                    action = machine.failed(step, reason: "no answer within \(step.timeout)")
-                } catch {
-                    if let failure = error as? AttestationFailure { context.attestation = failure.result }
-                    let reason = (error as? SessionEstablishmentError)?.reason ?? "\(error)"
-                    if step == .deviceAttestation, request.acceptUntrustedDevice {
-                        context.attestationRecord = .init(verdict: "accepted by the user although attestation failed: \(reason)", trusted: false)
-                        progress(.note("attestation failed, accepted because of --accept-untrusted-device: \(reason)"))
+                } catch is StepTimeout {
+                    action = machine.failed(step, CommissioningFailure(.noAnswer, "no answer within \(step.timeout)"))
+                } catch let error as AttestationFailure {
+                    context.attestation = error.result
+                    let failure = CommissioningFailure(.untrustedDevice, error.description)
+                    if request.acceptUntrustedDevice {
+                        context.attestationRecord = .init(verdict: "accepted by the user although attestation failed: \(failure)", trusted: false)
+                        progress(.note("attestation failed, accepted because of --accept-untrusted-device: \(failure)"))
                     }
-                    action = machine.failed(step, reason: reason)
+                    action = machine.failed(step, failure)
+                } catch {
+                    action = machine.failed(step, CommissioningFailure(error))
                 }
             case .finished:
                 await closeSessions(context)
                 guard let nodeID = context.nodeID, let identity = identity(context) else {
-                    throw .stepFailed(.interview, reason: "internal error: commissioning finished without a node")
+                    throw .stepFailed(.interview, CommissioningFailure(.hubFailure, "internal error: commissioning finished without a node"))
+                }
+                let devices: [DeviceID]
+                do {
+                    devices = try store.finishCommissioning(nodeID, description: context.description, addresses: context.caseSession.map { [$0.peer] } ?? [],
+                                                            mrpParameters: context.caseSession.flatMap { session in session.established.peerParameters.map { _ in session.established.mrpParameters } },
+                                                            deviceName: name ?? context.description?.productName ?? Self.defaultDeviceName, room: room)
+                } catch {
+                    throw .stepFailed(.interview, CommissioningFailure(error))
                 }
                 return CommissioningResult(
                     nodeID: nodeID, vendorID: identity.vendorID, productID: identity.productID, description: context.description,
                     attestation: context.attestationRecord, stepDurations: context.durations.map { ($0.0, $0.1) },
-                    elapsed: clock.now - started)
-            case .failed(.stepFailed(.interview, let reason), _):
+                    elapsed: clock.now - started, devices: devices)
+            case .failed(.stepFailed(.interview, let failure), _):
                 // The device is ours (CommissioningComplete succeeded); what it is can be read again later.
-                progress(.note("commissioned, but reading the device's information failed: \(reason)"))
+                progress(.note("commissioned, but reading the device's information failed: \(failure)"))
                 action = .finished
             case .failed(let error, let rollback):
                 await undo(rollback, context)
@@ -105,7 +119,7 @@ public actor Commissioner {
             context.address = try await discover(request)
 
         case .passcodeSession:
-            guard let address = context.address else { throw CommissionerError("no address to reach the device at") }
+            guard let address = context.address else { throw CommissioningFailure(.hubFailure, "no address to reach the device at") }
             let pase = try await SessionEstablishment.pase(with: address, passcode: request.payload.passcode, over: transport, random: random)
             context.pase = pase
             context.paseClient = InteractionClient(transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters)
@@ -128,7 +142,7 @@ public actor Commissioner {
 
         case .certificateSigningRequest:
             guard let dacKey = context.attestation?.facts?.dacPublicKey else {
-                throw CommissionerError("the device's DAC could not be read, so its CSR cannot be checked")
+                throw CommissioningFailure(.refused, "the device's DAC could not be read, so its CSR cannot be checked")
             }
             let nonce = random.bytes(32)
             let response = try await paseClient(context).invoke(OperationalCredentialsCluster.Commands.CSRRequest(csrNonce: nonce), endpoint: 0)
@@ -137,11 +151,12 @@ public actor Commissioner {
                 attestationChallenge: try attestationChallenge(context), csrNonce: nonce, dacPublicKey: dacKey)
 
         case .addTrustedRoot:
+            try await refuseIfAlreadyOnOurFabric(context)
             _ = try await paseClient(context).invoke(
                 OperationalCredentialsCluster.Commands.AddTrustedRootCertificate(rootCACertificate: authority.rootCertificateTLV), endpoint: 0)
 
         case .addOperationalCertificate:
-            guard let csr = context.csr else { throw CommissionerError("no verified CSR") }
+            guard let csr = context.csr else { throw CommissioningFailure(.hubFailure, "no verified CSR") }
             let nodeID = try authority.allocateNodeID()
             let (noc, icac) = try authority.issueNOC(for: csr, nodeID: nodeID)
             let identity = identity(context)
@@ -151,55 +166,44 @@ public actor Commissioner {
                 attestation: context.attestationRecord, addresses: context.address.map { [$0] } ?? [],
                 session: request.session)
             context.nodeID = nodeID
-            let response = try await paseClient(context).invoke(OperationalCredentialsCluster.Commands.AddNOC(
-                nocValue: noc, icacValue: icac, ipkValue: authority.fabric.ipkEpochKey,
-                caseAdminSubject: authority.caseAdminSubject, adminVendorId: FabricAuthority.adminVendorID), endpoint: 0)
-            guard response.statusCode == .ok else {
-                throw CommissionerError("the device refused the NOC: \(response.statusCode)\(response.debugText.map { " (\($0))" } ?? "")")
+            do {
+                context.fabricIndex = try await addNOC(noc: noc, icac: icac, context)
+            } catch {
+                // This step's context is lost with its failure, so its row goes here; the fail-safe's expiry undoes
+                // the device's side should AddNOC have succeeded without its answer reaching us.
+                try? store.deleteNode(nodeID)
+                throw error
             }
-            context.fabricIndex = response.fabricIndex
 
         case .networkSetup:
-            throw CommissionerError("network setup (Wi-Fi or Thread credentials) is not built yet; only devices already on IP can be commissioned")
+            throw CommissioningFailure(.unsupported, "network setup (Wi-Fi or Thread credentials) is not built yet; only devices already on IP can be commissioned")
 
         case .operationalDiscovery:
             context.operationalAddress = try await discoverOperational(request, context)
 
         case .operationalSession:
-            guard let address = context.operationalAddress, let nodeID = context.nodeID else { throw CommissionerError("no operational address") }
+            guard let address = context.operationalAddress, let nodeID = context.nodeID else { throw CommissioningFailure(.hubFailure, "no operational address") }
             context.caseSession = try await SessionEstablishment.case(
                 with: address, nodeID: nodeID, credentials: authority.operationalCredentials,
                 validator: authority.peerValidator, over: transport, random: random)
 
         case .commissioningComplete:
-            guard let session = context.caseSession, let nodeID = context.nodeID else { throw CommissionerError("no CASE session") }
+            guard let session = context.caseSession else { throw CommissioningFailure(.hubFailure, "no CASE session") }
             let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
             let response = try await client.invoke(GeneralCommissioningCluster.Commands.CommissioningComplete(), endpoint: 0)
             try check(response.errorCode, response.debugText)
-            try store.markCommissioned(nodeID)
-            try store.updateReachability(of: nodeID, addresses: [session.peer], mrpParameters: session.established.peerParameters.map { _ in session.established.mrpParameters })
 
         case .interview:
-            guard let session = context.caseSession, let nodeID = context.nodeID else { throw CommissionerError("no CASE session") }
+            guard let session = context.caseSession else { throw CommissioningFailure(.hubFailure, "no CASE session") }
             let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
-            let description = try await NodeInterview.interview(client)
-            context.description = description
-            try store.updateIdentity(of: nodeID, vendorName: description.vendorName, productName: description.productName,
-                                     serialNumber: description.serialNumber)
-            // Some devices (CircuitMatter) list a device type twice on one endpoint; the store keeps it once.
-            var seen = Set<[UInt32]>()
-            try store.setEndpoints(description.endpoints.flatMap { endpoint in
-                endpoint.deviceTypes.map {
-                    EndpointDeviceType(endpoint: endpoint.endpoint, deviceType: $0.deviceType.rawValue, revision: $0.revision)
-                }
-            }.filter { seen.insert([UInt32($0.endpoint), $0.deviceType]).inserted }, of: nodeID)
+            context.description = try await NodeInterview.interview(client)
         }
         return context
     }
 
     private func discover(_ request: CommissioningRequest) async throws -> SocketAddress {
         guard !request.interfaces.isEmpty else {
-            throw CommissionerError("no address given and no interface to discover the device on (use --address or --interface)")
+            throw CommissioningFailure(.hubFailure, "no address given and no interface to discover the device on (use --address or --interface)")
         }
         let filter: CommissionableFilter = switch request.payload.discriminator {
         case .long(let value): .longDiscriminator(value)
@@ -208,7 +212,7 @@ public actor Commissioner {
         let nodes = try await MulticastDNSQuerier().browseCommissionable(
             filter, interfaces: request.interfaces, timeout: HubTiming.commissionableBrowse)
         guard let node = nodes.first, let address = node.socketAddresses.first else {
-            throw CommissionerError("no commissionable device with discriminator \(request.payload.discriminator.value)"
+            throw CommissioningFailure(.deviceNotFound, "no commissionable device with discriminator \(request.payload.discriminator.value)"
                 + "\(request.payload.discriminator.isShort ? " (short)" : "") answered on \(request.interfaces.joined(separator: ", "))")
         }
         if nodes.count > 1 {
@@ -218,11 +222,11 @@ public actor Commissioner {
     }
 
     private func discoverOperational(_ request: CommissioningRequest, _ context: Context) async throws -> SocketAddress {
-        guard let nodeID = context.nodeID else { throw CommissionerError("no node ID") }
+        guard let nodeID = context.nodeID else { throw CommissioningFailure(.hubFailure, "no node ID") }
         let commissioningAddress = context.pase?.peer
         guard !request.interfaces.isEmpty else {
             // No mDNS allowed: the device keeps answering where it was commissioned.
-            guard let commissioningAddress else { throw CommissionerError("no address") }
+            guard let commissioningAddress else { throw CommissioningFailure(.hubFailure, "no address") }
             return commissioningAddress
         }
         let peer = OperationalPeerID(compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: nodeID)
@@ -234,7 +238,7 @@ public actor Commissioner {
             progress(.note("operational record \(peer.instanceName) not found (\(error)); using the commissioning address"))
             return commissioningAddress
         }
-        guard let commissioningAddress else { throw CommissionerError("operational record has no address") }
+        guard let commissioningAddress else { throw CommissioningFailure(.refused, "the operational record has no address") }
         return commissioningAddress
     }
 
@@ -257,6 +261,34 @@ public actor Commissioner {
             throw AttestationFailure(result: result, reasons: reasons.map { "\($0)" })
         }
         return result
+    }
+
+    /// Matter Core §11.18.6.8 AddNOC: the fabric index the device gave our fabric.
+    private func addNOC(noc: [UInt8], icac: [UInt8]?, _ context: Context) async throws -> UInt8? {
+        let response = try await paseClient(context).invoke(OperationalCredentialsCluster.Commands.AddNOC(
+            nocValue: noc, icacValue: icac, ipkValue: authority.fabric.ipkEpochKey,
+            caseAdminSubject: authority.caseAdminSubject, adminVendorId: FabricAuthority.adminVendorID), endpoint: 0)
+        guard response.statusCode == .ok else {
+            let kind: CommissioningFailure.Kind = switch response.statusCode {
+            case .tableFull: .fabricTableFull
+            case .fabricConflict: .alreadyCommissioned
+            default: .refused
+            }
+            throw CommissioningFailure(kind, "the device refused the NOC: \(response.statusCode)\(response.debugText.map { " (\($0))" } ?? "")")
+        }
+        return response.fabricIndex
+    }
+
+    /// A device already on the hub's fabric (commissioned before, then its window opened again) would only answer
+    /// AddNOC with FabricConflict; saying so before touching it is clearer. Matter Core §11.18.5.5 TrustedRootCertificates.
+    private func refuseIfAlreadyOnOurFabric(_ context: Context) async throws {
+        let roots = OperationalCredentialsCluster.Attributes.trustedRootCertificates
+        let report = try await paseClient(context).read([roots.path(endpoint: 0)], isFabricFiltered: false)
+        var cache = AttributeCache()
+        cache.apply(report.attributeReports)
+        if let installed = try cache.value(roots, endpoint: 0), installed.contains(authority.rootCertificateTLV) {
+            throw CommissioningFailure(.alreadyCommissioned, "the device is already commissioned to this hub")
+        }
     }
 
     // MARK: Undoing
@@ -283,17 +315,17 @@ public actor Commissioner {
     // MARK: Helpers
 
     private func paseClient(_ context: Context) throws -> InteractionClient {
-        guard let client = context.paseClient else { throw CommissionerError("no PASE session") }
+        guard let client = context.paseClient else { throw CommissioningFailure(.hubFailure, "no PASE session") }
         return client
     }
 
     private func attestationChallenge(_ context: Context) throws -> [UInt8] {
-        guard let pase = context.pase else { throw CommissionerError("no PASE session") }
+        guard let pase = context.pase else { throw CommissioningFailure(.hubFailure, "no PASE session") }
         return pase.established.keys.attestationChallenge
     }
 
     private func check(_ code: GeneralCommissioningCluster.CommissioningErrorEnum, _ debugText: String) throws {
-        guard code == .ok else { throw CommissionerError("the device answered \(code)\(debugText.isEmpty ? "" : " (\(debugText))")") }
+        guard code == .ok else { throw CommissioningFailure(.refused, "the device answered \(code)\(debugText.isEmpty ? "" : " (\(debugText))")") }
     }
 
     /// Who the device is: from its DAC when attestation read it, else from its interview.
@@ -303,12 +335,6 @@ public actor Commissioner {
         }
         return context.description.map { ($0.vendorID, $0.productID) }
     }
-}
-
-/// A reason in words, for failures the hub itself detects.
-struct CommissionerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 struct StepTimeout: Error {}

@@ -40,6 +40,8 @@ public struct CommissioningResult: Sendable {
     public let attestation: NodeRecord.Attestation
     public let stepDurations: [(step: CommissioningStep, duration: Duration)]
     public let elapsed: Duration
+    /// The devices the node added to the home (one per application endpoint).
+    public let devices: [DeviceID]
 }
 
 /// One line of progress: a step started or ended.

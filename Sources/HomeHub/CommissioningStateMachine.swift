@@ -68,14 +68,14 @@ public struct CommissioningStateMachine: Sendable {
     }
 
     /// A failed step. A device failing attestation goes on only when the user said so.
-    public mutating func failed(_ step: CommissioningStep, reason: String) -> Action {
+    public mutating func failed(_ step: CommissioningStep, _ failure: CommissioningFailure) -> Action {
         guard step == current else { return fail(.outOfOrder(step, expected: current)) }
-        if step == .deviceAttestation, options.acceptUntrustedDevice {
-            attestationOverride = reason
+        if step == .deviceAttestation, failure.kind == .untrustedDevice, options.acceptUntrustedDevice {
+            attestationOverride = failure.reason
             completed.append(step)
             return advance()
         }
-        return fail(.stepFailed(step, reason: reason))
+        return fail(.stepFailed(step, failure))
     }
 
     private mutating func advance() -> Action {
@@ -100,14 +100,12 @@ public struct CommissioningStateMachine: Sendable {
 }
 
 public enum CommissioningError: Error, Sendable, Equatable, CustomStringConvertible {
-    case stepFailed(CommissioningStep, reason: String)
-    case timedOut(CommissioningStep)
+    case stepFailed(CommissioningStep, CommissioningFailure)
     case outOfOrder(CommissioningStep, expected: CommissioningStep?)
 
     public var description: String {
         switch self {
-        case .stepFailed(let step, let reason): "\(step) failed: \(reason)"
-        case .timedOut(let step): "\(step) failed: no answer within \(step.timeout)"
+        case .stepFailed(let step, let failure): "\(step) failed: \(failure)"
         case .outOfOrder(let step, let expected): "internal error: \(step) reported while \(expected.map(\.description) ?? "nothing") was running"
         }
     }

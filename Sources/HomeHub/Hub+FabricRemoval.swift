@@ -5,7 +5,12 @@ import MatterPlatform
 extension Hub {
     /// Asks a commissioned node to leave the hub's fabric (Matter Core §11.18.6.12 RemoveFabric, for the fabric index it
     /// reports as current on our CASE session). A device left with no fabric opens its commissioning window again.
+    /// Gives up after `HubTiming.fabricRemoval`.
     public func removeFromFabric(_ nodeID: UInt64, interfaces: [String]) async throws {
+        try await withDeadline(HubTiming.fabricRemoval) { [self] in try await removeFromFabricUnbounded(nodeID, interfaces: interfaces) }
+    }
+
+    private func removeFromFabricUnbounded(_ nodeID: UInt64, interfaces: [String]) async throws {
         let transport = try MatterTransport()
         defer { Task { await transport.shutdown() } }
         let node = try await establishSession(to: nodeID, interfaces: interfaces, over: transport)
@@ -20,7 +25,7 @@ extension Hub {
         let response = try await client.invoke(OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
                                                timeout: HubTiming.rollbackStep)
         guard response.statusCode == .ok else {
-            throw CommissionerError("the device refused RemoveFabric: \(response.statusCode)")
+            throw CommissioningFailure(.refused, "the device refused RemoveFabric: \(response.statusCode)")
         }
         await transport.removeSession(node.session)
     }

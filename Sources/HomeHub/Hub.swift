@@ -32,16 +32,14 @@ public final class Hub: Sendable {
         }
     }
 
-    /// Commissions a device onto the hub's fabric and adds its devices to the home.
+    /// Commissions a device onto the hub's fabric and adds its devices to the home, named `name` (default: the
+    /// product's name) in `room` (created when new).
     public func commission(_ request: CommissioningRequest, name: String?, room: String?,
-                           progress: @escaping @Sendable (CommissioningProgress) -> Void) async throws -> (CommissioningResult, [DeviceID]) {
+                           progress: @escaping @Sendable (CommissioningProgress) -> Void) async throws -> CommissioningResult {
         let transport = try MatterTransport()
         defer { Task { await transport.shutdown() } }
         let commissioner = Commissioner(authority: authority, store: store, transport: transport, progress: progress)
-        let result = try await commissioner.commission(request)
-        let defaultName = result.description?.productName ?? "Matter device"
-        let devices = try store.addDevices(of: result.nodeID, named: name ?? defaultName, inRoom: room)
-        return (result, devices)
+        return try await commissioner.commission(request, name: name, room: room)
     }
 
     /// The devices of the home.

@@ -10,21 +10,27 @@ extension HubStore {
     /// endpoint only when there is nothing else). Named `name` (numbered when there are several), in `room`.
     @discardableResult
     public func addDevices(of nodeID: UInt64, named name: String, inRoom room: String?) throws(HubStoreError) -> [DeviceID] {
-        let endpoints = try endpoints(of: nodeID)
-        var deviceEndpoints = Set(endpoints.filter { $0.endpoint != 0 && !Self.nonDeviceTypes.contains($0.deviceType) }.map(\.endpoint)).sorted()
+        try write { transaction in try Self.insertDevices(of: nodeID, named: name, inRoom: room, in: transaction) }
+    }
+
+    static func insertDevices(of nodeID: UInt64, named name: String, inRoom room: String?,
+                              in transaction: SQLiteDatabase.Transaction) throws -> [DeviceID] {
+        let endpoints = try transaction.query("SELECT endpoint, device_type FROM endpoints WHERE node_id = ?", [.identifier(nodeID)]).map { values in
+            let row = StoredRow(table: "endpoints", values: values)
+            return (endpoint: try row.narrow("endpoint", as: UInt16.self), deviceType: try row.narrow("device_type", as: UInt32.self))
+        }
+        var deviceEndpoints = Set(endpoints.filter { $0.endpoint != 0 && !nonDeviceTypes.contains($0.deviceType) }.map(\.endpoint)).sorted()
         if deviceEndpoints.isEmpty { deviceEndpoints = [0] }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .invalidName(name) }
+        guard !trimmed.isEmpty else { throw HubStoreError.invalidName(name) }
         let now = Self.now()
-        return try write { transaction in
-            let roomID = try room.map { try Self.roomID(named: $0, creatingIn: transaction, at: now) }
-            return try deviceEndpoints.enumerated().map { index, endpoint in
-                let deviceName = deviceEndpoints.count == 1 ? trimmed : "\(trimmed) \(index + 1)"
-                try transaction.query(
-                    "INSERT INTO devices (node_id, endpoint, name, room_id, created_at) VALUES (?, ?, ?, ?, ?)",
-                    [.identifier(nodeID), .integer(Int64(endpoint)), .text(deviceName), roomID.map { .text($0) } ?? .null, .date(now)])
-                return DeviceID(nodeID: nodeID, endpoint: endpoint)
-            }
+        let roomID = try room.map { try Self.roomID(named: $0, creatingIn: transaction, at: now) }
+        return try deviceEndpoints.enumerated().map { index, endpoint in
+            let deviceName = deviceEndpoints.count == 1 ? trimmed : "\(trimmed) \(index + 1)"
+            try transaction.query(
+                "INSERT INTO devices (node_id, endpoint, name, room_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                [.identifier(nodeID), .integer(Int64(endpoint)), .text(deviceName), roomID.map { .text($0) } ?? .null, .date(now)])
+            return DeviceID(nodeID: nodeID, endpoint: endpoint)
         }
     }
 

@@ -40,51 +40,57 @@ extension HubStore {
         try transition(nodeID, from: .commissioning, to: .commissioned)
     }
 
+    /// CommissioningComplete succeeded: in one transaction the node becomes commissioned with what its interview
+    /// learned (identity, endpoints; nil when the interview failed), where it answered, and its devices named `deviceName`
+    /// in `room`. A reader sees the node either still commissioning or complete with its devices, never in between.
+    public func finishCommissioning(_ nodeID: UInt64, description: NodeDescription?, addresses: [SocketAddress], mrpParameters: MRPParameters?,
+                                    deviceName: String, room: String?) throws(HubStoreError) -> [DeviceID] {
+        try write { transaction in
+            try Self.transition(nodeID, from: .commissioning, to: .commissioned, in: transaction)
+            if let description {
+                try Self.updateIdentity(of: nodeID, vendorName: description.vendorName, productName: description.productName,
+                                        serialNumber: description.serialNumber, in: transaction)
+                try Self.replaceEndpoints(description.endpointDeviceTypes, of: nodeID, in: transaction)
+            }
+            if !addresses.isEmpty {
+                try Self.updateReachability(of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction)
+            }
+            return try Self.insertDevices(of: nodeID, named: deviceName, inRoom: room, in: transaction)
+        }
+    }
+
     /// The commissioning was abandoned (or found pending after a crash); the node can be commissioned again.
     public func markFailed(_ nodeID: UInt64) throws(HubStoreError) {
         try transition(nodeID, from: .commissioning, to: .failed)
     }
 
-    /// Removes the node with its addresses and endpoints. Its node ID stays allocated.
+    /// Removes the node with its addresses, endpoints, devices and its place in the add-device session. Its node ID
+    /// stays allocated.
     public func deleteNode(_ nodeID: UInt64) throws(HubStoreError) {
         try write { transaction in
             guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
                 throw HubStoreError.unknownNode(nodeID)
             }
             try transaction.query("DELETE FROM nodes WHERE node_id = ?", [.identifier(nodeID)])
+            try transaction.query("DELETE FROM commissioning_session_nodes WHERE node_id = ?", [.identifier(nodeID)])
         }
     }
 
     /// What the device said about itself once it could be read (Basic Information cluster).
     public func updateIdentity(of nodeID: UInt64, vendorName: String?, productName: String?, serialNumber: String?) throws(HubStoreError) {
-        try update(nodeID, "UPDATE nodes SET vendor_name = ?, product_name = ?, serial_number = ?, updated_at = ? WHERE node_id = ?",
-                   [.optionalText(vendorName), .optionalText(productName), .optionalText(serialNumber), .date(Self.now()), .identifier(nodeID)])
+        try write { transaction in
+            try Self.updateIdentity(of: nodeID, vendorName: vendorName, productName: productName, serialNumber: serialNumber, in: transaction)
+        }
     }
 
     /// Where the node was last reached, and the MRP intervals it advertised there.
     public func updateReachability(of nodeID: UInt64, addresses: [SocketAddress], mrpParameters: MRPParameters?) throws(HubStoreError) {
-        let mrp = Self.mrpValues(mrpParameters)
-        try write { transaction in
-            try Self.requireChange(transaction.query(
-                "UPDATE nodes SET mrp_idle_ms = ?, mrp_active_ms = ?, mrp_active_threshold_ms = ?, updated_at = ? WHERE node_id = ? RETURNING node_id",
-                [mrp[0], mrp[1], mrp[2], .date(Self.now()), .identifier(nodeID)]), nodeID)
-            try Self.replaceAddresses(addresses, of: nodeID, in: transaction)
-        }
+        try write { transaction in try Self.updateReachability(of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction) }
     }
 
     /// Replaces the node's endpoints and their device types (from its Descriptor clusters).
     public func setEndpoints(_ endpoints: [EndpointDeviceType], of nodeID: UInt64) throws(HubStoreError) {
-        try write { transaction in
-            guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
-                throw HubStoreError.unknownNode(nodeID)
-            }
-            try transaction.query("DELETE FROM endpoints WHERE node_id = ?", [.identifier(nodeID)])
-            for endpoint in endpoints {
-                try transaction.query("INSERT INTO endpoints (node_id, endpoint, device_type, revision) VALUES (?, ?, ?, ?)",
-                                      [.identifier(nodeID), .integer(Int64(endpoint.endpoint)), .integer(Int64(endpoint.deviceType)),
-                                       .integer(Int64(endpoint.revision))])
-            }
-        }
+        try write { transaction in try Self.replaceEndpoints(endpoints, of: nodeID, in: transaction) }
     }
 
     public func endpoints(of nodeID: UInt64) throws(HubStoreError) -> [EndpointDeviceType] {
@@ -152,19 +158,46 @@ extension HubStore {
     }
 
     private func transition(_ nodeID: UInt64, from: NodeRecord.CommissioningState, to: NodeRecord.CommissioningState) throws(HubStoreError) {
-        try write { transaction in
-            guard let values = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).first else {
-                throw HubStoreError.unknownNode(nodeID)
-            }
-            let state = try Self.state(StoredRow(table: "nodes", values: values))
-            guard state == from else { throw HubStoreError.wrongState(nodeID, state, expected: from) }
-            try transaction.query("UPDATE nodes SET state = ?, updated_at = ? WHERE node_id = ?",
-                                  [.text(to.rawValue), .date(Self.now()), .identifier(nodeID)])
-        }
+        try write { transaction in try Self.transition(nodeID, from: from, to: to, in: transaction) }
     }
 
-    private func update(_ nodeID: UInt64, _ sql: String, _ bindings: [SQLiteDatabase.Value]) throws(HubStoreError) {
-        try write { transaction in try Self.requireChange(transaction.query(sql + " RETURNING node_id", bindings), nodeID) }
+    private static func transition(_ nodeID: UInt64, from: NodeRecord.CommissioningState, to: NodeRecord.CommissioningState,
+                                   in transaction: SQLiteDatabase.Transaction) throws {
+        guard let values = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).first else {
+            throw HubStoreError.unknownNode(nodeID)
+        }
+        let state = try Self.state(StoredRow(table: "nodes", values: values))
+        guard state == from else { throw HubStoreError.wrongState(nodeID, state, expected: from) }
+        try transaction.query("UPDATE nodes SET state = ?, updated_at = ? WHERE node_id = ?",
+                              [.text(to.rawValue), .date(Self.now()), .identifier(nodeID)])
+    }
+
+    private static func updateIdentity(of nodeID: UInt64, vendorName: String?, productName: String?, serialNumber: String?,
+                                       in transaction: SQLiteDatabase.Transaction) throws {
+        try requireChange(transaction.query(
+            "UPDATE nodes SET vendor_name = ?, product_name = ?, serial_number = ?, updated_at = ? WHERE node_id = ? RETURNING node_id",
+            [.optionalText(vendorName), .optionalText(productName), .optionalText(serialNumber), .date(Self.now()), .identifier(nodeID)]), nodeID)
+    }
+
+    private static func updateReachability(of nodeID: UInt64, addresses: [SocketAddress], mrpParameters: MRPParameters?,
+                                           in transaction: SQLiteDatabase.Transaction) throws {
+        let mrp = mrpValues(mrpParameters)
+        try requireChange(transaction.query(
+            "UPDATE nodes SET mrp_idle_ms = ?, mrp_active_ms = ?, mrp_active_threshold_ms = ?, updated_at = ? WHERE node_id = ? RETURNING node_id",
+            [mrp[0], mrp[1], mrp[2], .date(Self.now()), .identifier(nodeID)]), nodeID)
+        try replaceAddresses(addresses, of: nodeID, in: transaction)
+    }
+
+    private static func replaceEndpoints(_ endpoints: [EndpointDeviceType], of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction) throws {
+        guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
+            throw HubStoreError.unknownNode(nodeID)
+        }
+        try transaction.query("DELETE FROM endpoints WHERE node_id = ?", [.identifier(nodeID)])
+        for endpoint in endpoints {
+            try transaction.query("INSERT INTO endpoints (node_id, endpoint, device_type, revision) VALUES (?, ?, ?, ?)",
+                                  [.identifier(nodeID), .integer(Int64(endpoint.endpoint)), .integer(Int64(endpoint.deviceType)),
+                                   .integer(Int64(endpoint.revision))])
+        }
     }
 
     private static func requireChange(_ rows: [SQLiteDatabase.Row], _ nodeID: UInt64) throws(HubStoreError) {

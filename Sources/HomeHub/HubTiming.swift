@@ -29,6 +29,10 @@ public enum HubTiming {
     static let operationalResolve: Duration = .seconds(5)
     /// Each best-effort undo message after a failure; the fail-safe's expiry covers what does not get through.
     static let rollbackStep: Duration = .seconds(5)
+    /// Asking a device to leave the fabric when an add-device session is cancelled or found abandoned: CASE plus two
+    /// messages take well under a second on a reachable device; an unreachable one must not hold up the user's next
+    /// attempt for long, and MRP gives up on it after about 7 s anyway.
+    static let fabricRemoval: Duration = .seconds(10)
     /// A commissioning row older than this belongs to a process that died: the device's fail-safe (60 s) has long
     /// expired and undone its side, and no live commissioner waits that long between its row's writes.
     static let abandonedCommissioning: Duration = .seconds(300)

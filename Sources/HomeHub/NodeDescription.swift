@@ -23,6 +23,15 @@ public struct NodeDescription: Hashable, Sendable {
         self.softwareVersionString = softwareVersionString
         self.endpoints = endpoints
     }
+
+    /// Each endpoint's device types as the store keeps them: once each, although some devices (CircuitMatter) list
+    /// a device type twice on one endpoint.
+    var endpointDeviceTypes: [EndpointDeviceType] {
+        var seen = Set<[UInt32]>()
+        return endpoints.flatMap { endpoint in
+            endpoint.deviceTypes.map { EndpointDeviceType(endpoint: endpoint.endpoint, deviceType: $0.deviceType.rawValue, revision: $0.revision) }
+        }.filter { seen.insert([UInt32($0.endpoint), $0.deviceType]).inserted }
+    }
 }
 
 /// One endpoint as its Descriptor cluster describes it.

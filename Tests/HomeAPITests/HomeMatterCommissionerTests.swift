@@ -27,8 +27,10 @@ import Testing
             let commission = await #expect(throws: HomeError.self) { try await commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode) }
             #expect(commission?.code == .failedPrecondition)
             #expect(throws: HomeError.self) { try commissioner.fetchRooms() }
-            let configure = await #expect(throws: HomeError.self) { try await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall") }
+            let configure = #expect(throws: HomeError.self) { try commissioner.configure(deviceName: "Lamp", roomName: "Hall") }
             #expect(configure?.code == .failedPrecondition)
+            await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall")
+            #expect(try await fixture.home.rooms().list().isEmpty)
             #expect(try fixture.storedNodeIDs().isEmpty)
             await fixture.device.shutdown()
         }
@@ -51,7 +53,12 @@ import Testing
             #expect(try fixture.storedNodeIDs().isEmpty)
             #expect(try fixture.home.context.store.commissioningSession()?.nodeIDs == [])
             try await commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
-            try await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall")
+            let named = try await fixture.home.devices().list().map(\.name)
+            await commissioner.configureMatterDevice(deviceName: "  ", roomName: "Hall")
+            #expect(try await fixture.home.devices().list().map(\.name) == named, "an empty name changes nothing")
+            #expect(try await fixture.home.rooms().list().isEmpty)
+            await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall")
+            #expect(try await fixture.home.devices().list().map(\.name) == ["Lamp"])
             #expect(try commissioner.fetchRooms() == [MatterAddDeviceRequest.Room(displayName: "Hall")])
             #expect(try structure.completeMatterCommissioning().count == 1)
             await fixture.device.shutdown()

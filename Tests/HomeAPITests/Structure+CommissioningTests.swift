@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import MatterDevice
 import Testing
 @testable import HomeAPI
 
@@ -84,6 +85,93 @@ struct StructureCommissioningTests {
         }
     }
 
+    @Test("prepare undoes a session whose process died: the device it commissioned leaves the hub's fabric and the store")
+    func killedOwnerSessionUndone() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let structure = try await fixture.structure()
+            let other = Process()
+            other.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            other.arguments = ["60"]
+            try other.run()
+            let owner = try #require(ProcessIdentity.running(pid: other.processIdentifier))
+            try fixture.home.context.store.openCommissioningSession(
+                CommissioningSessionRecord(id: "dying", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(600),
+                                           interfaces: [], paaTrustStore: fixture.statePath + "/paa"), now: Date())
+            try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            #expect(try fixture.storedNodeIDs().count == 1)
+            #expect(await fixture.device.fabrics.count == 1)
+            kill(other.processIdentifier, SIGKILL)
+            _ = await ChildProcess.finish(other)
+
+            try await structure.prepareForMatterCommissioning()
+            #expect(try fixture.storedNodeIDs().isEmpty)
+            #expect(await fixture.device.fabrics.isEmpty, "the device still holds the abandoned session's fabric")
+            #expect(await fixture.device.isCommissioningWindowOpen)
+            await fixture.device.shutdown()
+        }
+    }
+
+    @Test("adding a device already on this hub fails with alreadyExists and leaves the home and the device as they were")
+    func alreadyCommissioned() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let structure = try await fixture.structure()
+            try await structure.prepareForMatterCommissioning()
+            try await fixture.request(structure, payload: try fixture.qrCode)
+                .perform(handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
+            _ = try structure.completeMatterCommissioning()
+            try await fixture.openBasicCommissioningWindow(through: fixture.home)
+            let nodesBefore = try fixture.storedNodeIDs()
+
+            try await structure.prepareForMatterCommissioning()
+            let error = await #expect(throws: HomeError.self) {
+                try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            }
+            #expect(error?.code == .alreadyExists)
+            #expect(error?.message.contains("already commissioned to this hub") == true)
+            await structure.cancelMatterCommissioning()
+            #expect(try fixture.storedNodeIDs() == nodesBefore)
+            #expect(try await fixture.home.devices().list().map(\.name) == ["Desk lamp"])
+            #expect(await fixture.device.fabrics.count == 1)
+            await fixture.home.disconnect()
+            await fixture.device.shutdown()
+        }
+    }
+
+    @Test("a device whose fabric table is full fails with resourceExhausted, and nothing of the attempt is stored")
+    func fabricTableFull() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            // Other hubs fill every fabric slot the device has, each opening the window again for the next.
+            for index in 0..<Int(DeviceConstants.supportedFabrics) {
+                var configuration = Home.Configuration(stateDirectory: directory + "/other\(index)", paaTrustStore: fixture.statePath + "/paa")
+                configuration.commissioningAddress = fixture.address
+                let other = try Home.open(statePath: directory + "/other\(index)", configuration: configuration)
+                let otherStructure = try #require(try await other.structures().list().first)
+                try await otherStructure.prepareForMatterCommissioning()
+                try await HomeMatterCommissioner(home: other).commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+                _ = try otherStructure.completeMatterCommissioning()
+                try await fixture.openBasicCommissioningWindow(through: other)
+                await other.disconnect()
+            }
+            #expect(await fixture.device.fabrics.count == Int(DeviceConstants.supportedFabrics))
+
+            let structure = try await fixture.structure()
+            try await structure.prepareForMatterCommissioning()
+            let error = await #expect(throws: HomeError.self) {
+                try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            }
+            #expect(error?.code == .resourceExhausted)
+            #expect(error?.message.contains("TableFull") == true)
+            #expect(try fixture.storedNodeIDs().isEmpty)
+            #expect(try fixture.home.context.store.commissioningSession()?.nodeIDs == [])
+            #expect(await fixture.device.fabrics.count == Int(DeviceConstants.supportedFabrics))
+            await structure.cancelMatterCommissioning()
+            await fixture.device.shutdown()
+        }
+    }
+
     @Test("prepare fails with unavailable when none of the configured interfaces is up")
     func transportDown() async throws {
         try await withTemporaryDirectory { directory in
@@ -116,7 +204,7 @@ struct StructureCommissioningTests {
 
             try ownerStructure.grantCommissioning(toUser: otherUser)
             try await guestStructure.prepareForMatterCommissioning()
-            try await guestStructure.cancelMatterCommissioning()
+            await guestStructure.cancelMatterCommissioning()
 
             try ownerStructure.revokeCommissioning(fromUser: otherUser)
             let revoked = await #expect(throws: HomeError.self) { try await guestStructure.prepareForMatterCommissioning() }
@@ -139,7 +227,7 @@ struct StructureCommissioningTests {
             }
             #expect(interrupted?.code == .aborted)
             #expect(try fixture.storedNodeIDs().count == 1)
-            try await structure.cancelMatterCommissioning()
+            await structure.cancelMatterCommissioning()
             #expect(try fixture.storedNodeIDs().isEmpty)
             #expect(try await fixture.home.devices().list().isEmpty)
             #expect(try fixture.home.context.store.commissioningSession() == nil)

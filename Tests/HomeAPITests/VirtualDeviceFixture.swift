@@ -3,6 +3,7 @@ import HomeHub
 import MatterDevice
 import MatterDiscovery
 import MatterPlatform
+import Testing
 @testable import HomeAPI
 
 /// Our own virtual device on loopback (no mDNS) and a home in one temporary directory whose configuration points
@@ -41,6 +42,17 @@ struct VirtualDeviceFixture {
     }
 
     var commissioner: HomeMatterCommissioner { HomeMatterCommissioner(context: home.context) }
+
+    /// Opens the device's basic commissioning window (its onboarding passcode again) through `home`, one of its
+    /// administrators: the way a second ecosystem, or the same hub by mistake, gets to commission it once more.
+    func openBasicCommissioningWindow(through home: Home) async throws {
+        let devices = try await home.devices().list()
+        let device = try #require(devices.first, "the home has no device to open the window of")
+        let root = try #require(await device.types.get(RootNodeDeviceType.self), "the device has no root node")
+        let administration = try #require(root.matterTraits.administratorCommissioningTrait)
+        try await administration.openBasicCommissioningWindow(commissioningTimeout: 180)
+        #expect(await self.device.isCommissioningWindowOpen)
+    }
 
     /// Every node of the store, whatever its state: what "no trace" is checked against.
     func storedNodeIDs() throws -> [UInt64] {

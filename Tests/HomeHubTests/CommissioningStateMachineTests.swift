@@ -37,37 +37,46 @@ import Testing
         while case .run(let step) = action, step != .operationalSession {
             action = machine.succeeded(step)
         }
-        action = machine.failed(.operationalSession, reason: "no answer")
-        #expect(action == .failed(.stepFailed(.operationalSession, reason: "no answer"), rollback: [.removeFabricFromDevice, .forgetNode]))
-        #expect(CommissioningError.stepFailed(.operationalSession, reason: "no answer").description == "CASE session failed: no answer")
+        action = machine.failed(.operationalSession, CommissioningFailure(.noAnswer, "no answer"))
+        #expect(action == .failed(.stepFailed(.operationalSession, CommissioningFailure(.noAnswer, "no answer")), rollback: [.removeFabricFromDevice, .forgetNode]))
+        #expect(CommissioningError.stepFailed(.operationalSession, CommissioningFailure(.noAnswer, "no answer")).description == "CASE session failed: no answer")
     }
 
     @Test func nothingIsUndoneOnceCommissioningCompleted() {
         var machine = CommissioningStateMachine(options: .init(addressKnown: true))
         var action = machine.start()
         while case .run(let step) = action, step != .interview { action = machine.succeeded(step) }
-        #expect(machine.failed(.interview, reason: "timeout") == .failed(.stepFailed(.interview, reason: "timeout"), rollback: []))
+        #expect(machine.failed(.interview, CommissioningFailure(.noAnswer, "timeout")) == .failed(.stepFailed(.interview, CommissioningFailure(.noAnswer, "timeout")), rollback: []))
     }
 
     @Test func anEarlyFailureHasNothingToUndo() {
         var machine = CommissioningStateMachine(options: .init(addressKnown: true))
         _ = machine.start()
-        #expect(machine.failed(.passcodeSession, reason: "wrong passcode")
-            == .failed(.stepFailed(.passcodeSession, reason: "wrong passcode"), rollback: []))
+        #expect(machine.failed(.passcodeSession, CommissioningFailure(.wrongPasscode, "wrong passcode"))
+            == .failed(.stepFailed(.passcodeSession, CommissioningFailure(.wrongPasscode, "wrong passcode")), rollback: []))
     }
 
     @Test func attestationFailureStopsUnlessTheUserAcceptsTheDevice() {
         var strict = CommissioningStateMachine(options: .init(addressKnown: true))
         var action = strict.start()
         while case .run(let step) = action, step != .deviceAttestation { action = strict.succeeded(step) }
-        #expect(strict.failed(.deviceAttestation, reason: "PAA not trusted")
-            == .failed(.stepFailed(.deviceAttestation, reason: "PAA not trusted"), rollback: []))
+        let untrusted = CommissioningFailure(.untrustedDevice, "PAA not trusted")
+        #expect(strict.failed(.deviceAttestation, untrusted) == .failed(.stepFailed(.deviceAttestation, untrusted), rollback: []))
 
         var lenient = CommissioningStateMachine(options: .init(addressKnown: true, acceptUntrustedDevice: true))
         action = lenient.start()
         while case .run(let step) = action, step != .deviceAttestation { action = lenient.succeeded(step) }
-        #expect(lenient.failed(.deviceAttestation, reason: "PAA not trusted") == .run(.certificateSigningRequest))
+        #expect(lenient.failed(.deviceAttestation, untrusted) == .run(.certificateSigningRequest))
         #expect(lenient.attestationOverride == "PAA not trusted")
+    }
+
+    @Test func acceptingUntrustedDevicesDoesNotAcceptADeviceThatNeverAnswered() {
+        var lenient = CommissioningStateMachine(options: .init(addressKnown: true, acceptUntrustedDevice: true))
+        var action = lenient.start()
+        while case .run(let step) = action, step != .deviceAttestation { action = lenient.succeeded(step) }
+        let silent = CommissioningFailure(.noAnswer, "no answer within 30 s")
+        #expect(lenient.failed(.deviceAttestation, silent) == .failed(.stepFailed(.deviceAttestation, silent), rollback: []))
+        #expect(lenient.attestationOverride == nil)
     }
 
     @Test func refusesReportsForAStepThatIsNotRunning() {

@@ -1,4 +1,5 @@
 import Foundation
+import MatterDataModel
 import MatterDiscovery
 import MatterMessaging
 import MatterPlatform
@@ -138,6 +139,43 @@ import Testing
             try store.setEndpoints(second, of: 0x42)
             #expect(try store.endpoints(of: 0x42) == second)
             #expect(throws: HubStoreError.unknownNode(0x99)) { try store.setEndpoints(second, of: 0x99) }
+        }
+    }
+
+    @Test func finishingACommissioningWritesTheNodeAndItsDevicesTogetherOrNothing() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            // CircuitMatter lists a device type twice on one endpoint: stored once.
+            let light = DescriptorCluster.DeviceTypeStruct(deviceType: 0x0100, revision: 3)
+            let description = NodeDescription(
+                vendorID: 0xFFF1, vendorName: "Acme", productID: 0x8000, productName: "Lamp", serialNumber: "SN-9",
+                endpoints: [EndpointDescription(endpoint: 0, deviceTypes: [.init(deviceType: 0x0016, revision: 1)], serverClusters: [], clientClusters: [], parts: [1, 2]),
+                            EndpointDescription(endpoint: 1, deviceTypes: [light, light], serverClusters: [], clientClusters: [], parts: []),
+                            EndpointDescription(endpoint: 2, deviceTypes: [light], serverClusters: [], clientClusters: [], parts: [])])
+            let address = SocketAddress.ipv4(IPv4Address(0x7F00_0001), port: 5541)
+
+            // A name the store refuses undoes the whole transaction: the node stays as it was, with no devices.
+            #expect(throws: HubStoreError.self) {
+                try store.finishCommissioning(0x42, description: description, addresses: [address], mrpParameters: nil, deviceName: "  ", room: "Hall")
+            }
+            #expect(try store.node(0x42)?.state == .commissioning)
+            #expect(try store.node(0x42)?.productName == nil)
+            #expect(try store.endpoints(of: 0x42).isEmpty)
+            #expect(try store.rooms().isEmpty)
+
+            let devices = try store.finishCommissioning(0x42, description: description, addresses: [address], mrpParameters: nil,
+                                                        deviceName: "Lamp", room: "Hall")
+            #expect(devices == [DeviceID(nodeID: 0x42, endpoint: 1), DeviceID(nodeID: 0x42, endpoint: 2)])
+            let node = try #require(try store.node(0x42))
+            #expect(node.state == .commissioned && node.productName == "Lamp" && node.serialNumber == "SN-9" && node.addresses == [address])
+            #expect(try store.endpoints(of: 0x42).count == 3)
+            #expect(try store.devices().map(\.name) == ["Lamp 1", "Lamp 2"])
+            #expect(try store.devices().allSatisfy { $0.roomName == "Hall" })
+            // Only once: a commissioned node cannot be finished again.
+            #expect(throws: HubStoreError.wrongState(0x42, .commissioned, expected: .commissioning)) {
+                try store.finishCommissioning(0x42, description: nil, addresses: [], mrpParameters: nil, deviceName: "Lamp", room: nil)
+            }
         }
     }
 

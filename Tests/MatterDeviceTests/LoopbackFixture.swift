@@ -53,7 +53,7 @@ struct LoopbackFixture {
     /// Commissions the device onto the hub in `hubPath` with our own commissioner.
     func commission(hub: Hub, payload: SetupPayload? = nil) async throws -> CommissioningResult {
         let request = CommissioningRequest(payload: payload ?? device.setupPayload, address: address, trustStore: try trustStore)
-        return try await hub.commission(request, name: "lamp", room: nil, progress: { _ in }).0
+        return try await hub.commission(request, name: "lamp", room: nil, progress: { _ in })
     }
 
     /// A CASE session from the hub's own node, and a client on it.

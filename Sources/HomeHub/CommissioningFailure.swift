@@ -1,0 +1,69 @@
+import MatterInteraction
+import MatterSecureChannel
+
+/// Why a commissioning step failed: a kind a caller can act on (the Home API maps it to a `HomeError` code), and
+/// the reason in words.
+public struct CommissioningFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// The device did not answer in time.
+        case noAnswer
+        /// No device matching the onboarding payload answered on the network.
+        case deviceNotFound
+        /// PASE failed because the passcode does not match the device's.
+        case wrongPasscode
+        /// Device attestation refused the device (untrusted PAA, bad certification declaration, …).
+        case untrustedDevice
+        /// The device holds as many fabrics as it supports (`TableFull`, Matter Core §11.18.4.8).
+        case fabricTableFull
+        /// The device is already on this hub's fabric.
+        case alreadyCommissioned
+        /// The device answered, but refused or could not do what the step asked.
+        case refused
+        /// The step needs something the hub does not do yet.
+        case unsupported
+        /// The hub itself failed (its store, its keys, its sockets).
+        case hubFailure
+    }
+
+    public let kind: Kind
+    public let reason: String
+
+    public init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}
+
+extension CommissioningFailure {
+    /// The failure an error thrown while carrying out a step stands for.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as CommissioningFailure:
+            self = failure
+        case let error as SessionEstablishmentError:
+            self.init(Self.kind(of: error), error.reason)
+        case let error as InteractionClientError:
+            switch error.reason {
+            case .timedOut, .exchange: self.init(.noAnswer, "\(error)")
+            case .transportShutDown: self.init(.hubFailure, "\(error)")
+            default: self.init(.refused, "\(error)")
+            }
+        case let error as HubStoreError:
+            self.init(.hubFailure, "the hub's store: \(error)")
+        case let error as FabricAuthorityError:
+            self.init(.hubFailure, "the hub's fabric: \(error)")
+        default:
+            self.init(.refused, "\(error)")
+        }
+    }
+
+    private static func kind(of error: SessionEstablishmentError) -> Kind {
+        switch error {
+        case .rejected(_, .wrongPasscode): .wrongPasscode
+        case .transport: .noAnswer
+        case .rejected, .unexpectedProtocol: .refused
+        }
+    }
+}
