@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import MatterDevice
 import Testing
 @testable import HomeAPI
 
@@ -62,6 +63,47 @@ import Testing
             #expect(try commissioner.fetchRooms() == [MatterAddDeviceRequest.Room(displayName: "Hall")])
             #expect(try structure.completeMatterCommissioning().count == 1)
             await fixture.device.shutdown()
+        }
+    }
+    @Test("a device that fails attestation is permissionDenied, naming the step, and leaves nothing stored")
+    func attestationRefused() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            // Trust another virtual device's development PAA instead of this one's.
+            let strangerStore = DeviceStore(directory: directory + "/stranger")
+            let stranger = try VirtualDevice(store: strangerStore, state: try strangerStore.loadOrCreate(DeviceSettings(passcode: 20202021, discriminator: 1)),
+                                             port: 0, log: { _ in })
+            #expect(stranger.attestation.paa != fixture.device.attestation.paa)
+            try Data(stranger.attestation.paa).write(to: URL(fileURLWithPath: fixture.statePath + "/paa/development-paa.der"))
+            let structure = try await fixture.structure()
+            try await structure.prepareForMatterCommissioning()
+            let error = await #expect(throws: HomeError.self) {
+                try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            }
+            #expect(error?.code == .permissionDenied)
+            #expect(error?.message.contains("device attestation failed") == true)
+            #expect(try fixture.storedNodeIDs().isEmpty)
+            #expect(await fixture.device.fabrics.isEmpty)
+            await structure.cancelMatterCommissioning()
+            await fixture.device.shutdown()
+        }
+    }
+
+    @Test("a device that never answers is deadlineExceeded, naming the step")
+    func deviceSilent() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let payload = try fixture.qrCode
+            await fixture.device.shutdown()
+            let structure = try await fixture.structure()
+            try await structure.prepareForMatterCommissioning()
+            let error = await #expect(throws: HomeError.self) {
+                try await fixture.commissioner.commissionMatterDevice(onboardingPayload: payload)
+            }
+            #expect(error?.code == .deadlineExceeded)
+            #expect(error?.message.hasPrefix("adding the device: PASE session failed") == true)
+            #expect(try fixture.storedNodeIDs().isEmpty)
+            await structure.cancelMatterCommissioning()
         }
     }
 }
