@@ -92,6 +92,10 @@ public actor Commissioner {
                                                             mrpParameters: context.caseSession.flatMap { session in session.established.peerParameters.map { _ in session.established.mrpParameters } },
                                                             deviceName: name ?? context.description?.productName ?? Self.defaultDeviceName, room: room)
                 } catch {
+                    // The store refused (the session was cancelled meanwhile, or the disk failed): the device must not
+                    // stay on a fabric whose hub forgot it.
+                    await leaveFabric(context)
+                    try? store.deleteNode(nodeID)
                     throw .stepFailed(.interview, CommissioningFailure(error))
                 }
                 return CommissioningResult(
@@ -306,6 +310,14 @@ public actor Commissioner {
         if rollback.contains(.forgetNode), let nodeID = context.nodeID {
             try? store.deleteNode(nodeID)
         }
+    }
+
+    /// After CommissioningComplete, the fail-safe no longer undoes anything: RemoveFabric over the CASE session does.
+    private func leaveFabric(_ context: Context) async {
+        guard let session = context.caseSession, let fabricIndex = context.fabricIndex else { return }
+        let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+        _ = try? await client.invoke(OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
+                                     timeout: HubTiming.rollbackStep)
     }
 
     private func closeSessions(_ context: Context) async {

@@ -45,6 +45,22 @@ struct VirtualDeviceTests {
         }
     }
 
+    @Test func whenTheStoreRefusesTheFinishedNodeTheDeviceLeavesTheFabricAndNothingIsStored() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory)
+            let hub = try Hub(statePath: fixture.hubPath)
+            // An empty name is refused by the store in the very transaction that would make the node commissioned.
+            let request = CommissioningRequest(payload: fixture.device.setupPayload, address: fixture.address, trustStore: try fixture.trustStore)
+            await #expect(throws: CommissioningError.self) { try await hub.commission(request, name: "  ", room: nil, progress: { _ in }) }
+            #expect(try hub.store.nodes().isEmpty)
+            #expect(try hub.devices().isEmpty)
+            // CommissioningComplete had made the fabric permanent: RemoveFabric took it back, and the window reopened.
+            #expect(await fixture.device.fabrics.isEmpty)
+            #expect(await fixture.device.isCommissioningWindowOpen)
+            await fixture.device.shutdown()
+        }
+    }
+
     @Test func theHubResumesItsCASESessionAndTheResumedSessionCarriesReads() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
