@@ -47,11 +47,12 @@ extension Structure {
         _ = try? context.write { store throws(HubStoreError) in try store.cancelCommissioningSession(session.id) }
     }
 
-    /// Best effort, one node after the other, each bounded by the hub's fabric-removal timeout.
+    /// Best effort, one node after the other, each bounded by the hub's fabric-removal timeout. Nodes still marked
+    /// `commissioning` are asked too: their process may have died after CommissioningComplete, when the device's
+    /// fail-safe no longer undoes anything (before it, CASE fails at once: the device dropped our NOC).
     private func removeFromFabric(commissionedIn session: CommissioningSessionRecord) async {
-        let nodes = (try? context.store.nodes()) ?? []
-        for node in nodes where session.nodeIDs.contains(node.nodeID) && node.state == .commissioned {
-            try? await context.hub.removeFromFabric(node.nodeID, interfaces: session.interfaces)
+        for nodeID in session.nodeIDs {
+            try? await context.hub.removeFromFabric(nodeID, interfaces: session.interfaces)
         }
     }
 

@@ -4,7 +4,8 @@ import MatterPlatform
 
 extension Hub {
     /// Asks a commissioned node to leave the hub's fabric (Matter Core §11.18.6.12 RemoveFabric, for the fabric index it
-    /// reports as current on our CASE session). A device left with no fabric opens its commissioning window again.
+    /// reports as current on our CASE session), whatever state the store has the node in. A device left with no fabric
+    /// opens its commissioning window again.
     /// Gives up after `HubTiming.fabricRemoval`.
     public func removeFromFabric(_ nodeID: UInt64, interfaces: [String]) async throws {
         try await withDeadline(HubTiming.fabricRemoval) { [self] in try await removeFromFabricUnbounded(nodeID, interfaces: interfaces) }
@@ -13,7 +14,9 @@ extension Hub {
     private func removeFromFabricUnbounded(_ nodeID: UInt64, interfaces: [String]) async throws {
         let transport = try MatterTransport()
         defer { Task { await transport.shutdown() } }
-        let node = try await establishSession(to: nodeID, interfaces: interfaces, over: transport)
+        // Any state: a commissioning interrupted after CommissioningComplete left the NOC on the device, not the fail-safe.
+        guard let record = try store.node(nodeID) else { throw HubError.unknownNode(nodeID) }
+        let node = try await establishSession(to: record, interfaces: interfaces, over: transport)
         let client = InteractionClient(transport: transport, session: node.session, peerParameters: node.peerParameters)
         let currentFabricIndex = OperationalCredentialsCluster.Attributes.currentFabricIndex
         let report = try await client.read([currentFabricIndex.path(endpoint: 0)])

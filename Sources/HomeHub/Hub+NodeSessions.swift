@@ -6,6 +6,12 @@ extension Hub {
     /// node's last CASE session when the node still knows it, and keeps the record the new session leaves.
     public func establishSession(to nodeID: UInt64, interfaces: [String], over transport: MatterTransport) async throws -> NodeSession {
         guard let node = try store.node(nodeID), node.state == .commissioned else { throw HubError.unknownNode(nodeID) }
+        return try await establishSession(to: node, interfaces: interfaces, over: transport)
+    }
+
+    /// The same for a node in any state: one whose commissioning was interrupted may hold our NOC all the same.
+    func establishSession(to node: NodeRecord, interfaces: [String], over transport: MatterTransport) async throws -> NodeSession {
+        let nodeID = node.nodeID
         let address = try await operationalAddress(of: node, interfaces: interfaces)
         let resumption = resumptions.withLock { $0[nodeID] }
         let established = try await SessionEstablishment.case(

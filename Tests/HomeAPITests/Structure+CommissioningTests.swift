@@ -1,5 +1,5 @@
 import Foundation
-import HomeHub
+@testable import HomeHub
 import MatterDevice
 import Testing
 @testable import HomeAPI
@@ -85,8 +85,9 @@ struct StructureCommissioningTests {
         }
     }
 
-    @Test("prepare undoes a session whose process died: the device it commissioned leaves the hub's fabric and the store")
-    func killedOwnerSessionUndone() async throws {
+    @Test("prepare undoes a session whose process died: the device it commissioned leaves the hub's fabric and the store",
+          arguments: [false, true])
+    func killedOwnerSessionUndone(diedBeforeTheFinalWrite: Bool) async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
@@ -101,6 +102,10 @@ struct StructureCommissioningTests {
             try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
             #expect(try fixture.storedNodeIDs().count == 1)
             #expect(await fixture.device.fabrics.count == 1)
+            if diedBeforeTheFinalWrite {
+                // As if the process died after CommissioningComplete, before the node was written as commissioned.
+                try fixture.home.context.store.database.execute("UPDATE nodes SET state = 'commissioning'")
+            }
             kill(other.processIdentifier, SIGKILL)
             _ = await ChildProcess.finish(other)
 
