@@ -54,7 +54,16 @@ public struct DiscoveryStateMachine: Sendable {
         }
         let fresh = followUpQuestions().filter { !asked.contains($0) }
         asked.formUnion(fresh)
-        return packets(fresh).map(Action.send)
+        return packets(fresh).map(Action.send) + settleOnFirstMatch(now: now)
+    }
+
+    /// A browse for a discriminator wants one device: once one is resolved, wait only `DiscoveryTiming.matchSettle`
+    /// more for others that answered the same query. A browse for every device keeps its whole window.
+    private mutating func settleOnFirstMatch(now: DiscoveryInstant) -> [Action] {
+        guard case .commissionable(let filter) = target, filter != .all, now + DiscoveryTiming.matchSettle < deadline,
+              case .commissionable(let nodes) = result, !nodes.isEmpty else { return [] }
+        deadline = now + DiscoveryTiming.matchSettle
+        return [.armTimer(min(nextQuery, deadline))]
     }
 
     public mutating func timerFired(now: DiscoveryInstant) -> [Action] {

@@ -7,6 +7,11 @@ public enum DiscoveryTiming {
     /// RFC 6762 §5.2: once the interval reaches sixty minutes it may stop growing.
     public static let maximumRequeryInterval: Duration = .seconds(3600)
 
+    /// A browse for a discriminator ends this long after the first matching device is resolved, instead of at the
+    /// caller's timeout: responders answer one query after a random 20–120 ms (RFC 6762 §6), so every device that
+    /// answered the same query is heard by then, and commissioning starts seconds sooner.
+    public static let matchSettle: Duration = .milliseconds(250)
+
     // The responder side.
 
     /// RFC 6762 §10: records naming a host (A, AAAA, SRV) live 120 s, as host data may change sooner.

@@ -65,18 +65,21 @@ private struct Harness {
         }
     }
 
+    /// Answers are heard once the whole batch of actions was carried out, as on a real network.
     mutating func handle(_ actions: [DiscoveryStateMachine.Action], now: DiscoveryInstant) throws {
+        var responses: [[UInt8]] = []
         for action in actions {
             switch action {
             case .send(let packet):
                 queries.append((now, try DNSMessage(decoding: packet).questions))
                 for device in devices {
-                    if let response = try device.answer(packet) { try handle(machine.receive(response, now: now), now: now) }
+                    if let response = try device.answer(packet) { responses.append(response) }
                 }
             case .armTimer(let instant): timer = instant
             case .finished(let result): finished = (now, result)
             }
         }
+        for response in responses { try handle(machine.receive(response, now: now), now: now) }
     }
 
     var commissionableNodes: [CommissionableNode] {
@@ -115,6 +118,23 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
         var all = Harness(.commissionable(.all), timeout: .seconds(2), devices: [unwanted, wanted])
         try all.run()
         #expect(all.commissionableNodes.map(\.instanceName) == ["AAAAAAAAAAAAAAAA", "BBBBBBBBBBBBBBBB"])
+    }
+
+    @Test func aBrowseForADiscriminatorEndsSoonAfterTheFirstMatchAndABrowseForAllKeepsItsWindow() throws {
+        let first = SimulatedDevice.commissionable("AAAAAAAAAAAAAAAA", discriminator: 3840, subtypes: [])
+        var twin = SimulatedDevice.commissionable("CCCCCCCCCCCCCCCC", discriminator: 3841, subtypes: [])
+        twin.host = "c.local"
+        var harness = Harness(.commissionable(.shortDiscriminator(15)), timeout: .seconds(3), devices: [first, twin])
+        try harness.run()
+        #expect(harness.finished?.at == DiscoveryInstant(sinceOrigin: DiscoveryTiming.matchSettle))
+        // Both answered the same query: both are kept, for the caller to choose.
+        #expect(harness.commissionableNodes.map(\.instanceName) == ["AAAAAAAAAAAAAAAA", "CCCCCCCCCCCCCCCC"])
+        #expect(harness.queries.count == 1)
+
+        var all = Harness(.commissionable(.all), timeout: .seconds(3), devices: [first, twin])
+        try all.run()
+        #expect(all.finished?.at == seconds(3))
+        #expect(all.commissionableNodes.count == 2)
     }
 
     /// RFC 6762 §5.2: one second, then doubling, until the caller's timeout.
@@ -161,8 +181,12 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
             [DNSQuestion(name: "device.local", type: .a), DNSQuestion(name: "device.local", type: .aaaa)],
         ])
         #expect(harness.commissionableNodes.map(\.port) == [5540])
-        // Nothing is missing by the second round, so it repeats only the browse.
-        #expect(harness.queries.first { $0.at == seconds(1) }?.questions.count == 2)
+        // Resolved within the first round: the browse for one discriminator ends without a second.
+        #expect(harness.queries.allSatisfy { $0.at == .origin })
+        // A browse for every device goes on; nothing is missing by its second round, so it repeats only the browse.
+        var all = Harness(.commissionable(.all), timeout: .seconds(2), devices: [device])
+        try all.run()
+        #expect(all.queries.first { $0.at == seconds(1) }?.questions == [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)])
     }
 
     @Test func mergesDuplicateAnswers() throws {
