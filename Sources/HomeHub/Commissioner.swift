@@ -192,7 +192,12 @@ public actor Commissioner {
                 endpoint.deviceTypes.map {
                     EndpointDeviceType(endpoint: endpoint.endpoint, deviceType: $0.deviceType.rawValue, revision: $0.revision)
                 }
-            }.filter { seen.insert([UInt32($0.endpoint), $0.deviceType]).inserted }, of: nodeID)
+            }.filter { seen.insert([UInt32($0.endpoint), $0.deviceType]).inserted }, tags: description.endpoints.flatMap { endpoint in
+                endpoint.tags.map {
+                    EndpointSemanticTag(endpoint: endpoint.endpoint, manufacturerCode: $0.mfgCode.optional, namespaceID: $0.namespaceID,
+                                        tag: $0.tag, label: $0.label?.optional)
+                }
+            }, of: nodeID)
         }
         return context
     }

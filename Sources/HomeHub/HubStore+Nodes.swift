@@ -72,8 +72,9 @@ extension HubStore {
         }
     }
 
-    /// Replaces the node's endpoints and their device types (from its Descriptor clusters).
-    public func setEndpoints(_ endpoints: [EndpointDeviceType], of nodeID: UInt64) throws(HubStoreError) {
+    /// Replaces the node's endpoints, their device types and their semantic tags (from its Descriptor clusters); tags
+    /// keep the order given.
+    public func setEndpoints(_ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag] = [], of nodeID: UInt64) throws(HubStoreError) {
         try write { transaction in
             guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
                 throw HubStoreError.unknownNode(nodeID)
@@ -84,7 +85,37 @@ extension HubStore {
                                       [.identifier(nodeID), .integer(Int64(endpoint.endpoint)), .integer(Int64(endpoint.deviceType)),
                                        .integer(Int64(endpoint.revision))])
             }
+            try transaction.query("DELETE FROM endpoint_tags WHERE node_id = ?", [.identifier(nodeID)])
+            for (position, tag) in tags.enumerated() {
+                try transaction.query(
+                    "INSERT INTO endpoint_tags (node_id, endpoint, position, manufacturer_code, namespace_id, tag, label) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [.identifier(nodeID), .integer(Int64(tag.endpoint)), .integer(Int64(position)),
+                     tag.manufacturerCode.map { .integer(Int64($0)) } ?? .null, .integer(Int64(tag.namespaceID)), .integer(Int64(tag.tag)),
+                     .optionalText(tag.label)])
+            }
         }
+    }
+
+    /// The node's semantic tags, by endpoint and in the order the device listed them.
+    public func semanticTags(of nodeID: UInt64) throws(HubStoreError) -> [EndpointSemanticTag] {
+        try semanticTags(where: "node_id = ?", [.identifier(nodeID)]).map(\.tag)
+    }
+
+    /// Tags with their node, in node, endpoint and list order.
+    func semanticTags(where condition: String, _ arguments: [SQLiteDatabase.Value]) throws(HubStoreError) -> [(nodeID: UInt64, tag: EndpointSemanticTag)] {
+        var tags: [(nodeID: UInt64, tag: EndpointSemanticTag)] = []
+        for values in try read("SELECT * FROM endpoint_tags WHERE \(condition) ORDER BY node_id, endpoint, position", arguments) {
+            let row = StoredRow(table: "endpoint_tags", values: values)
+            tags.append((try row.identifier("node_id"), EndpointSemanticTag(
+                endpoint: try row.narrow("endpoint", as: UInt16.self),
+                manufacturerCode: try row.optionalInteger("manufacturer_code").map { value throws(HubStoreError) in
+                    guard let code = UInt16(exactly: value) else { throw row.corrupt("manufacturer_code", "\(value) does not fit UInt16") }
+                    return code
+                },
+                namespaceID: try row.narrow("namespace_id", as: UInt8.self), tag: try row.narrow("tag", as: UInt8.self),
+                label: try row.optionalText("label"))))
+        }
+        return tags
     }
 
     public func endpoints(of nodeID: UInt64) throws(HubStoreError) -> [EndpointDeviceType] {

@@ -32,12 +32,16 @@ public struct EndpointDescription: Hashable, Sendable {
     public var serverClusters: [ClusterID]
     public var clientClusters: [ClusterID]
     public var parts: [UInt16]
+    /// Its TagList: empty when the endpoint has none.
+    public var tags: [SemanticTagStruct]
 
-    public init(endpoint: UInt16, deviceTypes: [DescriptorCluster.DeviceTypeStruct], serverClusters: [ClusterID], clientClusters: [ClusterID], parts: [UInt16]) {
+    public init(endpoint: UInt16, deviceTypes: [DescriptorCluster.DeviceTypeStruct], serverClusters: [ClusterID], clientClusters: [ClusterID],
+                parts: [UInt16], tags: [SemanticTagStruct] = []) {
         self.endpoint = endpoint
         self.deviceTypes = deviceTypes
         self.serverClusters = serverClusters
         self.clientClusters = clientClusters
         self.parts = parts
+        self.tags = tags
     }
 }
