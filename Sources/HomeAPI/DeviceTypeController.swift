@@ -49,6 +49,10 @@ public struct DeviceTypeController: Sendable, Hashable {
     }
 
     public func getAll<T: DeviceType>(of type: T.Type) async throws(HomeError) -> [T] {
+        guard contains(type) else { return [] }
+        // As `get` does: the parts' traits come from the node's live connection; a node that cannot be reached still has
+        // its parts, reported offline.
+        _ = try? await live.connection(to: nodeID)
         guard let current = try await device.list().first else { return [] }
         return current.types.instances(of: type)
     }

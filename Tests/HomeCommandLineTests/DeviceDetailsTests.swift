@@ -127,4 +127,20 @@ import Testing
             "  Connectivity:  offline (node 0x391D788B9528D5FA has no known address; pass --interface to find it by DNS-SD)\n"))
         #expect(output.standardOutput.hasSuffix("Endpoint 2 (Desk lamp 2): On/Off Light, Dimmable Light\n"))
     }
+
+    /// The tags come from the store: an unreachable panel still shows which button is which.
+    @Test func showPrintsTheStoredTagsOfEveryPart() async throws {
+        let state = try HomeFixture.hubWithLampsAndPanel()
+        let output = await HomeCommand.run(["show", "Panel 4", "--state", state])
+        #expect(output.exitCode == 0)
+        #expect(output.standardOutput.contains("  Tags:          Number 4 \"Night\"\n"))
+        #expect(output.standardOutput.hasSuffix("""
+            Endpoint 0: Root Node
+            Endpoint 1 (Panel 1): Generic Switch [Number 1]
+            Endpoint 2 (Panel 2): Generic Switch [Number 2]
+            Endpoint 3 (Panel 3): Generic Switch [Number 3]
+            Endpoint 4 (this device): Generic Switch [Number 4 "Night"]
+
+            """))
+    }
 }

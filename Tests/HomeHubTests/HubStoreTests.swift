@@ -141,6 +141,26 @@ import Testing
         }
     }
 
+    /// Tags keep the device's order per endpoint, go with the endpoints they were stored with, and reach each device.
+    @Test func semanticTagsAreStoredInOrderAndReplacedWithTheEndpoints() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            let endpoints = [EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1), EndpointDeviceType(endpoint: 1, deviceType: 0x000F, revision: 3),
+                             EndpointDeviceType(endpoint: 2, deviceType: 0x000F, revision: 3)]
+            let tags = [EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0x05, label: "2"), EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0x00),
+                        EndpointSemanticTag(endpoint: 2, manufacturerCode: 0xFFF1, namespaceID: 0x80, tag: 0xFF, label: "Bed")]
+            try store.setEndpoints(endpoints, tags: tags, of: 0x42)
+            #expect(try store.semanticTags(of: 0x42) == tags)
+            try store.markCommissioned(0x42)
+            try store.addDevices(of: 0x42, named: "Panel", inRoom: nil)
+            #expect(try store.devices().map(\.semanticTags) == [Array(tags.prefix(2)), [tags[2]]])
+            try store.setEndpoints(endpoints, of: 0x42)
+            #expect(try store.semanticTags(of: 0x42).isEmpty)
+            #expect(try store.devices().allSatisfy { $0.semanticTags.isEmpty })
+        }
+    }
+
     @Test func aNodeIDIsHandedOutOnce() async throws {
         try await withTemporaryDirectory { base in
             let store = try HubStore(path: base + "/hub.sqlite")
