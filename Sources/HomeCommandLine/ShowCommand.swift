@@ -4,7 +4,7 @@ import HomeHub
 enum ShowCommand {
     static let show = CommandSpec(
         name: "show",
-        summary: "Show a device: types, tags, room, vendor, connectivity, locality and, read live, every attribute (and the tags) of its node's endpoints.",
+        summary: "Show a device: types, tags, room, vendor, connectivity, locality and, read live, every attribute of its node's endpoints.",
         arguments: [LiveCommands.deviceArgument],
         options: [.init(name: "json", valueName: nil, help: "Print one JSON object instead of text."), HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
