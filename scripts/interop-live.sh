@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Interop: live connections to a CircuitMatter device (written by others), inside a network namespace that holds
 # only `lo`:
-#   - commission it (QR payload, DNS-SD on lo), then `home watch` in the background (max interval 3 s);
+#   - commission it (QR payload, DNS-SD on lo); `home devices` shows its on/off light and dimmable light as two
+#     devices, `home devices --multipart` as one device of two parts, `home show` prints types, tags, connectivity
+#     and every endpoint's traits;
+#   - then `home watch` in the background (max interval 3 s);
 #   - `home on`/`off` on the on/off light and `home level` on the dimmable one: the device prints what it did,
 #     `home watch` prints the change;
 #   - `home read` answers OnOff.OnOff, LevelControl.CurrentLevel and BasicInformation.VendorName from the cache;
@@ -60,6 +63,33 @@ hub="$work/hub"
 json="$(home commission "$qr" --interface lo --paa-trust-store "$PEERS_HOME/paa" --state "$hub" --json)" || fail "commission"
 read -r light dimmer < <(python3 -c 'import json,sys; print(*json.loads(sys.argv[1])["deviceIDs"])' "$json")
 echo "PASS (commission): on/off light $light, dimmable light $dimmer"
+
+# Before `home watch` starts: `home show` subscribes to the whole node, and CircuitMatter reports only to its most
+# recent wildcard subscription.
+node="${light%-*}"
+list="$(home devices --state "$hub")" || fail "home devices"
+[ "$(grep -cE "^$node-[0-9]+ " <<<"$list")" = 2 ] && grep -qE "^$light .*On/Off Light$" <<<"$list" \
+  && grep -qE "^$dimmer .*Dimmable Light$" <<<"$list" || fail "home devices printed: $list"
+echo "PASS (home devices): two devices"; echo "$list"
+multipart="$(home devices --multipart --state "$hub")" || fail "home devices --multipart"
+[ "$(grep -cE "^$node " <<<"$multipart")" = 1 ] && grep -qE "^$node .* 2 parts$" <<<"$multipart" \
+  && grep -qE "^  $light .*On/Off Light +-$" <<<"$multipart" && grep -qE "^  $dimmer .*Dimmable Light +-$" <<<"$multipart" \
+  || fail "home devices --multipart printed: $multipart"
+home devices --multipart --json --state "$hub" | python3 -c '
+import json, sys
+nodes = json.load(sys.stdin)
+assert len(nodes) == 1 and nodes[0]["id"] == sys.argv[1], nodes
+types = [[t["name"] for t in part["deviceTypes"]] for part in nodes[0]["parts"]]
+assert [part["id"] for part in nodes[0]["parts"]] == sys.argv[2:] and types[0] == ["On/Off Light"] and "Dimmable Light" in types[1], types
+' "$node" "$light" "$dimmer" || fail "home devices --multipart --json"
+echo "PASS (home devices --multipart): one device, two parts"; echo "$multipart"
+shown="$(home show "$dimmer" --state "$hub" --interface lo)" || fail "home show $dimmer"
+for line in "  Device types:  .*Dimmable Light \(0x0101" "  Tags:          -" "  Connectivity:  online" "  Locality:      direct" \
+            "^Endpoint 1 \(.*\): On/Off Light" "^Endpoint 2 \(this device\): .*Dimmable Light" "^  OnOff \(0x0006\)" \
+            "^  LevelControl \(0x0008\)" "^    CurrentLevel: "; do
+  grep -qE -- "$line" <<<"$shown" || fail "home show $dimmer lacks '$line': $shown"
+done
+echo "PASS (home show): types, tags, connectivity and the traits of every endpoint"; sed -n '1,9p' <<<"$shown"
 
 "$peers/lab.sh" exec "$home_tool" watch --state "$hub" --interface lo --max-interval "$max_interval" --duration 240 \
   >"$work/watch.out" 2>"$work/watch.err" &

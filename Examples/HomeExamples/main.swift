@@ -18,6 +18,7 @@ let usage = """
       trait-connectivity DEVICE    connectivity and locality of a trait, its type and its device
       vendor DEVICE                vendor name, vendor ID and product ID of the device's node
       addresses DEVICE             the IP addresses of the device's node
+      multipart-parts              one device per node, its switch and light parts told apart by their tags
 
     """
 
@@ -42,6 +43,7 @@ do {
     case ("trait-connectivity", 2): try await TraitConnectivity.run(home, device: arguments[1])
     case ("vendor", 2): try await VendorInfo.run(home, device: arguments[1])
     case ("addresses", 2): try await IPAddresses.run(home, device: arguments[1])
+    case ("multipart-parts", 1): try await MultipartParts.run(home)
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)

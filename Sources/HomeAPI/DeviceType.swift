@@ -33,12 +33,17 @@ public struct DeviceTypeMetadata: Sendable, Hashable {
     public let isPrimaryType: Bool
     /// `.unknown` until the hub follows the device live (its first subscription or command).
     public let sourceConnectivity: SourceConnectivity
+    /// The endpoint's semantic tags (Descriptor TagList), in the device's order: what tells apart the parts of a
+    /// multipart device that share this type ("Number 1", "Left"). Empty when the endpoint declares none.
+    public let semanticTags: [SemanticTag]
 
-    public init(deviceTypeID: DeviceTypeID, endpoint: UInt16, revision: UInt16, isPrimaryType: Bool, sourceConnectivity: SourceConnectivity) {
+    public init(deviceTypeID: DeviceTypeID, endpoint: UInt16, revision: UInt16, isPrimaryType: Bool, sourceConnectivity: SourceConnectivity,
+                semanticTags: [SemanticTag] = []) {
         self.deviceTypeID = deviceTypeID
         self.endpoint = endpoint
         self.revision = revision
         self.isPrimaryType = isPrimaryType
         self.sourceConnectivity = sourceConnectivity
+        self.semanticTags = semanticTags
     }
 }

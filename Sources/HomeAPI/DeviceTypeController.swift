@@ -10,13 +10,16 @@ import MatterInteraction
 ///   once (and it finishes when the device loses the type or goes away);
 /// - `get(T.self)` is the first value of `subscribe(T.self)`: nil when the device lacks the type;
 /// - `subscribeAll()` emits every device type of the device together, as a `DeviceTypeCollection`, on each change;
-/// - `getAll(of: T.self)` gives every part (endpoint) of the device that has the type, for devices made of parts.
+/// - `getAll(of: T.self)` gives every part (endpoint) of the device that has the type, in endpoint order, for devices made
+///   of parts; each part's `metadata.semanticTags` tell them apart.
 public struct DeviceTypeController: Sendable, Hashable {
     /// The device types of every endpoint of the device, in endpoint order.
     let endpointTypes: [EndpointDeviceType]
     /// The node's root endpoint types (Root Node: Basic Information, General Diagnostics…) when the device is not the
     /// root endpoint itself; never its primary type.
     let rootEndpointTypes: [EndpointDeviceType]
+    /// Each endpoint's semantic tags, as the store keeps them.
+    let endpointTags: [UInt16: [SemanticTag]]
     let nodeID: UInt64
     /// What the node's live connection last reported; nil before it started.
     let view: LiveNodes.NodeView?
@@ -46,6 +49,10 @@ public struct DeviceTypeController: Sendable, Hashable {
     }
 
     public func getAll<T: DeviceType>(of type: T.Type) async throws(HomeError) -> [T] {
+        guard contains(type) else { return [] }
+        // As `get` does: the parts' traits come from the node's live connection; a node that cannot be reached still has
+        // its parts, reported offline.
+        _ = try? await live.connection(to: nodeID)
         guard let current = try await device.list().first else { return [] }
         return current.types.instances(of: type)
     }
@@ -67,21 +74,24 @@ public struct DeviceTypeController: Sendable, Hashable {
     private func context(of endpointType: EndpointDeviceType) -> DeviceTypeContext {
         let isPrimary = endpointTypes.first { $0.endpoint == endpointType.endpoint } == endpointType
         let metadata = DeviceTypeMetadata(deviceTypeID: DeviceTypeID(rawValue: endpointType.deviceType), endpoint: endpointType.endpoint,
-                                          revision: endpointType.revision, isPrimaryType: isPrimary, sourceConnectivity: connectivity)
+                                          revision: endpointType.revision, isPrimaryType: isPrimary, sourceConnectivity: connectivity,
+                                          semanticTags: endpointTags[endpointType.endpoint] ?? [])
         let snapshot = EndpointSnapshot(nodeID: nodeID, endpoint: endpointType.endpoint, cache: view?.cache ?? AttributeCache(),
                                         connectivity: connectivity, live: live)
         return DeviceTypeContext(metadata: metadata, traits: TraitCollection(snapshot: snapshot))
     }
 
-    /// Equal when the device types and connectivity are: attribute values are the device types' own business, so a
-    /// query of devices emits when connectivity or device types change, not on every report.
+    /// Equal when the device types, their tags and connectivity are: attribute values are the device types' own
+    /// business, so a query of devices emits when connectivity or device types change, not on every report.
     public static func == (lhs: DeviceTypeController, rhs: DeviceTypeController) -> Bool {
-        lhs.endpointTypes == rhs.endpointTypes && lhs.rootEndpointTypes == rhs.rootEndpointTypes && lhs.connectivity == rhs.connectivity
+        lhs.endpointTypes == rhs.endpointTypes && lhs.rootEndpointTypes == rhs.rootEndpointTypes && lhs.endpointTags == rhs.endpointTags
+            && lhs.connectivity == rhs.connectivity
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(endpointTypes)
         hasher.combine(rootEndpointTypes)
+        hasher.combine(endpointTags)
         hasher.combine(connectivity)
     }
 }

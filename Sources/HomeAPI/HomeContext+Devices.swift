@@ -32,7 +32,8 @@ extension HomeContext {
         let follow = query { context throws(HomeError) in try context.devices(multipart: multipart, only: id) }
         let own = parts.flatMap(\.deviceTypes)
         let root = parts.contains { $0.id.endpoint == 0 } ? [] : parts.first?.rootDeviceTypes ?? []
-        let types = DeviceTypeController(endpointTypes: own, rootEndpointTypes: root, nodeID: nodeID, view: live.view(of: nodeID),
+        let tags = Dictionary(grouping: parts.flatMap(\.semanticTags), by: \.endpoint).mapValues { $0.map(SemanticTag.init) }
+        let types = DeviceTypeController(endpointTypes: own, rootEndpointTypes: root, endpointTags: tags, nodeID: nodeID, view: live.view(of: nodeID),
                                          live: live, device: follow)
         return HomeDevice(
             id: id, name: name, roomID: roomID, structureID: structureID, isMatterDevice: true,

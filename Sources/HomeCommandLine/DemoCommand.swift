@@ -102,6 +102,17 @@ enum DemoCommand {
             return (table, "listed \(count) devices with their types, rooms and connectivity")
         }
         transcript.detail(table)
+        try await transcript.step("Hall switches as one multipart device") { () async throws -> (Void, String) in
+            // With multipart devices on, the panel is one device (its ID is its node's) whose buttons are its parts.
+            let node = try await named("Hall switches 1", in: home).id.split(separator: "-")[0]
+            guard let panel = try await home.devices(enableMultipartDevices: true).list().first(where: { $0.id == node }) else {
+                throw HomeError(.notFound, "no multipart device for node \(node)")
+            }
+            let buttons = try await panel.types.getAll(of: GenericSwitchDeviceType.self)
+            let tags = buttons.map { $0.metadata.semanticTags.map(\.description).joined(separator: " ") }
+            return ((), "Hall switches as one multipart device: \(buttons.count) Generic Switch parts tagged "
+                        + tags.joined(separator: ", ") + " (types.getAll, metadata.semanticTags)")
+        }
         try await transcript.step("switching on Kitchen light") { () async throws -> (Void, String) in
             let light = try await named("Kitchen light", in: home)
             guard let onOff = try await light.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait else {

@@ -9,6 +9,8 @@ struct DeviceDetails {
     let device: DeviceRecord
     /// The device types of every endpoint of the node, as the store has them.
     let nodeEndpoints: [EndpointDeviceType]
+    /// The semantic tags of every endpoint of the node, as the store has them: what tells its parts apart.
+    var nodeTags: [EndpointSemanticTag] = []
     /// The node's other devices by endpoint, to say whose endpoint is whose.
     let otherDevices: [UInt16: String]
     let state: NodeConnection.State
@@ -24,6 +26,7 @@ struct DeviceDetails {
             ("Product", "\(node.productName ?? "?") (0x\(paddedHex(node.productID)))"),
             ("Device types", device.deviceTypes.map { "\(DeviceTypeNames.name($0.deviceType)) (\(DeviceTypeID(rawValue: $0.deviceType)), revision \($0.revision))" }
                 .joined(separator: ", ")),
+            ("Tags", device.semanticTags.isEmpty ? "-" : SemanticTagText.list(device.semanticTags)),
             ("Attestation", (node.attestation.trusted ? "trusted" : "untrusted") + " (\(node.attestation.verdict))"),
             ("Connectivity", LiveConnectivity.describe(state)),
             ("Locality", LiveConnectivity.locality(state)),
@@ -33,7 +36,9 @@ struct DeviceDetails {
             lines.append("No attribute values: the node did not answer.")
         }
         for endpoint in endpoints {
-            lines.append("Endpoint \(endpoint)\(owner(of: endpoint).map { " (\($0))" } ?? ""): " + DeviceTypeNames.list(types(of: endpoint)))
+            let tags = nodeTags.filter { $0.endpoint == endpoint }
+            lines.append("Endpoint \(endpoint)\(owner(of: endpoint).map { " (\($0))" } ?? ""): " + DeviceTypeNames.list(types(of: endpoint))
+                + (tags.isEmpty ? "" : " [\(SemanticTagText.list(tags))]"))
             for (cluster, paths) in clusters(of: endpoint) {
                 lines.append("  " + clusterName(cluster))
                 for path in paths {
@@ -51,6 +56,7 @@ struct DeviceDetails {
                 ("endpoint", .unsigned(UInt64(endpoint))),
                 ("device", owner(of: endpoint).map { _ in .string(DeviceID(nodeID: device.id.nodeID, endpoint: endpoint).description) } ?? .null),
                 ("deviceTypes", DeviceTypeNames.json(types(of: endpoint))),
+                ("tags", SemanticTagText.json(nodeTags.filter { $0.endpoint == endpoint })),
                 ("clusters", .array(clusters(of: endpoint).map { cluster, paths in
                     .object([
                         ("id", .unsigned(UInt64(cluster.rawValue))),

@@ -35,6 +35,7 @@ enum DeviceList {
             ("productID", .unsigned(UInt64(device.node.productID))),
             ("productName", device.node.productName.map(JSONValue.string) ?? .null),
             ("deviceTypes", DeviceTypeNames.json(device.deviceTypes)),
+            ("tags", SemanticTagText.json(device.semanticTags)),
             ("attestationTrusted", .bool(device.node.attestation.trusted)),
         ]
         if let connectivity { members += LiveConnectivity.json(connectivity) }

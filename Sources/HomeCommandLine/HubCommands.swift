@@ -77,6 +77,8 @@ enum HubCommands {
         summary: "List the devices of the home: ID, name, room, vendor, product, device types and, with --live, connectivity.",
         options: [
             .init(name: "json", valueName: nil, help: "Print one JSON array instead of a table."),
+            .init(name: "multipart", valueName: nil,
+                  help: "One device per node, its parts (endpoints) listed under it with their device types and semantic tags."),
             .init(name: "live", valueName: nil,
                   help: "Connect to every node and show whether it answers (waits up to \(CommandLineTiming.liveAnswer.components.seconds) s for a node that does not)."),
             interfaceOption, stateOption,
@@ -100,7 +102,10 @@ enum HubCommands {
                 connectivity = await LiveConnectivity.states(of: Set(devices.map(\.id.nodeID)), connections: connections)
                 await connections.stopAll()
             }
-            return .success(DeviceList.render(devices, connectivity: connectivity, json: arguments.flags.contains("json")))
+            let json = arguments.flags.contains("json")
+            return .success(arguments.flags.contains("multipart")
+                ? MultipartDeviceList.render(devices, connectivity: connectivity, json: json)
+                : DeviceList.render(devices, connectivity: connectivity, json: json))
         }
     )
 

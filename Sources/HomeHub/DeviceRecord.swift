@@ -10,9 +10,11 @@ public struct DeviceRecord: Sendable, Hashable {
     /// The device types of the node's root endpoint (0): Root Node, whose Basic Information and General Diagnostics
     /// describe the whole node. Empty for a device that is endpoint 0 itself.
     public var rootDeviceTypes: [EndpointDeviceType]
+    /// This endpoint's semantic tags (Descriptor TagList), in the device's order: what tells the parts of a node apart.
+    public var semanticTags: [EndpointSemanticTag]
 
     public init(id: DeviceID, name: String, roomID: String?, roomName: String?, node: NodeRecord, deviceTypes: [EndpointDeviceType],
-                rootDeviceTypes: [EndpointDeviceType] = []) {
+                rootDeviceTypes: [EndpointDeviceType] = [], semanticTags: [EndpointSemanticTag] = []) {
         self.id = id
         self.name = name
         self.roomID = roomID
@@ -20,6 +22,7 @@ public struct DeviceRecord: Sendable, Hashable {
         self.node = node
         self.deviceTypes = deviceTypes
         self.rootDeviceTypes = rootDeviceTypes
+        self.semanticTags = semanticTags
     }
 }
 

@@ -146,6 +146,22 @@ enum HubSchema {
             )
             """,
         ],
+        // 5: the semantic tags each endpoint's Descriptor TagList declares, in the device's order, so the parts of a
+        // multipart device can be told apart without reaching it.
+        [
+            """
+            CREATE TABLE endpoint_tags (
+                node_id INTEGER NOT NULL REFERENCES nodes(node_id) ON DELETE CASCADE,
+                endpoint INTEGER NOT NULL,
+                position INTEGER NOT NULL,
+                manufacturer_code INTEGER,
+                namespace_id INTEGER NOT NULL,
+                tag INTEGER NOT NULL,
+                label TEXT,
+                PRIMARY KEY (node_id, endpoint, position)
+            )
+            """,
+        ],
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -38,6 +38,10 @@ extension HubStore {
     public func devices() throws(HubStoreError) -> [DeviceRecord] {
         let nodes = Dictionary(uniqueKeysWithValues: try self.nodes().map { ($0.nodeID, $0) })
         let deviceTypes = try allEndpoints()
+        var tags: [DeviceID: [EndpointSemanticTag]] = [:]
+        for (nodeID, tag) in try semanticTags(where: "1", []) {
+            tags[DeviceID(nodeID: nodeID, endpoint: tag.endpoint), default: []].append(tag)
+        }
         var devices: [DeviceRecord] = []
         let rows = try read(
             """
@@ -54,7 +58,8 @@ extension HubStore {
                 id: DeviceID(nodeID: nodeID, endpoint: endpoint), name: try row.text("name"),
                 roomID: try row.optionalText("room_id"), roomName: try row.optionalText("room_name"), node: node,
                 deviceTypes: deviceTypes[DeviceID(nodeID: nodeID, endpoint: endpoint)] ?? [],
-                rootDeviceTypes: endpoint == 0 ? [] : deviceTypes[DeviceID(nodeID: nodeID, endpoint: 0)] ?? []))
+                rootDeviceTypes: endpoint == 0 ? [] : deviceTypes[DeviceID(nodeID: nodeID, endpoint: 0)] ?? [],
+                semanticTags: tags[DeviceID(nodeID: nodeID, endpoint: endpoint)] ?? []))
         }
         return devices
     }

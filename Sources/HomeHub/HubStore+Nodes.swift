@@ -50,7 +50,7 @@ extension HubStore {
             if let description {
                 try Self.updateIdentity(of: nodeID, vendorName: description.vendorName, productName: description.productName,
                                         serialNumber: description.serialNumber, in: transaction)
-                try Self.replaceEndpoints(description.endpointDeviceTypes, of: nodeID, in: transaction)
+                try Self.replaceEndpoints(description.endpointDeviceTypes, tags: description.endpointSemanticTags, of: nodeID, in: transaction)
             }
             if !addresses.isEmpty {
                 try Self.updateReachability(of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction)
@@ -88,9 +88,32 @@ extension HubStore {
         try write { transaction in try Self.updateReachability(of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction) }
     }
 
-    /// Replaces the node's endpoints and their device types (from its Descriptor clusters).
-    public func setEndpoints(_ endpoints: [EndpointDeviceType], of nodeID: UInt64) throws(HubStoreError) {
-        try write { transaction in try Self.replaceEndpoints(endpoints, of: nodeID, in: transaction) }
+    /// Replaces the node's endpoints, their device types and their semantic tags (from its Descriptor clusters); tags
+    /// keep the order given.
+    public func setEndpoints(_ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag] = [], of nodeID: UInt64) throws(HubStoreError) {
+        try write { transaction in try Self.replaceEndpoints(endpoints, tags: tags, of: nodeID, in: transaction) }
+    }
+
+    /// The node's semantic tags, by endpoint and in the order the device listed them.
+    public func semanticTags(of nodeID: UInt64) throws(HubStoreError) -> [EndpointSemanticTag] {
+        try semanticTags(where: "node_id = ?", [.identifier(nodeID)]).map(\.tag)
+    }
+
+    /// Tags with their node, in node, endpoint and list order.
+    func semanticTags(where condition: String, _ arguments: [SQLiteDatabase.Value]) throws(HubStoreError) -> [(nodeID: UInt64, tag: EndpointSemanticTag)] {
+        var tags: [(nodeID: UInt64, tag: EndpointSemanticTag)] = []
+        for values in try read("SELECT * FROM endpoint_tags WHERE \(condition) ORDER BY node_id, endpoint, position", arguments) {
+            let row = StoredRow(table: "endpoint_tags", values: values)
+            tags.append((try row.identifier("node_id"), EndpointSemanticTag(
+                endpoint: try row.narrow("endpoint", as: UInt16.self),
+                manufacturerCode: try row.optionalInteger("manufacturer_code").map { value throws(HubStoreError) in
+                    guard let code = UInt16(exactly: value) else { throw row.corrupt("manufacturer_code", "\(value) does not fit UInt16") }
+                    return code
+                },
+                namespaceID: try row.narrow("namespace_id", as: UInt8.self), tag: try row.narrow("tag", as: UInt8.self),
+                label: try row.optionalText("label"))))
+        }
+        return tags
     }
 
     public func endpoints(of nodeID: UInt64) throws(HubStoreError) -> [EndpointDeviceType] {
@@ -188,7 +211,8 @@ extension HubStore {
         try replaceAddresses(addresses, of: nodeID, in: transaction)
     }
 
-    private static func replaceEndpoints(_ endpoints: [EndpointDeviceType], of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction) throws {
+    private static func replaceEndpoints(_ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag], of nodeID: UInt64,
+                                         in transaction: SQLiteDatabase.Transaction) throws {
         guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
             throw HubStoreError.unknownNode(nodeID)
         }
@@ -197,6 +221,14 @@ extension HubStore {
             try transaction.query("INSERT INTO endpoints (node_id, endpoint, device_type, revision) VALUES (?, ?, ?, ?)",
                                   [.identifier(nodeID), .integer(Int64(endpoint.endpoint)), .integer(Int64(endpoint.deviceType)),
                                    .integer(Int64(endpoint.revision))])
+        }
+        try transaction.query("DELETE FROM endpoint_tags WHERE node_id = ?", [.identifier(nodeID)])
+        for (position, tag) in tags.enumerated() {
+            try transaction.query(
+                "INSERT INTO endpoint_tags (node_id, endpoint, position, manufacturer_code, namespace_id, tag, label) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [.identifier(nodeID), .integer(Int64(tag.endpoint)), .integer(Int64(position)),
+                 tag.manufacturerCode.map { .integer(Int64($0)) } ?? .null, .integer(Int64(tag.namespaceID)), .integer(Int64(tag.tag)),
+                 .optionalText(tag.label)])
         }
     }
 

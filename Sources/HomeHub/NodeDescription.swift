@@ -32,6 +32,16 @@ public struct NodeDescription: Hashable, Sendable {
             endpoint.deviceTypes.map { EndpointDeviceType(endpoint: endpoint.endpoint, deviceType: $0.deviceType.rawValue, revision: $0.revision) }
         }.filter { seen.insert([UInt32($0.endpoint), $0.deviceType]).inserted }
     }
+
+    /// Each endpoint's TagList as the store keeps it, in the device's order.
+    var endpointSemanticTags: [EndpointSemanticTag] {
+        endpoints.flatMap { endpoint in
+            endpoint.tags.map {
+                EndpointSemanticTag(endpoint: endpoint.endpoint, manufacturerCode: $0.mfgCode.optional, namespaceID: $0.namespaceID,
+                                    tag: $0.tag, label: $0.label?.optional)
+            }
+        }
+    }
 }
 
 /// One endpoint as its Descriptor cluster describes it.
@@ -41,12 +51,16 @@ public struct EndpointDescription: Hashable, Sendable {
     public var serverClusters: [ClusterID]
     public var clientClusters: [ClusterID]
     public var parts: [UInt16]
+    /// Its TagList: empty when the endpoint has none.
+    public var tags: [SemanticTagStruct]
 
-    public init(endpoint: UInt16, deviceTypes: [DescriptorCluster.DeviceTypeStruct], serverClusters: [ClusterID], clientClusters: [ClusterID], parts: [UInt16]) {
+    public init(endpoint: UInt16, deviceTypes: [DescriptorCluster.DeviceTypeStruct], serverClusters: [ClusterID], clientClusters: [ClusterID],
+                parts: [UInt16], tags: [SemanticTagStruct] = []) {
         self.endpoint = endpoint
         self.deviceTypes = deviceTypes
         self.serverClusters = serverClusters
         self.clientClusters = clientClusters
         self.parts = parts
+        self.tags = tags
     }
 }

@@ -42,7 +42,8 @@ public enum NodeInterview {
                 deviceTypes: try value(DescriptorCluster.Attributes.deviceTypeList, endpoint: endpoint, in: cache) ?? [],
                 serverClusters: try value(DescriptorCluster.Attributes.serverList, endpoint: endpoint, in: cache) ?? [],
                 clientClusters: try value(DescriptorCluster.Attributes.clientList, endpoint: endpoint, in: cache) ?? [],
-                parts: try value(DescriptorCluster.Attributes.partsList, endpoint: endpoint, in: cache) ?? []
+                parts: try value(DescriptorCluster.Attributes.partsList, endpoint: endpoint, in: cache) ?? [],
+                tags: try value(DescriptorCluster.Attributes.tagList, endpoint: endpoint, in: cache) ?? []
             ))
         }
         return NodeDescription(

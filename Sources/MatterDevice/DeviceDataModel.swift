@@ -20,7 +20,7 @@ public struct DeviceDataModel: DataModelProvider {
             let descriptor = DescriptorServer(
                 deviceTypes: endpoint.deviceTypes.map { DescriptorCluster.DeviceTypeStruct(deviceType: $0.id, revision: $0.revision ?? 1) },
                 serverClusters: ([DescriptorCluster.id.rawValue] + endpoint.clusters.map(\.id)).sorted(),
-                parts: endpoint.id == 0 ? all.map(\.id).filter { $0 != 0 } : endpoint.parts)
+                parts: endpoint.id == 0 ? all.map(\.id).filter { $0 != 0 } : endpoint.parts, tags: endpoint.tags)
             endpoint.clusters = ([descriptor] + endpoint.clusters).sorted { $0.id < $1.id }
             return endpoint
         }

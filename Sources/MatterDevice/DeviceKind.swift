@@ -58,11 +58,12 @@ public enum DeviceKind: String, CaseIterable, Sendable {
                 IdentifyServer(identifyType: .none), BooleanStateServer(name: name),
             ])]
         case .switchPanel:
-            // One node, four buttons: a Generic Switch per endpoint (Matter Core §9.2 multi-endpoint composition).
+            // One node, four buttons: a Generic Switch per endpoint (Matter Core §9.2 multi-endpoint composition), told
+            // apart by their TagList: Common Number namespace (0x07), tags One (1) to Four (4).
             (1...4).map { button in
                 Endpoint(id: button, deviceTypes: [MatterDeviceTypes.genericSwitch], clusters: [
                     IdentifyServer(identifyType: .none), SwitchServer(name: name),
-                ])
+                ], tags: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x07, tag: UInt8(button))])
             }
         case .bridge:
             // Matter Core §9.12 Bridge: an Aggregator whose parts are the bridged devices, each a Bridged Node.

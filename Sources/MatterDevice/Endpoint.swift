@@ -9,12 +9,16 @@ public struct Endpoint: Sendable {
     public var clusters: [any ClusterServer]
     /// The endpoints this one is made of (an aggregator's bridged endpoints), for its Descriptor PartsList.
     public var parts: [UInt16]
+    /// Its semantic tags, for its Descriptor TagList: what tells it from sibling endpoints of the same device type.
+    public var tags: [SemanticTagStruct]
 
-    public init(id: UInt16, deviceTypes: [DeviceTypeDefinition], clusters: [any ClusterServer], parts: [UInt16] = []) {
+    public init(id: UInt16, deviceTypes: [DeviceTypeDefinition], clusters: [any ClusterServer], parts: [UInt16] = [],
+                tags: [SemanticTagStruct] = []) {
         self.id = id
         self.deviceTypes = deviceTypes
         self.clusters = clusters
         self.parts = parts
+        self.tags = tags
     }
 
     /// Endpoint 0: the root node's commissioning, access control and information clusters.

@@ -14,12 +14,17 @@ import Testing
 @Suite(.serialized) struct DeviceTypeControllerLiveTests {
     static let passcode: UInt32 = 20202021
 
-    /// Starts the device, commissions it onto the hub in `directory/hub`, and opens a home there whose subscriptions
-    /// prove liveness every `liveness`.
     static func withLiveLight(liveness: Duration = .seconds(60), _ body: (Home, VirtualDevice) async throws -> Void) async throws {
+        try await withLiveDevice(kind: .light, liveness: liveness) { home, device, _ in try await body(home, device) }
+    }
+
+    /// Starts a virtual device of `kind`, commissions it onto the hub in `directory/hub`, and opens a home there whose
+    /// subscriptions prove liveness every `liveness`. The body also gets the device's store, to restart it on its state.
+    static func withLiveDevice(kind: DeviceKind, liveness: Duration = .seconds(60),
+                               _ body: (Home, VirtualDevice, DeviceStore) async throws -> Void) async throws {
         try await withHome { _, _, directory in
             let store = DeviceStore(directory: directory + "/device")
-            let state = try store.loadOrCreate(DeviceSettings(passcode: passcode, discriminator: 3840))
+            let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: 3840))
             let device = try VirtualDevice(store: store, state: state, port: 0, log: { _ in })
             try await device.start()
             let hub = try Hub(statePath: directory + "/hub")
@@ -28,7 +33,7 @@ import Testing
             _ = try await hub.commission(CommissioningRequest(payload: device.setupPayload, address: address, trustStore: trust),
                                          name: "lamp", room: nil, progress: { _ in })
             let home = try await Home.connect(Home.Configuration(stateDirectory: directory + "/hub", liveness: liveness))
-            try await body(home, device)
+            try await body(home, device, store)
             await home.disconnect()
             await device.shutdown()
         }
@@ -90,6 +95,68 @@ import Testing
             let seen = await states.values(count: 2)
             #expect(seen.first == .online && seen.last == .offline)
             states.cancel()
+        }
+    }
+
+    /// The device followed live through the Home API: both live queries of devices see it go offline when it stops,
+    /// and online again once it is back (restarted on its state) and the hub has resubscribed.
+    @Test func devicesQueriesFollowConnectivityOfflineAndBackOnline() async throws {
+        try await Self.withLiveDevice(kind: .light, liveness: .seconds(1)) { home, device, store in
+            let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            _ = try await lamp.types.get(OnOffLightDeviceType.self)
+            let batches = Recorder { record in
+                for try await devices in home.devices().batched() { record(devices.first { $0.id == lamp.id }?.sourceConnectivity.connectivityState) }
+            }
+            let changes = Recorder { record in
+                for try await changed in home.devices().stream() where changed.id == lamp.id { record(changed.sourceConnectivity.connectivityState) }
+            }
+            await batches.until { $0.contains(.online) }
+            await changes.until { $0.contains(.online) }
+            #expect(batches.values.first == .online && changes.values.first == .online)
+
+            await device.shutdown()
+            // Offline once the subscription misses its 1 s max interval plus the MRP retransmission time.
+            await batches.until { $0.last == .offline }
+            await changes.until { $0.last == .offline }
+            #expect(batches.values.last == .offline && changes.values.last == .offline)
+
+            let restarted = try VirtualDevice(store: store, state: try store.loadOrCreate(DeviceSettings(kind: .light)), port: 0, log: { _ in })
+            try await restarted.start()
+            // Back on a new port, which mDNS would announce; here the hub is told.
+            try home.context.store.updateReachability(of: lamp.nodeID, addresses: [.ipv4(IPv4Address(127 << 24 | 1), port: restarted.port)],
+                                                      mrpParameters: nil)
+            await batches.until { $0.drop { $0 != .offline }.contains(.online) }
+            await changes.until { $0.drop { $0 != .offline }.contains(.online) }
+            #expect(batches.values.last == .online && changes.values.last == .online)
+            // Each batch is a different set: nothing is emitted twice in a row.
+            #expect(zip(batches.values, batches.values.dropFirst()).allSatisfy { $0 != $1 })
+            batches.cancel()
+            changes.cancel()
+            await restarted.shutdown()
+        }
+    }
+
+    /// The 4-switch panel: with multipart devices one device whose Generic Switch parts come in endpoint order, told
+    /// apart by their Common Number tags; without, four devices, each with its own tag.
+    @Test func aSwitchPanelIsOneMultipartDeviceWithTaggedPartsOrFourDevices() async throws {
+        try await Self.withLiveDevice(kind: .switchPanel) { home, _, _ in
+            let panels = try await home.devices(enableMultipartDevices: true).list()
+            let panel = try #require(panels.first)
+            #expect(panels.count == 1)
+            let buttons = try await panel.types.getAll(of: GenericSwitchDeviceType.self)
+            #expect(buttons.map(\.metadata.endpoint) == [1, 2, 3, 4])
+            #expect(buttons.map { $0.metadata.semanticTags.map(\.description) } == [["Number 1"], ["Number 2"], ["Number 3"], ["Number 4"]])
+            #expect(buttons.allSatisfy { $0.metadata.semanticTags.first?.namespaceName == "Number" })
+            #expect(buttons.allSatisfy { $0.matterTraits.switchTrait != nil })
+
+            let separate = try await home.devices().list()
+            #expect(separate.count == 4)
+            var tags: [String] = []
+            for device in separate.sorted(by: { $0.id < $1.id }) {
+                let button = try #require(try await device.types.get(GenericSwitchDeviceType.self))
+                tags += button.metadata.semanticTags.map(\.description)
+            }
+            #expect(tags == ["Number 1", "Number 2", "Number 3", "Number 4"])
         }
     }
 }

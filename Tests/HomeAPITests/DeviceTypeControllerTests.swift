@@ -19,6 +19,30 @@ import Testing
         }
     }
 
+    /// Endpoints 3 and 1 both lights, tagged Right and Left: parts come in endpoint order, each with its own tags, and
+    /// a multipart device whose tags change is a changed device.
+    @Test func getAllGivesEachPartInEndpointOrderWithItsTags() async throws {
+        try await withHome { home, store, _ in
+            try addNode(store, 0x11, endpoints: [(3, 0x0100), (1, 0x0100), (2, 0x0302)], named: "Lamps")
+            let endpoints = try store.endpoints(of: 0x11)
+            try store.setEndpoints(endpoints, tags: [EndpointSemanticTag(endpoint: 3, namespaceID: 0x08, tag: 1),
+                                                     EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0)], of: 0x11)
+            let lamps = try #require(try await home.devices(enableMultipartDevices: true).list().first)
+            let parts = try await lamps.types.getAll(of: OnOffLightDeviceType.self)
+            #expect(parts.map(\.metadata.endpoint) == [1, 3])
+            #expect(parts.map { $0.metadata.semanticTags.map(\.description) } == [["Left"], ["Right"]])
+            #expect(try await lamps.types.getAll(of: TemperatureSensorDeviceType.self).map(\.metadata.semanticTags) == [[]])
+            #expect(try await lamps.types.getAll(of: FanDeviceType.self).isEmpty)
+
+            let batches = Recorder { record in for try await devices in home.devices(enableMultipartDevices: true).batched() { record(devices) } }
+            #expect(await batches.values(count: 1).count == 1)
+            try store.setEndpoints(endpoints, tags: [EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 4)], of: 0x11)
+            let changed = await batches.values(count: 2).last?.first
+            #expect(try await changed?.types.getAll(of: OnOffLightDeviceType.self).map { $0.metadata.semanticTags.map(\.description) } == [["Middle"], []])
+            batches.cancel()
+        }
+    }
+
     @Test func subscribeToAMissingTypeFinishesWithoutEmitting() async throws {
         try await withHome { home, store, _ in
             try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")

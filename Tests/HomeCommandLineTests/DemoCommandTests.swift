@@ -4,7 +4,7 @@ import Testing
 @testable import HomeCommandLine
 
 @Suite struct DemoCommandTests {
-    @Test("`home demo` adds the five virtual devices, switches, dims, renames and watches, and exits 0 with one line per step")
+    @Test("`home demo` adds the five virtual devices, shows the switch panel as one multipart device, switches, dims, renames and watches, and exits 0 with one line per step")
     func demoRunsEveryStep() async throws {
         let lines = Mutex<[String]>([])
         let output = await HomeCommand.run(["demo"], output: { line in lines.withLock { $0.append(line) } })
@@ -24,6 +24,7 @@ import Testing
             "✓ added Garage bridge (bridge, 2 devices)",
             "✓ followed 9 devices live, all online",
             "✓ listed 9 devices with their types, rooms and connectivity",
+            "✓ Hall switches as one multipart device: 4 Generic Switch parts tagged Number 1, Number 2, Number 3, Number 4 (types.getAll, metadata.semanticTags)",
             "✓ switched on Kitchen light (OnOffTrait.on, the device reports on)",
             "✓ dimmed Living room lamp to level 127 of 254 (LevelControlTrait.moveToLevelWithOnOff)",
             "✓ renamed Living room lamp: 75 code points asked, 60 kept: \"Living room lamp by the big window, next to the bookshelf, o\"",

@@ -23,4 +23,23 @@ enum HomeFixture {
         try hub.store.addDevices(of: nodeID, named: "Desk lamp", inRoom: room)
         return state
     }
+
+    static let panelNodeID: UInt64 = 0x7A1B_2C3D_4E5F_6071
+
+    /// `hubWithLamps`, then a 4-switch panel (a Generic Switch on endpoints 1–4) whose buttons carry Common Number tags
+    /// 1–4, the fourth with a label of its own, in no room.
+    static func hubWithLampsAndPanel() throws -> String {
+        let state = try hubWithLamps(room: "Office")
+        let hub = try Hub(statePath: state)
+        try hub.store.beginCommissioning(nodeID: panelNodeID, vendorID: 0xFFF1, productID: 0x8004,
+                                         attestation: NodeRecord.Attestation(verdict: "trusted PAA", trusted: true))
+        try hub.store.setEndpoints([EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 3)]
+                                   + (1...4).map { EndpointDeviceType(endpoint: $0, deviceType: 0x000F, revision: 3) },
+                                   tags: (1...4).map { EndpointSemanticTag(endpoint: $0, namespaceID: 0x07, tag: UInt8($0), label: $0 == 4 ? "Night" : nil) },
+                                   of: panelNodeID)
+        try hub.store.updateIdentity(of: panelNodeID, vendorName: "swift-home", productName: "4-Switch Panel", serialNumber: nil)
+        try hub.store.markCommissioned(panelNodeID)
+        try hub.store.addDevices(of: panelNodeID, named: "Panel", inRoom: nil)
+        return state
+    }
 }

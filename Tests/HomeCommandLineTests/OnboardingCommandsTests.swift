@@ -117,7 +117,7 @@ import Testing
               add                     Add a Matter device to the home through the Home API, asking on the terminal for what is not given.
               grant                   Let another local user add devices to a structure (or, with --revoke, stop letting them); the hub's owner only.
               devices                 List the devices of the home: ID, name, room, vendor, product, device types and, with --live, connectivity.
-              show                    Show a device: types, room, vendor, connectivity, locality and, read live, every attribute of its node's endpoints.
+              show                    Show a device: types, tags, room, vendor, connectivity, locality and, read live, every attribute of its node's endpoints.
               rename                  Rename a device (names longer than 60 Unicode code points are cut).
               rooms                   List the rooms of the home: name, structure and how many devices each holds.
               room                    Add rooms to the home.

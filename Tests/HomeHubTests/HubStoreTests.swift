@@ -152,7 +152,8 @@ import Testing
                 vendorID: 0xFFF1, vendorName: "Acme", productID: 0x8000, productName: "Lamp", serialNumber: "SN-9",
                 endpoints: [EndpointDescription(endpoint: 0, deviceTypes: [.init(deviceType: 0x0016, revision: 1)], serverClusters: [], clientClusters: [], parts: [1, 2]),
                             EndpointDescription(endpoint: 1, deviceTypes: [light, light], serverClusters: [], clientClusters: [], parts: []),
-                            EndpointDescription(endpoint: 2, deviceTypes: [light], serverClusters: [], clientClusters: [], parts: [])])
+                            EndpointDescription(endpoint: 2, deviceTypes: [light], serverClusters: [], clientClusters: [], parts: [],
+                                                tags: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x01)])])
             let address = SocketAddress.ipv4(IPv4Address(0x7F00_0001), port: 5541)
 
             // A name the store refuses undoes the whole transaction: the node stays as it was, with no devices.
@@ -170,12 +171,33 @@ import Testing
             let node = try #require(try store.node(0x42))
             #expect(node.state == .commissioned && node.productName == "Lamp" && node.serialNumber == "SN-9" && node.addresses == [address])
             #expect(try store.endpoints(of: 0x42).count == 3)
+            #expect(try store.semanticTags(of: 0x42) == [EndpointSemanticTag(endpoint: 2, namespaceID: 0x08, tag: 0x01)])
             #expect(try store.devices().map(\.name) == ["Lamp 1", "Lamp 2"])
             #expect(try store.devices().allSatisfy { $0.roomName == "Hall" })
             // Only once: a commissioned node cannot be finished again.
             #expect(throws: HubStoreError.wrongState(0x42, .commissioned, expected: .commissioning)) {
                 try store.finishCommissioning(0x42, description: nil, addresses: [], mrpParameters: nil, deviceName: "Lamp", room: nil)
             }
+        }
+    }
+
+    /// Tags keep the device's order per endpoint, go with the endpoints they were stored with, and reach each device.
+    @Test func semanticTagsAreStoredInOrderAndReplacedWithTheEndpoints() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            let endpoints = [EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1), EndpointDeviceType(endpoint: 1, deviceType: 0x000F, revision: 3),
+                             EndpointDeviceType(endpoint: 2, deviceType: 0x000F, revision: 3)]
+            let tags = [EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0x05, label: "2"), EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0x00),
+                        EndpointSemanticTag(endpoint: 2, manufacturerCode: 0xFFF1, namespaceID: 0x80, tag: 0xFF, label: "Bed")]
+            try store.setEndpoints(endpoints, tags: tags, of: 0x42)
+            #expect(try store.semanticTags(of: 0x42) == tags)
+            try store.markCommissioned(0x42)
+            try store.addDevices(of: 0x42, named: "Panel", inRoom: nil)
+            #expect(try store.devices().map(\.semanticTags) == [Array(tags.prefix(2)), [tags[2]]])
+            try store.setEndpoints(endpoints, of: 0x42)
+            #expect(try store.semanticTags(of: 0x42).isEmpty)
+            #expect(try store.devices().allSatisfy { $0.semanticTags.isEmpty })
         }
     }
 

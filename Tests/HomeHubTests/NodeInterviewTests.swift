@@ -73,6 +73,15 @@ import Testing
         await device.stop()
     }
 
+    /// Descriptor TagList (§9.5.6.5) is kept per endpoint, in the device's order, label and manufacturer code included.
+    @Test func eachEndpointKeepsItsTagList() throws {
+        let tags = [SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x01), SemanticTagStruct(mfgCode: .value(0xFFF1), namespaceID: 0x80, tag: 0x02, label: .value("Bed"))]
+        var cache = AttributeCache()
+        cache.apply(Self.basicInformation + Self.descriptors + [Self.data(1, 0x001D, 4, .array(tags.map { TLVElement($0.tlvValue()) }))])
+        let description = try NodeInterview.describe(cache)
+        #expect(description.endpoints.map(\.tags) == [[], tags])
+    }
+
     @Test func aMissingOrMistypedAttributeIsNamed() {
         var cache = AttributeCache()
         cache.apply(Array(Self.basicInformation.dropFirst()) + Self.descriptors)

@@ -36,6 +36,16 @@ struct DeviceKindTests {
             let root = try #require(description.endpoints.first)
             #expect(root.parts == wanted.keys.sorted())
             #expect(root.serverClusters.contains(BasicInformationCluster.id) && root.serverClusters.contains(GeneralDiagnosticsCluster.id))
+            // The switch panel's buttons are told apart by Common Number (0x07) tags 1–4, which the hub stores; no
+            // other kind has sibling endpoints of one type, nor tags.
+            let tags = description.endpoints.flatMap { endpoint in endpoint.tags.map { (endpoint.endpoint, $0.namespaceID, $0.tag) } }
+            let stored = try hub.store.semanticTags(of: result.nodeID)
+            if kind == .switchPanel {
+                #expect(tags.map { [$0.0, UInt16($0.1), UInt16($0.2)] } == (1...4).map { [$0, 0x07, $0] })
+                #expect(stored == (1...4).map { EndpointSemanticTag(endpoint: $0, namespaceID: 0x07, tag: UInt8($0)) })
+            } else {
+                #expect(tags.isEmpty && stored.isEmpty)
+            }
             if kind == .bridge {
                 #expect(description.endpoints.first { $0.endpoint == 1 }?.parts == [2, 3])
                 #expect(description.endpoints.filter { $0.endpoint > 1 }.allSatisfy { $0.serverClusters.contains(BridgedDeviceBasicInformationCluster.id) })
