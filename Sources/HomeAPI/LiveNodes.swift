@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import MatterDataModel
 import MatterPlatform
 import MatterInteraction
 import Synchronization
@@ -117,12 +118,23 @@ final class LiveNodes: Sendable {
         state.withLock { state in
             guard state.watchers[nodeID] == nil else { return }
             state.watchers[nodeID] = Task { [weak self] in
-                for await _ in await connection.events() {
+                for await event in await connection.events() {
                     guard let self else { return }
+                    if case .attributes(let paths) = event, paths.contains(where: { $0.cluster == DescriptorCluster.id.rawValue }) {
+                        await self.reconcile(nodeID, from: connection)
+                    }
                     await self.refresh(nodeID, from: connection)
                 }
             }
         }
+    }
+
+    /// The node's Descriptor clusters changed (or were first heard): the store's endpoints, tags and devices follow
+    /// them, so a bridge's new bridged device appears, and one it dropped goes. A cache that does not describe the
+    /// whole node (a subscription to some paths only) changes nothing.
+    private func reconcile(_ nodeID: UInt64, from connection: NodeConnection) async {
+        guard let description = try? NodeInterview.describe(await connection.cache) else { return }
+        _ = try? hub.store.reconcileEndpoints(of: nodeID, with: description)
     }
 
     private func refresh(_ nodeID: UInt64, from connection: NodeConnection) async {

@@ -107,14 +107,7 @@ enum HubSchema {
             )
             """,
             "INSERT INTO change_counter (id, value) VALUES (1, 0)",
-        ] + ["structures", "rooms", "devices", "nodes", "endpoints"].flatMap { table in
-            ["INSERT", "UPDATE", "DELETE"].map { event in
-                """
-                CREATE TRIGGER \(table)_\(event.lowercased())_counts AFTER \(event) ON \(table)
-                BEGIN UPDATE change_counter SET value = value + 1; END
-                """
-            }
-        },
+        ] + ["structures", "rooms", "devices", "nodes", "endpoints"].flatMap(countingChanges),
         // 4: the home's one add-device (commissioning) session, owned by a process (PID and its start time, so a
         // recycled PID is not mistaken for the owner) until a deadline; the nodes it commissioned; and the grants
         // that let a local user other than the hub's owner add devices to a structure.
@@ -162,7 +155,19 @@ enum HubSchema {
             )
             """,
         ],
+        // 6: a change of tags alone (the node's Descriptor changed while live) is a change of the home, as for endpoints.
+        countingChanges(of: "endpoint_tags"),
     ]
 
     static var currentVersion: Int { migrations.count }
+
+    /// Triggers that increment the change counter in the transaction that writes `table`.
+    private static func countingChanges(of table: String) -> [String] {
+        ["INSERT", "UPDATE", "DELETE"].map { event in
+            """
+            CREATE TRIGGER \(table)_\(event.lowercased())_counts AFTER \(event) ON \(table)
+            BEGIN UPDATE change_counter SET value = value + 1; END
+            """
+        }
+    }
 }

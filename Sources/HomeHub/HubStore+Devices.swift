@@ -15,12 +15,7 @@ extension HubStore {
 
     static func insertDevices(of nodeID: UInt64, named name: String, inRoom room: String?,
                               in transaction: SQLiteDatabase.Transaction) throws -> [DeviceID] {
-        let endpoints = try transaction.query("SELECT endpoint, device_type FROM endpoints WHERE node_id = ?", [.identifier(nodeID)]).map { values in
-            let row = StoredRow(table: "endpoints", values: values)
-            return (endpoint: try row.narrow("endpoint", as: UInt16.self), deviceType: try row.narrow("device_type", as: UInt32.self))
-        }
-        var deviceEndpoints = Set(endpoints.filter { $0.endpoint != 0 && !nonDeviceTypes.contains($0.deviceType) }.map(\.endpoint)).sorted()
-        if deviceEndpoints.isEmpty { deviceEndpoints = [0] }
+        let deviceEndpoints = deviceEndpoints(of: try storedEndpoints(of: nodeID, in: transaction))
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw HubStoreError.invalidName(name) }
         let now = Self.now()
@@ -31,6 +26,48 @@ extension HubStore {
                 "INSERT INTO devices (node_id, endpoint, name, room_id, created_at) VALUES (?, ?, ?, ?, ?)",
                 [.identifier(nodeID), .integer(Int64(endpoint)), .text(deviceName), roomID.map { .text($0) } ?? .null, .date(now)])
             return DeviceID(nodeID: nodeID, endpoint: endpoint)
+        }
+    }
+
+    /// The endpoints that are devices of their own: every endpoint with a device type of its own, or the root
+    /// endpoint when there is nothing else.
+    static func deviceEndpoints(of endpoints: [EndpointDeviceType]) -> [UInt16] {
+        let own = Set(endpoints.filter { $0.endpoint != 0 && !nonDeviceTypes.contains($0.deviceType) }.map(\.endpoint)).sorted()
+        return own.isEmpty ? [0] : own
+    }
+
+    /// Brings a commissioned node's endpoints, tags and devices in step with what its Descriptor clusters say now (a
+    /// bridge adds or drops bridged devices; a firmware update changes device types): in one transaction, the
+    /// endpoints and tags are replaced, a device is added for each new endpoint (named after the product and the
+    /// endpoint, in no room) and removed with its endpoint; devices that stay keep their names and rooms. Returns
+    /// whether anything changed.
+    @discardableResult
+    public func reconcileEndpoints(of nodeID: UInt64, with description: NodeDescription) throws(HubStoreError) -> Bool {
+        let types = description.endpointDeviceTypes
+        let tags = description.endpointSemanticTags
+        guard types.contains(where: { $0.endpoint == 0 }) else { return false }  // not a whole node: leave the store alone
+        return try write { transaction in
+            guard let values = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).first,
+                  try StoredRow(table: "nodes", values: values).text("state") == NodeRecord.CommissioningState.commissioned.rawValue else {
+                throw HubStoreError.unknownNode(nodeID)
+            }
+            let storedTypes = try Self.storedEndpoints(of: nodeID, in: transaction)
+            let storedTags = try Self.storedTags(of: nodeID, in: transaction)
+            guard Set(storedTypes) != Set(types) || storedTags != tags else { return false }
+            try Self.replaceEndpoints(types, tags: tags, of: nodeID, in: transaction)
+            let wanted = Set(Self.deviceEndpoints(of: types))
+            let present = Set(try transaction.query("SELECT endpoint FROM devices WHERE node_id = ?", [.identifier(nodeID)]).map { values in
+                try StoredRow(table: "devices", values: values).narrow("endpoint", as: UInt16.self)
+            })
+            for endpoint in present.subtracting(wanted) {
+                try transaction.query("DELETE FROM devices WHERE node_id = ? AND endpoint = ?", [.identifier(nodeID), .integer(Int64(endpoint))])
+            }
+            let now = Self.now()
+            for endpoint in wanted.subtracting(present).sorted() {
+                try transaction.query("INSERT INTO devices (node_id, endpoint, name, room_id, created_at) VALUES (?, ?, ?, NULL, ?)",
+                                      [.identifier(nodeID), .integer(Int64(endpoint)), .text("\(description.productName) \(endpoint)"), .date(now)])
+            }
+            return true
         }
     }
 

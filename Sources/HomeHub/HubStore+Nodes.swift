@@ -104,14 +104,7 @@ extension HubStore {
         var tags: [(nodeID: UInt64, tag: EndpointSemanticTag)] = []
         for values in try read("SELECT * FROM endpoint_tags WHERE \(condition) ORDER BY node_id, endpoint, position", arguments) {
             let row = StoredRow(table: "endpoint_tags", values: values)
-            tags.append((try row.identifier("node_id"), EndpointSemanticTag(
-                endpoint: try row.narrow("endpoint", as: UInt16.self),
-                manufacturerCode: try row.optionalInteger("manufacturer_code").map { value throws(HubStoreError) in
-                    guard let code = UInt16(exactly: value) else { throw row.corrupt("manufacturer_code", "\(value) does not fit UInt16") }
-                    return code
-                },
-                namespaceID: try row.narrow("namespace_id", as: UInt8.self), tag: try row.narrow("tag", as: UInt8.self),
-                label: try row.optionalText("label"))))
+            tags.append((try row.identifier("node_id"), try Self.semanticTag(row)))
         }
         return tags
     }
@@ -211,7 +204,32 @@ extension HubStore {
         try replaceAddresses(addresses, of: nodeID, in: transaction)
     }
 
-    private static func replaceEndpoints(_ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag], of nodeID: UInt64,
+    static func storedEndpoints(of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction) throws -> [EndpointDeviceType] {
+        try transaction.query("SELECT * FROM endpoints WHERE node_id = ? ORDER BY endpoint, device_type", [.identifier(nodeID)]).map { values in
+            let row = StoredRow(table: "endpoints", values: values)
+            return EndpointDeviceType(endpoint: try row.narrow("endpoint", as: UInt16.self), deviceType: try row.narrow("device_type", as: UInt32.self),
+                                      revision: try row.narrow("revision", as: UInt16.self))
+        }
+    }
+
+    static func storedTags(of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction) throws -> [EndpointSemanticTag] {
+        try transaction.query("SELECT * FROM endpoint_tags WHERE node_id = ? ORDER BY endpoint, position", [.identifier(nodeID)]).map { values in
+            try semanticTag(StoredRow(table: "endpoint_tags", values: values))
+        }
+    }
+
+    private static func semanticTag(_ row: StoredRow) throws(HubStoreError) -> EndpointSemanticTag {
+        EndpointSemanticTag(
+            endpoint: try row.narrow("endpoint", as: UInt16.self),
+            manufacturerCode: try row.optionalInteger("manufacturer_code").map { value throws(HubStoreError) in
+                guard let code = UInt16(exactly: value) else { throw row.corrupt("manufacturer_code", "\(value) does not fit UInt16") }
+                return code
+            },
+            namespaceID: try row.narrow("namespace_id", as: UInt8.self), tag: try row.narrow("tag", as: UInt8.self),
+            label: try row.optionalText("label"))
+    }
+
+    static func replaceEndpoints(_ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag], of nodeID: UInt64,
                                          in transaction: SQLiteDatabase.Transaction) throws {
         guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
             throw HubStoreError.unknownNode(nodeID)

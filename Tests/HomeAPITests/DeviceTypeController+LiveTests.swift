@@ -73,6 +73,30 @@ import Testing
         }
     }
 
+    @Test func theDevicesTypesFollowItsDescriptorOnceLive() async throws {
+        try await Self.withLiveLight { home, _ in
+            let store = home.context.store
+            let lamp = try #require(try await home.devices().list().first)
+            let nodeID = lamp.types.nodeID
+            let stored = try store.endpoints(of: nodeID)
+            // The store lost the light's type (as if commissioned by an older build, or before a firmware update).
+            try store.setEndpoints(stored.filter { $0.endpoint == 0 }, of: nodeID)
+            let stale = try #require(try await home.devices().list().first)
+            #expect(!stale.types.contains(OnOffLightDeviceType.self))
+
+            let batches = Recorder { record in
+                for try await devices in home.devices().batched() { record(devices.first?.types.contains(OnOffLightDeviceType.self) ?? false) }
+            }
+            #expect(await batches.values(count: 1) == [false])
+            // First contact: the node's Descriptor says what endpoint 1 is, and the store follows.
+            _ = try await stale.types.get(RootNodeDeviceType.self)
+            await batches.until { $0.last == true }
+            batches.cancel()
+            #expect(batches.values.last == true)
+            #expect(Set(try store.endpoints(of: nodeID)) == Set(stored))
+        }
+    }
+
     @Test func aTypeTheLiveDeviceLacksFinishesAtOnce() async throws {
         try await Self.withLiveLight { home, _ in
             let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
