@@ -130,11 +130,15 @@ final class LiveNodes: Sendable {
     }
 
     /// The node's Descriptor clusters changed (or were first heard): the store's endpoints, tags and devices follow
-    /// them, so a bridge's new bridged device appears, and one it dropped goes. A cache that does not describe the
+    /// them, so a bridge's new bridged device appears (under its bridge's label for it), and one it dropped goes. A cache that does not describe the
     /// whole node (a subscription to some paths only) changes nothing.
     private func reconcile(_ nodeID: UInt64, from connection: NodeConnection) async {
         guard let description = try? NodeInterview.describe(await connection.cache) else { return }
-        _ = try? hub.store.reconcileEndpoints(of: nodeID, with: description)
+        _ = try? hub.store.reconcileEndpoints(of: nodeID, with: description) { endpoint in
+            // A bridged device is called what its bridge calls it; otherwise the product's name and the endpoint.
+            let fallback = "\(description.productName) \(endpoint?.endpoint ?? 0)"
+            return (try? HomeName.validated(endpoint?.label ?? fallback, naming: "device")) ?? fallback
+        }
     }
 
     private func refresh(_ nodeID: UInt64, from connection: NodeConnection) async {

@@ -38,11 +38,11 @@ extension HubStore {
 
     /// Brings a commissioned node's endpoints, tags and devices in step with what its Descriptor clusters say now (a
     /// bridge adds or drops bridged devices; a firmware update changes device types): in one transaction, the
-    /// endpoints and tags are replaced, a device is added for each new endpoint (named after the product and the
-    /// endpoint, in no room) and removed with its endpoint; devices that stay keep their names and rooms. Returns
-    /// whether anything changed.
+    /// endpoints and tags are replaced, a device is added for each new endpoint (named by `name`, in no room) and
+    /// removed with its endpoint; devices that stay keep their names and rooms. Returns whether anything changed.
     @discardableResult
-    public func reconcileEndpoints(of nodeID: UInt64, with description: NodeDescription) throws(HubStoreError) -> Bool {
+    public func reconcileEndpoints(of nodeID: UInt64, with description: NodeDescription,
+                                   naming name: (EndpointDescription?) -> String) throws(HubStoreError) -> Bool {
         let types = description.endpointDeviceTypes
         let tags = description.endpointSemanticTags
         guard types.contains(where: { $0.endpoint == 0 }) else { return false }  // not a whole node: leave the store alone
@@ -65,7 +65,8 @@ extension HubStore {
             let now = Self.now()
             for endpoint in wanted.subtracting(present).sorted() {
                 try transaction.query("INSERT INTO devices (node_id, endpoint, name, room_id, created_at) VALUES (?, ?, ?, NULL, ?)",
-                                      [.identifier(nodeID), .integer(Int64(endpoint)), .text("\(description.productName) \(endpoint)"), .date(now)])
+                                      [.identifier(nodeID), .integer(Int64(endpoint)), .text(name(description.endpoints.first { $0.endpoint == endpoint })),
+                                       .date(now)])
             }
             return true
         }

@@ -53,14 +53,17 @@ public struct EndpointDescription: Hashable, Sendable {
     public var parts: [UInt16]
     /// Its TagList: empty when the endpoint has none.
     public var tags: [SemanticTagStruct]
+    /// A bridged device's name as its bridge gives it (Bridged Device Basic Information NodeLabel), when known.
+    public var label: String?
 
     public init(endpoint: UInt16, deviceTypes: [DescriptorCluster.DeviceTypeStruct], serverClusters: [ClusterID], clientClusters: [ClusterID],
-                parts: [UInt16], tags: [SemanticTagStruct] = []) {
+                parts: [UInt16], tags: [SemanticTagStruct] = [], label: String? = nil) {
         self.endpoint = endpoint
         self.deviceTypes = deviceTypes
         self.serverClusters = serverClusters
         self.clientClusters = clientClusters
         self.parts = parts
         self.tags = tags
+        self.label = label
     }
 }

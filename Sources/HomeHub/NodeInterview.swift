@@ -32,7 +32,8 @@ public enum NodeInterview {
         return try describe(cache)
     }
 
-    /// The node as the cached Basic Information and Descriptor attributes describe it.
+    /// The node as the cached Basic Information and Descriptor attributes (and bridged devices' labels, when the
+    /// cache holds them) describe it.
     public static func describe(_ cache: AttributeCache) throws(NodeInterviewError) -> NodeDescription {
         let endpoints = Set(cache.paths.filter { $0.cluster == DescriptorCluster.id.rawValue }.map(\.endpoint)).sorted()
         var descriptions: [EndpointDescription] = []
@@ -43,7 +44,8 @@ public enum NodeInterview {
                 serverClusters: try value(DescriptorCluster.Attributes.serverList, endpoint: endpoint, in: cache) ?? [],
                 clientClusters: try value(DescriptorCluster.Attributes.clientList, endpoint: endpoint, in: cache) ?? [],
                 parts: try value(DescriptorCluster.Attributes.partsList, endpoint: endpoint, in: cache) ?? [],
-                tags: try value(DescriptorCluster.Attributes.tagList, endpoint: endpoint, in: cache) ?? []
+                tags: try value(DescriptorCluster.Attributes.tagList, endpoint: endpoint, in: cache) ?? [],
+                label: try value(BridgedDeviceBasicInformationCluster.Attributes.nodeLabel, endpoint: endpoint, in: cache)
             ))
         }
         return NodeDescription(

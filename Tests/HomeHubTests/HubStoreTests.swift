@@ -205,43 +205,44 @@ import Testing
         try await withTemporaryDirectory { base in
             let store = try HubStore(path: base + "/hub.sqlite")
             try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-            func node(_ endpoints: [UInt16: [UInt32]], tags: [UInt16: [SemanticTagStruct]] = [:]) -> NodeDescription {
+            func node(_ endpoints: [UInt16: [UInt32]], tags: [UInt16: [SemanticTagStruct]] = [:], labels: [UInt16: String] = [:]) -> NodeDescription {
                 NodeDescription(vendorID: 0xFFF1, vendorName: "Acme", productID: 0x8000, productName: "Bridge", endpoints: endpoints.keys.sorted().map { endpoint in
                     EndpointDescription(endpoint: endpoint, deviceTypes: endpoints[endpoint]!.map { .init(deviceType: DeviceTypeID(rawValue: $0), revision: 1) },
-                                        serverClusters: [], clientClusters: [], parts: [], tags: tags[endpoint] ?? [])
+                                        serverClusters: [], clientClusters: [], parts: [], tags: tags[endpoint] ?? [], label: labels[endpoint])
                 })
             }
+            let naming = { (endpoint: EndpointDescription?) in endpoint?.label ?? "Bridge \(endpoint?.endpoint ?? 0)" }
             let first = node([0: [0x0016], 1: [0x000E], 2: [0x0100, 0x0013]])
             _ = try store.finishCommissioning(0x42, description: first, addresses: [], mrpParameters: nil, deviceName: "Porch light", room: "Porch")
             #expect(try store.devices().map(\.name) == ["Porch light"])
 
             // The same description changes nothing, not even the change counter.
             let counter = try store.changeCounter()
-            #expect(try store.reconcileEndpoints(of: 0x42, with: first) == false)
+            #expect(try store.reconcileEndpoints(of: 0x42, with: first, naming: naming) == false)
             #expect(try store.changeCounter() == counter)
 
             // The bridge adds a bridged device with a tag: a new device, in no room, named after the product; the old
             // one keeps its name and room.
-            let second = node([0: [0x0016], 1: [0x000E], 2: [0x0100, 0x0013], 3: [0x0100, 0x0013]],
-                              tags: [3: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x00)]])
-            #expect(try store.reconcileEndpoints(of: 0x42, with: second))
-            #expect(try store.devices().map(\.name) == ["Porch light", "Bridge 3"])
-            #expect(try store.devices().map(\.roomName) == ["Porch", nil])
+            let second = node([0: [0x0016], 1: [0x000E], 2: [0x0100, 0x0013], 3: [0x0100, 0x0013], 4: [0x0100, 0x0013]],
+                              tags: [3: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x00)]], labels: [4: "Shed"])
+            #expect(try store.reconcileEndpoints(of: 0x42, with: second, naming: naming))
+            #expect(try store.devices().map(\.name) == ["Porch light", "Bridge 3", "Shed"])
+            #expect(try store.devices().map(\.roomName) == ["Porch", nil, nil])
             #expect(try store.semanticTags(of: 0x42) == [EndpointSemanticTag(endpoint: 3, namespaceID: 0x08, tag: 0x00)])
             #expect(try store.changeCounter() > counter)
 
             // It drops the first one: that device goes, with its endpoint.
-            #expect(try store.reconcileEndpoints(of: 0x42, with: node([0: [0x0016], 1: [0x000E], 3: [0x0100, 0x0013]])))
+            #expect(try store.reconcileEndpoints(of: 0x42, with: node([0: [0x0016], 1: [0x000E], 3: [0x0100, 0x0013]]), naming: naming))
             #expect(try store.devices().map(\.id.endpoint) == [3])
             #expect(Set(try store.endpoints(of: 0x42).map(\.endpoint)) == [0, 1, 3])
             #expect(try store.semanticTags(of: 0x42).isEmpty)
 
             // A description without the root endpoint is not a whole node: nothing changes.
-            #expect(try store.reconcileEndpoints(of: 0x42, with: node([3: [0x0100]])) == false)
+            #expect(try store.reconcileEndpoints(of: 0x42, with: node([3: [0x0100]]), naming: naming) == false)
             #expect(Set(try store.endpoints(of: 0x42).map(\.endpoint)) == [0, 1, 3])
             // Only commissioned nodes follow their Descriptor.
             try store.beginCommissioning(nodeID: 0x43, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-            #expect(throws: HubStoreError.unknownNode(0x43)) { try store.reconcileEndpoints(of: 0x43, with: first) }
+            #expect(throws: HubStoreError.unknownNode(0x43)) { try store.reconcileEndpoints(of: 0x43, with: first, naming: naming) }
         }
     }
 

@@ -55,6 +55,13 @@ import Testing
         await device.stop()
     }
 
+    @Test func aWholeNodeCacheAlsoNamesBridgedDevicesByTheirLabels() throws {
+        var cache = AttributeCache()
+        cache.apply(Self.basicInformation + Self.descriptors + [Self.data(1, 0x0039, 5, .utf8("Porch light"))])
+        let description = try NodeInterview.describe(cache)
+        #expect(description.endpoints.map(\.label) == [nil, "Porch light"])
+    }
+
     @Test func readsWhenTheDeviceRefusesToSubscribe() async throws {
         let requests = Received<UInt8>()
         let device = try await LoopbackInteractionDevice { exchange in
