@@ -2,7 +2,8 @@
 # Interop: the Home API's add-device flow puts CircuitMatter devices (written by others) on our fabric, inside a
 # network namespace that holds only `lo`:
 #   - `home add CODE --room Kitchen --name "Desk lamp"` (prepare → perform with the terminal interaction → complete),
-#     then `home devices` shows the device in Kitchen under that name;
+#     then `home devices` shows the device in Kitchen under that name; `home remove` takes it out of the home (and
+#     says CircuitMatter refused to leave our fabric), after which adding it again fails as already commissioned;
 #   - with no terminal and no --name, `home add` fails at once saying so, cancels (the device leaves our fabric) and
 #     leaves the hub's devices as they were;
 #   - the example pair across two processes: the app configures an app group, prepares, performs the request through
@@ -64,6 +65,28 @@ start_device lamp 5541 3840
 ids="$(in_lab "$home_tool" add "$qr" --room Kitchen --name "Desk lamp" --interface lo --paa-trust-store "$PEERS_HOME/paa" --state "$hub")" \
   || fail "home add"
 check_devices "home add --room Kitchen --name 'Desk lamp'" "$(in_lab "$home_tool" devices --state "$hub" --json)" "$ids" Kitchen "Desk lamp"
+
+# `home remove` by node ID: the device is told to leave our fabric (RemoveFabric over CASE) and the node leaves the
+# home. CircuitMatter 0.4.1 answers RemoveFabric with FAILURE, so it keeps our fabric:
+# `home remove` must say so, and adding it again must then fail as "already commissioned to this hub" and change
+# nothing. A device that did leave must be addable again.
+node="${ids%%-*}"
+removed="$(in_lab "$home_tool" remove "$node" --interface lo --state "$hub")" || fail "home remove $node"
+[ "$(in_lab "$home_tool" devices --state "$hub" --json)" = "[]" ] || fail "home remove left devices: $(in_lab "$home_tool" devices --state "$hub")"
+echo "PASS (home remove $node): $(echo "$removed" | tr '\n' ' ')"
+if echo "$removed" | grep -q "did not leave the hub's fabric"; then
+  if error="$(in_lab "$home_tool" add "$qr" --room Kitchen --name "Desk lamp" --interface lo --paa-trust-store "$PEERS_HOME/paa" \
+              --state "$hub" 2>&1 >/dev/null)"; then
+    fail "a device still on our fabric was added again"
+  fi
+  echo "$error" | grep -q "alreadyExists: .*already commissioned to this hub" || fail "re-adding a device on our fabric said: $error"
+  [ "$(in_lab "$home_tool" devices --state "$hub" --json)" = "[]" ] || fail "a refused add changed the hub's devices"
+  echo "PASS (added again while still on our fabric): $error; devices unchanged"
+else
+  ids="$(in_lab "$home_tool" add "$qr" --room Kitchen --name "Desk lamp" --interface lo --paa-trust-store "$PEERS_HOME/paa" --state "$hub")" \
+    || fail "home add after home remove"
+  check_devices "added again after home remove" "$(in_lab "$home_tool" devices --state "$hub" --json)" "$ids" Kitchen "Desk lamp"
+fi
 
 start_device unnamed 5542 2816
 devices_before="$(in_lab "$home_tool" devices --state "$hub" --json)"

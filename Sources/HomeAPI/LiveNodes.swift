@@ -89,6 +89,19 @@ final class LiveNodes: Sendable {
         throw HomeError(.unavailable, "node \(HomeContext.nodeDeviceID(nodeID)): \(reason)")
     }
 
+    /// Stops following one node (it is leaving the home) and drops what was known of it.
+    func forget(_ nodeID: UInt64) async {
+        let (connections, watcher) = state.withLock { state in
+            defer {
+                state.views[nodeID] = nil
+                state.watchers[nodeID] = nil
+            }
+            return (state.connections, state.watchers[nodeID])
+        }
+        watcher?.cancel()
+        await connections?.stop(nodeID)
+    }
+
     /// Stops every connection; a later subscription or command starts them again.
     func stop() async {
         let (connections, watchers) = state.withLock { state in

@@ -1,5 +1,5 @@
 import Foundation
-import HomeAPI
+@_spi(HomeCommandLine) import HomeAPI
 
 /// `home rename`, `home rooms`, `home room add`, `home move`: the home's names and rooms, changed through the Home API
 /// (so the CLI keeps its rules: names cut to 60 Unicode code points, room names unique whatever their case).
@@ -77,12 +77,41 @@ enum HomeAPICommands {
         }
     )
 
+    static let remove = CommandSpec(
+        name: "remove",
+        summary: "Remove a device from the home: its node leaves the hub's fabric and is forgotten, with every device it has.",
+        arguments: [.init(name: "DEVICE", help: "A device ID or name (see 'home devices'), or a node ID, which names the whole node "
+                          + "(see 'home devices --multipart'): a bridge is removed by its node ID, with its bridged devices.")],
+        options: [HubCommands.interfaceOption, HubCommands.stateOption],
+        run: { arguments throws(CommandLineError) in
+            let home = try await open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+            let text = arguments.argument("DEVICE")
+            let nodes = try await refusingBadInput { () throws(HomeError) in try await home.devices(enableMultipartDevices: true).list() }
+            let device: HomeDevice
+            if let node = nodes.first(where: { $0.id == text }) {
+                device = node
+            } else {
+                device = try await Self.device(text, in: home)
+            }
+            let outcome = try await refusingBadInput { () throws(HomeError) in
+                do throws(HomeError) {
+                    return try await device.decommission()
+                } catch where error.code == .failedPrecondition {
+                    throw HomeError(.invalidArgument, error.message)
+                }
+            }
+            let removed = "removed \(device.name) (\(outcome.removedDeviceIDs.sorted().joined(separator: ", ")))\n"
+            guard let failure = outcome.fabricRemovalFailure else { return .success(removed) }
+            return .success(removed + "note: the device did not leave the hub's fabric (\(failure)); it keeps it until it is factory reset\n")
+        }
+    )
+
     // MARK: Helpers
 
-    private static func open(_ arguments: ParsedArguments) async throws(CommandLineError) -> Home {
+    /// The home on `--state` (or the default state directory); `interfaces` are where mDNS may look for devices.
+    private static func open(_ arguments: ParsedArguments, interfaces: [String] = []) async throws(CommandLineError) -> Home {
         do {
-            if let path = arguments.values["state"] { return try await Home.connect(stateDirectory: path) }
-            return try await Home.connect()
+            return try await Home.connect(Home.Configuration(stateDirectory: arguments.values["state"], networkInterfaces: interfaces))
         } catch {
             throw .invalidInput("cannot open the hub's state: \(error.message)")
         }

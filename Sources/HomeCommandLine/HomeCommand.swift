@@ -5,7 +5,7 @@ public enum HomeCommand {
         summary: "swift-home: a Matter hub and Home API for Swift.",
         subcommands: [DemoCommand.demo, OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission, AddCommand.add, AddCommand.grant,
                       HubCommands.devices, ShowCommand.show, HomeAPICommands.rename, HomeAPICommands.rooms, HomeAPICommands.room,
-                      HomeAPICommands.move, HubCommands.ping,
+                      HomeAPICommands.move, HomeAPICommands.remove, HubCommands.ping,
                       LiveCommands.on, LiveCommands.off, LiveCommands.toggle, LiveCommands.level, LiveCommands.read, LiveCommands.watch]
     )
 

@@ -284,14 +284,19 @@ public actor Commissioner {
     }
 
     /// A device already on the hub's fabric (commissioned before, then its window opened again) would only answer
-    /// AddNOC with FabricConflict; saying so before touching it is clearer. Matter Core §11.18.5.5 TrustedRootCertificates.
+    /// AddNOC with FabricConflict; saying so before touching it is clearer. The Fabrics list (Matter Core §11.18.5.1,
+    /// read unfiltered) decides, not TrustedRootCertificates: CircuitMatter keeps a removed fabric's root there.
     private func refuseIfAlreadyOnOurFabric(_ context: Context) async throws {
-        let roots = OperationalCredentialsCluster.Attributes.trustedRootCertificates
-        let report = try await paseClient(context).read([roots.path(endpoint: 0)], isFabricFiltered: false)
+        let fabrics = OperationalCredentialsCluster.Attributes.fabrics
+        let report = try await paseClient(context).read([fabrics.path(endpoint: 0)], isFabricFiltered: false)
         var cache = AttributeCache()
         cache.apply(report.attributeReports)
-        if let installed = try cache.value(roots, endpoint: 0), installed.contains(authority.rootCertificateTLV) {
-            throw CommissioningFailure(.alreadyCommissioned, "the device is already commissioned to this hub")
+        let ours = try cache.value(fabrics, endpoint: 0)?.first {
+            $0.rootPublicKey == authority.rootCertificate.publicKey && $0.fabricID == authority.fabricID
+        }
+        if let ours {
+            throw CommissioningFailure(.alreadyCommissioned,
+                                       "the device is already commissioned to this hub, as node \(String(ours.nodeID, radix: 16, uppercase: true))")
         }
     }
 
@@ -349,7 +354,11 @@ public actor Commissioner {
     }
 }
 
-struct StepTimeout: Error {}
+/// `withDeadline`'s limit passed.
+struct StepTimeout: Error, CustomStringConvertible {
+    let limit: Duration
+    var description: String { "no answer within \(limit.spoken)" }
+}
 
 /// Attestation failed; the result still carries what was learned (the DAC key), for a user who accepts the device.
 struct AttestationFailure: Error, CustomStringConvertible {
@@ -364,10 +373,10 @@ func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable ()
         group.addTask { try await body() }
         group.addTask {
             try await Task.sleep(for: limit)
-            throw StepTimeout()
+            throw StepTimeout(limit: limit)
         }
         defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw StepTimeout() }
+        guard let first = try await group.next() else { throw StepTimeout(limit: limit) }
         return first
     }
 }

@@ -97,4 +97,23 @@ import Testing
 
             """))
     }
+
+    @Test func removeTakesTheWholeNodeSaysWhenTheDeviceKeepsTheFabricAndRefusesWhatIsNotThere() async throws {
+        let state = try HomeFixture.hubWithLampsAndPanel()
+        // The fixture's nodes have no known address: they cannot be told to leave the fabric, and are forgotten all the same.
+        #expect(await HomeCommand.run(["remove", "Desk lamp 1", "--state", state]) == .success("""
+            removed Desk lamp 1 (391D788B9528D5FA-1, 391D788B9528D5FA-2)
+            note: the device did not leave the hub's fabric (node 0x391D788B9528D5FA has no known address; pass --interface to find it \
+            by DNS-SD); it keeps it until it is factory reset
+
+            """))
+        // A node ID names the whole node, under its product's name.
+        let panel = await HomeCommand.run(["remove", "7A1B2C3D4E5F6071", "--state", state])
+        #expect(panel.exitCode == 0)
+        #expect(panel.standardOutput.hasPrefix("removed 4-Switch Panel (7A1B2C3D4E5F6071)\n"))
+        #expect(await HomeCommand.run(["devices", "--state", state]) == .success("No devices yet. Add one with 'home commission CODE'.\n"))
+        let unknown = await HomeCommand.run(["remove", "Desk lamp 1", "--state", state])
+        #expect(unknown.exitCode == 2)
+        #expect(unknown.standardError == "error: no device \"Desk lamp 1\" (see 'home devices')\n")
+    }
 }

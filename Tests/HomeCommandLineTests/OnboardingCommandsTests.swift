@@ -122,6 +122,7 @@ import Testing
               rooms                   List the rooms of the home: name, structure and how many devices each holds.
               room                    Add rooms to the home.
               move                    Put a device in a room.
+              remove                  Remove a device from the home: its node leaves the hub's fabric and is forgotten, with every device it has.
               ping                    Open a CASE session to a device from scratch and read its vendor name, timing the round trip.
               on                      Turn a device on (OnOff On).
               off                     Turn a device off (OnOff Off).
