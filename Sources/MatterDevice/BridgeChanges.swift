@@ -1,7 +1,7 @@
 /// What a bridge changed in its composition while running: the bridged devices it added, and every endpoint ID it
-/// retired by removing a bridged device. Matter Core §9.2.4 (dynamic endpoint allocation): a removed endpoint's ID is
-/// not given to a later endpoint, so a controller never mistakes a new device for one it knew; the retired IDs are
-/// kept, with the added devices, in the state file, so that a restart keeps both.
+/// retired by removing a bridged device. Matter Core §9.2.1 and §9.12.6 (changes to the set of bridged devices): a new
+/// bridged device takes the next endpoint ID, never a removed one's, so a controller never mistakes a new device for
+/// one it knew; the retired IDs are kept, with the added devices, in the state file, so that a restart keeps both.
 public struct BridgeChanges: Codable, Hashable, Sendable {
     public var added: [BridgedDevice]
     public var retired: [UInt16]
