@@ -6,7 +6,8 @@ import MatterPlatform
 
 /// `home demo`: the whole system with no hardware. Five virtual devices start in this process on loopback (no mDNS),
 /// each is added through the Home API's add-device flow, then the demo lists them, switches and dims the lights,
-/// renames one, and watches a sensor drift, printing one line per step with its duration.
+/// renames one, watches a sensor drift, and has the bridge add a bridged light that appears live, printing one line
+/// per step with its duration.
 enum DemoCommand {
     /// A device of the demo: its kind, and the name and room the add-device flow gives it.
     struct DemoDevice: Sendable {
@@ -29,6 +30,8 @@ enum DemoCommand {
     static let dimLevel: UInt8 = 127
     /// How many temperatures the demo watches the sensor drift through.
     static let watchedTemperatures = 3
+    /// What the bridge calls the bridged light it adds while the demo watches.
+    static let bridgedLabel = "Shed light"
 
     static let demo = CommandSpec(
         name: "demo",
@@ -140,6 +143,15 @@ enum DemoCommand {
             let temperatures = try await watchTemperatures(try await named("Bedroom sensor", in: home))
             return ((), "watched Bedroom sensor drift: " + temperatures.map(celsius).joined(separator: " → "))
         }
+        try await transcript.step("Garage bridge adding a bridged light") { () async throws -> (Void, String) in
+            guard let bridge = zip(devices, started).first(where: { $0.0.kind == .bridge })?.1 else {
+                throw HomeError(.notFound, "the demo has no bridge")
+            }
+            let endpoint = try await bridge.addBridgedDevice(label: bridgedLabel)
+            let added = try await appearing(bridgedLabel, in: home)
+            return ((), "Garage bridge added a bridged light on endpoint \(endpoint): it appears live as \(added.name), in no room "
+                        + "(home.devices().batched())")
+        }
     }
 
     // MARK: Steps
@@ -229,6 +241,14 @@ enum DemoCommand {
             throw HomeError(.notFound, "no device named \"\(name)\"")
         }
         return device
+    }
+
+    /// Waits until the live device list has a device called `name`.
+    private static func appearing(_ name: String, in home: Home) async throws -> HomeDevice {
+        for try await devices in home.devices().batched() {
+            if let device = devices.first(where: { $0.name == name }) { return device }
+        }
+        throw HomeError(.unavailable, "the device list ended before \(name) appeared")
     }
 
     /// Waits until the device reports a value of `type` that satisfies `condition`.

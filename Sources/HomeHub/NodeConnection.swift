@@ -151,7 +151,7 @@ public actor NodeConnection {
     }
 
     private func apply(_ report: InteractionReport) {
-        let changed = cache.apply(report.attributeReports)
+        let changed = cache.applyFollowingEndpoints(report.attributeReports)
         if !changed.isEmpty { publish(.attributes(changed)) }
     }
 

@@ -12,9 +12,11 @@ public struct BridgedDeviceBasicInformationServer: ClusterServer {
     public let uniqueID: String
     public private(set) var nodeLabel = ""
 
-    public init(productName: String, uniqueID: String) {
+    /// `nodeLabel` is what the bridge calls the device (at most `DeviceConstants.nodeLabelLength` bytes); a controller may rename it.
+    public init(productName: String, uniqueID: String, nodeLabel: String = "") {
         self.productName = productName
         self.uniqueID = uniqueID
+        self.nodeLabel = nodeLabel
     }
 
     public var description: ClusterDescription {
@@ -39,7 +41,7 @@ public struct BridgedDeviceBasicInformationServer: ClusterServer {
     public mutating func write(_ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest) -> InteractionModelStatus {
         guard attribute == Attributes.nodeLabel.id.rawValue else { return .unsupportedWrite }
         guard case .utf8(let text) = value.value else { return .invalidDataType }
-        guard text.utf8.count <= 32 else { return .constraintError }
+        guard text.utf8.count <= DeviceConstants.nodeLabelLength else { return .constraintError }
         nodeLabel = text
         node.markChanged(endpoint: request.endpoint, cluster: id, attributes: [attribute])
         node.effects.append(.persist)
@@ -49,6 +51,6 @@ public struct BridgedDeviceBasicInformationServer: ClusterServer {
     public var persistentState: TLVValue? { .utf8(nodeLabel) }
 
     public mutating func restore(_ state: TLVElement) {
-        if case .utf8(let label) = state.value, label.utf8.count <= 32 { nodeLabel = label }
+        if case .utf8(let label) = state.value, label.utf8.count <= DeviceConstants.nodeLabelLength { nodeLabel = label }
     }
 }

@@ -3,7 +3,7 @@ import MatterInteraction
 import MatterTLV
 
 // Matter Core §9.5 Descriptor cluster, server: what an endpoint is (device types), what it serves, and (on the root
-// endpoint) which endpoints the node has. Fixed once the endpoints are composed.
+// endpoint) which endpoints the node has. Made anew whenever the node's endpoints change (a bridge's bridged devices).
 public struct DescriptorServer: ClusterServer {
     private typealias Attributes = DescriptorCluster.Attributes
 

@@ -11,6 +11,7 @@ public enum DeviceCommandLine: Hashable, Sendable {
         discriminator, iterations, type and IDs (random or default when not given). Advertises by mDNS only on
         the named interfaces. Prints one JSON line of setup data, then one line per thing it does.
         'attestation export' writes the device's development PAA (paa.der) for a commissioner's trust store.
+        \(DeviceConsoleCommand.help)
         """
 
     public struct Run: Hashable, Sendable {

@@ -53,6 +53,12 @@ public enum DeviceConstants {
     /// most one simulation step moves it (1 %).
     public static let humidityRange: ClosedRange<UInt16> = 3_000...7_000
     public static let humidityDrift: UInt16 = 100
+    /// Matter Core §9.13.5.5 NodeLabel: at most 32 bytes, which a bridged device's label is too.
+    public static let nodeLabelLength = 32
+    /// Endpoint IDs: 0xFFFF is no endpoint (a wildcard in paths), so a bridge's new bridged devices take IDs up to
+    /// 0xFFFE. Matter Core §9.2.1 lets IDs wrap around past it; a virtual bridge that added 65,000 devices is a bug
+    /// worth stopping at, so it refuses more instead.
+    public static let endpointIDs: ClosedRange<UInt16> = 0...0xFFFE
     /// The chance, one in this many, that a simulation step opens or closes a contact sensor or presses a button.
     public static let simulatedEventOdds: UInt64 = 4
 }

@@ -6,7 +6,8 @@ import MatterTLV
 // Model engine, with its access control lists enforced.
 public struct DeviceDataModel: DataModelProvider {
     public var node: NodeState
-    private var composition: [Endpoint]
+    /// The endpoints, each with its Descriptor; a bridge adds and removes bridged ones (`DeviceDataModel+Bridge`).
+    var composition: [Endpoint]
     private var random: SimulationRandom
 
     /// The root node and `applicationEndpoints`, each given its Descriptor (the root's lists every other endpoint,
@@ -14,13 +15,21 @@ public struct DeviceDataModel: DataModelProvider {
     public init(node: NodeState, root: Endpoint, applicationEndpoints: [Endpoint], seed: UInt64 = 0) {
         self.node = node
         random = SimulationRandom(seed: seed)
-        let all = [root] + applicationEndpoints
-        composition = all.map { endpoint in
+        composition = [root] + applicationEndpoints
+        describeEndpoints()
+    }
+
+    /// Gives every endpoint a Descriptor that says what it is now, replacing the one it had: its device types and
+    /// clusters, and its parts (the root's are every other endpoint of the node).
+    mutating func describeEndpoints() {
+        let others = composition.map(\.id).filter { $0 != 0 }
+        composition = composition.map { endpoint in
             var endpoint = endpoint
+            endpoint.clusters.removeAll { $0.id == DescriptorCluster.id.rawValue }
             let descriptor = DescriptorServer(
                 deviceTypes: endpoint.deviceTypes.map { DescriptorCluster.DeviceTypeStruct(deviceType: $0.id, revision: $0.revision ?? 1) },
                 serverClusters: ([DescriptorCluster.id.rawValue] + endpoint.clusters.map(\.id)).sorted(),
-                parts: endpoint.id == 0 ? all.map(\.id).filter { $0 != 0 } : endpoint.parts, tags: endpoint.tags)
+                parts: endpoint.id == 0 ? others : endpoint.parts, tags: endpoint.tags)
             endpoint.clusters = ([descriptor] + endpoint.clusters).sorted { $0.id < $1.id }
             return endpoint
         }

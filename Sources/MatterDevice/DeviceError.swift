@@ -8,6 +8,8 @@ public enum DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidSetting(String)
     /// The sockets or the mDNS responder could not be set up.
     case network(String)
+    /// A bridged device could not be added or removed: the device is not a bridge, or the endpoint is no bridged device.
+    case bridging(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .state(let path, let reason): "device state \(path): \(reason) (use --factory-reset to start over)"
         case .invalidSetting(let reason): reason
         case .network(let reason): "network: \(reason)"
+        case .bridging(let reason): "bridge: \(reason)"
         }
     }
 }

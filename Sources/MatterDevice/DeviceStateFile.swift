@@ -52,6 +52,9 @@ public struct DeviceStateFile: Codable, Hashable, Sendable {
     /// TLV of each cluster's `persistentState`, keyed "endpoint/cluster".
     public var clusters: [String: Data]
     public var rebootCount: UInt16
+    /// The bridged devices a bridge added and the endpoint IDs it retired while running; nil when it never changed
+    /// (and in files written before bridges could change).
+    public var bridge: BridgeChanges?
 
     var attestation: DevelopmentAttestation {
         DevelopmentAttestation(paa: Array(paa), pai: Array(pai), dac: Array(dac), dacKey: Array(dacKey),

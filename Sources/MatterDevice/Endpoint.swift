@@ -29,4 +29,10 @@ public struct Endpoint: Sendable {
             AdministratorCommissioningServer(), OperationalCredentialsServer(), GroupKeyManagementServer(),
         ])
     }
+
+    /// An Aggregator (Matter Core §9.12 Bridge): its parts are a bridge's bridged devices.
+    var isAggregator: Bool { deviceTypes.contains { $0.id == MatterDeviceTypes.aggregator.id } }
+
+    /// A bridged device: it carries the Bridged Node device type (Matter Core §9.12 Bridge).
+    var isBridgedDevice: Bool { deviceTypes.contains { $0.id == MatterDeviceTypes.bridgedNode.id } }
 }

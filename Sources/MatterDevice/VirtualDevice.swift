@@ -86,9 +86,10 @@ public actor VirtualDevice {
                                              discriminator: state.discriminator, deadline: nil)
         let node = NodeState(identity: state.identity, attestation: state.attestation, onboardingWindow: onboarding,
                              fabrics: try state.restoredFabrics(), random: random)
+        let endpoints = (state.bridge ?? BridgeChanges()).applied(to: kind.applicationEndpoints(), bridgeUniqueID: state.identity.uniqueID)
         var model = DeviceDataModel(
             node: node, root: .rootNode(interfaces: HostNetworkInterface.current(), rebootCount: factory.rebootCount, bootTime: .zero),
-            applicationEndpoints: kind.applicationEndpoints(), seed: simulation.seed)
+            applicationEndpoints: endpoints, seed: simulation.seed)
         model.restoreClusterState(state.clusters.mapValues(Array.init))
         // §11.1.6.1 StartUp: the first event of every boot, with the software version.
         model.record(EventPathIB(endpoint: 0, cluster: BasicInformationCluster.id.rawValue, event: BasicInformationCluster.Events.StartUp.id.rawValue),
@@ -141,6 +142,57 @@ public actor VirtualDevice {
     public var fabrics: [Fabric] { server.provider.node.fabrics }
     public var isCommissioningWindowOpen: Bool { server.provider.node.commissioningWindow != nil }
     public var isFailSafeArmed: Bool { server.provider.node.failSafe != nil }
+
+    // MARK: Bridged devices
+
+    /// The endpoints of the bridged devices, in order.
+    public var bridgedEndpoints: [UInt16] { server.provider.bridgedEndpoints }
+
+    /// A bridge adds a bridged On/Off Light called `label` (its NodeLabel, 1 to 32 bytes) on an endpoint ID it never
+    /// used, and returns it; subscribers hear of the new endpoint and of the changed PartsLists. Kept across restarts.
+    public func addBridgedDevice(label: String) async throws(DeviceError) -> UInt16 {
+        guard !label.isEmpty, label.utf8.count <= DeviceConstants.nodeLabelLength else {
+            throw .invalidSetting("a bridged device's label is 1 to \(DeviceConstants.nodeLabelLength) bytes (NodeLabel), \"\(label)\" has \(label.utf8.count)")
+        }
+        var changes = factory.bridge ?? BridgeChanges()
+        guard let endpoint = changes.nextEndpoint(after: server.provider.endpoints) else {
+            throw .bridging("every endpoint ID up to \(DeviceConstants.endpointIDs.upperBound) was used: no new bridged device can be added")
+        }
+        let device = BridgedDevice(endpoint: endpoint, label: label)
+        changes.added.append(device)
+        try await change(bridge: changes) { model throws(DeviceError) in
+            try model.addBridged(device.composed(bridgeUniqueID: model.node.identity.uniqueID))
+        }
+        log("[bridge] added \"\(label)\" on endpoint \(endpoint)")
+        return endpoint
+    }
+
+    /// A bridge removes the bridged device on `endpoint`; its ID is retired, never to be used again. Subscribers hear
+    /// of the changed PartsLists, and the endpoint answers no more.
+    public func removeBridgedDevice(endpoint: UInt16) async throws(DeviceError) {
+        var changes = factory.bridge ?? BridgeChanges()
+        changes.added.removeAll { $0.endpoint == endpoint }
+        changes.retired.append(endpoint)
+        try await change(bridge: changes) { model throws(DeviceError) in try model.removeBridged(endpoint) }
+        log("[bridge] removed endpoint \(endpoint)")
+    }
+
+    /// Changes the data model and stores the bridge's changes; when either fails, both stay as they were. Then
+    /// subscribers hear of what changed.
+    private func change(bridge changes: BridgeChanges, _ body: (inout DeviceDataModel) throws(DeviceError) -> Void) async throws(DeviceError) {
+        let (model, stored) = (server.provider, factory)
+        do {
+            try body(&server.provider)
+            factory.bridge = changes
+            try save()
+        } catch {
+            (server.provider, factory) = (model, stored)
+            throw error
+        }
+        let now = now()
+        server.provider.node.now = now
+        await settle([], now: now)
+    }
 
     // MARK: Incoming exchanges
 

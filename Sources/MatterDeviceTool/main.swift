@@ -67,7 +67,25 @@ case .run(let options):
         source.resume()
         return source
     }
+    // Commands on standard input, one a line, until it closes. A device in the background of an interactive shell
+    // must not be stopped by reading the terminal: with SIGTTIN ignored the read fails and the commands end.
+    signal(SIGTTIN, SIG_IGN)
+    let (consoleLines, lineRead) = AsyncStream<String>.makeStream()
+    Thread.detachNewThread {
+        while let line = readLine() { lineRead.yield(line) }
+        lineRead.finish()
+    }
+    let console = Task {
+        for await line in consoleLines {
+            do {
+                try await DeviceConsoleCommand.parse(line)?.run(on: device)
+            } catch {
+                emit("error: \(error)", to: STDERR_FILENO)
+            }
+        }
+    }
     for await _ in stopSignals { break }
+    console.cancel()
     await device.shutdown()
     emit("[device] stopped")
     withExtendedLifetime(signalSources) {}

@@ -54,6 +54,15 @@ public struct AttributeCache: Hashable, Sendable {
         return Set(before.compactMap { path, old in values[path] == old ? nil : path })
     }
 
+    /// Forgets the values and data versions of every endpoint not in `kept` (endpoints the node no longer has), and
+    /// returns the paths forgotten.
+    public mutating func keepOnly(endpoints kept: Set<UInt16>) -> Set<ConcreteAttributePath> {
+        let gone = Set(values.keys.filter { !kept.contains($0.endpoint) })
+        for path in gone { values[path] = nil }
+        dataVersions = dataVersions.filter { kept.contains($0.key.endpoint) }
+        return gone
+    }
+
     private mutating func apply(_ data: AttributeDataIB, at path: ConcreteAttributePath) {
         let item = TLVElement(data.data.value)
         switch data.path.listIndex {

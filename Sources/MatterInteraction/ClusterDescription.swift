@@ -22,4 +22,8 @@ public struct ClusterDescription: Hashable, Sendable {
         self.generatedCommands = generatedCommands
         self.events = events
     }
+
+    /// Every attribute the cluster serves, its own then the global ones, as its AttributeList names them: what a
+    /// subscriber must hear of when the cluster appears on a new endpoint.
+    public var allAttributeIDs: [UInt32] { GlobalAttribute.attributeIDs(of: self) }
 }

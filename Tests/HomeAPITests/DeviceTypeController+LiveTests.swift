@@ -5,6 +5,7 @@ import MatterDataModel
 import MatterDevice
 import MatterDiscovery
 import MatterPlatform
+import MatterTLV
 import Testing
 @testable import HomeAPI
 
@@ -157,6 +158,48 @@ import Testing
             batches.cancel()
             changes.cancel()
             await restarted.shutdown()
+        }
+    }
+
+    /// A bridge followed live adds a bridged light: it appears in the next batch as a device the bridge's label names,
+    /// in no room, whose on/off switches the bridged light. Once the bridge drops it, the next batches lack it. The
+    /// bridge's other devices keep their names and rooms throughout.
+    @Test func aBridgedDeviceTheBridgeAddsAppearsLiveAndOneItDropsGoes() async throws {
+        try await Self.withLiveDevice(kind: .bridge) { home, bridge, store in
+            let office = try await home.createRoom(name: "Office")
+            let light = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            _ = try await home.move(device: light, to: office)
+            let summary = { (device: HomeDevice) in "\(device.id) \(device.name) \(device.roomID ?? "no room")" }
+            let others = try await home.devices().list().map(summary).sorted()
+            #expect(others.count == 2)
+
+            let batches = Recorder { record in for try await devices in home.devices().batched() { record(devices) } }
+            // Following one of the bridge's devices follows the bridge.
+            _ = try #require(try await light.types.get(OnOffLightDeviceType.self))
+            await batches.until { !$0.isEmpty }
+
+            let endpoint = try await bridge.addBridgedDevice(label: "Shed light")
+            await batches.until { $0.last?.contains { $0.name == "Shed light" } == true }
+            let latest = try #require(batches.values.last)
+            let shed = try #require(latest.first { $0.name == "Shed light" })
+            #expect(shed.id == "\(light.id.split(separator: "-")[0])-\(endpoint)")
+            #expect(shed.roomID == nil)
+            #expect(shed.types.contains(OnOffLightDeviceType.self))
+            #expect(latest.filter { $0.id != shed.id }.map(summary).sorted() == others)
+
+            let shedLight = try #require(try await shed.types.get(OnOffLightDeviceType.self))
+            #expect(shedLight.matterTraits.onOffTrait?.attributes.onOff == false)
+            try await #require(shedLight.matterTraits.onOffTrait).on()
+            // The bridge keeps its bridged light's state, which the command changed.
+            #expect(try store.load()?.clusters["\(endpoint)/6"] == Data(TLVWriter.encode(TLVElement(.bool(true)))))
+
+            let seen = batches.values.count
+            try await bridge.removeBridgedDevice(endpoint: endpoint)
+            await batches.until { $0.count > seen && $0.last?.contains { $0.id == shed.id } == false }
+            batches.cancel()
+            #expect(batches.values.last?.contains { $0.id == shed.id } == false)
+            #expect(batches.values.last?.map(summary).sorted() == others)
+            #expect(try await home.devices().list().map(summary).sorted() == others)
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 @testable import HomeCommandLine
 
 @Suite struct DemoCommandTests {
-    @Test("`home demo` adds the five virtual devices, shows the switch panel as one multipart device, switches, dims, renames and watches, and exits 0 with one line per step")
+    @Test("`home demo` adds the five virtual devices, shows the switch panel as one multipart device, switches, dims, renames, watches, has the bridge add a bridged light that appears live, and exits 0 with one line per step")
     func demoRunsEveryStep() async throws {
         let lines = Mutex<[String]>([])
         let output = await HomeCommand.run(["demo"], output: { line in lines.withLock { $0.append(line) } })
@@ -29,6 +29,7 @@ import Testing
             "✓ dimmed Living room lamp to level 127 of 254 (LevelControlTrait.moveToLevelWithOnOff)",
             "✓ renamed Living room lamp: 75 code points asked, 60 kept: \"Living room lamp by the big window, next to the bookshelf, o\"",
             "✓ watched Bedroom sensor drift",
+            "✓ Garage bridge added a bridged light on endpoint 4: it appears live as Shed light, in no room (home.devices().batched())",
             "✓ shut down the hub and 5 devices",
         ])
         let table = lines.withLock { $0 }.filter { $0.hasPrefix(" ") }

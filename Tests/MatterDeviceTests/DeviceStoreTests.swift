@@ -23,6 +23,27 @@ struct DeviceStoreTests {
         }
     }
 
+    /// A bridge's changes are kept; a file written before bridges could change (no "bridge" key) still loads.
+    @Test func aBridgesChangesAreStoredAndOlderFilesWithoutThemStillLoad() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = DeviceStore(directory: directory)
+            var state = try store.loadOrCreate(DeviceSettings(kind: .bridge, passcode: 20202021, iterations: 1000))
+            #expect(state.bridge == nil)
+            state.bridge = BridgeChanges(added: [BridgedDevice(endpoint: 5, label: "Shed light")], retired: [4])
+            try store.save(state)
+            #expect(try store.load() == state)
+
+            let written = try #require(FileManager.default.contents(atPath: store.path))
+            var object = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+            #expect(object["bridge"] != nil)
+            object["bridge"] = nil
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: store.path))
+            var older = state
+            older.bridge = nil
+            #expect(try store.load() == older)
+        }
+    }
+
     @Test func settingsOutOfRangeAreRefusedBeforeAnythingIsWritten() async throws {
         try await withTemporaryDirectory { directory in
             let store = DeviceStore(directory: directory)

@@ -3,6 +3,7 @@ import Foundation
 import HomeHub
 import MatterCertificates
 import MatterCrypto
+import MatterDataModel
 import MatterDevice
 import MatterInteraction
 import MatterOnboarding
@@ -241,6 +242,153 @@ struct VirtualDeviceTests {
             await transport.shutdown()
             await fixture.device.shutdown()
         }
+    }
+
+    // MARK: Bridged devices
+
+    /// A bridge adds a bridged light and removes it while a controller subscribes to everything: the PartsLists of the
+    /// root and the Aggregator follow, the new endpoint is reported whole and answers, the removed one answers no more,
+    /// and its ID is not used again.
+    @Test func aBridgeAddsAndRemovesABridgedDeviceWhileASubscriberWatches() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory, kind: .bridge)
+            let hub = try Hub(statePath: fixture.hubPath)
+            let result = try await fixture.commission(hub: hub)
+            let transport = try MatterTransport()
+            let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
+            let subscription = try await client.subscribe(SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 30,
+                                                                                  attributeRequests: [AttributePathIB()]))
+            var cache = AttributeCache()
+            cache.apply(subscription.priming.attributeReports)
+            #expect(try Self.parts(of: 0, in: cache) == [1, 2, 3])
+            var reports = subscription.makeAsyncIterator()
+
+            let shed = try await fixture.device.addBridgedDevice(label: "Shed light")
+            #expect(shed == 4)
+            let added = try #require(try await reports.next())
+            cache.apply(added.attributeReports)
+            #expect(try Self.parts(of: 0, in: cache) == [1, 2, 3, 4])
+            #expect(try Self.parts(of: 1, in: cache) == [2, 3, 4])
+            // The new endpoint arrives whole: what it is, what it is called, its state, and every global attribute.
+            #expect(try cache.value(DescriptorCluster.Attributes.deviceTypeList, endpoint: 4)?.map(\.deviceType) == [
+                MatterDeviceTypes.onOffLight.id, MatterDeviceTypes.bridgedNode.id])
+            #expect(try cache.value(BridgedDeviceBasicInformationCluster.Attributes.nodeLabel, endpoint: 4) == "Shed light")
+            #expect(try cache.value(OnOffCluster.Attributes.onOff, endpoint: 4) == false)
+            #expect(Set(added.attributeReports.compactMap(\.path.concrete).filter { $0.endpoint == 4 && $0.cluster == OnOffCluster.id.rawValue }
+                .map(\.attribute)) == [0x0000, 0xFFF8, 0xFFF9, 0xFFFB, 0xFFFC, 0xFFFD])
+            #expect(await fixture.device.bridgedEndpoints == [2, 3, 4])
+
+            // It answers reads and commands like any light.
+            _ = try await client.invoke(endpoint: 4, cluster: OnOffCluster.id.rawValue, command: OnOffCluster.Commands.On.id.rawValue, fields: .structure([]))
+            #expect(Self.onOff(in: try await client.read([AttributePathIB(endpoint: 4, cluster: 0x0006, attribute: 0x0000)])) == true)
+            #expect(fixture.lines.all.contains("[Shed light] ON"))
+
+            try await fixture.device.removeBridgedDevice(endpoint: shed)
+            var removed = try #require(try await reports.next())
+            // The On command's report may come first.
+            if removed.attributeReports.allSatisfy({ $0.path.cluster != DescriptorCluster.id.rawValue }) {
+                removed = try #require(try await reports.next())
+            }
+            cache.apply(removed.attributeReports)
+            #expect(try Self.parts(of: 0, in: cache) == [1, 2, 3])
+            #expect(try Self.parts(of: 1, in: cache) == [2, 3])
+            #expect(!removed.attributeReports.contains { $0.path.endpoint == shed })
+            let gone = try await client.read([AttributePathIB(endpoint: shed, cluster: 0x0006, attribute: 0x0000)])
+            #expect(gone.attributeReports == [.status(AttributeStatusIB(path: AttributePathIB(endpoint: shed, cluster: 0x0006, attribute: 0x0000),
+                                                                       status: StatusIB(status: .unsupportedEndpoint)))])
+            #expect(await fixture.device.bridgedEndpoints == [2, 3])
+
+            // A removed endpoint's ID is retired.
+            #expect(try await fixture.device.addBridgedDevice(label: "Porch light") == 5)
+            // What the console shows.
+            #expect(fixture.lines.all.filter { $0.hasPrefix("[bridge]") } == [
+                "[bridge] added \"Shed light\" on endpoint 4", "[bridge] removed endpoint 4", "[bridge] added \"Porch light\" on endpoint 5",
+            ])
+            await subscription.cancel()
+            await transport.shutdown()
+            await fixture.device.shutdown()
+        }
+    }
+
+    /// The state file keeps the added devices (with their state) and the retired IDs: after a restart the bridge has
+    /// them, a fixed bridged device it dropped stays gone, and no retired ID comes back.
+    @Test func bridgedDevicesAndRetiredEndpointsSurviveARestart() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory, kind: .bridge)
+            let hub = try Hub(statePath: fixture.hubPath)
+            let result = try await fixture.commission(hub: hub)
+            #expect(try await fixture.device.addBridgedDevice(label: "Shed light") == 4)
+            #expect(try await fixture.device.addBridgedDevice(label: "Porch light") == 5)
+            try await fixture.device.removeBridgedDevice(endpoint: 4)
+            try await fixture.device.removeBridgedDevice(endpoint: 3)
+            let transport = try MatterTransport()
+            let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
+            _ = try await client.invoke(endpoint: 5, cluster: OnOffCluster.id.rawValue, command: OnOffCluster.Commands.On.id.rawValue, fields: .structure([]))
+            await transport.shutdown()
+            await fixture.device.shutdown()
+            #expect(try fixture.store.load()?.bridge == BridgeChanges(added: [BridgedDevice(endpoint: 5, label: "Porch light")], retired: [4, 3]))
+
+            let restarted = try await LoopbackFixture.start(in: directory, kind: .bridge)
+            #expect(await restarted.device.bridgedEndpoints == [2, 5])
+            let again = try MatterTransport()
+            let reader = try await restarted.caseClient(hub, nodeID: result.nodeID, transport: again)
+            var cache = AttributeCache()
+            cache.apply(try await reader.read([AttributePathIB(endpoint: 0, cluster: DescriptorCluster.id.rawValue),
+                                               AttributePathIB(endpoint: 1, cluster: DescriptorCluster.id.rawValue),
+                                               AttributePathIB(endpoint: 5)]).attributeReports)
+            #expect(try Self.parts(of: 0, in: cache) == [1, 2, 5])
+            #expect(try Self.parts(of: 1, in: cache) == [2, 5])
+            #expect(try cache.value(BridgedDeviceBasicInformationCluster.Attributes.nodeLabel, endpoint: 5) == "Porch light")
+            #expect(try cache.value(OnOffCluster.Attributes.onOff, endpoint: 5) == true)
+            #expect(try await restarted.device.addBridgedDevice(label: "Gate light") == 6)
+            await again.shutdown()
+            await restarted.device.shutdown()
+        }
+    }
+
+    /// Only a bridge adds bridged devices, only a bridged device is removed, and a label must fit NodeLabel; each
+    /// refusal says why and leaves the device and its state file as they were.
+    @Test func bridgeChangesThatCannotBeMadeAreRefusedAndChangeNothing() async throws {
+        try await withTemporaryDirectory { directory in
+            let light = try await LoopbackFixture.start(in: directory + "/light")
+            let lightState = try light.store.load()
+            await #expect(throws: DeviceError.bridging("this device is not a bridge: it has no Aggregator endpoint to add a bridged device to")) {
+                try await light.device.addBridgedDevice(label: "Shed light")
+            }
+            await #expect(throws: DeviceError.bridging("endpoint 1 is not a bridged device (bridged devices: none)")) {
+                try await light.device.removeBridgedDevice(endpoint: 1)
+            }
+            #expect(try light.store.load() == lightState)
+            await light.device.shutdown()
+
+            let bridge = try await LoopbackFixture.start(in: directory + "/bridge", kind: .bridge)
+            let bridgeState = try bridge.store.load()
+            await #expect(throws: DeviceError.bridging("endpoint 1 is not a bridged device (bridged devices: 2, 3)")) {
+                try await bridge.device.removeBridgedDevice(endpoint: 1)
+            }
+            await #expect(throws: DeviceError.bridging("endpoint 0 is not a bridged device (bridged devices: 2, 3)")) {
+                try await bridge.device.removeBridgedDevice(endpoint: 0)
+            }
+            await #expect(throws: DeviceError.bridging("endpoint 9 does not exist (bridged devices: 2, 3)")) {
+                try await bridge.device.removeBridgedDevice(endpoint: 9)
+            }
+            let long = String(repeating: "x", count: 33)
+            await #expect(throws: DeviceError.invalidSetting("a bridged device's label is 1 to 32 bytes (NodeLabel), \"\(long)\" has 33")) {
+                try await bridge.device.addBridgedDevice(label: long)
+            }
+            await #expect(throws: DeviceError.invalidSetting("a bridged device's label is 1 to 32 bytes (NodeLabel), \"\" has 0")) {
+                try await bridge.device.addBridgedDevice(label: "")
+            }
+            #expect(try bridge.store.load() == bridgeState)
+            #expect(await bridge.device.bridgedEndpoints == [2, 3])
+            // A refused removal retired nothing: the next device still takes endpoint 4.
+            #expect(try await bridge.device.addBridgedDevice(label: "Shed light") == 4)
+            await bridge.device.shutdown()
+        }
+    }
+
+    private static func parts(of endpoint: UInt16, in cache: AttributeCache) throws -> [UInt16]? {
+        try cache.value(DescriptorCluster.Attributes.partsList, endpoint: endpoint)
     }
 
     private static func onOff(in report: InteractionReport) -> Bool? {

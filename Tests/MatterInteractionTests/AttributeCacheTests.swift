@@ -27,6 +27,17 @@ import Testing
         #expect(cache.apply(report.attributeReports).isEmpty)
     }
 
+    @Test func keepingSomeEndpointsForgetsTheValuesAndVersionsOfTheOthers() {
+        var cache = AttributeCache()
+        cache.apply([Self.data(Self.aclPath, .array([]), version: 1), Self.data(Self.onOffPath, .bool(true), version: 2),
+                     Self.data(AttributePathIB(endpoint: 4, cluster: 6, attribute: 0), .bool(false), version: 3)])
+        let forgotten = cache.keepOnly(endpoints: [0, 1])
+        #expect(forgotten == [ConcreteAttributePath(endpoint: 4, cluster: 6, attribute: 0)])
+        #expect(cache.paths.map(\.endpoint) == [0, 1])
+        #expect(cache.dataVersionFilters.map(\.path.endpoint) == [0, 1])
+        #expect(cache.keepOnly(endpoints: [0, 1]).isEmpty)
+    }
+
     @Test func onlyChangedValuesAreReported() {
         var cache = AttributeCache()
         cache.apply([Self.data(Self.onOffPath, .bool(false), version: 1)])

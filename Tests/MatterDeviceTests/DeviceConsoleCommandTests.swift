@@ -1,0 +1,56 @@
+import MatterDevice
+import Testing
+
+struct DeviceConsoleCommandTests {
+    @Test func commandsAreParsedFromALine() throws {
+        #expect(try DeviceConsoleCommand.parse("add-bridged Shed light") == .addBridged(label: "Shed light"))
+        #expect(try DeviceConsoleCommand.parse("  add-bridged   Shed light  ") == .addBridged(label: "Shed light"))
+        #expect(try DeviceConsoleCommand.parse("remove-bridged 4") == .removeBridged(endpoint: 4))
+        #expect(try DeviceConsoleCommand.parse("   ") == nil)
+    }
+
+    @Test func mistakesSayWhatWasExpected() {
+        #expect(usageError("add-bridged") == "add-bridged needs a LABEL")
+        #expect(usageError("remove-bridged four") == "remove-bridged needs an ENDPOINT number, got 'four'")
+        #expect(usageError("remove-bridged 70000") == "remove-bridged needs an ENDPOINT number, got '70000'")
+        #expect(usageError("add Shed") == "unknown command 'add' (commands: add-bridged LABEL, remove-bridged ENDPOINT)")
+    }
+
+    @Test func theUsageShowsTheCommands() {
+        #expect(DeviceCommandLine.usage.hasSuffix("""
+            While it runs, standard input takes one command a line:
+              add-bridged LABEL         a bridge adds a bridged On/Off Light called LABEL (1 to 32 bytes)
+              remove-bridged ENDPOINT   a bridge removes the bridged device on ENDPOINT
+            """))
+    }
+
+    /// What a person typing the commands to a running bridge sees, and what happens to a line the device refuses.
+    @Test func aBridgeRunsTheCommandsAndPrintsWhatItDid() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory, kind: .bridge)
+            for line in ["add-bridged Shed light", "remove-bridged 4", "add-bridged Porch light"] {
+                try await #require(try DeviceConsoleCommand.parse(line)).run(on: fixture.device)
+            }
+            await #expect(throws: DeviceError.bridging("endpoint 4 does not exist (bridged devices: 2, 3, 5)")) {
+                try await #require(try DeviceConsoleCommand.parse("remove-bridged 4")).run(on: fixture.device)
+            }
+            #expect(fixture.lines.all.filter { $0.hasPrefix("[bridge]") } == [
+                "[bridge] added \"Shed light\" on endpoint 4",
+                "[bridge] removed endpoint 4",
+                "[bridge] added \"Porch light\" on endpoint 5",
+            ])
+            #expect(DeviceError.bridging("endpoint 4 does not exist (bridged devices: 2, 3, 5)").description
+                    == "bridge: endpoint 4 does not exist (bridged devices: 2, 3, 5)")
+            await fixture.device.shutdown()
+        }
+    }
+
+    private func usageError(_ line: String) -> String? {
+        do {
+            _ = try DeviceConsoleCommand.parse(line)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+}
