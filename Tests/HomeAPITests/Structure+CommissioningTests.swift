@@ -47,14 +47,7 @@ struct StructureCommissioningTests {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
-            let other = Process()
-            other.executableURL = URL(fileURLWithPath: "/bin/sleep")
-            other.arguments = ["60"]
-            try other.run()
-            let owner = try #require(ProcessIdentity.running(pid: other.processIdentifier))
-            try fixture.home.context.store.openCommissioningSession(
-                CommissioningSessionRecord(id: "other", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(600),
-                                           interfaces: [], paaTrustStore: directory), now: Date())
+            let other = try fixture.openSessionOwnedByAnotherProcess(structure)
             let error = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
             #expect(error?.code == .failedPrecondition)
             #expect(error?.message.contains("process \(other.processIdentifier)") == true)
@@ -91,14 +84,7 @@ struct StructureCommissioningTests {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
-            let other = Process()
-            other.executableURL = URL(fileURLWithPath: "/bin/sleep")
-            other.arguments = ["60"]
-            try other.run()
-            let owner = try #require(ProcessIdentity.running(pid: other.processIdentifier))
-            try fixture.home.context.store.openCommissioningSession(
-                CommissioningSessionRecord(id: "dying", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(600),
-                                           interfaces: [], paaTrustStore: fixture.statePath + "/paa"), now: Date())
+            let other = try fixture.openSessionOwnedByAnotherProcess(structure)
             try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
             #expect(try fixture.storedNodeIDs().count == 1)
             #expect(await fixture.device.fabrics.count == 1)

@@ -54,6 +54,20 @@ struct VirtualDeviceFixture {
         #expect(await self.device.isCommissioningWindowOpen)
     }
 
+    /// Opens the home's add-device session as another live process does (a `sleep`, which the test kills to play a
+    /// crash); returns that process.
+    func openSessionOwnedByAnotherProcess(_ structure: Structure) throws -> Process {
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        other.arguments = ["60"]
+        try other.run()
+        let owner = try #require(ProcessIdentity.running(pid: other.processIdentifier))
+        try home.context.store.openCommissioningSession(
+            CommissioningSessionRecord(id: "other process", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(600),
+                                       interfaces: [], paaTrustStore: statePath + "/paa"), now: Date())
+        return other
+    }
+
     /// Every node of the store, whatever its state: what "no trace" is checked against.
     func storedNodeIDs() throws -> [UInt64] {
         try home.context.store.nodes().map(\.nodeID)
