@@ -238,6 +238,8 @@ public actor VirtualDevice {
             effects.removeAll { $0 == .persist }
             saveOrLog()
         }
+        // The console tells what the device did before its answer leaves: whoever got the answer finds the line there.
+        for case .log(let line) in effects { log(line) }
         let closed = await perform(actions)
         if let exchange, !closed.contains(exchange) { follow(exchange) }
         await apply(effects)
@@ -333,7 +335,7 @@ public actor VirtualDevice {
             switch effect {
             case .persist: needsSave = true
             case .advertise: needsAdvertising = true
-            case .log(let line): log(line)
+            case .log: break  // written in `settle`, before the answer
             case .bindSession(let handle, let fabricIndex): sessions[handle]?.fabricIndex = fabricIndex
             case .closeSessions(let fabricIndex):
                 for (handle, session) in sessions where session.fabricIndex == fabricIndex { await removeSession(handle) }
