@@ -1,4 +1,5 @@
 import HomeHub
+import MatterDataModel
 
 /// Removing a device from the home: the hub asks its node to leave the hub's fabric (Matter Core §11.18.6.12
 /// RemoveFabric) and forgets the node. A node is removed whole: removing one of its devices removes them all, which
@@ -69,7 +70,7 @@ extension HomeDevice {
     private func eligibility() throws(HomeError) -> (eligibility: DecommissionEligibility, nodeDeviceIDs: Set<String>) {
         let nodeDevices = try context.consistentRead { [nodeID] store throws(HubStoreError) in try store.devices().filter { $0.node.nodeID == nodeID } }
         let ids = Set(nodeDevices.map(\.id.description))
-        let bridged = nodeDevices.filter { $0.deviceTypes.contains { $0.deviceType == Self.bridgedNodeDeviceType } }
+        let bridged = nodeDevices.filter { $0.deviceTypes.contains { $0.deviceType == MatterDeviceTypes.bridgedNode.id.rawValue } }
         if !isMultipart, bridged.contains(where: { $0.id.description == id }) { return (.ineligible(reason: .bridgedDevice), ids) }
         if isMultipart, !bridged.isEmpty { return (.eligibleWithSideEffects(.bridge(bridgedDeviceIDs: Set(bridged.map(\.id.description)))), ids) }
         return (ids.count > 1 ? .eligibleWithSideEffects(.multipleAffectedDevices(deviceIDs: ids)) : .eligible, ids)
@@ -81,9 +82,6 @@ extension HomeDevice {
         /// Why the node did not leave the hub's fabric, when it did not.
         public let fabricRemovalFailure: String?
     }
-
-    /// Matter Device Library Bridged Node: an endpoint a bridge exposes for a device behind it.
-    private static let bridgedNodeDeviceType: UInt32 = 0x0013
 
     /// Removing a device is allowed to whoever may add devices to its structure.
     private func requireDecommissionPermission() throws(HomeError) {
