@@ -19,6 +19,7 @@ let usage = """
       vendor DEVICE                vendor name, vendor ID and product ID of the device's node
       addresses DEVICE             the IP addresses of the device's node
       multipart-parts              one device per node, its switch and light parts told apart by their tags
+      remove DEVICE                what removing the device would do, then remove it (with its node)
 
     """
 
@@ -44,6 +45,7 @@ do {
     case ("vendor", 2): try await VendorInfo.run(home, device: arguments[1])
     case ("addresses", 2): try await IPAddresses.run(home, device: arguments[1])
     case ("multipart-parts", 1): try await MultipartParts.run(home)
+    case ("remove", 2): try await RemoveDevice.run(home, device: arguments[1])
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
