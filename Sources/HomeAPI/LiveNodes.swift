@@ -70,15 +70,19 @@ final class LiveNodes: Sendable {
     }
 
     /// A node with no known address, when no interface is there to look it up on, cannot be reached: it is offline
-    /// without opening a transport for it.
+    /// without opening a transport for it. A node no longer in the home is not connected to at all.
     private func checkReachable(_ nodeID: UInt64) throws(HomeError) {
-        let addresses: [SocketAddress]
+        let node: NodeRecord?
         do {
-            addresses = try hub.store.node(nodeID)?.addresses ?? []
+            node = try hub.store.node(nodeID)
         } catch {
             throw HomeError(error)
         }
-        guard addresses.isEmpty && interfaces.isEmpty else { return }
+        // A device removed meanwhile (by this process or another): nothing to connect to, ever.
+        guard let node, node.state == .commissioned else {
+            throw HomeError(.notFound, "node \(HomeContext.nodeDeviceID(nodeID)) is no longer in the home")
+        }
+        guard node.addresses.isEmpty && interfaces.isEmpty else { return }
         let reason = "no address is known for it and no network interface is configured to look it up"
         let changed = state.withLock { state in
             guard state.views[nodeID] == nil else { return false }

@@ -9,6 +9,7 @@ import Testing
     @Test func aLightLeavesTheFabricAndTheHome() async throws {
         try await DeviceTypeControllerLiveTests.withLiveDevice(kind: .light) { home, device, _ in
             let lamp = try #require(try await home.devices().list().first)
+            let onOff = try #require(try await lamp.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait)
             #expect(try await lamp.checkDecommissionEligibility() == .eligible)
             let batches = Recorder { record in for try await devices in home.devices().batched() { record(devices.map(\.id)) } }
             #expect(await batches.values(count: 1) == [[lamp.id]])
@@ -21,6 +22,9 @@ import Testing
             // The device took RemoveFabric: with no fabric left it is commissionable again.
             #expect(await device.fabrics.isEmpty)
             #expect(await device.isCommissioningWindowOpen)
+            // A value kept from before is not a way back to the node: commands say it is gone.
+            let gone = await #expect(throws: HomeError.self) { try await onOff.on() }
+            #expect(gone?.code == .notFound)
         }
     }
 
