@@ -1,7 +1,8 @@
 import Foundation
 @_spi(HomeCommandLine) import HomeAPI
 
-/// `home rename`, `home rooms`, `home room add`, `home move`: the home's names and rooms, changed through the Home API
+/// `home rename`, `home rooms`, `home room add|rename|delete`, `home move`, `home remove`: the home's names, rooms and
+/// devices, changed through the Home API
 /// (so the CLI keeps its rules: names cut to 60 Unicode code points, room names unique whatever their case).
 enum HomeAPICommands {
     static let rename = CommandSpec(
@@ -33,7 +34,7 @@ enum HomeAPICommands {
 
     static let room = CommandSpec(
         name: "room",
-        summary: "Add rooms to the home.",
+        summary: "Add, rename and delete the home's rooms.",
         subcommands: [
             CommandSpec(
                 name: "add",
@@ -54,6 +55,31 @@ enum HomeAPICommands {
                     return .success("added room \"\(room.name)\"\(cutNote(requested, room.name))\n")
                 }
             ),
+            CommandSpec(
+                name: "rename",
+                summary: "Rename a room (names longer than 60 Unicode code points are cut).",
+                arguments: [.init(name: "ROOM", help: "The room's name, whatever its case (see 'home rooms')."), .init(name: "NAME", help: "Its new name.")],
+                options: [HubCommands.stateOption],
+                run: { arguments throws(CommandLineError) in
+                    let home = try await open(arguments)
+                    let room = try await Self.room(arguments.argument("ROOM"), in: home)
+                    let requested = arguments.argument("NAME")
+                    let renamed = try await refusingBadInput { () throws(HomeError) in try await room.setName(requested) }
+                    return .success("room \"\(room.name)\" is now \"\(renamed.name)\"\(cutNote(requested, renamed.name))\n")
+                }
+            ),
+            CommandSpec(
+                name: "delete",
+                summary: "Delete a room; its devices stay in the home, in no room.",
+                arguments: [.init(name: "ROOM", help: "The room's name, whatever its case (see 'home rooms').")],
+                options: [HubCommands.stateOption],
+                run: { arguments throws(CommandLineError) in
+                    let home = try await open(arguments)
+                    let room = try await Self.room(arguments.argument("ROOM"), in: home)
+                    try await refusingBadInput { () throws(HomeError) in try await home.deleteRoom(room) }
+                    return .success("deleted room \"\(room.name)\"\n")
+                }
+            ),
         ]
     )
 
@@ -65,13 +91,7 @@ enum HomeAPICommands {
         run: { arguments throws(CommandLineError) in
             let home = try await open(arguments)
             let device = try await device(arguments.argument("DEVICE"), in: home)
-            let name = arguments.argument("ROOM")
-            let rooms = try await refusingBadInput { () throws(HomeError) in try await home.rooms().list() }
-            guard let room = rooms.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
-                let names = rooms.map(\.name).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-                throw .invalidInput("no room \"\(name)\"; " + (names.isEmpty ? "the home has no rooms yet (add one with 'home room add NAME')"
-                                                                             : "the rooms are: " + names.joined(separator: ", ")))
-            }
+            let room = try await Self.room(arguments.argument("ROOM"), in: home)
             let moved = try await refusingBadInput { () throws(HomeError) in try await home.move(device: device, to: room) }
             return .success("\(moved.name) (\(moved.id)) is now in \(room.name)\n")
         }
@@ -127,6 +147,17 @@ enum HomeAPICommands {
             throw .invalidInput("\(named.count) devices are named \"\(text)\" (\(named.map(\.id).joined(separator: ", "))): give the device's ID")
         }
         return first
+    }
+
+    /// A room by its name, whatever its case; an unknown name is refused listing the rooms there are.
+    private static func room(_ name: String, in home: Home) async throws(CommandLineError) -> Room {
+        let rooms = try await refusingBadInput { () throws(HomeError) in try await home.rooms().list() }
+        guard let room = rooms.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
+            let names = rooms.map(\.name).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            throw .invalidInput("no room \"\(name)\"; " + (names.isEmpty ? "the home has no rooms yet (add one with 'home room add NAME')"
+                                                                         : "the rooms are: " + names.joined(separator: ", ")))
+        }
+        return room
     }
 
     /// " (cut to 60 Unicode code points)" when the stored name is shorter than the one asked for.

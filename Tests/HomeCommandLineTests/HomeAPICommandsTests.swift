@@ -116,4 +116,27 @@ import Testing
         #expect(unknown.exitCode == 2)
         #expect(unknown.standardError == "error: no device \"Desk lamp 1\" (see 'home devices')\n")
     }
+
+    @Test func roomsAreRenamedAndDeletedAndTheirDevicesStay() async throws {
+        let state = try HomeFixture.hubWithLamps(room: "Office")
+        #expect(await HomeCommand.run(["room", "rename", "office", "Study", "--state", state]) == .success("room \"Office\" is now \"Study\"\n"))
+        #expect(await HomeCommand.run(["room", "add", "Hall", "--state", state]).exitCode == 0)
+        let taken = await HomeCommand.run(["room", "rename", "Study", "HALL", "--state", state])
+        #expect(taken.exitCode == 2)
+        #expect(taken.standardError.contains("already exists"))
+        #expect(await HomeCommand.run(["room", "delete", "study", "--state", state]) == .success("deleted room \"Study\"\n"))
+        let unknown = await HomeCommand.run(["room", "delete", "Study", "--state", state])
+        #expect(unknown.exitCode == 2)
+        #expect(unknown.standardError == "error: no room \"Study\"; the rooms are: Hall\n")
+        // The lamps are still in the home, in no room.
+        #expect(await HomeCommand.run(["rooms", "--state", state]) == .success("""
+            ROOM  STRUCTURE  DEVICES
+            Hall  Home       0
+
+            """))
+        let devices = await HomeCommand.run(["devices", "--json", "--state", state])
+        let list = try #require(JSONSerialization.jsonObject(with: Data(devices.standardOutput.utf8)) as? [[String: Any]])
+        #expect(list.count == 2)
+        #expect(list.allSatisfy { $0["room"] is NSNull })
+    }
 }

@@ -120,7 +120,7 @@ import Testing
               show                    Show a device: types, tags, room, vendor, connectivity, locality and, read live, every attribute of its node's endpoints.
               rename                  Rename a device (names longer than 60 Unicode code points are cut).
               rooms                   List the rooms of the home: name, structure and how many devices each holds.
-              room                    Add rooms to the home.
+              room                    Add, rename and delete the home's rooms.
               move                    Put a device in a room.
               remove                  Remove a device from the home: its node leaves the hub's fabric and is forgotten, with every device it has.
               ping                    Open a CASE session to a device from scratch and read its vendor name, timing the round trip.
