@@ -87,9 +87,12 @@ public actor Commissioner {
                     throw .stepFailed(.interview, CommissioningFailure(.hubFailure, "internal error: commissioning finished without a node"))
                 }
                 let devices: [DeviceID]
+                // Where the node answered CASE, and the MRP intervals it advertised there (none kept when it advertised none).
+                let operational = context.caseSession
+                let mrpParameters = operational.flatMap { session in session.established.peerParameters.map { _ in session.established.mrpParameters } }
                 do {
-                    devices = try store.finishCommissioning(nodeID, description: context.description, addresses: context.caseSession.map { [$0.peer] } ?? [],
-                                                            mrpParameters: context.caseSession.flatMap { session in session.established.peerParameters.map { _ in session.established.mrpParameters } },
+                    devices = try store.finishCommissioning(nodeID, description: context.description, addresses: operational.map { [$0.peer] } ?? [],
+                                                            mrpParameters: mrpParameters,
                                                             deviceName: name ?? context.description?.productName ?? Self.defaultDeviceName, room: room)
                 } catch {
                     // The store refused (the session was cancelled meanwhile, or the disk failed): the device must not
