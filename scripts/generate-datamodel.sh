@@ -1,7 +1,21 @@
 #!/bin/sh
 # Regenerates Sources/MatterDataModel/Generated (clusters, device types) and Sources/HomeAPI/Generated (their traits
 # and device types) from the Matter data model in ../shared/datamodel, and the vendor fixtures of the tests. Run from the package root after changing the generator or the cluster list; commit the output.
+#
+#   scripts/generate-datamodel.sh           regenerate in place
+#   scripts/generate-datamodel.sh --check   generate into a temporary directory and fail, naming each file, when the
+#                                           committed output differs from what the generator produces (CI runs this)
 set -eu
+
+OUT=.
+CHECK=false
+if [ "${1:-}" = "--check" ]; then
+    CHECK=true
+    OUT="$(mktemp -d)"
+    trap 'rm -rf "$OUT"' EXIT
+fi
+GENERATED="Sources/MatterDataModel/Generated Sources/HomeAPI/Generated Tests/MatterDataModelTests/VendorFixture/Generated Tests/HomeAPITests/VendorFixture/Generated"
+for dir in $GENERATED; do mkdir -p "$OUT/$dir"; done
 
 DATAMODEL="${DATAMODEL:-../shared/datamodel}"
 
@@ -12,7 +26,7 @@ CLUSTERS="$CLUSTERS,AdministratorCommissioning,OperationalCredentials,GroupKeyMa
 CLUSTERS="$CLUSTERS,DoorLock,WindowCovering,Thermostat,FanControl,ColorControl,IlluminanceMeasurement"
 CLUSTERS="$CLUSTERS,TemperatureMeasurement,RelativeHumidityMeasurement,OccupancySensing,LocalizationConfiguration"
 
-swift build --product datamodel-generator
+swift build --product datamodel-generator >/dev/null
 GENERATOR="$(swift build --show-bin-path)/datamodel-generator"
 
 "$GENERATOR" \
@@ -20,17 +34,31 @@ GENERATOR="$(swift build --show-bin-path)/datamodel-generator"
     --device-types "$DATAMODEL/matter-devices.xml" \
     --attribution "connectedhomeip, Apache-2.0" \
     --clusters "$CLUSTERS" \
-    --output Sources/MatterDataModel/Generated \
-    --traits Sources/HomeAPI/Generated
+    --output "$OUT/Sources/MatterDataModel/Generated" \
+    --traits "$OUT/Sources/HomeAPI/Generated"
 
 "$GENERATOR" \
     --idl Tests/MatterDataModelTests/VendorFixture/AcmeClusters.matter \
     --namespace AcmeClusters \
-    --output Tests/MatterDataModelTests/VendorFixture/Generated
+    --output "$OUT/Tests/MatterDataModelTests/VendorFixture/Generated"
 
 # The same vendor clusters with their traits, as an app's own package would generate them over the Home API.
 "$GENERATOR" \
     --idl Tests/MatterDataModelTests/VendorFixture/AcmeClusters.matter \
     --namespace AcmeClusters \
-    --output Tests/HomeAPITests/VendorFixture/Generated \
-    --traits Tests/HomeAPITests/VendorFixture/Generated
+    --output "$OUT/Tests/HomeAPITests/VendorFixture/Generated" \
+    --traits "$OUT/Tests/HomeAPITests/VendorFixture/Generated"
+
+if $CHECK; then
+    status=0
+    for dir in $GENERATED; do
+        if ! diff -rq "$OUT/$dir" "$dir" >"$OUT/diff" 2>&1; then
+            sed "s|$OUT/||g" "$OUT/diff" >&2
+            status=1
+        fi
+    done
+    if [ $status -ne 0 ]; then
+        echo "generated sources differ from what scripts/generate-datamodel.sh produces from $DATAMODEL: run it and commit the result" >&2
+    fi
+    exit $status
+fi

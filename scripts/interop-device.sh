@@ -23,7 +23,7 @@ trap cleanup EXIT
 
 # The controller's native library links libnl (Debian: libnl-route-3-200).
 if ! ldconfig -p | grep -q 'libnl-route-3.so.200'; then
-    timeout 600 apt-get install -y -qq libnl-route-3-200 >/dev/null
+    "$here/apt-install.sh" libnl-route-3-200
 fi
 if [ ! -x "$CHIP_VENV/bin/python" ]; then
     python3 -m venv "$CHIP_VENV"

@@ -32,11 +32,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# python-zeroconf in a venv of its own, installed once.
+# python-zeroconf in a venv of its own, installed once, at a pinned version.
+ZEROCONF_VERSION=0.154.0
 zeroconf_python="$PEERS_HOME/zeroconf/bin/python"
-if ! "$zeroconf_python" -c 'import zeroconf' 2>/dev/null; then
+if ! "$zeroconf_python" -c "import zeroconf; assert zeroconf.__version__ == '$ZEROCONF_VERSION'" 2>/dev/null; then
   python3 -m venv "$PEERS_HOME/zeroconf"
-  timeout 300 "$PEERS_HOME/zeroconf/bin/pip" install --quiet zeroconf
+  timeout 300 "$PEERS_HOME/zeroconf/bin/pip" install --quiet "zeroconf==$ZEROCONF_VERSION" "ifaddr==0.2.0"
 fi
 echo "python-zeroconf $("$zeroconf_python" -c 'import zeroconf; print(zeroconf.__version__)')"
 
