@@ -4,7 +4,7 @@ import HomeAPI
 enum GetDeviceType {
     static func run(_ home: Home, device name: String) async throws(HomeError) {
         let device = try await DeviceLookup.device(name, in: home)
-        guard let dimmable = try await device.types.get(DimmableLightDeviceType.self) else {
+        guard let dimmable = await device.types.get(DimmableLightDeviceType.self) else {
             print("\(device.name) is not a Dimmable Light")
             return
         }

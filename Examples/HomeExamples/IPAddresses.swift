@@ -4,7 +4,7 @@ import HomeAPI
 enum IPAddresses {
     static func run(_ home: Home, device name: String) async throws(HomeError) {
         let device = try await DeviceLookup.device(name, in: home)
-        let interfaces = try await device.types.get(RootNodeDeviceType.self)?.matterTraits.generalDiagnosticsTrait?.attributes.networkInterfaces
+        let interfaces = await device.types.get(RootNodeDeviceType.self)?.matterTraits.generalDiagnosticsTrait?.attributes.networkInterfaces
         guard let interfaces, !interfaces.isEmpty else {
             print("\(device.name): no network interfaces reported")
             return

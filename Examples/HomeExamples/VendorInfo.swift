@@ -4,7 +4,7 @@ import HomeAPI
 enum VendorInfo {
     static func run(_ home: Home, device name: String) async throws(HomeError) {
         let device = try await DeviceLookup.device(name, in: home)
-        guard let basic = try await device.types.get(RootNodeDeviceType.self)?.matterTraits.basicInformationTrait else {
+        guard let basic = await device.types.get(RootNodeDeviceType.self)?.matterTraits.basicInformationTrait else {
             print("\(device.name): its node does not describe itself (no Root Node type)")
             return
         }

@@ -56,7 +56,7 @@ struct ClusterGenerator {
     /// A Home API trait per selected cluster (see `TraitRenderer`); in a vendor namespace the traits sit in it too.
     func generateTraits(clusterNames: [String]?) throws(GeneratorError) -> [GeneratedFile] {
         let resolver = SwiftTypeResolver(file: file, namespace: namespace)
-        return try select(clusterNames).sorted { $0.id < $1.id }.map { cluster throws(GeneratorError) in
+        let traits = try select(clusterNames).sorted { $0.id < $1.id }.map { cluster throws(GeneratorError) in
             let trait = TraitRenderer(renderer: ClusterRenderer(cluster: cluster, resolver: resolver), resolver: resolver)
             var writer = SourceWriter()
             writer.line(header)
@@ -73,6 +73,20 @@ struct ClusterGenerator {
             }
             return GeneratedFile(name: trait.typeName + ".swift", contents: writer.text)
         }
+        // A vendor's traits already live in its namespace; the standard ones also get the one the Home APIs'
+        // documentation writes them in (`Matter.OnOffTrait`), as aliases so both spellings are one type.
+        guard namespace == nil else { return traits }
+        var writer = SourceWriter()
+        writer.line(header)
+        writer.line()
+        writer.line("/// The standard traits as the Home APIs' documentation names them: `Matter.OnOffTrait` is `OnOffTrait`.")
+        try writer.block("public enum Matter") { writer throws(GeneratorError) in
+            for file in traits {
+                let name = String(file.name.dropLast(".swift".count))
+                writer.line("public typealias \(name) = HomeAPI.\(name)")
+            }
+        }
+        return traits + [GeneratedFile(name: "Matter.swift", contents: writer.text)]
     }
 
     /// The clusters `clusterNames` selects (every cluster of the file when nil), in ID order.

@@ -8,7 +8,8 @@ import MatterInteraction
 /// - `subscribe(T.self)` starts following the device live, emits the type's current value and then each change to it
 ///   (an attribute of its endpoint, its connectivity); when the device lacks the type it emits nothing and finishes at
 ///   once (and it finishes when the device loses the type or goes away);
-/// - `get(T.self)` is the first value of `subscribe(T.self)`: nil when the device lacks the type;
+/// - `get(T.self)` is the first value of `subscribe(T.self)`: nil when the device lacks the type, or when its state cannot be
+///   had (the hub unavailable, the device gone); `subscribe` is where a caller who wants the reason gets the `HomeError`;
 /// - `subscribeAll()` emits every device type of the device together, as a `DeviceTypeCollection`, on each change;
 /// - `getAll(of: T.self)` gives every part (endpoint) of the device that has the type, in endpoint order, for devices made
 ///   of parts; each part's `metadata.semanticTags` tell them apart.
@@ -35,9 +36,9 @@ public struct DeviceTypeController: Sendable, Hashable {
 
     private var allTypes: [EndpointDeviceType] { endpointTypes + rootEndpointTypes }
 
-    public func get<T: DeviceType>(_ type: T.Type) async throws(HomeError) -> T? {
+    public func get<T: DeviceType>(_ type: T.Type) async -> T? {
         var updates = DeviceUpdates(controller: self, present: contains(type)) { $0.instances(of: T.self).first }.makeAsyncIterator()
-        return try await updates.next()
+        return (try? await updates.next()) ?? nil
     }
 
     public func subscribe<T: DeviceType>(_ type: T.Type) -> some AsyncSequence<T, HomeError> {

@@ -86,10 +86,11 @@ public final class HomeMatterCommissioner: Sendable {
     }
 
     /// Names the devices commissioned in this session (numbered when a node has several; a name is cut to 60 Unicode
-    /// code points) and puts them in the room of that name, created in the session's structure when absent. It does
+    /// code points) and puts them in the room of that name, created in the session's structure when absent, or in no
+    /// room when `roomName` is nil (the user chose none). It does
     /// not throw: when no session is open, nothing was commissioned or a name is empty, nothing changes and the reason
     /// goes to standard error (a helper process's standard error is what its app shows).
-    public func configureMatterDevice(deviceName: String, roomName: String) async {
+    public func configureMatterDevice(deviceName: String, roomName: String?) async {
         do {
             try configure(deviceName: deviceName, roomName: roomName)
         } catch {
@@ -98,10 +99,10 @@ public final class HomeMatterCommissioner: Sendable {
     }
 
     /// `configureMatterDevice`, with the failure thrown: for handlers whose caller can report it.
-    func configure(deviceName: String, roomName: String) throws(HomeError) {
+    func configure(deviceName: String, roomName: String?) throws(HomeError) {
         let session = try context.liveSession()
         let name = try HomeName.validated(deviceName, naming: "device")
-        let room = try HomeName.validated(roomName, naming: "room")
+        let room = try roomName.map { name throws(HomeError) in try HomeName.validated(name, naming: "room") }
         try context.write { store throws(HubStoreError) in try store.configureSessionDevices(session.id, name: name, roomName: room) }
     }
 }

@@ -3,8 +3,13 @@
 public struct TraitCollection: Sendable, Hashable {
     let snapshot: EndpointSnapshot
 
+    /// Whether the endpoint serves the trait's cluster: `traits.contains(Matter.LevelControlTrait.self)`.
+    public func contains<T: Trait>(_ type: T.Type) -> Bool {
+        snapshot.hasCluster(T.Cluster.id.rawValue)
+    }
+
     public subscript<T: Trait>(_ type: T.Type) -> T? {
-        guard snapshot.hasCluster(T.Cluster.id.rawValue) else { return nil }
+        guard contains(type) else { return nil }
         return T(context: TraitContext(snapshot: snapshot, cluster: T.Cluster.id))
     }
 }

@@ -118,7 +118,7 @@ enum DemoCommand {
         }
         try await transcript.step("switching on Kitchen light") { () async throws -> (Void, String) in
             let light = try await named("Kitchen light", in: home)
-            guard let onOff = try await light.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait else {
+            guard let onOff = await light.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait else {
                 throw HomeError(.notFound, "Kitchen light has no On/Off trait")
             }
             try await onOff.on()
@@ -127,7 +127,7 @@ enum DemoCommand {
         }
         try await transcript.step("dimming Living room lamp") { () async throws -> (Void, String) in
             let lamp = try await named("Living room lamp", in: home)
-            guard let level = try await lamp.types.get(DimmableLightDeviceType.self)?.matterTraits.levelControlTrait else {
+            guard let level = await lamp.types.get(DimmableLightDeviceType.self)?.matterTraits.levelControlTrait else {
                 throw HomeError(.notFound, "Living room lamp has no Level Control trait")
             }
             try await level.moveToLevelWithOnOff(level: dimLevel, transitionTime: .value(0), optionsMask: [], optionsOverride: [])

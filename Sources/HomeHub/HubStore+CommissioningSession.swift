@@ -54,25 +54,28 @@ extension HubStore {
     }
 
     /// Names the session's devices (numbered when there are several) and puts them in the room of that name in the
-    /// session's structure, created when absent. Returns the devices.
+    /// session's structure, created when absent; with no room name, in no room. Returns the devices.
     @discardableResult
-    public func configureSessionDevices(_ sessionID: String, name: String, roomName: String) throws(HubStoreError) -> [DeviceID] {
+    public func configureSessionDevices(_ sessionID: String, name: String, roomName: String?) throws(HubStoreError) -> [DeviceID] {
         try write { transaction in
             let session = try Self.requireSession(sessionID, in: transaction)
             let devices = try Self.sessionDevices(in: transaction)
             guard !devices.isEmpty else { throw HubStoreError.nothingCommissioned }
-            let roomID: String
-            if let existing = try transaction.query("SELECT room_id FROM rooms WHERE name = ?", [.text(roomName)]).first {
-                roomID = try StoredRow(table: "rooms", values: existing).text("room_id")
-            } else {
-                roomID = UUID().uuidString
-                try transaction.query("INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
-                                      [.text(roomID), .text(roomName), .text(session.structureID), .date(Self.now())])
+            var roomID: String?
+            if let roomName {
+                if let existing = try transaction.query("SELECT room_id FROM rooms WHERE name = ?", [.text(roomName)]).first {
+                    roomID = try StoredRow(table: "rooms", values: existing).text("room_id")
+                } else {
+                    let created = UUID().uuidString
+                    try transaction.query("INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
+                                          [.text(created), .text(roomName), .text(session.structureID), .date(Self.now())])
+                    roomID = created
+                }
             }
             for (index, device) in devices.enumerated() {
                 let deviceName = devices.count == 1 ? name : "\(name) \(index + 1)"
                 try transaction.query("UPDATE devices SET name = ?, room_id = ? WHERE node_id = ? AND endpoint = ?",
-                                      [.text(deviceName), .text(roomID), .identifier(device.nodeID), .integer(Int64(device.endpoint))])
+                                      [.text(deviceName), roomID.map { .text($0) } ?? .null, .identifier(device.nodeID), .integer(Int64(device.endpoint))])
             }
             return devices
         }

@@ -43,7 +43,7 @@ import Testing
     @Test func onOffLightReadsCommandsAndFollowsTheDevice() async throws {
         try await Self.withLiveLight { home, _ in
             let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
-            let light = try #require(try await lamp.types.get(OnOffLightDeviceType.self))
+            let light = try #require(await lamp.types.get(OnOffLightDeviceType.self))
             let onOff = try #require(light.matterTraits.onOffTrait)
             #expect(onOff.attributes.onOff == false)
             #expect(light.metadata.isPrimaryType)
@@ -54,7 +54,7 @@ import Testing
 
             // The node's root endpoint comes with every device: its Basic Information names the product, and its
             // General Diagnostics lists the node's network interfaces (the host's loopback here).
-            let root = try #require(try await lamp.types.get(RootNodeDeviceType.self))
+            let root = try #require(await lamp.types.get(RootNodeDeviceType.self))
             #expect(!root.metadata.isPrimaryType && root.metadata.endpoint == 0)
             #expect(root.matterTraits.basicInformationTrait?.attributes.vendorName == "swift-home")
             let interfaces = root.matterTraits.generalDiagnosticsTrait?.attributes.networkInterfaces ?? []
@@ -90,7 +90,7 @@ import Testing
             }
             #expect(await batches.values(count: 1) == [false])
             // First contact: the node's Descriptor says what endpoint 1 is, and the store follows.
-            _ = try await stale.types.get(RootNodeDeviceType.self)
+            _ = await stale.types.get(RootNodeDeviceType.self)
             await batches.until { $0.last == true }
             batches.cancel()
             #expect(batches.values.last == true)
@@ -104,7 +104,7 @@ import Testing
             let fan = Recorder { record in for try await value in lamp.types.subscribe(FanDeviceType.self) { record(value) } }
             await fan.waitUntilFinished()
             #expect(fan.finished && fan.values.isEmpty && fan.error == nil)
-            #expect(try await lamp.types.get(FanDeviceType.self) == nil)
+            #expect(await lamp.types.get(FanDeviceType.self) == nil)
         }
     }
 
@@ -128,7 +128,7 @@ import Testing
     @Test func devicesQueriesFollowConnectivityOfflineAndBackOnline() async throws {
         try await Self.withLiveDevice(kind: .light, liveness: .seconds(1)) { home, device, store in
             let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
-            _ = try await lamp.types.get(OnOffLightDeviceType.self)
+            _ = await lamp.types.get(OnOffLightDeviceType.self)
             let batches = Recorder { record in
                 for try await devices in home.devices().batched() { record(devices.first { $0.id == lamp.id }?.sourceConnectivity.connectivityState) }
             }
@@ -175,7 +175,7 @@ import Testing
 
             let batches = Recorder { record in for try await devices in home.devices().batched() { record(devices) } }
             // Following one of the bridge's devices follows the bridge.
-            _ = try #require(try await light.types.get(OnOffLightDeviceType.self))
+            _ = try #require(await light.types.get(OnOffLightDeviceType.self))
             await batches.until { !$0.isEmpty }
 
             let endpoint = try await bridge.addBridgedDevice(label: "Shed light")
@@ -187,7 +187,7 @@ import Testing
             #expect(shed.types.contains(OnOffLightDeviceType.self))
             #expect(latest.filter { $0.id != shed.id }.map(summary).sorted() == others)
 
-            let shedLight = try #require(try await shed.types.get(OnOffLightDeviceType.self))
+            let shedLight = try #require(await shed.types.get(OnOffLightDeviceType.self))
             #expect(shedLight.matterTraits.onOffTrait?.attributes.onOff == false)
             try await #require(shedLight.matterTraits.onOffTrait).on()
             // The bridge keeps its bridged light's state, which the command changed.
@@ -220,7 +220,7 @@ import Testing
             #expect(separate.count == 4)
             var tags: [String] = []
             for device in separate.sorted(by: { $0.id < $1.id }) {
-                let button = try #require(try await device.types.get(GenericSwitchDeviceType.self))
+                let button = try #require(await device.types.get(GenericSwitchDeviceType.self))
                 tags += button.metadata.semanticTags.map(\.description)
             }
             #expect(tags == ["Number 1", "Number 2", "Number 3", "Number 4"])

@@ -10,12 +10,25 @@ import Testing
             let spot = try #require(try await home.devices().list().first)
             #expect(spot.types.contains(DimmableLightDeviceType.self))
             #expect(!spot.types.contains(OnOffLightDeviceType.self))
-            let light = try #require(try await spot.types.get(DimmableLightDeviceType.self))
+            let light = try #require(await spot.types.get(DimmableLightDeviceType.self))
             // The test node has no address: it is followed live but never online.
             #expect(light.metadata.deviceTypeID == 0x0101 && light.metadata.endpoint == 1 && light.metadata.revision == 3 && light.metadata.isPrimaryType)
             #expect(light.metadata.sourceConnectivity.dataSourceLocality == .direct && light.metadata.sourceConnectivity.connectivityState != .online)
             #expect(light.matterTraits.onOffTrait == nil)
-            #expect(try await spot.types.get(ContactSensorDeviceType.self) == nil)
+            #expect(await spot.types.get(ContactSensorDeviceType.self) == nil)
+            // The documentation's spellings: `Matter.` names and `contains` on a type's traits.
+            #expect(light.traits.contains(Matter.OnOffTrait.self) == light.traits.contains(OnOffTrait.self))
+        }
+    }
+
+    /// `get` does not throw: a device whose state cannot be had (here, gone from the home) gives nil, where
+    /// `subscribe` would end.
+    @Test func getIsNilForADeviceNoLongerInTheHome() async throws {
+        try await withHome { home, store, _ in
+            try addNode(store, 0x11, endpoints: [(1, 0x0101)], named: "Spot")
+            let spot = try #require(try await home.devices().list().first)
+            try store.deleteNode(0x11)
+            #expect(await spot.types.get(DimmableLightDeviceType.self) == nil)
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
     @Test func aLightLeavesTheFabricAndTheHome() async throws {
         try await DeviceTypeControllerLiveTests.withLiveDevice(kind: .light) { home, device, _ in
             let lamp = try #require(try await home.devices().list().first)
-            let onOff = try #require(try await lamp.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait)
+            let onOff = try #require(await lamp.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait)
             #expect(try await lamp.checkDecommissionEligibility() == .eligible)
             let batches = Recorder { record in for try await devices in home.devices().batched() { record(devices.map(\.id)) } }
             #expect(await batches.values(count: 1) == [[lamp.id]])

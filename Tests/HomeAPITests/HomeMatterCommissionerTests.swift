@@ -58,6 +58,11 @@ import Testing
             await commissioner.configureMatterDevice(deviceName: "  ", roomName: "Hall")
             #expect(try await fixture.home.devices().list().map(\.name) == named, "an empty name changes nothing")
             #expect(try await fixture.home.rooms().list().isEmpty)
+            // The documentation's optional room: nil names the device and leaves it in no room.
+            let chosenRoom: MatterAddDeviceRequest.Room? = nil
+            await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: chosenRoom?.displayName)
+            #expect(try await fixture.home.devices().list().map(\.roomID) == [nil])
+            #expect(try await fixture.home.rooms().list().isEmpty)
             await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall")
             #expect(try await fixture.home.devices().list().map(\.name) == ["Lamp"])
             #expect(try commissioner.fetchRooms() == [MatterAddDeviceRequest.Room(displayName: "Hall")])

@@ -76,6 +76,10 @@ import Testing
             #expect(devices.map(\.name) == ["Desk lamp 1", "Desk lamp 2"])
             #expect(devices.map(\.roomName) == ["Kitchen", "Kitchen"])
             #expect(try store.rooms().map(\.structureID) == [structureID])
+            // No room chosen: the devices leave the room, and no room is created.
+            try store.configureSessionDevices("s", name: "Desk lamp", roomName: nil)
+            #expect(try store.devices().map(\.roomName) == [nil, nil])
+            #expect(try store.rooms().count == 1)
         }
     }
 
