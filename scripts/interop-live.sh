@@ -129,6 +129,11 @@ for bad in "level $dimmer 255" "read $light OnOff.Nothing" "on NoSuchLamp"; do
   [ "$status" = 2 ] || fail "home $bad exited $status: $error"
   echo "PASS (bad input, exit 2): home $bad: $error"
 done
+# The on/off light serves no Level Control: refused from its Descriptor before anything is sent, naming what it has.
+set +e; error="$(home level "$light" 128 --state "$hub" 2>&1 >/dev/null)"; status=$?; set -e
+[ "$status" = 2 ] || fail "home level on the on/off light exited $status: $error"
+case "$error" in *"has no LevelControl (its clusters: "*OnOff*) ;; *) fail "home level on the on/off light said: $error" ;; esac
+echo "PASS (no such cluster, exit 2): home level $light 128: $error"
 
 kill -9 "$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["pid"])' "$(head -n1 "$device_out")")"
 killed_at="$(now)"

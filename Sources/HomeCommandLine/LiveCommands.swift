@@ -38,7 +38,7 @@ enum LiveCommands {
             let text = arguments.argument("LEVEL")
             guard let level = UInt8(text), level <= 254 else { throw .invalidInput("level '\(text)' is not a number from 0 to 254") }
             let currentLevel = LevelControlCluster.Attributes.currentLevel
-            return try await withConnection(arguments, paths: { [currentLevel.path(endpoint: $0.endpoint)] }) { connection, device throws(NodeConnectionError) in
+            return try await withConnection(arguments, requiring: LevelControlCluster.id, paths: { [currentLevel.path(endpoint: $0.endpoint)] }) { connection, device throws(NodeConnectionError) in
                 try await connection.invoke(LevelControlCluster.Commands.MoveToLevelWithOnOff(
                     level: level, transitionTime: .value(0), optionsMask: [], optionsOverride: []), endpoint: device.id.endpoint)
                 return "\(label(device)): level \(level)"
@@ -146,14 +146,16 @@ enum LiveCommands {
             attributes.map { AttributePathIB(endpoint: device.endpoint, cluster: OnOffCluster.id.rawValue, attribute: $0.rawValue) }
         }
         return CommandSpec(name: name, summary: summary, arguments: [deviceArgument], options: [HubCommands.interfaceOption, HubCommands.stateOption],
-                           run: { arguments throws(CommandLineError) in try await withConnection(arguments, paths: paths, body) })
+                           run: { arguments throws(CommandLineError) in try await withConnection(arguments, requiring: OnOffCluster.id, paths: paths, body) })
     }
 
     /// Opens the hub, finds DEVICE, connects to its node subscribing to `paths` only (a one-shot command needs no
     /// more, and leaves the hub's whole-node subscriptions alone) and runs `body` once it is online. An unknown
-    /// device is bad input (exit 2); an unreachable node or a failed command exits 1 saying why.
+    /// device is bad input (exit 2), and so is a device whose endpoint does not serve `cluster` (its Descriptor
+    /// ServerList, read with the paths, says so before anything is sent); an unreachable node or a failed command
+    /// exits 1 saying why.
     private static func withConnection(
-        _ arguments: ParsedArguments, paths: @Sendable (DeviceID) -> [AttributePathIB],
+        _ arguments: ParsedArguments, requiring cluster: ClusterID? = nil, paths: @Sendable (DeviceID) -> [AttributePathIB],
         _ body: @Sendable (NodeConnection, DeviceRecord) async throws(NodeConnectionError) -> String
     ) async throws(CommandLineError) -> CommandOutput {
         let hub = try HubCommands.open(arguments)
@@ -169,11 +171,20 @@ enum LiveCommands {
         } catch {
             return failure("cannot open the hub's transport: \(error)")
         }
+        let serverList = DescriptorCluster.Attributes.serverList
+        let watched = paths(device.id) + (cluster == nil ? [] : [serverList.path(endpoint: device.id.endpoint)])
         let result: CommandOutput
         do {
-            let connection = try await connections.connection(to: device.id.nodeID, attributePaths: paths(device.id))
+            let connection = try await connections.connection(to: device.id.nodeID, attributePaths: watched)
             try await connection.connected()
+            if let cluster, let served = try? await connection.cache.value(serverList, endpoint: device.id.endpoint), !served.contains(cluster) {
+                await connections.stopAll()
+                let names = served.map { ClusterRegistry.standard.describe(cluster: $0) }.joined(separator: ", ")
+                throw CommandLineError.invalidInput("\(label(device)) has no \(ClusterRegistry.standard.describe(cluster: cluster)) (its clusters: \(names))")
+            }
             result = .success(try await body(connection, device) + "\n")
+        } catch let error as CommandLineError {
+            throw error
         } catch let error as NodeConnectionError {
             if case .unreachable(_, let reason) = error {
                 result = failure("\(label(device)) is unreachable: \(reason)")
