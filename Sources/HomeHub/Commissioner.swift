@@ -20,8 +20,11 @@ public actor Commissioner {
     private let progress: @Sendable (CommissioningProgress) -> Void
     private let clock = ContinuousClock()
 
-    public init(authority: FabricAuthority, store: HubStore, transport: MatterTransport,
-                random: any RandomSource = SystemRandom(), progress: @escaping @Sendable (CommissioningProgress) -> Void = { _ in }) {
+    public init(
+        authority: FabricAuthority, store: HubStore, transport: MatterTransport,
+        random: any RandomSource = SystemRandom(),
+        progress: @escaping @Sendable (CommissioningProgress) -> Void = { _ in }
+    ) {
         self.authority = authority
         self.store = store
         self.transport = transport
@@ -50,10 +53,13 @@ public actor Commissioner {
 
     /// Commissions the device and, in the same store transaction that makes its node commissioned, adds its devices
     /// named `name` (default: the product's name) in `room`: no reader ever sees the node without its devices.
-    public func commission(_ request: CommissioningRequest, name: String? = nil, room: String? = nil) async throws(CommissioningError) -> CommissioningResult {
+    public func commission(
+        _ request: CommissioningRequest, name: String? = nil, room: String? = nil
+    ) async throws(CommissioningError) -> CommissioningResult {
         let started = clock.now
-        var machine = CommissioningStateMachine(options: .init(
-            addressKnown: request.address != nil, acceptUntrustedDevice: request.acceptUntrustedDevice))
+        var machine = CommissioningStateMachine(
+            options: .init(
+                addressKnown: request.address != nil, acceptUntrustedDevice: request.acceptUntrustedDevice))
         var context = Context(address: request.address)
         var action = machine.start()
         while true {
@@ -63,7 +69,9 @@ public actor Commissioner {
                 let stepStart = clock.now
                 do {
                     let before = context
-                    context = try await withDeadline(step.timeout) { [self] in try await self.perform(step, request, before) }
+                    context = try await withDeadline(step.timeout) { [self] in
+                        try await self.perform(step, request, before)
+                    }
                     let duration = clock.now - stepStart
                     context.durations.append((step, duration))
                     progress(.finished(step, duration))
@@ -74,7 +82,8 @@ public actor Commissioner {
                     context.attestation = error.result
                     let failure = CommissioningFailure(.untrustedDevice, error.description)
                     if request.acceptUntrustedDevice {
-                        context.attestationRecord = .init(verdict: "accepted by the user although attestation failed: \(failure)", trusted: false)
+                        context.attestationRecord = .init(
+                            verdict: "accepted by the user although attestation failed: \(failure)", trusted: false)
                         progress(.note("attestation failed, accepted because of --accept-untrusted-device: \(failure)"))
                     }
                     action = machine.failed(step, failure)
@@ -84,16 +93,21 @@ public actor Commissioner {
             case .finished:
                 await closeSessions(context)
                 guard let nodeID = context.nodeID, let identity = identity(context) else {
-                    throw .stepFailed(.interview, CommissioningFailure(.hubFailure, "internal error: commissioning finished without a node"))
+                    throw .stepFailed(
+                        .interview,
+                        CommissioningFailure(.hubFailure, "internal error: commissioning finished without a node"))
                 }
                 let devices: [DeviceID]
                 // Where the node answered CASE, and the MRP intervals it advertised there (none kept when it advertised none).
                 let operational = context.caseSession
-                let mrpParameters = operational.flatMap { session in session.established.peerParameters.map { _ in session.established.mrpParameters } }
+                let mrpParameters = operational.flatMap { session in
+                    session.established.peerParameters.map { _ in session.established.mrpParameters }
+                }
                 do {
-                    devices = try store.finishCommissioning(nodeID, description: context.description, addresses: operational.map { [$0.peer] } ?? [],
-                                                            mrpParameters: mrpParameters,
-                                                            deviceName: name ?? context.description?.productName ?? Self.defaultDeviceName, room: room)
+                    devices = try store.finishCommissioning(
+                        nodeID, description: context.description, addresses: operational.map { [$0.peer] } ?? [],
+                        mrpParameters: mrpParameters,
+                        deviceName: name ?? context.description?.productName ?? Self.defaultDeviceName, room: room)
                 } catch {
                     // The store refused (the session was cancelled meanwhile, or the disk failed): the device must not
                     // stay on a fabric whose hub forgot it.
@@ -102,7 +116,8 @@ public actor Commissioner {
                     throw .stepFailed(.interview, CommissioningFailure(error))
                 }
                 return CommissioningResult(
-                    nodeID: nodeID, vendorID: identity.vendorID, productID: identity.productID, description: context.description,
+                    nodeID: nodeID, vendorID: identity.vendorID, productID: identity.productID,
+                    description: context.description,
                     attestation: context.attestationRecord, stepDurations: context.durations.map { ($0.0, $0.1) },
                     elapsed: clock.now - started, devices: devices)
             case .failed(.stepFailed(.interview, let failure), _):
@@ -119,21 +134,28 @@ public actor Commissioner {
 
     // MARK: Steps
 
-    private func perform(_ step: CommissioningStep, _ request: CommissioningRequest, _ before: Context) async throws -> Context {
+    private func perform(
+        _ step: CommissioningStep, _ request: CommissioningRequest, _ before: Context
+    ) async throws -> Context {
         var context = before
         switch step {
         case .discovery:
             context.address = try await discover(request)
 
         case .passcodeSession:
-            guard let address = context.address else { throw CommissioningFailure(.hubFailure, "no address to reach the device at") }
-            let pase = try await SessionEstablishment.pase(with: address, passcode: request.payload.passcode, over: transport, random: random)
+            guard let address = context.address else {
+                throw CommissioningFailure(.hubFailure, "no address to reach the device at")
+            }
+            let pase = try await SessionEstablishment.pase(
+                with: address, passcode: request.payload.passcode, over: transport, random: random)
             context.pase = pase
-            context.paseClient = InteractionClient(transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters)
+            context.paseClient = InteractionClient(
+                transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters)
 
         case .armFailSafe:
             let response = try await paseClient(context).invoke(
-                GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: HubConstants.failSafeSeconds, breadcrumb: 1),
+                GeneralCommissioningCluster.Commands.ArmFailSafe(
+                    expiryLengthSeconds: HubConstants.failSafeSeconds, breadcrumb: 1),
                 endpoint: 0)
             try check(response.errorCode, response.debugText)
 
@@ -152,7 +174,8 @@ public actor Commissioner {
                 throw CommissioningFailure(.refused, "the device's DAC could not be read, so its CSR cannot be checked")
             }
             let nonce = random.bytes(32)
-            let response = try await paseClient(context).invoke(OperationalCredentialsCluster.Commands.CSRRequest(csrNonce: nonce), endpoint: 0)
+            let response = try await paseClient(context).invoke(
+                OperationalCredentialsCluster.Commands.CSRRequest(csrNonce: nonce), endpoint: 0)
             context.csr = try NOCSRVerification.verify(
                 nocsrElements: response.nocsrElements, attestationSignature: response.attestationSignature,
                 attestationChallenge: try attestationChallenge(context), csrNonce: nonce, dacPublicKey: dacKey)
@@ -160,7 +183,8 @@ public actor Commissioner {
         case .addTrustedRoot:
             try await refuseIfAlreadyOnOurFabric(context)
             _ = try await paseClient(context).invoke(
-                OperationalCredentialsCluster.Commands.AddTrustedRootCertificate(rootCACertificate: authority.rootCertificateTLV), endpoint: 0)
+                OperationalCredentialsCluster.Commands.AddTrustedRootCertificate(
+                    rootCACertificate: authority.rootCertificateTLV), endpoint: 0)
 
         case .addOperationalCertificate:
             guard let csr = context.csr else { throw CommissioningFailure(.hubFailure, "no verified CSR") }
@@ -183,26 +207,34 @@ public actor Commissioner {
             }
 
         case .networkSetup:
-            throw CommissioningFailure(.unsupported, "network setup (Wi-Fi or Thread credentials) is not built yet; only devices already on IP can be commissioned")
+            throw CommissioningFailure(
+                .unsupported,
+                "network setup (Wi-Fi or Thread credentials) is not built yet; only devices already on IP can be commissioned"
+            )
 
         case .operationalDiscovery:
             context.operationalAddress = try await discoverOperational(request, context)
 
         case .operationalSession:
-            guard let address = context.operationalAddress, let nodeID = context.nodeID else { throw CommissioningFailure(.hubFailure, "no operational address") }
+            guard let address = context.operationalAddress, let nodeID = context.nodeID else {
+                throw CommissioningFailure(.hubFailure, "no operational address")
+            }
             context.caseSession = try await SessionEstablishment.case(
                 with: address, nodeID: nodeID, credentials: authority.operationalCredentials,
                 validator: authority.peerValidator, over: transport, random: random)
 
         case .commissioningComplete:
             guard let session = context.caseSession else { throw CommissioningFailure(.hubFailure, "no CASE session") }
-            let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
-            let response = try await client.invoke(GeneralCommissioningCluster.Commands.CommissioningComplete(), endpoint: 0)
+            let client = InteractionClient(
+                transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+            let response = try await client.invoke(
+                GeneralCommissioningCluster.Commands.CommissioningComplete(), endpoint: 0)
             try check(response.errorCode, response.debugText)
 
         case .interview:
             guard let session = context.caseSession else { throw CommissioningFailure(.hubFailure, "no CASE session") }
-            let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+            let client = InteractionClient(
+                transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
             context.description = try await NodeInterview.interview(client)
         }
         return context
@@ -210,17 +242,23 @@ public actor Commissioner {
 
     private func discover(_ request: CommissioningRequest) async throws -> SocketAddress {
         guard !request.interfaces.isEmpty else {
-            throw CommissioningFailure(.hubFailure, "no address given and no interface to discover the device on (use --address or --interface)")
+            throw CommissioningFailure(
+                .hubFailure,
+                "no address given and no interface to discover the device on (use --address or --interface)")
         }
-        let filter: CommissionableFilter = switch request.payload.discriminator {
-        case .long(let value): .longDiscriminator(value)
-        case .short(let value): .shortDiscriminator(value)
-        }
+        let filter: CommissionableFilter =
+            switch request.payload.discriminator {
+            case .long(let value): .longDiscriminator(value)
+            case .short(let value): .shortDiscriminator(value)
+            }
         let nodes = try await MulticastDNSQuerier().browseCommissionable(
             filter, interfaces: request.interfaces, timeout: HubTiming.commissionableBrowse)
         guard let node = nodes.first, let address = node.socketAddresses.first else {
-            throw CommissioningFailure(.deviceNotFound, "no commissionable device with discriminator \(request.payload.discriminator.value)"
-                + "\(request.payload.discriminator.isShort ? " (short)" : "") answered on \(request.interfaces.joined(separator: ", "))")
+            throw CommissioningFailure(
+                .deviceNotFound,
+                "no commissionable device with discriminator \(request.payload.discriminator.value)"
+                    + "\(request.payload.discriminator.isShort ? " (short)" : "") answered on \(request.interfaces.joined(separator: ", "))"
+            )
         }
         if nodes.count > 1 {
             progress(.note("\(nodes.count) devices match the discriminator; using \(node.instanceName) at \(address)"))
@@ -228,7 +266,8 @@ public actor Commissioner {
         return address
     }
 
-    private func discoverOperational(_ request: CommissioningRequest, _ context: Context) async throws -> SocketAddress {
+    private func discoverOperational(_ request: CommissioningRequest, _ context: Context) async throws -> SocketAddress
+    {
         guard let nodeID = context.nodeID else { throw CommissioningFailure(.hubFailure, "no node ID") }
         let commissioningAddress = context.pase?.peer
         guard !request.interfaces.isEmpty else {
@@ -236,16 +275,21 @@ public actor Commissioner {
             guard let commissioningAddress else { throw CommissioningFailure(.hubFailure, "no address") }
             return commissioningAddress
         }
-        let peer = OperationalPeerID(compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: nodeID)
+        let peer = OperationalPeerID(
+            compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: nodeID)
         do {
-            let node = try await MulticastDNSQuerier().resolveOperational(peer, interfaces: request.interfaces, timeout: HubTiming.operationalResolve)
+            let node = try await MulticastDNSQuerier().resolveOperational(
+                peer, interfaces: request.interfaces, timeout: HubTiming.operationalResolve)
             if let address = node.socketAddresses.first { return address }
         } catch {
             guard let commissioningAddress else { throw error }
-            progress(.note("operational record \(peer.instanceName) not found (\(error)); using the commissioning address"))
+            progress(
+                .note("operational record \(peer.instanceName) not found (\(error)); using the commissioning address"))
             return commissioningAddress
         }
-        guard let commissioningAddress else { throw CommissioningFailure(.refused, "the operational record has no address") }
+        guard let commissioningAddress else {
+            throw CommissioningFailure(.refused, "the operational record has no address")
+        }
         return commissioningAddress
     }
 
@@ -253,16 +297,27 @@ public actor Commissioner {
     private func attest(_ request: CommissioningRequest, _ context: Context) async throws -> AttestationResult {
         let client = try paseClient(context)
         typealias CertificateChainRequest = OperationalCredentialsCluster.Commands.CertificateChainRequest
-        let dac = try await client.invoke(CertificateChainRequest(certificateType: .dacCertificate), endpoint: 0).certificate
-        let pai = try await client.invoke(CertificateChainRequest(certificateType: .paiCertificate), endpoint: 0).certificate
+        let dac = try await client.invoke(CertificateChainRequest(certificateType: .dacCertificate), endpoint: 0)
+            .certificate
+        let pai = try await client.invoke(CertificateChainRequest(certificateType: .paiCertificate), endpoint: 0)
+            .certificate
+        // Matter Core §6.2.3: the declaration must cover the VendorID and ProductID the device itself declares.
+        let vendorID = BasicInformationCluster.Attributes.vendorID,
+            productID = BasicInformationCluster.Attributes.productID
+        var basicInformation = AttributeCache()
+        basicInformation.apply(
+            try await client.read([vendorID.path(endpoint: 0), productID.path(endpoint: 0)]).attributeReports)
         let nonce = random.bytes(32)
         let response = try await client.invoke(
             OperationalCredentialsCluster.Commands.AttestationRequest(attestationNonce: nonce), endpoint: 0)
-        let verifier = DeviceAttestationVerifier(trustStore: request.trustStore, developmentMode: request.developmentMode)
+        let verifier = DeviceAttestationVerifier(
+            trustStore: request.trustStore, developmentMode: request.developmentMode)
         let result = verifier.verify(
-            dac: dac, pai: pai, attestationElements: response.attestationElements, attestationSignature: response.attestationSignature,
+            dac: dac, pai: pai, attestationElements: response.attestationElements,
+            attestationSignature: response.attestationSignature,
             attestationChallenge: try attestationChallenge(context), nonce: nonce,
-            payloadVendorID: request.payload.vendorID, payloadProductID: request.payload.productID,
+            deviceVendorID: try basicInformation.value(vendorID, endpoint: 0),
+            deviceProductID: try basicInformation.value(productID, endpoint: 0),
             now: Int64(Date().timeIntervalSince1970))
         if case .untrusted(let reasons) = result.verdict {
             throw AttestationFailure(result: result, reasons: reasons.map { "\($0)" })
@@ -272,16 +327,21 @@ public actor Commissioner {
 
     /// Matter Core §11.18.6.8 AddNOC: the fabric index the device gave our fabric.
     private func addNOC(noc: [UInt8], icac: [UInt8]?, _ context: Context) async throws -> UInt8? {
-        let response = try await paseClient(context).invoke(OperationalCredentialsCluster.Commands.AddNOC(
-            nocValue: noc, icacValue: icac, ipkValue: authority.fabric.ipkEpochKey,
-            caseAdminSubject: authority.caseAdminSubject, adminVendorId: FabricAuthority.adminVendorID), endpoint: 0)
+        let response = try await paseClient(context).invoke(
+            OperationalCredentialsCluster.Commands.AddNOC(
+                nocValue: noc, icacValue: icac, ipkValue: authority.fabric.ipkEpochKey,
+                caseAdminSubject: authority.caseAdminSubject, adminVendorId: FabricAuthority.adminVendorID), endpoint: 0
+        )
         guard response.statusCode == .ok else {
-            let kind: CommissioningFailure.Kind = switch response.statusCode {
-            case .tableFull: .fabricTableFull
-            case .fabricConflict: .alreadyCommissioned
-            default: .refused
-            }
-            throw CommissioningFailure(kind, "the device refused the NOC: \(response.statusCode)\(response.debugText.map { " (\($0))" } ?? "")")
+            let kind: CommissioningFailure.Kind =
+                switch response.statusCode {
+                case .tableFull: .fabricTableFull
+                case .fabricConflict: .alreadyCommissioned
+                default: .refused
+                }
+            throw CommissioningFailure(
+                kind, "the device refused the NOC: \(response.statusCode)\(response.debugText.map { " (\($0))" } ?? "")"
+            )
         }
         return response.fabricIndex
     }
@@ -298,8 +358,10 @@ public actor Commissioner {
             $0.rootPublicKey == authority.rootCertificate.publicKey && $0.fabricID == authority.fabricID
         }
         if let ours {
-            throw CommissioningFailure(.alreadyCommissioned,
-                                       "the device is already commissioned to this hub, as node \(String(ours.nodeID, radix: 16, uppercase: true))")
+            throw CommissioningFailure(
+                .alreadyCommissioned,
+                "the device is already commissioned to this hub, as node \(String(ours.nodeID, radix: 16, uppercase: true))"
+            )
         }
     }
 
@@ -309,11 +371,13 @@ public actor Commissioner {
         if let client = context.paseClient {
             if rollback.contains(.removeFabricFromDevice), let fabricIndex = context.fabricIndex {
                 _ = try? await client.invoke(
-                    OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0, timeout: HubTiming.rollbackStep)
+                    OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
+                    timeout: HubTiming.rollbackStep)
             }
             // Expiring the fail-safe makes the device undo everything done under it (§11.10.7.2.2).
             _ = try? await client.invoke(
-                GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 0, breadcrumb: 0), endpoint: 0, timeout: HubTiming.rollbackStep)
+                GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 0, breadcrumb: 0), endpoint: 0,
+                timeout: HubTiming.rollbackStep)
         }
         if rollback.contains(.forgetNode), let nodeID = context.nodeID {
             try? store.deleteNode(nodeID)
@@ -323,9 +387,11 @@ public actor Commissioner {
     /// After CommissioningComplete, the fail-safe no longer undoes anything: RemoveFabric over the CASE session does.
     private func leaveFabric(_ context: Context) async {
         guard let session = context.caseSession, let fabricIndex = context.fabricIndex else { return }
-        let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
-        _ = try? await client.invoke(OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
-                                     timeout: HubTiming.rollbackStep)
+        let client = InteractionClient(
+            transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+        _ = try? await client.invoke(
+            OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
+            timeout: HubTiming.rollbackStep)
     }
 
     private func closeSessions(_ context: Context) async {
@@ -345,7 +411,10 @@ public actor Commissioner {
     }
 
     private func check(_ code: GeneralCommissioningCluster.CommissioningErrorEnum, _ debugText: String) throws {
-        guard code == .ok else { throw CommissioningFailure(.refused, "the device answered \(code)\(debugText.isEmpty ? "" : " (\(debugText))")") }
+        guard code == .ok else {
+            throw CommissioningFailure(
+                .refused, "the device answered \(code)\(debugText.isEmpty ? "" : " (\(debugText))")")
+        }
     }
 
     /// Who the device is: from its DAC when attestation read it, else from its interview.
@@ -387,12 +456,14 @@ func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable ()
 extension CommissionableNode {
     /// IPv6 first (Matter's preference), then IPv4.
     var socketAddresses: [SocketAddress] {
-        ipv6Addresses.map { SocketAddress.ipv6($0, port: port) } + ipv4Addresses.map { SocketAddress.ipv4($0, port: port) }
+        ipv6Addresses.map { SocketAddress.ipv6($0, port: port) }
+            + ipv4Addresses.map { SocketAddress.ipv4($0, port: port) }
     }
 }
 
 extension OperationalNode {
     var socketAddresses: [SocketAddress] {
-        ipv6Addresses.map { SocketAddress.ipv6($0, port: port) } + ipv4Addresses.map { SocketAddress.ipv4($0, port: port) }
+        ipv6Addresses.map { SocketAddress.ipv6($0, port: port) }
+            + ipv4Addresses.map { SocketAddress.ipv4($0, port: port) }
     }
 }

@@ -5,7 +5,8 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible 
     /// At least two arcs, the first 0, 1 or 2, the second below 40 unless the first is 2 (X.660 §7.6).
     public init(arcs: [UInt64]) throws(DERError) {
         guard arcs.count >= 2, arcs[0] <= 2, arcs[0] == 2 || arcs[1] < 40,
-              arcs[1] <= UInt64.max - 80 else {
+            arcs[1] <= UInt64.max - 80
+        else {
             throw .invalidValue(type: "OBJECT IDENTIFIER", reason: "arcs \(arcs) are not a valid object identifier")
         }
         self.arcs = arcs
@@ -31,7 +32,9 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible 
             }
             octets += 1
             guard octets <= CertificateLimits.maximumObjectIdentifierArcOctets else {
-                throw .invalidValue(type: "OBJECT IDENTIFIER", reason: "subidentifier longer than \(CertificateLimits.maximumObjectIdentifierArcOctets) octets")
+                throw .invalidValue(
+                    type: "OBJECT IDENTIFIER",
+                    reason: "subidentifier longer than \(CertificateLimits.maximumObjectIdentifierArcOctets) octets")
             }
             value = value << 7 | UInt64(byte & 0x7F)
             if byte & 0x80 == 0 {

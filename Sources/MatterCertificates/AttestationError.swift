@@ -26,8 +26,14 @@ public enum AttestationError: Error, Hashable, Sendable, CustomStringConvertible
     case certificateSignatureInvalid(AttestationCertificateRole, issuer: AttestationCertificateRole)
     case notYetValid(AttestationCertificateRole, notBefore: CertificateTime)
     case expired(AttestationCertificateRole, notAfter: CertificateTime)
+    /// The issuer was not valid when the DAC was issued (its notBefore): §6.2.3 checks the chain at issuance.
+    case notValidAtIssuance(AttestationCertificateRole, dacNotBefore: CertificateTime)
+    case extensionCriticality(AttestationCertificateRole, extension: String, mustBeCritical: Bool)
     case basicConstraints(AttestationCertificateRole, String)
     case keyUsage(AttestationCertificateRole, String)
+    case keyIdentifier(AttestationCertificateRole, String)
+    /// A vendor or product ID that is not encoded as §6.2.2.2 requires.
+    case invalidIdentifier(AttestationCertificateRole, CertificateError)
     case missingIdentifier(AttestationCertificateRole, String)
     case vendorIDMismatch(AttestationCertificateRole, UInt16, AttestationCertificateRole, UInt16)
     case productIDMismatch(AttestationCertificateRole, UInt16, AttestationCertificateRole, UInt16)
@@ -36,12 +42,38 @@ public enum AttestationError: Error, Hashable, Sendable, CustomStringConvertible
     case declarationSignatureInvalid
     case developmentDeclarationRefused(String)
     case declarationFormatVersion(UInt8)
+    /// A certification declaration field whose value §6.3.1 does not allow.
+    case declarationField(String, reason: String)
     case declarationVendorMismatch(declared: UInt16, actual: UInt16, source: String)
     case declarationProductMissing(UInt16, source: String)
     case declarationProductMismatch(declared: UInt16, actual: UInt16, source: String)
     case paaNotAuthorized([UInt8])
 
     public var description: String {
+        "\(summary) (Matter Core \(rule))"
+    }
+
+    /// The section of the Matter Core specification whose rule was broken.
+    public var rule: String {
+        switch self {
+        case .malformedCertificate(let role, _), .extensionCriticality(let role, _, _), .basicConstraints(let role, _),
+            .keyUsage(let role, _), .keyIdentifier(let role, _):
+            Self.profileSection(role)
+        case .invalidIdentifier, .missingIdentifier, .vendorIDMismatch, .productIDMismatch: "§6.2.2.2"
+        case .malformedElements, .nonceMismatch, .attestationSignatureInvalid, .malformedSigningRequest,
+            .signingRequestSignatureInvalid:
+            "1.1 §11.17.5"
+        case .malformedDeclaration, .unknownDeclarationSigningKey, .declarationSignatureInvalid: "§6.3.2"
+        case .developmentDeclarationRefused, .declarationFormatVersion, .declarationField, .declarationVendorMismatch,
+            .declarationProductMissing, .declarationProductMismatch, .paaNotAuthorized:
+            "§6.3.1"
+        case .invalidField, .paaNotFound, .certificateSignatureInvalid, .notYetValid, .expired, .notValidAtIssuance:
+            "§6.2.3"
+        }
+    }
+
+    /// What is wrong, without the rule.
+    public var summary: String {
         switch self {
         case .malformedCertificate(let role, let error):
             "\(role) is not a valid certificate: \(error)"
@@ -69,10 +101,20 @@ public enum AttestationError: Error, Hashable, Sendable, CustomStringConvertible
             "\(role) is not valid until \(notBefore)"
         case .expired(let role, let notAfter):
             "\(role) expired at \(notAfter)"
+        case .notValidAtIssuance(let role, let dacNotBefore):
+            "\(role) was not valid when the DAC was issued (\(dacNotBefore))"
+        case .extensionCriticality(let role, let name, true):
+            "\(role) \(name) extension must be marked critical"
+        case .extensionCriticality(let role, let name, false):
+            "\(role) \(name) extension must not be marked critical"
         case .basicConstraints(let role, let reason):
             "\(role) basic constraints: \(reason)"
         case .keyUsage(let role, let reason):
             "\(role) key usage: \(reason)"
+        case .keyIdentifier(let role, let reason):
+            "\(role) key identifier: \(reason)"
+        case .invalidIdentifier(let role, let error):
+            "\(role) subject's vendor or product ID: \(error)"
         case .missingIdentifier(let role, let what):
             "\(role) has no \(what)"
         case .vendorIDMismatch(let role, let value, let otherRole, let other):
@@ -87,6 +129,8 @@ public enum AttestationError: Error, Hashable, Sendable, CustomStringConvertible
             "certification declaration \(reason); accepted only in development mode"
         case .declarationFormatVersion(let version):
             "certification declaration format version \(version) is not 1"
+        case .declarationField(let field, let reason):
+            "certification declaration \(field): \(reason)"
         case .declarationVendorMismatch(let declared, let actual, let source):
             "certification declaration is for vendor ID \(Self.hex16(declared)), \(source) has \(Self.hex16(actual))"
         case .declarationProductMissing(let productID, let source):
@@ -95,6 +139,15 @@ public enum AttestationError: Error, Hashable, Sendable, CustomStringConvertible
             "certification declaration is for product ID \(Self.hex16(declared)), \(source) has \(Self.hex16(actual))"
         case .paaNotAuthorized(let identifier):
             "PAA (key ID \(Self.colonHex(identifier))) is not in the certification declaration's authorized PAA list"
+        }
+    }
+
+    /// The certificate profiles: §6.2.2.3 the DAC, §6.2.2.4 the PAI, §6.2.2.5 the PAA.
+    static func profileSection(_ role: AttestationCertificateRole) -> String {
+        switch role {
+        case .dac: "§6.2.2.3"
+        case .pai: "§6.2.2.4"
+        case .paa: "§6.2.2.5"
         }
     }
 

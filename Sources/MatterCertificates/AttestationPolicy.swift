@@ -17,8 +17,8 @@ struct AttestationEvidence: Sendable {
     let nonce: [UInt8]
     /// Nil when the declaration does not parse (that failure is reported once, by the verifier).
     let declaration: SignedCertificationDeclaration?
-    let payloadVendorID: UInt16?
-    let payloadProductID: UInt16?
+    let deviceVendorID: UInt16?
+    let deviceProductID: UInt16?
     let now: CertificateTime
     let developmentMode: Bool
     let signingKeys: [CertificationDeclarationSigningKey]
@@ -30,7 +30,7 @@ struct AttestationEvidence: Sendable {
 }
 
 extension X509Certificate {
-    /// The Matter vendor ID of the subject (Matter Core §6.2.2.2), nil when absent or malformed.
-    var attestationVendorID: UInt16? { (try? subject.vendorID) ?? nil }
-    var attestationProductID: UInt16? { (try? subject.productID) ?? nil }
+    /// The vendor ID of the subject (Matter Core §6.2.2.2, with its fallback encoding), nil when absent or malformed.
+    var attestationVendorID: UInt16? { (try? attestationIdentifiers)?.vendorID }
+    var attestationProductID: UInt16? { (try? attestationIdentifiers)?.productID }
 }

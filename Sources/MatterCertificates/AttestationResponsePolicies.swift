@@ -12,8 +12,11 @@ struct AttestationNoncePolicy: AttestationPolicy {
 /// The signature over attestation_elements ‖ attestation_challenge must verify with the DAC's key.
 struct AttestationSignaturePolicy: AttestationPolicy {
     func failures(in evidence: AttestationEvidence) -> [AttestationError] {
-        guard verifyDeviceSignature(evidence.attestationSignature, over: evidence.elementsTLV + evidence.attestationChallenge,
-                                    dacPublicKey: evidence.dac.publicKey) else {
+        guard
+            verifyDeviceSignature(
+                evidence.attestationSignature, over: evidence.elementsTLV + evidence.attestationChallenge,
+                dacPublicKey: evidence.dac.publicKey)
+        else {
             return [.attestationSignatureInvalid("attestation")]
         }
         return []
@@ -23,7 +26,8 @@ struct AttestationSignaturePolicy: AttestationPolicy {
 /// Whether a raw r ‖ s signature verifies with the DAC's public key.
 func verifyDeviceSignature(_ signature: [UInt8], over message: [UInt8], dacPublicKey: [UInt8]) -> Bool {
     guard let key = try? P256.PublicKey(x963Representation: dacPublicKey),
-          let parsed = try? P256.ECDSASignature(rawRepresentation: signature) else {
+        let parsed = try? P256.ECDSASignature(rawRepresentation: signature)
+    else {
         return false
     }
     return key.isValidSignature(parsed, for: message)

@@ -40,6 +40,13 @@ public enum CertificateLimits {
     /// Matter Core 1.1 §11.17.5 RESP_MAX: attestation and NOCSR elements are at most 900 octets.
     public static let maximumElementsLength = 900
 
+    /// RFC 5280 Appendix A ub-common-name: a common name is at most 64 characters, so the §6.2.2.2 fallback
+    /// VID/PID encoding is looked for in the first 64 octets only (as connectedhomeip does).
+    public static let maximumCommonNameLength = 64
+
+    /// Matter Core §6.3.1: certificate_id is exactly 19 characters (as "ZIG20142ZB330001-24").
+    public static let declarationCertificateIDLength = 19
+
     /// Matter Core §6.3.1: a certification declaration lists at most 100 product IDs.
     public static let maximumDeclaredProductIDs = 100
 

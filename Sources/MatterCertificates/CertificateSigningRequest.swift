@@ -28,7 +28,9 @@ public struct CertificateSigningRequest: Hashable, Sendable {
         certificationRequestInfo = DERWriter.encode(parts[0])
         subject = try decodingDER("subject") { () throws(DERError) in try DistinguishedName(derNode: info[1]) }
         publicKey = try X509Certificate.subjectPublicKey(info[2])
-        attributes = try decodingDER("attributes") { () throws(DERError) in try info[3].members(.contextSpecific(0, constructed: true)) }
+        attributes = try decodingDER("attributes") { () throws(DERError) in
+            try info[3].members(.contextSpecific(0, constructed: true))
+        }
         let algorithm = try decodingDER("signatureAlgorithm") { () throws(DERError) in
             try parts[1].members(.sequence, count: 1...1, in: "AlgorithmIdentifier")[0].objectIdentifier()
         }
@@ -49,13 +51,17 @@ public struct CertificateSigningRequest: Hashable, Sendable {
         let signature = try performingCrypto { () throws(CryptoError) in
             try signingKey.signature(for: DERWriter.encode(info)).derRepresentation
         }
-        try self.init(derEncoded: DERWriter.encode(.sequence([info, .sequence([.objectIdentifier(.ecdsaWithSHA256)]), .bitString(signature)])))
+        try self.init(
+            derEncoded: DERWriter.encode(
+                .sequence([info, .sequence([.objectIdentifier(.ecdsaWithSHA256)]), .bitString(signature)])))
     }
 
     /// Throws `signatureInvalid` unless the request is signed by the key it asks a certificate for.
     public func verifySignature() throws(CertificateError) {
         let key = try performingCrypto { () throws(CryptoError) in try P256.PublicKey(x963Representation: publicKey) }
-        let parsed = try performingCrypto { () throws(CryptoError) in try P256.ECDSASignature(derRepresentation: signature) }
+        let parsed = try performingCrypto { () throws(CryptoError) in
+            try P256.ECDSASignature(derRepresentation: signature)
+        }
         guard key.isValidSignature(parsed, for: certificationRequestInfo) else {
             throw .signatureInvalid
         }

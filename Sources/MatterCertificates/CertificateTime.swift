@@ -9,9 +9,11 @@ public struct CertificateTime: Hashable, Sendable, Comparable, CustomStringConve
 
     public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) throws(DERError) {
         guard (0...9999).contains(year), (1...12).contains(month),
-              (1...Self.daysInMonth(year: year, month: month)).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else {
-            throw .invalidValue(type: "time", reason: "\(year)-\(month)-\(day) \(hour):\(minute):\(second) is not a valid UTC time")
+            (1...Self.daysInMonth(year: year, month: month)).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
+        else {
+            throw .invalidValue(
+                type: "time", reason: "\(year)-\(month)-\(day) \(hour):\(minute):\(second) is not a valid UTC time")
         }
         self.year = year
         self.month = month
@@ -25,7 +27,9 @@ public struct CertificateTime: Hashable, Sendable, Comparable, CustomStringConve
     public static let noWellDefinedExpiration = CertificateTime(unchecked: 9999, 12, 31, 23, 59, 59)
 
     private init(unchecked year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int) {
-        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (
+            year, month, day, hour, minute, second
+        )
     }
 
     /// Seconds since 1970-01-01T00:00:00Z (negative before).
@@ -40,8 +44,9 @@ public struct CertificateTime: Hashable, Sendable, Comparable, CustomStringConve
         guard let (year, month, day) = Self.civilDate(daysSinceUnixEpoch: days) else {
             throw .invalidValue(type: "time", reason: "\(seconds) seconds since 1970 is beyond year 9999")
         }
-        try self.init(year: year, month: month, day: day, hour: secondOfDay / 3600,
-                      minute: secondOfDay % 3600 / 60, second: secondOfDay % 60)
+        try self.init(
+            year: year, month: month, day: day, hour: secondOfDay / 3600,
+            minute: secondOfDay % 3600 / 60, second: secondOfDay % 60)
     }
 
     // RFC 5280 §4.1.2.5.1 and §4.1.2.5.2: UTCTime through 2049, GeneralizedTime from 2050.
@@ -62,8 +67,10 @@ public struct CertificateTime: Hashable, Sendable, Comparable, CustomStringConve
         }
         let bytes = try node.primitiveContents(node.tag)
         guard bytes.count == yearDigits + 11, bytes.last == UInt8(ascii: "Z"),
-              bytes.dropLast().allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-            throw .invalidValue(type: node.tag.description, reason: "expected \(yearDigits == 2 ? "YYMMDDHHMMSSZ" : "YYYYMMDDHHMMSSZ")")
+            bytes.dropLast().allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else {
+            throw .invalidValue(
+                type: node.tag.description, reason: "expected \(yearDigits == 2 ? "YYMMDDHHMMSSZ" : "YYYYMMDDHHMMSSZ")")
         }
         func number(_ start: Int, _ count: Int) -> Int {
             bytes[start..<start + count].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
@@ -73,8 +80,9 @@ public struct CertificateTime: Hashable, Sendable, Comparable, CustomStringConve
             year += year >= 50 ? 1900 : 2000
         }
         let rest = yearDigits
-        try self.init(year: year, month: number(rest, 2), day: number(rest + 2, 2), hour: number(rest + 4, 2),
-                      minute: number(rest + 6, 2), second: number(rest + 8, 2))
+        try self.init(
+            year: year, month: number(rest, 2), day: number(rest + 2, 2), hour: number(rest + 4, 2),
+            minute: number(rest + 6, 2), second: number(rest + 8, 2))
     }
 
     public static func < (lhs: CertificateTime, rhs: CertificateTime) -> Bool {

@@ -17,9 +17,12 @@ public struct CertificationDeclaration: Hashable, Sendable, TLVCodable {
     /// Subject key identifiers of the only PAAs allowed to anchor this product's DACs, when present.
     public var authorizedPAAs: [[UInt8]]?
 
-    public init(formatVersion: UInt8 = 1, vendorID: UInt16, productIDs: [UInt16], deviceTypeID: UInt32, certificateID: String,
-                securityLevel: UInt8 = 0, securityInformation: UInt16 = 0, versionNumber: UInt16, certificationType: CertificationType,
-                dacOriginVendorID: UInt16? = nil, dacOriginProductID: UInt16? = nil, authorizedPAAs: [[UInt8]]? = nil) {
+    public init(
+        formatVersion: UInt8 = 1, vendorID: UInt16, productIDs: [UInt16], deviceTypeID: UInt32, certificateID: String,
+        securityLevel: UInt8 = 0, securityInformation: UInt16 = 0, versionNumber: UInt16,
+        certificationType: CertificationType,
+        dacOriginVendorID: UInt16? = nil, dacOriginProductID: UInt16? = nil, authorizedPAAs: [[UInt8]]? = nil
+    ) {
         self.formatVersion = formatVersion
         self.vendorID = vendorID
         self.productIDs = productIDs
@@ -57,26 +60,42 @@ public struct CertificationDeclaration: Hashable, Sendable, TLVCodable {
         guard let certificationType = CertificationType(rawValue: type) else {
             throw .inField(8, .integerOutOfRange(value: String(type), type: "certification_type (0, 1 or 2)"))
         }
-        self.init(formatVersion: try fields.required(0), vendorID: try fields.required(1), productIDs: try fields.required(2),
-                  deviceTypeID: try fields.required(3), certificateID: try fields.required(4), securityLevel: try fields.required(5),
-                  securityInformation: try fields.required(6), versionNumber: try fields.required(7), certificationType: certificationType,
-                  dacOriginVendorID: try fields.optional(9), dacOriginProductID: try fields.optional(10), authorizedPAAs: try fields.optional(11))
+        self.init(
+            formatVersion: try fields.required(0), vendorID: try fields.required(1), productIDs: try fields.required(2),
+            deviceTypeID: try fields.required(3), certificateID: try fields.required(4),
+            securityLevel: try fields.required(5),
+            securityInformation: try fields.required(6), versionNumber: try fields.required(7),
+            certificationType: certificationType,
+            dacOriginVendorID: try fields.optional(9), dacOriginProductID: try fields.optional(10),
+            authorizedPAAs: try fields.optional(11))
     }
 
     /// Decodes the TLV and checks the lengths and pairings §6.3.1 requires.
     public init(tlv bytes: [UInt8]) throws(CertificateError) {
-        let element = try decodingTLV("certification declaration") { () throws(TLVError) in try TLVReader.decode(bytes) }
-        self = try decodingTLV("certification declaration") { () throws(TLVError) in try CertificationDeclaration(tlv: element) }
+        let element = try decodingTLV("certification declaration") { () throws(TLVError) in try TLVReader.decode(bytes)
+        }
+        self = try decodingTLV("certification declaration") { () throws(TLVError) in
+            try CertificationDeclaration(tlv: element)
+        }
         guard (1...CertificateLimits.maximumDeclaredProductIDs).contains(productIDs.count) else {
-            throw .invalidField("product_id_array", reason: "\(productIDs.count) product IDs, 1 to \(CertificateLimits.maximumDeclaredProductIDs) allowed")
+            throw .invalidField(
+                "product_id_array",
+                reason: "\(productIDs.count) product IDs, 1 to \(CertificateLimits.maximumDeclaredProductIDs) allowed")
         }
         guard (dacOriginVendorID == nil) == (dacOriginProductID == nil) else {
-            throw .invalidField("dac_origin_vendor_id", reason: "dac_origin_vendor_id and dac_origin_product_id must be present together")
+            throw .invalidField(
+                "dac_origin_vendor_id",
+                reason: "dac_origin_vendor_id and dac_origin_product_id must be present together")
         }
         if let authorizedPAAs {
             guard (1...CertificateLimits.maximumAuthorizedPAAs).contains(authorizedPAAs.count),
-                  authorizedPAAs.allSatisfy({ $0.count == CertificateLimits.keyIdentifierLength }) else {
-                throw .invalidField("authorized_paa_list", reason: "1 to \(CertificateLimits.maximumAuthorizedPAAs) key identifiers of \(CertificateLimits.keyIdentifierLength) octets required")
+                authorizedPAAs.allSatisfy({ $0.count == CertificateLimits.keyIdentifierLength })
+            else {
+                throw .invalidField(
+                    "authorized_paa_list",
+                    reason:
+                        "1 to \(CertificateLimits.maximumAuthorizedPAAs) key identifiers of \(CertificateLimits.keyIdentifierLength) octets required"
+                )
             }
         }
     }

@@ -20,7 +20,9 @@ extension DERNode {
     public func members(_ expected: DERTag, count: ClosedRange<Int>, in name: String) throws(DERError) -> [DERNode] {
         let members = try members(expected)
         guard count.contains(members.count) else {
-            let expectation = count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound) to \(count.upperBound)"
+            let expectation =
+                count.lowerBound == count.upperBound
+                ? "\(count.lowerBound)" : "\(count.lowerBound) to \(count.upperBound)"
             throw .unexpectedMemberCount(in: name, expected: expectation, found: members.count)
         }
         return members
@@ -106,7 +108,8 @@ extension DERNode {
     /// A UTF8String, PrintableString or IA5String, with the string type that carried it.
     public func directoryString() throws(DERError) -> (value: String, kind: DirectoryStringKind) {
         guard case .primitive(let bytes) = content,
-              let kind = DirectoryStringKind.allCases.first(where: { $0.tag == tag }) else {
+            let kind = DirectoryStringKind.allCases.first(where: { $0.tag == tag })
+        else {
             throw .unexpectedTag(expected: "UTF8String, PrintableString or IA5String", found: tag)
         }
         guard let value = String(validating: bytes, as: UTF8.self), kind.allows(value) else {
@@ -139,7 +142,7 @@ public enum DirectoryStringKind: Hashable, Sendable, CaseIterable {
             return value.utf8.allSatisfy { byte in
                 switch byte {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
                     true
                 default:
                     " '()+,-./:=?".utf8.contains(byte)

@@ -38,22 +38,23 @@ public struct DERTag: Hashable, Sendable, CustomStringConvertible {
         let form = isConstructed ? "constructed" : "primitive"
         switch tagClass {
         case .universal:
-            let name = switch number {
-            case 1: "BOOLEAN"
-            case 2: "INTEGER"
-            case 3: "BIT STRING"
-            case 4: "OCTET STRING"
-            case 5: "NULL"
-            case 6: "OBJECT IDENTIFIER"
-            case 12: "UTF8String"
-            case 16: "SEQUENCE"
-            case 17: "SET"
-            case 19: "PrintableString"
-            case 22: "IA5String"
-            case 23: "UTCTime"
-            case 24: "GeneralizedTime"
-            default: "universal \(number)"
-            }
+            let name =
+                switch number {
+                case 1: "BOOLEAN"
+                case 2: "INTEGER"
+                case 3: "BIT STRING"
+                case 4: "OCTET STRING"
+                case 5: "NULL"
+                case 6: "OBJECT IDENTIFIER"
+                case 12: "UTF8String"
+                case 16: "SEQUENCE"
+                case 17: "SET"
+                case 19: "PrintableString"
+                case 22: "IA5String"
+                case 23: "UTCTime"
+                case 24: "GeneralizedTime"
+                default: "universal \(number)"
+                }
             let usualForm = number == 16 || number == 17  // SEQUENCE and SET are constructed, the rest primitive
             return isConstructed == usualForm ? name : "\(name) (\(form))"
         case .application: return "[APPLICATION \(number)] (\(form))"

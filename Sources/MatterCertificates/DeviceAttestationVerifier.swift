@@ -8,11 +8,17 @@ public struct DeviceAttestationVerifier: Sendable {
 
     private static let policies: [any AttestationPolicy] = [
         AttestationNoncePolicy(), AttestationSignaturePolicy(),
-        ChainSignaturePolicy(), ValidityPolicy(), BasicConstraintsPolicy(), KeyUsagePolicy(), VendorProductPolicy(),
-        DeclarationSignaturePolicy(), DeclarationContentPolicy(),
+        ChainSignaturePolicy(), ValidityPolicy(), ExtensionCriticalityPolicy(), BasicConstraintsPolicy(),
+        KeyUsagePolicy(),
+        KeyIdentifierPolicy(), VendorProductPolicy(),
+        DeclarationSignaturePolicy(), DeclarationFormatPolicy(), DeclarationIdentityPolicy(),
+        DeclarationAuthorizedPAAPolicy(),
     ]
 
-    public init(trustStore: PAATrustStore, developmentMode: Bool, signingKeys: [CertificationDeclarationSigningKey] = CertificationDeclarationSigningKey.builtIn) {
+    public init(
+        trustStore: PAATrustStore, developmentMode: Bool,
+        signingKeys: [CertificationDeclarationSigningKey] = CertificationDeclarationSigningKey.builtIn
+    ) {
         self.trustStore = trustStore
         self.developmentMode = developmentMode
         self.signingKeys = signingKeys
@@ -23,11 +29,14 @@ public struct DeviceAttestationVerifier: Sendable {
     ///   - attestationSignature: the raw ECDSA r ‖ s (64 octets) of the AttestationResponse.
     ///   - attestationChallenge: the 16-octet challenge of the PASE session the response came through.
     ///   - nonce: the AttestationNonce we sent.
-    ///   - payloadVendorID: from the onboarding payload; nil when it carries none (an 11-digit manual code).
+    ///   - deviceVendorID: the VendorID and ProductID the device declares in its Basic Information cluster, which the
+    ///     declaration must cover (§6.2.3); nil skips that comparison.
     ///   - now: seconds since 1970-01-01T00:00:00Z.
-    public func verify(dac: [UInt8], pai: [UInt8], attestationElements: [UInt8], attestationSignature: [UInt8],
-                       attestationChallenge: [UInt8], nonce: [UInt8], payloadVendorID: UInt16?, payloadProductID: UInt16?,
-                       now: Int64) -> AttestationResult {
+    public func verify(
+        dac: [UInt8], pai: [UInt8], attestationElements: [UInt8], attestationSignature: [UInt8],
+        attestationChallenge: [UInt8], nonce: [UInt8], deviceVendorID: UInt16?, deviceProductID: UInt16?,
+        now: Int64
+    ) -> AttestationResult {
         let dacCertificate: X509Certificate
         do {
             dacCertificate = try X509Certificate(derEncoded: dac)
@@ -48,10 +57,18 @@ public struct DeviceAttestationVerifier: Sendable {
             failures.append(error)
         }
         if attestationSignature.count != CertificateLimits.signatureLength {
-            failures.append(.invalidField("attestation signature", reason: "\(attestationSignature.count) octets, expected \(CertificateLimits.signatureLength)"))
+            failures.append(
+                .invalidField(
+                    "attestation signature",
+                    reason: "\(attestationSignature.count) octets, expected \(CertificateLimits.signatureLength)"))
         }
         if attestationChallenge.count != CertificateLimits.attestationChallengeLength {
-            failures.append(.invalidField("attestation challenge", reason: "\(attestationChallenge.count) octets, expected \(CertificateLimits.attestationChallengeLength)"))
+            failures.append(
+                .invalidField(
+                    "attestation challenge",
+                    reason:
+                        "\(attestationChallenge.count) octets, expected \(CertificateLimits.attestationChallengeLength)"
+                ))
         }
         var time: CertificateTime?
         do {
@@ -68,21 +85,24 @@ public struct DeviceAttestationVerifier: Sendable {
                 declarationFailures = [.malformedDeclaration(error)]
             }
         }
-        let facts = AttestationFacts(vendorID: dacCertificate.attestationVendorID, productID: dacCertificate.attestationProductID,
-                                     dacPublicKey: dacCertificate.publicKey, certificationType: declaration?.declaration.certificationType,
-                                     declarationSignedWithTestKey: declaration.map { signed in
-                                         signingKeys.contains { $0.isTestKey && $0.keyIdentifier == signed.signerKeyIdentifier }
-                                     })
+        let facts = AttestationFacts(
+            vendorID: dacCertificate.attestationVendorID, productID: dacCertificate.attestationProductID,
+            dacPublicKey: dacCertificate.publicKey, certificationType: declaration?.declaration.certificationType,
+            declarationSignedWithTestKey: declaration.map { signed in
+                signingKeys.contains { $0.isTestKey && $0.keyIdentifier == signed.signerKeyIdentifier }
+            })
         // Without these, no policy can run; a declaration that does not parse only silences the declaration policies.
         guard let paiCertificate, let elements, let time, failures.isEmpty else {
             return AttestationResult(verdict: .untrusted(reasons: failures + declarationFailures), facts: facts)
         }
         let candidates = trustStore.candidateIssuers(of: paiCertificate)
-        let paa = candidates.first { (try? paiCertificate.verifySignature(issuerPublicKey: $0.publicKey)) != nil } ?? candidates.first
+        let paa =
+            candidates.first { (try? paiCertificate.verifySignature(issuerPublicKey: $0.publicKey)) != nil }
+            ?? candidates.first
         let evidence = AttestationEvidence(
             dac: dacCertificate, pai: paiCertificate, paa: paa, elementsTLV: attestationElements, elements: elements,
             attestationSignature: attestationSignature, attestationChallenge: attestationChallenge, nonce: nonce,
-            declaration: declaration, payloadVendorID: payloadVendorID, payloadProductID: payloadProductID, now: time,
+            declaration: declaration, deviceVendorID: deviceVendorID, deviceProductID: deviceProductID, now: time,
             developmentMode: developmentMode, signingKeys: signingKeys)
         failures += declarationFailures + Self.policies.flatMap { $0.failures(in: evidence) }
         return AttestationResult(verdict: failures.isEmpty ? .trusted : .untrusted(reasons: failures), facts: facts)

@@ -13,15 +13,31 @@ public struct DistinguishedName: Hashable, Sendable {
         }
 
         // Matter Core §6.5.6.1: Matter identifiers are UTF8Strings of fixed-width uppercase hex.
-        public static func matterNodeID(_ id: UInt64) -> Attribute { Attribute(type: .matterNodeID, value: hex(id, digits: 16)) }
-        public static func matterFirmwareSigningID(_ id: UInt64) -> Attribute { Attribute(type: .matterFirmwareSigningID, value: hex(id, digits: 16)) }
-        public static func matterICACID(_ id: UInt64) -> Attribute { Attribute(type: .matterICACID, value: hex(id, digits: 16)) }
-        public static func matterRCACID(_ id: UInt64) -> Attribute { Attribute(type: .matterRCACID, value: hex(id, digits: 16)) }
-        public static func matterFabricID(_ id: UInt64) -> Attribute { Attribute(type: .matterFabricID, value: hex(id, digits: 16)) }
-        public static func matterCASEAuthenticatedTag(_ tag: UInt32) -> Attribute { Attribute(type: .matterCASEAuthenticatedTag, value: hex(UInt64(tag), digits: 8)) }
+        public static func matterNodeID(_ id: UInt64) -> Attribute {
+            Attribute(type: .matterNodeID, value: hex(id, digits: 16))
+        }
+        public static func matterFirmwareSigningID(_ id: UInt64) -> Attribute {
+            Attribute(type: .matterFirmwareSigningID, value: hex(id, digits: 16))
+        }
+        public static func matterICACID(_ id: UInt64) -> Attribute {
+            Attribute(type: .matterICACID, value: hex(id, digits: 16))
+        }
+        public static func matterRCACID(_ id: UInt64) -> Attribute {
+            Attribute(type: .matterRCACID, value: hex(id, digits: 16))
+        }
+        public static func matterFabricID(_ id: UInt64) -> Attribute {
+            Attribute(type: .matterFabricID, value: hex(id, digits: 16))
+        }
+        public static func matterCASEAuthenticatedTag(_ tag: UInt32) -> Attribute {
+            Attribute(type: .matterCASEAuthenticatedTag, value: hex(UInt64(tag), digits: 8))
+        }
         // Matter Core §6.2.2.2: vendor and product IDs are 4 uppercase hex digits.
-        public static func matterVendorID(_ id: UInt16) -> Attribute { Attribute(type: .matterVendorID, value: hex(UInt64(id), digits: 4)) }
-        public static func matterProductID(_ id: UInt16) -> Attribute { Attribute(type: .matterProductID, value: hex(UInt64(id), digits: 4)) }
+        public static func matterVendorID(_ id: UInt16) -> Attribute {
+            Attribute(type: .matterVendorID, value: hex(UInt64(id), digits: 4))
+        }
+        public static func matterProductID(_ id: UInt16) -> Attribute {
+            Attribute(type: .matterProductID, value: hex(UInt64(id), digits: 4))
+        }
         public static func commonName(_ name: String) -> Attribute { Attribute(type: .commonName, value: name) }
     }
 
@@ -43,9 +59,10 @@ public struct DistinguishedName: Hashable, Sendable {
     }
 
     public var derNode: DERNode {
-        .sequence(attributes.map { attribute in
-            .set([.sequence([.objectIdentifier(attribute.type), attribute.kind.node(attribute.value)])])
-        })
+        .sequence(
+            attributes.map { attribute in
+                .set([.sequence([.objectIdentifier(attribute.type), attribute.kind.node(attribute.value)])])
+            })
     }
 
     /// The values of every attribute of this type, in order.
@@ -58,12 +75,18 @@ public struct DistinguishedName: Hashable, Sendable {
     }
 
     public var nodeID: UInt64? { get throws(CertificateError) { try hexValue(of: .matterNodeID, digits: 16) } }
-    public var firmwareSigningID: UInt64? { get throws(CertificateError) { try hexValue(of: .matterFirmwareSigningID, digits: 16) } }
+    public var firmwareSigningID: UInt64? {
+        get throws(CertificateError) { try hexValue(of: .matterFirmwareSigningID, digits: 16) }
+    }
     public var icacID: UInt64? { get throws(CertificateError) { try hexValue(of: .matterICACID, digits: 16) } }
     public var rcacID: UInt64? { get throws(CertificateError) { try hexValue(of: .matterRCACID, digits: 16) } }
     public var fabricID: UInt64? { get throws(CertificateError) { try hexValue(of: .matterFabricID, digits: 16) } }
-    public var vendorID: UInt16? { get throws(CertificateError) { try hexValue(of: .matterVendorID, digits: 4).map { UInt16($0) } } }
-    public var productID: UInt16? { get throws(CertificateError) { try hexValue(of: .matterProductID, digits: 4).map { UInt16($0) } } }
+    public var vendorID: UInt16? {
+        get throws(CertificateError) { try hexValue(of: .matterVendorID, digits: 4).map { UInt16($0) } }
+    }
+    public var productID: UInt16? {
+        get throws(CertificateError) { try hexValue(of: .matterProductID, digits: 4).map { UInt16($0) } }
+    }
 
     /// Matter Core §6.6.2.1.2: the CASE Authenticated Tags, in order.
     public var caseAuthenticatedTags: [UInt32] {
@@ -84,7 +107,8 @@ public struct DistinguishedName: Hashable, Sendable {
         let values = values(of: type)
         guard let value = values.first else { return nil }
         guard values.count == 1 else {
-            throw .invalidField("name attribute \(type)", reason: "appears \(values.count) times, at most once is allowed")
+            throw .invalidField(
+                "name attribute \(type)", reason: "appears \(values.count) times, at most once is allowed")
         }
         guard let number = Self.parseHex(value, digits: digits) else {
             throw .invalidField("name attribute \(type)", reason: "\"\(value)\" is not \(digits) uppercase hex digits")

@@ -7,7 +7,9 @@ extension MatterCertificate {
     public func signed(with key: P256.PrivateKey) throws(CertificateError) -> MatterCertificate {
         var certificate = self
         let tbs = DERWriter.encode(try tbsCertificateNode())
-        certificate.signature = try performingCrypto { () throws(CryptoError) in try key.signature(for: tbs).rawRepresentation }
+        certificate.signature = try performingCrypto { () throws(CryptoError) in
+            try key.signature(for: tbs).rawRepresentation
+        }
         return certificate
     }
 }

@@ -11,23 +11,29 @@ extension MatterCertificate {
 
         serialNumber = try fields.bytes(MatterCertificateTag.serialNumber, "serial-num")
         guard (1...CertificateLimits.maximumSerialNumberLength).contains(serialNumber.count) else {
-            throw .invalidField("serial-num", reason: "\(serialNumber.count) octets, expected 1 to \(CertificateLimits.maximumSerialNumberLength)")
+            throw .invalidField(
+                "serial-num",
+                reason: "\(serialNumber.count) octets, expected 1 to \(CertificateLimits.maximumSerialNumberLength)")
         }
-        try fields.expectConstant(MatterCertificateTag.signatureAlgorithm, "sig-algo", MatterCertificateTag.ecdsaWithSHA256)
+        try fields.expectConstant(
+            MatterCertificateTag.signatureAlgorithm, "sig-algo", MatterCertificateTag.ecdsaWithSHA256)
         issuer = try Self.name(fields.list(MatterCertificateTag.issuer, "issuer"), field: "issuer")
         notBefore = try fields.uint32(MatterCertificateTag.notBefore, "not-before")
         notAfter = try fields.uint32(MatterCertificateTag.notAfter, "not-after")
         subject = try Self.name(fields.list(MatterCertificateTag.subject, "subject"), field: "subject")
-        try fields.expectConstant(MatterCertificateTag.publicKeyAlgorithm, "pub-key-algo", MatterCertificateTag.ecPublicKey)
+        try fields.expectConstant(
+            MatterCertificateTag.publicKeyAlgorithm, "pub-key-algo", MatterCertificateTag.ecPublicKey)
         try fields.expectConstant(MatterCertificateTag.ellipticCurve, "ec-curve-id", MatterCertificateTag.prime256v1)
         publicKey = try fields.bytes(MatterCertificateTag.publicKey, "ec-pub-key")
         guard publicKey.count == CertificateLimits.publicKeyLength, publicKey.first == 0x04 else {
-            throw .invalidField("ec-pub-key", reason: "not a \(CertificateLimits.publicKeyLength)-byte uncompressed P-256 point")
+            throw .invalidField(
+                "ec-pub-key", reason: "not a \(CertificateLimits.publicKeyLength)-byte uncompressed P-256 point")
         }
         extensions = try Self.extensions(fields.list(MatterCertificateTag.extensions, "extensions"))
         signature = try fields.bytes(MatterCertificateTag.signature, "signature")
         guard signature.count == CertificateLimits.signatureLength else {
-            throw .invalidField("signature", reason: "\(signature.count) bytes, expected \(CertificateLimits.signatureLength)")
+            throw .invalidField(
+                "signature", reason: "\(signature.count) bytes, expected \(CertificateLimits.signatureLength)")
         }
         try fields.expectEnd()
     }
@@ -35,12 +41,15 @@ extension MatterCertificate {
     public func tlvEncoded() throws(CertificateError) -> [UInt8] {
         let members: [TLVElement] = [
             TLVElement(tag: .context(MatterCertificateTag.serialNumber), .bytes(serialNumber)),
-            TLVElement(tag: .context(MatterCertificateTag.signatureAlgorithm), .unsigned(MatterCertificateTag.ecdsaWithSHA256)),
+            TLVElement(
+                tag: .context(MatterCertificateTag.signatureAlgorithm), .unsigned(MatterCertificateTag.ecdsaWithSHA256)),
             TLVElement(tag: .context(MatterCertificateTag.issuer), .list(try Self.elements(issuer, field: "issuer"))),
             TLVElement(tag: .context(MatterCertificateTag.notBefore), .unsigned(UInt64(notBefore))),
             TLVElement(tag: .context(MatterCertificateTag.notAfter), .unsigned(UInt64(notAfter))),
-            TLVElement(tag: .context(MatterCertificateTag.subject), .list(try Self.elements(subject, field: "subject"))),
-            TLVElement(tag: .context(MatterCertificateTag.publicKeyAlgorithm), .unsigned(MatterCertificateTag.ecPublicKey)),
+            TLVElement(
+                tag: .context(MatterCertificateTag.subject), .list(try Self.elements(subject, field: "subject"))),
+            TLVElement(
+                tag: .context(MatterCertificateTag.publicKeyAlgorithm), .unsigned(MatterCertificateTag.ecPublicKey)),
             TLVElement(tag: .context(MatterCertificateTag.ellipticCurve), .unsigned(MatterCertificateTag.prime256v1)),
             TLVElement(tag: .context(MatterCertificateTag.publicKey), .bytes(publicKey)),
             TLVElement(tag: .context(MatterCertificateTag.extensions), .list(extensions.map(Self.element))),
@@ -52,7 +61,11 @@ extension MatterCertificate {
     // Matter Core §6.5.6: each list member is one DN attribute, its tag naming the type.
     private static func name(_ members: [TLVElement], field: String) throws(CertificateError) -> DistinguishedName {
         guard members.count <= CertificateLimits.maximumDistinguishedNameAttributes else {
-            throw .invalidField(field, reason: "\(members.count) attributes, at most \(CertificateLimits.maximumDistinguishedNameAttributes) allowed")
+            throw .invalidField(
+                field,
+                reason:
+                    "\(members.count) attributes, at most \(CertificateLimits.maximumDistinguishedNameAttributes) allowed"
+            )
         }
         var attributes: [DistinguishedName.Attribute] = []
         for member in members {
@@ -63,17 +76,22 @@ extension MatterCertificate {
             let printable = tag & MatterNameTag.printableStringFlag != 0
             if let identifier = MatterNameTag.identifierAttributes.first(where: { $0.tag == baseTag }), !printable {
                 guard case .unsigned(let value) = member.value, value >> (4 * identifier.hexDigits) == 0 else {
-                    throw .invalidField(field, reason: "attribute \(tag) must be an unsigned integer of \(identifier.hexDigits * 4) bits")
+                    throw .invalidField(
+                        field,
+                        reason: "attribute \(tag) must be an unsigned integer of \(identifier.hexDigits * 4) bits")
                 }
-                attributes.append(DistinguishedName.Attribute(type: identifier.type, value: hex(value, digits: identifier.hexDigits)))
+                attributes.append(
+                    DistinguishedName.Attribute(type: identifier.type, value: hex(value, digits: identifier.hexDigits)))
             } else if let string = MatterNameTag.stringAttributes.first(where: { $0.tag == baseTag }) {
                 guard case .utf8(let value) = member.value else {
-                    throw .invalidField(field, reason: "attribute \(tag) must be a UTF-8 string, found \(member.value.kind)")
+                    throw .invalidField(
+                        field, reason: "attribute \(tag) must be a UTF-8 string, found \(member.value.kind)")
                 }
                 // Matter Core §6.5.6.1: domain-component is always an IA5String.
                 let kind: DirectoryStringKind = string.type == .domainComponent ? .ia5 : printable ? .printable : .utf8
                 guard !(printable && kind == .ia5), kind.allows(value) else {
-                    throw .invalidField(field, reason: "attribute \(tag) value \"\(value)\" does not fit its string type")
+                    throw .invalidField(
+                        field, reason: "attribute \(tag) value \"\(value)\" does not fit its string type")
                 }
                 attributes.append(DistinguishedName.Attribute(type: string.type, value: value, kind: kind))
             } else {
@@ -87,14 +105,20 @@ extension MatterCertificate {
         var elements: [TLVElement] = []
         for attribute in name.attributes {
             if let identifier = MatterNameTag.identifierAttributes.first(where: { $0.type == attribute.type }) {
-                guard attribute.kind == .utf8, let value = DistinguishedName.parseHex(attribute.value, digits: identifier.hexDigits) else {
-                    throw .notMatterEncodable("\(field) attribute \(attribute.type) is not a UTF8String of \(identifier.hexDigits) uppercase hex digits")
+                guard attribute.kind == .utf8,
+                    let value = DistinguishedName.parseHex(attribute.value, digits: identifier.hexDigits)
+                else {
+                    throw .notMatterEncodable(
+                        "\(field) attribute \(attribute.type) is not a UTF8String of \(identifier.hexDigits) uppercase hex digits"
+                    )
                 }
                 elements.append(TLVElement(tag: .context(identifier.tag), .unsigned(value)))
             } else if let string = MatterNameTag.stringAttributes.first(where: { $0.type == attribute.type }) {
-                let expected: Set<DirectoryStringKind> = attribute.type == .domainComponent ? [.ia5] : [.utf8, .printable]
+                let expected: Set<DirectoryStringKind> =
+                    attribute.type == .domainComponent ? [.ia5] : [.utf8, .printable]
                 guard expected.contains(attribute.kind) else {
-                    throw .notMatterEncodable("\(field) attribute \(attribute.type) uses a string type Matter cannot carry")
+                    throw .notMatterEncodable(
+                        "\(field) attribute \(attribute.type) uses a string type Matter cannot carry")
                 }
                 let tag = attribute.kind == .printable ? string.tag | MatterNameTag.printableStringFlag : string.tag
                 elements.append(TLVElement(tag: .context(tag), .utf8(attribute.value)))
@@ -110,16 +134,19 @@ extension MatterCertificate {
         var extensions: [MatterCertificateExtension] = []
         var seenTags: Set<TLVTag> = []
         for member in members {
-            guard seenTags.insert(member.tag).inserted || member.tag == .context(MatterExtensionTag.futureExtension) else {
+            guard seenTags.insert(member.tag).inserted || member.tag == .context(MatterExtensionTag.futureExtension)
+            else {
                 throw .invalidField("extensions", reason: "extension \(member.tag) appears more than once")
             }
             switch (member.tag, member.value) {
             case (.context(MatterExtensionTag.basicConstraints), .structure(let fields)):
                 var reader = FieldReader(members: fields)
                 let isCA = try reader.bool(MatterExtensionTag.isCertificateAuthority, "basic-constraints.is-ca")
-                let pathLength = try reader.optionalUInt8(MatterExtensionTag.pathLengthConstraint, "basic-constraints.path-len-constraint")
+                let pathLength = try reader.optionalUInt8(
+                    MatterExtensionTag.pathLengthConstraint, "basic-constraints.path-len-constraint")
                 try reader.expectEnd()
-                extensions.append(.basicConstraints(BasicConstraints(isCertificateAuthority: isCA, pathLengthConstraint: pathLength)))
+                extensions.append(
+                    .basicConstraints(BasicConstraints(isCertificateAuthority: isCA, pathLengthConstraint: pathLength)))
             case (.context(MatterExtensionTag.keyUsage), .unsigned(let bits)):
                 guard let narrow = UInt16(exactly: bits), narrow != 0, narrow >> 9 == 0 else {
                     throw .invalidField("key-usage", reason: "\(bits) is not a non-empty set of the 9 key usage bits")
@@ -128,7 +155,9 @@ extension MatterCertificate {
             case (.context(MatterExtensionTag.extendedKeyUsage), .array(let purposes)):
                 var decoded: [KeyPurpose] = []
                 for purpose in purposes {
-                    guard case .unsigned(let raw) = purpose.value, let id = UInt8(exactly: raw), let known = KeyPurpose(rawValue: id) else {
+                    guard case .unsigned(let raw) = purpose.value, let id = UInt8(exactly: raw),
+                        let known = KeyPurpose(rawValue: id)
+                    else {
                         throw .invalidField("extended-key-usage", reason: "unknown key purpose \(purpose.value)")
                     }
                     decoded.append(known)
@@ -143,10 +172,13 @@ extension MatterCertificate {
                 extensions.append(.authorityKeyIdentifier(try keyIdentifier(identifier, "authority-key-id")))
             case (.context(MatterExtensionTag.futureExtension), .bytes(let encoded)):
                 // It must be one well-formed Extension, since the X.509 form embeds it as is.
-                _ = try decodingDER("future-extension") { () throws(DERError) in try X509Extension(derNode: DERParser.parse(encoded)) }
+                _ = try decodingDER("future-extension") { () throws(DERError) in
+                    try X509Extension(derNode: DERParser.parse(encoded))
+                }
                 extensions.append(.futureExtension(encoded))
             default:
-                throw .invalidField("extensions", reason: "unknown extension or wrong type: tag \(member.tag), \(member.value.kind)")
+                throw .invalidField(
+                    "extensions", reason: "unknown extension or wrong type: tag \(member.tag), \(member.value.kind)")
             }
         }
         return extensions
@@ -154,7 +186,8 @@ extension MatterCertificate {
 
     private static func keyIdentifier(_ identifier: [UInt8], _ field: String) throws(CertificateError) -> [UInt8] {
         guard identifier.count == CertificateLimits.keyIdentifierLength else {
-            throw .invalidField(field, reason: "\(identifier.count) bytes, expected \(CertificateLimits.keyIdentifierLength)")
+            throw .invalidField(
+                field, reason: "\(identifier.count) bytes, expected \(CertificateLimits.keyIdentifierLength)")
         }
         return identifier
     }
@@ -162,15 +195,21 @@ extension MatterCertificate {
     private static func element(_ certificateExtension: MatterCertificateExtension) -> TLVElement {
         switch certificateExtension {
         case .basicConstraints(let constraints):
-            var fields = [TLVElement(tag: .context(MatterExtensionTag.isCertificateAuthority), .bool(constraints.isCertificateAuthority))]
+            var fields = [
+                TLVElement(
+                    tag: .context(MatterExtensionTag.isCertificateAuthority), .bool(constraints.isCertificateAuthority))
+            ]
             if let pathLength = constraints.pathLengthConstraint {
-                fields.append(TLVElement(tag: .context(MatterExtensionTag.pathLengthConstraint), .unsigned(UInt64(pathLength))))
+                fields.append(
+                    TLVElement(tag: .context(MatterExtensionTag.pathLengthConstraint), .unsigned(UInt64(pathLength))))
             }
             return TLVElement(tag: .context(MatterExtensionTag.basicConstraints), .structure(fields))
         case .keyUsage(let usage):
             return TLVElement(tag: .context(MatterExtensionTag.keyUsage), .unsigned(UInt64(usage.rawValue)))
         case .extendedKeyUsage(let purposes):
-            return TLVElement(tag: .context(MatterExtensionTag.extendedKeyUsage), .array(purposes.map { TLVElement(.unsigned(UInt64($0.rawValue))) }))
+            return TLVElement(
+                tag: .context(MatterExtensionTag.extendedKeyUsage),
+                .array(purposes.map { TLVElement(.unsigned(UInt64($0.rawValue))) }))
         case .subjectKeyIdentifier(let identifier):
             return TLVElement(tag: .context(MatterExtensionTag.subjectKeyIdentifier), .bytes(identifier))
         case .authorityKeyIdentifier(let identifier):
@@ -245,7 +284,8 @@ private struct FieldReader {
 
     func expectEnd() throws(CertificateError) {
         guard index == members.count else {
-            throw .invalidField("certificate", reason: "unexpected member with tag \(members[index].tag) at position \(index)")
+            throw .invalidField(
+                "certificate", reason: "unexpected member with tag \(members[index].tag) at position \(index)")
         }
     }
 }

@@ -13,7 +13,8 @@ extension MatterCertificate {
         guard rebuilt == bytes else {
             let common = min(rebuilt.count, bytes.count)
             let offset = (0..<common).first { rebuilt[$0] != bytes[$0] } ?? common
-            throw .notMatterEncodable("the X.509 form rebuilt from Matter TLV differs from the original at byte \(offset)")
+            throw .notMatterEncodable(
+                "the X.509 form rebuilt from Matter TLV differs from the original at byte \(offset)")
         }
     }
 
@@ -37,7 +38,8 @@ extension MatterCertificate {
         let signatureDER = try performingCrypto { () throws(CryptoError) in
             try P256.ECDSASignature(rawRepresentation: signature).derRepresentation
         }
-        return DERWriter.encode(.sequence([try tbsCertificateNode(), Self.signatureAlgorithmNode, .bitString(signatureDER)]))
+        return DERWriter.encode(
+            .sequence([try tbsCertificateNode(), Self.signatureAlgorithmNode, .bitString(signatureDER)]))
     }
 
     // RFC 5280 §4.1.2 TBSCertificate, in the form Matter Core §6.6 prescribes.
@@ -51,8 +53,10 @@ extension MatterCertificate {
             .integer(twosComplement: serialNumber),
             Self.signatureAlgorithmNode,
             issuer.derNode,
-            .sequence([Self.certificateTime(notBefore, noExpirationWhenZero: false).derNode,
-                       Self.certificateTime(notAfter, noExpirationWhenZero: true).derNode]),
+            .sequence([
+                Self.certificateTime(notBefore, noExpirationWhenZero: false).derNode,
+                Self.certificateTime(notAfter, noExpirationWhenZero: true).derNode,
+            ]),
             subject.derNode,
             X509Certificate.subjectPublicKeyInfo(publicKey),
             .explicit(3, .sequence(extensionNodes)),
@@ -66,10 +70,13 @@ extension MatterCertificate {
             return .noWellDefinedExpiration
         }
         // A UInt32 of seconds after 2000 ends in 2136, always a valid time.
-        return (try? CertificateTime(secondsSinceUnixEpoch: matterEpochInUnixSeconds + Int64(seconds))) ?? .noWellDefinedExpiration
+        return (try? CertificateTime(secondsSinceUnixEpoch: matterEpochInUnixSeconds + Int64(seconds)))
+            ?? .noWellDefinedExpiration
     }
 
-    private static func matterTime(_ time: CertificateTime, field: String, allowingNoExpiration: Bool) throws(CertificateError) -> UInt32 {
+    private static func matterTime(
+        _ time: CertificateTime, field: String, allowingNoExpiration: Bool
+    ) throws(CertificateError) -> UInt32 {
         if allowingNoExpiration && time == .noWellDefinedExpiration {
             return 0
         }
@@ -79,25 +86,39 @@ extension MatterCertificate {
         return seconds
     }
 
-    private static func x509Extension(_ certificateExtension: MatterCertificateExtension) throws(CertificateError) -> DERNode {
+    private static func x509Extension(
+        _ certificateExtension: MatterCertificateExtension
+    ) throws(CertificateError) -> DERNode {
         switch certificateExtension {
         case .basicConstraints(let constraints):
             X509Extension(identifier: .basicConstraints, isCritical: true, value: constraints.extensionValue).derNode
         case .keyUsage(let usage):
             X509Extension(identifier: .keyUsage, isCritical: true, value: usage.extensionValue).derNode
         case .extendedKeyUsage(let purposes):
-            X509Extension(identifier: .extendedKeyUsage, isCritical: true,
-                          value: ExtendedKeyUsage.extensionValue(purposes.map(\.objectIdentifier))).derNode
+            X509Extension(
+                identifier: .extendedKeyUsage, isCritical: true,
+                value: ExtendedKeyUsage.extensionValue(purposes.map(\.objectIdentifier))
+            ).derNode
         case .subjectKeyIdentifier(let identifier):
-            X509Extension(identifier: .subjectKeyIdentifier, isCritical: false, value: KeyIdentifier.subjectExtensionValue(identifier)).derNode
+            X509Extension(
+                identifier: .subjectKeyIdentifier, isCritical: false,
+                value: KeyIdentifier.subjectExtensionValue(identifier)
+            ).derNode
         case .authorityKeyIdentifier(let identifier):
-            X509Extension(identifier: .authorityKeyIdentifier, isCritical: false, value: KeyIdentifier.authorityExtensionValue(identifier)).derNode
+            X509Extension(
+                identifier: .authorityKeyIdentifier, isCritical: false,
+                value: KeyIdentifier.authorityExtensionValue(identifier)
+            ).derNode
         case .futureExtension(let encoded):
-            try decodingDER("future-extension") { () throws(DERError) in try X509Extension(derNode: DERParser.parse(encoded)).derNode }
+            try decodingDER("future-extension") { () throws(DERError) in
+                try X509Extension(derNode: DERParser.parse(encoded)).derNode
+            }
         }
     }
 
-    private static func matterExtension(_ certificateExtension: X509Extension) throws(CertificateError) -> MatterCertificateExtension {
+    private static func matterExtension(
+        _ certificateExtension: X509Extension
+    ) throws(CertificateError) -> MatterCertificateExtension {
         let known: [ASN1ObjectIdentifier: Bool] = [
             .basicConstraints: true, .keyUsage: true, .extendedKeyUsage: true,
             .subjectKeyIdentifier: false, .authorityKeyIdentifier: false,
@@ -120,7 +141,8 @@ extension MatterCertificate {
                 var purposes: [KeyPurpose] = []
                 for identifier in try ExtendedKeyUsage.purposes(extensionValue: value) {
                     guard let purpose = KeyPurpose(objectIdentifier: identifier) else {
-                        throw .invalidValue(type: "extended key usage", reason: "key purpose \(identifier) has no Matter ID")
+                        throw .invalidValue(
+                            type: "extended key usage", reason: "key purpose \(identifier) has no Matter ID")
                     }
                     purposes.append(purpose)
                 }

@@ -17,8 +17,10 @@ public struct MatterCertificate: Hashable, Sendable {
     /// The raw ECDSA signature r ‖ s over the X.509 tbsCertificate.
     public var signature: [UInt8]
 
-    public init(serialNumber: [UInt8], issuer: DistinguishedName, notBefore: UInt32, notAfter: UInt32,
-                subject: DistinguishedName, publicKey: [UInt8], extensions: [MatterCertificateExtension], signature: [UInt8]) {
+    public init(
+        serialNumber: [UInt8], issuer: DistinguishedName, notBefore: UInt32, notAfter: UInt32,
+        subject: DistinguishedName, publicKey: [UInt8], extensions: [MatterCertificateExtension], signature: [UInt8]
+    ) {
         self.serialNumber = serialNumber
         self.issuer = issuer
         self.notBefore = notBefore
@@ -51,8 +53,12 @@ public struct MatterCertificate: Hashable, Sendable {
 
     /// Throws `signatureInvalid` unless the signature over the rebuilt X.509 tbsCertificate verifies.
     public func verifySignature(issuerPublicKey: [UInt8]) throws(CertificateError) {
-        let key = try performingCrypto { () throws(CryptoError) in try P256.PublicKey(x963Representation: issuerPublicKey) }
-        let parsed = try performingCrypto { () throws(CryptoError) in try P256.ECDSASignature(rawRepresentation: signature) }
+        let key = try performingCrypto { () throws(CryptoError) in
+            try P256.PublicKey(x963Representation: issuerPublicKey)
+        }
+        let parsed = try performingCrypto { () throws(CryptoError) in
+            try P256.ECDSASignature(rawRepresentation: signature)
+        }
         guard key.isValidSignature(parsed, for: DERWriter.encode(try tbsCertificateNode())) else {
             throw .signatureInvalid
         }

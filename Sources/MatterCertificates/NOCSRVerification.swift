@@ -6,13 +6,18 @@ public enum NOCSRVerification {
     ///   - attestationSignature: the raw ECDSA r ‖ s (64 octets) over nocsr_elements ‖ attestation challenge.
     ///   - csrNonce: the CSRNonce we sent.
     ///   - dacPublicKey: from the attested DAC (`AttestationFacts.dacPublicKey`).
-    public static func verify(nocsrElements: [UInt8], attestationSignature: [UInt8], attestationChallenge: [UInt8],
-                              csrNonce: [UInt8], dacPublicKey: [UInt8]) throws(AttestationError) -> CertificateSigningRequest {
+    public static func verify(
+        nocsrElements: [UInt8], attestationSignature: [UInt8], attestationChallenge: [UInt8],
+        csrNonce: [UInt8], dacPublicKey: [UInt8]
+    ) throws(AttestationError) -> CertificateSigningRequest {
         let elements = try NOCSRElements(tlv: nocsrElements)
         guard elements.csrNonce == csrNonce else {
             throw .nonceMismatch("CSR nonce")
         }
-        guard verifyDeviceSignature(attestationSignature, over: nocsrElements + attestationChallenge, dacPublicKey: dacPublicKey) else {
+        guard
+            verifyDeviceSignature(
+                attestationSignature, over: nocsrElements + attestationChallenge, dacPublicKey: dacPublicKey)
+        else {
             throw .attestationSignatureInvalid("NOCSR")
         }
         let request: CertificateSigningRequest

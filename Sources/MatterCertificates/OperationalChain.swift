@@ -18,7 +18,9 @@ public enum OperationalChain {
 
     /// Checks that `noc` (Matter TLV) names an operational node of `fabricID`, may sign, and is signed by `icac`
     /// (itself signed by `root`) or directly by `root`.
-    public static func validate(noc: [UInt8], icac: [UInt8]?, root: MatterCertificate, fabricID expectedFabricID: UInt64) throws(Failure) -> ProvenNode {
+    public static func validate(
+        noc: [UInt8], icac: [UInt8]?, root: MatterCertificate, fabricID expectedFabricID: UInt64
+    ) throws(Failure) -> ProvenNode {
         let certificate = try parse(noc, "NOC")
         guard let constraints = certificate.basicConstraints, !constraints.isCertificateAuthority else {
             throw Failure("peer NOC is a CA certificate or lacks basic constraints; a node's NOC must say cA false")
@@ -26,13 +28,17 @@ public enum OperationalChain {
         guard certificate.keyUsage?.contains(.digitalSignature) == true else {
             throw Failure("peer NOC does not allow digitalSignature, which CASE needs")
         }
-        guard let nodeID = try field("NOC node ID", { () throws(CertificateError) in try certificate.subject.nodeID }) else {
+        guard let nodeID = try field("NOC node ID", { () throws(CertificateError) in try certificate.subject.nodeID })
+        else {
             throw Failure("peer NOC names no node ID")
         }
         guard CertificateLimits.operationalNodeIDs.contains(nodeID) else {
             throw Failure("peer NOC names node 0x\(hex(nodeID)), outside the operational node ID range")
         }
-        guard let fabricID = try field("NOC fabric ID", { () throws(CertificateError) in try certificate.subject.fabricID }) else {
+        guard
+            let fabricID = try field(
+                "NOC fabric ID", { () throws(CertificateError) in try certificate.subject.fabricID })
+        else {
             throw Failure("peer NOC names no fabric ID")
         }
         guard fabricID == expectedFabricID else {
@@ -43,7 +49,9 @@ public enum OperationalChain {
         var issuer = root
         if let icac {
             let intermediate = try parse(icac, "ICAC")
-            guard intermediate.basicConstraints?.isCertificateAuthority == true, intermediate.keyUsage?.contains(.keyCertSign) == true else {
+            guard intermediate.basicConstraints?.isCertificateAuthority == true,
+                intermediate.keyUsage?.contains(.keyCertSign) == true
+            else {
                 throw Failure("peer ICAC is not a CA certificate allowed to sign certificates")
             }
             try requireFabric(of: intermediate, fabricID, "peer ICAC")
@@ -59,16 +67,23 @@ public enum OperationalChain {
     }
 
     /// A CA may name a fabric (Matter Core §6.5.12.1); when it does, it must be the NOC's.
-    private static func requireFabric(of certificate: MatterCertificate, _ fabricID: UInt64, _ name: String) throws(Failure) {
-        guard let named = try field("\(name) fabric ID", { () throws(CertificateError) in try certificate.subject.fabricID }) else { return }
+    private static func requireFabric(
+        of certificate: MatterCertificate, _ fabricID: UInt64, _ name: String
+    ) throws(Failure) {
+        guard
+            let named = try field(
+                "\(name) fabric ID", { () throws(CertificateError) in try certificate.subject.fabricID })
+        else { return }
         guard named == fabricID else {
             throw Failure("\(name) is for fabric 0x\(hex(named)), the NOC for fabric 0x\(hex(fabricID))")
         }
     }
 
     /// The issuer name must match and the signature must verify over the X.509 tbsCertificate rebuilt from TLV.
-    private static func requireSigned(_ certificate: MatterCertificate, by issuer: MatterCertificate, _ name: String,
-                                      _ issuerName: String) throws(Failure) {
+    private static func requireSigned(
+        _ certificate: MatterCertificate, by issuer: MatterCertificate, _ name: String,
+        _ issuerName: String
+    ) throws(Failure) {
         guard certificate.issuer == issuer.subject else {
             throw Failure("\(name) was not issued by \(issuerName): its issuer name differs")
         }

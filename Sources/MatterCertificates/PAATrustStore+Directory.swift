@@ -15,14 +15,20 @@ extension PAATrustStore {
         var files: [(name: String, contents: [UInt8])] = []
         var unreadable: [SkippedFile] = []
         for name in names {
-            guard let dot = name.lastIndex(of: "."), Self.fileExtensions.contains(name[name.index(after: dot)...].lowercased()) else {
+            guard let dot = name.lastIndex(of: "."),
+                Self.fileExtensions.contains(name[name.index(after: dot)...].lowercased())
+            else {
                 continue
             }
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
             guard let size, size <= CertificateLimits.maximumTrustStoreFileSize,
-                  let contents = FileManager.default.contents(atPath: path) else {
-                unreadable.append(SkippedFile(name: name, reason: "not a readable file of at most \(CertificateLimits.maximumTrustStoreFileSize) bytes"))
+                let contents = FileManager.default.contents(atPath: path)
+            else {
+                unreadable.append(
+                    SkippedFile(
+                        name: name,
+                        reason: "not a readable file of at most \(CertificateLimits.maximumTrustStoreFileSize) bytes"))
                 continue
             }
             files.append((name, Array(contents)))

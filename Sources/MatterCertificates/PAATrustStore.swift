@@ -67,7 +67,8 @@ public struct PAATrustStore: Sendable {
     /// The certificates of one file: PEM when it starts with "-----BEGIN", DER otherwise.
     static func certificates(in contents: [UInt8]) throws(CertificateError) -> [X509Certificate] {
         guard contents.count <= CertificateLimits.maximumTrustStoreFileSize else {
-            throw .invalidField("file", reason: "\(contents.count) bytes, at most \(CertificateLimits.maximumTrustStoreFileSize) read")
+            throw .invalidField(
+                "file", reason: "\(contents.count) bytes, at most \(CertificateLimits.maximumTrustStoreFileSize) read")
         }
         let text = contents.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         guard text.starts(with: Array("-----BEGIN".utf8)) else {

@@ -36,21 +36,29 @@ public enum PEM {
         var accumulator: UInt32 = 0
         for (index, character) in characters.dropLast(padding).enumerated() {
             guard let value = sextet(character) else {
-                throw .invalidField("PEM", reason: "character 0x\(hex(UInt64(character), digits: 2)) at \(index) is not base64")
+                throw .invalidField(
+                    "PEM", reason: "character 0x\(hex(UInt64(character), digits: 2)) at \(index) is not base64")
             }
             accumulator = accumulator << 6 | UInt32(value)
             if index % 4 == 3 {
-                bytes += [UInt8(truncatingIfNeeded: accumulator >> 16), UInt8(truncatingIfNeeded: accumulator >> 8), UInt8(truncatingIfNeeded: accumulator)]
+                bytes += [
+                    UInt8(truncatingIfNeeded: accumulator >> 16), UInt8(truncatingIfNeeded: accumulator >> 8),
+                    UInt8(truncatingIfNeeded: accumulator),
+                ]
                 accumulator = 0
             }
         }
         // Two trailing sextets carry one octet, three carry two; the leftover bits must be zero.
         switch padding {
         case 2:
-            guard accumulator & 0xF == 0 else { throw .invalidField("PEM", reason: "non-zero bits before base64 padding") }
+            guard accumulator & 0xF == 0 else {
+                throw .invalidField("PEM", reason: "non-zero bits before base64 padding")
+            }
             bytes.append(UInt8(truncatingIfNeeded: accumulator >> 4))
         case 1:
-            guard accumulator & 0x3 == 0 else { throw .invalidField("PEM", reason: "non-zero bits before base64 padding") }
+            guard accumulator & 0x3 == 0 else {
+                throw .invalidField("PEM", reason: "non-zero bits before base64 padding")
+            }
             bytes += [UInt8(truncatingIfNeeded: accumulator >> 10), UInt8(truncatingIfNeeded: accumulator >> 2)]
         default:
             break

@@ -17,14 +17,18 @@ public struct SignedCertificationDeclaration: Hashable, Sendable {
         let contentInfo = try decodingDER("ContentInfo") { () throws(DERError) in
             try DERParser.parse(bytes).members(.sequence, count: 2...2, in: "ContentInfo")
         }
-        let contentType = try decodingDER("ContentInfo.contentType") { () throws(DERError) in try contentInfo[0].objectIdentifier() }
+        let contentType = try decodingDER("ContentInfo.contentType") { () throws(DERError) in
+            try contentInfo[0].objectIdentifier()
+        }
         guard contentType == .cmsSignedData else {
             throw .unsupported("CMS content type \(contentType); a certification declaration is id-signedData")
         }
         // RFC 5652 §5.1 SignedData: version, digestAlgorithms, encapContentInfo, signerInfos (no certificates or CRLs).
         let signedData = try decodingDER("SignedData") { () throws(DERError) in
-            try contentInfo[1].members(.contextSpecific(0, constructed: true), count: 1...1, in: "ContentInfo.content")[0]
-                .members(.sequence, count: 4...4, in: "SignedData (certificates and CRLs are not allowed)")
+            try contentInfo[1].members(.contextSpecific(0, constructed: true), count: 1...1, in: "ContentInfo.content")[
+                0
+            ]
+            .members(.sequence, count: 4...4, in: "SignedData (certificates and CRLs are not allowed)")
         }
         try Self.requireVersion3(signedData[0], field: "SignedData.version")
         let digestAlgorithms = try decodingDER("SignedData.digestAlgorithms") { () throws(DERError) in
@@ -35,12 +39,15 @@ public struct SignedCertificationDeclaration: Hashable, Sendable {
         let encapsulated = try decodingDER("encapContentInfo") { () throws(DERError) in
             try signedData[2].members(.sequence, count: 2...2, in: "encapContentInfo")
         }
-        let encapsulatedType = try decodingDER("encapContentInfo.eContentType") { () throws(DERError) in try encapsulated[0].objectIdentifier() }
+        let encapsulatedType = try decodingDER("encapContentInfo.eContentType") { () throws(DERError) in
+            try encapsulated[0].objectIdentifier()
+        }
         guard encapsulatedType == .cmsData else {
             throw .unsupported("eContentType \(encapsulatedType); a certification declaration is id-data")
         }
         content = try decodingDER("encapContentInfo.eContent") { () throws(DERError) in
-            try encapsulated[1].members(.contextSpecific(0, constructed: true), count: 1...1, in: "eContent")[0].octetString()
+            try encapsulated[1].members(.contextSpecific(0, constructed: true), count: 1...1, in: "eContent")[0]
+                .octetString()
         }
         // RFC 5652 §5.3 SignerInfo: version 3, sid [0], digestAlgorithm, signatureAlgorithm, signature.
         let signerInfo = try decodingDER("signerInfos") { () throws(DERError) in
@@ -65,7 +72,9 @@ public struct SignedCertificationDeclaration: Hashable, Sendable {
     /// Throws `signatureInvalid` unless the signature over the content verifies with `publicKey`.
     public func verifySignature(publicKey: [UInt8]) throws(CertificateError) {
         let key = try performingCrypto { () throws(CryptoError) in try P256.PublicKey(x963Representation: publicKey) }
-        let parsed = try performingCrypto { () throws(CryptoError) in try P256.ECDSASignature(derRepresentation: signature) }
+        let parsed = try performingCrypto { () throws(CryptoError) in
+            try P256.ECDSASignature(derRepresentation: signature)
+        }
         guard key.isValidSignature(parsed, for: content) else {
             throw .signatureInvalid
         }

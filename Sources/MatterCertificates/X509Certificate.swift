@@ -39,22 +39,29 @@ public struct X509Certificate: Hashable, Sendable {
         }
         serialNumber = try decodingDER("serialNumber") { () throws(DERError) in try tbs[1].integerBytes() }
         guard serialNumber.count <= CertificateLimits.maximumSerialNumberLength else {
-            throw .invalidField("serialNumber", reason: "\(serialNumber.count) octets, at most \(CertificateLimits.maximumSerialNumberLength) allowed")
+            throw .invalidField(
+                "serialNumber",
+                reason: "\(serialNumber.count) octets, at most \(CertificateLimits.maximumSerialNumberLength) allowed")
         }
         let innerAlgorithm = try Self.signatureAlgorithm(tbs[2], field: "signature")
         issuer = try decodingDER("issuer") { () throws(DERError) in try DistinguishedName(derNode: tbs[3]) }
         let validity = try decodingDER("validity") { () throws(DERError) in
             try tbs[4].members(.sequence, count: 2...2, in: "validity")
         }
-        notBefore = try decodingDER("validity.notBefore") { () throws(DERError) in try CertificateTime(derNode: validity[0]) }
-        notAfter = try decodingDER("validity.notAfter") { () throws(DERError) in try CertificateTime(derNode: validity[1]) }
+        notBefore = try decodingDER("validity.notBefore") { () throws(DERError) in
+            try CertificateTime(derNode: validity[0])
+        }
+        notAfter = try decodingDER("validity.notAfter") { () throws(DERError) in
+            try CertificateTime(derNode: validity[1])
+        }
         subject = try decodingDER("subject") { () throws(DERError) in try DistinguishedName(derNode: tbs[5]) }
         publicKey = try Self.subjectPublicKey(tbs[6])
         extensions = try tbs.count == 8 ? Self.extensions(tbs[7]) : []
 
         let outerAlgorithm = try Self.signatureAlgorithm(parts[1], field: "signatureAlgorithm")
         guard innerAlgorithm == outerAlgorithm else {
-            throw .invalidField("signatureAlgorithm", reason: "differs from tbsCertificate.signature (RFC 5280 §4.1.1.2)")
+            throw .invalidField(
+                "signatureAlgorithm", reason: "differs from tbsCertificate.signature (RFC 5280 §4.1.1.2)")
         }
         signature = try decodingDER("signatureValue") { () throws(DERError) in try parts[2].octetAlignedBitString() }
     }
@@ -67,7 +74,9 @@ public struct X509Certificate: Hashable, Sendable {
     public var basicConstraints: BasicConstraints? {
         get throws(CertificateError) {
             guard let value = `extension`(.basicConstraints)?.value else { return nil }
-            return try decodingDER("extensions.basicConstraints") { () throws(DERError) in try BasicConstraints(extensionValue: value) }
+            return try decodingDER("extensions.basicConstraints") { () throws(DERError) in
+                try BasicConstraints(extensionValue: value)
+            }
         }
     }
 
@@ -81,21 +90,27 @@ public struct X509Certificate: Hashable, Sendable {
     public var extendedKeyUsage: [ASN1ObjectIdentifier]? {
         get throws(CertificateError) {
             guard let value = `extension`(.extendedKeyUsage)?.value else { return nil }
-            return try decodingDER("extensions.extendedKeyUsage") { () throws(DERError) in try ExtendedKeyUsage.purposes(extensionValue: value) }
+            return try decodingDER("extensions.extendedKeyUsage") { () throws(DERError) in
+                try ExtendedKeyUsage.purposes(extensionValue: value)
+            }
         }
     }
 
     public var subjectKeyIdentifier: [UInt8]? {
         get throws(CertificateError) {
             guard let value = `extension`(.subjectKeyIdentifier)?.value else { return nil }
-            return try decodingDER("extensions.subjectKeyIdentifier") { () throws(DERError) in try KeyIdentifier.subject(extensionValue: value) }
+            return try decodingDER("extensions.subjectKeyIdentifier") { () throws(DERError) in
+                try KeyIdentifier.subject(extensionValue: value)
+            }
         }
     }
 
     public var authorityKeyIdentifier: [UInt8]? {
         get throws(CertificateError) {
             guard let value = `extension`(.authorityKeyIdentifier)?.value else { return nil }
-            return try decodingDER("extensions.authorityKeyIdentifier") { () throws(DERError) in try KeyIdentifier.authority(extensionValue: value) }
+            return try decodingDER("extensions.authorityKeyIdentifier") { () throws(DERError) in
+                try KeyIdentifier.authority(extensionValue: value)
+            }
         }
     }
 
@@ -106,15 +121,21 @@ public struct X509Certificate: Hashable, Sendable {
 
     /// Throws `signatureInvalid` unless the signature over tbsCertificate verifies with the issuer's key.
     public func verifySignature(issuerPublicKey: [UInt8]) throws(CertificateError) {
-        let key = try performingCrypto { () throws(CryptoError) in try P256.PublicKey(x963Representation: issuerPublicKey) }
-        let parsed = try performingCrypto { () throws(CryptoError) in try P256.ECDSASignature(derRepresentation: signature) }
+        let key = try performingCrypto { () throws(CryptoError) in
+            try P256.PublicKey(x963Representation: issuerPublicKey)
+        }
+        let parsed = try performingCrypto { () throws(CryptoError) in
+            try P256.ECDSASignature(derRepresentation: signature)
+        }
         guard key.isValidSignature(parsed, for: tbsCertificate) else {
             throw .signatureInvalid
         }
     }
 
     // RFC 5758 §3.2: ecdsa-with-SHA256 with absent parameters.
-    private static func signatureAlgorithm(_ node: DERNode, field: String) throws(CertificateError) -> ASN1ObjectIdentifier {
+    private static func signatureAlgorithm(
+        _ node: DERNode, field: String
+    ) throws(CertificateError) -> ASN1ObjectIdentifier {
         let algorithm = try decodingDER(field) { () throws(DERError) in
             try node.members(.sequence, count: 1...1, in: "AlgorithmIdentifier")[0].objectIdentifier()
         }
@@ -129,13 +150,18 @@ public struct X509Certificate: Hashable, Sendable {
         let (algorithm, curve, key) = try decodingDER("subjectPublicKeyInfo") { () throws(DERError) in
             let info = try node.members(.sequence, count: 2...2, in: "subjectPublicKeyInfo")
             let identifier = try info[0].members(.sequence, count: 2...2, in: "AlgorithmIdentifier")
-            return (try identifier[0].objectIdentifier(), try identifier[1].objectIdentifier(), try info[1].octetAlignedBitString())
+            return (
+                try identifier[0].objectIdentifier(), try identifier[1].objectIdentifier(),
+                try info[1].octetAlignedBitString()
+            )
         }
         guard algorithm == .ecPublicKey, curve == .prime256v1 else {
-            throw .unsupported("public key algorithm \(algorithm) on curve \(curve); Matter uses id-ecPublicKey on prime256v1")
+            throw .unsupported(
+                "public key algorithm \(algorithm) on curve \(curve); Matter uses id-ecPublicKey on prime256v1")
         }
         guard key.count == CertificateLimits.publicKeyLength, key.first == 0x04 else {
-            throw .invalidField("subjectPublicKey", reason: "not a \(CertificateLimits.publicKeyLength)-byte uncompressed P-256 point")
+            throw .invalidField(
+                "subjectPublicKey", reason: "not a \(CertificateLimits.publicKeyLength)-byte uncompressed P-256 point")
         }
         return key
     }
@@ -147,7 +173,8 @@ public struct X509Certificate: Hashable, Sendable {
     // RFC 5280 §4.1.2.9: extensions [3] EXPLICIT, at least one, each identifier at most once.
     private static func extensions(_ node: DERNode) throws(CertificateError) -> [X509Extension] {
         let extensions = try decodingDER("extensions") { () throws(DERError) in
-            let list = try node.members(.contextSpecific(3, constructed: true), count: 1...1, in: "extensions")[0].members(.sequence)
+            let list = try node.members(.contextSpecific(3, constructed: true), count: 1...1, in: "extensions")[0]
+                .members(.sequence)
             var extensions: [X509Extension] = []
             for member in list {
                 extensions.append(try X509Extension(derNode: member))
@@ -157,7 +184,8 @@ public struct X509Certificate: Hashable, Sendable {
         guard !extensions.isEmpty else {
             throw .invalidField("extensions", reason: "present but empty")
         }
-        for (index, candidate) in extensions.enumerated() where extensions[..<index].contains(where: { $0.identifier == candidate.identifier }) {
+        for (index, candidate) in extensions.enumerated()
+        where extensions[..<index].contains(where: { $0.identifier == candidate.identifier }) {
             throw .invalidField("extensions", reason: "\(candidate.identifier) appears more than once")
         }
         return extensions

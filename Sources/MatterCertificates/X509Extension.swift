@@ -53,15 +53,18 @@ public struct BasicConstraints: Hashable, Sendable {
         if let pathLength = members.first {
             let value = try pathLength.unsignedInteger()
             guard let narrow = UInt8(exactly: value), members.count == 1 else {
-                throw .invalidValue(type: "basic constraints", reason: "path length \(value) above 255 or extra members")
+                throw .invalidValue(
+                    type: "basic constraints", reason: "path length \(value) above 255 or extra members")
             }
             pathLengthConstraint = narrow
         }
     }
 
     public var extensionValue: [UInt8] {
-        DERWriter.encode(.sequence((isCertificateAuthority ? [.boolean(true)] : [])
-            + (pathLengthConstraint.map { [.integer(UInt64($0))] } ?? [])))
+        DERWriter.encode(
+            .sequence(
+                (isCertificateAuthority ? [.boolean(true)] : [])
+                    + (pathLengthConstraint.map { [.integer(UInt64($0))] } ?? [])))
     }
 }
 
@@ -141,7 +144,8 @@ public enum KeyIdentifier {
 
     /// The keyIdentifier [0] of an AuthorityKeyIdentifier; issuer name and serial may follow and are not used.
     public static func authority(extensionValue: [UInt8]) throws(DERError) -> [UInt8] {
-        let members = try DERParser.parse(extensionValue).members(.sequence, count: 1...3, in: "authority key identifier")
+        let members = try DERParser.parse(extensionValue).members(
+            .sequence, count: 1...3, in: "authority key identifier")
         return try members[0].primitiveContents(.contextSpecific(0, constructed: false))
     }
 

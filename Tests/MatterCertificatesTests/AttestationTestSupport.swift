@@ -7,10 +7,13 @@ import MatterTLV
 enum AttestationTestSupport {
     /// The CSA's public test CD signing key (connectedhomeip credentials/test/certification-declaration/
     /// Chip-Test-CD-Signing-Key.pem, also in CircuitMatter's certificates.py), whose public half is built in.
-    static let testDeclarationSigningKey = try! P256.PrivateKey(rawRepresentation: [UInt8](hex: "aef3484116e9481ec57be0472df41bf499064e5024ad869eca5e889802d48075"))
+    static let testDeclarationSigningKey = try! P256.PrivateKey(
+        rawRepresentation: [UInt8](hex: "aef3484116e9481ec57be0472df41bf499064e5024ad869eca5e889802d48075"))
 
     /// RFC 5652 SignedData in the shape Matter Core §6.3.2 gives it, signed over the declaration's TLV.
-    static func envelope(_ declaration: CertificationDeclaration, signedBy key: P256.PrivateKey, keyIdentifier: [UInt8]) throws -> [UInt8] {
+    static func envelope(
+        _ declaration: CertificationDeclaration, signedBy key: P256.PrivateKey, keyIdentifier: [UInt8]
+    ) throws -> [UInt8] {
         let content = TLVWriter.encode(TLVElement(declaration.tlvValue()))
         let sha256 = DERNode.sequence([.objectIdentifier(.sha256)])
         let signerInfo = DERNode.sequence([
@@ -32,11 +35,15 @@ enum AttestationTestSupport {
         var challenge = [UInt8](hex: "00112233445566778899aabbccddeeff")
 
         var elements: [UInt8] {
-            AttestationElements(certificationDeclaration: certificationDeclaration, attestationNonce: nonce, timestamp: 0).tlvEncoded
+            AttestationElements(
+                certificationDeclaration: certificationDeclaration, attestationNonce: nonce, timestamp: 0
+            ).tlvEncoded
         }
 
         func signature(over elements: [UInt8]) throws -> [UInt8] {
-            try P256.PrivateKey(rawRepresentation: CHIPAttestationVectors.dacPrivateKey).signature(for: elements + challenge).rawRepresentation
+            try P256.PrivateKey(rawRepresentation: CHIPAttestationVectors.dacPrivateKey).signature(
+                for: elements + challenge
+            ).rawRepresentation
         }
     }
 

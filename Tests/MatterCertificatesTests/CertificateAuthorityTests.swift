@@ -10,7 +10,8 @@ struct CertificateAuthorityTests {
 
     private func makeRoot(seed: UInt64 = 1) throws -> CertificateAuthority {
         try CertificateAuthority.root(
-            signingKey: P256.PrivateKey(using: DeterministicRandom(seed: seed)), rcacID: 0xCACA_CACA_0000_0001, fabricID: Self.fabricID,
+            signingKey: P256.PrivateKey(using: DeterministicRandom(seed: seed)), rcacID: 0xCACA_CACA_0000_0001,
+            fabricID: Self.fabricID,
             serialNumber: [0x01], notBefore: Self.notBefore, notAfter: Self.notAfter)
     }
 
@@ -43,7 +44,8 @@ struct CertificateAuthorityTests {
         let root = try makeRoot()
         let intermediateKey = P256.PrivateKey(using: DeterministicRandom(seed: 2))
         let icac = try root.issueIntermediate(
-            publicKey: intermediateKey.publicKey.x963Representation, icacID: 0xCACA_CACA_0000_0003, fabricID: Self.fabricID,
+            publicKey: intermediateKey.publicKey.x963Representation, icacID: 0xCACA_CACA_0000_0003,
+            fabricID: Self.fabricID,
             serialNumber: [0x02], notBefore: Self.notBefore, notAfter: Self.notAfter)
         let icacX509 = try checkExactForms(icac, issuerPublicKey: root.certificate.publicKey)
         #expect(try icacX509.issuer.rcacID == 0xCACA_CACA_0000_0001)
@@ -62,22 +64,26 @@ struct CertificateAuthorityTests {
         #expect(try nocX509.keyUsage == .digitalSignature)
         #expect(try nocX509.extendedKeyUsage == [.clientAuth, .serverAuth])
         #expect(nocX509.notAfter == .noWellDefinedExpiration)
-        #expect(throws: CertificateError.signatureInvalid) { try nocX509.verifySignature(issuerPublicKey: root.certificate.publicKey) }
+        #expect(throws: CertificateError.signatureInvalid) {
+            try nocX509.verifySignature(issuerPublicKey: root.certificate.publicKey)
+        }
     }
 
     @Test func nocFromAVerifiedRequest() throws {
         let root = try makeRoot()
         let request = try CertificateSigningRequest(derEncoded: CertificateSigningRequestTests.openSSLRequest)
-        let noc = try root.issueOperational(for: request, nodeID: 0x1234, fabricID: Self.fabricID,
-                                            serialNumber: [0x04], notBefore: Self.notBefore, notAfter: Self.notAfter)
+        let noc = try root.issueOperational(
+            for: request, nodeID: 0x1234, fabricID: Self.fabricID,
+            serialNumber: [0x04], notBefore: Self.notBefore, notAfter: Self.notAfter)
         #expect(noc.publicKey == request.publicKey)
         _ = try checkExactForms(noc, issuerPublicKey: root.certificate.publicKey)
 
         var altered = CertificateSigningRequestTests.openSSLRequest
         altered[22] ^= 0x20
         #expect(throws: CertificateError.signatureInvalid) {
-            try root.issueOperational(for: CertificateSigningRequest(derEncoded: altered), nodeID: 0x1234, fabricID: Self.fabricID,
-                                      serialNumber: [0x05], notBefore: Self.notBefore, notAfter: Self.notAfter)
+            try root.issueOperational(
+                for: CertificateSigningRequest(derEncoded: altered), nodeID: 0x1234, fabricID: Self.fabricID,
+                serialNumber: [0x05], notBefore: Self.notBefore, notAfter: Self.notAfter)
         }
     }
 
@@ -85,22 +91,28 @@ struct CertificateAuthorityTests {
         let root = try makeRoot()
         let key = P256.PrivateKey(using: DeterministicRandom(seed: 4)).publicKey.x963Representation
         #expect(throws: CertificateError.self) {
-            try root.issueOperational(publicKey: key, nodeID: 1, fabricID: 1, serialNumber: [0x00, 0x01], notBefore: 0, notAfter: 0)
+            try root.issueOperational(
+                publicKey: key, nodeID: 1, fabricID: 1, serialNumber: [0x00, 0x01], notBefore: 0, notAfter: 0)
         }
         #expect(throws: CertificateError.self) {
-            try root.issueOperational(publicKey: key, nodeID: 1, fabricID: 1, serialNumber: [0x80], notBefore: 0, notAfter: 0)
+            try root.issueOperational(
+                publicKey: key, nodeID: 1, fabricID: 1, serialNumber: [0x80], notBefore: 0, notAfter: 0)
         }
         #expect(throws: CertificateError.self) {
-            try root.issueOperational(publicKey: key, nodeID: 1, fabricID: 1, caseAuthenticatedTags: [0xABCD_0000],
-                                      serialNumber: [0x01], notBefore: 0, notAfter: 0)
+            try root.issueOperational(
+                publicKey: key, nodeID: 1, fabricID: 1, caseAuthenticatedTags: [0xABCD_0000],
+                serialNumber: [0x01], notBefore: 0, notAfter: 0)
         }
         var notOnCurve = key
         notOnCurve[64] ^= 0x01
         #expect(throws: CertificateError.self) {
-            try root.issueOperational(publicKey: notOnCurve, nodeID: 1, fabricID: 1, serialNumber: [0x01], notBefore: 0, notAfter: 0)
+            try root.issueOperational(
+                publicKey: notOnCurve, nodeID: 1, fabricID: 1, serialNumber: [0x01], notBefore: 0, notAfter: 0)
         }
         let otherKey = P256.PrivateKey(using: DeterministicRandom(seed: 5))
-        #expect(throws: CertificateError.invalidField("signingKey", reason: "does not match the certificate's public key")) {
+        #expect(
+            throws: CertificateError.invalidField("signingKey", reason: "does not match the certificate's public key")
+        ) {
             try CertificateAuthority(certificate: root.certificate, signingKey: otherKey)
         }
     }

@@ -9,7 +9,9 @@ import Testing
     @Test func randomBytesIntoDER() throws {
         var generator = SplitMix64(seed: 0xCE27_0001)
         for _ in 0..<Self.iterations {
-            var input = (0..<Int.random(in: 0...48, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var input = (0..<Int.random(in: 0...48, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             // Start most inputs with a SEQUENCE so the parser gets past the first byte often.
             if !input.isEmpty && Bool.random(using: &generator) { input[0] = 0x30 }
             checkDER(input)
@@ -18,11 +20,15 @@ import Testing
 
     @Test func mutatedCertificatesIntoDERAndX509() throws {
         var generator = SplitMix64(seed: 0xCE27_0002)
-        let seeds = try CHIPTestCertificates.all.map(\.der) + [TestPAA.noVIDDER, CertificateSigningRequestTests.openSSLRequest]
+        let seeds =
+            try CHIPTestCertificates.all.map(\.der) + [TestPAA.noVIDDER, CertificateSigningRequestTests.openSSLRequest]
         for _ in 0..<Self.iterations {
             var input = seeds[Int.random(in: 0..<seeds.count, using: &generator)]
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                mutate(&input, interesting: [0x00, 0x01, 0x02, 0x1F, 0x30, 0x7F, 0x80, 0x81, 0x82, 0x84, 0xA0, 0xA3, 0xFF], using: &generator)
+                mutate(
+                    &input,
+                    interesting: [0x00, 0x01, 0x02, 0x1F, 0x30, 0x7F, 0x80, 0x81, 0x82, 0x84, 0xA0, 0xA3, 0xFF],
+                    using: &generator)
             }
             checkDER(input)
             _ = try? X509Certificate(derEncoded: input)
@@ -36,7 +42,9 @@ import Testing
     @Test func randomBytesIntoMatterTLV() throws {
         var generator = SplitMix64(seed: 0xCE27_0003)
         for _ in 0..<Self.iterations {
-            var input = (0..<Int.random(in: 0...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var input = (0..<Int.random(in: 0...64, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             if !input.isEmpty && Bool.random(using: &generator) { input[0] = 0x15 }
             try checkTLV(input)
         }
@@ -48,7 +56,11 @@ import Testing
         for _ in 0..<Self.iterations {
             var input = seeds[Int.random(in: 0..<seeds.count, using: &generator)]
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                mutate(&input, interesting: [0x00, 0x01, 0x11, 0x15, 0x16, 0x17, 0x18, 0x24, 0x27, 0x2C, 0x30, 0x35, 0x36, 0x37, 0x80, 0xFF], using: &generator)
+                mutate(
+                    &input,
+                    interesting: [
+                        0x00, 0x01, 0x11, 0x15, 0x16, 0x17, 0x18, 0x24, 0x27, 0x2C, 0x30, 0x35, 0x36, 0x37, 0x80, 0xFF,
+                    ], using: &generator)
             }
             try checkTLV(input)
         }

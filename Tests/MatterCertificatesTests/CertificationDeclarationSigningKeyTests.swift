@@ -6,7 +6,8 @@ import Testing
     /// Each built-in key and identifier equals the public key and subject key identifier of its published certificate.
     @Test func builtInKeysMatchTheirCertificates() throws {
         #expect(CertificationDeclarationSigningKey.builtIn.count == CHIPAttestationVectors.declarationSigners.count)
-        for (key, signer) in zip(CertificationDeclarationSigningKey.builtIn, CHIPAttestationVectors.declarationSigners) {
+        for (key, signer) in zip(CertificationDeclarationSigningKey.builtIn, CHIPAttestationVectors.declarationSigners)
+        {
             let certificate = try X509Certificate(derEncoded: signer.der)
             #expect(try certificate.subjectKeyIdentifier == key.keyIdentifier, "\(signer.name)")
             #expect(certificate.publicKey == key.publicKey, "\(signer.name)")
@@ -16,6 +17,8 @@ import Testing
     }
 
     @Test func testPrivateKeyMatchesTheBuiltInTestKey() {
-        #expect(AttestationTestSupport.testDeclarationSigningKey.publicKey.x963Representation == CertificationDeclarationSigningKey.test.publicKey)
+        #expect(
+            AttestationTestSupport.testDeclarationSigningKey.publicKey.x963Representation
+                == CertificationDeclarationSigningKey.test.publicKey)
     }
 }

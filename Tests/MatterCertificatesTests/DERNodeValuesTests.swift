@@ -1,5 +1,5 @@
-import MatterTestSupport
 import MatterCertificates
+import MatterTestSupport
 import Testing
 
 struct DERNodeValuesTests {

@@ -1,6 +1,7 @@
 import MatterTestSupport
-@testable import MatterCertificates
 import Testing
+
+@testable import MatterCertificates
 
 struct DERParserTests {
     @Test func parsesNestedStructureAndReencodesExactly() throws {
@@ -48,15 +49,22 @@ struct DERParserTests {
         for _ in 0..<depth {
             bytes = [0x30, UInt8(bytes.count)] + bytes
         }
-        #expect(throws: DERError.nestingTooDeep(limit: CertificateLimits.maximumDERDepth, offset: 2 * CertificateLimits.maximumDERDepth)) {
+        #expect(
+            throws: DERError.nestingTooDeep(
+                limit: CertificateLimits.maximumDERDepth, offset: 2 * CertificateLimits.maximumDERDepth)
+        ) {
             try DERParser.parse(bytes)
         }
         #expect(throws: Never.self) { try DERParser.parse(Array(bytes.dropFirst(2))) }
     }
 
     @Test func errorMessagesSayWhatAndWhere() {
-        #expect(DERError.truncated(needed: 4, offset: 12, remaining: 2).description == "truncated: needed 4 bytes at offset 12, 2 left")
-        #expect(DERError.unexpectedTag(expected: "INTEGER", found: .sequence).description == "expected INTEGER, found SEQUENCE")
+        #expect(
+            DERError.truncated(needed: 4, offset: 12, remaining: 2).description
+                == "truncated: needed 4 bytes at offset 12, 2 left")
+        #expect(
+            DERError.unexpectedTag(expected: "INTEGER", found: .sequence).description
+                == "expected INTEGER, found SEQUENCE")
         #expect(DERTag.contextSpecific(3, constructed: true).description == "[3] (constructed)")
     }
 }

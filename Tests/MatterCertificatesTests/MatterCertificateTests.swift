@@ -1,5 +1,5 @@
-import MatterTestSupport
 import MatterCertificates
+import MatterTestSupport
 import Testing
 
 struct MatterCertificateTests {
@@ -27,12 +27,15 @@ struct MatterCertificateTests {
         #expect(node.serialNumber == [UInt8](hex: "18 e9 69 ba 0e 08 9e 23"))
         #expect(node.notBefore == 0x271B_17EF)
         #expect(node.notAfter == 0x4CB9_B56E)
-        #expect(node.subject == DistinguishedName([.matterNodeID(0xDEDE_DEDE_0001_0001), .matterFabricID(0xFAB0_0000_0000_001D)]))
+        #expect(
+            node.subject
+                == DistinguishedName([.matterNodeID(0xDEDE_DEDE_0001_0001), .matterFabricID(0xFAB0_0000_0000_001D)]))
         #expect(node.issuer == DistinguishedName([.matterICACID(0xCACA_CACA_0000_0003)]))
         #expect(node.basicConstraints == BasicConstraints(isCertificateAuthority: false))
         #expect(node.keyUsage == .digitalSignature)
         #expect(node.extendedKeyUsage == [.clientAuth, .serverAuth])
-        #expect(node.authorityKeyIdentifier == [UInt8](hex: "44 0c c6 92 31 c4 cb 5b 37 94 24 26 f8 1b be 24 b7 ef 34 5c"))
+        #expect(
+            node.authorityKeyIdentifier == [UInt8](hex: "44 0c c6 92 31 c4 cb 5b 37 94 24 26 f8 1b be 24 b7 ef 34 5c"))
     }
 
     @Test func noExpirationIsZero() throws {
@@ -70,7 +73,10 @@ struct MatterCertificateTests {
         root.extensions.append(.futureExtension(encoded))
         let der = try root.x509DER()
         let x509 = try X509Certificate(derEncoded: der)
-        #expect(x509.extensions.last == X509Extension(identifier: try ASN1ObjectIdentifier(arcs: [1, 2, 3, 4]), isCritical: false, value: [0x05, 0x00]))
+        #expect(
+            x509.extensions.last
+                == X509Extension(
+                    identifier: try ASN1ObjectIdentifier(arcs: [1, 2, 3, 4]), isCritical: false, value: [0x05, 0x00]))
         let back = try MatterCertificate(x509DER: der)
         #expect(back.extensions.last == .futureExtension(encoded))
         #expect(try MatterCertificate(tlv: back.tlvEncoded()) == root)
@@ -81,9 +87,13 @@ struct MatterCertificateTests {
         // still hex digits, so it parses, but the Matter node ID attribute must be a UTF8String.
         var bytes = CHIPTestCertificates.node0101DER
         let nodeIDValue = [UInt8](hex: "0c 10 44 45 44 45")
-        let start = try #require((0...(bytes.count - nodeIDValue.count)).first { Array(bytes[$0..<$0 + nodeIDValue.count]) == nodeIDValue })
+        let start = try #require(
+            (0...(bytes.count - nodeIDValue.count)).first { Array(bytes[$0..<$0 + nodeIDValue.count]) == nodeIDValue })
         bytes[start] = 0x13
-        #expect(throws: CertificateError.notMatterEncodable("subject attribute 1.3.6.1.4.1.37244.1.1 is not a UTF8String of 16 uppercase hex digits")) {
+        #expect(
+            throws: CertificateError.notMatterEncodable(
+                "subject attribute 1.3.6.1.4.1.37244.1.1 is not a UTF8String of 16 uppercase hex digits")
+        ) {
             try MatterCertificate(x509DER: bytes)
         }
     }
@@ -91,17 +101,24 @@ struct MatterCertificateTests {
     @Test func rejectsMalformedTLV() throws {
         var wrongCurve = CHIPTestCertificates.root01TLV
         // "24 08 01" is ec-curve-id 1; make it 2.
-        let curve = try #require((0..<(wrongCurve.count - 2)).first { Array(wrongCurve[$0..<$0 + 3]) == [0x24, 0x08, 0x01] })
+        let curve = try #require(
+            (0..<(wrongCurve.count - 2)).first { Array(wrongCurve[$0..<$0 + 3]) == [0x24, 0x08, 0x01] })
         wrongCurve[curve + 2] = 0x02
-        #expect(throws: CertificateError.unsupported("ec-curve-id 2; Matter defines only 1")) { try MatterCertificate(tlv: wrongCurve) }
+        #expect(throws: CertificateError.unsupported("ec-curve-id 2; Matter defines only 1")) {
+            try MatterCertificate(tlv: wrongCurve)
+        }
 
         var missingSignature = CHIPTestCertificates.root01TLV
         // The signature element is 67 bytes (30 0b 40 + 64) before the closing 18.
         missingSignature.removeSubrange((missingSignature.count - 68)..<(missingSignature.count - 1))
-        #expect(throws: CertificateError.invalidField("signature", reason: "missing: expected context tag 11 at member 10")) {
+        #expect(
+            throws: CertificateError.invalidField("signature", reason: "missing: expected context tag 11 at member 10")
+        ) {
             try MatterCertificate(tlv: missingSignature)
         }
-        #expect(throws: CertificateError.self) { try MatterCertificate(tlv: Array(CHIPTestCertificates.root01TLV.dropLast())) }
+        #expect(throws: CertificateError.self) {
+            try MatterCertificate(tlv: Array(CHIPTestCertificates.root01TLV.dropLast()))
+        }
     }
 }
 

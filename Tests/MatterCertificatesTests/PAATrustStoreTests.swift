@@ -3,7 +3,8 @@ import MatterCertificates
 import Testing
 
 @Suite struct PAATrustStoreTests {
-    private let pemBundle = Array("""
+    private let pemBundle = Array(
+        """
         -----BEGIN CERTIFICATE-----
         MIIBnTCCAUKgAwIBAgIIPkgLCCqFJx8wCgYIKoZIzj0EAwIwHzEdMBsGA1UEAwwU
         TWF0dGVyIFRlc3QgUEFBIEZGRjEwIBcNMjEwNjI4MTQyMzQzWhgPOTk5OTEyMzEy
@@ -19,7 +20,9 @@ import Testing
         """.utf8)
 
     @Test func loadsDERAndPEMAndIndexesByKeyIdentifier() throws {
-        let store = try PAATrustStore(files: [("test-paa.der", TestPAA.noVIDDER), ("fff1.pem", pemBundle), ("notes.der", Array("hello".utf8))])
+        let store = try PAATrustStore(files: [
+            ("test-paa.der", TestPAA.noVIDDER), ("fff1.pem", pemBundle), ("notes.der", Array("hello".utf8)),
+        ])
         #expect(store.certificates.map(\.derEncoded) == [TestPAA.noVIDDER, CHIPAttestationVectors.paa])
         #expect(store.skippedFiles.map(\.name) == ["notes.der"])
         #expect(store.skippedFiles.first?.reason.hasPrefix("certificate: ") == true)
@@ -32,13 +35,18 @@ import Testing
     }
 
     @Test func storeWhereNothingLoadsIsAnError() {
-        #expect(throws: PAATrustStoreError.noCertificates(skipped: [.init(name: "empty.pem", reason: "PEM: no CERTIFICATE block")])) {
+        #expect(
+            throws: PAATrustStoreError.noCertificates(skipped: [
+                .init(name: "empty.pem", reason: "PEM: no CERTIFICATE block")
+            ])
+        ) {
             try PAATrustStore(files: [("empty.pem", Array("-----BEGIN NOTHING-----\n-----END NOTHING-----\n".utf8))])
         }
     }
 
     @Test func loadsADirectory() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paa-store-\(UInt64.random(in: 0...UInt64.max))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "paa-store-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(TestPAA.noVIDDER).write(to: directory.appendingPathComponent("Chip-Test-PAA-NoVID-Cert.der"))
@@ -52,11 +60,14 @@ import Testing
     }
 
     @Test func emptyAndMissingDirectoriesAreErrors() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("paa-store-\(UInt64.random(in: 0...UInt64.max))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "paa-store-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(throws: PAATrustStoreError.noCertificates(skipped: [])) { try PAATrustStore(directory: directory.path) }
-        #expect(PAATrustStoreError.noCertificates(skipped: []).description == "the PAA trust store holds no .der, .pem or .crt file")
+        #expect(
+            PAATrustStoreError.noCertificates(skipped: []).description
+                == "the PAA trust store holds no .der, .pem or .crt file")
 
         let missing = directory.appendingPathComponent("absent").path
         do {

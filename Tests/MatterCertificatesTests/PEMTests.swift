@@ -3,7 +3,10 @@ import Testing
 
 @Suite struct PEMTests {
     // RFC 4648 §10 test vectors.
-    @Test(arguments: [("", ""), ("Zg==", "f"), ("Zm8=", "fo"), ("Zm9v", "foo"), ("Zm9vYg==", "foob"), ("Zm9vYmE=", "fooba"), ("Zm9vYmFy", "foobar")])
+    @Test(arguments: [
+        ("", ""), ("Zg==", "f"), ("Zm8=", "fo"), ("Zm9v", "foo"), ("Zm9vYg==", "foob"), ("Zm9vYmE=", "fooba"),
+        ("Zm9vYmFy", "foobar"),
+    ])
     func decodesRFC4648Vectors(encoded: String, decoded: String) throws {
         let text = "-----BEGIN DATA-----\n\(encoded)\n-----END DATA-----\n"
         #expect(try PEM.blocks(labeled: "DATA", in: text) == [Array(decoded.utf8)])
@@ -38,7 +41,8 @@ import Testing
     }
 
     @Test func rejectsUnterminatedBlock() {
-        #expect(throws: CertificateError.invalidField("PEM", reason: "-----BEGIN DATA----- has no -----END DATA-----")) {
+        #expect(throws: CertificateError.invalidField("PEM", reason: "-----BEGIN DATA----- has no -----END DATA-----"))
+        {
             try PEM.blocks(labeled: "DATA", in: "-----BEGIN DATA-----\nZm9v\n")
         }
     }

@@ -10,16 +10,21 @@ import Testing
         #expect(declaration.formatVersion == 1 && declaration.vendorID == 0xFFF1)
         #expect(declaration.productIDs == Array(0x8000...0x8063))
         #expect(declaration.deviceTypeID == 0x16 && declaration.certificateID == "ZIG20142ZB330003-24")
-        #expect(declaration.securityLevel == 0 && declaration.securityInformation == 0 && declaration.versionNumber == 0x2694)
+        #expect(
+            declaration.securityLevel == 0 && declaration.securityInformation == 0
+                && declaration.versionNumber == 0x2694)
         #expect(declaration.certificationType == .developmentAndTest)
-        #expect(declaration.dacOriginVendorID == nil && declaration.dacOriginProductID == nil && declaration.authorizedPAAs == nil)
+        #expect(
+            declaration.dacOriginVendorID == nil && declaration.dacOriginProductID == nil
+                && declaration.authorizedPAAs == nil)
         // The content is the declaration's TLV as our writer encodes it, byte for byte.
         #expect(TLVWriter.encode(TLVElement(declaration.tlvValue())) == signed.content)
         #expect(signed.content.count == 0x15E)
     }
 
     @Test func parsesCircuitMatterDeclaration() throws {
-        let declaration = try SignedCertificationDeclaration(derEncoded: CircuitMatterVectors.certificationDeclaration).declaration
+        let declaration = try SignedCertificationDeclaration(derEncoded: CircuitMatterVectors.certificationDeclaration)
+            .declaration
         #expect(declaration.vendorID == 0xFFF4 && declaration.productIDs == [0x1234])
         #expect(declaration.deviceTypeID == 22 && declaration.certificateID == "CSA00000SWC00000-00")
         #expect(declaration.certificationType == .developmentAndTest && declaration.versionNumber == 1)
@@ -42,29 +47,39 @@ import Testing
         bytes[75] = 0x01
         let signed = try SignedCertificationDeclaration(derEncoded: bytes)
         #expect(signed.declaration.productIDs.first == 0x8001)
-        #expect(throws: CertificateError.signatureInvalid) { try signed.verifySignature(publicKey: CertificationDeclarationSigningKey.test.publicKey) }
+        #expect(throws: CertificateError.signatureInvalid) {
+            try signed.verifySignature(publicKey: CertificationDeclarationSigningKey.test.publicKey)
+        }
     }
 
     @Test func builderEnvelopeRoundTrips() throws {
-        let declaration = CertificationDeclaration(vendorID: 0xFFF1, productIDs: [0x8000], deviceTypeID: 0x0100, certificateID: "CSA00000SWC00000-02",
-                                                   versionNumber: 3, certificationType: .provisional, dacOriginVendorID: 0xFFF2, dacOriginProductID: 0x8002,
-                                                   authorizedPAAs: [[UInt8](repeating: 0xAB, count: 20)])
-        let bytes = try AttestationTestSupport.envelope(declaration, signedBy: AttestationTestSupport.testDeclarationSigningKey,
-                                                        keyIdentifier: CertificationDeclarationSigningKey.test.keyIdentifier)
+        let declaration = CertificationDeclaration(
+            vendorID: 0xFFF1, productIDs: [0x8000], deviceTypeID: 0x0100, certificateID: "CSA00000SWC00000-02",
+            versionNumber: 3, certificationType: .provisional, dacOriginVendorID: 0xFFF2, dacOriginProductID: 0x8002,
+            authorizedPAAs: [[UInt8](repeating: 0xAB, count: 20)])
+        let bytes = try AttestationTestSupport.envelope(
+            declaration, signedBy: AttestationTestSupport.testDeclarationSigningKey,
+            keyIdentifier: CertificationDeclarationSigningKey.test.keyIdentifier)
         let signed = try SignedCertificationDeclaration(derEncoded: bytes)
         #expect(signed.declaration == declaration)
         try signed.verifySignature(publicKey: CertificationDeclarationSigningKey.test.publicKey)
     }
 
     @Test func rejectsStructuresMatterDoesNotUse() throws {
-        let declaration = CertificationDeclaration(vendorID: 1, productIDs: [], deviceTypeID: 1, certificateID: "x", versionNumber: 1, certificationType: .official)
-        let noProducts = try AttestationTestSupport.envelope(declaration, signedBy: AttestationTestSupport.testDeclarationSigningKey, keyIdentifier: [1])
+        let declaration = CertificationDeclaration(
+            vendorID: 1, productIDs: [], deviceTypeID: 1, certificateID: "x", versionNumber: 1,
+            certificationType: .official)
+        let noProducts = try AttestationTestSupport.envelope(
+            declaration, signedBy: AttestationTestSupport.testDeclarationSigningKey, keyIdentifier: [1])
         #expect(throws: CertificateError.invalidField("product_id_array", reason: "0 product IDs, 1 to 100 allowed")) {
             try SignedCertificationDeclaration(derEncoded: noProducts)
         }
         // A ContentInfo of another type (id-data instead of id-signedData).
         let wrongType = DERWriter.encode(.sequence([.objectIdentifier(.cmsData), .explicit(0, .octetString([]))]))
-        #expect(throws: CertificateError.unsupported("CMS content type 1.2.840.113549.1.7.1; a certification declaration is id-signedData")) {
+        #expect(
+            throws: CertificateError.unsupported(
+                "CMS content type 1.2.840.113549.1.7.1; a certification declaration is id-signedData")
+        ) {
             try SignedCertificationDeclaration(derEncoded: wrongType)
         }
         // A certification_type outside 0...2.

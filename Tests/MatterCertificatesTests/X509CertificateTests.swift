@@ -1,5 +1,5 @@
-import MatterTestSupport
 import MatterCertificates
+import MatterTestSupport
 import Testing
 
 struct X509CertificateTests {
@@ -47,7 +47,8 @@ struct X509CertificateTests {
         #expect(paa.serialNumber == [UInt8](hex: "0b 8f ba a8 dd 86 ee"))
         #expect(paa.notAfter == .noWellDefinedExpiration)
         #expect(try paa.basicConstraints == BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: 1))
-        #expect(try paa.subjectKeyIdentifier == [UInt8](hex: "78 5c e7 05 b8 6b 8f 4e 6f c7 93 aa 60 cb 43 ea 69 68 82 d5"))
+        #expect(
+            try paa.subjectKeyIdentifier == [UInt8](hex: "78 5c e7 05 b8 6b 8f 4e 6f c7 93 aa 60 cb 43 ea 69 68 82 d5"))
         try paa.verifySignature(issuerPublicKey: paa.publicKey)
         #expect(try paa.isValid(at: CertificateTime(year: 2024, month: 1, day: 1, hour: 0, minute: 0, second: 0)))
         #expect(try !paa.isValid(at: CertificateTime(year: 2021, month: 6, day: 28, hour: 14, minute: 23, second: 42)))
@@ -58,11 +59,15 @@ struct X509CertificateTests {
         // Byte 15 is inside the serial number, part of the signed tbsCertificate.
         bytes[15] ^= 0x01
         let tampered = try X509Certificate(derEncoded: bytes)
-        #expect(throws: CertificateError.signatureInvalid) { try tampered.verifySignature(issuerPublicKey: tampered.publicKey) }
+        #expect(throws: CertificateError.signatureInvalid) {
+            try tampered.verifySignature(issuerPublicKey: tampered.publicKey)
+        }
     }
 
     @Test func vendorAndProductIDsAreHex() throws {
-        let name = DistinguishedName([.commonName("Matter Test DAC"), .matterVendorID(0xFFF1), .matterProductID(0x8000)])
+        let name = DistinguishedName([
+            .commonName("Matter Test DAC"), .matterVendorID(0xFFF1), .matterProductID(0x8000),
+        ])
         #expect(name.attributes[1].value == "FFF1")
         #expect(try name.vendorID == 0xFFF1)
         #expect(try name.productID == 0x8000)
@@ -74,10 +79,14 @@ struct X509CertificateTests {
         // Root01 with its signature algorithm's last arc changed to ecdsa-with-SHA384 (…4.3.3) in both places.
         var bytes = CHIPTestCertificates.root01DER
         let sha256 = [UInt8](hex: "2a 86 48 ce 3d 04 03 02")
-        for start in (0...(bytes.count - sha256.count)).reversed() where Array(bytes[start..<start + sha256.count]) == sha256 {
+        for start in (0...(bytes.count - sha256.count)).reversed()
+        where Array(bytes[start..<start + sha256.count]) == sha256 {
             bytes[start + sha256.count - 1] = 0x03
         }
-        #expect(throws: CertificateError.unsupported("signature algorithm 1.2.840.10045.4.3.3; Matter uses ecdsa-with-SHA256")) {
+        #expect(
+            throws: CertificateError.unsupported(
+                "signature algorithm 1.2.840.10045.4.3.3; Matter uses ecdsa-with-SHA256")
+        ) {
             try X509Certificate(derEncoded: bytes)
         }
         var version1 = CHIPTestCertificates.root01DER

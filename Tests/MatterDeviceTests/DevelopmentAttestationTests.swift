@@ -10,13 +10,17 @@ struct DevelopmentAttestationTests {
     /// 2026-01-01T00:00:00Z.
     static let now: Int64 = 1_767_225_600
 
-    static func verify(_ attestation: DevelopmentAttestation, developmentMode: Bool, vendorID: UInt16?, productID: UInt16?) throws -> AttestationResult {
+    static func verify(
+        _ attestation: DevelopmentAttestation, developmentMode: Bool, vendorID: UInt16?, productID: UInt16?
+    ) throws -> AttestationResult {
         let response = try attestation.attestationResponse(nonce: nonce, challenge: challenge)
-        let verifier = DeviceAttestationVerifier(trustStore: PAATrustStore(certificates: [try X509Certificate(derEncoded: attestation.paa)]),
-                                                 developmentMode: developmentMode)
-        return verifier.verify(dac: attestation.dac, pai: attestation.pai, attestationElements: response.elements,
-                               attestationSignature: response.signature, attestationChallenge: challenge, nonce: nonce,
-                               payloadVendorID: vendorID, payloadProductID: productID, now: now)
+        let verifier = DeviceAttestationVerifier(
+            trustStore: PAATrustStore(certificates: [try X509Certificate(derEncoded: attestation.paa)]),
+            developmentMode: developmentMode)
+        return verifier.verify(
+            dac: attestation.dac, pai: attestation.pai, attestationElements: response.elements,
+            attestationSignature: response.signature, attestationChallenge: challenge, nonce: nonce,
+            deviceVendorID: vendorID, deviceProductID: productID, now: now)
     }
 
     @Test func theGeneratedChainPassesOurVerifierInDevelopmentMode() throws {
@@ -45,8 +49,9 @@ struct DevelopmentAttestationTests {
     @Test func anotherDevicesPAAIsNotTrusted() throws {
         let ours = try DevelopmentAttestation.generate(vendorID: 0xFFF1, productID: 0x8000, deviceType: 0x0100)
         let theirs = try DevelopmentAttestation.generate(vendorID: 0xFFF1, productID: 0x8000, deviceType: 0x0100)
-        let mixed = DevelopmentAttestation(paa: theirs.paa, pai: ours.pai, dac: ours.dac, dacKey: ours.dacKey,
-                                           certificationDeclaration: ours.certificationDeclaration)
+        let mixed = DevelopmentAttestation(
+            paa: theirs.paa, pai: ours.pai, dac: ours.dac, dacKey: ours.dacKey,
+            certificationDeclaration: ours.certificationDeclaration)
         #expect(try Self.verify(mixed, developmentMode: true, vendorID: nil, productID: nil).verdict != .trusted)
     }
 
@@ -64,12 +69,15 @@ struct DevelopmentAttestationTests {
         let key = P256.PrivateKey()
         let response = try attestation.csrResponse(operationalKey: key, nonce: Self.nonce, challenge: Self.challenge)
         let dac = try X509Certificate(derEncoded: attestation.dac)
-        let csr = try NOCSRVerification.verify(nocsrElements: response.elements, attestationSignature: response.signature,
-                                               attestationChallenge: Self.challenge, csrNonce: Self.nonce, dacPublicKey: dac.publicKey)
+        let csr = try NOCSRVerification.verify(
+            nocsrElements: response.elements, attestationSignature: response.signature,
+            attestationChallenge: Self.challenge, csrNonce: Self.nonce, dacPublicKey: dac.publicKey)
         #expect(csr.publicKey == key.publicKey.x963Representation)
         #expect(throws: (any Error).self) {
-            try NOCSRVerification.verify(nocsrElements: response.elements, attestationSignature: response.signature,
-                                         attestationChallenge: [UInt8](repeating: 0, count: 16), csrNonce: Self.nonce, dacPublicKey: dac.publicKey)
+            try NOCSRVerification.verify(
+                nocsrElements: response.elements, attestationSignature: response.signature,
+                attestationChallenge: [UInt8](repeating: 0, count: 16), csrNonce: Self.nonce,
+                dacPublicKey: dac.publicKey)
         }
     }
 }
