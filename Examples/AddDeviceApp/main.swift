@@ -24,7 +24,9 @@ while let word = words.popFirst() {
     }
 }
 guard let appGroup = options["app-group"], let helper = options["helper"], positional.count == 3 else {
-    fail("usage: example-add-device-app --app-group GROUP --helper PATH [--interface NAME] [--paa-trust-store DIR] CODE ROOM NAME")
+    fail(
+        "usage: example-add-device-app --app-group GROUP --helper PATH [--interface NAME] [--paa-trust-store DIR] CODE ROOM NAME"
+    )
 }
 
 Home.configure { configuration in
@@ -35,12 +37,14 @@ Home.configure { configuration in
 do {
     let home = try await Home.connect()
     guard let structure = try await home.structures().list().first else { fail("the home has no structure") }
-    let request = MatterAddDeviceRequest(topology: .init(ecosystemName: "Example", homes: [.init(displayName: structure.name)]),
-                                         setupPayload: positional[0])
+    let request = MatterAddDeviceRequest(
+        topology: .init(ecosystemName: "Example", homes: [.init(displayName: structure.name)]),
+        setupPayload: positional[0])
     try await structure.prepareForMatterCommissioning()
     do {
-        try await request.perform(handler: MatterAddDeviceHelperProcess(executable: helper, appGroup: appGroup),
-                                  interaction: TerminalInteraction(room: positional[1], name: positional[2]))
+        try await request.perform(
+            handler: MatterAddDeviceHelperProcess(executable: helper, appGroup: appGroup),
+            interaction: TerminalInteraction(room: positional[1], name: positional[2]))
         for id in try structure.completeMatterCommissioning().sorted() { print(id) }
     } catch {
         await structure.cancelMatterCommissioning()

@@ -6,7 +6,9 @@ import HomeAPI
 struct ExampleHandler: MatterAddDeviceRequestHandler {
     let commissioner: HomeMatterCommissioner
 
-    func commissionDevice(in home: MatterAddDeviceRequest.Home, onboardingPayload: String, commissioningID: UUID) async throws {
+    func commissionDevice(
+        in home: MatterAddDeviceRequest.Home, onboardingPayload: String, commissioningID: UUID
+    ) async throws {
         try await commissioner.commissionMatterDevice(onboardingPayload: onboardingPayload)
     }
 
@@ -19,6 +21,7 @@ struct ExampleHandler: MatterAddDeviceRequestHandler {
     }
 }
 
-exit(await MatterAddDeviceHelper.run(Array(CommandLine.arguments.dropFirst())) { appGroup in
-    ExampleHandler(commissioner: try HomeMatterCommissioner(appGroup: appGroup))
-})
+exit(
+    await MatterAddDeviceHelper.run(Array(CommandLine.arguments.dropFirst())) { appGroup in
+        ExampleHandler(commissioner: try HomeMatterCommissioner(appGroup: appGroup))
+    })

@@ -4,8 +4,10 @@ import HomeAPI
 enum DeviceLookup {
     static func device(_ text: String, in home: Home) async throws(HomeError) -> HomeDevice {
         let devices = try await home.devices().list()
-        guard let device = devices.first(where: { $0.id == text })
-                ?? devices.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) else {
+        guard
+            let device = devices.first(where: { $0.id == text })
+                ?? devices.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame })
+        else {
             throw HomeError(.notFound, "no device \"\(text)\"")
         }
         return device

@@ -12,7 +12,8 @@ enum ListLights {
             guard !kinds.isEmpty else { continue }
             var line = "\(device.name): \(kinds.joined(separator: ", "))"
             for try await types in device.types.subscribeAll() {
-                let dimmable = types[DimmableLightDeviceType.self]?.traits[LevelControlTrait.self] != nil
+                let dimmable =
+                    types[DimmableLightDeviceType.self]?.traits[LevelControlTrait.self] != nil
                     || types[ColorTemperatureLightDeviceType.self]?.traits[LevelControlTrait.self] != nil
                     || types[ExtendedColorLightDeviceType.self]?.traits[LevelControlTrait.self] != nil
                 if dimmable { line += " — has Level Control" }

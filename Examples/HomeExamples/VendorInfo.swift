@@ -9,7 +9,8 @@ enum VendorInfo {
             return
         }
         let attributes = basic.attributes
-        print("\(device.name): \(attributes.vendorName ?? "?") (vendor \(attributes.vendorID.map { "\($0)" } ?? "?")), "
-              + "product \(attributes.productID.map(String.init) ?? "?")")
+        print(
+            "\(device.name): \(attributes.vendorName ?? "?") (vendor \(attributes.vendorID.map { "\($0)" } ?? "?")), "
+                + "product \(attributes.productID.map(String.init) ?? "?")")
     }
 }

@@ -31,7 +31,10 @@ if arguments.first == "--state", arguments.count >= 2 {
 }
 
 do {
-    let home = if let stateDirectory { try await Home.connect(stateDirectory: stateDirectory) } else { try await Home.connect() }
+    let home =
+        if let stateDirectory { try await Home.connect(stateDirectory: stateDirectory) } else {
+            try await Home.connect()
+        }
     switch (arguments.first, arguments.count) {
     case ("list-devices", 1): try await ListDevices.run(home)
     case ("rename", 3): try await RenameDevice.run(home, device: arguments[1], name: arguments[2])

@@ -33,7 +33,9 @@ struct AdvertiseOptions {
             guard let value = remaining.popFirst() else { throw UsageError(description: "\(option) needs a value") }
             func number<Value: FixedWidthInteger>(_: Value.Type) throws(UsageError) -> Value {
                 let parsed = value.hasPrefix("0x") ? Value(value.dropFirst(2), radix: 16) : Value(value)
-                guard let parsed else { throw UsageError(description: "\(option) needs a number that fits \(Value.self), got '\(value)'") }
+                guard let parsed else {
+                    throw UsageError(description: "\(option) needs a number that fits \(Value.self), got '\(value)'")
+                }
                 return parsed
             }
             switch option {
@@ -45,16 +47,23 @@ struct AdvertiseOptions {
             case "--device-type": deviceType = try number(UInt32.self)
             case "--device-name": deviceName = value
             case "--commissioning-mode":
-                guard let mode = CommissioningMode(rawValue: try number(UInt8.self)) else { throw UsageError(description: "--commissioning-mode is 0, 1 or 2") }
+                guard let mode = CommissioningMode(rawValue: try number(UInt8.self)) else {
+                    throw UsageError(description: "--commissioning-mode is 0, 1 or 2")
+                }
                 commissioningMode = mode
             case "--operational":
-                guard let peer = OperationalPeerID(instanceName: value) else { throw UsageError(description: "--operational needs CFID-NODEID, 16 hex digits each") }
+                guard let peer = OperationalPeerID(instanceName: value) else {
+                    throw UsageError(description: "--operational needs CFID-NODEID, 16 hex digits each")
+                }
                 operational = peer
             case "--duration": duration = .seconds(try number(UInt32.self))
             default: throw UsageError(description: "unknown option \(option)")
             }
         }
-        guard !interfaces.isEmpty else { throw UsageError(description: "missing --interface (name each interface to advertise on; there is no default)") }
+        guard !interfaces.isEmpty else {
+            throw UsageError(
+                description: "missing --interface (name each interface to advertise on; there is no default)")
+        }
         guard discriminator != nil else { throw UsageError(description: "missing --discriminator") }
     }
 }

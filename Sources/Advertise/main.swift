@@ -22,11 +22,14 @@ do {
 var random = SystemRandomNumberGenerator()
 let commissionable = CommissionableAdvertisement(
     instanceName: CommissionableAdvertisement.randomInstanceName(using: &random), port: options.port,
-    longDiscriminator: options.discriminator ?? 0, commissioningMode: options.commissioningMode, vendorID: options.vendorID,
+    longDiscriminator: options.discriminator ?? 0, commissioningMode: options.commissioningMode,
+    vendorID: options.vendorID,
     productID: options.productID, deviceType: options.deviceType, deviceName: options.deviceName
 )
 var advertisements = [MatterAdvertisement.commissionable(commissionable)]
-if let peer = options.operational { advertisements.append(.operational(OperationalAdvertisement(peerID: peer, port: options.port))) }
+if let peer = options.operational {
+    advertisements.append(.operational(OperationalAdvertisement(peerID: peer, port: options.port)))
+}
 
 // Stop on SIGINT or SIGTERM: the handlers only wake the main task, which withdraws cleanly.
 let (stopSignals, stopSignalled) = AsyncStream<Int32>.makeStream()
@@ -40,11 +43,13 @@ let signalSources = [SIGINT, SIGTERM].map { number in
 }
 
 do throws(MulticastDNSError) {
-    let responder = try MulticastDNSResponder(interfaces: options.interfaces, hostName: ResponderHost.randomName(using: &random))
+    let responder = try MulticastDNSResponder(
+        interfaces: options.interfaces, hostName: ResponderHost.randomName(using: &random))
     for advertisement in advertisements { try await responder.advertise(advertisement) }
     let host = await responder.host
     let addresses = (host.ipv4Addresses.map(\.description) + host.ipv6Addresses.map(\.description)).map { "\"\($0)\"" }
-    emit("""
+    emit(
+        """
         {"instance":"\(commissionable.instanceName)","host":"\(host.name)","port":\(options.port),\
         "discriminator":\(commissionable.longDiscriminator),"operational":\(options.operational.map { "\"\($0)\"" } ?? "null"),\
         "addresses":[\(addresses.joined(separator: ","))]}

@@ -2,29 +2,37 @@ import MatterCrypto
 import MatterMessaging
 import MatterTLV
 
-
 /// A ReportData-shaped document (§10.6.3): 64 attribute reports with paths, versions and mixed values,
 /// about the size of a device's priming report.
 func sampleReport() -> TLVElement {
     let reports = (0..<64).map { index in
-        TLVElement(.structure([
-            TLVElement(tag: .context(1), .structure([
-                TLVElement(tag: .context(0), .unsigned(0x1_0000_0000 + UInt64(index))),
-                TLVElement(tag: .context(1), .structure([
-                    TLVElement(tag: .context(0), .unsigned(UInt64(index))),
-                    TLVElement(tag: .context(2), .unsigned(1)),
-                    TLVElement(tag: .context(3), .unsigned(0x0006)),
-                    TLVElement(tag: .context(4), .unsigned(UInt64(index % 8))),
-                ])),
-                TLVElement(tag: .context(2), index.isMultiple(of: 3) ? .utf8("Living room light \(index)") : .bool(index.isMultiple(of: 2))),
-            ])),
-        ]))
+        TLVElement(
+            .structure([
+                TLVElement(
+                    tag: .context(1),
+                    .structure([
+                        TLVElement(tag: .context(0), .unsigned(0x1_0000_0000 + UInt64(index))),
+                        TLVElement(
+                            tag: .context(1),
+                            .structure([
+                                TLVElement(tag: .context(0), .unsigned(UInt64(index))),
+                                TLVElement(tag: .context(2), .unsigned(1)),
+                                TLVElement(tag: .context(3), .unsigned(0x0006)),
+                                TLVElement(tag: .context(4), .unsigned(UInt64(index % 8))),
+                            ])),
+                        TLVElement(
+                            tag: .context(2),
+                            index.isMultiple(of: 3)
+                                ? .utf8("Living room light \(index)") : .bool(index.isMultiple(of: 2))),
+                    ]))
+            ]))
     }
-    return TLVElement(.structure([
-        TLVElement(tag: .context(0), .unsigned(0x1234_5678)),
-        TLVElement(tag: .context(1), .array(reports)),
-        TLVElement(tag: .context(255), .unsigned(12)),
-    ]))
+    return TLVElement(
+        .structure([
+            TLVElement(tag: .context(0), .unsigned(0x1234_5678)),
+            TLVElement(tag: .context(1), .array(reports)),
+            TLVElement(tag: .context(255), .unsigned(12)),
+        ]))
 }
 
 /// Figures for the codecs and crypto everything else stands on.
@@ -58,14 +66,18 @@ func runCodecBenchmarks() throws {
     // A whole secured message: header, protocol header, 1 KiB payload.
     let message = Message(
         header: MessageHeader(sessionID: 0x1234, messageCounter: 1),
-        protocolHeader: ProtocolHeader(isInitiator: true, needsAcknowledgement: true, opcode: 0x05, exchangeID: 7, protocolID: .interactionModel),
+        protocolHeader: ProtocolHeader(
+            isInitiator: true, needsAcknowledgement: true, opcode: 0x05, exchangeID: 7, protocolID: .interactionModel),
         payload: plaintext
     )
     let datagram = try message.encrypted(key: key, nonceSourceNodeID: 0x1122_3344)
     let roundTrip = try Measurement.run("message", iterations: 5_000) {
-        _ = try Message.decrypt(try message.encrypted(key: key, nonceSourceNodeID: 0x1122_3344), key: key, nonceSourceNodeID: 0x1122_3344)
+        _ = try Message.decrypt(
+            try message.encrypted(key: key, nonceSourceNodeID: 0x1122_3344), key: key, nonceSourceNodeID: 0x1122_3344)
     }
-    report.add("Secured message encrypt + decrypt, 1 KiB", "\(format(roundTrip.perIteration.microseconds, decimals: 2)) µs (\(datagram.count) bytes on the wire)")
+    report.add(
+        "Secured message encrypt + decrypt, 1 KiB",
+        "\(format(roundTrip.perIteration.microseconds, decimals: 2)) µs (\(datagram.count) bytes on the wire)")
 
     // SPAKE2+ as PASE runs it (§3.10): both roles, from verifier data to the agreed key.
     let salt = [UInt8]("SPAKE2P Key Salt".utf8)
@@ -82,11 +94,14 @@ func runCodecBenchmarks() throws {
         let verifierKey = try verifier.finish(confirmP: confirmP)
         precondition(proverKey == verifierKey, "SPAKE2+ roles disagree")
     }
-    report.add("SPAKE2+ exchange, prover + verifier", "\(format(exchange.perIteration.microseconds / 1000, decimals: 2)) ms")
+    report.add(
+        "SPAKE2+ exchange, prover + verifier", "\(format(exchange.perIteration.microseconds / 1000, decimals: 2)) ms")
     let derivation = try Measurement.run("pbkdf2", iterations: 5) {
         _ = try Spake2Plus.computeW0W1(passcode: passcode, salt: salt, iterations: 1000)
     }
-    report.add("PASE w0/w1 from passcode, PBKDF2 1000 iterations", "\(format(derivation.perIteration.microseconds / 1000, decimals: 2)) ms")
+    report.add(
+        "PASE w0/w1 from passcode, PBKDF2 1000 iterations",
+        "\(format(derivation.perIteration.microseconds / 1000, decimals: 2)) ms")
 
     report.print()
 }

@@ -8,7 +8,8 @@ import MatterPlatform
 /// each device five times from scratch. Run inside a namespace with the devices (scripts/bench-commission.sh).
 func runCommissioningBenchmark(devices: [(address: SocketAddress, code: String)], trustStorePath: String) async throws {
     let trustStore = try PAATrustStore(directory: trustStorePath)
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("swift-home-bench-\(UUID().uuidString)").path
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("swift-home-bench-\(UUID().uuidString)")
+        .path
     defer { try? FileManager.default.removeItem(atPath: state) }
     let hub = try Hub(statePath: state)
     var stepTimes: [CommissioningStep: [Duration]] = [:]
@@ -20,7 +21,9 @@ func runCommissioningBenchmark(devices: [(address: SocketAddress, code: String)]
         let payload = try SetupPayload(parsing: device.code)
         let cpuBefore = processCPUTime()
         let result = try await hub.commission(
-            CommissioningRequest(payload: payload, address: device.address, trustStore: trustStore), name: nil, room: nil) { _ in }
+            CommissioningRequest(payload: payload, address: device.address, trustStore: trustStore), name: nil,
+            room: nil
+        ) { _ in }
         cpuTimes.append(processCPUTime() - cpuBefore)
         totals.append(result.elapsed)
         for (step, duration) in result.stepDurations { stepTimes[step, default: []].append(duration) }
@@ -56,7 +59,8 @@ private func milliseconds(_ duration: Duration) -> String {
 private func processCPUTime() -> Duration {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    let microseconds = Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000
+    let microseconds =
+        Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000
         + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
     return .microseconds(microseconds)
 }

@@ -10,9 +10,11 @@ func runHomeQueryBenchmark() async throws {
     let store = try HubStore(directory: StateDirectory(creating: directory))
     for index in 1...nodes {
         let nodeID = UInt64(index)
-        try store.beginCommissioning(nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000,
-                                     attestation: NodeRecord.Attestation(verdict: "benchmark", trusted: true))
-        try store.setEndpoints((1...4).map { EndpointDeviceType(endpoint: $0, deviceType: 0x0100, revision: 3) }, of: nodeID)
+        try store.beginCommissioning(
+            nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000,
+            attestation: NodeRecord.Attestation(verdict: "benchmark", trusted: true))
+        try store.setEndpoints(
+            (1...4).map { EndpointDeviceType(endpoint: $0, deviceType: 0x0100, revision: 3) }, of: nodeID)
         try store.markCommissioned(nodeID)
         try store.addDevices(of: nodeID, named: "Light \(index)", inRoom: index.isMultiple(of: 2) ? "Hall" : nil)
     }
@@ -27,6 +29,8 @@ func runHomeQueryBenchmark() async throws {
     }
     samples.sort()
     var report = Report()
-    report.add("Home devices().list(), \(count) devices", "\(format(samples[samples.count / 2].seconds * 1000, decimals: 1)) ms")
+    report.add(
+        "Home devices().list(), \(count) devices",
+        "\(format(samples[samples.count / 2].seconds * 1000, decimals: 1)) ms")
     report.print()
 }

@@ -13,17 +13,20 @@ if arguments.first == "commission" {
         if argument == "--paa-trust-store", let path = rest.popFirst() {
             trustStore = path
         } else if let equals = argument.firstIndex(of: "="),
-                  let close = argument.firstIndex(of: "]"), argument.hasPrefix("["),
-                  let address = IPv6Address(String(argument[argument.index(after: argument.startIndex)..<close])),
-                  let port = UInt16(argument[argument.index(close, offsetBy: 2)..<equals]) {
+            let close = argument.firstIndex(of: "]"), argument.hasPrefix("["),
+            let address = IPv6Address(String(argument[argument.index(after: argument.startIndex)..<close])),
+            let port = UInt16(argument[argument.index(close, offsetBy: 2)..<equals])
+        {
             devices.append((.ipv6(address, port: port), String(argument[argument.index(after: equals)...])))
         } else {
-            FileHandle.standardError.write(Data("usage: swift-home-bench commission --paa-trust-store DIR [ADDRESS]:PORT=CODE…\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: swift-home-bench commission --paa-trust-store DIR [ADDRESS]:PORT=CODE…\n".utf8))
             exit(2)
         }
     }
     guard let trustStore, !devices.isEmpty else {
-        FileHandle.standardError.write(Data("usage: swift-home-bench commission --paa-trust-store DIR [ADDRESS]:PORT=CODE…\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: swift-home-bench commission --paa-trust-store DIR [ADDRESS]:PORT=CODE…\n".utf8))
         exit(2)
     }
     do {

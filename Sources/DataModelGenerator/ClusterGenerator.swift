@@ -22,32 +22,37 @@ struct ClusterGenerator {
         var files: [GeneratedFile] = []
         for cluster in clusters {
             let renderer = ClusterRenderer(cluster: cluster, resolver: resolver)
-            files.append(try wrap(renderer.typeName) { writer throws(GeneratorError) in try renderer.render(into: &writer) })
+            files.append(
+                try wrap(renderer.typeName) { writer throws(GeneratorError) in try renderer.render(into: &writer) })
         }
         let globals = try resolver.globalTypesUsed(by: clusters)
         if !globals.isEmpty {
             let types = TypeRenderer(resolver: resolver, cluster: nil)
-            files.append(try wrap(registryName + "GlobalTypes") { writer throws(GeneratorError) in
-                writer.line("// Matter data types shared by clusters (the IDL's global scope).")
-                var first = true
-                func separate() {
-                    if !first { writer.line() }
-                    first = false
-                }
-                for constants in file.enums where globals.contains(constants.name) {
-                    separate()
-                    try types.renderEnum(constants, into: &writer)
-                }
-                for constants in file.bitmaps where globals.contains(constants.name) {
-                    separate()
-                    try types.renderBitmap(constants, into: &writer)
-                }
-                for structure in file.structs where globals.contains(structure.name) {
-                    separate()
-                    try types.renderStruct(name: SwiftNaming.typeName(structure.name, kind: "Struct"), conformance: "Hashable, Sendable, TLVCodable",
-                                           header: [], fields: structure.fields, isFabricScoped: structure.isFabricScoped, into: &writer)
-                }
-            })
+            files.append(
+                try wrap(registryName + "GlobalTypes") { writer throws(GeneratorError) in
+                    writer.line("// Matter data types shared by clusters (the IDL's global scope).")
+                    var first = true
+                    func separate() {
+                        if !first { writer.line() }
+                        first = false
+                    }
+                    for constants in file.enums where globals.contains(constants.name) {
+                        separate()
+                        try types.renderEnum(constants, into: &writer)
+                    }
+                    for constants in file.bitmaps where globals.contains(constants.name) {
+                        separate()
+                        try types.renderBitmap(constants, into: &writer)
+                    }
+                    for structure in file.structs where globals.contains(structure.name) {
+                        separate()
+                        try types.renderStruct(
+                            name: SwiftNaming.typeName(structure.name, kind: "Struct"),
+                            conformance: "Hashable, Sendable, TLVCodable",
+                            header: [], fields: structure.fields, isFabricScoped: structure.isFabricScoped,
+                            into: &writer)
+                    }
+                })
         }
         files.append(registry(clusters, resolver: resolver))
         return files
@@ -57,7 +62,8 @@ struct ClusterGenerator {
     func generateTraits(clusterNames: [String]?) throws(GeneratorError) -> [GeneratedFile] {
         let resolver = SwiftTypeResolver(file: file, namespace: namespace)
         let traits = try select(clusterNames).sorted { $0.id < $1.id }.map { cluster throws(GeneratorError) in
-            let trait = TraitRenderer(renderer: ClusterRenderer(cluster: cluster, resolver: resolver), resolver: resolver)
+            let trait = TraitRenderer(
+                renderer: ClusterRenderer(cluster: cluster, resolver: resolver), resolver: resolver)
             var writer = SourceWriter()
             writer.line(header)
             writer.line()
@@ -65,7 +71,9 @@ struct ClusterGenerator {
                 writer.line("import HomeAPI")
                 writer.line("import MatterDataModel")
                 writer.line()
-                try writer.block("extension \(namespace)") { writer throws(GeneratorError) in try trait.render(into: &writer) }
+                try writer.block("extension \(namespace)") { writer throws(GeneratorError) in
+                    try trait.render(into: &writer)
+                }
             } else {
                 writer.line("import MatterDataModel")
                 writer.line()
@@ -79,7 +87,8 @@ struct ClusterGenerator {
         var writer = SourceWriter()
         writer.line(header)
         writer.line()
-        writer.line("/// The standard traits as the Home APIs' documentation names them: `Matter.OnOffTrait` is `OnOffTrait`.")
+        writer.line(
+            "/// The standard traits as the Home APIs' documentation names them: `Matter.OnOffTrait` is `OnOffTrait`.")
         try writer.block("public enum Matter") { writer throws(GeneratorError) in
             for file in traits {
                 let name = String(file.name.dropLast(".swift".count))
@@ -133,7 +142,9 @@ struct ClusterGenerator {
     }
 
     /// A file with the header and imports whose declarations sit in the vendor namespace when there is one.
-    private func wrap(_ name: String, _ body: (inout SourceWriter) throws(GeneratorError) -> Void) throws(GeneratorError) -> GeneratedFile {
+    private func wrap(
+        _ name: String, _ body: (inout SourceWriter) throws(GeneratorError) -> Void
+    ) throws(GeneratorError) -> GeneratedFile {
         var writer = SourceWriter()
         writer.line(header)
         writer.line()

@@ -17,7 +17,9 @@ struct ClusterRenderer {
     func render(into writer: inout SourceWriter) throws(GeneratorError) {
         let types = TypeRenderer(resolver: resolver, cluster: cluster)
         let maturity = cluster.maturity == .stable ? "" : " (\(cluster.maturity.rawValue) there)"
-        writer.line("// Matter cluster \(cluster.name) \(Hex.format(cluster.id, digits: 4)), revision \(cluster.revision), as the IDL defines it\(maturity).")
+        writer.line(
+            "// Matter cluster \(cluster.name) \(Hex.format(cluster.id, digits: 4)), revision \(cluster.revision), as the IDL defines it\(maturity)."
+        )
         writer.documentation(cluster.documentation)
         try writer.block("public enum \(typeName): ClusterDefinition") { writer throws(GeneratorError) in
             guard cluster.id <= UInt64(UInt32.max), cluster.revision <= UInt64(UInt16.max) else {
@@ -36,8 +38,10 @@ struct ClusterRenderer {
             }
             for structure in cluster.structs where structure.kind == .plain {
                 writer.line()
-                try types.renderStruct(name: SwiftNaming.typeName(structure.name, kind: "Struct"), conformance: "Hashable, Sendable, TLVCodable",
-                                       header: [], fields: structure.fields, isFabricScoped: structure.isFabricScoped, into: &writer)
+                try types.renderStruct(
+                    name: SwiftNaming.typeName(structure.name, kind: "Struct"),
+                    conformance: "Hashable, Sendable, TLVCodable",
+                    header: [], fields: structure.fields, isFabricScoped: structure.isFabricScoped, into: &writer)
             }
             writer.line()
             try renderAttributes(into: &writer)
@@ -74,16 +78,20 @@ struct ClusterRenderer {
                 if field.isNullable { arguments.append("nullable: true") }
                 if field.isOptional { arguments.append("optional: true") }
                 if attribute.requiresTimedWrite { arguments.append("timedWrite: true") }
-                let type = try resolver.swiftType(of: IDLField(name: field.name, type: field.type, id: field.id,
-                                                               isNullable: field.isNullable, line: field.line),
-                                                  in: cluster, optional: false)
-                try attributeLine(field.name, id: field.id, type: type, arguments: arguments, line: field.line,
-                                  names: &names, into: &writer)
+                let type = try resolver.swiftType(
+                    of: IDLField(
+                        name: field.name, type: field.type, id: field.id,
+                        isNullable: field.isNullable, line: field.line),
+                    in: cluster, optional: false)
+                try attributeLine(
+                    field.name, id: field.id, type: type, arguments: arguments, line: field.line,
+                    names: &names, into: &writer)
             }
             for global in Self.globalAttributes {
                 let hasFeatures = global.name == "featureMap" && cluster.bitmaps.contains { $0.name == "Feature" }
-                try attributeLine(global.name, id: global.id, type: hasFeatures ? typeName + ".Feature" : global.type, arguments: [],
-                                  line: cluster.line, names: &names, into: &writer)
+                try attributeLine(
+                    global.name, id: global.id, type: hasFeatures ? typeName + ".Feature" : global.type, arguments: [],
+                    line: cluster.line, names: &names, into: &writer)
             }
         }
     }
@@ -94,8 +102,10 @@ struct ClusterRenderer {
         var result: [(member: String, type: String)] = []
         for attribute in cluster.attributes where !globalIDs.contains(attribute.field.id) && !attribute.isWriteOnly {
             let field = attribute.field
-            let type = try resolver.swiftType(of: IDLField(name: field.name, type: field.type, id: field.id, isNullable: field.isNullable, line: field.line),
-                                              in: cluster, optional: false)
+            let type = try resolver.swiftType(
+                of: IDLField(
+                    name: field.name, type: field.type, id: field.id, isNullable: field.isNullable, line: field.line),
+                in: cluster, optional: false)
             result.append((SwiftNaming.member(field.name), type))
         }
         for global in Self.globalAttributes {
@@ -105,13 +115,18 @@ struct ClusterRenderer {
         return result
     }
 
-    private func attributeLine(_ name: String, id: UInt64, type: String, arguments: [String], line: Int,
-                               names: inout Set<String>, into writer: inout SourceWriter) throws(GeneratorError) {
+    private func attributeLine(
+        _ name: String, id: UInt64, type: String, arguments: [String], line: Int,
+        names: inout Set<String>, into writer: inout SourceWriter
+    ) throws(GeneratorError) {
         let member = SwiftNaming.member(name)
         guard id <= UInt64(UInt32.max), names.insert(member).inserted else {
-            throw .semantic(line: line, message: "cluster \(cluster.name): attribute \(name) repeats a name or its ID is out of range")
+            throw .semantic(
+                line: line,
+                message: "cluster \(cluster.name): attribute \(name) repeats a name or its ID is out of range")
         }
-        let head = "cluster: \(typeName).id, id: \(Hex.format(id, digits: 4)), name: \"\(SwiftNaming.upperCamel(name))\""
+        let head =
+            "cluster: \(typeName).id, id: \(Hex.format(id, digits: 4)), name: \"\(SwiftNaming.upperCamel(name))\""
         let rest = arguments.isEmpty ? "" : ", " + arguments.joined(separator: ", ")
         writer.line("public static let \(member) = AttributeDefinition<\(type)>(\(head)\(rest))")
     }
@@ -134,8 +149,9 @@ struct ClusterRenderer {
                     "public static let id: CommandID = \(try commandID(id, line: response.line))",
                     "public static let name = \"\(response.name)\"",
                 ]
-                try types.renderStruct(name: SwiftNaming.typeName(response.name, kind: "Command"), conformance: "ClusterCommandResponse",
-                                       header: header, fields: response.fields, isFabricScoped: response.isFabricScoped, into: &writer)
+                try types.renderStruct(
+                    name: SwiftNaming.typeName(response.name, kind: "Command"), conformance: "ClusterCommandResponse",
+                    header: header, fields: response.fields, isFabricScoped: response.isFabricScoped, into: &writer)
             }
         }
     }
@@ -143,7 +159,10 @@ struct ClusterRenderer {
     /// The fields of a command's request struct (none for `Name()`), and whether that struct is fabric-scoped.
     func requestFields(of command: IDLCommand) throws(GeneratorError) -> (fields: [IDLField], isFabricScoped: Bool) {
         guard let input = command.input else { return ([], false) }
-        guard let request = cluster.structs.first(where: { $0.name == input }) ?? resolver.file.structs.first(where: { $0.name == input }) else {
+        guard
+            let request = cluster.structs.first(where: { $0.name == input })
+                ?? resolver.file.structs.first(where: { $0.name == input })
+        else {
             throw .semantic(line: command.line, message: "command \(command.name): unknown request struct '\(input)'")
         }
         return (request.fields, request.isFabricScoped)
@@ -153,16 +172,23 @@ struct ClusterRenderer {
     /// from inside the vendor namespace or, `qualified`, from outside it.
     func responseType(of command: IDLCommand, qualified: Bool) throws(GeneratorError) -> String {
         if command.output == "DefaultSuccess" { return "DefaultSuccess" }
-        guard cluster.structs.contains(where: { $0.name == command.output && $0.kind != .plain && $0.kind != .request }) else {
-            throw .semantic(line: command.line, message: "command \(command.name): '\(command.output)' is not a response struct of cluster \(cluster.name)")
+        guard cluster.structs.contains(where: { $0.name == command.output && $0.kind != .plain && $0.kind != .request })
+        else {
+            throw .semantic(
+                line: command.line,
+                message:
+                    "command \(command.name): '\(command.output)' is not a response struct of cluster \(cluster.name)")
         }
-        return "\(qualified ? qualifiedTypeName : typeName).Commands.\(SwiftNaming.typeName(command.output, kind: "Command"))"
+        return
+            "\(qualified ? qualifiedTypeName : typeName).Commands.\(SwiftNaming.typeName(command.output, kind: "Command"))"
     }
 
     /// The cluster's type name as code outside its namespace spells it.
     var qualifiedTypeName: String { resolver.clusterTypeName(cluster) }
 
-    private func renderCommand(_ command: IDLCommand, _ types: TypeRenderer, into writer: inout SourceWriter) throws(GeneratorError) {
+    private func renderCommand(
+        _ command: IDLCommand, _ types: TypeRenderer, into writer: inout SourceWriter
+    ) throws(GeneratorError) {
         let (fields, isFabricScoped) = try requestFields(of: command)
         let response = try responseType(of: command, qualified: false)
         var header = [
@@ -172,13 +198,16 @@ struct ClusterRenderer {
             "public static let name = \"\(command.name)\"",
         ]
         if command.invokePrivilege != "operate" {
-            header.append("public static let invokePrivilege = Privilege\(try privilege(command.invokePrivilege, line: command.line))")
+            header.append(
+                "public static let invokePrivilege = Privilege\(try privilege(command.invokePrivilege, line: command.line))"
+            )
         }
         if command.isTimed { header.append("public static let requiresTimedInvoke = true") }
         if command.isFabricScoped { header.append("public static let isFabricScoped = true") }
         writer.documentation(command.documentation)
-        try types.renderStruct(name: SwiftNaming.typeName(command.name, kind: "Command"), conformance: "ClusterCommand", header: header,
-                               fields: fields, isFabricScoped: isFabricScoped, into: &writer)
+        try types.renderStruct(
+            name: SwiftNaming.typeName(command.name, kind: "Command"), conformance: "ClusterCommand", header: header,
+            fields: fields, isFabricScoped: isFabricScoped, into: &writer)
     }
 
     // MARK: Events
@@ -199,11 +228,14 @@ struct ClusterRenderer {
                     "public static let priority = EventPriority.\(event.priority)",
                 ]
                 if event.readPrivilege != "view" {
-                    header.append("public static let readPrivilege = Privilege\(try privilege(event.readPrivilege, line: event.line))")
+                    header.append(
+                        "public static let readPrivilege = Privilege\(try privilege(event.readPrivilege, line: event.line))"
+                    )
                 }
                 if event.isFabricSensitive { header.append("public static let isFabricSensitive = true") }
-                try types.renderStruct(name: SwiftNaming.typeName(event.name, kind: "Event"), conformance: "ClusterEvent", header: header,
-                                       fields: event.fields, isFabricScoped: false, into: &writer)
+                try types.renderStruct(
+                    name: SwiftNaming.typeName(event.name, kind: "Event"), conformance: "ClusterEvent", header: header,
+                    fields: event.fields, isFabricScoped: false, into: &writer)
             }
         }
     }
@@ -212,7 +244,8 @@ struct ClusterRenderer {
 
     private func renderInfo(into writer: inout SourceWriter) throws(GeneratorError) {
         let globalIDs = Set(Self.globalAttributes.map(\.id))
-        let attributes = cluster.attributes.filter { !globalIDs.contains($0.field.id) }.map { ($0.field.id, $0.field.name) }
+        let attributes =
+            cluster.attributes.filter { !globalIDs.contains($0.field.id) }.map { ($0.field.id, $0.field.name) }
             + Self.globalAttributes.map { ($0.id, $0.name) }
         let responses = cluster.structs.compactMap { structure -> (UInt64, String)? in
             guard case .response(let id) = structure.kind else { return nil }
@@ -221,7 +254,8 @@ struct ClusterRenderer {
         writer.line("/// This cluster's names, for `ClusterRegistry`.")
         writer.line("public static let info = ClusterInfo(")
         writer.line("    id: id, name: name, revision: revision,")
-        writer.line("    attributes: \(dictionary(attributes.map { ($0.0, SwiftNaming.upperCamel($0.1)) }, digits: 4)),")
+        writer.line(
+            "    attributes: \(dictionary(attributes.map { ($0.0, SwiftNaming.upperCamel($0.1)) }, digits: 4)),")
         writer.line("    acceptedCommands: \(dictionary(cluster.commands.map { ($0.id, $0.name) }, digits: 2)),")
         writer.line("    generatedCommands: \(dictionary(responses, digits: 2)),")
         writer.line("    events: \(dictionary(cluster.events.map { ($0.id, $0.name) }, digits: 2))")
@@ -230,7 +264,9 @@ struct ClusterRenderer {
 
     private func dictionary(_ entries: [(UInt64, String)], digits: Int) -> String {
         guard !entries.isEmpty else { return "[:]" }
-        return "[" + entries.sorted { $0.0 < $1.0 }.map { "\(Hex.format($0.0, digits: digits)): \"\($0.1)\"" }.joined(separator: ", ") + "]"
+        return "["
+            + entries.sorted { $0.0 < $1.0 }.map { "\(Hex.format($0.0, digits: digits)): \"\($0.1)\"" }.joined(
+                separator: ", ") + "]"
     }
 
     // MARK: Values

@@ -33,26 +33,37 @@ enum DataModelGeneratorCommand {
     }
 
     /// The Home API traits of the selected clusters and, with device types, the Home API device types.
-    static func generateTraits(file: IDLFile, idlName: String, arguments: GeneratorArguments) throws(GeneratorError) -> [GeneratedFile] {
+    static func generateTraits(
+        file: IDLFile, idlName: String, arguments: GeneratorArguments
+    ) throws(GeneratorError) -> [GeneratedFile] {
         let credit = arguments.attribution.map { " (\($0))" } ?? ""
         let generator = ClusterGenerator(file: file, source: idlName + credit, namespace: arguments.namespace)
         var files = try generator.generateTraits(clusterNames: arguments.clusters)
         if let path = arguments.deviceTypesPath {
             let name = URL(fileURLWithPath: path).lastPathComponent
-            let deviceTypes = DeviceTypeGenerator(entries: try readDeviceTypes(path), clusters: file.clusters, source: name + credit)
-            files.append(try DeviceTypeTraitsGenerator(deviceTypes: deviceTypes, generated: try generator.selected(arguments.clusters),
-                                                       source: name + credit).generate())
+            let deviceTypes = DeviceTypeGenerator(
+                entries: try readDeviceTypes(path), clusters: file.clusters, source: name + credit)
+            files.append(
+                try DeviceTypeTraitsGenerator(
+                    deviceTypes: deviceTypes, generated: try generator.selected(arguments.clusters),
+                    source: name + credit
+                ).generate())
         }
         return files
     }
 
-    static func generate(file: IDLFile, idlName: String, arguments: GeneratorArguments) throws(GeneratorError) -> [GeneratedFile] {
+    static func generate(
+        file: IDLFile, idlName: String, arguments: GeneratorArguments
+    ) throws(GeneratorError) -> [GeneratedFile] {
         let credit = arguments.attribution.map { " (\($0))" } ?? ""
         let generator = ClusterGenerator(file: file, source: idlName + credit, namespace: arguments.namespace)
         var files = try generator.generate(clusterNames: arguments.clusters)
         if let path = arguments.deviceTypesPath {
             let name = URL(fileURLWithPath: path).lastPathComponent
-            files.append(try DeviceTypeGenerator(entries: try readDeviceTypes(path), clusters: file.clusters, source: name + credit).generate())
+            files.append(
+                try DeviceTypeGenerator(
+                    entries: try readDeviceTypes(path), clusters: file.clusters, source: name + credit
+                ).generate())
         }
         return files
     }
@@ -77,9 +88,12 @@ enum DataModelGeneratorCommand {
         do {
             try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let produced = Set(files.map(\.name))
-            for name in try manager.contentsOfDirectory(atPath: folder).sorted() where name.hasSuffix(".swift") && !produced.contains(name) {
+            for name in try manager.contentsOfDirectory(atPath: folder).sorted()
+            where name.hasSuffix(".swift") && !produced.contains(name) {
                 let path = folder + "/" + name
-                if let existing = try? String(contentsOfFile: path, encoding: .utf8), existing.hasPrefix(generatedMarker) {
+                if let existing = try? String(contentsOfFile: path, encoding: .utf8),
+                    existing.hasPrefix(generatedMarker)
+                {
                     try manager.removeItem(atPath: path)
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reads the device-type definitions (children of `<configurator>`); device types nested in an
@@ -13,7 +14,9 @@ enum DeviceTypeReader {
         let parsed = parser.parse()
         if let error = delegate.error { throw error }
         guard parsed else {
-            throw .deviceTypes(line: parser.lineNumber, message: "not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "unknown error"))")
+            throw .deviceTypes(
+                line: parser.lineNumber,
+                message: "not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "unknown error"))")
         }
         // Some XMLParser builds accept a document cut short; the closing root element shows it is whole.
         guard delegate.isComplete else {
@@ -29,8 +32,10 @@ enum DeviceTypeReader {
         private var path: [String] = []
         private var text = ""
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             path.append(name)
             text = ""
             if path == ["configurator", "deviceType"] {

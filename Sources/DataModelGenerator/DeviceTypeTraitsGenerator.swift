@@ -19,17 +19,29 @@ struct DeviceTypeTraitsGenerator {
             var optional: [IDLCluster] = []
             for include in entry.clusters {
                 guard let cluster = all[SwiftNaming.normalized(include.cluster)] else {
-                    throw .deviceTypes(line: include.line, message: "device type '\(entry.typeName)' includes cluster '\(include.cluster)', which the IDL does not define")
+                    throw .deviceTypes(
+                        line: include.line,
+                        message:
+                            "device type '\(entry.typeName)' includes cluster '\(include.cluster)', which the IDL does not define"
+                    )
                 }
-                if include.server { required.append(cluster) } else if !include.serverLocked { optional.append(cluster) }
+                if include.server {
+                    required.append(cluster)
+                } else if !include.serverLocked {
+                    optional.append(cluster)
+                }
             }
             guard required.allSatisfy({ generatedIDs.contains($0.id) }) else { continue }
             let traits = (required + optional).filter { generatedIDs.contains($0.id) }.sorted { $0.id < $1.id }
             let name = SwiftNaming.upperCamel(SwiftNaming.words(entry.typeName)) + "DeviceType"
             writer.line()
-            writer.line("// Matter Device Library \(Hex.format(entry.deviceID ?? 0, digits: 4)) \(entry.typeName): its traits are its endpoint's clusters.")
+            writer.line(
+                "// Matter Device Library \(Hex.format(entry.deviceID ?? 0, digits: 4)) \(entry.typeName): its traits are its endpoint's clusters."
+            )
             try writer.block("public struct \(name): DeviceType") { writer throws(GeneratorError) in
-                writer.line("public static let matterDeviceTypeID: DeviceTypeID = \(Hex.format(entry.deviceID ?? 0, digits: 4))")
+                writer.line(
+                    "public static let matterDeviceTypeID: DeviceTypeID = \(Hex.format(entry.deviceID ?? 0, digits: 4))"
+                )
                 writer.line("public let context: DeviceTypeContext")
                 writer.line("public init(context: DeviceTypeContext) { self.context = context }")
                 writer.line("public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }")
@@ -38,7 +50,9 @@ struct DeviceTypeTraitsGenerator {
                     writer.line("let traits: TraitCollection")
                     for cluster in traits {
                         let trait = SwiftNaming.upperCamel(cluster.name) + "Trait"
-                        writer.line("public var \(SwiftNaming.member(cluster.name + "Trait")): \(trait)? { traits[\(trait).self] }")
+                        writer.line(
+                            "public var \(SwiftNaming.member(cluster.name + "Trait")): \(trait)? { traits[\(trait).self] }"
+                        )
                     }
                 }
             }

@@ -26,7 +26,10 @@ struct GeneratorArguments: Equatable {
         var values: [String: String] = [:]
         var remaining = arguments[...]
         while let option = remaining.popFirst() {
-            guard ["--idl", "--device-types", "--output", "--clusters", "--namespace", "--attribution", "--traits"].contains(option) else {
+            guard
+                ["--idl", "--device-types", "--output", "--clusters", "--namespace", "--attribution", "--traits"]
+                    .contains(option)
+            else {
                 throw .usage("unknown option '\(option)'\n" + Self.usage)
             }
             guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
@@ -44,12 +47,15 @@ struct GeneratorArguments: Equatable {
         namespace = values["--namespace"]
         attribution = values["--attribution"]
         traitsPath = values["--traits"]
-        if let namespace, namespace.isEmpty || !namespace.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
-            || namespace.first?.isNumber == true {
+        if let namespace,
+            namespace.isEmpty || !namespace.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+                || namespace.first?.isNumber == true
+        {
             throw .usage("--namespace must be a Swift type name, not '\(namespace)'")
         }
         if namespace != nil && deviceTypesPath != nil {
-            throw .usage("--device-types generates the standard MatterDeviceTypes; it cannot go into a vendor namespace")
+            throw .usage(
+                "--device-types generates the standard MatterDeviceTypes; it cannot go into a vendor namespace")
         }
     }
 }

@@ -7,7 +7,9 @@ enum IDLBaseTypes {
 
     /// Types whose values are integers of a known width: the base types of enums and bitmaps.
     static func integerType(_ name: String) -> String? {
-        guard let swift = table[name.lowercased()], swift.hasPrefix("UInt") || swift.hasPrefix("Int") else { return nil }
+        guard let swift = table[name.lowercased()], swift.hasPrefix("UInt") || swift.hasPrefix("Int") else {
+            return nil
+        }
         return swift
     }
 

@@ -41,7 +41,8 @@ struct IDLParser {
                 try allow(qualifiers, [], for: "an endpoint", line: line)
                 try skipEndpoint()
             case let word:
-                throw .syntax(line: line, message: "expected enum, bitmap, struct, cluster or endpoint, found '\(word)'")
+                throw .syntax(
+                    line: line, message: "expected enum, bitmap, struct, cluster or endpoint, found '\(word)'")
             }
         }
     }
@@ -77,16 +78,21 @@ struct IDLParser {
             case "struct":
                 cluster.structs.append(try parseStruct(qualifiers, line: line))
             case "attribute":
-                try allow(qualifiers, ["readonly", "writeonly", "timedwrite"] + Self.maturities, for: "an attribute", line: line)
+                try allow(
+                    qualifiers, ["readonly", "writeonly", "timedwrite"] + Self.maturities, for: "an attribute",
+                    line: line)
                 cluster.attributes.append(try parseAttribute(qualifiers, line: line))
             case "command":
                 try allow(qualifiers, ["timed", "fabric"] + Self.maturities, for: "a command", line: line)
                 cluster.commands.append(try parseCommand(qualifiers, line: line))
             case "event":
-                try allow(qualifiers, Self.priorities + ["fabric_sensitive"] + Self.maturities, for: "an event", line: line)
+                try allow(
+                    qualifiers, Self.priorities + ["fabric_sensitive"] + Self.maturities, for: "an event", line: line)
                 cluster.events.append(try parseEvent(qualifiers, line: line))
             case let word:
-                throw .syntax(line: line, message: "expected revision, enum, bitmap, struct, attribute, command or event, found '\(word)'")
+                throw .syntax(
+                    line: line,
+                    message: "expected revision, enum, bitmap, struct, attribute, command or event, found '\(word)'")
             }
         }
     }
@@ -113,7 +119,9 @@ struct IDLParser {
     }
 
     private mutating func parseStruct(_ qualifiers: [String], line: Int) throws(GeneratorError) -> IDLStruct {
-        try allow(qualifiers, ["shared", "fabric_scoped", "request", "response"] + Self.maturities, for: "a struct", line: line)
+        try allow(
+            qualifiers, ["shared", "fabric_scoped", "request", "response"] + Self.maturities, for: "a struct",
+            line: line)
         let name = try identifier("a struct name")
         var kind = IDLStruct.Kind.plain
         if qualifiers.contains("response") {
@@ -122,8 +130,9 @@ struct IDLParser {
         } else if qualifiers.contains("request") {
             kind = .request
         }
-        return IDLStruct(name: name, kind: kind, isFabricScoped: qualifiers.contains("fabric_scoped"),
-                         fields: try parseFieldBlock(), line: line)
+        return IDLStruct(
+            name: name, kind: kind, isFabricScoped: qualifiers.contains("fabric_scoped"),
+            fields: try parseFieldBlock(), line: line)
     }
 
     private mutating func parseFieldBlock() throws(GeneratorError) -> [IDLField] {
@@ -137,7 +146,8 @@ struct IDLParser {
             }
             let line = current.line
             let qualifiers = parseQualifiers()
-            try allow(qualifiers, ["optional", "nullable", "fabric_sensitive"] + Self.maturities, for: "a field", line: line)
+            try allow(
+                qualifiers, ["optional", "nullable", "fabric_sensitive"] + Self.maturities, for: "a field", line: line)
             var field = try parseField(line: line)
             field.isOptional = qualifiers.contains("optional")
             field.isNullable = qualifiers.contains("nullable")
@@ -229,7 +239,8 @@ struct IDLParser {
     }
 
     /// `access(read: view, write: manage)`, when present.
-    private mutating func parseAccess(roles: Set<String>) throws(GeneratorError) -> [(role: String, privilege: String)] {
+    private mutating func parseAccess(roles: Set<String>) throws(GeneratorError) -> [(role: String, privilege: String)]
+    {
         guard current.kind == .identifier("access") else { return [] }
         advance()
         try expect("(")
@@ -239,7 +250,9 @@ struct IDLParser {
             let line = current.line
             let role = try identifier("an access role")
             guard roles.contains(role) else {
-                throw .syntax(line: line, message: "access role '\(role)' is not one of \(roles.sorted().joined(separator: ", ")) here")
+                throw .syntax(
+                    line: line,
+                    message: "access role '\(role)' is not one of \(roles.sorted().joined(separator: ", ")) here")
             }
             try expect(":")
             let privilegeLine = current.line
@@ -291,7 +304,8 @@ struct IDLParser {
     private static let priorities = ["critical", "info", "debug"]
     private static let privileges: Set<String> = ["view", "proxy_view", "operate", "manage", "administer"]
     private static let qualifierWords: Set<String> = [
-        "provisional", "internal", "deprecated", "shared", "fabric_scoped", "request", "response", "readonly", "writeonly",
+        "provisional", "internal", "deprecated", "shared", "fabric_scoped", "request", "response", "readonly",
+        "writeonly",
         "timedwrite", "timed", "fabric", "optional", "nullable", "fabric_sensitive", "critical", "info", "debug",
         "client", "server",
     ]
@@ -315,7 +329,8 @@ struct IDLParser {
         while true {
             takeDocumentation()
             guard case .identifier(let word) = current.kind, Self.qualifierWords.contains(word),
-                  position + 1 < tokens.count, case .identifier = tokens[position + 1].kind else {
+                position + 1 < tokens.count, case .identifier = tokens[position + 1].kind
+            else {
                 return qualifiers
             }
             qualifiers.append(word)
@@ -323,7 +338,9 @@ struct IDLParser {
         }
     }
 
-    private func allow(_ qualifiers: [String], _ allowed: [String], for declaration: String, line: Int) throws(GeneratorError) {
+    private func allow(
+        _ qualifiers: [String], _ allowed: [String], for declaration: String, line: Int
+    ) throws(GeneratorError) {
         if let wrong = qualifiers.first(where: { !allowed.contains($0) }) {
             throw .syntax(line: line, message: "'\(wrong)' cannot qualify \(declaration)")
         }
@@ -351,14 +368,15 @@ struct IDLParser {
     }
 
     private func unexpected(_ expected: String) -> GeneratorError {
-        let found = switch current.kind {
-        case .identifier(let word): "'\(word)'"
-        case .number(let value): "number \(value)"
-        case .string(let text): "string \"\(text)\""
-        case .symbol(let symbol): "'\(symbol)'"
-        case .documentation: "a doc comment"
-        case .end: "end of file"
-        }
+        let found =
+            switch current.kind {
+            case .identifier(let word): "'\(word)'"
+            case .number(let value): "number \(value)"
+            case .string(let text): "string \"\(text)\""
+            case .symbol(let symbol): "'\(symbol)'"
+            case .documentation: "a doc comment"
+            case .end: "end of file"
+            }
         return .syntax(line: current.line, message: "expected \(expected), found \(found)")
     }
 }

@@ -12,7 +12,9 @@ struct SourceWriter {
     }
 
     /// `header {`, the body one level deeper, `}`.
-    mutating func block(_ header: String, _ body: (inout SourceWriter) throws(GeneratorError) -> Void) throws(GeneratorError) {
+    mutating func block(
+        _ header: String, _ body: (inout SourceWriter) throws(GeneratorError) -> Void
+    ) throws(GeneratorError) {
         line(header + " {")
         depth += 1
         try body(&self)

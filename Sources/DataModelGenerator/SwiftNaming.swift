@@ -14,7 +14,9 @@ enum SwiftNaming {
 
     /// An enum constant as the spec names it, for people: the IDL name without its `k` prefix (`kNoFailSafe` → `NoFailSafe`).
     static func displayName(ofConstant name: String) -> String {
-        guard name.first == "k", let second = name.dropFirst().first, second.isUppercase || second.isNumber else { return name }
+        guard name.first == "k", let second = name.dropFirst().first, second.isUppercase || second.isNumber else {
+            return name
+        }
         return String(name.dropFirst())
     }
 
@@ -30,7 +32,9 @@ enum SwiftNaming {
         return reservedTypeNames.contains(name) ? name + kind : name
     }
 
-    private static let reservedTypeNames: Set<String> = ["Type", "Protocol", "Self", "Any", "Sendable", "Hashable", "Error"]
+    private static let reservedTypeNames: Set<String> = [
+        "Type", "Protocol", "Self", "Any", "Sendable", "Hashable", "Error",
+    ]
 
     /// Lower-cases the leading capitals, keeping the last one of an acronym when a word follows it:
     /// `SDPMid` → `sdpMid`, `URLs` → `urls`, `AC41E` → `ac41E`.
@@ -60,8 +64,11 @@ enum SwiftNaming {
     private static let keywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
         "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
-        "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else",
-        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as", "false",
-        "is", "nil", "self", "super", "throws", "true", "try", "await", "any", "some", "Type", "Self", "Any", "Protocol",
+        "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do",
+        "else",
+        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as",
+        "false",
+        "is", "nil", "self", "super", "throws", "true", "try", "await", "any", "some", "Type", "Self", "Any",
+        "Protocol",
     ]
 }

@@ -21,7 +21,9 @@ struct SwiftTypeResolver {
     }
 
     func resolve(_ name: String, in cluster: IDLCluster?, line: Int) throws(GeneratorError) -> Resolution {
-        if let cluster, let kind = kind(of: name, enums: cluster.enums, bitmaps: cluster.bitmaps, structs: cluster.structs) {
+        if let cluster,
+            let kind = kind(of: name, enums: cluster.enums, bitmaps: cluster.bitmaps, structs: cluster.structs)
+        {
             return .clusterType(name, swift: SwiftNaming.typeName(name, kind: kind))
         }
         if let kind = kind(of: name, enums: file.enums, bitmaps: file.bitmaps, structs: file.structs) {
@@ -56,7 +58,8 @@ struct SwiftTypeResolver {
         var used: Set<String> = []
         var pending: [IDLField] = []
         for cluster in clusters {
-            let fields = cluster.structs.flatMap(\.fields) + cluster.events.flatMap(\.fields) + cluster.attributes.map(\.field)
+            let fields =
+                cluster.structs.flatMap(\.fields) + cluster.events.flatMap(\.fields) + cluster.attributes.map(\.field)
             for field in fields {
                 if case .globalType(let name, _) = try resolve(field.type.name, in: cluster, line: field.line) {
                     used.insert(name)
@@ -65,7 +68,9 @@ struct SwiftTypeResolver {
         }
         pending = file.structs.filter { used.contains($0.name) }.flatMap(\.fields)
         while let field = pending.popLast() {
-            if case .globalType(let name, _) = try resolve(field.type.name, in: nil, line: field.line), !used.contains(name) {
+            if case .globalType(let name, _) = try resolve(field.type.name, in: nil, line: field.line),
+                !used.contains(name)
+            {
                 used.insert(name)
                 pending += file.structs.filter { $0.name == name }.flatMap(\.fields)
             }
@@ -74,7 +79,8 @@ struct SwiftTypeResolver {
     }
 
     /// "Enum", "Bitmap" or "Struct" when the scope declares the name.
-    private func kind(of name: String, enums: [IDLConstants], bitmaps: [IDLConstants], structs: [IDLStruct]) -> String? {
+    private func kind(of name: String, enums: [IDLConstants], bitmaps: [IDLConstants], structs: [IDLStruct]) -> String?
+    {
         if enums.contains(where: { $0.name == name }) { return "Enum" }
         if bitmaps.contains(where: { $0.name == name }) { return "Bitmap" }
         return structs.contains { $0.name == name } ? "Struct" : nil

@@ -12,7 +12,9 @@ struct TraitRenderer {
 
     func render(into writer: inout SourceWriter) throws(GeneratorError) {
         let clusterType = renderer.qualifiedTypeName
-        writer.line("// Matter cluster \(cluster.name) \(Hex.format(cluster.id, digits: 4)) as a trait: its attributes from the hub's cache, its commands.")
+        writer.line(
+            "// Matter cluster \(cluster.name) \(Hex.format(cluster.id, digits: 4)) as a trait: its attributes from the hub's cache, its commands."
+        )
         try writer.block("public struct \(typeName): Trait") { writer throws(GeneratorError) in
             writer.line("public typealias Cluster = \(clusterType)")
             writer.line("public let context: TraitContext")
@@ -23,7 +25,9 @@ struct TraitRenderer {
                 writer.line("let context: TraitContext")
                 for (name, type) in try renderer.readableAttributes() {
                     guard name != "context" else {
-                        throw .semantic(line: cluster.line, message: "cluster \(cluster.name): an attribute named context shadows the trait's context")
+                        throw .semantic(
+                            line: cluster.line,
+                            message: "cluster \(cluster.name): an attribute named context shadows the trait's context")
                     }
                     writer.line("public var \(name): \(type)? { context.value(\(clusterType).Attributes.\(name)) }")
                 }
@@ -35,19 +39,26 @@ struct TraitRenderer {
         }
     }
 
-    private func renderCommand(_ command: IDLCommand, clusterType: String, into writer: inout SourceWriter) throws(GeneratorError) {
+    private func renderCommand(
+        _ command: IDLCommand, clusterType: String, into writer: inout SourceWriter
+    ) throws(GeneratorError) {
         let name = SwiftNaming.member(command.name)
         guard !Self.reservedMembers.contains(name) else {
-            throw .semantic(line: command.line, message: "cluster \(cluster.name): command \(command.name) would shadow the trait's \(name)")
+            throw .semantic(
+                line: command.line,
+                message: "cluster \(cluster.name): command \(command.name) would shadow the trait's \(name)")
         }
         let (fields, isFabricScoped) = try renderer.requestFields(of: command)
-        let parameters = try TypeRenderer(resolver: resolver, cluster: cluster).initialiserParameters(fields, isFabricScoped: isFabricScoped)
+        let parameters = try TypeRenderer(resolver: resolver, cluster: cluster).initialiserParameters(
+            fields, isFabricScoped: isFabricScoped)
         let arguments = parameters.map { "\($0.name): \($0.name)" }.joined(separator: ", ")
         let request = "\(clusterType).Commands.\(SwiftNaming.typeName(command.name, kind: "Command"))(\(arguments))"
         let response = try renderer.responseType(of: command, qualified: true)
         let result = response == "DefaultSuccess" ? "" : " -> \(response)"
         writer.documentation(command.documentation)
-        writer.line("public func \(name)(\(parameters.map(\.declaration).joined(separator: ", "))) async throws(HomeError)\(result) {")
+        writer.line(
+            "public func \(name)(\(parameters.map(\.declaration).joined(separator: ", "))) async throws(HomeError)\(result) {"
+        )
         writer.line("    try await context.invoke(\(request))")
         writer.line("}")
     }

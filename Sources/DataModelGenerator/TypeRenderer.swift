@@ -14,29 +14,38 @@ struct TypeRenderer {
         try renderConstants(constants, protocolName: "ClusterBitmap", kind: "Bitmap", into: &writer)
     }
 
-    private func renderConstants(_ constants: IDLConstants, protocolName: String, kind: String,
-                                 into writer: inout SourceWriter) throws(GeneratorError) {
+    private func renderConstants(
+        _ constants: IDLConstants, protocolName: String, kind: String,
+        into writer: inout SourceWriter
+    ) throws(GeneratorError) {
         guard let rawType = IDLBaseTypes.integerType(constants.baseType), rawType.hasPrefix("UInt") else {
-            throw .semantic(line: constants.line, message: "\(constants.name): base type '\(constants.baseType)' is not an enum or bitmap type")
+            throw .semantic(
+                line: constants.line,
+                message: "\(constants.name): base type '\(constants.baseType)' is not an enum or bitmap type")
         }
-        let maximum: UInt64 = switch rawType {
-        case "UInt8": UInt64(UInt8.max)
-        case "UInt16": UInt64(UInt16.max)
-        case "UInt32": UInt64(UInt32.max)
-        default: UInt64.max
-        }
+        let maximum: UInt64 =
+            switch rawType {
+            case "UInt8": UInt64(UInt8.max)
+            case "UInt16": UInt64(UInt16.max)
+            case "UInt32": UInt64(UInt32.max)
+            default: UInt64.max
+            }
         var names: Set<String> = []
-        try writer.block("public struct \(SwiftNaming.typeName(constants.name, kind: kind)): \(protocolName)") { writer throws(GeneratorError) in
+        try writer.block("public struct \(SwiftNaming.typeName(constants.name, kind: kind)): \(protocolName)") {
+            writer throws(GeneratorError) in
             writer.line("public let rawValue: \(rawType)")
             writer.line("public init(rawValue: \(rawType)) { self.rawValue = rawValue }")
             if !constants.entries.isEmpty { writer.line() }
             for entry in constants.entries {
                 let name = SwiftNaming.member(entry.name, isConstant: true)
                 guard entry.value <= maximum else {
-                    throw .semantic(line: constants.line, message: "\(constants.name).\(entry.name) = \(entry.value) does not fit \(constants.baseType)")
+                    throw .semantic(
+                        line: constants.line,
+                        message: "\(constants.name).\(entry.name) = \(entry.value) does not fit \(constants.baseType)")
                 }
                 guard names.insert(name).inserted else {
-                    throw .semantic(line: constants.line, message: "\(constants.name): two constants are named \(name) in Swift")
+                    throw .semantic(
+                        line: constants.line, message: "\(constants.name): two constants are named \(name) in Swift")
                 }
                 let value = protocolName == "ClusterBitmap" ? Hex.format(entry.value, digits: 1) : String(entry.value)
                 writer.line("public static let \(name) = Self(rawValue: \(value))")
@@ -47,15 +56,19 @@ struct TypeRenderer {
                 let names = constants.entries.filter { named.insert($0.value).inserted }
                     .map { "\($0.value): \"\(SwiftNaming.displayName(ofConstant: $0.name))\"" }
                 writer.line()
-                writer.line("public static let names: [\(rawType): String] = [\(names.isEmpty ? ":" : names.joined(separator: ", "))]")
+                writer.line(
+                    "public static let names: [\(rawType): String] = [\(names.isEmpty ? ":" : names.joined(separator: ", "))]"
+                )
             }
         }
     }
 
     /// A TLV structure: stored fields, a memberwise initialiser, and TLV coding at the fields' context tags.
     /// `header` lines (typealiases, static IDs) go first; `conformance` is the protocol list.
-    func renderStruct(name: String, conformance: String, header: [String], fields: [IDLField], isFabricScoped: Bool,
-                      into writer: inout SourceWriter) throws(GeneratorError) {
+    func renderStruct(
+        name: String, conformance: String, header: [String], fields: [IDLField], isFabricScoped: Bool,
+        into writer: inout SourceWriter
+    ) throws(GeneratorError) {
         let members = try fields.map { field throws(GeneratorError) in
             try Member(field: field, isFabricScoped: isFabricScoped, resolver: resolver, cluster: cluster)
         }
@@ -63,10 +76,13 @@ struct TypeRenderer {
         var seenTags: Set<UInt64> = []
         for member in members {
             guard seenNames.insert(member.name).inserted, seenTags.insert(member.field.id).inserted else {
-                throw .semantic(line: member.field.line, message: "\(name): field \(member.field.name) repeats a name or tag")
+                throw .semantic(
+                    line: member.field.line, message: "\(name): field \(member.field.name) repeats a name or tag")
             }
             guard member.field.id <= UInt64(UInt8.max) else {
-                throw .semantic(line: member.field.line, message: "\(name).\(member.field.name): tag \(member.field.id) is not a context tag (0…255)")
+                throw .semantic(
+                    line: member.field.line,
+                    message: "\(name).\(member.field.name): tag \(member.field.id) is not a context tag (0…255)")
             }
         }
         try writer.block("public struct \(name): \(conformance)") { writer throws(GeneratorError) in
@@ -91,7 +107,9 @@ struct TypeRenderer {
     }
 
     /// The memberwise initialiser's parameters of a struct with these fields: `level: UInt8, optionsMask: … = nil`.
-    func initialiserParameters(_ fields: [IDLField], isFabricScoped: Bool) throws(GeneratorError) -> [(name: String, declaration: String)] {
+    func initialiserParameters(
+        _ fields: [IDLField], isFabricScoped: Bool
+    ) throws(GeneratorError) -> [(name: String, declaration: String)] {
         try fields.map { field throws(GeneratorError) in
             let member = try Member(field: field, isFabricScoped: isFabricScoped, resolver: resolver, cluster: cluster)
             return (member.name, "\(member.name): \(member.type)\(member.isOptional ? " = nil" : "")")
@@ -99,7 +117,8 @@ struct TypeRenderer {
     }
 
     private func renderInitialiser(_ members: [Member], into writer: inout SourceWriter) {
-        let parameters = members.map { "\($0.name): \($0.type)\($0.isOptional ? " = nil" : "")" }.joined(separator: ", ")
+        let parameters = members.map { "\($0.name): \($0.type)\($0.isOptional ? " = nil" : "")" }.joined(
+            separator: ", ")
         writer.line("public init(\(parameters)) {")
         for member in members {
             writer.line("    self.\(member.name) = \(member.name)")
@@ -113,7 +132,9 @@ struct TypeRenderer {
         for member in members {
             let tag = member.field.id
             if member.isOptional {
-                writer.line("    if let value = self.\(member.name) { members.append(TLVElement(tag: .context(\(tag)), value.tlvValue())) }")
+                writer.line(
+                    "    if let value = self.\(member.name) { members.append(TLVElement(tag: .context(\(tag)), value.tlvValue())) }"
+                )
             } else {
                 writer.line("    members.append(TLVElement(tag: .context(\(tag)), self.\(member.name).tlvValue()))")
             }
@@ -127,7 +148,8 @@ struct TypeRenderer {
         writer.line("    let fields = try element.structure()")
         for member in members {
             let method = member.isOptional ? "optional" : "required"
-            writer.line("    self.\(member.name) = try fields.\(method)(\(member.field.id), as: \(member.decodedType).self)")
+            writer.line(
+                "    self.\(member.name) = try fields.\(method)(\(member.field.id), as: \(member.decodedType).self)")
         }
         writer.line("}")
     }
@@ -141,7 +163,9 @@ struct TypeRenderer {
         let decodedType: String
         let isOptional: Bool
 
-        init(field: IDLField, isFabricScoped: Bool, resolver: SwiftTypeResolver, cluster: IDLCluster?) throws(GeneratorError) {
+        init(
+            field: IDLField, isFabricScoped: Bool, resolver: SwiftTypeResolver, cluster: IDLCluster?
+        ) throws(GeneratorError) {
             self.field = field
             name = SwiftNaming.member(field.name)
             // Matter Core §7.5 Fabric (fabric-scoped data): clients omit the fabric index when writing, and servers omit

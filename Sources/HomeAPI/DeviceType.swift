@@ -37,8 +37,11 @@ public struct DeviceTypeMetadata: Sendable, Hashable {
     /// multipart device that share this type ("Number 1", "Left"). Empty when the endpoint declares none.
     public let semanticTags: [SemanticTag]
 
-    public init(deviceTypeID: DeviceTypeID, endpoint: UInt16, revision: UInt16, isPrimaryType: Bool, sourceConnectivity: SourceConnectivity,
-                semanticTags: [SemanticTag] = []) {
+    public init(
+        deviceTypeID: DeviceTypeID, endpoint: UInt16, revision: UInt16, isPrimaryType: Bool,
+        sourceConnectivity: SourceConnectivity,
+        semanticTags: [SemanticTag] = []
+    ) {
         self.deviceTypeID = deviceTypeID
         self.endpoint = endpoint
         self.revision = revision

@@ -37,7 +37,8 @@ public struct DeviceTypeController: Sendable, Hashable {
     private var allTypes: [EndpointDeviceType] { endpointTypes + rootEndpointTypes }
 
     public func get<T: DeviceType>(_ type: T.Type) async -> T? {
-        var updates = DeviceUpdates(controller: self, present: contains(type)) { $0.instances(of: T.self).first }.makeAsyncIterator()
+        var updates = DeviceUpdates(controller: self, present: contains(type)) { $0.instances(of: T.self).first }
+            .makeAsyncIterator()
         return (try? await updates.next()) ?? nil
     }
 
@@ -74,18 +75,21 @@ public struct DeviceTypeController: Sendable, Hashable {
 
     private func context(of endpointType: EndpointDeviceType) -> DeviceTypeContext {
         let isPrimary = endpointTypes.first { $0.endpoint == endpointType.endpoint } == endpointType
-        let metadata = DeviceTypeMetadata(deviceTypeID: DeviceTypeID(rawValue: endpointType.deviceType), endpoint: endpointType.endpoint,
-                                          revision: endpointType.revision, isPrimaryType: isPrimary, sourceConnectivity: connectivity,
-                                          semanticTags: endpointTags[endpointType.endpoint] ?? [])
-        let snapshot = EndpointSnapshot(nodeID: nodeID, endpoint: endpointType.endpoint, cache: view?.cache ?? AttributeCache(),
-                                        connectivity: connectivity, live: live)
+        let metadata = DeviceTypeMetadata(
+            deviceTypeID: DeviceTypeID(rawValue: endpointType.deviceType), endpoint: endpointType.endpoint,
+            revision: endpointType.revision, isPrimaryType: isPrimary, sourceConnectivity: connectivity,
+            semanticTags: endpointTags[endpointType.endpoint] ?? [])
+        let snapshot = EndpointSnapshot(
+            nodeID: nodeID, endpoint: endpointType.endpoint, cache: view?.cache ?? AttributeCache(),
+            connectivity: connectivity, live: live)
         return DeviceTypeContext(metadata: metadata, traits: TraitCollection(snapshot: snapshot))
     }
 
     /// Equal when the device types, their tags and connectivity are: attribute values are the device types' own
     /// business, so a query of devices emits when connectivity or device types change, not on every report.
     public static func == (lhs: DeviceTypeController, rhs: DeviceTypeController) -> Bool {
-        lhs.endpointTypes == rhs.endpointTypes && lhs.rootEndpointTypes == rhs.rootEndpointTypes && lhs.endpointTags == rhs.endpointTags
+        lhs.endpointTypes == rhs.endpointTypes && lhs.rootEndpointTypes == rhs.rootEndpointTypes
+            && lhs.endpointTags == rhs.endpointTags
             && lhs.connectivity == rhs.connectivity
     }
 
@@ -106,7 +110,8 @@ struct DeviceUpdates<Value: Hashable & Sendable>: AsyncSequence {
     let derive: @Sendable (DeviceTypeController) -> Value?
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(controller: controller, devices: QueryResults(query: controller.device), derive: derive, finished: !present)
+        Iterator(
+            controller: controller, devices: QueryResults(query: controller.device), derive: derive, finished: !present)
     }
 
     struct Iterator: AsyncIteratorProtocol {

@@ -29,7 +29,8 @@ struct EndpointSnapshot: Sendable, Hashable {
     }
 
     static func == (lhs: EndpointSnapshot, rhs: EndpointSnapshot) -> Bool {
-        lhs.nodeID == rhs.nodeID && lhs.endpoint == rhs.endpoint && lhs.values == rhs.values && lhs.connectivity == rhs.connectivity
+        lhs.nodeID == rhs.nodeID && lhs.endpoint == rhs.endpoint && lhs.values == rhs.values
+            && lhs.connectivity == rhs.connectivity
     }
 
     func hash(into hasher: inout Hasher) {

@@ -36,17 +36,24 @@ public final class Home: Sendable {
 
     /// Connects to the embedded hub as `configuration` says.
     public static func connect(_ configuration: Configuration) async throws(HomeError) -> Home {
-        try open(statePath: configuration.statePath(environment: ProcessInfo.processInfo.environment), configuration: configuration)
+        try open(
+            statePath: configuration.statePath(environment: ProcessInfo.processInfo.environment),
+            configuration: configuration)
     }
 
-    static func open(statePath: String?, configuration: Configuration, callerUID: UInt32 = getuid()) throws(HomeError) -> Home {
+    static func open(
+        statePath: String?, configuration: Configuration, callerUID: UInt32 = getuid()
+    ) throws(HomeError) -> Home {
         do {
             let hub = try Hub(statePath: statePath)
             let settings = CommissioningSettings(
-                interfaces: configuration.networkInterfaces, paaTrustStore: configuration.paaTrustStore ?? hub.directory.path + "/paa",
+                interfaces: configuration.networkInterfaces,
+                paaTrustStore: configuration.paaTrustStore ?? hub.directory.path + "/paa",
                 address: configuration.commissioningAddress, callerUID: callerUID)
-            return Home(context: HomeContext(hub: hub, interfaces: configuration.networkInterfaces,
-                                             settings: configuration.connectionSettings, commissioning: settings))
+            return Home(
+                context: HomeContext(
+                    hub: hub, interfaces: configuration.networkInterfaces,
+                    settings: configuration.connectionSettings, commissioning: settings))
         } catch {
             throw HomeError(opening: error)
         }
@@ -71,13 +78,19 @@ public final class Home: Sendable {
 
     public func rooms() -> Query<Room> {
         context.query { context throws(HomeError) in
-            Set(try context.consistentRead { store throws(HubStoreError) in try store.rooms() }.map { Room($0, context: context) })
+            Set(
+                try context.consistentRead { store throws(HubStoreError) in try store.rooms() }.map {
+                    Room($0, context: context)
+                })
         }
     }
 
     public func structures() -> Query<Structure> {
         context.query { context throws(HomeError) in
-            Set(try context.consistentRead { store throws(HubStoreError) in try store.structures() }.map { Structure($0, context: context) })
+            Set(
+                try context.consistentRead { store throws(HubStoreError) in try store.structures() }.map {
+                    Structure($0, context: context)
+                })
         }
     }
 

@@ -23,8 +23,10 @@ extension Home {
         /// Skips discovery: the address devices being added answer at (tests over loopback, where no mDNS is sent).
         var commissioningAddress: SocketAddress?
 
-        public init(sharedAppGroup: String? = nil, stateDirectory: String? = nil, networkInterfaces: [String] = [],
-                    liveness: Duration = .seconds(Int(HubTiming.liveMaxIntervalCeiling)), paaTrustStore: String? = nil) {
+        public init(
+            sharedAppGroup: String? = nil, stateDirectory: String? = nil, networkInterfaces: [String] = [],
+            liveness: Duration = .seconds(Int(HubTiming.liveMaxIntervalCeiling)), paaTrustStore: String? = nil
+        ) {
             self.sharedAppGroup = sharedAppGroup
             self.stateDirectory = stateDirectory
             self.networkInterfaces = networkInterfaces
@@ -49,7 +51,8 @@ extension Home {
             case (let group?, nil):
                 try Self.validateAppGroup(group)
                 do {
-                    return try StateDirectory.resolve(explicitPath: nil, environment: environment) + "/app-groups/" + group
+                    return try StateDirectory.resolve(explicitPath: nil, environment: environment) + "/app-groups/"
+                        + group
                 } catch {
                     throw HomeError(error)
                 }
@@ -62,13 +65,19 @@ extension Home {
         /// the file system (no `/`, no `..`).
         static func validateAppGroup(_ group: String) throws(HomeError) {
             let labels = group.split(separator: ".", omittingEmptySubsequences: false)
-            let valid = group.utf8.count <= HomeLimits.appGroupIDLength
+            let valid =
+                group.utf8.count <= HomeLimits.appGroupIDLength
                 && labels.allSatisfy { label in
-                    !label.isEmpty && label.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
+                    !label.isEmpty
+                        && label.unicodeScalars.allSatisfy {
+                            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-")
+                        }
                 }
             guard valid else {
-                throw HomeError(.invalidArgument, "invalid app group ID \"\(group)\": use reverse-DNS form (letters, digits, hyphens and single dots, "
-                                + "at most \(HomeLimits.appGroupIDLength) characters), e.g. group.example.home")
+                throw HomeError(
+                    .invalidArgument,
+                    "invalid app group ID \"\(group)\": use reverse-DNS form (letters, digits, hyphens and single dots, "
+                        + "at most \(HomeLimits.appGroupIDLength) characters), e.g. group.example.home")
             }
         }
     }

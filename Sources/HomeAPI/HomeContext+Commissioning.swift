@@ -8,7 +8,8 @@ extension HomeContext {
     func requireCommissioningPermission(structureID: String, structureName: String) throws(HomeError) {
         var status = stat()
         guard stat(hub.directory.path, &status) == 0 else {
-            throw HomeError(.unavailable, "cannot read the owner of \(hub.directory.path): \(String(cString: strerror(errno)))")
+            throw HomeError(
+                .unavailable, "cannot read the owner of \(hub.directory.path): \(String(cString: strerror(errno)))")
         }
         let caller = commissioning.callerUID
         if caller == status.st_uid { return }
@@ -19,8 +20,10 @@ extension HomeContext {
             throw HomeError(error)
         }
         guard granted else {
-            throw HomeError(.permissionDenied, "user \(caller) may not add devices to structure \"\(structureName)\": the hub's owner "
-                            + "(user \(status.st_uid)) has not granted it")
+            throw HomeError(
+                .permissionDenied,
+                "user \(caller) may not add devices to structure \"\(structureName)\": the hub's owner "
+                    + "(user \(status.st_uid)) has not granted it")
         }
     }
 

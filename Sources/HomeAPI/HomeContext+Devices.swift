@@ -15,26 +15,38 @@ extension HomeContext {
             for (nodeID, parts) in nodes {
                 guard let first = parts.first, id == nil || id == Self.nodeDeviceID(nodeID) else { continue }
                 let node = first.node
-                devices.insert(device(id: Self.nodeDeviceID(nodeID), name: node.name ?? node.productName ?? first.name, roomID: first.roomID,
-                                      structureID: structureID(first.roomID), nodeID: nodeID, parts: parts, multipart: true))
+                devices.insert(
+                    device(
+                        id: Self.nodeDeviceID(nodeID), name: node.name ?? node.productName ?? first.name,
+                        roomID: first.roomID,
+                        structureID: structureID(first.roomID), nodeID: nodeID, parts: parts, multipart: true))
             }
         } else {
             for record in records where id == nil || id == record.id.description {
-                devices.insert(device(id: record.id.description, name: record.name, roomID: record.roomID,
-                                      structureID: structureID(record.roomID), nodeID: record.id.nodeID, parts: [record], multipart: false))
+                devices.insert(
+                    device(
+                        id: record.id.description, name: record.name, roomID: record.roomID,
+                        structureID: structureID(record.roomID), nodeID: record.id.nodeID, parts: [record],
+                        multipart: false))
             }
         }
         return devices
     }
 
-    private func device(id: String, name: String, roomID: String?, structureID: String, nodeID: UInt64, parts: [DeviceRecord],
-                        multipart: Bool) -> HomeDevice {
+    private func device(
+        id: String, name: String, roomID: String?, structureID: String, nodeID: UInt64, parts: [DeviceRecord],
+        multipart: Bool
+    ) -> HomeDevice {
         let follow = query { context throws(HomeError) in try context.devices(multipart: multipart, only: id) }
         let own = parts.flatMap(\.deviceTypes)
         let root = parts.contains { $0.id.endpoint == 0 } ? [] : parts.first?.rootDeviceTypes ?? []
-        let tags = Dictionary(grouping: parts.flatMap(\.semanticTags), by: \.endpoint).mapValues { $0.map(SemanticTag.init) }
-        let types = DeviceTypeController(endpointTypes: own, rootEndpointTypes: root, endpointTags: tags, nodeID: nodeID, view: live.view(of: nodeID),
-                                         live: live, device: follow)
+        let tags = Dictionary(grouping: parts.flatMap(\.semanticTags), by: \.endpoint).mapValues {
+            $0.map(SemanticTag.init)
+        }
+        let types = DeviceTypeController(
+            endpointTypes: own, rootEndpointTypes: root, endpointTags: tags, nodeID: nodeID,
+            view: live.view(of: nodeID),
+            live: live, device: follow)
         return HomeDevice(
             id: id, name: name, roomID: roomID, structureID: structureID, isMatterDevice: true,
             sourceConnectivity: SourceConnectivity.aggregate(types.all.map(\.metadata.sourceConnectivity)),

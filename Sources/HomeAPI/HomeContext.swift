@@ -49,7 +49,8 @@ final class HomeContext: Sendable {
     /// The structure a device without a room belongs to.
     static func defaultStructureID(_ structures: [StructureRecord]) throws(HubStoreError) -> String {
         guard let first = structures.first else {
-            throw .corrupt(table: "structures", column: "structure_id", reason: "no structure: the home needs its default one")
+            throw .corrupt(
+                table: "structures", column: "structure_id", reason: "no structure: the home needs its default one")
         }
         return first.id
     }

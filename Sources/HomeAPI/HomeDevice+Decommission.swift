@@ -31,7 +31,7 @@ extension HomeDevice {
     public func checkDecommissionEligibility() async throws(HomeError) -> DecommissionEligibility {
         do throws(HomeError) {
             try requireDecommissionPermission()
-        } catch where error.code == .permissionDenied {
+        } catch  where error.code == .permissionDenied {
             return .ineligible(reason: .notAuthorized)
         }
         return try eligibility().eligibility
@@ -53,7 +53,9 @@ extension HomeDevice {
         try requireDecommissionPermission()
         let (eligibility, nodeDeviceIDs) = try eligibility()
         if case .ineligible = eligibility {
-            throw HomeError(.failedPrecondition, "\(name) (\(id)) is a bridged device: remove its bridge, or remove it in the bridge's own app")
+            throw HomeError(
+                .failedPrecondition,
+                "\(name) (\(id)) is a bridged device: remove its bridge, or remove it in the bridge's own app")
         }
         await context.live.forget(nodeID)
         var fabricRemovalFailure: String?
@@ -63,16 +65,25 @@ extension HomeDevice {
             fabricRemovalFailure = "\(error)"
         }
         try context.write { [nodeID] store throws(HubStoreError) in try store.deleteNode(nodeID) }
-        return Decommissioning(removedDeviceIDs: isMultipart ? [id] : nodeDeviceIDs, fabricRemovalFailure: fabricRemovalFailure)
+        return Decommissioning(
+            removedDeviceIDs: isMultipart ? [id] : nodeDeviceIDs, fabricRemovalFailure: fabricRemovalFailure)
     }
 
     /// The eligibility of a caller who holds the permission, and the IDs of the node's endpoint devices.
     private func eligibility() throws(HomeError) -> (eligibility: DecommissionEligibility, nodeDeviceIDs: Set<String>) {
-        let nodeDevices = try context.consistentRead { [nodeID] store throws(HubStoreError) in try store.devices().filter { $0.node.nodeID == nodeID } }
+        let nodeDevices = try context.consistentRead { [nodeID] store throws(HubStoreError) in
+            try store.devices().filter { $0.node.nodeID == nodeID }
+        }
         let ids = Set(nodeDevices.map(\.id.description))
-        let bridged = nodeDevices.filter { $0.deviceTypes.contains { $0.deviceType == MatterDeviceTypes.bridgedNode.id.rawValue } }
-        if !isMultipart, bridged.contains(where: { $0.id.description == id }) { return (.ineligible(reason: .bridgedDevice), ids) }
-        if isMultipart, !bridged.isEmpty { return (.eligibleWithSideEffects(.bridge(bridgedDeviceIDs: Set(bridged.map(\.id.description)))), ids) }
+        let bridged = nodeDevices.filter {
+            $0.deviceTypes.contains { $0.deviceType == MatterDeviceTypes.bridgedNode.id.rawValue }
+        }
+        if !isMultipart, bridged.contains(where: { $0.id.description == id }) {
+            return (.ineligible(reason: .bridgedDevice), ids)
+        }
+        if isMultipart, !bridged.isEmpty {
+            return (.eligibleWithSideEffects(.bridge(bridgedDeviceIDs: Set(bridged.map(\.id.description)))), ids)
+        }
         return (ids.count > 1 ? .eligibleWithSideEffects(.multipleAffectedDevices(deviceIDs: ids)) : .eligible, ids)
     }
 

@@ -37,14 +37,17 @@ public struct HomeDevice: Identifiable, Hashable, Sendable {
     }
 
     func with(name: String? = nil, room: Room? = nil) -> HomeDevice {
-        HomeDevice(id: id, name: name ?? self.name, roomID: room?.id ?? roomID, structureID: room?.structureID ?? structureID,
-                   isMatterDevice: isMatterDevice, sourceConnectivity: sourceConnectivity, types: types, parts: parts, nodeID: nodeID,
-                   isMultipart: isMultipart, context: context)
+        HomeDevice(
+            id: id, name: name ?? self.name, roomID: room?.id ?? roomID, structureID: room?.structureID ?? structureID,
+            isMatterDevice: isMatterDevice, sourceConnectivity: sourceConnectivity, types: types, parts: parts,
+            nodeID: nodeID,
+            isMultipart: isMultipart, context: context)
     }
 
     public static func == (lhs: HomeDevice, rhs: HomeDevice) -> Bool {
         lhs.id == rhs.id && lhs.name == rhs.name && lhs.roomID == rhs.roomID && lhs.structureID == rhs.structureID
-            && lhs.isMatterDevice == rhs.isMatterDevice && lhs.sourceConnectivity == rhs.sourceConnectivity && lhs.types == rhs.types
+            && lhs.isMatterDevice == rhs.isMatterDevice && lhs.sourceConnectivity == rhs.sourceConnectivity
+            && lhs.types == rhs.types
     }
 
     public func hash(into hasher: inout Hasher) {

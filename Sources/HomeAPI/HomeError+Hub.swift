@@ -4,23 +4,26 @@ import MatterPlatform
 /// How the hub's errors become `HomeError`s: the code says what kind of failure it is, the message keeps the hub's words.
 extension HomeError {
     init(_ error: HubStoreError) {
-        let code: Code = switch error {
-        case .database(let database): Self.code(of: database)
-        case .newerSchema, .wrongState, .commissioningInProgress, .noCommissioningSession, .nothingCommissioned: .failedPrecondition
-        case .fabricExists, .nodeExists, .roomExists: .alreadyExists
-        case .unknownNode, .unknownDevice, .unknownRoom, .unknownStructure: .notFound
-        case .corrupt: .dataLoss
-        case .invalidName: .invalidArgument
-        }
+        let code: Code =
+            switch error {
+            case .database(let database): Self.code(of: database)
+            case .newerSchema, .wrongState, .commissioningInProgress, .noCommissioningSession, .nothingCommissioned:
+                .failedPrecondition
+            case .fabricExists, .nodeExists, .roomExists: .alreadyExists
+            case .unknownNode, .unknownDevice, .unknownRoom, .unknownStructure: .notFound
+            case .corrupt: .dataLoss
+            case .invalidName: .invalidArgument
+            }
         self.init(code, error.description)
     }
 
     init(_ error: StateDirectoryError) {
-        let code: Code = switch error {
-        case .emptyPath: .invalidArgument
-        case .noDefault, .notADirectory: .failedPrecondition
-        case .cannotCreate, .notWritable: .permissionDenied
-        }
+        let code: Code =
+            switch error {
+            case .emptyPath: .invalidArgument
+            case .noDefault, .notADirectory: .failedPrecondition
+            case .cannotCreate, .notWritable: .permissionDenied
+            }
         self.init(code, error.description)
     }
 
@@ -32,7 +35,11 @@ extension HomeError {
         case let error as StateDirectoryError: self.init(error)
         case let error as SQLiteError: self.init(Self.code(of: error), error.description)
         case let error as FabricAuthorityError:
-            if case .store(let store) = error { self.init(store) } else { self.init(.dataLoss, "the hub's fabric: \(error)") }
+            if case .store(let store) = error {
+                self.init(store)
+            } else {
+                self.init(.dataLoss, "the hub's fabric: \(error)")
+            }
         case is CancellationError: self.init(.cancelled, "cancelled")
         default: self.init(.internal, "\(error)")
         }

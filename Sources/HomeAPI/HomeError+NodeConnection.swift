@@ -4,12 +4,13 @@ import MatterInteraction
 /// How a live connection's errors become `HomeError`s.
 extension HomeError {
     init(_ error: NodeConnectionError, command: String) {
-        let code: Code = switch error {
-        case .unreachable, .stopped: .unavailable
-        case .missingAttribute: .failedPrecondition
-        case .malformedAttribute: .dataLoss
-        case .interaction(let interaction): Self.code(of: interaction)
-        }
+        let code: Code =
+            switch error {
+            case .unreachable, .stopped: .unavailable
+            case .missingAttribute: .failedPrecondition
+            case .malformedAttribute: .dataLoss
+            case .interaction(let interaction): Self.code(of: interaction)
+            }
         self.init(code, "\(command): \(error)")
     }
 

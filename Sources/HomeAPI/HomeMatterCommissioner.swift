@@ -27,10 +27,14 @@ public final class HomeMatterCommissioner: Sendable {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw HomeError(.notFound, "the app group container \(path) does not exist: the app must configure the app group and connect first")
+            throw HomeError(
+                .notFound,
+                "the app group container \(path) does not exist: the app must configure the app group and connect first"
+            )
         }
         guard FileManager.default.fileExists(atPath: StateDirectory.databasePath(in: path)) else {
-            throw HomeError(.failedPrecondition, "the app group container \(path) holds no hub state: the app never configured it")
+            throw HomeError(
+                .failedPrecondition, "the app group container \(path) holds no hub state: the app never configured it")
         }
         context = try Home.open(statePath: path, configuration: configuration).context
         deviceAddress = nil
@@ -66,10 +70,12 @@ public final class HomeMatterCommissioner: Sendable {
         do {
             trustStore = try PAATrustStore(directory: session.paaTrustStore)
         } catch {
-            throw HomeError(.failedPrecondition, "the PAA trust store \(session.paaTrustStore) cannot be used: \(error)")
+            throw HomeError(
+                .failedPrecondition, "the PAA trust store \(session.paaTrustStore) cannot be used: \(error)")
         }
-        let request = CommissioningRequest(payload: payload, address: deviceAddress ?? context.commissioning.address, interfaces: session.interfaces,
-                                           trustStore: trustStore, session: session.id)
+        let request = CommissioningRequest(
+            payload: payload, address: deviceAddress ?? context.commissioning.address, interfaces: session.interfaces,
+            trustStore: trustStore, session: session.id)
         do {
             _ = try await context.hub.commission(request, name: nil, room: nil) { _ in }
         } catch {
@@ -82,7 +88,9 @@ public final class HomeMatterCommissioner: Sendable {
     public func fetchRooms() throws(HomeError) -> [MatterAddDeviceRequest.Room] {
         let session = try context.liveSession()
         let rooms = try context.consistentRead { store throws(HubStoreError) in try store.rooms() }
-        return rooms.filter { $0.structureID == session.structureID }.map { MatterAddDeviceRequest.Room(displayName: $0.name) }
+        return rooms.filter { $0.structureID == session.structureID }.map {
+            MatterAddDeviceRequest.Room(displayName: $0.name)
+        }
     }
 
     /// Names the devices commissioned in this session (numbered when a node has several; a name is cut to 60 Unicode
@@ -94,7 +102,8 @@ public final class HomeMatterCommissioner: Sendable {
         do {
             try configure(deviceName: deviceName, roomName: roomName)
         } catch {
-            FileHandle.standardError.write(Data("HomeMatterCommissioner: the device was not configured: \(error)\n".utf8))
+            FileHandle.standardError.write(
+                Data("HomeMatterCommissioner: the device was not configured: \(error)\n".utf8))
         }
     }
 
@@ -103,6 +112,8 @@ public final class HomeMatterCommissioner: Sendable {
         let session = try context.liveSession()
         let name = try HomeName.validated(deviceName, naming: "device")
         let room = try roomName.map { name throws(HomeError) in try HomeName.validated(name, naming: "room") }
-        try context.write { store throws(HubStoreError) in try store.configureSessionDevices(session.id, name: name, roomName: room) }
+        try context.write { store throws(HubStoreError) in
+            try store.configureSessionDevices(session.id, name: name, roomName: room)
+        }
     }
 }

@@ -5,7 +5,9 @@ enum HomeName {
         let scalars = name.unicodeScalars.prefix(HomeLimits.nameCodePoints)
         // Checked after cutting: what is stored must have a visible character.
         guard scalars.contains(where: { !$0.properties.isWhitespace }) else {
-            throw HomeError(.invalidArgument, "invalid \(what) name \"\(name)\": it needs at least one character that is not white space")
+            throw HomeError(
+                .invalidArgument,
+                "invalid \(what) name \"\(name)\": it needs at least one character that is not white space")
         }
         return String(String.UnicodeScalarView(scalars))
     }

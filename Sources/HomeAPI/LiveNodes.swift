@@ -1,8 +1,8 @@
 import Foundation
 import HomeHub
 import MatterDataModel
-import MatterPlatform
 import MatterInteraction
+import MatterPlatform
 import Synchronization
 
 /// The hub's live connections as the Home API sees them. Nothing connects until a device type is subscribed or a
@@ -137,7 +137,9 @@ final class LiveNodes: Sendable {
             state.watchers[nodeID] = Task { [weak self] in
                 for await event in await connection.events() {
                     guard let self else { return }
-                    if case .attributes(let paths) = event, paths.contains(where: { $0.cluster == DescriptorCluster.id.rawValue }) {
+                    if case .attributes(let paths) = event,
+                        paths.contains(where: { $0.cluster == DescriptorCluster.id.rawValue })
+                    {
                         await self.reconcile(nodeID, from: connection)
                     }
                     await self.refresh(nodeID, from: connection)

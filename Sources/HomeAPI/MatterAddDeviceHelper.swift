@@ -16,8 +16,10 @@ public enum MatterAddDeviceHelper {
     static let configure = "configure"
 
     /// Runs one call and returns the exit status.
-    public static func run(_ arguments: [String],
-                           handler makeHandler: (_ appGroup: String) throws -> any MatterAddDeviceRequestHandler) async -> Int32 {
+    public static func run(
+        _ arguments: [String],
+        handler makeHandler: (_ appGroup: String) throws -> any MatterAddDeviceRequestHandler
+    ) async -> Int32 {
         do {
             try await dispatch(arguments, makeHandler)
             return 0
@@ -29,7 +31,9 @@ public enum MatterAddDeviceHelper {
         return 1
     }
 
-    private static func dispatch(_ arguments: [String], _ makeHandler: (String) throws -> any MatterAddDeviceRequestHandler) async throws {
+    private static func dispatch(
+        _ arguments: [String], _ makeHandler: (String) throws -> any MatterAddDeviceRequestHandler
+    ) async throws {
         guard let call = arguments.first else { throw usage("no call given") }
         var options: [String: String] = [:]
         var positional: [String] = []
@@ -48,14 +52,20 @@ public enum MatterAddDeviceHelper {
         let home = MatterAddDeviceRequest.Home(displayName: appGroup)
         switch call {
         case commission:
-            guard let payload = positional.first, positional.count == 1 else { throw usage("commission takes one PAYLOAD") }
-            guard let id = options["commissioning-id"].flatMap(UUID.init(uuidString:)) else { throw usage("missing or invalid --commissioning-id") }
+            guard let payload = positional.first, positional.count == 1 else {
+                throw usage("commission takes one PAYLOAD")
+            }
+            guard let id = options["commissioning-id"].flatMap(UUID.init(uuidString:)) else {
+                throw usage("missing or invalid --commissioning-id")
+            }
             try await handler.commissionDevice(in: home, onboardingPayload: payload, commissioningID: id)
         case rooms:
             let names = try await handler.rooms(in: home).map(\.displayName)
             FileHandle.standardOutput.write(Data(names.map { $0 + "\n" }.joined().utf8))
         case configure:
-            guard let name = options["name"], let room = options["room"] else { throw usage("configure needs --name and --room") }
+            guard let name = options["name"], let room = options["room"] else {
+                throw usage("configure needs --name and --room")
+            }
             try await handler.configureDevice(named: name, in: .init(displayName: room))
         default:
             throw usage("unknown call \"\(call)\"")

@@ -11,9 +11,13 @@ public struct MatterAddDeviceHelperProcess: MatterAddDeviceRequestHandler {
         self.appGroup = appGroup
     }
 
-    public func commissionDevice(in home: MatterAddDeviceRequest.Home, onboardingPayload: String, commissioningID: UUID) async throws {
-        _ = try await launch([MatterAddDeviceHelper.commission, "--app-group", appGroup, "--commissioning-id", commissioningID.uuidString,
-                              onboardingPayload])
+    public func commissionDevice(
+        in home: MatterAddDeviceRequest.Home, onboardingPayload: String, commissioningID: UUID
+    ) async throws {
+        _ = try await launch([
+            MatterAddDeviceHelper.commission, "--app-group", appGroup, "--commissioning-id", commissioningID.uuidString,
+            onboardingPayload,
+        ])
     }
 
     public func rooms(in home: MatterAddDeviceRequest.Home) async throws -> [MatterAddDeviceRequest.Room] {
@@ -22,7 +26,9 @@ public struct MatterAddDeviceHelperProcess: MatterAddDeviceRequestHandler {
     }
 
     public func configureDevice(named name: String, in room: MatterAddDeviceRequest.Room) async throws {
-        _ = try await launch([MatterAddDeviceHelper.configure, "--app-group", appGroup, "--name", name, "--room", room.displayName])
+        _ = try await launch([
+            MatterAddDeviceHelper.configure, "--app-group", appGroup, "--name", name, "--room", room.displayName,
+        ])
     }
 
     /// Runs the helper to its end and returns its standard output.
@@ -66,6 +72,7 @@ public struct MatterAddDeviceHelperProcess: MatterAddDeviceRequestHandler {
         if let colon = line.firstIndex(of: ":"), let code = HomeError.Code(rawValue: String(line[..<colon])) {
             return HomeError(code, String(line[line.index(after: colon)...].drop { $0 == " " }))
         }
-        return HomeError(.unknown, "the helper's \(call) call exited with status \(status)\(line.isEmpty ? "" : ": \(line)")")
+        return HomeError(
+            .unknown, "the helper's \(call) call exited with status \(status)\(line.isEmpty ? "" : ": \(line)")")
     }
 }

@@ -50,7 +50,9 @@ public struct MatterAddDeviceRequest: Sendable, Hashable {
 
     /// Runs the flow through `handler`, asking `interaction` for the payload (when the request has none), the room and
     /// the name. Every failure is a `HomeError` naming the step.
-    public func perform(handler: some MatterAddDeviceRequestHandler, interaction: some MatterAddDeviceInteraction) async throws(HomeError) {
+    public func perform(
+        handler: some MatterAddDeviceRequestHandler, interaction: some MatterAddDeviceInteraction
+    ) async throws(HomeError) {
         guard let home = topology.homes.first else {
             throw HomeError(.invalidArgument, "the request's topology names no home")
         }
@@ -61,7 +63,9 @@ public struct MatterAddDeviceRequest: Sendable, Hashable {
             payload = try interaction.onboardingPayload()
         }
         interaction.progress("Adding the device to \(home.displayName)…")
-        try await step("commissioning") { try await handler.commissionDevice(in: home, onboardingPayload: payload, commissioningID: UUID()) }
+        try await step("commissioning") {
+            try await handler.commissionDevice(in: home, onboardingPayload: payload, commissioningID: UUID())
+        }
         interaction.progress("Commissioned.")
         let rooms = try await step("listing the rooms") { try await handler.rooms(in: home) }
         let room = try interaction.room(choosingFrom: rooms)

@@ -4,7 +4,8 @@ import Foundation
 /// executable (`MatterAddDeviceHelperProcess`). The calls come in this order, once each.
 public protocol MatterAddDeviceRequestHandler: Sendable {
     /// Commissions the device the payload names into the open session; `commissioningID` names this attempt.
-    func commissionDevice(in home: MatterAddDeviceRequest.Home, onboardingPayload: String, commissioningID: UUID) async throws
+    func commissionDevice(
+        in home: MatterAddDeviceRequest.Home, onboardingPayload: String, commissioningID: UUID) async throws
     /// The rooms the user may pick from.
     func rooms(in home: MatterAddDeviceRequest.Home) async throws -> [MatterAddDeviceRequest.Room]
     /// Names the device just commissioned and puts it in the room (created when new).
@@ -12,7 +13,9 @@ public protocol MatterAddDeviceRequestHandler: Sendable {
 }
 
 extension HomeMatterCommissioner: MatterAddDeviceRequestHandler {
-    public func commissionDevice(in home: MatterAddDeviceRequest.Home, onboardingPayload: String, commissioningID: UUID) async throws {
+    public func commissionDevice(
+        in home: MatterAddDeviceRequest.Home, onboardingPayload: String, commissioningID: UUID
+    ) async throws {
         try await commissionMatterDevice(onboardingPayload: onboardingPayload)
     }
 

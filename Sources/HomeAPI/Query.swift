@@ -12,7 +12,9 @@ public struct Query<Element: Identifiable & Hashable & Sendable>: Sendable {
 
     public func list() async throws(HomeError) -> Set<Element> {
         var batches = QueryBatches(query: self).makeAsyncIterator()
-        guard let first = try await batches.next() else { throw HomeError(.cancelled, "the query's task was cancelled") }
+        guard let first = try await batches.next() else {
+            throw HomeError(.cancelled, "the query's task was cancelled")
+        }
         return first
     }
 

@@ -19,7 +19,9 @@ public struct SemanticTag: Sendable, Hashable, CustomStringConvertible {
     }
 
     init(_ stored: EndpointSemanticTag) {
-        self.init(manufacturerCode: stored.manufacturerCode, namespaceID: stored.namespaceID, tag: stored.tag, label: stored.label)
+        self.init(
+            manufacturerCode: stored.manufacturerCode, namespaceID: stored.namespaceID, tag: stored.tag,
+            label: stored.label)
     }
 
     /// The standard namespace's name ("Position"); nil for one this API does not know or a manufacturer-specific one.
@@ -36,9 +38,11 @@ public struct SemanticTag: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         guard let namespace = manufacturerCode == nil ? StandardNamespace(rawValue: namespaceID) : nil,
-              let name = namespace.tagName(tag) else {
+            let name = namespace.tagName(tag)
+        else {
             let vendor = manufacturerCode.map { "vendor 0x\(Self.hex($0, digits: 4)) " } ?? ""
-            return "\(vendor)namespace 0x\(Self.hex(namespaceID, digits: 2)) tag 0x\(Self.hex(tag, digits: 2))" + (label.map { " \"\($0)\"" } ?? "")
+            return "\(vendor)namespace 0x\(Self.hex(namespaceID, digits: 2)) tag 0x\(Self.hex(tag, digits: 2))"
+                + (label.map { " \"\($0)\"" } ?? "")
         }
         return namespace.describe(tag: tag, named: name, label: label)
     }

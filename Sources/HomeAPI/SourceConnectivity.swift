@@ -39,21 +39,23 @@ public struct SourceConnectivity: Sendable, Hashable {
     /// differ give `mixed`; with none left it is `unspecified`.
     public static func aggregate(_ parts: some Sequence<SourceConnectivity>) -> SourceConnectivity {
         let states = Set(parts.map(\.connectivityState))
-        let state: ConnectivityState = if states.count == 1, let only = states.first {
-            only
-        } else if states.contains(.online) || states.contains(.partiallyOnline) {
-            .partiallyOnline
-        } else {
-            .unknown
-        }
+        let state: ConnectivityState =
+            if states.count == 1, let only = states.first {
+                only
+            } else if states.contains(.online) || states.contains(.partiallyOnline) {
+                .partiallyOnline
+            } else {
+                .unknown
+            }
         let localities = Set(parts.map(\.dataSourceLocality)).subtracting([.unspecified])
-        let locality: DataSourceLocality = if localities.isEmpty {
-            .unspecified
-        } else if localities.count == 1, let only = localities.first {
-            only
-        } else {
-            .mixed
-        }
+        let locality: DataSourceLocality =
+            if localities.isEmpty {
+                .unspecified
+            } else if localities.count == 1, let only = localities.first {
+                only
+            } else {
+                .mixed
+            }
         return SourceConnectivity(connectivityState: state, dataSourceLocality: locality)
     }
 }

@@ -32,7 +32,9 @@ extension Structure {
     /// `failedPrecondition` when no session of this process is open or nothing was commissioned in it.
     public func completeMatterCommissioning() throws(HomeError) -> Set<String> {
         let session = try ownSession()
-        let devices = try context.write { store throws(HubStoreError) in try store.completeCommissioningSession(session.id) }
+        let devices = try context.write { store throws(HubStoreError) in
+            try store.completeCommissioningSession(session.id)
+        }
         return Set(devices.map(\.description))
     }
 
@@ -42,7 +44,8 @@ extension Structure {
     /// fail: should the store refuse the change, the session holds the home until its deadline.
     public func cancelMatterCommissioning() async {
         guard let session = try? context.store.commissioningSession(),
-              session.owner == ProcessIdentity.current() || session.isAbandoned(now: Date()) else { return }
+            session.owner == ProcessIdentity.current() || session.isAbandoned(now: Date())
+        else { return }
         await removeFromFabric(commissionedIn: session)
         _ = try? context.write { store throws(HubStoreError) in try store.cancelCommissioningSession(session.id) }
     }
@@ -78,7 +81,8 @@ extension Structure {
     private func ownSession() throws(HomeError) -> CommissioningSessionRecord {
         let session = try context.liveSession()
         guard session.owner == ProcessIdentity.current(), session.structureID == id else {
-            throw HomeError(.failedPrecondition, "no commissioning session of this process is open for structure \"\(name)\"")
+            throw HomeError(
+                .failedPrecondition, "no commissioning session of this process is open for structure \"\(name)\"")
         }
         return session
     }

@@ -15,11 +15,13 @@ public struct TerminalInteraction: MatterAddDeviceInteraction {
         try ask("Setup code (MT:… or the 11-digit manual code): ", missing: "the device's setup code", option: "CODE")
     }
 
-    public func room(choosingFrom rooms: [MatterAddDeviceRequest.Room]) throws(HomeError) -> MatterAddDeviceRequest.Room {
+    public func room(choosingFrom rooms: [MatterAddDeviceRequest.Room]) throws(HomeError) -> MatterAddDeviceRequest.Room
+    {
         if let givenRoom { return MatterAddDeviceRequest.Room(displayName: givenRoom) }
         let list = rooms.enumerated().map { "  \($0.offset + 1). \($0.element.displayName)" }.joined(separator: "\n")
-        let answer = try ask((rooms.isEmpty ? "" : "Rooms:\n\(list)\n") + "Room (a number, or a new room's name): ",
-                             missing: "the room", option: "--room ROOM")
+        let answer = try ask(
+            (rooms.isEmpty ? "" : "Rooms:\n\(list)\n") + "Room (a number, or a new room's name): ",
+            missing: "the room", option: "--room ROOM")
         if let number = Int(answer), rooms.indices.contains(number - 1) { return rooms[number - 1] }
         return MatterAddDeviceRequest.Room(displayName: answer)
     }

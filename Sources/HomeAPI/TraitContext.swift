@@ -14,19 +14,23 @@ public struct TraitContext: Sendable, Hashable {
     /// The cached value of one of the cluster's attributes; nil when the device has not reported it, or reported a
     /// value that does not decode as the attribute's type.
     public func value<Value>(_ attribute: AttributeDefinition<Value>) -> Value? {
-        let path = ConcreteAttributePath(endpoint: snapshot.endpoint, cluster: attribute.cluster.rawValue, attribute: attribute.id.rawValue)
+        let path = ConcreteAttributePath(
+            endpoint: snapshot.endpoint, cluster: attribute.cluster.rawValue, attribute: attribute.id.rawValue)
         guard let element = snapshot.values[path] else { return nil }
         return try? Value(tlv: element)
     }
 
     /// Whether the cluster's cached AcceptedCommandList holds the command (false when the device has not reported it).
     public func supports<Command: ClusterCommand>(_ command: Command.Type) -> Bool {
-        value(AttributeDefinition<[CommandID]>(cluster: cluster, id: Self.acceptedCommandList, name: "AcceptedCommandList"))?
+        value(
+            AttributeDefinition<[CommandID]>(
+                cluster: cluster, id: Self.acceptedCommandList, name: "AcceptedCommandList"))?
             .contains(Command.id) ?? false
     }
 
     /// Sends a command the device answers with a status only; a refusal is a `HomeError`.
-    public func invoke<Command: ClusterCommand>(_ command: Command) async throws(HomeError) where Command.Response == DefaultSuccess {
+    public func invoke<Command: ClusterCommand>(_ command: Command) async throws(HomeError)
+    where Command.Response == DefaultSuccess {
         let connection = try await liveConnection()
         do {
             try await connection.invoke(command, endpoint: snapshot.endpoint)

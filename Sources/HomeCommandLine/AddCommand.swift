@@ -7,13 +7,22 @@ enum AddCommand {
     static let add = CommandSpec(
         name: "add",
         summary: "Add a Matter device to the home through the Home API, asking on the terminal for what is not given.",
-        arguments: [.init(name: "CODE", help: "The device's MT: QR code payload or manual pairing code (asked when left out).", isOptional: true)],
+        arguments: [
+            .init(
+                name: "CODE", help: "The device's MT: QR code payload or manual pairing code (asked when left out).",
+                isOptional: true)
+        ],
         options: [
-            .init(name: "room", valueName: "ROOM", help: "The room to put it in (created when new); asked when left out."),
+            .init(
+                name: "room", valueName: "ROOM", help: "The room to put it in (created when new); asked when left out."),
             .init(name: "name", valueName: "NAME", help: "The device's name; asked when left out."),
-            .init(name: "structure", valueName: "NAME", help: "The structure to add it to (needed when the home has several)."),
+            .init(
+                name: "structure", valueName: "NAME",
+                help: "The structure to add it to (needed when the home has several)."),
             HubCommands.interfaceOption,
-            .init(name: "paa-trust-store", valueName: "DIR", help: "Directory of trusted PAA certificates (default: the state directory's paa/)."),
+            .init(
+                name: "paa-trust-store", valueName: "DIR",
+                help: "Directory of trusted PAA certificates (default: the state directory's paa/)."),
             HubCommands.stateOption,
         ],
         run: { arguments throws(CommandLineError) in
@@ -33,11 +42,13 @@ enum AddCommand {
 
     static let grant = CommandSpec(
         name: "grant",
-        summary: "Let another local user add devices to a structure (or, with --revoke, stop letting them); the hub's owner only.",
+        summary:
+            "Let another local user add devices to a structure (or, with --revoke, stop letting them); the hub's owner only.",
         arguments: [.init(name: "UID", help: "The user's numeric ID (see 'id -u NAME').")],
         options: [
             .init(name: "structure", valueName: "NAME", help: "The structure (needed when the home has several)."),
-            .init(name: "revoke", valueName: nil, help: "Take the grant back; it takes effect at the user's next call."),
+            .init(
+                name: "revoke", valueName: nil, help: "Take the grant back; it takes effect at the user's next call."),
             HubCommands.stateOption,
         ],
         run: { arguments throws(CommandLineError) in
@@ -63,12 +74,14 @@ enum AddCommand {
         let home = try await Home.connect()
         let structure = try await structure(arguments, in: home)
         let code = arguments.arguments["CODE"]
-        let request = MatterAddDeviceRequest(topology: .init(ecosystemName: "swift-home", homes: [.init(displayName: structure.name)]),
-                                             setupPayload: code)
+        let request = MatterAddDeviceRequest(
+            topology: .init(ecosystemName: "swift-home", homes: [.init(displayName: structure.name)]),
+            setupPayload: code)
         try await structure.prepareForMatterCommissioning()
         do {
-            try await request.perform(handler: HomeMatterCommissioner(home: home),
-                                      interaction: TerminalInteraction(room: arguments.values["room"], name: arguments.values["name"]))
+            try await request.perform(
+                handler: HomeMatterCommissioner(home: home),
+                interaction: TerminalInteraction(room: arguments.values["room"], name: arguments.values["name"]))
             return try structure.completeMatterCommissioning()
         } catch {
             await structure.cancelMatterCommissioning()
@@ -82,12 +95,16 @@ enum AddCommand {
         let structure: Structure
         if let wanted = arguments.values["structure"] {
             guard let named = structures.first(where: { $0.name.caseInsensitiveCompare(wanted) == .orderedSame }) else {
-                throw HomeError(.notFound, "no structure named \"\(wanted)\" (the home has: \(structures.map(\.name).sorted().joined(separator: ", ")))")
+                throw HomeError(
+                    .notFound,
+                    "no structure named \"\(wanted)\" (the home has: \(structures.map(\.name).sorted().joined(separator: ", ")))"
+                )
             }
             structure = named
         } else {
             guard let only = structures.first, structures.count == 1 else {
-                throw HomeError(.invalidArgument, "the home has \(structures.count) structures: choose one with --structure NAME")
+                throw HomeError(
+                    .invalidArgument, "the home has \(structures.count) structures: choose one with --structure NAME")
             }
             structure = only
         }

@@ -5,8 +5,10 @@ enum CommandParser {
         case help(CommandSpec, path: [String])
     }
 
-    static func parse(_ arguments: [String], root: CommandSpec, progress: @escaping @Sendable (String) -> Void = { _ in },
-                      output: @escaping @Sendable (String) -> Void = { _ in }) throws(CommandLineError) -> Outcome {
+    static func parse(
+        _ arguments: [String], root: CommandSpec, progress: @escaping @Sendable (String) -> Void = { _ in },
+        output: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(CommandLineError) -> Outcome {
         var command = root
         var path = [root.name]
         var remaining = arguments[...]
@@ -19,7 +21,8 @@ enum CommandParser {
             return .help(command, path: path)
         }
         guard command.run != nil else {
-            throw .usage("unknown command '\(remaining.first ?? "")' for '\(path.joined(separator: " "))'", commandPath: path)
+            throw .usage(
+                "unknown command '\(remaining.first ?? "")' for '\(path.joined(separator: " "))'", commandPath: path)
         }
 
         var parsed = ParsedArguments(commandPath: path)

@@ -35,8 +35,13 @@ enum DemoCommand {
 
     static let demo = CommandSpec(
         name: "demo",
-        summary: "Run the whole system with no hardware: virtual devices on loopback, added, listed, switched, renamed and watched.",
-        options: [.init(name: "keep", valueName: "DIR", help: "Keep the hub's and the devices' state in DIR (default: a temporary directory, removed).")],
+        summary:
+            "Run the whole system with no hardware: virtual devices on loopback, added, listed, switched, renamed and watched.",
+        options: [
+            .init(
+                name: "keep", valueName: "DIR",
+                help: "Keep the hub's and the devices' state in DIR (default: a temporary directory, removed).")
+        ],
         run: { arguments throws(CommandLineError) in
             let kept = arguments.values["keep"]
             let directory: String
@@ -54,20 +59,23 @@ enum DemoCommand {
             do throws(DemoTranscript.Failure) {
                 try await run(in: directory, transcript: DemoTranscript(output: arguments.output))
             } catch {
-                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: home demo failed at \(error)\n")
+                return CommandOutput(
+                    exitCode: 1, standardOutput: "", standardError: "error: home demo failed at \(error)\n")
             }
             return .success(kept.map { "The hub's and the devices' state is in \($0).\n" } ?? "")
         }
     )
 
     private static func run(in directory: String, transcript: DemoTranscript) async throws(DemoTranscript.Failure) {
-        let started = try await transcript.step("starting the devices") { () async throws -> ([VirtualDevice], String) in
+        let started = try await transcript.step("starting the devices") {
+            () async throws -> ([VirtualDevice], String) in
             (try await startDevices(in: directory), "started \(devices.count) virtual devices on 127.0.0.1, no mDNS")
         }
         let home: Home
         do throws(DemoTranscript.Failure) {
             home = try await transcript.step("opening the hub") { () async throws -> (Home, String) in
-                let configuration = Home.Configuration(stateDirectory: directory + "/hub", networkInterfaces: [], paaTrustStore: directory + "/paa")
+                let configuration = Home.Configuration(
+                    stateDirectory: directory + "/hub", networkInterfaces: [], paaTrustStore: directory + "/paa")
                 return (try await Home.connect(configuration), "opened a new hub")
             }
         } catch {
@@ -88,7 +96,9 @@ enum DemoCommand {
         if let failure { throw failure }
     }
 
-    private static func exercise(_ home: Home, devices started: [VirtualDevice], transcript: DemoTranscript) async throws(DemoTranscript.Failure) {
+    private static func exercise(
+        _ home: Home, devices started: [VirtualDevice], transcript: DemoTranscript
+    ) async throws(DemoTranscript.Failure) {
         for (demoDevice, device) in zip(devices, started) {
             try await transcript.step("adding \(demoDevice.name)") { () async throws -> (Void, String) in
                 let added = try await add(device, as: demoDevice, to: home)
@@ -96,7 +106,8 @@ enum DemoCommand {
                 return ((), "added \(demoDevice.name) (\(demoDevice.kind.rawValue)\(parts))")
             }
         }
-        let typeNames = try await transcript.step("following the devices live") { () async throws -> ([String: String], String) in
+        let typeNames = try await transcript.step("following the devices live") {
+            () async throws -> ([String: String], String) in
             let names = try await followAll(home)
             return (names, "followed \(names.count) devices live, all online")
         }
@@ -108,13 +119,18 @@ enum DemoCommand {
         try await transcript.step("Hall switches as one multipart device") { () async throws -> (Void, String) in
             // With multipart devices on, the panel is one device (its ID is its node's) whose buttons are its parts.
             let node = try await named("Hall switches 1", in: home).id.split(separator: "-")[0]
-            guard let panel = try await home.devices(enableMultipartDevices: true).list().first(where: { $0.id == node }) else {
+            guard
+                let panel = try await home.devices(enableMultipartDevices: true).list().first(where: { $0.id == node })
+            else {
                 throw HomeError(.notFound, "no multipart device for node \(node)")
             }
             let buttons = try await panel.types.getAll(of: GenericSwitchDeviceType.self)
             let tags = buttons.map { $0.metadata.semanticTags.map(\.description).joined(separator: " ") }
-            return ((), "Hall switches as one multipart device: \(buttons.count) Generic Switch parts tagged "
-                        + tags.joined(separator: ", ") + " (types.getAll, metadata.semanticTags)")
+            return (
+                (),
+                "Hall switches as one multipart device: \(buttons.count) Generic Switch parts tagged "
+                    + tags.joined(separator: ", ") + " (types.getAll, metadata.semanticTags)"
+            )
         }
         try await transcript.step("switching on Kitchen light") { () async throws -> (Void, String) in
             let light = try await named("Kitchen light", in: home)
@@ -130,14 +146,20 @@ enum DemoCommand {
             guard let level = await lamp.types.get(DimmableLightDeviceType.self)?.matterTraits.levelControlTrait else {
                 throw HomeError(.notFound, "Living room lamp has no Level Control trait")
             }
-            try await level.moveToLevelWithOnOff(level: dimLevel, transitionTime: .value(0), optionsMask: [], optionsOverride: [])
-            try await waitFor(lamp, DimmableLightDeviceType.self) { $0.matterTraits.levelControlTrait?.attributes.currentLevel == .value(dimLevel) }
+            try await level.moveToLevelWithOnOff(
+                level: dimLevel, transitionTime: .value(0), optionsMask: [], optionsOverride: [])
+            try await waitFor(lamp, DimmableLightDeviceType.self) {
+                $0.matterTraits.levelControlTrait?.attributes.currentLevel == .value(dimLevel)
+            }
             return ((), "dimmed Living room lamp to level \(dimLevel) of 254 (LevelControlTrait.moveToLevelWithOnOff)")
         }
         try await transcript.step("renaming Living room lamp") { () async throws -> (Void, String) in
             let renamed = try await named("Living room lamp", in: home).setName(longName)
-            return ((), "renamed Living room lamp: \(longName.unicodeScalars.count) code points asked, "
-                        + "\(renamed.name.unicodeScalars.count) kept: \"\(renamed.name)\"")
+            return (
+                (),
+                "renamed Living room lamp: \(longName.unicodeScalars.count) code points asked, "
+                    + "\(renamed.name.unicodeScalars.count) kept: \"\(renamed.name)\""
+            )
         }
         try await transcript.step("watching Bedroom sensor") { () async throws -> (Void, String) in
             let temperatures = try await watchTemperatures(try await named("Bedroom sensor", in: home))
@@ -149,8 +171,11 @@ enum DemoCommand {
             }
             let endpoint = try await bridge.addBridgedDevice(label: bridgedLabel)
             let added = try await appearing(bridgedLabel, in: home)
-            return ((), "Garage bridge added a bridged light on endpoint \(endpoint): it appears live as \(added.name), in no room "
-                        + "(home.devices().batched())")
+            return (
+                (),
+                "Garage bridge added a bridged light on endpoint \(endpoint): it appears live as \(added.name), in no room "
+                    + "(home.devices().batched())"
+            )
         }
     }
 
@@ -165,11 +190,13 @@ enum DemoCommand {
             for demoDevice in devices {
                 let store = DeviceStore(directory: directory + "/devices/" + demoDevice.kind.rawValue)
                 let state = try store.loadOrCreate(DeviceSettings(kind: demoDevice.kind))
-                let device = try VirtualDevice(store: store, state: state, port: 0,
-                                               simulation: Simulation(interval: CommandLineTiming.demoSimulationStep))
+                let device = try VirtualDevice(
+                    store: store, state: state, port: 0,
+                    simulation: Simulation(interval: CommandLineTiming.demoSimulationStep))
                 try await device.start()
                 started.append(device)
-                try Data(device.attestation.paa).write(to: URL(fileURLWithPath: directory + "/paa/\(demoDevice.kind.rawValue).der"))
+                try Data(device.attestation.paa).write(
+                    to: URL(fileURLWithPath: directory + "/paa/\(demoDevice.kind.rawValue).der"))
             }
         } catch {
             for device in started { await device.shutdown() }
@@ -181,10 +208,15 @@ enum DemoCommand {
     /// The Home API's add-device flow for one device: prepare, perform in this process, complete (or cancel on error).
     /// Returns how many devices (endpoints) it added.
     private static func add(_ device: VirtualDevice, as demoDevice: DemoDevice, to home: Home) async throws -> Int {
-        guard let structure = try await home.structures().list().first else { throw HomeError(.notFound, "the hub has no structure") }
-        let request = MatterAddDeviceRequest(topology: .init(ecosystemName: "swift-home demo", homes: [.init(displayName: structure.name)]))
-        let handler = HomeMatterCommissioner(home: home, deviceAddress: .ipv4(IPv4Address(127 << 24 | 1), port: device.port))
-        let interaction = DemoInteraction(payload: try device.setupPayload.qrCode(), room: demoDevice.room, name: demoDevice.name)
+        guard let structure = try await home.structures().list().first else {
+            throw HomeError(.notFound, "the hub has no structure")
+        }
+        let request = MatterAddDeviceRequest(
+            topology: .init(ecosystemName: "swift-home demo", homes: [.init(displayName: structure.name)]))
+        let handler = HomeMatterCommissioner(
+            home: home, deviceAddress: .ipv4(IPv4Address(127 << 24 | 1), port: device.port))
+        let interaction = DemoInteraction(
+            payload: try device.setupPayload.qrCode(), room: demoDevice.room, name: demoDevice.name)
         try await structure.prepareForMatterCommissioning()
         do {
             try await request.perform(handler: handler, interaction: interaction)
@@ -206,7 +238,8 @@ enum DemoCommand {
                 break
             }
         }
-        for try await devices in home.devices().batched() where devices.allSatisfy({ $0.sourceConnectivity.connectivityState == .online }) {
+        for try await devices in home.devices().batched()
+        where devices.allSatisfy({ $0.sourceConnectivity.connectivityState == .online }) {
             break
         }
         return names
@@ -214,10 +247,16 @@ enum DemoCommand {
 
     /// The device list as a table (name, types, room, connectivity), sorted by name, and how many devices it has.
     private static func deviceTable(_ home: Home, typeNames: [String: String]) async throws -> (String, Int) {
-        let rooms = Dictionary(try await home.rooms().list().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let list = try await home.devices().list().sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
+        let rooms = Dictionary(
+            try await home.rooms().list().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let list = try await home.devices().list().sorted {
+            $0.name.localizedStandardCompare($1.name) == .orderedAscending
+        }
         let rows = list.map { device in
-            [device.name, typeNames[device.id] ?? "?", device.roomID.flatMap { rooms[$0] } ?? "-", describe(device.sourceConnectivity.connectivityState)]
+            [
+                device.name, typeNames[device.id] ?? "?", device.roomID.flatMap { rooms[$0] } ?? "-",
+                describe(device.sourceConnectivity.connectivityState),
+            ]
         }
         return (TextTable.render(header: ["NAME", "TYPES", "ROOM", "CONNECTIVITY"], rows: rows), list.count)
     }
@@ -226,8 +265,10 @@ enum DemoCommand {
     private static func watchTemperatures(_ sensor: HomeDevice) async throws -> [Int16] {
         var seen: [Int16] = []
         for try await value in sensor.types.subscribe(TemperatureSensorDeviceType.self) {
-            guard case .value(let temperature)? = value.matterTraits.temperatureMeasurementTrait?.attributes.measuredValue,
-                  temperature != seen.last else { continue }
+            guard
+                case .value(let temperature)? = value.matterTraits.temperatureMeasurementTrait?.attributes.measuredValue,
+                temperature != seen.last
+            else { continue }
             seen.append(temperature)
             if seen.count == watchedTemperatures { return seen }
         }
@@ -252,7 +293,9 @@ enum DemoCommand {
     }
 
     /// Waits until the device reports a value of `type` that satisfies `condition`.
-    private static func waitFor<T: DeviceType>(_ device: HomeDevice, _ type: T.Type, until condition: (T) -> Bool) async throws {
+    private static func waitFor<T: DeviceType>(
+        _ device: HomeDevice, _ type: T.Type, until condition: (T) -> Bool
+    ) async throws {
         for try await value in device.types.subscribe(type) where condition(value) { return }
         throw HomeError(.unavailable, "\(device.name) went away")
     }
@@ -260,7 +303,8 @@ enum DemoCommand {
     /// "21.25 °C" from hundredths of a degree.
     private static func celsius(_ hundredths: Int16) -> String {
         let magnitude = abs(Int(hundredths))
-        return (hundredths < 0 ? "-" : "") + "\(magnitude / 100).\(magnitude % 100 < 10 ? "0" : "")\(magnitude % 100) °C"
+        return (hundredths < 0 ? "-" : "")
+            + "\(magnitude / 100).\(magnitude % 100 < 10 ? "0" : "")\(magnitude % 100) °C"
     }
 
     private static func describe(_ state: SourceConnectivity.ConnectivityState) -> String {

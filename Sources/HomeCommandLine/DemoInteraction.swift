@@ -7,7 +7,9 @@ struct DemoInteraction: MatterAddDeviceInteraction {
     let name: String
 
     func onboardingPayload() throws(HomeError) -> String { payload }
-    func room(choosingFrom rooms: [MatterAddDeviceRequest.Room]) throws(HomeError) -> MatterAddDeviceRequest.Room { .init(displayName: room) }
+    func room(choosingFrom rooms: [MatterAddDeviceRequest.Room]) throws(HomeError) -> MatterAddDeviceRequest.Room {
+        .init(displayName: room)
+    }
     func deviceName() throws(HomeError) -> String { name }
     func progress(_ line: String) {}
 }

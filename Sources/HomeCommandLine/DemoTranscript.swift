@@ -17,8 +17,10 @@ final class DemoTranscript: Sendable {
 
     /// Runs `body`, bounded by `limit`, and prints "✓ <the line it returns> in N ms", or "✗ <step> failed after N ms".
     @discardableResult
-    func step<Value: Sendable>(_ name: String, limit: Duration = CommandLineTiming.demoStep,
-                               _ body: @escaping @Sendable () async throws -> (Value, String)) async throws(Failure) -> Value {
+    func step<Value: Sendable>(
+        _ name: String, limit: Duration = CommandLineTiming.demoStep,
+        _ body: @escaping @Sendable () async throws -> (Value, String)
+    ) async throws(Failure) -> Value {
         let start = clock.now
         do {
             let (value, line) = try await Self.bounded(by: limit, name: name, body)
@@ -32,13 +34,16 @@ final class DemoTranscript: Sendable {
 
     /// Lines that belong to the step just printed (a table), indented.
     func detail(_ text: String) {
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
+        {
             output("    " + line)
         }
     }
 
-    private static func bounded<Value: Sendable>(by limit: Duration, name: String,
-                                                 _ body: @escaping @Sendable () async throws -> (Value, String)) async throws -> (Value, String) {
+    private static func bounded<Value: Sendable>(
+        by limit: Duration, name: String,
+        _ body: @escaping @Sendable () async throws -> (Value, String)
+    ) async throws -> (Value, String) {
         try await withThrowingTaskGroup(of: (Value, String)?.self) { group in
             group.addTask { try await body() }
             group.addTask {

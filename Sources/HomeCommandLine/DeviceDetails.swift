@@ -24,8 +24,13 @@ struct DeviceDetails {
             ("Room", device.roomName ?? "-"),
             ("Vendor", "\(node.vendorName ?? "?") (0x\(paddedHex(node.vendorID)))"),
             ("Product", "\(node.productName ?? "?") (0x\(paddedHex(node.productID)))"),
-            ("Device types", device.deviceTypes.map { "\(DeviceTypeNames.name($0.deviceType)) (\(DeviceTypeID(rawValue: $0.deviceType)), revision \($0.revision))" }
-                .joined(separator: ", ")),
+            (
+                "Device types",
+                device.deviceTypes.map {
+                    "\(DeviceTypeNames.name($0.deviceType)) (\(DeviceTypeID(rawValue: $0.deviceType)), revision \($0.revision))"
+                }
+                .joined(separator: ", ")
+            ),
             ("Tags", device.semanticTags.isEmpty ? "-" : SemanticTagText.list(device.semanticTags)),
             ("Attestation", (node.attestation.trusted ? "trusted" : "untrusted") + " (\(node.attestation.verdict))"),
             ("Connectivity", LiveConnectivity.describe(state)),
@@ -37,12 +42,16 @@ struct DeviceDetails {
         }
         for endpoint in endpoints {
             let tags = nodeTags.filter { $0.endpoint == endpoint }
-            lines.append("Endpoint \(endpoint)\(owner(of: endpoint).map { " (\($0))" } ?? ""): " + DeviceTypeNames.list(types(of: endpoint))
-                + (tags.isEmpty ? "" : " [\(SemanticTagText.list(tags))]"))
+            lines.append(
+                "Endpoint \(endpoint)\(owner(of: endpoint).map { " (\($0))" } ?? ""): "
+                    + DeviceTypeNames.list(types(of: endpoint))
+                    + (tags.isEmpty ? "" : " [\(SemanticTagText.list(tags))]"))
             for (cluster, paths) in clusters(of: endpoint) {
                 lines.append("  " + clusterName(cluster))
                 for path in paths {
-                    let value = cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute).map(AttributeValueText.render) ?? "-"
+                    let value =
+                        cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute).map(
+                            AttributeValueText.render) ?? "-"
                     lines.append("    \(attributeName(path)): \(value)")
                 }
             }
@@ -51,27 +60,58 @@ struct DeviceDetails {
     }
 
     var json: JSONValue {
-        .object(DeviceList.jsonMembers(device, connectivity: state) + [("endpoints", .array(endpoints.map { endpoint in
-            .object([
-                ("endpoint", .unsigned(UInt64(endpoint))),
-                ("device", owner(of: endpoint).map { _ in .string(DeviceID(nodeID: device.id.nodeID, endpoint: endpoint).description) } ?? .null),
-                ("deviceTypes", DeviceTypeNames.json(types(of: endpoint))),
-                ("tags", SemanticTagText.json(nodeTags.filter { $0.endpoint == endpoint })),
-                ("clusters", .array(clusters(of: endpoint).map { cluster, paths in
-                    .object([
-                        ("id", .unsigned(UInt64(cluster.rawValue))),
-                        ("name", registry[cluster].map { .string($0.name) } ?? .null),
-                        ("attributes", .array(paths.map { path in
+        .object(
+            DeviceList.jsonMembers(device, connectivity: state) + [
+                (
+                    "endpoints",
+                    .array(
+                        endpoints.map { endpoint in
                             .object([
-                                ("id", .unsigned(UInt64(path.attribute))),
-                                ("name", registry[cluster]?.attributes[AttributeID(rawValue: path.attribute)].map(JSONValue.string) ?? .null),
-                                ("value", cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute).map(JSONValue.init) ?? .null),
+                                ("endpoint", .unsigned(UInt64(endpoint))),
+                                (
+                                    "device",
+                                    owner(of: endpoint).map { _ in
+                                        .string(DeviceID(nodeID: device.id.nodeID, endpoint: endpoint).description)
+                                    } ?? .null
+                                ),
+                                ("deviceTypes", DeviceTypeNames.json(types(of: endpoint))),
+                                ("tags", SemanticTagText.json(nodeTags.filter { $0.endpoint == endpoint })),
+                                (
+                                    "clusters",
+                                    .array(
+                                        clusters(of: endpoint).map { cluster, paths in
+                                            .object([
+                                                ("id", .unsigned(UInt64(cluster.rawValue))),
+                                                ("name", registry[cluster].map { .string($0.name) } ?? .null),
+                                                (
+                                                    "attributes",
+                                                    .array(
+                                                        paths.map { path in
+                                                            .object([
+                                                                ("id", .unsigned(UInt64(path.attribute))),
+                                                                (
+                                                                    "name",
+                                                                    registry[cluster]?.attributes[
+                                                                        AttributeID(rawValue: path.attribute)
+                                                                    ].map(JSONValue.string) ?? .null
+                                                                ),
+                                                                (
+                                                                    "value",
+                                                                    cache.value(
+                                                                        endpoint: path.endpoint, cluster: path.cluster,
+                                                                        attribute: path.attribute
+                                                                    ).map(JSONValue.init) ?? .null
+                                                                ),
+                                                            ])
+                                                        })
+                                                ),
+                                            ])
+                                        })
+                                ),
                             ])
-                        })),
-                    ])
-                })),
+                        })
+                )
             ])
-        }))])
     }
 
     /// Every endpoint the store or the cache knows, in order.
@@ -91,7 +131,9 @@ struct DeviceDetails {
     /// The cached attributes of one endpoint by cluster, both in ID order.
     private func clusters(of endpoint: UInt16) -> [(ClusterID, [ConcreteAttributePath])] {
         let paths = cache.paths.filter { $0.endpoint == endpoint }
-        return Dictionary(grouping: paths) { ClusterID(rawValue: $0.cluster) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return Dictionary(grouping: paths) { ClusterID(rawValue: $0.cluster) }.sorted { $0.key < $1.key }.map {
+            ($0.key, $0.value)
+        }
     }
 
     /// "OnOff (0x0006)", or the bare ID of a cluster the registry lacks.

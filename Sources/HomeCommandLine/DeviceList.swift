@@ -4,16 +4,20 @@ import HomeHub
 enum DeviceList {
     static func render(_ devices: [DeviceRecord], connectivity: [UInt64: NodeConnection.State]?, json: Bool) -> String {
         if json {
-            return JSONValue.array(devices.map { device in .object(jsonMembers(device, connectivity: connectivity?[device.id.nodeID])) }).rendered + "\n"
+            return JSONValue.array(
+                devices.map { device in .object(jsonMembers(device, connectivity: connectivity?[device.id.nodeID])) }
+            ).rendered + "\n"
         }
         guard !devices.isEmpty else { return "No devices yet. Add one with 'home commission CODE'.\n" }
         var header = ["ID", "NAME", "ROOM", "VENDOR", "PRODUCT", "DEVICE TYPES"]
         if connectivity != nil { header.insert("CONNECTIVITY", at: 3) }
         let rows = devices.map { device in
-            var row = [device.id.description, device.name, device.roomName ?? "-",
-                       "\(device.node.vendorName ?? "?") (0x\(paddedHex(device.node.vendorID)))",
-                       "\(device.node.productName ?? "?") (0x\(paddedHex(device.node.productID)))",
-                       DeviceTypeNames.list(device.deviceTypes) + (device.node.attestation.trusted ? "" : " [untrusted]")]
+            var row = [
+                device.id.description, device.name, device.roomName ?? "-",
+                "\(device.node.vendorName ?? "?") (0x\(paddedHex(device.node.vendorID)))",
+                "\(device.node.productName ?? "?") (0x\(paddedHex(device.node.productID)))",
+                DeviceTypeNames.list(device.deviceTypes) + (device.node.attestation.trusted ? "" : " [untrusted]"),
+            ]
             if let connectivity {
                 row.insert(connectivity[device.id.nodeID].map(LiveConnectivity.describe) ?? "-", at: 3)
             }

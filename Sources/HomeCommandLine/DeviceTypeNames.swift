@@ -4,7 +4,8 @@ import MatterDataModel
 /// Device types as people read them, from the generated Matter device library: "On/Off Light", "Dimmable Light";
 /// a type the library lacks (a vendor's) shows as its ID.
 enum DeviceTypeNames {
-    private static let names = Dictionary(MatterDeviceTypes.all.map { ($0.id.rawValue, $0.name) }, uniquingKeysWith: { first, _ in first })
+    private static let names = Dictionary(
+        MatterDeviceTypes.all.map { ($0.id.rawValue, $0.name) }, uniquingKeysWith: { first, _ in first })
 
     static func name(_ deviceType: UInt32) -> String {
         names[deviceType] ?? DeviceTypeID(rawValue: deviceType).description
@@ -17,8 +18,12 @@ enum DeviceTypeNames {
 
     /// `{"id":256,"name":"On/Off Light","revision":3}` for each type.
     static func json(_ types: [EndpointDeviceType]) -> JSONValue {
-        .array(types.map { type in
-            .object([("id", .unsigned(UInt64(type.deviceType))), ("name", .string(name(type.deviceType))), ("revision", .unsigned(UInt64(type.revision)))])
-        })
+        .array(
+            types.map { type in
+                .object([
+                    ("id", .unsigned(UInt64(type.deviceType))), ("name", .string(name(type.deviceType))),
+                    ("revision", .unsigned(UInt64(type.revision))),
+                ])
+            })
     }
 }

@@ -8,8 +8,12 @@ enum DiscoveryCommands {
         summary: "Find commissionable Matter nodes (_matterc._udp) by mDNS on the named interfaces.",
         options: [
             .init(name: "discriminator", valueName: "N", help: "Only nodes with this 12-bit discriminator, 0…4095."),
-            .init(name: "short-discriminator", valueName: "N", help: "Only nodes whose discriminator's upper 4 bits are N, 0…15 (as in a manual code)."),
-            .init(name: "interface", valueName: "NAME", isRequired: true, help: "Interface to query on; repeat it or separate names with commas. No default."),
+            .init(
+                name: "short-discriminator", valueName: "N",
+                help: "Only nodes whose discriminator's upper 4 bits are N, 0…15 (as in a manual code)."),
+            .init(
+                name: "interface", valueName: "NAME", isRequired: true,
+                help: "Interface to query on; repeat it or separate names with commas. No default."),
             .init(name: "timeout", valueName: "SECONDS", help: "How long to listen for answers (default 3)."),
             .init(name: "json", valueName: nil, help: "Print one JSON array instead of text."),
         ],
@@ -17,11 +21,15 @@ enum DiscoveryCommands {
             let filter = try filter(arguments)
             let interfaces = arguments.repeatedValues["interface", default: []]
                 .flatMap { $0.split(separator: ",").map { String($0) } }
-            guard !interfaces.isEmpty else { throw .usage("missing --interface (name each interface to query on)", commandPath: arguments.commandPath) }
+            guard !interfaces.isEmpty else {
+                throw .usage(
+                    "missing --interface (name each interface to query on)", commandPath: arguments.commandPath)
+            }
             let timeout = try timeout(arguments.values["timeout"])
             let nodes: [CommissionableNode]
             do throws(MulticastDNSError) {
-                nodes = try await MulticastDNSQuerier().browseCommissionable(filter, interfaces: interfaces, timeout: timeout)
+                nodes = try await MulticastDNSQuerier().browseCommissionable(
+                    filter, interfaces: interfaces, timeout: timeout)
             } catch {
                 return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error.description)\n")
             }
@@ -30,7 +38,9 @@ enum DiscoveryCommands {
             }
             guard !nodes.isEmpty else {
                 let on = interfaces.joined(separator: ", ")
-                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "no commissionable node answered on \(on) within \(timeout)\n")
+                return CommandOutput(
+                    exitCode: 1, standardOutput: "",
+                    standardError: "no commissionable node answered on \(on) within \(timeout)\n")
             }
             return .success(nodes.map(describe).joined(separator: "\n"))
         }
@@ -41,10 +51,14 @@ enum DiscoveryCommands {
         case (nil, nil):
             return .all
         case (let long?, nil):
-            guard let value = UInt16(long), value <= 0xFFF else { throw .invalidInput("discriminator '\(long)' is not a number in 0…4095") }
+            guard let value = UInt16(long), value <= 0xFFF else {
+                throw .invalidInput("discriminator '\(long)' is not a number in 0…4095")
+            }
             return .longDiscriminator(value)
         case (nil, let short?):
-            guard let value = UInt8(short), value <= 0xF else { throw .invalidInput("short discriminator '\(short)' is not a number in 0…15") }
+            guard let value = UInt8(short), value <= 0xF else {
+                throw .invalidInput("short discriminator '\(short)' is not a number in 0…15")
+            }
             return .shortDiscriminator(value)
         case (.some, .some):
             throw .usage("give --discriminator or --short-discriminator, not both", commandPath: arguments.commandPath)
@@ -68,7 +82,9 @@ enum DiscoveryCommands {
         let txt = node.txt
         let addresses = node.ipv6Addresses.map(\.description) + node.ipv4Addresses.map(\.description)
         let discriminator = node.longDiscriminator.map { "\($0) (short \($0 >> 8))" } ?? "not advertised"
-        let vendorProduct = [txt.vendorID.map { "vendor 0x\(paddedHex($0))" }, txt.productID.map { "product 0x\(paddedHex($0))" }].compactMap { $0 }
+        let vendorProduct = [
+            txt.vendorID.map { "vendor 0x\(paddedHex($0))" }, txt.productID.map { "product 0x\(paddedHex($0))" },
+        ].compactMap { $0 }
         return OnboardingCommands.table([
             ("Instance", node.instanceName),
             ("Host", node.hostName.description),
@@ -88,7 +104,12 @@ enum DiscoveryCommands {
             ("instance", .string(node.instanceName)),
             ("host", .string(node.hostName.description)),
             ("port", .unsigned(UInt64(node.port))),
-            ("addresses", .array((node.ipv6Addresses.map(\.description) + node.ipv4Addresses.map(\.description)).map(JSONValue.string))),
+            (
+                "addresses",
+                .array(
+                    (node.ipv6Addresses.map(\.description) + node.ipv4Addresses.map(\.description)).map(
+                        JSONValue.string))
+            ),
             ("discriminator", number(node.longDiscriminator)),
             ("vendorID", number(txt.vendorID)),
             ("productID", number(txt.productID)),

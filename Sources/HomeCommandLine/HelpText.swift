@@ -31,7 +31,10 @@ enum HelpText {
 
     private static func row(_ name: String, _ help: String) -> String {
         let label = "  " + name
-        let padding = label.count < columnWidth ? String(repeating: " ", count: columnWidth - label.count) : "\n" + String(repeating: " ", count: columnWidth)
+        let padding =
+            label.count < columnWidth
+            ? String(repeating: " ", count: columnWidth - label.count)
+            : "\n" + String(repeating: " ", count: columnWidth)
         return label + padding + help
     }
 }

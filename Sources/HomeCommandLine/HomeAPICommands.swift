@@ -15,20 +15,26 @@ enum HomeAPICommands {
             let device = try await device(arguments.argument("DEVICE"), in: home)
             let requested = arguments.argument("NAME")
             let renamed = try await refusingBadInput { () throws(HomeError) in try await device.setName(requested) }
-            return .success("\(device.name) (\(device.id)) is now \"\(renamed.name)\"\(cutNote(requested, renamed.name))\n")
+            return .success(
+                "\(device.name) (\(device.id)) is now \"\(renamed.name)\"\(cutNote(requested, renamed.name))\n")
         }
     )
 
     static let rooms = CommandSpec(
         name: "rooms",
         summary: "List the rooms of the home: name, structure and how many devices each holds.",
-        options: [.init(name: "json", valueName: nil, help: "Print one JSON array instead of a table."), HubCommands.stateOption],
+        options: [
+            .init(name: "json", valueName: nil, help: "Print one JSON array instead of a table."),
+            HubCommands.stateOption,
+        ],
         run: { arguments throws(CommandLineError) in
             let home = try await open(arguments)
             let (rooms, structures, devices) = try await refusingBadInput { () throws(HomeError) in
                 (try await home.rooms().list(), try await home.structures().list(), try await home.devices().list())
             }
-            return .success(RoomList.render(rooms: rooms, structures: structures, devices: devices, json: arguments.flags.contains("json")))
+            return .success(
+                RoomList.render(
+                    rooms: rooms, structures: structures, devices: devices, json: arguments.flags.contains("json")))
         }
     )
 
@@ -39,7 +45,9 @@ enum HomeAPICommands {
             CommandSpec(
                 name: "add",
                 summary: "Add a room to the home's structure (names longer than 60 Unicode code points are cut).",
-                arguments: [.init(name: "NAME", help: "The room's name; no other room may have it, whatever its case.")],
+                arguments: [
+                    .init(name: "NAME", help: "The room's name; no other room may have it, whatever its case.")
+                ],
                 options: [HubCommands.stateOption],
                 run: { arguments throws(CommandLineError) in
                     let home = try await open(arguments)
@@ -58,14 +66,19 @@ enum HomeAPICommands {
             CommandSpec(
                 name: "rename",
                 summary: "Rename a room (names longer than 60 Unicode code points are cut).",
-                arguments: [.init(name: "ROOM", help: "The room's name, whatever its case (see 'home rooms')."), .init(name: "NAME", help: "Its new name.")],
+                arguments: [
+                    .init(name: "ROOM", help: "The room's name, whatever its case (see 'home rooms')."),
+                    .init(name: "NAME", help: "Its new name."),
+                ],
                 options: [HubCommands.stateOption],
                 run: { arguments throws(CommandLineError) in
                     let home = try await open(arguments)
                     let room = try await Self.room(arguments.argument("ROOM"), in: home)
                     let requested = arguments.argument("NAME")
-                    let renamed = try await refusingBadInput { () throws(HomeError) in try await room.setName(requested) }
-                    return .success("room \"\(room.name)\" is now \"\(renamed.name)\"\(cutNote(requested, renamed.name))\n")
+                    let renamed = try await refusingBadInput { () throws(HomeError) in try await room.setName(requested)
+                    }
+                    return .success(
+                        "room \"\(room.name)\" is now \"\(renamed.name)\"\(cutNote(requested, renamed.name))\n")
                 }
             ),
             CommandSpec(
@@ -86,27 +99,39 @@ enum HomeAPICommands {
     static let move = CommandSpec(
         name: "move",
         summary: "Put a device in a room.",
-        arguments: [LiveCommands.deviceArgument, .init(name: "ROOM", help: "The room's name, whatever its case (see 'home rooms').")],
+        arguments: [
+            LiveCommands.deviceArgument,
+            .init(name: "ROOM", help: "The room's name, whatever its case (see 'home rooms')."),
+        ],
         options: [HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
             let home = try await open(arguments)
             let device = try await device(arguments.argument("DEVICE"), in: home)
             let room = try await Self.room(arguments.argument("ROOM"), in: home)
-            let moved = try await refusingBadInput { () throws(HomeError) in try await home.move(device: device, to: room) }
+            let moved = try await refusingBadInput { () throws(HomeError) in
+                try await home.move(device: device, to: room)
+            }
             return .success("\(moved.name) (\(moved.id)) is now in \(room.name)\n")
         }
     )
 
     static let remove = CommandSpec(
         name: "remove",
-        summary: "Remove a device from the home: its node leaves the hub's fabric and is forgotten, with every device it has.",
-        arguments: [.init(name: "DEVICE", help: "A device ID or name (see 'home devices'), or a node ID, which names the whole node "
-                          + "(see 'home devices --multipart'): a bridge is removed by its node ID, with its bridged devices.")],
+        summary:
+            "Remove a device from the home: its node leaves the hub's fabric and is forgotten, with every device it has.",
+        arguments: [
+            .init(
+                name: "DEVICE",
+                help: "A device ID or name (see 'home devices'), or a node ID, which names the whole node "
+                    + "(see 'home devices --multipart'): a bridge is removed by its node ID, with its bridged devices.")
+        ],
         options: [HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
             let home = try await open(arguments, interfaces: HubCommands.interfaceNames(arguments))
             let text = arguments.argument("DEVICE")
-            let nodes = try await refusingBadInput { () throws(HomeError) in try await home.devices(enableMultipartDevices: true).list() }
+            let nodes = try await refusingBadInput { () throws(HomeError) in
+                try await home.devices(enableMultipartDevices: true).list()
+            }
             let device: HomeDevice
             if let node = nodes.first(where: { $0.id == text }) {
                 device = node
@@ -116,22 +141,28 @@ enum HomeAPICommands {
             let outcome = try await refusingBadInput { () throws(HomeError) in
                 do throws(HomeError) {
                     return try await device.decommission()
-                } catch where error.code == .failedPrecondition {
+                } catch  where error.code == .failedPrecondition {
                     throw HomeError(.invalidArgument, error.message)
                 }
             }
             let removed = "removed \(device.name) (\(outcome.removedDeviceIDs.sorted().joined(separator: ", ")))\n"
             guard let failure = outcome.fabricRemovalFailure else { return .success(removed) }
-            return .success(removed + "note: the device did not leave the hub's fabric (\(failure)); it keeps it until it is factory reset\n")
+            return .success(
+                removed
+                    + "note: the device did not leave the hub's fabric (\(failure)); it keeps it until it is factory reset\n"
+            )
         }
     )
 
     // MARK: Helpers
 
     /// The home on `--state` (or the default state directory); `interfaces` are where mDNS may look for devices.
-    private static func open(_ arguments: ParsedArguments, interfaces: [String] = []) async throws(CommandLineError) -> Home {
+    private static func open(
+        _ arguments: ParsedArguments, interfaces: [String] = []
+    ) async throws(CommandLineError) -> Home {
         do {
-            return try await Home.connect(Home.Configuration(stateDirectory: arguments.values["state"], networkInterfaces: interfaces))
+            return try await Home.connect(
+                Home.Configuration(stateDirectory: arguments.values["state"], networkInterfaces: interfaces))
         } catch {
             throw .invalidInput("cannot open the hub's state: \(error.message)")
         }
@@ -144,7 +175,9 @@ enum HomeAPICommands {
         let named = devices.filter { $0.name.caseInsensitiveCompare(text) == .orderedSame }.sorted { $0.id < $1.id }
         guard let first = named.first else { throw .invalidInput("no device \"\(text)\" (see 'home devices')") }
         guard named.count == 1 else {
-            throw .invalidInput("\(named.count) devices are named \"\(text)\" (\(named.map(\.id).joined(separator: ", "))): give the device's ID")
+            throw .invalidInput(
+                "\(named.count) devices are named \"\(text)\" (\(named.map(\.id).joined(separator: ", "))): give the device's ID"
+            )
         }
         return first
     }
@@ -154,8 +187,11 @@ enum HomeAPICommands {
         let rooms = try await refusingBadInput { () throws(HomeError) in try await home.rooms().list() }
         guard let room = rooms.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
             let names = rooms.map(\.name).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-            throw .invalidInput("no room \"\(name)\"; " + (names.isEmpty ? "the home has no rooms yet (add one with 'home room add NAME')"
-                                                                         : "the rooms are: " + names.joined(separator: ", ")))
+            throw .invalidInput(
+                "no room \"\(name)\"; "
+                    + (names.isEmpty
+                        ? "the home has no rooms yet (add one with 'home room add NAME')"
+                        : "the rooms are: " + names.joined(separator: ", ")))
         }
         return room
     }
@@ -167,7 +203,9 @@ enum HomeAPICommands {
 
     /// Runs a Home API call: what the caller got wrong (a blank name, a name taken, a device or room gone meanwhile)
     /// exits 2; a failure of the hub's store exits 1.
-    private static func refusingBadInput<Result>(_ body: () async throws(HomeError) -> Result) async throws(CommandLineError) -> Result {
+    private static func refusingBadInput<Result>(
+        _ body: () async throws(HomeError) -> Result
+    ) async throws(CommandLineError) -> Result {
         do {
             return try await body()
         } catch {

@@ -3,16 +3,22 @@ public enum HomeCommand {
     static let root = CommandSpec(
         name: "home",
         summary: "swift-home: a Matter hub and Home API for Swift.",
-        subcommands: [DemoCommand.demo, OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission, AddCommand.add, AddCommand.grant,
-                      HubCommands.devices, ShowCommand.show, HomeAPICommands.rename, HomeAPICommands.rooms, HomeAPICommands.room,
-                      HomeAPICommands.move, HomeAPICommands.remove, HubCommands.ping,
-                      LiveCommands.on, LiveCommands.off, LiveCommands.toggle, LiveCommands.level, LiveCommands.read, LiveCommands.watch]
+        subcommands: [
+            DemoCommand.demo, OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission,
+            AddCommand.add, AddCommand.grant,
+            HubCommands.devices, ShowCommand.show, HomeAPICommands.rename, HomeAPICommands.rooms, HomeAPICommands.room,
+            HomeAPICommands.move, HomeAPICommands.remove, HubCommands.ping,
+            LiveCommands.on, LiveCommands.off, LiveCommands.toggle, LiveCommands.level, LiveCommands.read,
+            LiveCommands.watch,
+        ]
     )
 
     /// Runs one invocation; never exits the process, so tests can call it. `progress` receives live lines,
     /// `output` the lines a long-running command (`home watch`) prints as they happen.
-    public static func run(_ arguments: [String], progress: @escaping @Sendable (String) -> Void = { _ in },
-                           output: @escaping @Sendable (String) -> Void = { _ in }) async -> CommandOutput {
+    public static func run(
+        _ arguments: [String], progress: @escaping @Sendable (String) -> Void = { _ in },
+        output: @escaping @Sendable (String) -> Void = { _ in }
+    ) async -> CommandOutput {
         do throws(CommandLineError) {
             switch try CommandParser.parse(arguments, root: root, progress: progress, output: output) {
             case .help(let command, let path):
@@ -22,7 +28,8 @@ public enum HomeCommand {
                 return try await run(parsed)
             }
         } catch {
-            return CommandOutput(exitCode: error.exitCode, standardOutput: "", standardError: "error: \(error.message)\n")
+            return CommandOutput(
+                exitCode: error.exitCode, standardOutput: "", standardError: "error: \(error.message)\n")
         }
     }
 }

@@ -8,19 +8,28 @@ import MatterPlatform
 /// `home commission`, `home devices`, `home ping`: the hub's fabric and the devices on it.
 enum HubCommands {
     static let stateOption = CommandSpec.Option(
-        name: "state", valueName: "DIR", help: "The hub's state directory (default: $XDG_DATA_HOME/swift-home or ~/.local/share/swift-home).")
+        name: "state", valueName: "DIR",
+        help: "The hub's state directory (default: $XDG_DATA_HOME/swift-home or ~/.local/share/swift-home).")
     static let interfaceOption = CommandSpec.Option(
-        name: "interface", valueName: "NAME", help: "Interface for DNS-SD; repeat it or separate names with commas. Without it, no mDNS is sent.")
+        name: "interface", valueName: "NAME",
+        help: "Interface for DNS-SD; repeat it or separate names with commas. Without it, no mDNS is sent.")
 
     static let commission = CommandSpec(
         name: "commission",
         summary: "Commission a Matter device onto this hub's fabric and add its devices to the home.",
-        arguments: [.init(name: "CODE", help: "The device's MT: QR code payload or its 11- or 21-digit manual pairing code.")],
+        arguments: [
+            .init(name: "CODE", help: "The device's MT: QR code payload or its 11- or 21-digit manual pairing code.")
+        ],
         options: [
-            .init(name: "address", valueName: "HOST:PORT", help: "The device's address (skips discovery), e.g. [::1]:5540 or 192.168.1.20:5540."),
+            .init(
+                name: "address", valueName: "HOST:PORT",
+                help: "The device's address (skips discovery), e.g. [::1]:5540 or 192.168.1.20:5540."),
             interfaceOption,
-            .init(name: "paa-trust-store", valueName: "DIR", help: "Directory of trusted PAA certificates (DER or PEM)."),
-            .init(name: "accept-untrusted-device", valueName: nil, help: "Commission a device that fails attestation; it is recorded as untrusted."),
+            .init(
+                name: "paa-trust-store", valueName: "DIR", help: "Directory of trusted PAA certificates (DER or PEM)."),
+            .init(
+                name: "accept-untrusted-device", valueName: nil,
+                help: "Commission a device that fails attestation; it is recorded as untrusted."),
             .init(name: "name", valueName: "NAME", help: "The device's name (default: its product name)."),
             .init(name: "room", valueName: "ROOM", help: "The room to put it in (created when new)."),
             .init(name: "json", valueName: nil, help: "Print one JSON object instead of the device IDs."),
@@ -36,18 +45,23 @@ enum HubCommands {
             let address = try arguments.values["address"].map(parseAddress)
             let interfaces = interfaceNames(arguments)
             guard address != nil || !interfaces.isEmpty else {
-                throw .usage("give --address HOST:PORT, or --interface NAME to discover the device", commandPath: arguments.commandPath)
+                throw .usage(
+                    "give --address HOST:PORT, or --interface NAME to discover the device",
+                    commandPath: arguments.commandPath)
             }
             let acceptUntrusted = arguments.flags.contains("accept-untrusted-device")
             let trustStore = try trustStore(arguments.values["paa-trust-store"], acceptUntrusted: acceptUntrusted)
             let hub = try open(arguments)
-            let request = CommissioningRequest(payload: payload, address: address, interfaces: interfaces, trustStore: trustStore,
-                                               acceptUntrustedDevice: acceptUntrusted)
+            let request = CommissioningRequest(
+                payload: payload, address: address, interfaces: interfaces, trustStore: trustStore,
+                acceptUntrustedDevice: acceptUntrusted)
             let progress = arguments.progress
             let clock = ContinuousClock()
             let start = clock.now
             do {
-                let result = try await hub.commission(request, name: arguments.values["name"], room: arguments.values["room"]) { event in
+                let result = try await hub.commission(
+                    request, name: arguments.values["name"], room: arguments.values["room"]
+                ) { event in
                     switch event {
                     case .started: break
                     case .finished(let step, let duration):
@@ -57,13 +71,14 @@ enum HubCommands {
                     }
                 }
                 if arguments.flags.contains("json") {
-                    return .success(JSONValue.object([
-                        ("deviceIDs", .array(result.devices.map { .string($0.description) })),
-                        ("nodeID", .string(paddedHex(result.nodeID))),
-                        ("vendorID", .unsigned(UInt64(result.vendorID))),
-                        ("productID", .unsigned(UInt64(result.productID))),
-                        ("elapsedSeconds", .seconds(result.elapsed.seconds)),
-                    ]).rendered + "\n")
+                    return .success(
+                        JSONValue.object([
+                            ("deviceIDs", .array(result.devices.map { .string($0.description) })),
+                            ("nodeID", .string(paddedHex(result.nodeID))),
+                            ("vendorID", .unsigned(UInt64(result.vendorID))),
+                            ("productID", .unsigned(UInt64(result.productID))),
+                            ("elapsedSeconds", .seconds(result.elapsed.seconds)),
+                        ]).rendered + "\n")
                 }
                 return .success(result.devices.map(\.description).joined(separator: "\n") + "\n")
             } catch {
@@ -74,13 +89,20 @@ enum HubCommands {
 
     static let devices = CommandSpec(
         name: "devices",
-        summary: "List the devices of the home: ID, name, room, vendor, product, device types and, with --live, connectivity.",
+        summary:
+            "List the devices of the home: ID, name, room, vendor, product, device types and, with --live, connectivity.",
         options: [
             .init(name: "json", valueName: nil, help: "Print one JSON array instead of a table."),
-            .init(name: "multipart", valueName: nil,
-                  help: "One device per node, its parts (endpoints) listed under it with their device types and semantic tags."),
-            .init(name: "live", valueName: nil,
-                  help: "Connect to every node and show whether it answers (waits up to \(CommandLineTiming.liveAnswer.components.seconds) s for a node that does not)."),
+            .init(
+                name: "multipart", valueName: nil,
+                help:
+                    "One device per node, its parts (endpoints) listed under it with their device types and semantic tags."
+            ),
+            .init(
+                name: "live", valueName: nil,
+                help:
+                    "Connect to every node and show whether it answers (waits up to \(CommandLineTiming.liveAnswer.components.seconds) s for a node that does not)."
+            ),
             interfaceOption, stateOption,
         ],
         run: { arguments throws(CommandLineError) in
@@ -97,15 +119,19 @@ enum HubCommands {
                 do {
                     connections = try NodeConnections(hub: hub, interfaces: interfaceNames(arguments))
                 } catch {
-                    return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: cannot open the hub's transport: \(error)\n")
+                    return CommandOutput(
+                        exitCode: 1, standardOutput: "",
+                        standardError: "error: cannot open the hub's transport: \(error)\n")
                 }
-                connectivity = await LiveConnectivity.states(of: Set(devices.map(\.id.nodeID)), connections: connections)
+                connectivity = await LiveConnectivity.states(
+                    of: Set(devices.map(\.id.nodeID)), connections: connections)
                 await connections.stopAll()
             }
             let json = arguments.flags.contains("json")
-            return .success(arguments.flags.contains("multipart")
-                ? MultipartDeviceList.render(devices, connectivity: connectivity, json: json)
-                : DeviceList.render(devices, connectivity: connectivity, json: json))
+            return .success(
+                arguments.flags.contains("multipart")
+                    ? MultipartDeviceList.render(devices, connectivity: connectivity, json: json)
+                    : DeviceList.render(devices, connectivity: connectivity, json: json))
         }
     )
 
@@ -119,8 +145,9 @@ enum HubCommands {
             do {
                 let device = try hub.device(named: arguments.argument("DEVICE"))
                 let result = try await hub.ping(device, interfaces: interfaceNames(arguments))
-                return .success("\(result.vendorName) at \(result.address): read in \(format(result.roundTrip)) "
-                    + "(CASE session established in \(format(result.sessionEstablishment)))\n")
+                return .success(
+                    "\(result.vendorName) at \(result.address): read in \(format(result.roundTrip)) "
+                        + "(CASE session established in \(format(result.sessionEstablishment)))\n")
             } catch {
                 return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
             }
@@ -141,10 +168,14 @@ enum HubCommands {
         arguments.repeatedValues["interface", default: []].flatMap { $0.split(separator: ",").map(String.init) }
     }
 
-    private static func trustStore(_ directory: String?, acceptUntrusted: Bool) throws(CommandLineError) -> PAATrustStore {
+    private static func trustStore(
+        _ directory: String?, acceptUntrusted: Bool
+    ) throws(CommandLineError) -> PAATrustStore {
         guard let directory else {
             guard acceptUntrusted else {
-                throw .invalidInput("no PAA trust store: pass --paa-trust-store DIR (or --accept-untrusted-device to skip attestation's verdict)")
+                throw .invalidInput(
+                    "no PAA trust store: pass --paa-trust-store DIR (or --accept-untrusted-device to skip attestation's verdict)"
+                )
             }
             return PAATrustStore(certificates: [])
         }
@@ -157,15 +188,19 @@ enum HubCommands {
 
     /// `[::1]:5540`, `192.168.1.20:5540`.
     static func parseAddress(_ text: String) throws(CommandLineError) -> SocketAddress {
-        let invalid = CommandLineError.invalidInput("address '\(text)' is not HOST:PORT (e.g. [::1]:5540 or 127.0.0.1:5540)")
+        let invalid = CommandLineError.invalidInput(
+            "address '\(text)' is not HOST:PORT (e.g. [::1]:5540 or 127.0.0.1:5540)")
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":"),
-                  let host = IPv6Address(String(text[text.index(after: text.startIndex)..<close])),
-                  let port = UInt16(text[text.index(close, offsetBy: 2)...]) else { throw invalid }
+                let host = IPv6Address(String(text[text.index(after: text.startIndex)..<close])),
+                let port = UInt16(text[text.index(close, offsetBy: 2)...])
+            else { throw invalid }
             return .ipv6(host, port: port)
         }
         let parts = text.split(separator: ":")
-        guard parts.count == 2, let host = IPv4Address(String(parts[0])), let port = UInt16(parts[1]) else { throw invalid }
+        guard parts.count == 2, let host = IPv4Address(String(parts[0])), let port = UInt16(parts[1]) else {
+            throw invalid
+        }
         return .ipv4(host, port: port)
     }
 

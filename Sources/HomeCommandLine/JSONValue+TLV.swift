@@ -16,7 +16,8 @@ extension JSONValue {
         case .bytes: self = .string(AttributeValueText.render(element))
         case .null: self = .null
         case .array(let items): self = .array(items.map(JSONValue.init))
-        case .structure(let members), .list(let members): self = .object(members.map { (Self.key($0.tag), JSONValue($0)) })
+        case .structure(let members), .list(let members):
+            self = .object(members.map { (Self.key($0.tag), JSONValue($0)) })
         }
     }
 

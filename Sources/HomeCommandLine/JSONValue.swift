@@ -26,7 +26,8 @@ enum JSONValue: Equatable {
         case .number(let value): value.isFinite ? "\(value)" : "null"
         case .string(let text): Self.quote(text)
         case .array(let items): "[" + items.map(\.rendered).joined(separator: ",") + "]"
-        case .object(let members): "{" + members.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
+        case .object(let members):
+            "{" + members.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
         }
     }
 

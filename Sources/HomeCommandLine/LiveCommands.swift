@@ -6,20 +6,25 @@ import MatterInteraction
 /// `home on|off|toggle|level|read|watch`: devices through the hub's live connection to their node (CASE session,
 /// one wildcard subscription keeping the attribute cache current).
 enum LiveCommands {
-    static let deviceArgument = CommandSpec.Argument(name: "DEVICE", help: "A device ID (see 'home devices') or a device name.")
+    static let deviceArgument = CommandSpec.Argument(
+        name: "DEVICE", help: "A device ID (see 'home devices') or a device name.")
 
-    static let on = command("on", summary: "Turn a device on (OnOff On).", watching: [OnOffCluster.Attributes.onOff.id]) { connection, device throws(NodeConnectionError) in
+    static let on = command("on", summary: "Turn a device on (OnOff On).", watching: [OnOffCluster.Attributes.onOff.id])
+    { connection, device throws(NodeConnectionError) in
         try await connection.invoke(OnOffCluster.Commands.On(), endpoint: device.id.endpoint)
         return "\(label(device)): on"
     }
 
-    static let off = command("off", summary: "Turn a device off (OnOff Off).", watching: [OnOffCluster.Attributes.onOff.id]) { connection, device throws(NodeConnectionError) in
+    static let off = command(
+        "off", summary: "Turn a device off (OnOff Off).", watching: [OnOffCluster.Attributes.onOff.id]
+    ) { connection, device throws(NodeConnectionError) in
         try await connection.invoke(OnOffCluster.Commands.Off(), endpoint: device.id.endpoint)
         return "\(label(device)): off"
     }
 
     static let toggle = command(
-        "toggle", summary: "Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle).",
+        "toggle",
+        summary: "Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle).",
         watching: [OnOffCluster.Attributes.onOff.id, OnOffCluster.Attributes.acceptedCommandList.id]
     ) { connection, device throws(NodeConnectionError) in
         switch try await connection.toggle(endpoint: device.id.endpoint) {
@@ -36,11 +41,17 @@ enum LiveCommands {
         options: [HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
             let text = arguments.argument("LEVEL")
-            guard let level = UInt8(text), level <= 254 else { throw .invalidInput("level '\(text)' is not a number from 0 to 254") }
+            guard let level = UInt8(text), level <= 254 else {
+                throw .invalidInput("level '\(text)' is not a number from 0 to 254")
+            }
             let currentLevel = LevelControlCluster.Attributes.currentLevel
-            return try await withConnection(arguments, requiring: LevelControlCluster.id, paths: { [currentLevel.path(endpoint: $0.endpoint)] }) { connection, device throws(NodeConnectionError) in
-                try await connection.invoke(LevelControlCluster.Commands.MoveToLevelWithOnOff(
-                    level: level, transitionTime: .value(0), optionsMask: [], optionsOverride: []), endpoint: device.id.endpoint)
+            return try await withConnection(
+                arguments, requiring: LevelControlCluster.id, paths: { [currentLevel.path(endpoint: $0.endpoint)] }
+            ) { connection, device throws(NodeConnectionError) in
+                try await connection.invoke(
+                    LevelControlCluster.Commands.MoveToLevelWithOnOff(
+                        level: level, transitionTime: .value(0), optionsMask: [], optionsOverride: []),
+                    endpoint: device.id.endpoint)
                 return "\(label(device)): level \(level)"
             }
         }
@@ -49,19 +60,30 @@ enum LiveCommands {
     static let read = CommandSpec(
         name: "read",
         summary: "Print an attribute of a device from its node's live attribute cache.",
-        arguments: [deviceArgument, .init(name: "ATTRIBUTE", help: "Cluster.Attribute, e.g. OnOff.OnOff, LevelControl.CurrentLevel, BasicInformation.VendorName.")],
+        arguments: [
+            deviceArgument,
+            .init(
+                name: "ATTRIBUTE",
+                help: "Cluster.Attribute, e.g. OnOff.OnOff, LevelControl.CurrentLevel, BasicInformation.VendorName."),
+        ],
         options: [HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
             let text = arguments.argument("ATTRIBUTE")
             guard let name = AttributeName(text) else {
-                throw .invalidInput("unknown attribute '\(text)': write Cluster.Attribute, e.g. OnOff.OnOff or BasicInformation.VendorName")
+                throw .invalidInput(
+                    "unknown attribute '\(text)': write Cluster.Attribute, e.g. OnOff.OnOff or BasicInformation.VendorName"
+                )
             }
             let paths = { @Sendable (device: DeviceID) in
-                readEndpoints(device).map { AttributePathIB(endpoint: $0, cluster: name.cluster.rawValue, attribute: name.attribute.rawValue) }
+                readEndpoints(device).map {
+                    AttributePathIB(endpoint: $0, cluster: name.cluster.rawValue, attribute: name.attribute.rawValue)
+                }
             }
             return try await withConnection(arguments, paths: paths) { connection, device throws(NodeConnectionError) in
                 for endpoint in readEndpoints(device.id) {
-                    if let value = await connection.cache.value(endpoint: endpoint, cluster: name.cluster.rawValue, attribute: name.attribute.rawValue) {
+                    if let value = await connection.cache.value(
+                        endpoint: endpoint, cluster: name.cluster.rawValue, attribute: name.attribute.rawValue)
+                    {
                         return AttributeValueText.render(value)
                     }
                 }
@@ -72,17 +94,27 @@ enum LiveCommands {
 
     static let watch = CommandSpec(
         name: "watch",
-        summary: "Print one line per change as it happens (time, device, attribute, new value) and every connectivity change, until Ctrl-C.",
-        arguments: [.init(name: "DEVICE", help: "Only this device (ID or name); without it, every device of the home.", isOptional: true)],
+        summary:
+            "Print one line per change as it happens (time, device, attribute, new value) and every connectivity change, until Ctrl-C.",
+        arguments: [
+            .init(
+                name: "DEVICE", help: "Only this device (ID or name); without it, every device of the home.",
+                isOptional: true)
+        ],
         options: [
             .init(name: "duration", valueName: "SECONDS", help: "Stop after this many seconds instead of at Ctrl-C."),
-            .init(name: "max-interval", valueName: "SECONDS",
-                  help: "The subscriptions' max interval ceiling, 1 to 3600 (default \(HubTiming.liveMaxIntervalCeiling)): a device that disappears shows offline within this plus its MRP retransmission time (about 7 s at default MRP intervals)."),
+            .init(
+                name: "max-interval", valueName: "SECONDS",
+                help:
+                    "The subscriptions' max interval ceiling, 1 to 3600 (default \(HubTiming.liveMaxIntervalCeiling)): a device that disappears shows offline within this plus its MRP retransmission time (about 7 s at default MRP intervals)."
+            ),
             HubCommands.interfaceOption, HubCommands.stateOption,
         ],
         run: { arguments throws(CommandLineError) in
             let duration = try arguments.values["duration"].map { text throws(CommandLineError) in
-                guard let seconds = Double(text), seconds > 0, seconds <= 1e9 else { throw .invalidInput("duration '\(text)' is not a positive number of seconds") }
+                guard let seconds = Double(text), seconds > 0, seconds <= 1e9 else {
+                    throw .invalidInput("duration '\(text)' is not a positive number of seconds")
+                }
                 return Duration.milliseconds(Int64(seconds * 1000))
             }
             var settings = NodeConnection.Settings()
@@ -103,7 +135,8 @@ enum LiveCommands {
             }
             let connections: NodeConnections
             do {
-                connections = try NodeConnections(hub: hub, interfaces: HubCommands.interfaceNames(arguments), settings: settings)
+                connections = try NodeConnections(
+                    hub: hub, interfaces: HubCommands.interfaceNames(arguments), settings: settings)
             } catch {
                 return failure("cannot open the hub's transport: \(error)")
             }
@@ -115,11 +148,12 @@ enum LiveCommands {
                     let events = await connection.events()
                     let lines = WatchLines(nodeID: nodeID, devices: devices, only: only)
                     let output = arguments.output
-                    watchers.append(Task {
-                        for await event in events {
-                            for line in await lines.render(event, from: connection) { output(line) }
-                        }
-                    })
+                    watchers.append(
+                        Task {
+                            for await event in events {
+                                for line in await lines.render(event, from: connection) { output(line) }
+                            }
+                        })
                 } catch {
                     await connections.stopAll()
                     return failure("\(error)")
@@ -140,13 +174,21 @@ enum LiveCommands {
 
     /// A command on one device that needs these OnOff attributes of its endpoint: the body runs once the device's
     /// node is online and returns the line to print.
-    private static func command(_ name: String, summary: String, watching attributes: [AttributeID],
-                                _ body: @escaping @Sendable (NodeConnection, DeviceRecord) async throws(NodeConnectionError) -> String) -> CommandSpec {
+    private static func command(
+        _ name: String, summary: String, watching attributes: [AttributeID],
+        _ body: @escaping @Sendable (NodeConnection, DeviceRecord) async throws(NodeConnectionError) -> String
+    ) -> CommandSpec {
         let paths = { @Sendable (device: DeviceID) in
-            attributes.map { AttributePathIB(endpoint: device.endpoint, cluster: OnOffCluster.id.rawValue, attribute: $0.rawValue) }
+            attributes.map {
+                AttributePathIB(endpoint: device.endpoint, cluster: OnOffCluster.id.rawValue, attribute: $0.rawValue)
+            }
         }
-        return CommandSpec(name: name, summary: summary, arguments: [deviceArgument], options: [HubCommands.interfaceOption, HubCommands.stateOption],
-                           run: { arguments throws(CommandLineError) in try await withConnection(arguments, requiring: OnOffCluster.id, paths: paths, body) })
+        return CommandSpec(
+            name: name, summary: summary, arguments: [deviceArgument],
+            options: [HubCommands.interfaceOption, HubCommands.stateOption],
+            run: { arguments throws(CommandLineError) in
+                try await withConnection(arguments, requiring: OnOffCluster.id, paths: paths, body)
+            })
     }
 
     /// Opens the hub, finds DEVICE, connects to its node subscribing to `paths` only (a one-shot command needs no
@@ -155,7 +197,8 @@ enum LiveCommands {
     /// ServerList, read with the paths, says so before anything is sent); an unreachable node or a failed command
     /// exits 1 saying why.
     private static func withConnection(
-        _ arguments: ParsedArguments, requiring cluster: ClusterID? = nil, paths: @Sendable (DeviceID) -> [AttributePathIB],
+        _ arguments: ParsedArguments, requiring cluster: ClusterID? = nil,
+        paths: @Sendable (DeviceID) -> [AttributePathIB],
         _ body: @Sendable (NodeConnection, DeviceRecord) async throws(NodeConnectionError) -> String
     ) async throws(CommandLineError) -> CommandOutput {
         let hub = try HubCommands.open(arguments)
@@ -177,10 +220,14 @@ enum LiveCommands {
         do {
             let connection = try await connections.connection(to: device.id.nodeID, attributePaths: watched)
             try await connection.connected()
-            if let cluster, let served = try? await connection.cache.value(serverList, endpoint: device.id.endpoint), !served.contains(cluster) {
+            if let cluster, let served = try? await connection.cache.value(serverList, endpoint: device.id.endpoint),
+                !served.contains(cluster)
+            {
                 await connections.stopAll()
                 let names = served.map { ClusterRegistry.standard.describe(cluster: $0) }.joined(separator: ", ")
-                throw CommandLineError.invalidInput("\(label(device)) has no \(ClusterRegistry.standard.describe(cluster: cluster)) (its clusters: \(names))")
+                throw CommandLineError.invalidInput(
+                    "\(label(device)) has no \(ClusterRegistry.standard.describe(cluster: cluster)) (its clusters: \(names))"
+                )
             }
             result = .success(try await body(connection, device) + "\n")
         } catch let error as CommandLineError {
@@ -232,7 +279,9 @@ actor WatchLines {
         self.only = only
     }
 
-    func render(_ event: NodeConnection.Event, from connection: NodeConnection, at date: Date = Date()) async -> [String] {
+    func render(
+        _ event: NodeConnection.Event, from connection: NodeConnection, at date: Date = Date()
+    ) async -> [String] {
         let time = Self.time.string(from: date)
         switch event {
         case .connectivity(.connecting):
@@ -250,7 +299,8 @@ actor WatchLines {
                     let id = DeviceID(nodeID: nodeID, endpoint: path.endpoint)
                     let device = names[id].map { "\($0) (\(id))" } ?? id.description
                     let value = cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute)
-                    return "\(time)  \(device)  \(AttributeName.describe(path))  \(value.map(AttributeValueText.render) ?? "(removed)")"
+                    return
+                        "\(time)  \(device)  \(AttributeName.describe(path))  \(value.map(AttributeValueText.render) ?? "(removed)")"
                 }
         }
     }

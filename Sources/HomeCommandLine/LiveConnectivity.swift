@@ -9,7 +9,9 @@ enum LiveConnectivity {
     static let probe = [BasicInformationCluster.Attributes.vendorID.path(endpoint: 0)]
 
     /// The connection's state once it is online, offline, or out of time (then still `.connecting`).
-    static func settle(_ connection: NodeConnection, within limit: Duration = CommandLineTiming.liveAnswer) async -> NodeConnection.State {
+    static func settle(
+        _ connection: NodeConnection, within limit: Duration = CommandLineTiming.liveAnswer
+    ) async -> NodeConnection.State {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await connection.connected() }
             group.addTask { try? await Task.sleep(for: limit) }
@@ -25,7 +27,9 @@ enum LiveConnectivity {
             for nodeID in nodeIDs {
                 group.addTask {
                     do {
-                        return (nodeID, await settle(try await connections.connection(to: nodeID, attributePaths: probe)))
+                        return (
+                            nodeID, await settle(try await connections.connection(to: nodeID, attributePaths: probe))
+                        )
                     } catch {
                         return (nodeID, .offline(since: .now, reason: "\(error)"))
                     }
@@ -54,11 +58,15 @@ enum LiveConnectivity {
 extension LiveConnectivity {
     /// `"connectivity":"online"|"offline"|"noAnswer"`, `"offlineReason"` (null unless offline), `"locality"`.
     static func json(_ state: NodeConnection.State) -> [(String, JSONValue)] {
-        let (name, reason): (String, String?) = switch state {
-        case .online: ("online", nil)
-        case .offline(_, let reason): ("offline", reason)
-        case .connecting: ("noAnswer", nil)
-        }
-        return [("connectivity", .string(name)), ("offlineReason", reason.map(JSONValue.string) ?? .null), ("locality", .string(locality(state)))]
+        let (name, reason): (String, String?) =
+            switch state {
+            case .online: ("online", nil)
+            case .offline(_, let reason): ("offline", reason)
+            case .connecting: ("noAnswer", nil)
+            }
+        return [
+            ("connectivity", .string(name)), ("offlineReason", reason.map(JSONValue.string) ?? .null),
+            ("locality", .string(locality(state))),
+        ]
     }
 }

@@ -26,23 +26,33 @@ enum MultipartDeviceList {
     static func render(_ devices: [DeviceRecord], connectivity: [UInt64: NodeConnection.State]?, json: Bool) -> String {
         let nodes = nodes(devices)
         if json {
-            return JSONValue.array(nodes.map { .object(jsonMembers($0, connectivity: connectivity?[$0.record.nodeID])) }).rendered + "\n"
+            return JSONValue.array(
+                nodes.map { .object(jsonMembers($0, connectivity: connectivity?[$0.record.nodeID])) }
+            ).rendered + "\n"
         }
         guard !nodes.isEmpty else { return "No devices yet. Add one with 'home commission CODE'.\n" }
         var header = ["ID", "NAME", "ROOM", "VENDOR", "PRODUCT", "DEVICE TYPES", "TAGS"]
         if connectivity != nil { header.insert("CONNECTIVITY", at: 3) }
         var rows: [[String]] = []
         for node in nodes {
-            var row = [node.id, node.name, node.parts[0].roomName ?? "-",
-                       "\(node.record.vendorName ?? "?") (0x\(paddedHex(node.record.vendorID)))",
-                       "\(node.record.productName ?? "?") (0x\(paddedHex(node.record.productID)))",
-                       (node.parts.count == 1 ? "1 part" : "\(node.parts.count) parts") + (node.record.attestation.trusted ? "" : " [untrusted]"),
-                       ""]
-            if let connectivity { row.insert(connectivity[node.record.nodeID].map(LiveConnectivity.describe) ?? "-", at: 3) }
+            var row = [
+                node.id, node.name, node.parts[0].roomName ?? "-",
+                "\(node.record.vendorName ?? "?") (0x\(paddedHex(node.record.vendorID)))",
+                "\(node.record.productName ?? "?") (0x\(paddedHex(node.record.productID)))",
+                (node.parts.count == 1 ? "1 part" : "\(node.parts.count) parts")
+                    + (node.record.attestation.trusted ? "" : " [untrusted]"),
+                "",
+            ]
+            if let connectivity {
+                row.insert(connectivity[node.record.nodeID].map(LiveConnectivity.describe) ?? "-", at: 3)
+            }
             rows.append(row)
             for part in node.parts {
-                var partRow = ["  " + part.id.description, part.name, part.roomName ?? "-", "", "",
-                               DeviceTypeNames.list(part.deviceTypes), part.semanticTags.isEmpty ? "-" : SemanticTagText.list(part.semanticTags)]
+                var partRow = [
+                    "  " + part.id.description, part.name, part.roomName ?? "-", "", "",
+                    DeviceTypeNames.list(part.deviceTypes),
+                    part.semanticTags.isEmpty ? "-" : SemanticTagText.list(part.semanticTags),
+                ]
                 if connectivity != nil { partRow.insert("", at: 3) }
                 rows.append(partRow)
             }
@@ -62,16 +72,21 @@ enum MultipartDeviceList {
             ("attestationTrusted", .bool(node.record.attestation.trusted)),
         ]
         if let connectivity { members += LiveConnectivity.json(connectivity) }
-        members.append(("parts", .array(node.parts.map { part in
-            .object([
-                ("id", .string(part.id.description)),
-                ("name", .string(part.name)),
-                ("room", part.roomName.map(JSONValue.string) ?? .null),
-                ("endpoint", .unsigned(UInt64(part.id.endpoint))),
-                ("deviceTypes", DeviceTypeNames.json(part.deviceTypes)),
-                ("tags", SemanticTagText.json(part.semanticTags)),
-            ])
-        })))
+        members.append(
+            (
+                "parts",
+                .array(
+                    node.parts.map { part in
+                        .object([
+                            ("id", .string(part.id.description)),
+                            ("name", .string(part.name)),
+                            ("room", part.roomName.map(JSONValue.string) ?? .null),
+                            ("endpoint", .unsigned(UInt64(part.id.endpoint))),
+                            ("deviceTypes", DeviceTypeNames.json(part.deviceTypes)),
+                            ("tags", SemanticTagText.json(part.semanticTags)),
+                        ])
+                    })
+            ))
         return members
     }
 }

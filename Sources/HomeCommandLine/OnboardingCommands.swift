@@ -28,9 +28,13 @@ enum OnboardingCommands {
             .init(name: "vendor-id", valueName: "N", isRequired: true, help: "Vendor ID, 0…65535 (decimal or 0x hex)."),
             .init(name: "product-id", valueName: "N", isRequired: true, help: "Product ID, 0…65535."),
             .init(name: "discriminator", valueName: "N", isRequired: true, help: "12-bit discriminator, 0…4095."),
-            .init(name: "passcode", valueName: "N", isRequired: true, help: "Setup passcode, 1…99999998, not a trivial one."),
+            .init(
+                name: "passcode", valueName: "N", isRequired: true,
+                help: "Setup passcode, 1…99999998, not a trivial one."),
             .init(name: "flow", valueName: "FLOW", help: "standard (default), user-intent or custom."),
-            .init(name: "discovery", valueName: "LIST", help: "Comma-separated: on-network (default), ble, soft-ap, wifi-paf."),
+            .init(
+                name: "discovery", valueName: "LIST",
+                help: "Comma-separated: on-network (default), ble, soft-ap, wifi-paf."),
         ],
         run: { arguments throws(CommandLineError) in
             let flowName = arguments.values["flow"] ?? CommissioningFlow.standard.name
@@ -42,7 +46,8 @@ enum OnboardingCommands {
                 productID: try number(arguments.requiredValue("product-id"), name: "product ID", as: UInt16.self),
                 commissioningFlow: flow,
                 discoveryCapabilities: try capabilities(arguments.values["discovery"] ?? "on-network"),
-                discriminator: .long(try number(arguments.requiredValue("discriminator"), name: "discriminator", as: UInt16.self)),
+                discriminator: .long(
+                    try number(arguments.requiredValue("discriminator"), name: "discriminator", as: UInt16.self)),
                 passcode: try number(arguments.requiredValue("passcode"), name: "passcode", as: UInt32.self)
             )
             do throws(OnboardingError) {
@@ -61,10 +66,14 @@ enum OnboardingCommands {
         }
     }
 
-    private static func number<Value: FixedWidthInteger>(_ text: String, name: String, as: Value.Type) throws(CommandLineError) -> Value {
+    private static func number<Value: FixedWidthInteger>(
+        _ text: String, name: String, as: Value.Type
+    ) throws(CommandLineError) -> Value {
         let parsed = text.hasPrefix("0x") || text.hasPrefix("0X") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
         guard let parsed else { throw .invalidInput("\(name) '\(text)' is not a number") }
-        guard let value = Value(exactly: parsed) else { throw .invalidInput("\(name) \(parsed) is out of range 0…\(Value.max)") }
+        guard let value = Value(exactly: parsed) else {
+            throw .invalidInput("\(name) \(parsed) is out of range 0…\(Value.max)")
+        }
         return value
     }
 
@@ -89,11 +98,17 @@ enum OnboardingCommands {
             ("Vendor ID", payload.vendorID.map(hex) ?? absent),
             ("Product ID", payload.productID.map(hex) ?? absent),
             ("Commissioning flow", payload.commissioningFlow.name),
-            ("Discovery", payload.discoveryCapabilities.map { $0.names.isEmpty ? "none" : $0.names.joined(separator: ", ") }
-                ?? "\(absent) (try every transport)"),
-            ("Discriminator", payload.discriminator.isShort
-                ? "\(payload.discriminator.value) (short: the upper 4 bits of the 12-bit discriminator)"
-                : "\(payload.discriminator.value)"),
+            (
+                "Discovery",
+                payload.discoveryCapabilities.map { $0.names.isEmpty ? "none" : $0.names.joined(separator: ", ") }
+                    ?? "\(absent) (try every transport)"
+            ),
+            (
+                "Discriminator",
+                payload.discriminator.isShort
+                    ? "\(payload.discriminator.value) (short: the upper 4 bits of the 12-bit discriminator)"
+                    : "\(payload.discriminator.value)"
+            ),
             ("Passcode", Passcode.formatted(payload.passcode)),
         ]
         for entry in payload.extensions {
@@ -110,17 +125,24 @@ enum OnboardingCommands {
             ("vendorID", payload.vendorID.map { .unsigned(UInt64($0)) } ?? .null),
             ("productID", payload.productID.map { .unsigned(UInt64($0)) } ?? .null),
             ("commissioningFlow", .string(payload.commissioningFlow.name)),
-            ("discoveryCapabilities", payload.discoveryCapabilities.map { .array($0.names.map(JSONValue.string)) } ?? .null),
+            (
+                "discoveryCapabilities",
+                payload.discoveryCapabilities.map { .array($0.names.map(JSONValue.string)) } ?? .null
+            ),
             ("discriminator", .unsigned(UInt64(payload.discriminator.value))),
             ("shortDiscriminator", .bool(payload.discriminator.isShort)),
             ("passcode", .unsigned(UInt64(payload.passcode))),
-            ("extensions", .array(payload.extensions.map { entry in
-                .object([
-                    ("tag", .unsigned(UInt64(entry.tag))),
-                    ("name", entry.name.map(JSONValue.string) ?? .null),
-                    ("value", json(entry.value)),
-                ])
-            })),
+            (
+                "extensions",
+                .array(
+                    payload.extensions.map { entry in
+                        .object([
+                            ("tag", .unsigned(UInt64(entry.tag))),
+                            ("name", entry.name.map(JSONValue.string) ?? .null),
+                            ("value", json(entry.value)),
+                        ])
+                    })
+            ),
         ])
     }
 

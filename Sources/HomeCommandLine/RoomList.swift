@@ -9,18 +9,22 @@ enum RoomList {
         let devicesByRoom = Dictionary(grouping: devices.filter { $0.roomID != nil }) { $0.roomID ?? "" }
             .mapValues { $0.map(\.id).sorted() }
         if json {
-            return JSONValue.array(sorted.map { room in
-                .object([
-                    ("id", .string(room.id)),
-                    ("name", .string(room.name)),
-                    ("structure", structureNames[room.structureID].map(JSONValue.string) ?? .null),
-                    ("deviceIDs", .array(devicesByRoom[room.id, default: []].map(JSONValue.string))),
-                ])
-            }).rendered + "\n"
+            return JSONValue.array(
+                sorted.map { room in
+                    .object([
+                        ("id", .string(room.id)),
+                        ("name", .string(room.name)),
+                        ("structure", structureNames[room.structureID].map(JSONValue.string) ?? .null),
+                        ("deviceIDs", .array(devicesByRoom[room.id, default: []].map(JSONValue.string))),
+                    ])
+                }
+            ).rendered + "\n"
         }
         guard !sorted.isEmpty else { return "No rooms yet. Add one with 'home room add NAME'.\n" }
-        return TextTable.render(header: ["ROOM", "STRUCTURE", "DEVICES"], rows: sorted.map { room in
-            [room.name, structureNames[room.structureID] ?? "-", String(devicesByRoom[room.id, default: []].count)]
-        })
+        return TextTable.render(
+            header: ["ROOM", "STRUCTURE", "DEVICES"],
+            rows: sorted.map { room in
+                [room.name, structureNames[room.structureID] ?? "-", String(devicesByRoom[room.id, default: []].count)]
+            })
     }
 }

@@ -9,8 +9,9 @@ extension AttributeCache {
     @discardableResult
     public mutating func applyFollowingEndpoints(_ reports: [AttributeReportIB]) -> Set<ConcreteAttributePath> {
         var changed = apply(reports)
-        let rootParts = ConcreteAttributePath(endpoint: 0, cluster: DescriptorCluster.id.rawValue,
-                                              attribute: DescriptorCluster.Attributes.partsList.id.rawValue)
+        let rootParts = ConcreteAttributePath(
+            endpoint: 0, cluster: DescriptorCluster.id.rawValue,
+            attribute: DescriptorCluster.Attributes.partsList.id.rawValue)
         if changed.contains(rootParts), let parts = try? value(DescriptorCluster.Attributes.partsList, endpoint: 0) {
             changed.formUnion(keepOnly(endpoints: Set(parts + [0])))
         }

@@ -11,8 +11,10 @@ public struct AttributeName: Hashable, Sendable, CustomStringConvertible {
     public init?(_ text: String, clusters: [ClusterInfo] = MatterClusters.all) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let cluster = clusters.first(where: { $0.name.caseInsensitiveCompare(parts[0]) == .orderedSame }),
-              let attribute = cluster.attributes.first(where: { $0.value.caseInsensitiveCompare(parts[1]) == .orderedSame })
+            let cluster = clusters.first(where: { $0.name.caseInsensitiveCompare(parts[0]) == .orderedSame }),
+            let attribute = cluster.attributes.first(where: {
+                $0.value.caseInsensitiveCompare(parts[1]) == .orderedSame
+            })
         else { return nil }
         self.cluster = cluster.id
         self.attribute = attribute.key
@@ -24,6 +26,7 @@ public struct AttributeName: Hashable, Sendable, CustomStringConvertible {
 
     /// The registry's name of a cached path: "OnOff.OnOff", or hex IDs for what the registry lacks.
     public static func describe(_ path: ConcreteAttributePath) -> String {
-        ClusterRegistry.standard.describe(cluster: ClusterID(rawValue: path.cluster), attribute: AttributeID(rawValue: path.attribute))
+        ClusterRegistry.standard.describe(
+            cluster: ClusterID(rawValue: path.cluster), attribute: AttributeID(rawValue: path.attribute))
     }
 }

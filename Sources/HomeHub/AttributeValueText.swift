@@ -11,8 +11,11 @@ public enum AttributeValueText {
         case .signed(let value): "\(value)"
         case .float(let value): "\(value)"
         case .double(let value): "\(value)"
-        case .utf8(let text): "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        case .bytes(let bytes): bytes.isEmpty ? "0x" : "0x" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
+        case .utf8(let text):
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .bytes(let bytes):
+            bytes.isEmpty
+                ? "0x" : "0x" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
         case .null: "null"
         case .array(let items): "[" + items.map(render).joined(separator: ", ") + "]"
         case .structure(let members), .list(let members): "{" + members.map(member).joined(separator: ", ") + "}"

@@ -17,8 +17,10 @@ public struct CommissioningRequest: Sendable {
     /// The open add-device session the node joins (in the transaction that first stores it), or nil outside one.
     public var session: String?
 
-    public init(payload: SetupPayload, address: SocketAddress? = nil, interfaces: [String] = [], trustStore: PAATrustStore,
-                developmentMode: Bool = true, acceptUntrustedDevice: Bool = false, session: String? = nil) {
+    public init(
+        payload: SetupPayload, address: SocketAddress? = nil, interfaces: [String] = [], trustStore: PAATrustStore,
+        developmentMode: Bool = true, acceptUntrustedDevice: Bool = false, session: String? = nil
+    ) {
         self.session = session
         self.payload = payload
         self.address = address

@@ -13,8 +13,11 @@ public struct CommissioningSessionRecord: Sendable, Hashable {
     public let paaTrustStore: String
     public let nodeIDs: [UInt64]
 
-    public init(id: String, structureID: String, owner: ProcessIdentity, deadline: Date, interfaces: [String], paaTrustStore: String,
-                nodeIDs: [UInt64] = []) {
+    public init(
+        id: String, structureID: String, owner: ProcessIdentity, deadline: Date, interfaces: [String],
+        paaTrustStore: String,
+        nodeIDs: [UInt64] = []
+    ) {
         self.id = id
         self.structureID = structureID
         self.owner = owner

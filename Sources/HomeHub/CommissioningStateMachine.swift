@@ -106,7 +106,8 @@ public enum CommissioningError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch self {
         case .stepFailed(let step, let failure): "\(step) failed: \(failure)"
-        case .outOfOrder(let step, let expected): "internal error: \(step) reported while \(expected.map(\.description) ?? "nothing") was running"
+        case .outOfOrder(let step, let expected):
+            "internal error: \(step) reported while \(expected.map(\.description) ?? "nothing") was running"
         }
     }
 }

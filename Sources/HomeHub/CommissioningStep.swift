@@ -27,7 +27,8 @@ public enum CommissioningStep: String, CaseIterable, Sendable, CustomStringConve
         // Attestation and CSR make the device sign with its DAC or generate a key pair.
         case .deviceAttestation, .certificateSigningRequest: .seconds(30)
         // A reply to one invoke: MRP's five transmissions take under 6 s; the rest is the device's work.
-        case .armFailSafe, .regulatoryConfig, .addTrustedRoot, .addOperationalCertificate, .commissioningComplete: .seconds(30)
+        case .armFailSafe, .regulatoryConfig, .addTrustedRoot, .addOperationalCertificate, .commissioningComplete:
+            .seconds(30)
         // Nothing to do for a device already on IP.
         case .networkSetup: .seconds(1)
         // A priming report of a whole device spans several packets.

@@ -13,8 +13,11 @@ public struct DeviceRecord: Sendable, Hashable {
     /// This endpoint's semantic tags (Descriptor TagList), in the device's order: what tells the parts of a node apart.
     public var semanticTags: [EndpointSemanticTag]
 
-    public init(id: DeviceID, name: String, roomID: String?, roomName: String?, node: NodeRecord, deviceTypes: [EndpointDeviceType],
-                rootDeviceTypes: [EndpointDeviceType] = [], semanticTags: [EndpointSemanticTag] = []) {
+    public init(
+        id: DeviceID, name: String, roomID: String?, roomName: String?, node: NodeRecord,
+        deviceTypes: [EndpointDeviceType],
+        rootDeviceTypes: [EndpointDeviceType] = [], semanticTags: [EndpointSemanticTag] = []
+    ) {
         self.id = id
         self.name = name
         self.roomID = roomID
@@ -38,7 +41,9 @@ public struct DeviceID: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     public init?(_ text: String) {
         let parts = text.split(separator: "-")
-        guard parts.count == 2, parts[0].count == 16, let nodeID = UInt64(parts[0], radix: 16), let endpoint = UInt16(parts[1]) else {
+        guard parts.count == 2, parts[0].count == 16, let nodeID = UInt64(parts[0], radix: 16),
+            let endpoint = UInt16(parts[1])
+        else {
             return nil
         }
         self.init(nodeID: nodeID, endpoint: endpoint)

@@ -7,7 +7,8 @@ public struct EndpointSemanticTag: Sendable, Hashable {
     public var tag: UInt8
     public var label: String?
 
-    public init(endpoint: UInt16, manufacturerCode: UInt16? = nil, namespaceID: UInt8, tag: UInt8, label: String? = nil) {
+    public init(endpoint: UInt16, manufacturerCode: UInt16? = nil, namespaceID: UInt8, tag: UInt8, label: String? = nil)
+    {
         self.endpoint = endpoint
         self.manufacturerCode = manufacturerCode
         self.namespaceID = namespaceID

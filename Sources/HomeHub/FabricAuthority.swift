@@ -33,8 +33,10 @@ public struct FabricAuthority: Sendable {
 
     /// Loads the fabric from `store` and `keys`, creating it when the store has none. `withIntermediate` only matters
     /// at creation: NOCs are then signed by an ICAC the root signed, instead of by the root itself.
-    public init(store: HubStore, keys: KeyStore, withIntermediate: Bool = false,
-                random: some RandomSource = SystemRandom()) throws(FabricAuthorityError) {
+    public init(
+        store: HubStore, keys: KeyStore, withIntermediate: Bool = false,
+        random: some RandomSource = SystemRandom()
+    ) throws(FabricAuthorityError) {
         let record: FabricRecord
         if let existing = try Self.storing({ () throws(HubStoreError) in try store.fabric() }) {
             record = existing
@@ -45,14 +47,20 @@ public struct FabricAuthority: Sendable {
     }
 
     /// A NOC for the key in a device's CSR (whose signature is checked first), with the ICAC that chains it to the root.
-    public func issueNOC(for request: CertificateSigningRequest, nodeID: UInt64) throws(FabricAuthorityError) -> (noc: [UInt8], icac: [UInt8]?) {
+    public func issueNOC(
+        for request: CertificateSigningRequest, nodeID: UInt64
+    ) throws(FabricAuthorityError) -> (noc: [UInt8], icac: [UInt8]?) {
         guard HubConstants.operationalNodeIDs.contains(nodeID) else { throw .invalidNodeID(nodeID) }
         let serialNumber = CertificateAuthority.randomSerialNumber(using: self.random)
         let certificate = try Self.certifying { () throws(CertificateError) in
-            try issuer.issueOperational(for: request, nodeID: nodeID, fabricID: fabric.fabricID, serialNumber: serialNumber,
-                                        notBefore: Self.matterTimeNow(), notAfter: HubConstants.certificateNotAfter)
+            try issuer.issueOperational(
+                for: request, nodeID: nodeID, fabricID: fabric.fabricID, serialNumber: serialNumber,
+                notBefore: Self.matterTimeNow(), notAfter: HubConstants.certificateNotAfter)
         }
-        return (try Self.certifying { () throws(CertificateError) in try certificate.tlvEncoded() }, fabric.intermediateCertificate)
+        return (
+            try Self.certifying { () throws(CertificateError) in try certificate.tlvEncoded() },
+            fabric.intermediateCertificate
+        )
     }
 
     /// A random operational node ID that no node, earlier allocation or the hub uses, recorded as taken.
@@ -64,35 +72,53 @@ public struct FabricAuthority: Sendable {
         throw .nodeIDsExhausted(attempts: HubConstants.nodeIDAllocationAttempts)
     }
 
-    private init(_ record: FabricRecord, store: HubStore, keys: KeyStore, random: some RandomSource) throws(FabricAuthorityError) {
+    private init(
+        _ record: FabricRecord, store: HubStore, keys: KeyStore, random: some RandomSource
+    ) throws(FabricAuthorityError) {
         let rootKey = try Self.loading(.rootCA, of: record, from: keys)
-        let root = try Self.certifying { () throws(CertificateError) in try MatterCertificate(tlv: record.rootCertificate) }
-        try Self.requireMatch(rootKey, root, keys.path(of: .rootCA, fabricID: record.fabricID), "the root certificate (RCAC)")
-        var issuer = try Self.certifying { () throws(CertificateError) in try CertificateAuthority(certificate: root, signingKey: rootKey) }
+        let root = try Self.certifying { () throws(CertificateError) in
+            try MatterCertificate(tlv: record.rootCertificate)
+        }
+        try Self.requireMatch(
+            rootKey, root, keys.path(of: .rootCA, fabricID: record.fabricID), "the root certificate (RCAC)")
+        var issuer = try Self.certifying { () throws(CertificateError) in
+            try CertificateAuthority(certificate: root, signingKey: rootKey)
+        }
         if let icacBytes = record.intermediateCertificate {
             let icacKey = try Self.loading(.intermediateCA, of: record, from: keys)
             let icac = try Self.certifying { () throws(CertificateError) in try MatterCertificate(tlv: icacBytes) }
-            try Self.requireMatch(icacKey, icac, keys.path(of: .intermediateCA, fabricID: record.fabricID), "the intermediate certificate (ICAC)")
-            issuer = try Self.certifying { () throws(CertificateError) in try CertificateAuthority(certificate: icac, signingKey: icacKey) }
+            try Self.requireMatch(
+                icacKey, icac, keys.path(of: .intermediateCA, fabricID: record.fabricID),
+                "the intermediate certificate (ICAC)")
+            issuer = try Self.certifying { () throws(CertificateError) in
+                try CertificateAuthority(certificate: icac, signingKey: icacKey)
+            }
         }
         let operationalKey = try Self.loading(.hubOperational, of: record, from: keys)
-        let noc = try Self.certifying { () throws(CertificateError) in try MatterCertificate(tlv: record.hubOperationalCertificate) }
-        try Self.requireMatch(operationalKey, noc, keys.path(of: .hubOperational, fabricID: record.fabricID), "the hub's NOC")
+        let noc = try Self.certifying { () throws(CertificateError) in
+            try MatterCertificate(tlv: record.hubOperationalCertificate)
+        }
+        try Self.requireMatch(
+            operationalKey, noc, keys.path(of: .hubOperational, fabricID: record.fabricID), "the hub's NOC")
 
         let compressedFabricID = try Self.deriving { () throws(CryptoError) in
             try OperationalIdentity.compressedFabricID(rootPublicKey: root.publicKey, fabricID: record.fabricID)
         }
         let identityProtectionKey = try Self.deriving { () throws(CryptoError) in
-            try OperationalIdentity.identityProtectionKey(epochKey: record.ipkEpochKey, compressedFabricID: compressedFabricID)
+            try OperationalIdentity.identityProtectionKey(
+                epochKey: record.ipkEpochKey, compressedFabricID: compressedFabricID)
         }
         let credentials = OperationalCredentials(
-            fabricID: record.fabricID, nodeID: record.hubNodeID, rootPublicKey: root.publicKey, identityProtectionKey: identityProtectionKey,
+            fabricID: record.fabricID, nodeID: record.hubNodeID, rootPublicKey: root.publicKey,
+            identityProtectionKey: identityProtectionKey,
             noc: record.hubOperationalCertificate, icac: record.intermediateCertificate, operationalKey: operationalKey)
         // The stored hub NOC must be one our own validator accepts, for the node and fabric the row names.
         do {
-            let proven = try FabricPeerValidator(root: root).validate(noc: credentials.noc, icac: credentials.icac, credentials: credentials)
+            let proven = try FabricPeerValidator(root: root).validate(
+                noc: credentials.noc, icac: credentials.icac, credentials: credentials)
             guard proven.nodeID == record.hubNodeID else {
-                throw FabricAuthorityError.inconsistent("the hub's NOC names node 0x\(hex(proven.nodeID)), the store node 0x\(hex(record.hubNodeID))")
+                throw FabricAuthorityError.inconsistent(
+                    "the hub's NOC names node 0x\(hex(proven.nodeID)), the store node 0x\(hex(record.hubNodeID))")
             }
         } catch let error as SecureChannelError {
             throw .inconsistent("the hub's own NOC does not validate: \(error)")
@@ -114,34 +140,41 @@ public struct FabricAuthority: Sendable {
 
     /// Generates the fabric and persists it: keys first (each file written atomically), then the row in one
     /// transaction. A crash before the row leaves only unused key files; the next process starts over.
-    private static func create(in store: HubStore, keys: KeyStore, withIntermediate: Bool,
-                               random: some RandomSource) throws(FabricAuthorityError) -> FabricRecord {
+    private static func create(
+        in store: HubStore, keys: KeyStore, withIntermediate: Bool,
+        random: some RandomSource
+    ) throws(FabricAuthorityError) -> FabricRecord {
         let fabricID = randomIdentifier(in: HubConstants.fabricIDs, random)
         let hubNodeID = randomIdentifier(in: HubConstants.operationalNodeIDs, random)
         let notBefore = matterTimeNow()
         let rootKey = P256.PrivateKey(using: random)
         let root = try certifying { () throws(CertificateError) in
-            try CertificateAuthority.root(signingKey: rootKey, rcacID: HubConstants.rootCAID, fabricID: fabricID,
-                                          serialNumber: CertificateAuthority.randomSerialNumber(using: random),
-                                          notBefore: notBefore, notAfter: HubConstants.certificateNotAfter)
+            try CertificateAuthority.root(
+                signingKey: rootKey, rcacID: HubConstants.rootCAID, fabricID: fabricID,
+                serialNumber: CertificateAuthority.randomSerialNumber(using: random),
+                notBefore: notBefore, notAfter: HubConstants.certificateNotAfter)
         }
         var issuer = root
         var intermediate: (key: P256.PrivateKey, certificate: MatterCertificate)?
         if withIntermediate {
             let icacKey = P256.PrivateKey(using: random)
             let icac = try certifying { () throws(CertificateError) in
-                try root.issueIntermediate(publicKey: icacKey.publicKey.x963Representation, icacID: HubConstants.intermediateCAID,
-                                           fabricID: fabricID, serialNumber: CertificateAuthority.randomSerialNumber(using: random),
-                                           notBefore: notBefore, notAfter: HubConstants.certificateNotAfter)
+                try root.issueIntermediate(
+                    publicKey: icacKey.publicKey.x963Representation, icacID: HubConstants.intermediateCAID,
+                    fabricID: fabricID, serialNumber: CertificateAuthority.randomSerialNumber(using: random),
+                    notBefore: notBefore, notAfter: HubConstants.certificateNotAfter)
             }
-            issuer = try certifying { () throws(CertificateError) in try CertificateAuthority(certificate: icac, signingKey: icacKey) }
+            issuer = try certifying { () throws(CertificateError) in
+                try CertificateAuthority(certificate: icac, signingKey: icacKey)
+            }
             intermediate = (icacKey, icac)
         }
         let operationalKey = P256.PrivateKey(using: random)
         let noc = try certifying { () throws(CertificateError) in
-            try issuer.issueOperational(publicKey: operationalKey.publicKey.x963Representation, nodeID: hubNodeID, fabricID: fabricID,
-                                        serialNumber: CertificateAuthority.randomSerialNumber(using: random),
-                                        notBefore: notBefore, notAfter: HubConstants.certificateNotAfter)
+            try issuer.issueOperational(
+                publicKey: operationalKey.publicKey.x963Representation, nodeID: hubNodeID, fabricID: fabricID,
+                serialNumber: CertificateAuthority.randomSerialNumber(using: random),
+                notBefore: notBefore, notAfter: HubConstants.certificateNotAfter)
         }
         let record = FabricRecord(
             fabricID: fabricID, hubNodeID: hubNodeID, vendorID: adminVendorID,
@@ -173,7 +206,9 @@ public struct FabricAuthority: Sendable {
         }
     }
 
-    private static func loading(_ role: KeyStore.Role, of record: FabricRecord, from keys: KeyStore) throws(FabricAuthorityError) -> P256.PrivateKey {
+    private static func loading(
+        _ role: KeyStore.Role, of record: FabricRecord, from keys: KeyStore
+    ) throws(FabricAuthorityError) -> P256.PrivateKey {
         do {
             return try keys.load(role, fabricID: record.fabricID)
         } catch {
@@ -181,8 +216,10 @@ public struct FabricAuthority: Sendable {
         }
     }
 
-    private static func requireMatch(_ key: P256.PrivateKey, _ certificate: MatterCertificate, _ path: String,
-                                     _ name: String) throws(FabricAuthorityError) {
+    private static func requireMatch(
+        _ key: P256.PrivateKey, _ certificate: MatterCertificate, _ path: String,
+        _ name: String
+    ) throws(FabricAuthorityError) {
         guard certificate.publicKey == key.publicKey.x963Representation else {
             throw .keyMismatch(path: path, certificate: name)
         }

@@ -24,7 +24,8 @@ public enum FabricAuthorityError: Error, Sendable, CustomStringConvertible {
         case .inconsistent(let reason): "the stored fabric is inconsistent: \(reason)"
         case .invalidNodeID(let nodeID):
             "node ID 0x\(String(nodeID, radix: 16, uppercase: true)) is not an operational node ID (0x1…0xFFFFFFEFFFFFFFFF)"
-        case .nodeIDsExhausted(let attempts): "no free node ID after \(attempts) random draws: the random source is broken"
+        case .nodeIDsExhausted(let attempts):
+            "no free node ID after \(attempts) random draws: the random source is broken"
         }
     }
 }

@@ -12,9 +12,12 @@ public struct FabricPeerValidator: CASEPeerValidator {
         self.root = root
     }
 
-    public func validate(noc: [UInt8], icac: [UInt8]?, credentials: OperationalCredentials) throws(SecureChannelError) -> VerifiedPeer {
+    public func validate(
+        noc: [UInt8], icac: [UInt8]?, credentials: OperationalCredentials
+    ) throws(SecureChannelError) -> VerifiedPeer {
         guard credentials.rootPublicKey == root.publicKey else {
-            throw .invalidField("the credentials trust another root than this fabric's; cannot judge the peer's certificates")
+            throw .invalidField(
+                "the credentials trust another root than this fabric's; cannot judge the peer's certificates")
         }
         return try OperationalChain.verifiedPeer(noc: noc, icac: icac, root: root, fabricID: credentials.fabricID)
     }
@@ -22,7 +25,9 @@ public struct FabricPeerValidator: CASEPeerValidator {
 
 extension OperationalChain {
     /// The chain's node as CASE needs it, every refusal a secure-channel error.
-    public static func verifiedPeer(noc: [UInt8], icac: [UInt8]?, root: MatterCertificate, fabricID: UInt64) throws(SecureChannelError) -> VerifiedPeer {
+    public static func verifiedPeer(
+        noc: [UInt8], icac: [UInt8]?, root: MatterCertificate, fabricID: UInt64
+    ) throws(SecureChannelError) -> VerifiedPeer {
         let node: ProvenNode
         do {
             node = try validate(noc: noc, icac: icac, root: root, fabricID: fabricID)
@@ -30,7 +35,9 @@ extension OperationalChain {
             throw .invalidField(error.description)
         }
         do {
-            return VerifiedPeer(nodeID: node.nodeID, fabricID: node.fabricID, publicKey: try P256.PublicKey(x963Representation: node.publicKey))
+            return VerifiedPeer(
+                nodeID: node.nodeID, fabricID: node.fabricID,
+                publicKey: try P256.PublicKey(x963Representation: node.publicKey))
         } catch {
             throw .invalidField("NOC public key: \(error)")
         }

@@ -14,8 +14,11 @@ public struct FabricRecord: Sendable, Hashable, CustomStringConvertible, CustomR
     public var ipkEpochKey: [UInt8]
     public var createdAt: Date
 
-    public init(fabricID: UInt64, hubNodeID: UInt64, vendorID: UInt16, rootCertificate: [UInt8], intermediateCertificate: [UInt8]?,
-                hubOperationalCertificate: [UInt8], ipkEpochKey: [UInt8], createdAt: Date) {
+    public init(
+        fabricID: UInt64, hubNodeID: UInt64, vendorID: UInt16, rootCertificate: [UInt8],
+        intermediateCertificate: [UInt8]?,
+        hubOperationalCertificate: [UInt8], ipkEpochKey: [UInt8], createdAt: Date
+    ) {
         self.fabricID = fabricID
         self.hubNodeID = hubNodeID
         self.vendorID = vendorID
@@ -32,6 +35,8 @@ public struct FabricRecord: Sendable, Hashable, CustomStringConvertible, CustomR
     }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["fabricID": fabricID, "hubNodeID": hubNodeID, "vendorID": vendorID, "createdAt": createdAt])
+        Mirror(
+            self,
+            children: ["fabricID": fabricID, "hubNodeID": hubNodeID, "vendorID": vendorID, "createdAt": createdAt])
     }
 }

@@ -9,7 +9,8 @@ extension Hub {
             guard !usable.isEmpty else { throw HubUnavailable("no network interface is up with an address") }
         } else {
             guard interfaces.contains(where: usable.contains) else {
-                throw HubUnavailable("none of the configured interfaces (\(interfaces.joined(separator: ", "))) is up with an address")
+                throw HubUnavailable(
+                    "none of the configured interfaces (\(interfaces.joined(separator: ", "))) is up with an address")
             }
         }
         let transport: MatterTransport

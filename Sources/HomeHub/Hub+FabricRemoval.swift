@@ -8,7 +8,9 @@ extension Hub {
     /// opens its commissioning window again.
     /// Gives up after `HubTiming.fabricRemoval`.
     public func removeFromFabric(_ nodeID: UInt64, interfaces: [String]) async throws {
-        try await withDeadline(HubTiming.fabricRemoval) { [self] in try await removeFromFabricUnbounded(nodeID, interfaces: interfaces) }
+        try await withDeadline(HubTiming.fabricRemoval) { [self] in
+            try await removeFromFabricUnbounded(nodeID, interfaces: interfaces)
+        }
     }
 
     private func removeFromFabricUnbounded(_ nodeID: UInt64, interfaces: [String]) async throws {
@@ -25,8 +27,9 @@ extension Hub {
         guard let fabricIndex = try cache.value(currentFabricIndex, endpoint: 0) else {
             throw HubError.missingAttribute(currentFabricIndex.qualifiedName)
         }
-        let response = try await client.invoke(OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
-                                               timeout: HubTiming.rollbackStep)
+        let response = try await client.invoke(
+            OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
+            timeout: HubTiming.rollbackStep)
         guard response.statusCode == .ok else {
             throw CommissioningFailure(.refused, "the device refused RemoveFabric: \(response.statusCode)")
         }

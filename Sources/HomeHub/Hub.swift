@@ -34,8 +34,10 @@ public final class Hub: Sendable {
 
     /// Commissions a device onto the hub's fabric and adds its devices to the home, named `name` (default: the
     /// product's name) in `room` (created when new).
-    public func commission(_ request: CommissioningRequest, name: String?, room: String?,
-                           progress: @escaping @Sendable (CommissioningProgress) -> Void) async throws -> CommissioningResult {
+    public func commission(
+        _ request: CommissioningRequest, name: String?, room: String?,
+        progress: @escaping @Sendable (CommissioningProgress) -> Void
+    ) async throws -> CommissioningResult {
         let transport = try MatterTransport()
         defer { Task { await transport.shutdown() } }
         let commissioner = Commissioner(authority: authority, store: store, transport: transport, progress: progress)
@@ -67,7 +69,8 @@ public final class Hub: Sendable {
             with: address, nodeID: device.node.nodeID, credentials: authority.operationalCredentials,
             validator: authority.peerValidator, over: transport)
         let sessionTime = clock.now - start
-        let client = InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+        let client = InteractionClient(
+            transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
         let readStart = clock.now
         let vendorNameAttribute = BasicInformationCluster.Attributes.vendorName
         let report = try await client.read([vendorNameAttribute.path(endpoint: 0)])
@@ -78,15 +81,20 @@ public final class Hub: Sendable {
             throw HubError.missingAttribute(vendorNameAttribute.qualifiedName)
         }
         await transport.removeSession(session.session)
-        return PingResult(address: address, vendorName: vendorName, sessionEstablishment: sessionTime, roundTrip: roundTrip)
+        return PingResult(
+            address: address, vendorName: vendorName, sessionEstablishment: sessionTime, roundTrip: roundTrip)
     }
 
     /// Where the node is: its operational DNS-SD record when mDNS may be used, else its last known address.
     func operationalAddress(of node: NodeRecord, interfaces: [String]) async throws -> SocketAddress {
         if !interfaces.isEmpty {
-            let peer = OperationalPeerID(compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: node.nodeID)
-            if let resolved = try? await MulticastDNSQuerier().resolveOperational(peer, interfaces: interfaces, timeout: HubTiming.operationalResolve),
-               let address = resolved.socketAddresses.first {
+            let peer = OperationalPeerID(
+                compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: node.nodeID
+            )
+            if let resolved = try? await MulticastDNSQuerier().resolveOperational(
+                peer, interfaces: interfaces, timeout: HubTiming.operationalResolve),
+                let address = resolved.socketAddresses.first
+            {
                 return address
             }
         }
@@ -112,8 +120,10 @@ public enum HubError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .unknownDevice(let text): "no device \"\(text)\" (see 'home devices')"
         case .missingAttribute(let name): "the device's answer has no \(name)"
-        case .unknownNode(let nodeID): "node 0x\(String(nodeID, radix: 16, uppercase: true)) is not a commissioned node of this hub"
-        case .noAddress(let nodeID): "node 0x\(String(nodeID, radix: 16, uppercase: true)) has no known address; pass --interface to find it by DNS-SD"
+        case .unknownNode(let nodeID):
+            "node 0x\(String(nodeID, radix: 16, uppercase: true)) is not a commissioned node of this hub"
+        case .noAddress(let nodeID):
+            "node 0x\(String(nodeID, radix: 16, uppercase: true)) has no known address; pass --interface to find it by DNS-SD"
         }
     }
 }

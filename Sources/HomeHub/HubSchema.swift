@@ -153,7 +153,7 @@ enum HubSchema {
                 label TEXT,
                 PRIMARY KEY (node_id, endpoint, position)
             )
-            """,
+            """
         ],
         // 6: a change of tags alone (the node's Descriptor changed while live) is a change of the home, as for endpoints.
         countingChanges(of: "endpoint_tags"),

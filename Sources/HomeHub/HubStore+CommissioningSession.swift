@@ -12,11 +12,15 @@ extension HubStore {
     /// Opens `session` unless a live one holds the home. An abandoned one (owner gone, or past its deadline) is
     /// cleared first, with the nodes it commissioned; it is returned so the caller can undo the devices' side.
     @discardableResult
-    public func openCommissioningSession(_ session: CommissioningSessionRecord, now: Date) throws(HubStoreError) -> CommissioningSessionRecord? {
+    public func openCommissioningSession(
+        _ session: CommissioningSessionRecord, now: Date
+    ) throws(HubStoreError) -> CommissioningSessionRecord? {
         try write { transaction in
             let existing = try Self.session(in: transaction)
             if let existing {
-                guard existing.isAbandoned(now: now) else { throw HubStoreError.commissioningInProgress(existing.owner) }
+                guard existing.isAbandoned(now: now) else {
+                    throw HubStoreError.commissioningInProgress(existing.owner)
+                }
                 try Self.clearSession(deletingNodes: true, in: transaction)
             }
             try transaction.query(
@@ -25,9 +29,11 @@ extension HubStore {
                                                    paa_trust_store, created_at)
                 VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.text(session.id), .text(session.structureID), .integer(Int64(session.owner.pid)),
-                 .integer(Int64(bitPattern: session.owner.startTicks)), .date(session.deadline),
-                 .text(session.interfaces.joined(separator: ",")), .text(session.paaTrustStore), .date(Self.now())])
+                [
+                    .text(session.id), .text(session.structureID), .integer(Int64(session.owner.pid)),
+                    .integer(Int64(bitPattern: session.owner.startTicks)), .date(session.deadline),
+                    .text(session.interfaces.joined(separator: ",")), .text(session.paaTrustStore), .date(Self.now()),
+                ])
             return existing
         }
     }
@@ -56,26 +62,35 @@ extension HubStore {
     /// Names the session's devices (numbered when there are several) and puts them in the room of that name in the
     /// session's structure, created when absent; with no room name, in no room. Returns the devices.
     @discardableResult
-    public func configureSessionDevices(_ sessionID: String, name: String, roomName: String?) throws(HubStoreError) -> [DeviceID] {
+    public func configureSessionDevices(
+        _ sessionID: String, name: String, roomName: String?
+    ) throws(HubStoreError) -> [DeviceID] {
         try write { transaction in
             let session = try Self.requireSession(sessionID, in: transaction)
             let devices = try Self.sessionDevices(in: transaction)
             guard !devices.isEmpty else { throw HubStoreError.nothingCommissioned }
             var roomID: String?
             if let roomName {
-                if let existing = try transaction.query("SELECT room_id FROM rooms WHERE name = ?", [.text(roomName)]).first {
+                if let existing = try transaction.query("SELECT room_id FROM rooms WHERE name = ?", [.text(roomName)])
+                    .first
+                {
                     roomID = try StoredRow(table: "rooms", values: existing).text("room_id")
                 } else {
                     let created = UUID().uuidString
-                    try transaction.query("INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
-                                          [.text(created), .text(roomName), .text(session.structureID), .date(Self.now())])
+                    try transaction.query(
+                        "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
+                        [.text(created), .text(roomName), .text(session.structureID), .date(Self.now())])
                     roomID = created
                 }
             }
             for (index, device) in devices.enumerated() {
                 let deviceName = devices.count == 1 ? name : "\(name) \(index + 1)"
-                try transaction.query("UPDATE devices SET name = ?, room_id = ? WHERE node_id = ? AND endpoint = ?",
-                                      [.text(deviceName), roomID.map { .text($0) } ?? .null, .identifier(device.nodeID), .integer(Int64(device.endpoint))])
+                try transaction.query(
+                    "UPDATE devices SET name = ?, room_id = ? WHERE node_id = ? AND endpoint = ?",
+                    [
+                        .text(deviceName), roomID.map { .text($0) } ?? .null, .identifier(device.nodeID),
+                        .integer(Int64(device.endpoint)),
+                    ])
             }
             return devices
         }
@@ -89,19 +104,24 @@ extension HubStore {
             if try transaction.query("SELECT 1 FROM structures WHERE structure_id = ?", [.text(structureID)]).isEmpty {
                 throw HubStoreError.unknownStructure(structureID)
             }
-            try transaction.query("INSERT OR IGNORE INTO commissioning_grants (uid, structure_id, granted_at) VALUES (?, ?, ?)",
-                                  [.integer(Int64(uid)), .text(structureID), .date(Self.now())])
+            try transaction.query(
+                "INSERT OR IGNORE INTO commissioning_grants (uid, structure_id, granted_at) VALUES (?, ?, ?)",
+                [.integer(Int64(uid)), .text(structureID), .date(Self.now())])
         }
     }
 
     public func revokeCommissioning(uid: UInt32, structureID: String) throws(HubStoreError) {
         try write { transaction in
-            try transaction.query("DELETE FROM commissioning_grants WHERE uid = ? AND structure_id = ?", [.integer(Int64(uid)), .text(structureID)])
+            try transaction.query(
+                "DELETE FROM commissioning_grants WHERE uid = ? AND structure_id = ?",
+                [.integer(Int64(uid)), .text(structureID)])
         }
     }
 
     public func hasCommissioningGrant(uid: UInt32, structureID: String) throws(HubStoreError) -> Bool {
-        !(try read("SELECT 1 FROM commissioning_grants WHERE uid = ? AND structure_id = ?", [.integer(Int64(uid)), .text(structureID)])).isEmpty
+        !(try read(
+            "SELECT 1 FROM commissioning_grants WHERE uid = ? AND structure_id = ?",
+            [.integer(Int64(uid)), .text(structureID)])).isEmpty
     }
 
     // MARK: Plumbing
@@ -109,25 +129,34 @@ extension HubStore {
     static func session(in transaction: SQLiteDatabase.Transaction) throws -> CommissioningSessionRecord? {
         guard let values = try transaction.query("SELECT * FROM commissioning_session").first else { return nil }
         let row = StoredRow(table: "commissioning_session", values: values)
-        let nodeIDs = try transaction.query("SELECT node_id FROM commissioning_session_nodes ORDER BY rowid").map { values in
+        let nodeIDs = try transaction.query("SELECT node_id FROM commissioning_session_nodes ORDER BY rowid").map {
+            values in
             try StoredRow(table: "commissioning_session_nodes", values: values).identifier("node_id")
         }
         let interfaces = try row.text("interfaces")
         return CommissioningSessionRecord(
             id: try row.text("session_id"), structureID: try row.text("structure_id"),
-            owner: ProcessIdentity(pid: try row.narrow("owner_pid", as: Int32.self), startTicks: try row.identifier("owner_start_ticks")),
-            deadline: try row.date("deadline"), interfaces: interfaces.isEmpty ? [] : interfaces.split(separator: ",").map(String.init),
+            owner: ProcessIdentity(
+                pid: try row.narrow("owner_pid", as: Int32.self), startTicks: try row.identifier("owner_start_ticks")),
+            deadline: try row.date("deadline"),
+            interfaces: interfaces.isEmpty ? [] : interfaces.split(separator: ",").map(String.init),
             paaTrustStore: try row.text("paa_trust_store"), nodeIDs: nodeIDs)
     }
 
     @discardableResult
-    static func requireSession(_ sessionID: String, in transaction: SQLiteDatabase.Transaction) throws -> CommissioningSessionRecord {
-        guard let session = try session(in: transaction), session.id == sessionID else { throw HubStoreError.noCommissioningSession }
+    static func requireSession(
+        _ sessionID: String, in transaction: SQLiteDatabase.Transaction
+    ) throws -> CommissioningSessionRecord {
+        guard let session = try session(in: transaction), session.id == sessionID else {
+            throw HubStoreError.noCommissioningSession
+        }
         return session
     }
 
     /// Records that `nodeID` is being commissioned in the open session `sessionID`.
-    static func addSessionNode(_ nodeID: UInt64, session sessionID: String, in transaction: SQLiteDatabase.Transaction) throws {
+    static func addSessionNode(
+        _ nodeID: UInt64, session sessionID: String, in transaction: SQLiteDatabase.Transaction
+    ) throws {
         try requireSession(sessionID, in: transaction)
         try transaction.query("INSERT INTO commissioning_session_nodes (node_id) VALUES (?)", [.identifier(nodeID)])
     }
@@ -138,21 +167,26 @@ extension HubStore {
             SELECT d.node_id, d.endpoint FROM devices d JOIN nodes n ON n.node_id = d.node_id
             WHERE n.state = 'commissioned' AND d.node_id IN (SELECT node_id FROM commissioning_session_nodes)
             ORDER BY n.created_at, n.rowid, d.endpoint
-            """).map { values in
+            """
+        ).map { values in
             let row = StoredRow(table: "devices", values: values)
-            return DeviceID(nodeID: try row.identifier("node_id"), endpoint: try row.narrow("endpoint", as: UInt16.self))
+            return DeviceID(
+                nodeID: try row.identifier("node_id"), endpoint: try row.narrow("endpoint", as: UInt16.self))
         }
     }
 
     /// Deletes the session row and its node list (and, when asked, its nodes); returns the node IDs that were stored.
     @discardableResult
-    private static func clearSession(deletingNodes: Bool, in transaction: SQLiteDatabase.Transaction) throws -> [UInt64] {
+    private static func clearSession(deletingNodes: Bool, in transaction: SQLiteDatabase.Transaction) throws -> [UInt64]
+    {
         let stored = try transaction.query(
-            "SELECT node_id FROM nodes WHERE node_id IN (SELECT node_id FROM commissioning_session_nodes) ORDER BY rowid").map { values in
+            "SELECT node_id FROM nodes WHERE node_id IN (SELECT node_id FROM commissioning_session_nodes) ORDER BY rowid"
+        ).map { values in
             try StoredRow(table: "nodes", values: values).identifier("node_id")
         }
         if deletingNodes {
-            try transaction.query("DELETE FROM nodes WHERE node_id IN (SELECT node_id FROM commissioning_session_nodes)")
+            try transaction.query(
+                "DELETE FROM nodes WHERE node_id IN (SELECT node_id FROM commissioning_session_nodes)")
         }
         try transaction.query("DELETE FROM commissioning_session_nodes")
         try transaction.query("DELETE FROM commissioning_session")

@@ -4,17 +4,23 @@ import MatterPlatform
 /// Devices and rooms: what the home shows on top of the nodes.
 extension HubStore {
     /// Device types that make an endpoint a device of its own; the root node and an aggregator's own endpoint do not.
-    static let nonDeviceTypes: Set<UInt32> = [0x0016 /* Root Node */, 0x000E /* Aggregator */, 0x0011 /* Power Source */]
+    static let nonDeviceTypes: Set<UInt32> = [
+        0x0016 /* Root Node */, 0x000E /* Aggregator */, 0x0011 /* Power Source */,
+    ]
 
     /// Adds the devices of a newly commissioned node: every endpoint with a device type of its own (the root
     /// endpoint only when there is nothing else). Named `name` (numbered when there are several), in `room`.
     @discardableResult
-    public func addDevices(of nodeID: UInt64, named name: String, inRoom room: String?) throws(HubStoreError) -> [DeviceID] {
+    public func addDevices(
+        of nodeID: UInt64, named name: String, inRoom room: String?
+    ) throws(HubStoreError) -> [DeviceID] {
         try write { transaction in try Self.insertDevices(of: nodeID, named: name, inRoom: room, in: transaction) }
     }
 
-    static func insertDevices(of nodeID: UInt64, named name: String, inRoom room: String?,
-                              in transaction: SQLiteDatabase.Transaction) throws -> [DeviceID] {
+    static func insertDevices(
+        of nodeID: UInt64, named name: String, inRoom room: String?,
+        in transaction: SQLiteDatabase.Transaction
+    ) throws -> [DeviceID] {
         let deviceEndpoints = deviceEndpoints(of: try storedEndpoints(of: nodeID, in: transaction))
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw HubStoreError.invalidName(name) }
@@ -24,7 +30,10 @@ extension HubStore {
             let deviceName = deviceEndpoints.count == 1 ? trimmed : "\(trimmed) \(index + 1)"
             try transaction.query(
                 "INSERT INTO devices (node_id, endpoint, name, room_id, created_at) VALUES (?, ?, ?, ?, ?)",
-                [.identifier(nodeID), .integer(Int64(endpoint)), .text(deviceName), roomID.map { .text($0) } ?? .null, .date(now)])
+                [
+                    .identifier(nodeID), .integer(Int64(endpoint)), .text(deviceName),
+                    roomID.map { .text($0) } ?? .null, .date(now),
+                ])
             return DeviceID(nodeID: nodeID, endpoint: endpoint)
         }
     }
@@ -32,7 +41,8 @@ extension HubStore {
     /// The endpoints that are devices of their own: every endpoint with a device type of its own, or the root
     /// endpoint when there is nothing else.
     static func deviceEndpoints(of endpoints: [EndpointDeviceType]) -> [UInt16] {
-        let own = Set(endpoints.filter { $0.endpoint != 0 && !nonDeviceTypes.contains($0.deviceType) }.map(\.endpoint)).sorted()
+        let own = Set(endpoints.filter { $0.endpoint != 0 && !nonDeviceTypes.contains($0.deviceType) }.map(\.endpoint))
+            .sorted()
         return own.isEmpty ? [0] : own
     }
 
@@ -41,14 +51,21 @@ extension HubStore {
     /// endpoints and tags are replaced, a device is added for each new endpoint (named by `name`, in no room) and
     /// removed with its endpoint; devices that stay keep their names and rooms. Returns whether anything changed.
     @discardableResult
-    public func reconcileEndpoints(of nodeID: UInt64, with description: NodeDescription,
-                                   naming name: (EndpointDescription?) -> String) throws(HubStoreError) -> Bool {
+    public func reconcileEndpoints(
+        of nodeID: UInt64, with description: NodeDescription,
+        naming name: (EndpointDescription?) -> String
+    ) throws(HubStoreError) -> Bool {
         let types = description.endpointDeviceTypes
         let tags = description.endpointSemanticTags
-        guard types.contains(where: { $0.endpoint == 0 }) else { return false }  // not a whole node: leave the store alone
+        // Not a whole node: leave the store alone.
+        guard types.contains(where: { $0.endpoint == 0 }) else { return false }
         return try write { transaction in
-            guard let values = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).first,
-                  try StoredRow(table: "nodes", values: values).text("state") == NodeRecord.CommissioningState.commissioned.rawValue else {
+            guard
+                let values = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)])
+                    .first,
+                try StoredRow(table: "nodes", values: values).text("state")
+                    == NodeRecord.CommissioningState.commissioned.rawValue
+            else {
                 throw HubStoreError.unknownNode(nodeID)
             }
             let storedTypes = try Self.storedEndpoints(of: nodeID, in: transaction)
@@ -56,17 +73,25 @@ extension HubStore {
             guard Set(storedTypes) != Set(types) || storedTags != tags else { return false }
             try Self.replaceEndpoints(types, tags: tags, of: nodeID, in: transaction)
             let wanted = Set(Self.deviceEndpoints(of: types))
-            let present = Set(try transaction.query("SELECT endpoint FROM devices WHERE node_id = ?", [.identifier(nodeID)]).map { values in
-                try StoredRow(table: "devices", values: values).narrow("endpoint", as: UInt16.self)
-            })
+            let present = Set(
+                try transaction.query("SELECT endpoint FROM devices WHERE node_id = ?", [.identifier(nodeID)]).map {
+                    values in
+                    try StoredRow(table: "devices", values: values).narrow("endpoint", as: UInt16.self)
+                })
             for endpoint in present.subtracting(wanted) {
-                try transaction.query("DELETE FROM devices WHERE node_id = ? AND endpoint = ?", [.identifier(nodeID), .integer(Int64(endpoint))])
+                try transaction.query(
+                    "DELETE FROM devices WHERE node_id = ? AND endpoint = ?",
+                    [.identifier(nodeID), .integer(Int64(endpoint))])
             }
             let now = Self.now()
             for endpoint in wanted.subtracting(present).sorted() {
-                try transaction.query("INSERT INTO devices (node_id, endpoint, name, room_id, created_at) VALUES (?, ?, ?, NULL, ?)",
-                                      [.identifier(nodeID), .integer(Int64(endpoint)), .text(name(description.endpoints.first { $0.endpoint == endpoint })),
-                                       .date(now)])
+                try transaction.query(
+                    "INSERT INTO devices (node_id, endpoint, name, room_id, created_at) VALUES (?, ?, ?, NULL, ?)",
+                    [
+                        .identifier(nodeID), .integer(Int64(endpoint)),
+                        .text(name(description.endpoints.first { $0.endpoint == endpoint })),
+                        .date(now),
+                    ])
             }
             return true
         }
@@ -92,12 +117,13 @@ extension HubStore {
             let nodeID = try row.identifier("node_id")
             guard let node = nodes[nodeID] else { continue }
             let endpoint = try row.narrow("endpoint", as: UInt16.self)
-            devices.append(DeviceRecord(
-                id: DeviceID(nodeID: nodeID, endpoint: endpoint), name: try row.text("name"),
-                roomID: try row.optionalText("room_id"), roomName: try row.optionalText("room_name"), node: node,
-                deviceTypes: deviceTypes[DeviceID(nodeID: nodeID, endpoint: endpoint)] ?? [],
-                rootDeviceTypes: endpoint == 0 ? [] : deviceTypes[DeviceID(nodeID: nodeID, endpoint: 0)] ?? [],
-                semanticTags: tags[DeviceID(nodeID: nodeID, endpoint: endpoint)] ?? []))
+            devices.append(
+                DeviceRecord(
+                    id: DeviceID(nodeID: nodeID, endpoint: endpoint), name: try row.text("name"),
+                    roomID: try row.optionalText("room_id"), roomName: try row.optionalText("room_name"), node: node,
+                    deviceTypes: deviceTypes[DeviceID(nodeID: nodeID, endpoint: endpoint)] ?? [],
+                    rootDeviceTypes: endpoint == 0 ? [] : deviceTypes[DeviceID(nodeID: nodeID, endpoint: 0)] ?? [],
+                    semanticTags: tags[DeviceID(nodeID: nodeID, endpoint: endpoint)] ?? []))
         }
         return devices
     }
@@ -109,8 +135,9 @@ extension HubStore {
             let row = StoredRow(table: "endpoints", values: values)
             let endpoint = try row.narrow("endpoint", as: UInt16.self)
             endpoints[DeviceID(nodeID: try row.identifier("node_id"), endpoint: endpoint), default: []].append(
-                EndpointDeviceType(endpoint: endpoint, deviceType: try row.narrow("device_type", as: UInt32.self),
-                                   revision: try row.narrow("revision", as: UInt16.self)))
+                EndpointDeviceType(
+                    endpoint: endpoint, deviceType: try row.narrow("device_type", as: UInt32.self),
+                    revision: try row.narrow("revision", as: UInt16.self)))
         }
         return endpoints
     }
@@ -118,8 +145,9 @@ extension HubStore {
     /// Renames one device (one endpoint). The name is stored as given: the caller validates it.
     public func renameDevice(_ id: DeviceID, to name: String) throws(HubStoreError) {
         try write { transaction in
-            let changed = try transaction.query("UPDATE devices SET name = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
-                                                [.text(name), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
+            let changed = try transaction.query(
+                "UPDATE devices SET name = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
+                [.text(name), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
             guard !changed.isEmpty else { throw HubStoreError.unknownDevice(id) }
         }
     }
@@ -127,7 +155,8 @@ extension HubStore {
     /// Names the whole node, shown when the node is one device of several parts.
     public func renameNode(_ nodeID: UInt64, to name: String) throws(HubStoreError) {
         try write { transaction in
-            let changed = try transaction.query("UPDATE nodes SET name = ? WHERE node_id = ? RETURNING node_id", [.text(name), .identifier(nodeID)])
+            let changed = try transaction.query(
+                "UPDATE nodes SET name = ? WHERE node_id = ? RETURNING node_id", [.text(name), .identifier(nodeID)])
             guard !changed.isEmpty else { throw HubStoreError.unknownNode(nodeID) }
         }
     }
@@ -139,8 +168,9 @@ extension HubStore {
                 throw HubStoreError.unknownRoom(roomID)
             }
             for id in ids {
-                let changed = try transaction.query("UPDATE devices SET room_id = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
-                                                    [.optionalText(roomID), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
+                let changed = try transaction.query(
+                    "UPDATE devices SET room_id = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
+                    [.optionalText(roomID), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
                 guard !changed.isEmpty else { throw HubStoreError.unknownDevice(id) }
             }
         }
@@ -151,15 +181,18 @@ extension HubStore {
     }
 
     /// The room with this name (case-insensitive), created in the default structure when absent; its ID is a fresh UUID.
-    static func roomID(named name: String, creatingIn transaction: SQLiteDatabase.Transaction, at now: Date) throws -> String {
+    static func roomID(
+        named name: String, creatingIn transaction: SQLiteDatabase.Transaction, at now: Date
+    ) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw HubStoreError.invalidName(name) }
         if let existing = try transaction.query("SELECT room_id FROM rooms WHERE name = ?", [.text(trimmed)]).first {
             return try StoredRow(table: "rooms", values: existing).text("room_id")
         }
         let roomID = UUID().uuidString
-        try transaction.query("INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, (\(defaultStructureSQL)), ?)",
-                              [.text(roomID), .text(trimmed), .date(now)])
+        try transaction.query(
+            "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, (\(defaultStructureSQL)), ?)",
+            [.text(roomID), .text(trimmed), .date(now)])
         return roomID
     }
 }

@@ -8,14 +8,19 @@ import MatterPlatform
 extension HubStore {
     /// Inserts a node in state `commissioning`, before its AddNOC is sent; with `session`, as part of that open add-device session.
     @discardableResult
-    public func beginCommissioning(nodeID: UInt64, vendorID: UInt16, productID: UInt16, attestation: NodeRecord.Attestation,
-                                   addresses: [SocketAddress] = [], mrpParameters: MRPParameters? = nil,
-                                   session: String? = nil) throws(HubStoreError) -> NodeRecord {
+    public func beginCommissioning(
+        nodeID: UInt64, vendorID: UInt16, productID: UInt16, attestation: NodeRecord.Attestation,
+        addresses: [SocketAddress] = [], mrpParameters: MRPParameters? = nil,
+        session: String? = nil
+    ) throws(HubStoreError) -> NodeRecord {
         let now = Self.now()
-        let node = NodeRecord(nodeID: nodeID, vendorID: vendorID, productID: productID, attestation: attestation, state: .commissioning,
-                              addresses: addresses, mrpParameters: mrpParameters, createdAt: now, updatedAt: now)
+        let node = NodeRecord(
+            nodeID: nodeID, vendorID: vendorID, productID: productID, attestation: attestation, state: .commissioning,
+            addresses: addresses, mrpParameters: mrpParameters, createdAt: now, updatedAt: now)
         try write { transaction in
-            if let existing = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).first {
+            if let existing = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)])
+                .first
+            {
                 throw HubStoreError.nodeExists(nodeID, try Self.state(StoredRow(table: "nodes", values: existing)))
             }
             let mrp = Self.mrpValues(mrpParameters)
@@ -25,9 +30,12 @@ extension HubStore {
                                    mrp_idle_ms, mrp_active_ms, mrp_active_threshold_ms, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.identifier(nodeID), .integer(Int64(vendorID)), .integer(Int64(productID)), .text(attestation.verdict),
-                 .integer(attestation.trusted ? 1 : 0), .text(NodeRecord.CommissioningState.commissioning.rawValue),
-                 mrp[0], mrp[1], mrp[2], .date(now), .date(now)])
+                [
+                    .identifier(nodeID), .integer(Int64(vendorID)), .integer(Int64(productID)),
+                    .text(attestation.verdict),
+                    .integer(attestation.trusted ? 1 : 0), .text(NodeRecord.CommissioningState.commissioning.rawValue),
+                    mrp[0], mrp[1], mrp[2], .date(now), .date(now),
+                ])
             try Self.replaceAddresses(addresses, of: nodeID, in: transaction)
             // In the same transaction: a cancelled session cannot miss a node that is starting, and a node cannot start in a closed session.
             if let session { try Self.addSessionNode(nodeID, session: session, in: transaction) }
@@ -43,17 +51,23 @@ extension HubStore {
     /// CommissioningComplete succeeded: in one transaction the node becomes commissioned with what its interview
     /// learned (identity, endpoints; nil when the interview failed), where it answered, and its devices named `deviceName`
     /// in `room`. A reader sees the node either still commissioning or complete with its devices, never in between.
-    public func finishCommissioning(_ nodeID: UInt64, description: NodeDescription?, addresses: [SocketAddress], mrpParameters: MRPParameters?,
-                                    deviceName: String, room: String?) throws(HubStoreError) -> [DeviceID] {
+    public func finishCommissioning(
+        _ nodeID: UInt64, description: NodeDescription?, addresses: [SocketAddress], mrpParameters: MRPParameters?,
+        deviceName: String, room: String?
+    ) throws(HubStoreError) -> [DeviceID] {
         try write { transaction in
             try Self.transition(nodeID, from: .commissioning, to: .commissioned, in: transaction)
             if let description {
-                try Self.updateIdentity(of: nodeID, vendorName: description.vendorName, productName: description.productName,
-                                        serialNumber: description.serialNumber, in: transaction)
-                try Self.replaceEndpoints(description.endpointDeviceTypes, tags: description.endpointSemanticTags, of: nodeID, in: transaction)
+                try Self.updateIdentity(
+                    of: nodeID, vendorName: description.vendorName, productName: description.productName,
+                    serialNumber: description.serialNumber, in: transaction)
+                try Self.replaceEndpoints(
+                    description.endpointDeviceTypes, tags: description.endpointSemanticTags, of: nodeID, in: transaction
+                )
             }
             if !addresses.isEmpty {
-                try Self.updateReachability(of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction)
+                try Self.updateReachability(
+                    of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction)
             }
             return try Self.insertDevices(of: nodeID, named: deviceName, inRoom: room, in: transaction)
         }
@@ -77,20 +91,30 @@ extension HubStore {
     }
 
     /// What the device said about itself once it could be read (Basic Information cluster).
-    public func updateIdentity(of nodeID: UInt64, vendorName: String?, productName: String?, serialNumber: String?) throws(HubStoreError) {
+    public func updateIdentity(
+        of nodeID: UInt64, vendorName: String?, productName: String?, serialNumber: String?
+    ) throws(HubStoreError) {
         try write { transaction in
-            try Self.updateIdentity(of: nodeID, vendorName: vendorName, productName: productName, serialNumber: serialNumber, in: transaction)
+            try Self.updateIdentity(
+                of: nodeID, vendorName: vendorName, productName: productName, serialNumber: serialNumber,
+                in: transaction)
         }
     }
 
     /// Where the node was last reached, and the MRP intervals it advertised there.
-    public func updateReachability(of nodeID: UInt64, addresses: [SocketAddress], mrpParameters: MRPParameters?) throws(HubStoreError) {
-        try write { transaction in try Self.updateReachability(of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction) }
+    public func updateReachability(
+        of nodeID: UInt64, addresses: [SocketAddress], mrpParameters: MRPParameters?
+    ) throws(HubStoreError) {
+        try write { transaction in
+            try Self.updateReachability(of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction)
+        }
     }
 
     /// Replaces the node's endpoints, their device types and their semantic tags (from its Descriptor clusters); tags
     /// keep the order given.
-    public func setEndpoints(_ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag] = [], of nodeID: UInt64) throws(HubStoreError) {
+    public func setEndpoints(
+        _ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag] = [], of nodeID: UInt64
+    ) throws(HubStoreError) {
         try write { transaction in try Self.replaceEndpoints(endpoints, tags: tags, of: nodeID, in: transaction) }
     }
 
@@ -100,9 +124,13 @@ extension HubStore {
     }
 
     /// Tags with their node, in node, endpoint and list order.
-    func semanticTags(where condition: String, _ arguments: [SQLiteDatabase.Value]) throws(HubStoreError) -> [(nodeID: UInt64, tag: EndpointSemanticTag)] {
+    func semanticTags(
+        where condition: String, _ arguments: [SQLiteDatabase.Value]
+    ) throws(HubStoreError) -> [(nodeID: UInt64, tag: EndpointSemanticTag)] {
         var tags: [(nodeID: UInt64, tag: EndpointSemanticTag)] = []
-        for values in try read("SELECT * FROM endpoint_tags WHERE \(condition) ORDER BY node_id, endpoint, position", arguments) {
+        for values in try read(
+            "SELECT * FROM endpoint_tags WHERE \(condition) ORDER BY node_id, endpoint, position", arguments)
+        {
             let row = StoredRow(table: "endpoint_tags", values: values)
             tags.append((try row.identifier("node_id"), try Self.semanticTag(row)))
         }
@@ -111,11 +139,15 @@ extension HubStore {
 
     public func endpoints(of nodeID: UInt64) throws(HubStoreError) -> [EndpointDeviceType] {
         var endpoints: [EndpointDeviceType] = []
-        for values in try read("SELECT * FROM endpoints WHERE node_id = ? ORDER BY endpoint, device_type", [.identifier(nodeID)]) {
+        for values in try read(
+            "SELECT * FROM endpoints WHERE node_id = ? ORDER BY endpoint, device_type", [.identifier(nodeID)])
+        {
             let row = StoredRow(table: "endpoints", values: values)
-            endpoints.append(EndpointDeviceType(endpoint: try row.narrow("endpoint", as: UInt16.self),
-                                                deviceType: try row.narrow("device_type", as: UInt32.self),
-                                                revision: try row.narrow("revision", as: UInt16.self)))
+            endpoints.append(
+                EndpointDeviceType(
+                    endpoint: try row.narrow("endpoint", as: UInt16.self),
+                    deviceType: try row.narrow("device_type", as: UInt32.self),
+                    revision: try row.narrow("revision", as: UInt16.self)))
         }
         return endpoints
     }
@@ -135,28 +167,38 @@ extension HubStore {
         try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.commissioning.rawValue)])
     }
 
-    private func nodes(where condition: String, _ bindings: [SQLiteDatabase.Value]) throws(HubStoreError) -> [NodeRecord] {
+    private func nodes(
+        where condition: String, _ bindings: [SQLiteDatabase.Value]
+    ) throws(HubStoreError) -> [NodeRecord] {
         var nodes: [NodeRecord] = []
         let addresses = try addresses(ofNodesWhere: condition, bindings)
         for values in try read("SELECT * FROM nodes WHERE \(condition) ORDER BY created_at, rowid", bindings) {
             let row = StoredRow(table: "nodes", values: values)
             let nodeID = try row.identifier("node_id")
-            nodes.append(NodeRecord(
-                nodeID: nodeID, vendorID: try row.narrow("vendor_id", as: UInt16.self), productID: try row.narrow("product_id", as: UInt16.self),
-                vendorName: try row.optionalText("vendor_name"), productName: try row.optionalText("product_name"),
-                serialNumber: try row.optionalText("serial_number"), name: try row.optionalText("name"),
-                attestation: NodeRecord.Attestation(verdict: try row.text("attestation_verdict"), trusted: try row.integer("attestation_trusted") != 0),
-                state: try Self.state(row), addresses: addresses[nodeID] ?? [], mrpParameters: try Self.mrpParameters(row),
-                createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")))
+            nodes.append(
+                NodeRecord(
+                    nodeID: nodeID, vendorID: try row.narrow("vendor_id", as: UInt16.self),
+                    productID: try row.narrow("product_id", as: UInt16.self),
+                    vendorName: try row.optionalText("vendor_name"), productName: try row.optionalText("product_name"),
+                    serialNumber: try row.optionalText("serial_number"), name: try row.optionalText("name"),
+                    attestation: NodeRecord.Attestation(
+                        verdict: try row.text("attestation_verdict"),
+                        trusted: try row.integer("attestation_trusted") != 0),
+                    state: try Self.state(row), addresses: addresses[nodeID] ?? [],
+                    mrpParameters: try Self.mrpParameters(row),
+                    createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")))
         }
         return nodes
     }
 
     /// The addresses of every node the condition selects, in one query (a home may have thousands of nodes).
-    private func addresses(ofNodesWhere condition: String, _ bindings: [SQLiteDatabase.Value]) throws(HubStoreError) -> [UInt64: [SocketAddress]] {
+    private func addresses(
+        ofNodesWhere condition: String, _ bindings: [SQLiteDatabase.Value]
+    ) throws(HubStoreError) -> [UInt64: [SocketAddress]] {
         var addresses: [UInt64: [SocketAddress]] = [:]
-        let rows = try read("SELECT * FROM node_addresses WHERE node_id IN (SELECT node_id FROM nodes WHERE \(condition)) ORDER BY node_id, position",
-                            bindings)
+        let rows = try read(
+            "SELECT * FROM node_addresses WHERE node_id IN (SELECT node_id FROM nodes WHERE \(condition)) ORDER BY node_id, position",
+            bindings)
         for values in rows {
             let row = StoredRow(table: "node_addresses", values: values)
             let nodeID = try row.identifier("node_id")
@@ -165,7 +207,8 @@ extension HubStore {
             if let address = IPv4Address(bytes: bytes) {
                 addresses[nodeID, default: []].append(.ipv4(address, port: port))
             } else if let address = IPv6Address(bytes: bytes) {
-                addresses[nodeID, default: []].append(.ipv6(address, port: port, scopeID: try row.narrow("scope_id", as: UInt32.self)))
+                addresses[nodeID, default: []].append(
+                    .ipv6(address, port: port, scopeID: try row.narrow("scope_id", as: UInt32.self)))
             } else {
                 throw row.corrupt("address", "\(bytes.count) bytes, expected 4 (IPv4) or 16 (IPv6)")
             }
@@ -173,47 +216,73 @@ extension HubStore {
         return addresses
     }
 
-    private func transition(_ nodeID: UInt64, from: NodeRecord.CommissioningState, to: NodeRecord.CommissioningState) throws(HubStoreError) {
+    private func transition(
+        _ nodeID: UInt64, from: NodeRecord.CommissioningState, to: NodeRecord.CommissioningState
+    ) throws(HubStoreError) {
         try write { transaction in try Self.transition(nodeID, from: from, to: to, in: transaction) }
     }
 
-    private static func transition(_ nodeID: UInt64, from: NodeRecord.CommissioningState, to: NodeRecord.CommissioningState,
-                                   in transaction: SQLiteDatabase.Transaction) throws {
-        guard let values = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).first else {
+    private static func transition(
+        _ nodeID: UInt64, from: NodeRecord.CommissioningState, to: NodeRecord.CommissioningState,
+        in transaction: SQLiteDatabase.Transaction
+    ) throws {
+        guard
+            let values = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).first
+        else {
             throw HubStoreError.unknownNode(nodeID)
         }
         let state = try Self.state(StoredRow(table: "nodes", values: values))
         guard state == from else { throw HubStoreError.wrongState(nodeID, state, expected: from) }
-        try transaction.query("UPDATE nodes SET state = ?, updated_at = ? WHERE node_id = ?",
-                              [.text(to.rawValue), .date(Self.now()), .identifier(nodeID)])
+        try transaction.query(
+            "UPDATE nodes SET state = ?, updated_at = ? WHERE node_id = ?",
+            [.text(to.rawValue), .date(Self.now()), .identifier(nodeID)])
     }
 
-    private static func updateIdentity(of nodeID: UInt64, vendorName: String?, productName: String?, serialNumber: String?,
-                                       in transaction: SQLiteDatabase.Transaction) throws {
-        try requireChange(transaction.query(
-            "UPDATE nodes SET vendor_name = ?, product_name = ?, serial_number = ?, updated_at = ? WHERE node_id = ? RETURNING node_id",
-            [.optionalText(vendorName), .optionalText(productName), .optionalText(serialNumber), .date(Self.now()), .identifier(nodeID)]), nodeID)
+    private static func updateIdentity(
+        of nodeID: UInt64, vendorName: String?, productName: String?, serialNumber: String?,
+        in transaction: SQLiteDatabase.Transaction
+    ) throws {
+        try requireChange(
+            transaction.query(
+                "UPDATE nodes SET vendor_name = ?, product_name = ?, serial_number = ?, updated_at = ? WHERE node_id = ? RETURNING node_id",
+                [
+                    .optionalText(vendorName), .optionalText(productName), .optionalText(serialNumber),
+                    .date(Self.now()), .identifier(nodeID),
+                ]), nodeID)
     }
 
-    private static func updateReachability(of nodeID: UInt64, addresses: [SocketAddress], mrpParameters: MRPParameters?,
-                                           in transaction: SQLiteDatabase.Transaction) throws {
+    private static func updateReachability(
+        of nodeID: UInt64, addresses: [SocketAddress], mrpParameters: MRPParameters?,
+        in transaction: SQLiteDatabase.Transaction
+    ) throws {
         let mrp = mrpValues(mrpParameters)
-        try requireChange(transaction.query(
-            "UPDATE nodes SET mrp_idle_ms = ?, mrp_active_ms = ?, mrp_active_threshold_ms = ?, updated_at = ? WHERE node_id = ? RETURNING node_id",
-            [mrp[0], mrp[1], mrp[2], .date(Self.now()), .identifier(nodeID)]), nodeID)
+        try requireChange(
+            transaction.query(
+                "UPDATE nodes SET mrp_idle_ms = ?, mrp_active_ms = ?, mrp_active_threshold_ms = ?, updated_at = ? WHERE node_id = ? RETURNING node_id",
+                [mrp[0], mrp[1], mrp[2], .date(Self.now()), .identifier(nodeID)]), nodeID)
         try replaceAddresses(addresses, of: nodeID, in: transaction)
     }
 
-    static func storedEndpoints(of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction) throws -> [EndpointDeviceType] {
-        try transaction.query("SELECT * FROM endpoints WHERE node_id = ? ORDER BY endpoint, device_type", [.identifier(nodeID)]).map { values in
+    static func storedEndpoints(
+        of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction
+    ) throws -> [EndpointDeviceType] {
+        try transaction.query(
+            "SELECT * FROM endpoints WHERE node_id = ? ORDER BY endpoint, device_type", [.identifier(nodeID)]
+        ).map { values in
             let row = StoredRow(table: "endpoints", values: values)
-            return EndpointDeviceType(endpoint: try row.narrow("endpoint", as: UInt16.self), deviceType: try row.narrow("device_type", as: UInt32.self),
-                                      revision: try row.narrow("revision", as: UInt16.self))
+            return EndpointDeviceType(
+                endpoint: try row.narrow("endpoint", as: UInt16.self),
+                deviceType: try row.narrow("device_type", as: UInt32.self),
+                revision: try row.narrow("revision", as: UInt16.self))
         }
     }
 
-    static func storedTags(of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction) throws -> [EndpointSemanticTag] {
-        try transaction.query("SELECT * FROM endpoint_tags WHERE node_id = ? ORDER BY endpoint, position", [.identifier(nodeID)]).map { values in
+    static func storedTags(
+        of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction
+    ) throws -> [EndpointSemanticTag] {
+        try transaction.query(
+            "SELECT * FROM endpoint_tags WHERE node_id = ? ORDER BY endpoint, position", [.identifier(nodeID)]
+        ).map { values in
             try semanticTag(StoredRow(table: "endpoint_tags", values: values))
         }
     }
@@ -222,31 +291,41 @@ extension HubStore {
         EndpointSemanticTag(
             endpoint: try row.narrow("endpoint", as: UInt16.self),
             manufacturerCode: try row.optionalInteger("manufacturer_code").map { value throws(HubStoreError) in
-                guard let code = UInt16(exactly: value) else { throw row.corrupt("manufacturer_code", "\(value) does not fit UInt16") }
+                guard let code = UInt16(exactly: value) else {
+                    throw row.corrupt("manufacturer_code", "\(value) does not fit UInt16")
+                }
                 return code
             },
             namespaceID: try row.narrow("namespace_id", as: UInt8.self), tag: try row.narrow("tag", as: UInt8.self),
             label: try row.optionalText("label"))
     }
 
-    static func replaceEndpoints(_ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag], of nodeID: UInt64,
-                                         in transaction: SQLiteDatabase.Transaction) throws {
+    static func replaceEndpoints(
+        _ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag], of nodeID: UInt64,
+        in transaction: SQLiteDatabase.Transaction
+    ) throws {
         guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
             throw HubStoreError.unknownNode(nodeID)
         }
         try transaction.query("DELETE FROM endpoints WHERE node_id = ?", [.identifier(nodeID)])
         for endpoint in endpoints {
-            try transaction.query("INSERT INTO endpoints (node_id, endpoint, device_type, revision) VALUES (?, ?, ?, ?)",
-                                  [.identifier(nodeID), .integer(Int64(endpoint.endpoint)), .integer(Int64(endpoint.deviceType)),
-                                   .integer(Int64(endpoint.revision))])
+            try transaction.query(
+                "INSERT INTO endpoints (node_id, endpoint, device_type, revision) VALUES (?, ?, ?, ?)",
+                [
+                    .identifier(nodeID), .integer(Int64(endpoint.endpoint)), .integer(Int64(endpoint.deviceType)),
+                    .integer(Int64(endpoint.revision)),
+                ])
         }
         try transaction.query("DELETE FROM endpoint_tags WHERE node_id = ?", [.identifier(nodeID)])
         for (position, tag) in tags.enumerated() {
             try transaction.query(
                 "INSERT INTO endpoint_tags (node_id, endpoint, position, manufacturer_code, namespace_id, tag, label) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [.identifier(nodeID), .integer(Int64(tag.endpoint)), .integer(Int64(position)),
-                 tag.manufacturerCode.map { .integer(Int64($0)) } ?? .null, .integer(Int64(tag.namespaceID)), .integer(Int64(tag.tag)),
-                 .optionalText(tag.label)])
+                [
+                    .identifier(nodeID), .integer(Int64(tag.endpoint)), .integer(Int64(position)),
+                    tag.manufacturerCode.map { .integer(Int64($0)) } ?? .null, .integer(Int64(tag.namespaceID)),
+                    .integer(Int64(tag.tag)),
+                    .optionalText(tag.label),
+                ])
         }
     }
 
@@ -254,34 +333,47 @@ extension HubStore {
         guard !rows.isEmpty else { throw .unknownNode(nodeID) }
     }
 
-    private static func replaceAddresses(_ addresses: [SocketAddress], of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction) throws {
+    private static func replaceAddresses(
+        _ addresses: [SocketAddress], of nodeID: UInt64, in transaction: SQLiteDatabase.Transaction
+    ) throws {
         try transaction.query("DELETE FROM node_addresses WHERE node_id = ?", [.identifier(nodeID)])
         for (position, address) in addresses.enumerated() {
-            let (bytes, scopeID): ([UInt8], UInt32) = switch address {
-            case .ipv4(let host, _): (host.bytes, 0)
-            case .ipv6(let host, _, let scopeID): (host.bytes, scopeID)
-            }
-            try transaction.query("INSERT INTO node_addresses (node_id, position, address, port, scope_id) VALUES (?, ?, ?, ?, ?)",
-                                  [.identifier(nodeID), .integer(Int64(position)), .blob(bytes), .integer(Int64(address.port)),
-                                   .integer(Int64(scopeID))])
+            let (bytes, scopeID): ([UInt8], UInt32) =
+                switch address {
+                case .ipv4(let host, _): (host.bytes, 0)
+                case .ipv6(let host, _, let scopeID): (host.bytes, scopeID)
+                }
+            try transaction.query(
+                "INSERT INTO node_addresses (node_id, position, address, port, scope_id) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .identifier(nodeID), .integer(Int64(position)), .blob(bytes), .integer(Int64(address.port)),
+                    .integer(Int64(scopeID)),
+                ])
         }
     }
 
     private static func state(_ row: StoredRow) throws(HubStoreError) -> NodeRecord.CommissioningState {
         let text = try row.text("state")
-        guard let state = NodeRecord.CommissioningState(rawValue: text) else { throw row.corrupt("state", "unknown state \"\(text)\"") }
+        guard let state = NodeRecord.CommissioningState(rawValue: text) else {
+            throw row.corrupt("state", "unknown state \"\(text)\"")
+        }
         return state
     }
 
     private static func mrpValues(_ parameters: MRPParameters?) -> [SQLiteDatabase.Value] {
         guard let parameters else { return [.null, .null, .null] }
-        return [parameters.idleInterval, parameters.activeInterval, parameters.activeThreshold].map { .integer(milliseconds($0)) }
+        return [parameters.idleInterval, parameters.activeInterval, parameters.activeThreshold].map {
+            .integer(milliseconds($0))
+        }
     }
 
     private static func mrpParameters(_ row: StoredRow) throws(HubStoreError) -> MRPParameters? {
         guard let idle = try row.optionalInteger("mrp_idle_ms"), let active = try row.optionalInteger("mrp_active_ms"),
-              let threshold = try row.optionalInteger("mrp_active_threshold_ms") else { return nil }
-        return MRPParameters(idleInterval: .milliseconds(idle), activeInterval: .milliseconds(active), activeThreshold: .milliseconds(threshold))
+            let threshold = try row.optionalInteger("mrp_active_threshold_ms")
+        else { return nil }
+        return MRPParameters(
+            idleInterval: .milliseconds(idle), activeInterval: .milliseconds(active),
+            activeThreshold: .milliseconds(threshold))
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {

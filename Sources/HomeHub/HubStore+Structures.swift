@@ -8,7 +8,8 @@ extension HubStore {
 
     /// Every structure, the default first.
     public func structures() throws(HubStoreError) -> [StructureRecord] {
-        try read("SELECT structure_id, name FROM structures ORDER BY created_at, rowid").map { values throws(HubStoreError) in
+        try read("SELECT structure_id, name FROM structures ORDER BY created_at, rowid").map {
+            values throws(HubStoreError) in
             let row = StoredRow(table: "structures", values: values)
             return StructureRecord(id: try row.text("structure_id"), name: try row.text("name"))
         }
@@ -16,17 +17,20 @@ extension HubStore {
 
     public func renameStructure(_ structureID: String, to name: String) throws(HubStoreError) {
         try write { transaction in
-            let changed = try transaction.query("UPDATE structures SET name = ? WHERE structure_id = ? RETURNING structure_id",
-                                                [.text(name), .text(structureID)])
+            let changed = try transaction.query(
+                "UPDATE structures SET name = ? WHERE structure_id = ? RETURNING structure_id",
+                [.text(name), .text(structureID)])
             guard !changed.isEmpty else { throw HubStoreError.unknownStructure(structureID) }
         }
     }
 
     /// Every room, in order of creation.
     public func rooms() throws(HubStoreError) -> [RoomRecord] {
-        try read("SELECT room_id, name, structure_id FROM rooms ORDER BY created_at, rowid").map { values throws(HubStoreError) in
+        try read("SELECT room_id, name, structure_id FROM rooms ORDER BY created_at, rowid").map {
+            values throws(HubStoreError) in
             let row = StoredRow(table: "rooms", values: values)
-            return RoomRecord(id: try row.text("room_id"), name: try row.text("name"), structureID: try row.text("structure_id"))
+            return RoomRecord(
+                id: try row.text("room_id"), name: try row.text("name"), structureID: try row.text("structure_id"))
         }
     }
 
@@ -38,8 +42,9 @@ extension HubStore {
                 throw HubStoreError.unknownStructure(structureID)
             }
             try Self.requireFreeRoomName(name, except: nil, in: transaction)
-            try transaction.query("INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
-                                  [.text(room.id), .text(name), .text(structureID), .date(Self.now())])
+            try transaction.query(
+                "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
+                [.text(room.id), .text(name), .text(structureID), .date(Self.now())])
         }
         return room
     }
@@ -47,7 +52,8 @@ extension HubStore {
     public func renameRoom(_ roomID: String, to name: String) throws(HubStoreError) {
         try write { transaction in
             try Self.requireFreeRoomName(name, except: roomID, in: transaction)
-            let changed = try transaction.query("UPDATE rooms SET name = ? WHERE room_id = ? RETURNING room_id", [.text(name), .text(roomID)])
+            let changed = try transaction.query(
+                "UPDATE rooms SET name = ? WHERE room_id = ? RETURNING room_id", [.text(name), .text(roomID)])
             guard !changed.isEmpty else { throw HubStoreError.unknownRoom(roomID) }
         }
     }
@@ -55,14 +61,18 @@ extension HubStore {
     /// Deletes the room; its devices stay in the home, in no room.
     public func deleteRoom(_ roomID: String) throws(HubStoreError) {
         try write { transaction in
-            let deleted = try transaction.query("DELETE FROM rooms WHERE room_id = ? RETURNING room_id", [.text(roomID)])
+            let deleted = try transaction.query(
+                "DELETE FROM rooms WHERE room_id = ? RETURNING room_id", [.text(roomID)])
             guard !deleted.isEmpty else { throw HubStoreError.unknownRoom(roomID) }
         }
     }
 
-    private static func requireFreeRoomName(_ name: String, except roomID: String?, in transaction: SQLiteDatabase.Transaction) throws {
+    private static func requireFreeRoomName(
+        _ name: String, except roomID: String?, in transaction: SQLiteDatabase.Transaction
+    ) throws {
         // The column's NOCASE collation makes this comparison ignore case, as the UNIQUE constraint does.
-        let clashing = try transaction.query("SELECT room_id FROM rooms WHERE name = ? AND room_id IS NOT ?", [.text(name), .optionalText(roomID)])
+        let clashing = try transaction.query(
+            "SELECT room_id FROM rooms WHERE name = ? AND room_id IS NOT ?", [.text(name), .optionalText(roomID)])
         guard clashing.isEmpty else { throw HubStoreError.roomExists(name) }
     }
 }

@@ -44,13 +44,17 @@ public final class HubStore: Sendable {
     public func insertFabric(_ fabric: FabricRecord) throws(HubStoreError) {
         try write { transaction in
             if let existing = try transaction.query("SELECT fabric_id FROM fabric").first {
-                throw HubStoreError.fabricExists(try StoredRow(table: "fabric", values: existing).identifier("fabric_id"))
+                throw HubStoreError.fabricExists(
+                    try StoredRow(table: "fabric", values: existing).identifier("fabric_id"))
             }
             try transaction.query(
                 "INSERT INTO fabric (fabric_id, hub_node_id, vendor_id, rcac, icac, hub_noc, ipk_epoch_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [.identifier(fabric.fabricID), .identifier(fabric.hubNodeID), .integer(Int64(fabric.vendorID)), .blob(fabric.rootCertificate),
-                 fabric.intermediateCertificate.map { .blob($0) } ?? .null, .blob(fabric.hubOperationalCertificate),
-                 .blob(fabric.ipkEpochKey), .date(fabric.createdAt)])
+                [
+                    .identifier(fabric.fabricID), .identifier(fabric.hubNodeID), .integer(Int64(fabric.vendorID)),
+                    .blob(fabric.rootCertificate),
+                    fabric.intermediateCertificate.map { .blob($0) } ?? .null, .blob(fabric.hubOperationalCertificate),
+                    .blob(fabric.ipkEpochKey), .date(fabric.createdAt),
+                ])
         }
     }
 
@@ -68,7 +72,9 @@ public final class HubStore: Sendable {
                 UNION ALL SELECT 1 FROM fabric WHERE hub_node_id = ?1
                 """, [.identifier(nodeID)])
             guard taken.isEmpty else { return false }
-            try transaction.query("INSERT INTO node_id_allocations (node_id, allocated_at) VALUES (?, ?)", [.identifier(nodeID), .date(Self.now())])
+            try transaction.query(
+                "INSERT INTO node_id_allocations (node_id, allocated_at) VALUES (?, ?)",
+                [.identifier(nodeID), .date(Self.now())])
             return true
         }
     }
@@ -115,7 +121,8 @@ public final class HubStore: Sendable {
         for (index, statements) in HubSchema.migrations.enumerated() where index + 1 > found {
             try write { transaction in
                 // Another process may have migrated meanwhile: the IMMEDIATE transaction makes this check exact.
-                let current = try transaction.query("SELECT version FROM schema_version").first?["version"]?.integer ?? 0
+                let current =
+                    try transaction.query("SELECT version FROM schema_version").first?["version"]?.integer ?? 0
                 guard current == Int64(index) else { return }
                 for statement in statements { try transaction.query(statement) }
                 try transaction.query("UPDATE schema_version SET version = ?", [.integer(Int64(index + 1))])

@@ -14,10 +14,15 @@ struct ActiveSubscription: Sendable {
 extension InteractionClient {
     /// Subscribes and waits for the priming report and the SubscribeResponse; later reports come from the
     /// returned sequence, each answered on the exchange the device opened for it.
-    public func subscribe(_ request: SubscribeRequestMessage,
-                          timeout: Duration = HubTiming.interactionResponse) async throws(InteractionClientError) -> Subscription {
-        let operation = "subscribe to \(request.attributeRequests.count == 1 ? request.attributeRequests[0].description : "\(request.attributeRequests.count) paths")"
-        let fail = { (reason: InteractionClientError.Reason) in InteractionClientError(operation: operation, reason: reason) }
+    public func subscribe(
+        _ request: SubscribeRequestMessage,
+        timeout: Duration = HubTiming.interactionResponse
+    ) async throws(InteractionClientError) -> Subscription {
+        let operation =
+            "subscribe to \(request.attributeRequests.count == 1 ? request.attributeRequests[0].description : "\(request.attributeRequests.count) paths")"
+        let fail = { (reason: InteractionClientError.Reason) in
+            InteractionClientError(operation: operation, reason: reason)
+        }
         await startRouting()
         var transaction = SubscribeTransaction(request: request)
         let exchange: ExchangeHandle
@@ -34,8 +39,9 @@ extension InteractionClient {
                     case .send(let opcode, let payload):
                         try await send(opcode, payload, on: exchange)
                     case .established(let subscriptionID, let maxInterval, let priming):
-                        let subscription = register(transaction, id: subscriptionID, maxInterval: maxInterval,
-                                                    priming: priming, operation: operation)
+                        let subscription = register(
+                            transaction, id: subscriptionID, maxInterval: maxInterval,
+                            priming: priming, operation: operation)
                         await transport.close(exchange)
                         return subscription
                     case .report:
@@ -53,13 +59,17 @@ extension InteractionClient {
         }
     }
 
-    private func register(_ transaction: SubscribeTransaction, id: UInt32, maxInterval: Duration, priming: InteractionReport,
-                          operation: String) -> Subscription {
+    private func register(
+        _ transaction: SubscribeTransaction, id: UInt32, maxInterval: Duration, priming: InteractionReport,
+        operation: String
+    ) -> Subscription {
         let (reports, continuation) = AsyncThrowingStream<InteractionReport, any Error>.makeStream()
-        let liveness = SubscriptionLiveness(maxInterval: maxInterval, retransmissionAllowance: retransmissionAllowance,
-                                            establishedAt: ContinuousClock.now)
-        subscriptions[id] = ActiveSubscription(transaction: transaction, liveness: liveness, continuation: continuation,
-                                               operation: operation)
+        let liveness = SubscriptionLiveness(
+            maxInterval: maxInterval, retransmissionAllowance: retransmissionAllowance,
+            establishedAt: ContinuousClock.now)
+        subscriptions[id] = ActiveSubscription(
+            transaction: transaction, liveness: liveness, continuation: continuation,
+            operation: operation)
         subscriptions[id]?.watchdog = Task { [weak self] in
             while let deadline = await self?.livenessDeadline(of: id) {
                 try? await Task.sleep(until: deadline, clock: .continuous)
@@ -69,7 +79,8 @@ extension InteractionClient {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.endSubscription(id, error: nil) }
         }
-        return Subscription(subscriptionID: id, maxInterval: maxInterval, priming: priming, reports: reports, client: self)
+        return Subscription(
+            subscriptionID: id, maxInterval: maxInterval, priming: priming, reports: reports, client: self)
     }
 
     /// The time the device's MRP may take to deliver one report: every retransmission timeout at its idle
@@ -90,7 +101,10 @@ extension InteractionClient {
             return deadline
         case .lost:
             let silence = active.liveness.maxInterval + active.liveness.retransmissionAllowance
-            endSubscription(id, error: InteractionClientError(operation: active.operation, reason: .subscriptionLost(silentFor: silence)))
+            endSubscription(
+                id,
+                error: InteractionClientError(
+                    operation: active.operation, reason: .subscriptionLost(silentFor: silence)))
             return nil
         }
     }
@@ -108,9 +122,10 @@ extension InteractionClient {
         var message = first
         while true {
             guard exchange.session == session, message.protocolID == .interactionModel,
-                  message.opcode == InteractionModelOpcode.reportData.rawValue,
-                  let report = try? ReportDataMessage(payload: message.payload),
-                  let id = report.subscriptionID, var active = subscriptions[id] else {
+                message.opcode == InteractionModelOpcode.reportData.rawValue,
+                let report = try? ReportDataMessage(payload: message.payload),
+                let id = report.subscriptionID, var active = subscriptions[id]
+            else {
                 await InteractionRouter.refuse(message, on: exchange, over: transport)
                 return
             }
@@ -124,13 +139,15 @@ extension InteractionClient {
                 case .report(let report):
                     active.continuation.yield(report)
                 case .failed(let error):
-                    endSubscription(id, error: InteractionClientError(operation: active.operation, reason: .interaction(error)))
+                    endSubscription(
+                        id, error: InteractionClientError(operation: active.operation, reason: .interaction(error)))
                 case .established:
                     break
                 }
             }
             guard report.moreChunkedMessages, subscriptions[id] != nil,
-                  let next = try? await receive(on: exchange, timeout: HubTiming.interactionResponse) else {
+                let next = try? await receive(on: exchange, timeout: HubTiming.interactionResponse)
+            else {
                 await transport.close(exchange)
                 return
             }

@@ -20,8 +20,10 @@ public actor InteractionClient {
     private var routing: Task<Void, Never>?
     private var isRouting = false
 
-    public init(transport: MatterTransport, session: SessionHandle, peerParameters: MRPParameters = .default,
-                router: InteractionRouter? = nil) {
+    public init(
+        transport: MatterTransport, session: SessionHandle, peerParameters: MRPParameters = .default,
+        router: InteractionRouter? = nil
+    ) {
         self.transport = transport
         self.session = session
         self.peerParameters = peerParameters
@@ -32,29 +34,40 @@ public actor InteractionClient {
 
     /// Reads attributes (and their statuses); a multi-chunk report is joined. CircuitMatter cannot chunk a read:
     /// `NodeInterview` primes a subscription instead.
-    public func read(_ paths: [AttributePathIB], isFabricFiltered: Bool = true,
-                     timeout: Duration = HubTiming.interactionResponse) async throws(InteractionClientError) -> InteractionReport {
+    public func read(
+        _ paths: [AttributePathIB], isFabricFiltered: Bool = true,
+        timeout: Duration = HubTiming.interactionResponse
+    ) async throws(InteractionClientError) -> InteractionReport {
         let request = ReadRequestMessage(attributeRequests: paths, isFabricFiltered: isFabricFiltered)
-        return try await run(ReadTransaction(request: request), operation: "read \(Self.describe(paths))", timeout: timeout)
+        return try await run(
+            ReadTransaction(request: request), operation: "read \(Self.describe(paths))", timeout: timeout)
     }
 
     /// Writes attributes; returns every path's status when all succeeded, else throws the first failure.
-    public func write(_ writes: [AttributeDataIB], timedWindow: Duration? = nil,
-                      timeout: Duration = HubTiming.interactionResponse) async throws(InteractionClientError) -> [AttributeStatusIB] {
+    public func write(
+        _ writes: [AttributeDataIB], timedWindow: Duration? = nil,
+        timeout: Duration = HubTiming.interactionResponse
+    ) async throws(InteractionClientError) -> [AttributeStatusIB] {
         let transaction = WriteTransaction(writes: writes, timedWindow: timedWindow)
         return try await run(transaction, operation: "write \(Self.describe(writes.map(\.path)))", timeout: timeout)
     }
 
     /// Invokes one command; returns the response command (with its fields), or nil for a plain SUCCESS.
-    public func invoke(endpoint: UInt16, cluster: UInt32, command: UInt32, fields: TLVValue, timedWindow: Duration? = nil,
-                       timeout: Duration = HubTiming.interactionResponse) async throws(InteractionClientError) -> CommandDataIB? {
+    public func invoke(
+        endpoint: UInt16, cluster: UInt32, command: UInt32, fields: TLVValue, timedWindow: Duration? = nil,
+        timeout: Duration = HubTiming.interactionResponse
+    ) async throws(InteractionClientError) -> CommandDataIB? {
         let path = CommandPathIB(endpoint: endpoint, cluster: cluster, command: command)
-        return try await invoke(path, fields: fields, timedWindow: timedWindow, timeout: timeout, operation: "invoke \(path)")
+        return try await invoke(
+            path, fields: fields, timedWindow: timedWindow, timeout: timeout, operation: "invoke \(path)")
     }
 
-    func invoke(_ path: CommandPathIB, fields: TLVValue, timedWindow: Duration?, timeout: Duration,
-                operation: String) async throws(InteractionClientError) -> CommandDataIB? {
-        let transaction = InvokeTransaction(command: CommandDataIB(path: path, fields: TLVElement(fields)), timedWindow: timedWindow)
+    func invoke(
+        _ path: CommandPathIB, fields: TLVValue, timedWindow: Duration?, timeout: Duration,
+        operation: String
+    ) async throws(InteractionClientError) -> CommandDataIB? {
+        let transaction = InvokeTransaction(
+            command: CommandDataIB(path: path, fields: TLVElement(fields)), timedWindow: timedWindow)
         switch try await run(transaction, operation: operation, timeout: timeout) {
         case .response(let data): return data
         case .success: return nil
@@ -62,10 +75,14 @@ public actor InteractionClient {
     }
 
     /// Carries one transaction on a new exchange until it completes or fails.
-    private func run<T: InteractionTransaction>(_ transaction: T, operation: String,
-                                                timeout: Duration) async throws(InteractionClientError) -> T.Result {
+    private func run<T: InteractionTransaction>(
+        _ transaction: T, operation: String,
+        timeout: Duration
+    ) async throws(InteractionClientError) -> T.Result {
         var transaction = transaction
-        let fail = { (reason: InteractionClientError.Reason) in InteractionClientError(operation: operation, reason: reason) }
+        let fail = { (reason: InteractionClientError.Reason) in
+            InteractionClientError(operation: operation, reason: reason)
+        }
         let exchange: ExchangeHandle
         do {
             exchange = try await transport.openExchange(on: session)
@@ -97,16 +114,21 @@ public actor InteractionClient {
 
     // MARK: Exchange plumbing
 
-    func send(_ opcode: InteractionModelOpcode, _ payload: [UInt8], on exchange: ExchangeHandle) async throws(InteractionClientError.Reason) {
+    func send(
+        _ opcode: InteractionModelOpcode, _ payload: [UInt8], on exchange: ExchangeHandle
+    ) async throws(InteractionClientError.Reason) {
         do {
-            try await transport.send(ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload), on: exchange)
+            try await transport.send(
+                ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload), on: exchange)
         } catch {
             throw .exchange(error)
         }
     }
 
     /// The next Interaction Model message on `exchange`; every failure as a reason.
-    func receive(on exchange: ExchangeHandle, timeout: Duration) async throws(InteractionClientError.Reason) -> ExchangeMessage {
+    func receive(
+        on exchange: ExchangeHandle, timeout: Duration
+    ) async throws(InteractionClientError.Reason) -> ExchangeMessage {
         let message: ExchangeMessage
         do {
             message = try await transport.receive(on: exchange, timeout: timeout)

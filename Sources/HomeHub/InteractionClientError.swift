@@ -29,7 +29,8 @@ public struct InteractionClientError: Error, Hashable, Sendable, CustomStringCon
             case .interaction(let error): "\(error)"
             case .timedOut(let timeout): "timed out after \(timeout.spoken)"
             case .exchange(let error): "\(error)"
-            case .unexpectedProtocol(let protocolID, let opcode): "the device answered with \(protocolID) opcode \(opcode)"
+            case .unexpectedProtocol(let protocolID, let opcode):
+                "the device answered with \(protocolID) opcode \(opcode)"
             case .unexpectedResponse(let expected, let received):
                 "expected \(Self.describe(expected)), the device answered \(Self.describe(received))"
             case .malformedResponse(let error): "malformed response fields: \(error)"

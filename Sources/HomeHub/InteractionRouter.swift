@@ -9,7 +9,8 @@ public actor InteractionRouter {
     public typealias IncomingExchange = (ExchangeHandle, ExchangeMessage)
 
     public nonisolated let transport: MatterTransport
-    private var inboxes: [SessionHandle: (registration: UInt64, continuation: AsyncStream<IncomingExchange>.Continuation)] = [:]
+    private var inboxes:
+        [SessionHandle: (registration: UInt64, continuation: AsyncStream<IncomingExchange>.Continuation)] = [:]
     private var lastRegistration: UInt64 = 0
     private var pump: Task<Void, Never>?
 
@@ -61,10 +62,13 @@ public actor InteractionRouter {
     /// to a controller) with INVALID_SUBSCRIPTION or INVALID_ACTION; other protocols' messages are just closed.
     static func refuse(_ message: ExchangeMessage, on exchange: ExchangeHandle, over transport: MatterTransport) async {
         if message.protocolID == .interactionModel {
-            let status: InteractionModelStatus = message.opcode == InteractionModelOpcode.reportData.rawValue ? .invalidSubscription : .invalidAction
+            let status: InteractionModelStatus =
+                message.opcode == InteractionModelOpcode.reportData.rawValue ? .invalidSubscription : .invalidAction
             let payload = StatusResponseMessage(status: status).encoded()
-            try? await transport.send(ExchangeMessage(protocolID: .interactionModel, opcode: InteractionModelOpcode.statusResponse.rawValue,
-                                                      payload: payload), on: exchange)
+            try? await transport.send(
+                ExchangeMessage(
+                    protocolID: .interactionModel, opcode: InteractionModelOpcode.statusResponse.rawValue,
+                    payload: payload), on: exchange)
         }
         await transport.close(exchange)
     }

@@ -96,7 +96,8 @@ public enum KeyStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missing(let path): "key file \(path) is missing"
-        case .tooOpen(let path, let mode): "key file \(path) has mode 0\(String(mode, radix: 8)): others may read it; expected 0600"
+        case .tooOpen(let path, let mode):
+            "key file \(path) has mode 0\(String(mode, radix: 8)): others may read it; expected 0600"
         case .malformed(let path, let reason): "key file \(path) is damaged: \(reason)"
         case .read(let path, let reason): "cannot read key file \(path): \(reason)"
         case .write(let path, let reason): "cannot write key file \(path): \(reason)"

@@ -9,7 +9,9 @@ extension NodeConnection {
     }
 
     /// Invokes a generated command that has a response command on `endpoint`, once the connection is online.
-    public func invoke<Command: ClusterCommand>(_ command: Command, endpoint: UInt16) async throws(NodeConnectionError) -> Command.Response
+    public func invoke<Command: ClusterCommand>(
+        _ command: Command, endpoint: UInt16
+    ) async throws(NodeConnectionError) -> Command.Response
     where Command.Response: ClusterCommandResponse {
         let client = try await onlineClient()
         do {
@@ -33,13 +35,16 @@ extension NodeConnection {
     /// Whether the cluster on `endpoint` accepts the command, from its cached AcceptedCommandList; nil when the
     /// node has not reported that list (or it does not decode).
     public func supports<Command: ClusterCommand>(_ command: Command.Type, endpoint: UInt16) -> Bool? {
-        let acceptedCommands = AttributeDefinition<[CommandID]>(cluster: Command.Cluster.id, id: 0xFFF9, name: "AcceptedCommandList")
+        let acceptedCommands = AttributeDefinition<[CommandID]>(
+            cluster: Command.Cluster.id, id: 0xFFF9, name: "AcceptedCommandList")
         guard let accepted = try? cache.value(acceptedCommands, endpoint: endpoint) else { return nil }
         return accepted.contains(Command.id)
     }
 
     /// The cached value of `attribute` on `endpoint`; nil when the node has not reported it.
-    public func value<Value>(_ attribute: AttributeDefinition<Value>, endpoint: UInt16) throws(NodeConnectionError) -> Value? {
+    public func value<Value>(
+        _ attribute: AttributeDefinition<Value>, endpoint: UInt16
+    ) throws(NodeConnectionError) -> Value? {
         do {
             return try cache.value(attribute, endpoint: endpoint)
         } catch {

@@ -27,8 +27,10 @@ public actor NodeConnection {
 
     /// `establishSession` opens a new secure session to the node each time the connection needs one (CASE for the
     /// hub); it runs again after a loss, as the node may have rebooted and forgotten the old session.
-    public init(nodeID: UInt64, transport: MatterTransport, router: InteractionRouter, settings: Settings = Settings(),
-                establishSession: @escaping @Sendable () async throws -> NodeSession) {
+    public init(
+        nodeID: UInt64, transport: MatterTransport, router: InteractionRouter, settings: Settings = Settings(),
+        establishSession: @escaping @Sendable () async throws -> NodeSession
+    ) {
         self.nodeID = nodeID
         self.transport = transport
         self.router = router
@@ -116,11 +118,13 @@ public actor NodeConnection {
             }
             session = current
         }
-        let client = InteractionClient(transport: transport, session: current.session, peerParameters: current.peerParameters, router: router)
+        let client = InteractionClient(
+            transport: transport, session: current.session, peerParameters: current.peerParameters, router: router)
         self.client = client
         // Data version filters let the node leave out the clusters that did not change since the last subscription.
-        let request = SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: settings.maxIntervalCeiling,
-                                              attributeRequests: settings.attributePaths, dataVersionFilters: cache.dataVersionFilters)
+        let request = SubscribeRequestMessage(
+            minIntervalFloor: 0, maxIntervalCeiling: settings.maxIntervalCeiling,
+            attributeRequests: settings.attributePaths, dataVersionFilters: cache.dataVersionFilters)
         let subscription: Subscription
         do {
             subscription = try await client.subscribe(request, timeout: settings.responseTimeout)
@@ -186,7 +190,9 @@ public actor NodeConnection {
     /// Why an attempt failed; a loss without the operation, which is always the subscription
     /// ("subscription lost: no report for 7.0 s").
     private static func reason(_ error: any Error) -> String {
-        if let error = error as? InteractionClientError, case .subscriptionLost = error.reason { return "\(error.reason)" }
+        if let error = error as? InteractionClientError, case .subscriptionLost = error.reason {
+            return "\(error.reason)"
+        }
         return "\(error)"
     }
 }

@@ -41,8 +41,11 @@ extension NodeConnection {
         /// latest one).
         public var attributePaths: [AttributePathIB]
 
-        public init(maxIntervalCeiling: UInt16 = HubTiming.liveMaxIntervalCeiling, responseTimeout: Duration = HubTiming.interactionResponse,
-                    attributePaths: [AttributePathIB] = [AttributePathIB()]) {
+        public init(
+            maxIntervalCeiling: UInt16 = HubTiming.liveMaxIntervalCeiling,
+            responseTimeout: Duration = HubTiming.interactionResponse,
+            attributePaths: [AttributePathIB] = [AttributePathIB()]
+        ) {
             self.maxIntervalCeiling = maxIntervalCeiling
             self.responseTimeout = responseTimeout
             self.attributePaths = attributePaths

@@ -12,7 +12,9 @@ public actor NodeConnections {
     private var connections: [UInt64: NodeConnection] = [:]
 
     /// `interfaces` are where nodes are looked up by DNS-SD; without any, their last known addresses are used.
-    public init(hub: Hub, interfaces: [String], settings: NodeConnection.Settings = NodeConnection.Settings()) throws(SocketError) {
+    public init(
+        hub: Hub, interfaces: [String], settings: NodeConnection.Settings = NodeConnection.Settings()
+    ) throws(SocketError) {
         self.hub = hub
         self.interfaces = interfaces
         self.settings = settings
@@ -24,7 +26,9 @@ public actor NodeConnections {
     /// `NodeConnection.Settings.attributePaths`).
     public func connection(to nodeID: UInt64, attributePaths: [AttributePathIB]? = nil) async throws -> NodeConnection {
         if let existing = connections[nodeID] { return existing }
-        guard let node = try hub.store.node(nodeID), node.state == .commissioned else { throw HubError.unknownNode(nodeID) }
+        guard let node = try hub.store.node(nodeID), node.state == .commissioned else {
+            throw HubError.unknownNode(nodeID)
+        }
         let (hub, interfaces, transport) = (hub, interfaces, transport)
         var settings = settings
         if let attributePaths { settings.attributePaths = attributePaths }

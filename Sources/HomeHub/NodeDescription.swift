@@ -12,8 +12,10 @@ public struct NodeDescription: Hashable, Sendable {
     /// Every endpoint the node's Descriptor clusters describe, in endpoint order.
     public var endpoints: [EndpointDescription]
 
-    public init(vendorID: UInt16, vendorName: String, productID: UInt16, productName: String, serialNumber: String? = nil,
-                uniqueID: String? = nil, softwareVersionString: String? = nil, endpoints: [EndpointDescription]) {
+    public init(
+        vendorID: UInt16, vendorName: String, productID: UInt16, productName: String, serialNumber: String? = nil,
+        uniqueID: String? = nil, softwareVersionString: String? = nil, endpoints: [EndpointDescription]
+    ) {
         self.vendorID = vendorID
         self.vendorName = vendorName
         self.productID = productID
@@ -29,7 +31,10 @@ public struct NodeDescription: Hashable, Sendable {
     var endpointDeviceTypes: [EndpointDeviceType] {
         var seen = Set<[UInt32]>()
         return endpoints.flatMap { endpoint in
-            endpoint.deviceTypes.map { EndpointDeviceType(endpoint: endpoint.endpoint, deviceType: $0.deviceType.rawValue, revision: $0.revision) }
+            endpoint.deviceTypes.map {
+                EndpointDeviceType(
+                    endpoint: endpoint.endpoint, deviceType: $0.deviceType.rawValue, revision: $0.revision)
+            }
         }.filter { seen.insert([UInt32($0.endpoint), $0.deviceType]).inserted }
     }
 
@@ -37,8 +42,9 @@ public struct NodeDescription: Hashable, Sendable {
     var endpointSemanticTags: [EndpointSemanticTag] {
         endpoints.flatMap { endpoint in
             endpoint.tags.map {
-                EndpointSemanticTag(endpoint: endpoint.endpoint, manufacturerCode: $0.mfgCode.optional, namespaceID: $0.namespaceID,
-                                    tag: $0.tag, label: $0.label?.optional)
+                EndpointSemanticTag(
+                    endpoint: endpoint.endpoint, manufacturerCode: $0.mfgCode.optional, namespaceID: $0.namespaceID,
+                    tag: $0.tag, label: $0.label?.optional)
             }
         }
     }
@@ -56,8 +62,11 @@ public struct EndpointDescription: Hashable, Sendable {
     /// A bridged device's name as its bridge gives it (Bridged Device Basic Information NodeLabel), when known.
     public var label: String?
 
-    public init(endpoint: UInt16, deviceTypes: [DescriptorCluster.DeviceTypeStruct], serverClusters: [ClusterID], clientClusters: [ClusterID],
-                parts: [UInt16], tags: [SemanticTagStruct] = [], label: String? = nil) {
+    public init(
+        endpoint: UInt16, deviceTypes: [DescriptorCluster.DeviceTypeStruct], serverClusters: [ClusterID],
+        clientClusters: [ClusterID],
+        parts: [UInt16], tags: [SemanticTagStruct] = [], label: String? = nil
+    ) {
         self.endpoint = endpoint
         self.deviceTypes = deviceTypes
         self.serverClusters = serverClusters

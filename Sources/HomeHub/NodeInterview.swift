@@ -12,15 +12,18 @@ public enum NodeInterview {
         AttributePathIB(cluster: DescriptorCluster.id.rawValue),
     ]
 
-    public static func interview(_ client: InteractionClient, timeout: Duration = HubTiming.interactionResponse) async throws(NodeInterviewError) -> NodeDescription {
+    public static func interview(
+        _ client: InteractionClient, timeout: Duration = HubTiming.interactionResponse
+    ) async throws(NodeInterviewError) -> NodeDescription {
         var cache = AttributeCache()
         do {
-            let request = SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: HubTiming.interviewMaxIntervalCeiling,
-                                                  attributeRequests: paths)
+            let request = SubscribeRequestMessage(
+                minIntervalFloor: 0, maxIntervalCeiling: HubTiming.interviewMaxIntervalCeiling,
+                attributeRequests: paths)
             let subscription = try await client.subscribe(request, timeout: timeout)
             await subscription.cancel()
             cache.apply(subscription.priming.attributeReports)
-        } catch where error.status != nil {
+        } catch  where error.status != nil {
             do {
                 cache.apply(try await client.read(paths, timeout: timeout).attributeReports)
             } catch {
@@ -38,15 +41,20 @@ public enum NodeInterview {
         let endpoints = Set(cache.paths.filter { $0.cluster == DescriptorCluster.id.rawValue }.map(\.endpoint)).sorted()
         var descriptions: [EndpointDescription] = []
         for endpoint in endpoints {
-            descriptions.append(EndpointDescription(
-                endpoint: endpoint,
-                deviceTypes: try value(DescriptorCluster.Attributes.deviceTypeList, endpoint: endpoint, in: cache) ?? [],
-                serverClusters: try value(DescriptorCluster.Attributes.serverList, endpoint: endpoint, in: cache) ?? [],
-                clientClusters: try value(DescriptorCluster.Attributes.clientList, endpoint: endpoint, in: cache) ?? [],
-                parts: try value(DescriptorCluster.Attributes.partsList, endpoint: endpoint, in: cache) ?? [],
-                tags: try value(DescriptorCluster.Attributes.tagList, endpoint: endpoint, in: cache) ?? [],
-                label: try value(BridgedDeviceBasicInformationCluster.Attributes.nodeLabel, endpoint: endpoint, in: cache)
-            ))
+            descriptions.append(
+                EndpointDescription(
+                    endpoint: endpoint,
+                    deviceTypes: try value(DescriptorCluster.Attributes.deviceTypeList, endpoint: endpoint, in: cache)
+                        ?? [],
+                    serverClusters: try value(DescriptorCluster.Attributes.serverList, endpoint: endpoint, in: cache)
+                        ?? [],
+                    clientClusters: try value(DescriptorCluster.Attributes.clientList, endpoint: endpoint, in: cache)
+                        ?? [],
+                    parts: try value(DescriptorCluster.Attributes.partsList, endpoint: endpoint, in: cache) ?? [],
+                    tags: try value(DescriptorCluster.Attributes.tagList, endpoint: endpoint, in: cache) ?? [],
+                    label: try value(
+                        BridgedDeviceBasicInformationCluster.Attributes.nodeLabel, endpoint: endpoint, in: cache)
+                ))
         }
         return NodeDescription(
             vendorID: try required(BasicInformationCluster.Attributes.vendorID, in: cache),
@@ -55,13 +63,16 @@ public enum NodeInterview {
             productName: try required(BasicInformationCluster.Attributes.productName, in: cache),
             serialNumber: try value(BasicInformationCluster.Attributes.serialNumber, endpoint: 0, in: cache),
             uniqueID: try value(BasicInformationCluster.Attributes.uniqueID, endpoint: 0, in: cache),
-            softwareVersionString: try value(BasicInformationCluster.Attributes.softwareVersionString, endpoint: 0, in: cache),
+            softwareVersionString: try value(
+                BasicInformationCluster.Attributes.softwareVersionString, endpoint: 0, in: cache),
             endpoints: descriptions
         )
     }
 
-    private static func value<Value>(_ attribute: AttributeDefinition<Value>, endpoint: UInt16,
-                                     in cache: AttributeCache) throws(NodeInterviewError) -> Value? {
+    private static func value<Value>(
+        _ attribute: AttributeDefinition<Value>, endpoint: UInt16,
+        in cache: AttributeCache
+    ) throws(NodeInterviewError) -> Value? {
         do {
             return try cache.value(attribute, endpoint: endpoint)
         } catch {
@@ -69,7 +80,9 @@ public enum NodeInterview {
         }
     }
 
-    private static func required<Value>(_ attribute: AttributeDefinition<Value>, in cache: AttributeCache) throws(NodeInterviewError) -> Value {
+    private static func required<Value>(
+        _ attribute: AttributeDefinition<Value>, in cache: AttributeCache
+    ) throws(NodeInterviewError) -> Value {
         guard let value = try value(attribute, endpoint: 0, in: cache) else {
             throw .missingAttribute(attribute.qualifiedName)
         }

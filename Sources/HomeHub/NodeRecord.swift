@@ -41,9 +41,11 @@ public struct NodeRecord: Sendable, Hashable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(nodeID: UInt64, vendorID: UInt16, productID: UInt16, vendorName: String? = nil, productName: String? = nil,
-                serialNumber: String? = nil, name: String? = nil, attestation: Attestation, state: CommissioningState,
-                addresses: [SocketAddress], mrpParameters: MRPParameters?, createdAt: Date, updatedAt: Date) {
+    public init(
+        nodeID: UInt64, vendorID: UInt16, productID: UInt16, vendorName: String? = nil, productName: String? = nil,
+        serialNumber: String? = nil, name: String? = nil, attestation: Attestation, state: CommissioningState,
+        addresses: [SocketAddress], mrpParameters: MRPParameters?, createdAt: Date, updatedAt: Date
+    ) {
         self.nodeID = nodeID
         self.vendorID = vendorID
         self.productID = productID

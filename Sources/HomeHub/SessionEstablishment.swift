@@ -13,27 +13,35 @@ public enum SessionEstablishment {
     }
 
     /// PASE with a commissionable device, proving the passcode from its onboarding payload.
-    public static func pase(with peer: SocketAddress, passcode: UInt32, over transport: MatterTransport,
-                            random: any RandomSource = SystemRandom()) async throws(SessionEstablishmentError) -> Result {
+    public static func pase(
+        with peer: SocketAddress, passcode: UInt32, over transport: MatterTransport,
+        random: any RandomSource = SystemRandom()
+    ) async throws(SessionEstablishmentError) -> Result {
         let localSessionID = randomSessionID(random)
-        return try await run(PASEInitiator(passcode: passcode, localSessionID: localSessionID, random: random),
-                             with: peer, localSessionID: localSessionID, over: transport, name: "PASE")
+        return try await run(
+            PASEInitiator(passcode: passcode, localSessionID: localSessionID, random: random),
+            with: peer, localSessionID: localSessionID, over: transport, name: "PASE")
     }
 
     /// CASE with an operational node of our fabric, resuming the session `resumption` records when the node still
     /// knows it. The result's `established.resumption` is the record to offer next time.
-    public static func `case`(with peer: SocketAddress, nodeID: UInt64, credentials: OperationalCredentials,
-                              validator: some CASEPeerValidator, over transport: MatterTransport,
-                              random: any RandomSource = SystemRandom(),
-                              resumption: CASEResumptionRecord? = nil) async throws(SessionEstablishmentError) -> Result {
+    public static func `case`(
+        with peer: SocketAddress, nodeID: UInt64, credentials: OperationalCredentials,
+        validator: some CASEPeerValidator, over transport: MatterTransport,
+        random: any RandomSource = SystemRandom(),
+        resumption: CASEResumptionRecord? = nil
+    ) async throws(SessionEstablishmentError) -> Result {
         let localSessionID = randomSessionID(random)
-        let initiator = CASEInitiator(credentials: credentials, peerNodeID: nodeID, localSessionID: localSessionID,
-                                      validator: validator, random: random, resumption: resumption)
+        let initiator = CASEInitiator(
+            credentials: credentials, peerNodeID: nodeID, localSessionID: localSessionID,
+            validator: validator, random: random, resumption: resumption)
         return try await run(initiator, with: peer, localSessionID: localSessionID, over: transport, name: "CASE")
     }
 
-    private static func run(_ initiator: some SessionEstablishmentInitiator, with peer: SocketAddress, localSessionID: UInt16,
-                            over transport: MatterTransport, name: String) async throws(SessionEstablishmentError) -> Result {
+    private static func run(
+        _ initiator: some SessionEstablishmentInitiator, with peer: SocketAddress, localSessionID: UInt16,
+        over transport: MatterTransport, name: String
+    ) async throws(SessionEstablishmentError) -> Result {
         var initiator = initiator
         let unsecured = await transport.openUnsecuredSession(to: peer)
         defer { Task { await transport.removeSession(unsecured) } }
@@ -44,15 +52,19 @@ public enum SessionEstablishment {
                 for action in pending {
                     switch action {
                     case .send(let opcode, let payload):
-                        try await transport.send(ExchangeMessage(protocolID: .secureChannel, opcode: opcode.rawValue, payload: payload), on: exchange)
+                        try await transport.send(
+                            ExchangeMessage(protocolID: .secureChannel, opcode: opcode.rawValue, payload: payload),
+                            on: exchange)
                     case .established(let established):
                         await transport.close(exchange)
                         let parameters = SecureSessionParameters(
                             localSessionID: established.localSessionID, peerSessionID: established.peerSessionID,
                             encryptionKey: established.encryptionKey, decryptionKey: established.decryptionKey,
-                            localNonceNodeID: established.sendingNonceNodeID, peerNonceNodeID: established.receivingNonceNodeID
+                            localNonceNodeID: established.sendingNonceNodeID,
+                            peerNonceNodeID: established.receivingNonceNodeID
                         )
-                        let session = try await transport.addSecureSession(parameters, peer: peer, peerParameters: established.mrpParameters)
+                        let session = try await transport.addSecureSession(
+                            parameters, peer: peer, peerParameters: established.mrpParameters)
                         return Result(session: session, established: established, peer: peer)
                     case .failed(let error):
                         await transport.close(exchange)
@@ -96,7 +108,8 @@ public enum SessionEstablishmentError: Error, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .rejected(let name, let error): "\(name) failed: \(error)"
-        case .unexpectedProtocol(let name, let protocolID): "\(name) failed: the peer answered with protocol \(protocolID)"
+        case .unexpectedProtocol(let name, let protocolID):
+            "\(name) failed: the peer answered with protocol \(protocolID)"
         case .transport(let name, let reason): "\(name) failed: \(reason)"
         }
     }

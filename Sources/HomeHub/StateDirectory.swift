@@ -15,7 +15,9 @@ public struct StateDirectory: Sendable, Hashable {
     public var keysPath: String { path + "/keys" }
 
     /// Resolves the directory (see `resolve`) and creates it and its `keys/` subdirectory when absent.
-    public init(explicitPath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws(StateDirectoryError) {
+    public init(
+        explicitPath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(StateDirectoryError) {
         try self.init(creating: Self.resolve(explicitPath: explicitPath, environment: environment))
     }
 
@@ -30,7 +32,9 @@ public struct StateDirectory: Sendable, Hashable {
 
     /// The explicit path when given; else `$XDG_DATA_HOME/swift-home` (when absolute, as the XDG Base Directory
     /// specification requires); else `$HOME/.local/share/swift-home`.
-    public static func resolve(explicitPath: String?, environment: [String: String]) throws(StateDirectoryError) -> String {
+    public static func resolve(
+        explicitPath: String?, environment: [String: String]
+    ) throws(StateDirectoryError) -> String {
         if let explicitPath {
             guard !explicitPath.isEmpty else { throw .emptyPath }
             return explicitPath
@@ -48,7 +52,8 @@ public struct StateDirectory: Sendable, Hashable {
         let parent = (path as NSString).deletingLastPathComponent
         do {
             // Parents get the default mode; only the state directory itself is owner-only.
-            try FileManager.default.createDirectory(atPath: parent.isEmpty ? "." : parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: parent.isEmpty ? "." : parent, withIntermediateDirectories: true)
         } catch {
             throw .cannotCreate(path, reason: (error as NSError).localizedDescription)
         }

@@ -7,8 +7,11 @@ public enum AESCCM {
     public static let tagLength = CryptoConstants.aesTagLength
 
     /// Encrypts and authenticates; returns ciphertext ‖ tag.
-    public static func seal(key: [UInt8], nonce: [UInt8], plaintext: [UInt8], additionalData: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try checkParameters(key: key, nonce: nonce, payloadLength: plaintext.count, additionalDataLength: additionalData.count)
+    public static func seal(
+        key: [UInt8], nonce: [UInt8], plaintext: [UInt8], additionalData: [UInt8]
+    ) throws(CryptoError) -> [UInt8] {
+        try checkParameters(
+            key: key, nonce: nonce, payloadLength: plaintext.count, additionalDataLength: additionalData.count)
         let context = try CipherContext()
         try context.start(encrypting: true, key: key, nonce: nonce, tag: nil)
         try context.declare(payloadLength: plaintext.count, additionalData: additionalData)
@@ -22,13 +25,17 @@ public enum AESCCM {
     }
 
     /// Verifies the tag and decrypts; throws `.authenticationFailure` if anything was altered.
-    public static func open(key: [UInt8], nonce: [UInt8], ciphertextAndTag: [UInt8], additionalData: [UInt8]) throws(CryptoError) -> [UInt8] {
+    public static func open(
+        key: [UInt8], nonce: [UInt8], ciphertextAndTag: [UInt8], additionalData: [UInt8]
+    ) throws(CryptoError) -> [UInt8] {
         guard ciphertextAndTag.count >= tagLength else {
-            throw .invalidLength("ciphertext and tag of \(ciphertextAndTag.count) bytes is shorter than the \(tagLength)-byte tag")
+            throw .invalidLength(
+                "ciphertext and tag of \(ciphertextAndTag.count) bytes is shorter than the \(tagLength)-byte tag")
         }
         let ciphertext = Array(ciphertextAndTag.dropLast(tagLength))
         let tag = Array(ciphertextAndTag.suffix(tagLength))
-        try checkParameters(key: key, nonce: nonce, payloadLength: ciphertext.count, additionalDataLength: additionalData.count)
+        try checkParameters(
+            key: key, nonce: nonce, payloadLength: ciphertext.count, additionalDataLength: additionalData.count)
         let context = try CipherContext()
         try context.start(encrypting: false, key: key, nonce: nonce, tag: tag)
         try context.declare(payloadLength: ciphertext.count, additionalData: additionalData)
@@ -41,11 +48,18 @@ public enum AESCCM {
         }
     }
 
-    private static func checkParameters(key: [UInt8], nonce: [UInt8], payloadLength: Int, additionalDataLength: Int) throws(CryptoError) {
-        guard key.count == keyLength else { throw .invalidLength("AES-CCM key is \(key.count) bytes, expected \(keyLength)") }
-        guard nonce.count == nonceLength else { throw .invalidLength("AES-CCM nonce is \(nonce.count) bytes, expected \(nonceLength)") }
+    private static func checkParameters(
+        key: [UInt8], nonce: [UInt8], payloadLength: Int, additionalDataLength: Int
+    ) throws(CryptoError) {
+        guard key.count == keyLength else {
+            throw .invalidLength("AES-CCM key is \(key.count) bytes, expected \(keyLength)")
+        }
+        guard nonce.count == nonceLength else {
+            throw .invalidLength("AES-CCM nonce is \(nonce.count) bytes, expected \(nonceLength)")
+        }
         guard payloadLength <= CryptoConstants.aesMaximumPlaintextLength else {
-            throw .invalidLength("AES-CCM payload of \(payloadLength) bytes exceeds \(CryptoConstants.aesMaximumPlaintextLength)")
+            throw .invalidLength(
+                "AES-CCM payload of \(payloadLength) bytes exceeds \(CryptoConstants.aesMaximumPlaintextLength)")
         }
         guard additionalDataLength <= CryptoConstants.openSSLMaximumLength else {
             throw .invalidLength("additional data of \(additionalDataLength) bytes is too long")
@@ -73,23 +87,30 @@ private final class CipherContext {
         guard let cipher = fetchedAES128CCM else { throw openSSLError("EVP_CIPHER_fetch(AES-128-CCM)") }
         try requireSuccess(EVP_CipherInit_ex(pointer, cipher, nil, nil, nil, direction), "selecting AES-128-CCM")
         try requireSuccess(
-            EVP_CIPHER_CTX_ctrl(pointer, EVP_CTRL_AEAD_SET_IVLEN, Int32(AESCCM.nonceLength), nil), "setting the CCM nonce length")
+            EVP_CIPHER_CTX_ctrl(pointer, EVP_CTRL_AEAD_SET_IVLEN, Int32(AESCCM.nonceLength), nil),
+            "setting the CCM nonce length")
         // Encryption sets only the tag length; decryption also supplies the received tag.
         if var tag {
-            try requireSuccess(EVP_CIPHER_CTX_ctrl(pointer, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), &tag), "setting the CCM tag")
+            try requireSuccess(
+                EVP_CIPHER_CTX_ctrl(pointer, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), &tag), "setting the CCM tag")
         } else {
             try requireSuccess(
-                EVP_CIPHER_CTX_ctrl(pointer, EVP_CTRL_AEAD_SET_TAG, Int32(AESCCM.tagLength), nil), "setting the CCM tag length")
+                EVP_CIPHER_CTX_ctrl(pointer, EVP_CTRL_AEAD_SET_TAG, Int32(AESCCM.tagLength), nil),
+                "setting the CCM tag length")
         }
-        try requireSuccess(EVP_CipherInit_ex(pointer, nil, nil, key, nonce, direction), "setting the AES-CCM key and nonce")
+        try requireSuccess(
+            EVP_CipherInit_ex(pointer, nil, nil, key, nonce, direction), "setting the AES-CCM key and nonce")
     }
 
     func declare(payloadLength: Int, additionalData: [UInt8]) throws(CryptoError) {
         var outputLength: Int32 = 0
-        try requireSuccess(EVP_CipherUpdate(pointer, nil, &outputLength, nil, Int32(payloadLength)), "declaring the CCM payload length")
+        try requireSuccess(
+            EVP_CipherUpdate(pointer, nil, &outputLength, nil, Int32(payloadLength)), "declaring the CCM payload length"
+        )
         guard !additionalData.isEmpty else { return }
         try requireSuccess(
-            EVP_CipherUpdate(pointer, nil, &outputLength, additionalData, Int32(additionalData.count)), "adding CCM additional data")
+            EVP_CipherUpdate(pointer, nil, &outputLength, additionalData, Int32(additionalData.count)),
+            "adding CCM additional data")
     }
 
     func process(_ input: [UInt8], encrypting: Bool) throws(CryptoError) -> [UInt8] {

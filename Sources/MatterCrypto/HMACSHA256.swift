@@ -9,9 +9,10 @@ public enum HMACSHA256 {
         let padded = key + [0]
         let result = padded.withUnsafeBytes { keyBytes in
             message.withUnsafeBytes { messageBytes in
-                EVP_Q_mac(nil, "HMAC", nil, "SHA256", nil, keyBytes.baseAddress, key.count,
-                          messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count,
-                          &code, code.count, &length)
+                EVP_Q_mac(
+                    nil, "HMAC", nil, "SHA256", nil, keyBytes.baseAddress, key.count,
+                    messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count,
+                    &code, code.count, &length)
             }
         }
         // HMAC fails only when OpenSSL cannot allocate; every key and message length is valid.

@@ -21,10 +21,13 @@ func requireSuccess(_ result: Int32, _ operation: @autoclosure () -> String) thr
 extension Array where Element == UInt8 {
     /// Calls `body` with a pointer that is never nil, even for an empty array:
     /// OpenSSL gives a nil pointer special meanings (e.g. "no key", "AAD phase").
-    func withNonNullBytes<Result>(_ body: (UnsafePointer<UInt8>) throws(CryptoError) -> Result) throws(CryptoError) -> Result {
+    func withNonNullBytes<Result>(
+        _ body: (UnsafePointer<UInt8>) throws(CryptoError) -> Result
+    ) throws(CryptoError) -> Result {
         if isEmpty {
             let placeholder: UInt8 = 0
-            return try withUnsafePointer(to: placeholder) { (pointer) throws(CryptoError) -> Result in try body(pointer) }
+            return try withUnsafePointer(to: placeholder) { (pointer) throws(CryptoError) -> Result in try body(pointer)
+            }
         }
         return try withUnsafeBufferPointer { (buffer) throws(CryptoError) -> Result in
             // A non-empty array always has a base address.

@@ -33,7 +33,9 @@ public enum P256 {
         public func signature(for message: [UInt8]) throws(CryptoError) -> ECDSASignature {
             let key = try ECKey(privateScalar: scalar, publicKey: publicKey)
             let digest = SHA256.hash(message)
-            guard let signature = ECDSA_do_sign(digest, Int32(digest.count), key.pointer) else { throw openSSLError("ECDSA_do_sign") }
+            guard let signature = ECDSA_do_sign(digest, Int32(digest.count), key.pointer) else {
+                throw openSSLError("ECDSA_do_sign")
+            }
             defer { ECDSA_SIG_free(signature) }
             var r: OpaquePointer?
             var s: OpaquePointer?
@@ -41,7 +43,8 @@ public enum P256 {
             var raw = [UInt8](repeating: 0, count: CryptoConstants.p256RawSignatureLength)
             let half = Int32(CryptoConstants.p256ScalarLength)
             let written = raw.withUnsafeMutableBufferPointer { buffer in
-                BN_bn2binpad(r, buffer.baseAddress, half) + BN_bn2binpad(s, buffer.baseAddress.map { $0 + Int(half) }, half)
+                BN_bn2binpad(r, buffer.baseAddress, half)
+                    + BN_bn2binpad(s, buffer.baseAddress.map { $0 + Int(half) }, half)
             }
             guard written == 2 * half else { throw openSSLError("encoding ECDSA r and s") }
             return try ECDSASignature(rawRepresentation: raw)
@@ -50,7 +53,8 @@ public enum P256 {
         /// ECDH (SEC 1 §3.3.1): the X coordinate of scalar·peer, 32 bytes.
         public func sharedSecret(with peer: PublicKey) throws(CryptoError) -> [UInt8] {
             let group = try P256Group()
-            let product = try group.multiply(generatorBy: nil, point: group.point(x963: peer.x963Representation), by: group.scalar(scalar))
+            let product = try group.multiply(
+                generatorBy: nil, point: group.point(x963: peer.x963Representation), by: group.scalar(scalar))
             return try group.xCoordinate(product)
         }
 

@@ -8,7 +8,9 @@ extension P256 {
         /// 64 bytes: r ‖ s, each 32 bytes big-endian.
         public init(rawRepresentation: [UInt8]) throws(CryptoError) {
             guard rawRepresentation.count == CryptoConstants.p256RawSignatureLength else {
-                throw .invalidLength("raw ECDSA signature is \(rawRepresentation.count) bytes, expected \(CryptoConstants.p256RawSignatureLength)")
+                throw .invalidLength(
+                    "raw ECDSA signature is \(rawRepresentation.count) bytes, expected \(CryptoConstants.p256RawSignatureLength)"
+                )
             }
             self.rawRepresentation = rawRepresentation
         }
@@ -32,7 +34,8 @@ extension P256 {
             let half = Int32(CryptoConstants.p256ScalarLength)
             var raw = [UInt8](repeating: 0, count: CryptoConstants.p256RawSignatureLength)
             let written = raw.withUnsafeMutableBufferPointer { buffer in
-                BN_bn2binpad(r, buffer.baseAddress, half) + BN_bn2binpad(s, buffer.baseAddress.map { $0 + Int(half) }, half)
+                BN_bn2binpad(r, buffer.baseAddress, half)
+                    + BN_bn2binpad(s, buffer.baseAddress.map { $0 + Int(half) }, half)
             }
             guard BN_is_negative(r) == 0, BN_is_negative(s) == 0, written == 2 * half else { throw .invalidSignature }
             let signature = try ECDSASignature(rawRepresentation: raw)
@@ -43,7 +46,9 @@ extension P256 {
 
         public var derRepresentation: [UInt8] {
             let half = CryptoConstants.p256ScalarLength
-            let body = Self.derInteger(Array(rawRepresentation.prefix(half))) + Self.derInteger(Array(rawRepresentation.suffix(half)))
+            let body =
+                Self.derInteger(Array(rawRepresentation.prefix(half)))
+                + Self.derInteger(Array(rawRepresentation.suffix(half)))
             // Two INTEGERs of at most 35 bytes each always fit the short length form.
             return [0x30, UInt8(body.count)] + body
         }

@@ -10,7 +10,9 @@ final class P256Group {
     init() throws(CryptoError) {
         // The order is allocated first so that a later failure frees everything through deinit.
         order = try BigNumber()
-        guard let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1) else { throw openSSLError("EC_GROUP_new_by_curve_name(P-256)") }
+        guard let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1) else {
+            throw openSSLError("EC_GROUP_new_by_curve_name(P-256)")
+        }
         guard let context = BN_CTX_new() else {
             EC_GROUP_free(group)
             throw openSSLError("BN_CTX_new")
@@ -31,7 +33,9 @@ final class P256Group {
             throw .invalidKey("P-256 scalar is \(bytes.count) bytes, expected \(CryptoConstants.p256ScalarLength)")
         }
         let value = try BigNumber(bytes: bytes)
-        guard !value.isZero, BN_cmp(value.pointer, order.pointer) < 0 else { throw .invalidKey("P-256 scalar is zero or not below the group order") }
+        guard !value.isZero, BN_cmp(value.pointer, order.pointer) < 0 else {
+            throw .invalidKey("P-256 scalar is zero or not below the group order")
+        }
         return value
     }
 
@@ -39,7 +43,8 @@ final class P256Group {
     func reduce(_ bytes: [UInt8]) throws(CryptoError) -> BigNumber {
         let value = try BigNumber(bytes: bytes)
         let reduced = try BigNumber()
-        try requireSuccess(BN_nnmod(reduced.pointer, value.pointer, order.pointer, context), "reducing modulo the P-256 order")
+        try requireSuccess(
+            BN_nnmod(reduced.pointer, value.pointer, order.pointer, context), "reducing modulo the P-256 order")
         return reduced
     }
 
@@ -49,7 +54,8 @@ final class P256Group {
         let orderMinusOne = try BigNumber()
         try requireSuccess(BN_sub(orderMinusOne.pointer, order.pointer, BN_value_one()), "computing n − 1")
         let value = try BigNumber()
-        try requireSuccess(BN_nnmod(value.pointer, seed.pointer, orderMinusOne.pointer, context), "reducing a random scalar")
+        try requireSuccess(
+            BN_nnmod(value.pointer, seed.pointer, orderMinusOne.pointer, context), "reducing a random scalar")
         try requireSuccess(BN_add_word(value.pointer, 1), "offsetting a random scalar")
         return value
     }
@@ -58,9 +64,9 @@ final class P256Group {
     func point(encoded bytes: [UInt8]) throws(CryptoError) -> ECPoint {
         let point = try ECPoint(group: self)
         guard !bytes.isEmpty,
-              EC_POINT_oct2point(group, point.pointer, bytes, bytes.count, context) == 1,
-              EC_POINT_is_on_curve(group, point.pointer, context) == 1,
-              EC_POINT_is_at_infinity(group, point.pointer) == 0
+            EC_POINT_oct2point(group, point.pointer, bytes, bytes.count, context) == 1,
+            EC_POINT_is_on_curve(group, point.pointer, context) == 1,
+            EC_POINT_is_at_infinity(group, point.pointer) == 0
         else {
             ERR_clear_error()
             throw .invalidPoint
@@ -70,7 +76,9 @@ final class P256Group {
 
     /// SEC 1 §2.3.4 uncompressed encoding 0x04 ‖ X ‖ Y, exactly 65 bytes.
     func point(x963 bytes: [UInt8]) throws(CryptoError) -> ECPoint {
-        guard bytes.count == CryptoConstants.p256UncompressedPointLength, bytes.first == 0x04 else { throw .invalidPoint }
+        guard bytes.count == CryptoConstants.p256UncompressedPointLength, bytes.first == 0x04 else {
+            throw .invalidPoint
+        }
         return try point(encoded: bytes)
     }
 
@@ -78,7 +86,8 @@ final class P256Group {
     func x963(_ point: ECPoint) throws(CryptoError) -> [UInt8] {
         guard EC_POINT_is_at_infinity(group, point.pointer) == 0 else { throw .invalidPoint }
         var bytes = [UInt8](repeating: 0, count: CryptoConstants.p256UncompressedPointLength)
-        let written = EC_POINT_point2oct(group, point.pointer, POINT_CONVERSION_UNCOMPRESSED, &bytes, bytes.count, context)
+        let written = EC_POINT_point2oct(
+            group, point.pointer, POINT_CONVERSION_UNCOMPRESSED, &bytes, bytes.count, context)
         guard written == bytes.count else { throw openSSLError("encoding a P-256 point") }
         return bytes
     }
@@ -90,10 +99,13 @@ final class P256Group {
     }
 
     /// generatorScalar·G + pointScalar·point (either term may be omitted).
-    func multiply(generatorBy generatorScalar: BigNumber?, point: ECPoint? = nil, by pointScalar: BigNumber? = nil) throws(CryptoError) -> ECPoint {
+    func multiply(
+        generatorBy generatorScalar: BigNumber?, point: ECPoint? = nil, by pointScalar: BigNumber? = nil
+    ) throws(CryptoError) -> ECPoint {
         let result = try ECPoint(group: self)
         try requireSuccess(
-            EC_POINT_mul(group, result.pointer, generatorScalar?.pointer, point?.pointer, pointScalar?.pointer, context),
+            EC_POINT_mul(
+                group, result.pointer, generatorScalar?.pointer, point?.pointer, pointScalar?.pointer, context),
             "multiplying on P-256")
         return result
     }
@@ -104,7 +116,8 @@ final class P256Group {
         try requireSuccess(EC_POINT_copy(negated.pointer, rhs.pointer), "copying a P-256 point")
         try requireSuccess(EC_POINT_invert(group, negated.pointer, context), "negating a P-256 point")
         let result = try ECPoint(group: self)
-        try requireSuccess(EC_POINT_add(group, result.pointer, lhs.pointer, negated.pointer, context), "adding P-256 points")
+        try requireSuccess(
+            EC_POINT_add(group, result.pointer, lhs.pointer, negated.pointer, context), "adding P-256 points")
         return result
     }
 }
@@ -120,7 +133,9 @@ final class BigNumber {
 
     init(bytes: [UInt8]) throws(CryptoError) {
         guard bytes.count <= CryptoConstants.openSSLMaximumLength,
-              let pointer = try bytes.withNonNullBytes({ (base) throws(CryptoError) in BN_bin2bn(base, Int32(bytes.count), nil) })
+            let pointer = try bytes.withNonNullBytes({ (base) throws(CryptoError) in
+                BN_bin2bn(base, Int32(bytes.count), nil)
+            })
         else { throw openSSLError("BN_bin2bn") }
         self.pointer = pointer
     }

@@ -18,7 +18,7 @@ extension P256 {
         /// ECDSA verification over SHA-256(message); false for any signature that does not verify.
         public func isValidSignature(_ signature: ECDSASignature, for message: [UInt8]) -> Bool {
             guard let key = try? ECKey(privateScalar: nil, publicKey: self),
-                  let openSSLSignature = try? signature.makeOpenSSLSignature()
+                let openSSLSignature = try? signature.makeOpenSSLSignature()
             else { return false }
             defer { ECDSA_SIG_free(openSSLSignature) }
             let digest = SHA256.hash(message)
@@ -27,6 +27,8 @@ extension P256 {
             return result == 1
         }
 
-        public var description: String { "P256.PublicKey(\(x963Representation.map { byte in String(byte, radix: 16).count == 1 ? "0\(String(byte, radix: 16))" : String(byte, radix: 16) }.joined()))" }
+        public var description: String {
+            "P256.PublicKey(\(x963Representation.map { byte in String(byte, radix: 16).count == 1 ? "0\(String(byte, radix: 16))" : String(byte, radix: 16) }.joined()))"
+        }
     }
 }

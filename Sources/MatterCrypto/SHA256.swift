@@ -11,7 +11,8 @@ public enum SHA256 {
             EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, fetchedSHA256, nil)
         }
         // Hashing fails only when OpenSSL cannot allocate its context; there is no input to blame.
-        precondition(fetchedSHA256 != nil && status == 1 && Int(length) == digestLength, "OpenSSL EVP_Digest(SHA-256) failed")
+        precondition(
+            fetchedSHA256 != nil && status == 1 && Int(length) == digestLength, "OpenSSL EVP_Digest(SHA-256) failed")
         return digest
     }
 }

@@ -2,10 +2,13 @@
 public enum Spake2Plus {
     /// Matter Core §3.10: w0s ‖ w1s = PBKDF2(passcode as 4-byte little-endian, salt, iterations, 2 × 40 bytes);
     /// w0 = w0s mod n, w1 = w1s mod n, each 32 bytes big-endian.
-    public static func computeW0W1(passcode: UInt32, salt: [UInt8], iterations: Int) throws(CryptoError) -> (w0: [UInt8], w1: [UInt8]) {
+    public static func computeW0W1(
+        passcode: UInt32, salt: [UInt8], iterations: Int
+    ) throws(CryptoError) -> (w0: [UInt8], w1: [UInt8]) {
         let passcodeBytes = (0..<4).map { UInt8(truncatingIfNeeded: passcode >> (8 * $0)) }
         let seedLength = CryptoConstants.spake2PlusWSeedLength
-        let seeds = try PBKDF2SHA256.deriveKey(password: passcodeBytes, salt: salt, iterations: iterations, outputLength: 2 * seedLength)
+        let seeds = try PBKDF2SHA256.deriveKey(
+            password: passcodeBytes, salt: salt, iterations: iterations, outputLength: 2 * seedLength)
         let group = try P256Group()
         let w0 = try group.reduce(Array(seeds.prefix(seedLength))).bytes(length: CryptoConstants.p256ScalarLength)
         let w1 = try group.reduce(Array(seeds.suffix(seedLength))).bytes(length: CryptoConstants.p256ScalarLength)
@@ -13,7 +16,9 @@ public enum Spake2Plus {
     }
 
     /// The verifier a commissionee stores instead of its passcode: w0 and L = w1·P.
-    public static func verifierData(passcode: UInt32, salt: [UInt8], iterations: Int) throws(CryptoError) -> Spake2PlusVerifierData {
+    public static func verifierData(
+        passcode: UInt32, salt: [UInt8], iterations: Int
+    ) throws(CryptoError) -> Spake2PlusVerifierData {
         let (w0, w1) = try computeW0W1(passcode: passcode, salt: salt, iterations: iterations)
         let group = try P256Group()
         let l = try group.x963(group.multiply(generatorBy: group.reduce(w1)))
@@ -64,8 +69,10 @@ struct Spake2PlusTranscript {
     let shareV: [UInt8]
     let bytes: [UInt8]
 
-    init(context: [UInt8], proverIdentity: [UInt8], verifierIdentity: [UInt8], group: P256Group,
-         shareP: [UInt8], shareV: [UInt8], z: [UInt8], v: [UInt8], w0: [UInt8]) throws(CryptoError) {
+    init(
+        context: [UInt8], proverIdentity: [UInt8], verifierIdentity: [UInt8], group: P256Group,
+        shareP: [UInt8], shareV: [UInt8], z: [UInt8], v: [UInt8], w0: [UInt8]
+    ) throws(CryptoError) {
         let m = try group.x963(group.point(encoded: Spake2Plus.pointM))
         let n = try group.x963(group.point(encoded: Spake2Plus.pointN))
         var bytes: [UInt8] = []

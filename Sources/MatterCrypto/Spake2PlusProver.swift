@@ -16,11 +16,14 @@ public struct Spake2PlusProver: Sendable {
     }
 
     /// Fixes the ephemeral scalar x and the identities, so published vectors can be replayed.
-    init(context: [UInt8], proverIdentity: [UInt8], verifierIdentity: [UInt8], w0: [UInt8], w1: [UInt8], x: [UInt8]) throws(CryptoError) {
+    init(
+        context: [UInt8], proverIdentity: [UInt8], verifierIdentity: [UInt8], w0: [UInt8], w1: [UInt8], x: [UInt8]
+    ) throws(CryptoError) {
         let group = try P256Group()
         let w0Scalar = try group.scalar(w0)
         _ = try group.scalar(w1)
-        shareP = try group.x963(group.multiply(generatorBy: group.scalar(x), point: group.point(encoded: Spake2Plus.pointM), by: w0Scalar))
+        shareP = try group.x963(
+            group.multiply(generatorBy: group.scalar(x), point: group.point(encoded: Spake2Plus.pointM), by: w0Scalar))
         self.context = context
         self.proverIdentity = proverIdentity
         self.verifierIdentity = verifierIdentity
@@ -31,7 +34,9 @@ public struct Spake2PlusProver: Sendable {
 
     /// Takes Y (pB) and cB; throws `.invalidPoint` for a bad Y and `.authenticationFailure` when cB does not match
     /// (a wrong passcode). Returns cA to send and the shared key Ke.
-    public func respond(shareV: [UInt8], confirmV: [UInt8]) throws(CryptoError) -> (confirmP: [UInt8], sharedKey: [UInt8]) {
+    public func respond(
+        shareV: [UInt8], confirmV: [UInt8]
+    ) throws(CryptoError) -> (confirmP: [UInt8], sharedKey: [UInt8]) {
         let schedule = try keySchedule(shareV: shareV)
         guard constantTimeEqual(schedule.confirmV, confirmV) else { throw .authenticationFailure }
         return (schedule.confirmP, schedule.ke)
@@ -41,7 +46,8 @@ public struct Spake2PlusProver: Sendable {
     func keySchedule(shareV: [UInt8]) throws(CryptoError) -> Spake2PlusKeySchedule {
         let group = try P256Group()
         let y = try group.point(x963: shareV)
-        let w0N = try group.multiply(generatorBy: nil, point: group.point(encoded: Spake2Plus.pointN), by: group.scalar(w0))
+        let w0N = try group.multiply(
+            generatorBy: nil, point: group.point(encoded: Spake2Plus.pointN), by: group.scalar(w0))
         let unblinded = try group.subtract(y, w0N)
         let z = try group.x963(group.multiply(generatorBy: nil, point: unblinded, by: group.scalar(x)))
         let v = try group.x963(group.multiply(generatorBy: nil, point: unblinded, by: group.scalar(w1)))

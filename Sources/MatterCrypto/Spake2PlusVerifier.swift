@@ -17,10 +17,15 @@ public struct Spake2PlusVerifier: Sendable {
     }
 
     /// Fixes the ephemeral scalar y and the identities, so published vectors can be replayed.
-    init(context: [UInt8], proverIdentity: [UInt8], verifierIdentity: [UInt8], verifierData: Spake2PlusVerifierData, y: [UInt8]) throws(CryptoError) {
+    init(
+        context: [UInt8], proverIdentity: [UInt8], verifierIdentity: [UInt8], verifierData: Spake2PlusVerifierData,
+        y: [UInt8]
+    ) throws(CryptoError) {
         let group = try P256Group()
-        shareV = try group.x963(group.multiply(
-            generatorBy: group.scalar(y), point: group.point(encoded: Spake2Plus.pointN), by: group.scalar(verifierData.w0)))
+        shareV = try group.x963(
+            group.multiply(
+                generatorBy: group.scalar(y), point: group.point(encoded: Spake2Plus.pointN),
+                by: group.scalar(verifierData.w0)))
         self.context = context
         self.proverIdentity = proverIdentity
         self.verifierIdentity = verifierIdentity
@@ -47,7 +52,8 @@ public struct Spake2PlusVerifier: Sendable {
         let group = try P256Group()
         let x = try group.point(x963: shareP)
         let yScalar = try group.scalar(y)
-        let w0M = try group.multiply(generatorBy: nil, point: group.point(encoded: Spake2Plus.pointM), by: group.scalar(verifierData.w0))
+        let w0M = try group.multiply(
+            generatorBy: nil, point: group.point(encoded: Spake2Plus.pointM), by: group.scalar(verifierData.w0))
         let unblinded = try group.subtract(x, w0M)
         let z = try group.x963(group.multiply(generatorBy: nil, point: unblinded, by: yScalar))
         let v = try group.x963(group.multiply(generatorBy: nil, point: group.point(x963: verifierData.l), by: yScalar))

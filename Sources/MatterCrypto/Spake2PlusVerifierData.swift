@@ -23,8 +23,9 @@ public struct Spake2PlusVerifierData: Sendable, Hashable {
         guard serialized.count == expected else {
             throw .invalidLength("SPAKE2+ verifier is \(serialized.count) bytes, expected \(expected)")
         }
-        try self.init(w0: Array(serialized.prefix(CryptoConstants.p256ScalarLength)),
-                      l: Array(serialized.suffix(CryptoConstants.p256UncompressedPointLength)))
+        try self.init(
+            w0: Array(serialized.prefix(CryptoConstants.p256ScalarLength)),
+            l: Array(serialized.suffix(CryptoConstants.p256UncompressedPointLength)))
     }
 }
 

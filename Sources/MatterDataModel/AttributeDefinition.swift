@@ -19,9 +19,11 @@ public struct AttributeDefinition<Value: TLVCodable & Sendable>: Hashable, Senda
     public var isReadable: Bool { readPrivilege != nil }
     public var isWritable: Bool { writePrivilege != nil }
 
-    public init(cluster: ClusterID, id: AttributeID, name: String, read readPrivilege: Privilege? = .view,
-                write writePrivilege: Privilege? = nil, nullable isNullable: Bool = false, optional isOptional: Bool = false,
-                timedWrite requiresTimedWrite: Bool = false) {
+    public init(
+        cluster: ClusterID, id: AttributeID, name: String, read readPrivilege: Privilege? = .view,
+        write writePrivilege: Privilege? = nil, nullable isNullable: Bool = false, optional isOptional: Bool = false,
+        timedWrite requiresTimedWrite: Bool = false
+    ) {
         self.cluster = cluster
         self.id = id
         self.name = name

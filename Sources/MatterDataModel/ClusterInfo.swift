@@ -10,8 +10,10 @@ public struct ClusterInfo: Hashable, Sendable {
     public let generatedCommands: [CommandID: String]
     public let events: [EventID: String]
 
-    public init(id: ClusterID, name: String, revision: UInt16, attributes: [AttributeID: String],
-                acceptedCommands: [CommandID: String], generatedCommands: [CommandID: String], events: [EventID: String]) {
+    public init(
+        id: ClusterID, name: String, revision: UInt16, attributes: [AttributeID: String],
+        acceptedCommands: [CommandID: String], generatedCommands: [CommandID: String], events: [EventID: String]
+    ) {
         self.id = id
         self.name = name
         self.revision = revision

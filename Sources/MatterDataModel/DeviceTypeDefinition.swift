@@ -15,9 +15,11 @@ public struct DeviceTypeDefinition: Hashable, Sendable {
     public let requiredClientClusters: [ClusterID]
     public let optionalClientClusters: [ClusterID]
 
-    public init(id: DeviceTypeID, name: String, revision: UInt16?, deviceClass: DeviceTypeClass?, scope: DeviceTypeScope?,
-                superset: DeviceTypeID? = nil, requiredServerClusters: [ClusterID], optionalServerClusters: [ClusterID] = [],
-                requiredClientClusters: [ClusterID] = [], optionalClientClusters: [ClusterID] = []) {
+    public init(
+        id: DeviceTypeID, name: String, revision: UInt16?, deviceClass: DeviceTypeClass?, scope: DeviceTypeScope?,
+        superset: DeviceTypeID? = nil, requiredServerClusters: [ClusterID], optionalServerClusters: [ClusterID] = [],
+        requiredClientClusters: [ClusterID] = [], optionalClientClusters: [ClusterID] = []
+    ) {
         self.id = id
         self.name = name
         self.revision = revision

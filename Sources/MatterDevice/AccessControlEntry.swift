@@ -24,7 +24,9 @@ public struct AccessControlEntry: Hashable, Sendable {
     /// Empty grants every cluster on every endpoint.
     public var targets: [Target]
 
-    public init(privilege: AccessPrivilege, authMode: AccessContext.AuthMode, subjects: [UInt64], targets: [Target] = []) {
+    public init(
+        privilege: AccessPrivilege, authMode: AccessContext.AuthMode, subjects: [UInt64], targets: [Target] = []
+    ) {
         self.privilege = privilege
         self.authMode = authMode
         self.subjects = subjects
@@ -49,11 +51,15 @@ public struct AccessControlEntry: Hashable, Sendable {
         AccessControlCluster.AccessControlEntryStruct(
             privilege: .init(rawValue: privilege.rawValue), authMode: .init(rawValue: authMode.rawValue),
             subjects: subjects.isEmpty ? .null : .value(subjects),
-            targets: targets.isEmpty ? .null : .value(targets.map {
-                AccessControlCluster.AccessControlTargetStruct(
-                    cluster: Nullable($0.cluster.map(ClusterID.init(rawValue:))), endpoint: Nullable($0.endpoint),
-                    deviceType: Nullable($0.deviceType.map(DeviceTypeID.init(rawValue:))))
-            }),
+            targets: targets.isEmpty
+                ? .null
+                : .value(
+                    targets.map {
+                        AccessControlCluster.AccessControlTargetStruct(
+                            cluster: Nullable($0.cluster.map(ClusterID.init(rawValue:))),
+                            endpoint: Nullable($0.endpoint),
+                            deviceType: Nullable($0.deviceType.map(DeviceTypeID.init(rawValue:))))
+                    }),
             fabricIndex: fabricIndex
         ).tlvValue()
     }
@@ -61,27 +67,33 @@ public struct AccessControlEntry: Hashable, Sendable {
     /// An entry a client wrote, checked against §9.10.5.3's constraints; nil when it breaks one.
     init?(written element: TLVElement) {
         guard let written = try? AccessControlCluster.AccessControlEntryStruct(tlv: element),
-              let privilegeValue = written.privilege, let privilege = AccessPrivilege(rawValue: privilegeValue.rawValue),
-              let modeValue = written.authMode, let authMode = AccessContext.AuthMode(rawValue: modeValue.rawValue),
-              authMode != .pase else { return nil }
-        let subjects: [UInt64] = switch written.subjects {
-        case .value(let list)?: list
-        case .null?, nil: []
-        }
+            let privilegeValue = written.privilege, let privilege = AccessPrivilege(rawValue: privilegeValue.rawValue),
+            let modeValue = written.authMode, let authMode = AccessContext.AuthMode(rawValue: modeValue.rawValue),
+            authMode != .pase
+        else { return nil }
+        let subjects: [UInt64] =
+            switch written.subjects {
+            case .value(let list)?: list
+            case .null?, nil: []
+            }
         var targets: [Target] = []
         if case .value(let list)? = written.targets {
             for target in list {
-                let converted = Target(cluster: target.cluster.optional?.rawValue, endpoint: target.endpoint.optional,
-                                       deviceType: target.deviceType.optional?.rawValue)
+                let converted = Target(
+                    cluster: target.cluster.optional?.rawValue, endpoint: target.endpoint.optional,
+                    deviceType: target.deviceType.optional?.rawValue)
                 // A target names something, and never an endpoint and a device type together.
-                guard converted != Target(), converted.endpoint == nil || converted.deviceType == nil else { return nil }
+                guard converted != Target(), converted.endpoint == nil || converted.deviceType == nil else {
+                    return nil
+                }
                 targets.append(converted)
             }
         }
         guard subjects.count <= Int(DeviceConstants.subjectsPerAccessControlEntry),
-              targets.count <= Int(DeviceConstants.targetsPerAccessControlEntry),
-              // Group entries cannot grant Administer (§9.10.5.3).
-              !(authMode == .group && privilege == .administer) else { return nil }
+            targets.count <= Int(DeviceConstants.targetsPerAccessControlEntry),
+            // Group entries cannot grant Administer (§9.10.5.3).
+            !(authMode == .group && privilege == .administer)
+        else { return nil }
         self.init(privilege: privilege, authMode: authMode, subjects: subjects, targets: targets)
     }
 }

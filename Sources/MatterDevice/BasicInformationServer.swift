@@ -19,16 +19,22 @@ public struct BasicInformationServer: ClusterServer {
             attributes: [
                 AttributeDescription(Attributes.dataModelRevision), AttributeDescription(Attributes.vendorName),
                 AttributeDescription(Attributes.vendorID), AttributeDescription(Attributes.productName),
-                AttributeDescription(Attributes.productID), AttributeDescription(Attributes.nodeLabel), AttributeDescription(Attributes.location),
-                AttributeDescription(Attributes.hardwareVersion), AttributeDescription(Attributes.hardwareVersionString),
-                AttributeDescription(Attributes.softwareVersion), AttributeDescription(Attributes.softwareVersionString),
+                AttributeDescription(Attributes.productID), AttributeDescription(Attributes.nodeLabel),
+                AttributeDescription(Attributes.location),
+                AttributeDescription(Attributes.hardwareVersion),
+                AttributeDescription(Attributes.hardwareVersionString),
+                AttributeDescription(Attributes.softwareVersion),
+                AttributeDescription(Attributes.softwareVersionString),
                 AttributeDescription(Attributes.serialNumber), AttributeDescription(Attributes.uniqueID),
-                AttributeDescription(Attributes.capabilityMinima), AttributeDescription(Attributes.specificationVersion),
+                AttributeDescription(Attributes.capabilityMinima),
+                AttributeDescription(Attributes.specificationVersion),
                 AttributeDescription(Attributes.maxPathsPerInvoke),
             ])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         let identity = node.identity
         return switch attribute {
         case Attributes.dataModelRevision.id.rawValue: .success(.unsigned(UInt64(DeviceConstants.dataModelRevision)))
@@ -45,9 +51,13 @@ public struct BasicInformationServer: ClusterServer {
         case Attributes.serialNumber.id.rawValue: .success(.utf8(identity.serialNumber))
         case Attributes.uniqueID.id.rawValue: .success(.utf8(identity.uniqueID))
         case Attributes.capabilityMinima.id.rawValue:
-            .success(Cluster.CapabilityMinimaStruct(caseSessionsPerFabric: DeviceConstants.caseSessionsPerFabric,
-                                                    subscriptionsPerFabric: DeviceConstants.subscriptionsPerFabric).tlvValue())
-        case Attributes.specificationVersion.id.rawValue: .success(.unsigned(UInt64(DeviceConstants.specificationVersion)))
+            .success(
+                Cluster.CapabilityMinimaStruct(
+                    caseSessionsPerFabric: DeviceConstants.caseSessionsPerFabric,
+                    subscriptionsPerFabric: DeviceConstants.subscriptionsPerFabric
+                ).tlvValue())
+        case Attributes.specificationVersion.id.rawValue:
+            .success(.unsigned(UInt64(DeviceConstants.specificationVersion)))
         // The engine answers every path of one InvokeRequest.
         case Attributes.maxPathsPerInvoke.id.rawValue: .success(.unsigned(1))
         default: .failure(.unsupportedAttribute)
@@ -55,7 +65,9 @@ public struct BasicInformationServer: ClusterServer {
     }
 
     /// §11.1.5.6 NodeLabel: at most 32 characters; §11.1.5.7 Location: two characters.
-    public mutating func write(_ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest) -> InteractionModelStatus {
+    public mutating func write(
+        _ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest
+    ) -> InteractionModelStatus {
         guard case .utf8(let text) = value.value else { return .invalidDataType }
         switch attribute {
         case Attributes.nodeLabel.id.rawValue:

@@ -17,13 +17,17 @@ public struct BooleanStateServer: ClusterServer {
     }
 
     public var description: ClusterDescription {
-        ClusterDescription(id: Cluster.id.rawValue, revision: Cluster.revision,
-                           attributes: [AttributeDescription(Cluster.Attributes.stateValue)],
-                           events: [Cluster.Events.StateChange.id.rawValue])
+        ClusterDescription(
+            id: Cluster.id.rawValue, revision: Cluster.revision,
+            attributes: [AttributeDescription(Cluster.Attributes.stateValue)],
+            events: [Cluster.Events.StateChange.id.rawValue])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
-        attribute == Cluster.Attributes.stateValue.id.rawValue ? .success(.bool(stateValue)) : .failure(.unsupportedAttribute)
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
+        attribute == Cluster.Attributes.stateValue.id.rawValue
+            ? .success(.bool(stateValue)) : .failure(.unsupportedAttribute)
     }
 
     public mutating func simulate(in node: inout NodeState, endpoint: UInt16, random: inout SimulationRandom) {

@@ -14,9 +14,12 @@ public struct BridgedDevice: Codable, Hashable, Sendable {
     /// Its endpoint: On/Off Light and Bridged Node, with Bridged Device Basic Information (§9.13) naming it, unique
     /// on this bridge by the bridge's own unique ID and the endpoint, which is never reused.
     func composed(bridgeUniqueID: String) -> Endpoint {
-        Endpoint(id: endpoint, deviceTypes: [MatterDeviceTypes.onOffLight, MatterDeviceTypes.bridgedNode], clusters: [
-            BridgedDeviceBasicInformationServer(productName: "Bridged Light", uniqueID: "\(bridgeUniqueID)-\(endpoint)", nodeLabel: label),
-            IdentifyServer(identifyType: .lightOutput), OnOffServer(name: label),
-        ])
+        Endpoint(
+            id: endpoint, deviceTypes: [MatterDeviceTypes.onOffLight, MatterDeviceTypes.bridgedNode],
+            clusters: [
+                BridgedDeviceBasicInformationServer(
+                    productName: "Bridged Light", uniqueID: "\(bridgeUniqueID)-\(endpoint)", nodeLabel: label),
+                IdentifyServer(identifyType: .lightOutput), OnOffServer(name: label),
+            ])
     }
 }

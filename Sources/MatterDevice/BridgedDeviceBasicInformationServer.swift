@@ -22,11 +22,15 @@ public struct BridgedDeviceBasicInformationServer: ClusterServer {
     public var description: ClusterDescription {
         ClusterDescription(
             id: Cluster.id.rawValue, revision: Cluster.revision,
-            attributes: [AttributeDescription(Attributes.productName), AttributeDescription(Attributes.nodeLabel),
-                         AttributeDescription(Attributes.reachable), AttributeDescription(Attributes.uniqueID)])
+            attributes: [
+                AttributeDescription(Attributes.productName), AttributeDescription(Attributes.nodeLabel),
+                AttributeDescription(Attributes.reachable), AttributeDescription(Attributes.uniqueID),
+            ])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         case Attributes.productName.id.rawValue: .success(.utf8(productName))
         case Attributes.nodeLabel.id.rawValue: .success(.utf8(nodeLabel))
@@ -38,7 +42,9 @@ public struct BridgedDeviceBasicInformationServer: ClusterServer {
     }
 
     /// §9.13.5.5 NodeLabel: at most 32 characters.
-    public mutating func write(_ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest) -> InteractionModelStatus {
+    public mutating func write(
+        _ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest
+    ) -> InteractionModelStatus {
         guard attribute == Attributes.nodeLabel.id.rawValue else { return .unsupportedWrite }
         guard case .utf8(let text) = value.value else { return .invalidDataType }
         guard text.utf8.count <= DeviceConstants.nodeLabelLength else { return .constraintError }
@@ -51,6 +57,8 @@ public struct BridgedDeviceBasicInformationServer: ClusterServer {
     public var persistentState: TLVValue? { .utf8(nodeLabel) }
 
     public mutating func restore(_ state: TLVElement) {
-        if case .utf8(let label) = state.value, label.utf8.count <= DeviceConstants.nodeLabelLength { nodeLabel = label }
+        if case .utf8(let label) = state.value, label.utf8.count <= DeviceConstants.nodeLabelLength {
+            nodeLabel = label
+        }
     }
 }

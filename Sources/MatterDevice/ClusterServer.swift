@@ -1,5 +1,5 @@
-import MatterInteraction
 import MatterDataModel
+import MatterInteraction
 import MatterMessaging
 import MatterTLV
 
@@ -21,10 +21,16 @@ public struct ClusterRequest: Sendable {
 // already checked access, timing and that the attribute or command is in `description`.
 public protocol ClusterServer: Sendable {
     var description: ClusterDescription { get }
-    func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus>
+    func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus>
     /// Writes an attribute `description` lists as writable; reports changes with `node.markChanged`.
-    mutating func write(_ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest) -> InteractionModelStatus
-    mutating func invoke(_ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest) -> CommandOutcome
+    mutating func write(
+        _ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest
+    ) -> InteractionModelStatus
+    mutating func invoke(
+        _ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest
+    ) -> CommandOutcome
     /// The values that survive a restart (OnOff's state), or nil when the cluster keeps none.
     var persistentState: TLVValue? { get }
     mutating func restore(_ state: TLVElement)
@@ -35,11 +41,15 @@ public protocol ClusterServer: Sendable {
 }
 
 extension ClusterServer {
-    public mutating func write(_ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest) -> InteractionModelStatus {
+    public mutating func write(
+        _ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest
+    ) -> InteractionModelStatus {
         .unsupportedWrite
     }
 
-    public mutating func invoke(_ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest) -> CommandOutcome {
+    public mutating func invoke(
+        _ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest
+    ) -> CommandOutcome {
         .status(.unsupportedCommand)
     }
 
@@ -57,15 +67,19 @@ extension ClusterServer {
 extension AttributeDescription {
     /// The engine's view of a generated attribute definition.
     init<Value>(_ definition: AttributeDefinition<Value>) {
-        self.init(id: definition.id.rawValue, readPrivilege: AccessPrivilege(definition.readPrivilege ?? .view),
-                  writePrivilege: definition.writePrivilege.map(AccessPrivilege.init), requiresTimedWrite: definition.requiresTimedWrite)
+        self.init(
+            id: definition.id.rawValue, readPrivilege: AccessPrivilege(definition.readPrivilege ?? .view),
+            writePrivilege: definition.writePrivilege.map(AccessPrivilege.init),
+            requiresTimedWrite: definition.requiresTimedWrite)
     }
 }
 
 extension CommandDescription {
     /// The engine's view of a generated command.
     init<Command: ClusterCommand>(_ command: Command.Type) {
-        self.init(id: Command.id.rawValue, privilege: AccessPrivilege(Command.invokePrivilege), requiresTimedInvoke: Command.requiresTimedInvoke)
+        self.init(
+            id: Command.id.rawValue, privilege: AccessPrivilege(Command.invokePrivilege),
+            requiresTimedInvoke: Command.requiresTimedInvoke)
     }
 }
 

@@ -32,21 +32,28 @@ public struct ColorControlServer: ClusterServer {
     public init(name: String, features: Feature) {
         self.name = name
         self.features = features
-        colorMode = features.contains(.colorTemperature) ? .colorTemperatureMireds
+        colorMode =
+            features.contains(.colorTemperature)
+            ? .colorTemperatureMireds
             : features.contains(.hueAndSaturation) ? .currentHueAndCurrentSaturation : .currentXAndCurrentY
     }
 
     public var description: ClusterDescription {
         var attributes = [
-            AttributeDescription(Attributes.remainingTime), AttributeDescription(Attributes.colorMode), AttributeDescription(Attributes.options),
+            AttributeDescription(Attributes.remainingTime), AttributeDescription(Attributes.colorMode),
+            AttributeDescription(Attributes.options),
             AttributeDescription(Attributes.numberOfPrimaries), AttributeDescription(Attributes.enhancedColorMode),
             AttributeDescription(Attributes.colorCapabilities),
         ]
         var commands = [CommandDescription(Commands.StopMoveStep.self)]
         if features.contains(.hueAndSaturation) {
-            attributes += [AttributeDescription(Attributes.currentHue), AttributeDescription(Attributes.currentSaturation)]
-            commands += [CommandDescription(Commands.MoveToHue.self), CommandDescription(Commands.MoveToSaturation.self),
-                         CommandDescription(Commands.MoveToHueAndSaturation.self)]
+            attributes += [
+                AttributeDescription(Attributes.currentHue), AttributeDescription(Attributes.currentSaturation),
+            ]
+            commands += [
+                CommandDescription(Commands.MoveToHue.self), CommandDescription(Commands.MoveToSaturation.self),
+                CommandDescription(Commands.MoveToHueAndSaturation.self),
+            ]
         }
         if features.contains(.xy) {
             attributes += [AttributeDescription(Attributes.currentX), AttributeDescription(Attributes.currentY)]
@@ -54,18 +61,26 @@ public struct ColorControlServer: ClusterServer {
         }
         if features.contains(.colorTemperature) {
             attributes += [
-                AttributeDescription(Attributes.colorTemperatureMireds), AttributeDescription(Attributes.colorTempPhysicalMinMireds),
-                AttributeDescription(Attributes.colorTempPhysicalMaxMireds), AttributeDescription(Attributes.coupleColorTempToLevelMinMireds),
+                AttributeDescription(Attributes.colorTemperatureMireds),
+                AttributeDescription(Attributes.colorTempPhysicalMinMireds),
+                AttributeDescription(Attributes.colorTempPhysicalMaxMireds),
+                AttributeDescription(Attributes.coupleColorTempToLevelMinMireds),
                 AttributeDescription(Attributes.startUpColorTemperatureMireds),
             ]
-            commands += [CommandDescription(Commands.MoveToColorTemperature.self), CommandDescription(Commands.MoveColorTemperature.self),
-                         CommandDescription(Commands.StepColorTemperature.self)]
+            commands += [
+                CommandDescription(Commands.MoveToColorTemperature.self),
+                CommandDescription(Commands.MoveColorTemperature.self),
+                CommandDescription(Commands.StepColorTemperature.self),
+            ]
         }
-        return ClusterDescription(id: Cluster.id.rawValue, revision: Cluster.revision, featureMap: features.rawValue,
-                                  attributes: attributes.sorted { $0.id < $1.id }, acceptedCommands: commands.sorted { $0.id < $1.id })
+        return ClusterDescription(
+            id: Cluster.id.rawValue, revision: Cluster.revision, featureMap: features.rawValue,
+            attributes: attributes.sorted { $0.id < $1.id }, acceptedCommands: commands.sorted { $0.id < $1.id })
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         case Attributes.remainingTime.id.rawValue: .success(.unsigned(0))
         case Attributes.colorMode.id.rawValue, Attributes.enhancedColorMode.id.rawValue: .success(colorMode.tlvValue())
@@ -79,17 +94,22 @@ public struct ColorControlServer: ClusterServer {
         case Attributes.colorTemperatureMireds.id.rawValue: .success(.unsigned(UInt64(mireds)))
         case Attributes.colorTempPhysicalMinMireds.id.rawValue, Attributes.coupleColorTempToLevelMinMireds.id.rawValue:
             .success(.unsigned(UInt64(Self.physicalMireds.lowerBound)))
-        case Attributes.colorTempPhysicalMaxMireds.id.rawValue: .success(.unsigned(UInt64(Self.physicalMireds.upperBound)))
+        case Attributes.colorTempPhysicalMaxMireds.id.rawValue:
+            .success(.unsigned(UInt64(Self.physicalMireds.upperBound)))
         case Attributes.startUpColorTemperatureMireds.id.rawValue: .success(Nullable(startUpMireds).tlvValue())
         default: .failure(.unsupportedAttribute)
         }
     }
 
-    public mutating func write(_ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest) -> InteractionModelStatus {
+    public mutating func write(
+        _ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest
+    ) -> InteractionModelStatus {
         switch attribute {
         case Attributes.options.id.rawValue:
             guard let written = try? ColorControlCluster.OptionsBitmap(tlv: value) else { return .invalidDataType }
-            guard ColorControlCluster.OptionsBitmap.executeIfOff.isSuperset(of: written) else { return .constraintError }
+            guard ColorControlCluster.OptionsBitmap.executeIfOff.isSuperset(of: written) else {
+                return .constraintError
+            }
             options = written
         case Attributes.startUpColorTemperatureMireds.id.rawValue:
             // §3.2.7.30: null keeps the previous temperature; a value is one of the physical range.
@@ -104,12 +124,16 @@ public struct ColorControlServer: ClusterServer {
         return .success
     }
 
-    public mutating func invoke(_ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest) -> CommandOutcome {
+    public mutating func invoke(
+        _ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest
+    ) -> CommandOutcome {
         let change: Change, mask: ColorControlCluster.OptionsBitmap, override: ColorControlCluster.OptionsBitmap
         switch command {
         case Commands.MoveToHue.id.rawValue:
             guard let move = Commands.MoveToHue.decode(fields) else { return .status(.invalidCommand) }
-            guard DeviceConstants.hueSaturationRange.contains(move.hue), move.direction.rawValue <= Cluster.DirectionEnum.down.rawValue else {
+            guard DeviceConstants.hueSaturationRange.contains(move.hue),
+                move.direction.rawValue <= Cluster.DirectionEnum.down.rawValue
+            else {
                 return .status(.constraintError)
             }
             (change, mask, override) = (.hueSaturation(move.hue, saturation), move.optionsMask, move.optionsOverride)
@@ -119,21 +143,31 @@ public struct ColorControlServer: ClusterServer {
             (change, mask, override) = (.hueSaturation(hue, move.saturation), move.optionsMask, move.optionsOverride)
         case Commands.MoveToHueAndSaturation.id.rawValue:
             guard let move = Commands.MoveToHueAndSaturation.decode(fields) else { return .status(.invalidCommand) }
-            guard DeviceConstants.hueSaturationRange.contains(move.hue), DeviceConstants.hueSaturationRange.contains(move.saturation) else {
+            guard DeviceConstants.hueSaturationRange.contains(move.hue),
+                DeviceConstants.hueSaturationRange.contains(move.saturation)
+            else {
                 return .status(.constraintError)
             }
-            (change, mask, override) = (.hueSaturation(move.hue, move.saturation), move.optionsMask, move.optionsOverride)
+            (change, mask, override) = (
+                .hueSaturation(move.hue, move.saturation), move.optionsMask, move.optionsOverride
+            )
         case Commands.MoveToColor.id.rawValue:
             guard let move = Commands.MoveToColor.decode(fields) else { return .status(.invalidCommand) }
-            guard DeviceConstants.chromaticityRange.contains(move.colorX), DeviceConstants.chromaticityRange.contains(move.colorY) else {
+            guard DeviceConstants.chromaticityRange.contains(move.colorX),
+                DeviceConstants.chromaticityRange.contains(move.colorY)
+            else {
                 return .status(.constraintError)
             }
             (change, mask, override) = (.xy(move.colorX, move.colorY), move.optionsMask, move.optionsOverride)
         case Commands.MoveToColorTemperature.id.rawValue:
             guard let move = Commands.MoveToColorTemperature.decode(fields) else { return .status(.invalidCommand) }
-            guard DeviceConstants.chromaticityRange.contains(move.colorTemperatureMireds) else { return .status(.constraintError) }
+            guard DeviceConstants.chromaticityRange.contains(move.colorTemperatureMireds) else {
+                return .status(.constraintError)
+            }
             // §3.2.8.10: a temperature outside the physical range goes to its nearest end.
-            (change, mask, override) = (.mireds(Self.clamped(Int(move.colorTemperatureMireds))), move.optionsMask, move.optionsOverride)
+            (change, mask, override) = (
+                .mireds(Self.clamped(Int(move.colorTemperatureMireds))), move.optionsMask, move.optionsOverride
+            )
         case Commands.MoveColorTemperature.id.rawValue:
             guard let move = Commands.MoveColorTemperature.decode(fields) else { return .status(.invalidCommand) }
             guard [.stop, .up, .down].contains(move.moveMode) else { return .status(.constraintError) }
@@ -141,13 +175,19 @@ public struct ColorControlServer: ClusterServer {
             // §3.2.8.20: a zero rate is invalid.
             guard move.rate > 0 else { return .status(.invalidCommand) }
             let range = Self.bounds(move.colorTemperatureMinimumMireds, move.colorTemperatureMaximumMireds)
-            (change, mask, override) = (.mireds(move.moveMode == .up ? range.upperBound : range.lowerBound), move.optionsMask, move.optionsOverride)
+            (change, mask, override) = (
+                .mireds(move.moveMode == .up ? range.upperBound : range.lowerBound), move.optionsMask,
+                move.optionsOverride
+            )
         case Commands.StepColorTemperature.id.rawValue:
             guard let step = Commands.StepColorTemperature.decode(fields) else { return .status(.invalidCommand) }
             guard step.stepMode == .up || step.stepMode == .down else { return .status(.constraintError) }
             let range = Self.bounds(step.colorTemperatureMinimumMireds, step.colorTemperatureMaximumMireds)
             let target = Int(mireds) + (step.stepMode == .up ? 1 : -1) * Int(step.stepSize)
-            (change, mask, override) = (.mireds(UInt16(min(max(target, Int(range.lowerBound)), Int(range.upperBound)))), step.optionsMask, step.optionsOverride)
+            (change, mask, override) = (
+                .mireds(UInt16(min(max(target, Int(range.lowerBound)), Int(range.upperBound)))), step.optionsMask,
+                step.optionsOverride
+            )
         case Commands.StopMoveStep.id.rawValue:
             guard Commands.StopMoveStep.decode(fields) != nil else { return .status(.invalidCommand) }
             return .success
@@ -214,9 +254,11 @@ public struct ColorControlServer: ClusterServer {
     public var persistentState: TLVValue? {
         .structure([
             TLVElement(tag: .context(0), colorMode.tlvValue()), TLVElement(tag: .context(1), .unsigned(UInt64(hue))),
-            TLVElement(tag: .context(2), .unsigned(UInt64(saturation))), TLVElement(tag: .context(3), .unsigned(UInt64(x))),
+            TLVElement(tag: .context(2), .unsigned(UInt64(saturation))),
+            TLVElement(tag: .context(3), .unsigned(UInt64(x))),
             TLVElement(tag: .context(4), .unsigned(UInt64(y))), TLVElement(tag: .context(5), .unsigned(UInt64(mireds))),
-            TLVElement(tag: .context(6), Nullable(startUpMireds).tlvValue()), TLVElement(tag: .context(7), options.tlvValue()),
+            TLVElement(tag: .context(6), Nullable(startUpMireds).tlvValue()),
+            TLVElement(tag: .context(7), options.tlvValue()),
             TLVElement(tag: .context(8), .bool(isOn)),
         ])
     }
@@ -224,13 +266,33 @@ public struct ColorControlServer: ClusterServer {
     /// Restores the stored values (each only when valid for this light), then applies StartUpColorTemperatureMireds.
     public mutating func restore(_ state: TLVElement) {
         if let mode = state[context: 0].flatMap({ try? ColorMode(tlv: $0) }), supports(mode) { colorMode = mode }
-        if let value = state[context: 1].flatMap({ try? UInt8(tlv: $0) }), DeviceConstants.hueSaturationRange.contains(value) { hue = value }
-        if let value = state[context: 2].flatMap({ try? UInt8(tlv: $0) }), DeviceConstants.hueSaturationRange.contains(value) { saturation = value }
-        if let value = state[context: 3].flatMap({ try? UInt16(tlv: $0) }), DeviceConstants.chromaticityRange.contains(value) { x = value }
-        if let value = state[context: 4].flatMap({ try? UInt16(tlv: $0) }), DeviceConstants.chromaticityRange.contains(value) { y = value }
+        if let value = state[context: 1].flatMap({ try? UInt8(tlv: $0) }),
+            DeviceConstants.hueSaturationRange.contains(value)
+        {
+            hue = value
+        }
+        if let value = state[context: 2].flatMap({ try? UInt8(tlv: $0) }),
+            DeviceConstants.hueSaturationRange.contains(value)
+        {
+            saturation = value
+        }
+        if let value = state[context: 3].flatMap({ try? UInt16(tlv: $0) }),
+            DeviceConstants.chromaticityRange.contains(value)
+        {
+            x = value
+        }
+        if let value = state[context: 4].flatMap({ try? UInt16(tlv: $0) }),
+            DeviceConstants.chromaticityRange.contains(value)
+        {
+            y = value
+        }
         if let value = state[context: 5].flatMap({ try? UInt16(tlv: $0) }) { mireds = Self.clamped(Int(value)) }
-        if let value = state[context: 6].flatMap({ try? Nullable<UInt16>(tlv: $0) }) { startUpMireds = value.optional.map { Self.clamped(Int($0)) } }
-        if let value = state[context: 7].flatMap({ try? ColorControlCluster.OptionsBitmap(tlv: $0) }) { options = value.intersection(.executeIfOff) }
+        if let value = state[context: 6].flatMap({ try? Nullable<UInt16>(tlv: $0) }) {
+            startUpMireds = value.optional.map { Self.clamped(Int($0)) }
+        }
+        if let value = state[context: 7].flatMap({ try? ColorControlCluster.OptionsBitmap(tlv: $0) }) {
+            options = value.intersection(.executeIfOff)
+        }
         if case .bool(let on)? = state[context: 8]?.value { isOn = on }
         if let startUpMireds {
             mireds = startUpMireds

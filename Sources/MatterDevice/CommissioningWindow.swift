@@ -25,7 +25,10 @@ public struct CommissioningWindow: Hashable, Sendable {
     public var adminFabricIndex: UInt8?
     public var adminVendorID: UInt16?
 
-    public init(kind: Kind, verifier: Spake2PlusVerifierData, iterations: UInt32, salt: [UInt8], discriminator: UInt16, deadline: Instant?) {
+    public init(
+        kind: Kind, verifier: Spake2PlusVerifierData, iterations: UInt32, salt: [UInt8], discriminator: UInt16,
+        deadline: Instant?
+    ) {
         self.kind = kind
         self.verifier = verifier
         self.iterations = iterations

@@ -13,7 +13,10 @@ public struct DescriptorServer: ClusterServer {
     /// §9.5.6.5 TagList, served (with the TagList feature) only when the endpoint has tags.
     public let tags: [SemanticTagStruct]
 
-    public init(deviceTypes: [DescriptorCluster.DeviceTypeStruct], serverClusters: [UInt32], parts: [UInt16], tags: [SemanticTagStruct] = []) {
+    public init(
+        deviceTypes: [DescriptorCluster.DeviceTypeStruct], serverClusters: [UInt32], parts: [UInt16],
+        tags: [SemanticTagStruct] = []
+    ) {
         self.deviceTypes = deviceTypes
         self.serverClusters = serverClusters
         self.parts = parts
@@ -24,15 +27,20 @@ public struct DescriptorServer: ClusterServer {
         ClusterDescription(
             id: DescriptorCluster.id.rawValue, revision: DescriptorCluster.revision,
             featureMap: tags.isEmpty ? 0 : DescriptorCluster.Feature.tagList.rawValue,
-            attributes: [AttributeDescription(Attributes.deviceTypeList), AttributeDescription(Attributes.serverList),
-                         AttributeDescription(Attributes.clientList), AttributeDescription(Attributes.partsList)]
+            attributes: [
+                AttributeDescription(Attributes.deviceTypeList), AttributeDescription(Attributes.serverList),
+                AttributeDescription(Attributes.clientList), AttributeDescription(Attributes.partsList),
+            ]
                 + (tags.isEmpty ? [] : [AttributeDescription(Attributes.tagList)]))
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         case Attributes.deviceTypeList.id.rawValue: .success(deviceTypes.tlvValue())
-        case Attributes.serverList.id.rawValue: .success(.array(serverClusters.map { TLVElement(.unsigned(UInt64($0))) }))
+        case Attributes.serverList.id.rawValue:
+            .success(.array(serverClusters.map { TLVElement(.unsigned(UInt64($0))) }))
         case Attributes.clientList.id.rawValue: .success(.array([]))
         case Attributes.partsList.id.rawValue: .success(.array(parts.map { TLVElement(.unsigned(UInt64($0))) }))
         case Attributes.tagList.id.rawValue where !tags.isEmpty: .success(tags.tlvValue())

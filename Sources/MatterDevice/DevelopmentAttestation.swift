@@ -34,42 +34,60 @@ public struct DevelopmentAttestation: Sendable, Hashable {
 
     /// A fresh chain and declaration for one product. The PAA names the vendor only (§6.2.2.5), the PAI the vendor
     /// and product, the DAC both; nothing expires (§6.2.2.2 allows notAfter 9999-12-31).
-    public static func generate(vendorID: UInt16, productID: UInt16, deviceType: UInt32,
-                                random: some RandomSource = SystemRandom()) throws(DeviceError) -> DevelopmentAttestation {
+    public static func generate(
+        vendorID: UInt16, productID: UInt16, deviceType: UInt32,
+        random: some RandomSource = SystemRandom()
+    ) throws(DeviceError) -> DevelopmentAttestation {
         do {
-            let paaKey = P256.PrivateKey(using: random), paiKey = P256.PrivateKey(using: random), dacKey = P256.PrivateKey(using: random)
+            let paaKey = P256.PrivateKey(using: random), paiKey = P256.PrivateKey(using: random),
+                dacKey = P256.PrivateKey(using: random)
             let paaName = DistinguishedName([.commonName("swift-home Development PAA"), .matterVendorID(vendorID)])
-            let paiName = DistinguishedName([.commonName("swift-home Development PAI"), .matterVendorID(vendorID), .matterProductID(productID)])
-            let dacName = DistinguishedName([.commonName("swift-home Development DAC"), .matterVendorID(vendorID), .matterProductID(productID)])
-            let paa = try certificate(subject: paaName, issuer: paaName, key: paaKey.publicKey.x963Representation,
-                                      constraints: BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: 1),
-                                      usage: [.keyCertSign, .cRLSign], issuerKey: paaKey.publicKey.x963Representation, random: random)
-                .signed(with: paaKey)
-            let pai = try certificate(subject: paiName, issuer: paaName, key: paiKey.publicKey.x963Representation,
-                                      constraints: BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: 0),
-                                      usage: [.keyCertSign, .cRLSign], issuerKey: paaKey.publicKey.x963Representation, random: random)
-                .signed(with: paaKey)
-            let dac = try certificate(subject: dacName, issuer: paiName, key: dacKey.publicKey.x963Representation,
-                                      constraints: BasicConstraints(isCertificateAuthority: false), usage: .digitalSignature,
-                                      issuerKey: paiKey.publicKey.x963Representation, random: random)
-                .signed(with: paiKey)
+            let paiName = DistinguishedName([
+                .commonName("swift-home Development PAI"), .matterVendorID(vendorID), .matterProductID(productID),
+            ])
+            let dacName = DistinguishedName([
+                .commonName("swift-home Development DAC"), .matterVendorID(vendorID), .matterProductID(productID),
+            ])
+            let paa = try certificate(
+                subject: paaName, issuer: paaName, key: paaKey.publicKey.x963Representation,
+                constraints: BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: 1),
+                usage: [.keyCertSign, .cRLSign], issuerKey: paaKey.publicKey.x963Representation, random: random
+            )
+            .signed(with: paaKey)
+            let pai = try certificate(
+                subject: paiName, issuer: paaName, key: paiKey.publicKey.x963Representation,
+                constraints: BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: 0),
+                usage: [.keyCertSign, .cRLSign], issuerKey: paaKey.publicKey.x963Representation, random: random
+            )
+            .signed(with: paaKey)
+            let dac = try certificate(
+                subject: dacName, issuer: paiName, key: dacKey.publicKey.x963Representation,
+                constraints: BasicConstraints(isCertificateAuthority: false), usage: .digitalSignature,
+                issuerKey: paiKey.publicKey.x963Representation, random: random
+            )
+            .signed(with: paiKey)
             let declaration = CertificationDeclaration(
-                vendorID: vendorID, productIDs: [productID], deviceTypeID: deviceType, certificateID: "ZIG0000000000000000",
+                vendorID: vendorID, productIDs: [productID], deviceTypeID: deviceType,
+                certificateID: "ZIG0000000000000000",
                 securityLevel: 0, securityInformation: 0, versionNumber: 1, certificationType: .developmentAndTest)
             let signed = try SignedCertificationDeclaration.encode(
                 declaration, signedBy: try P256.PrivateKey(rawRepresentation: testDeclarationSigningKey),
                 keyIdentifier: CertificationDeclarationSigningKey.test.keyIdentifier)
-            return DevelopmentAttestation(paa: try paa.x509DER(), pai: try pai.x509DER(), dac: try dac.x509DER(),
-                                          dacKey: dacKey.rawRepresentation, certificationDeclaration: signed)
+            return DevelopmentAttestation(
+                paa: try paa.x509DER(), pai: try pai.x509DER(), dac: try dac.x509DER(),
+                dacKey: dacKey.rawRepresentation, certificationDeclaration: signed)
         } catch {
             throw .invalidCredentials("cannot build the development attestation chain: \(error)")
         }
     }
 
-    private static func certificate(subject: DistinguishedName, issuer: DistinguishedName, key: [UInt8], constraints: BasicConstraints,
-                                    usage: KeyUsage, issuerKey: [UInt8], random: some RandomSource) -> MatterCertificate {
+    private static func certificate(
+        subject: DistinguishedName, issuer: DistinguishedName, key: [UInt8], constraints: BasicConstraints,
+        usage: KeyUsage, issuerKey: [UInt8], random: some RandomSource
+    ) -> MatterCertificate {
         MatterCertificate(
-            serialNumber: CertificateAuthority.randomSerialNumber(using: random), issuer: issuer, notBefore: 0, notAfter: 0,
+            serialNumber: CertificateAuthority.randomSerialNumber(using: random), issuer: issuer, notBefore: 0,
+            notAfter: 0,
             subject: subject, publicKey: key,
             extensions: [
                 .basicConstraints(constraints), .keyUsage(usage),
@@ -80,16 +98,23 @@ public struct DevelopmentAttestation: Sendable, Hashable {
     }
 
     /// §11.17.6.2 AttestationResponse: the elements and the DAC's signature over them and the session's challenge.
-    public func attestationResponse(nonce: [UInt8], challenge: [UInt8]) throws(DeviceError) -> (elements: [UInt8], signature: [UInt8]) {
-        let elements = AttestationElements(certificationDeclaration: certificationDeclaration, attestationNonce: nonce, timestamp: 0).tlvEncoded
+    public func attestationResponse(
+        nonce: [UInt8], challenge: [UInt8]
+    ) throws(DeviceError) -> (elements: [UInt8], signature: [UInt8]) {
+        let elements = AttestationElements(
+            certificationDeclaration: certificationDeclaration, attestationNonce: nonce, timestamp: 0
+        ).tlvEncoded
         return (elements, try sign(elements + challenge))
     }
 
     /// §11.17.6.6 CSRResponse: the NOCSR elements for a new operational key and the DAC's signature.
-    public func csrResponse(operationalKey: P256.PrivateKey, nonce: [UInt8], challenge: [UInt8]) throws(DeviceError) -> (elements: [UInt8], signature: [UInt8]) {
+    public func csrResponse(
+        operationalKey: P256.PrivateKey, nonce: [UInt8], challenge: [UInt8]
+    ) throws(DeviceError) -> (elements: [UInt8], signature: [UInt8]) {
         let request: CertificateSigningRequest
         do {
-            request = try CertificateSigningRequest(subject: DistinguishedName([.commonName("CSR")]), signingKey: operationalKey)
+            request = try CertificateSigningRequest(
+                subject: DistinguishedName([.commonName("CSR")]), signingKey: operationalKey)
         } catch {
             throw .invalidCredentials("cannot build the CSR: \(error)")
         }

@@ -39,7 +39,9 @@ public enum DeviceCommandLine: Hashable, Sendable {
             }
             var stateDirectory = Run().stateDirectory
             while let option = remaining.popFirst() {
-                guard option == "--state", let value = remaining.popFirst() else { throw UsageError(description: "unknown option \(option)") }
+                guard option == "--state", let value = remaining.popFirst() else {
+                    throw UsageError(description: "unknown option \(option)")
+                }
                 stateDirectory = value
             }
             self = .exportAttestation(directory: directory, stateDirectory: stateDirectory)
@@ -54,13 +56,18 @@ public enum DeviceCommandLine: Hashable, Sendable {
             guard let value = remaining.popFirst() else { throw UsageError(description: "\(option) needs a value") }
             func number<Value: FixedWidthInteger>(_: Value.Type) throws(UsageError) -> Value {
                 let parsed = value.hasPrefix("0x") ? Value(value.dropFirst(2), radix: 16) : Value(value)
-                guard let parsed else { throw UsageError(description: "\(option) needs a number that fits \(Value.self), got '\(value)'") }
+                guard let parsed else {
+                    throw UsageError(description: "\(option) needs a number that fits \(Value.self), got '\(value)'")
+                }
                 return parsed
             }
             switch option {
             case "--type":
                 guard let kind = DeviceKind(rawValue: value) else {
-                    throw UsageError(description: "--type is one of \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'")
+                    throw UsageError(
+                        description:
+                            "--type is one of \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'"
+                    )
                 }
                 run.settings.kind = kind
             case "--passcode": run.settings.passcode = try number(UInt32.self)

@@ -20,15 +20,19 @@ public enum DeviceConsoleCommand: Hashable, Sendable {
         let argument = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
         switch name {
         case "add-bridged":
-            guard !argument.isEmpty else { throw DeviceCommandLine.UsageError(description: "add-bridged needs a LABEL") }
+            guard !argument.isEmpty else {
+                throw DeviceCommandLine.UsageError(description: "add-bridged needs a LABEL")
+            }
             return .addBridged(label: argument)
         case "remove-bridged":
             guard let endpoint = UInt16(argument) else {
-                throw DeviceCommandLine.UsageError(description: "remove-bridged needs an ENDPOINT number, got '\(argument)'")
+                throw DeviceCommandLine.UsageError(
+                    description: "remove-bridged needs an ENDPOINT number, got '\(argument)'")
             }
             return .removeBridged(endpoint: endpoint)
         default:
-            throw DeviceCommandLine.UsageError(description: "unknown command '\(name)' (commands: add-bridged LABEL, remove-bridged ENDPOINT)")
+            throw DeviceCommandLine.UsageError(
+                description: "unknown command '\(name)' (commands: add-bridged LABEL, remove-bridged ENDPOINT)")
         }
     }
 

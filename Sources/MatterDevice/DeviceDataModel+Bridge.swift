@@ -19,7 +19,8 @@ extension DeviceDataModel {
         describeEndpoints()
         markPartsListChanged(of: [0, composition[aggregator].id])
         for cluster in composition[composition.count - 1].clusters {
-            node.markChanged(endpoint: endpoint.id, cluster: cluster.id, attributes: cluster.description.allAttributeIDs)
+            node.markChanged(
+                endpoint: endpoint.id, cluster: cluster.id, attributes: cluster.description.allAttributeIDs)
         }
     }
 
@@ -29,7 +30,8 @@ extension DeviceDataModel {
             throw .bridging("endpoint \(endpoint) does not exist (bridged devices: \(Self.list(bridgedEndpoints)))")
         }
         guard composition[index].isBridgedDevice else {
-            throw .bridging("endpoint \(endpoint) is not a bridged device (bridged devices: \(Self.list(bridgedEndpoints)))")
+            throw .bridging(
+                "endpoint \(endpoint) is not a bridged device (bridged devices: \(Self.list(bridgedEndpoints)))")
         }
         composition.remove(at: index)
         let holders = composition.filter { $0.parts.contains(endpoint) }.map(\.id)
@@ -42,8 +44,9 @@ extension DeviceDataModel {
 
     private mutating func markPartsListChanged(of endpoints: [UInt16]) {
         for endpoint in Set(endpoints) {
-            node.markChanged(endpoint: endpoint, cluster: DescriptorCluster.id.rawValue,
-                             attributes: [DescriptorCluster.Attributes.partsList.id.rawValue])
+            node.markChanged(
+                endpoint: endpoint, cluster: DescriptorCluster.id.rawValue,
+                attributes: [DescriptorCluster.Attributes.partsList.id.rawValue])
         }
     }
 

@@ -27,7 +27,9 @@ public struct DeviceDataModel: DataModelProvider {
             var endpoint = endpoint
             endpoint.clusters.removeAll { $0.id == DescriptorCluster.id.rawValue }
             let descriptor = DescriptorServer(
-                deviceTypes: endpoint.deviceTypes.map { DescriptorCluster.DeviceTypeStruct(deviceType: $0.id, revision: $0.revision ?? 1) },
+                deviceTypes: endpoint.deviceTypes.map {
+                    DescriptorCluster.DeviceTypeStruct(deviceType: $0.id, revision: $0.revision ?? 1)
+                },
                 serverClusters: ([DescriptorCluster.id.rawValue] + endpoint.clusters.map(\.id)).sorted(),
                 parts: endpoint.id == 0 ? others : endpoint.parts, tags: endpoint.tags)
             endpoint.clusters = ([descriptor] + endpoint.clusters).sorted { $0.id < $1.id }
@@ -43,11 +45,14 @@ public struct DeviceDataModel: DataModelProvider {
 
     private func locate(_ endpoint: UInt16, _ cluster: UInt32) -> (Int, Int)? {
         guard let e = composition.firstIndex(where: { $0.id == endpoint }),
-              let c = composition[e].clusters.firstIndex(where: { $0.id == cluster }) else { return nil }
+            let c = composition[e].clusters.firstIndex(where: { $0.id == cluster })
+        else { return nil }
         return (e, c)
     }
 
-    public func read(_ path: ConcreteAttributePath, isFabricFiltered: Bool, context: AccessContext) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ path: ConcreteAttributePath, isFabricFiltered: Bool, context: AccessContext
+    ) -> Result<TLVValue, InteractionModelStatus> {
         guard let (e, c) = locate(path.endpoint, path.cluster) else { return .failure(.unsupportedCluster) }
         let request = ClusterRequest(endpoint: path.endpoint, context: context, isFabricFiltered: isFabricFiltered)
         return composition[e].clusters[c].read(path.attribute, in: node, request: request)
@@ -57,16 +62,20 @@ public struct DeviceDataModel: DataModelProvider {
         node.dataVersion(of: cluster)
     }
 
-    public mutating func write(_ path: ConcreteAttributePath, value: TLVElement, context: AccessContext) -> InteractionModelStatus {
+    public mutating func write(
+        _ path: ConcreteAttributePath, value: TLVElement, context: AccessContext
+    ) -> InteractionModelStatus {
         guard let (e, c) = locate(path.endpoint, path.cluster) else { return .unsupportedCluster }
-        let status = composition[e].clusters[c].write(path.attribute, value: value, in: &node, request: ClusterRequest(endpoint: path.endpoint, context: context))
+        let status = composition[e].clusters[c].write(
+            path.attribute, value: value, in: &node, request: ClusterRequest(endpoint: path.endpoint, context: context))
         deliverSignals()
         return status
     }
 
     public mutating func invoke(_ path: CommandPathIB, fields: TLVElement?, context: AccessContext) -> CommandOutcome {
         guard let (e, c) = locate(path.endpoint, path.cluster) else { return .status(.unsupportedCluster) }
-        let outcome = composition[e].clusters[c].invoke(path.command, fields: fields, in: &node, request: ClusterRequest(endpoint: path.endpoint, context: context))
+        let outcome = composition[e].clusters[c].invoke(
+            path.command, fields: fields, in: &node, request: ClusterRequest(endpoint: path.endpoint, context: context))
         deliverSignals()
         return outcome
     }

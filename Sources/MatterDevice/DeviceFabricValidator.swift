@@ -18,14 +18,22 @@ final class DeviceFabricValidator: CASEPeerValidator {
         accepted.withLock { $0 }
     }
 
-    func validate(noc: [UInt8], icac: [UInt8]?, credentials: OperationalCredentials) throws(SecureChannelError) -> VerifiedPeer {
-        guard let fabric = fabrics.first(where: { $0.rootPublicKey == credentials.rootPublicKey && $0.fabricID == credentials.fabricID }) else {
+    func validate(
+        noc: [UInt8], icac: [UInt8]?, credentials: OperationalCredentials
+    ) throws(SecureChannelError) -> VerifiedPeer {
+        guard
+            let fabric = fabrics.first(where: {
+                $0.rootPublicKey == credentials.rootPublicKey && $0.fabricID == credentials.fabricID
+            })
+        else {
             throw .invalidField("no fabric of this device trusts the root the session was opened for")
         }
         let node: OperationalChain.ProvenNode
         let publicKey: P256.PublicKey
         do {
-            node = try OperationalChain.validate(noc: noc, icac: icac, root: try MatterCertificate(tlv: fabric.rootCertificate), fabricID: fabric.fabricID)
+            node = try OperationalChain.validate(
+                noc: noc, icac: icac, root: try MatterCertificate(tlv: fabric.rootCertificate),
+                fabricID: fabric.fabricID)
             publicKey = try P256.PublicKey(x963Representation: node.publicKey)
         } catch {
             throw .invalidField("\(error)")

@@ -11,9 +11,11 @@ public struct DeviceIdentity: Hashable, Sendable, Codable {
     public var softwareVersion: UInt32
     public var softwareVersionString: String
 
-    public init(vendorID: UInt16, productID: UInt16, vendorName: String = "swift-home", productName: String,
-                serialNumber: String, uniqueID: String, hardwareVersion: UInt16 = 1, softwareVersion: UInt32 = 1,
-                softwareVersionString: String = "1.0") {
+    public init(
+        vendorID: UInt16, productID: UInt16, vendorName: String = "swift-home", productName: String,
+        serialNumber: String, uniqueID: String, hardwareVersion: UInt16 = 1, softwareVersion: UInt32 = 1,
+        softwareVersionString: String = "1.0"
+    ) {
         self.vendorID = vendorID
         self.productID = productID
         self.vendorName = vendorName

@@ -20,63 +20,111 @@ public enum DeviceKind: String, CaseIterable, Sendable {
         let name = rawValue
         return switch self {
         case .light:
-            [Endpoint(id: 1, deviceTypes: [MatterDeviceTypes.onOffLight], clusters: [
-                IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name),
-            ])]
+            [
+                Endpoint(
+                    id: 1, deviceTypes: [MatterDeviceTypes.onOffLight],
+                    clusters: [
+                        IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name),
+                    ])
+            ]
         case .dimmableLight:
-            [Endpoint(id: 1, deviceTypes: [MatterDeviceTypes.dimmableLight], clusters: [
-                IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name), LevelControlServer(name: name),
-            ])]
+            [
+                Endpoint(
+                    id: 1, deviceTypes: [MatterDeviceTypes.dimmableLight],
+                    clusters: [
+                        IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name),
+                        LevelControlServer(name: name),
+                    ])
+            ]
         case .colorTemperatureLight:
-            [Endpoint(id: 1, deviceTypes: [MatterDeviceTypes.colorTemperatureLight], clusters: [
-                IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name), LevelControlServer(name: name),
-                ColorControlServer(name: name, features: .colorTemperature),
-            ])]
+            [
+                Endpoint(
+                    id: 1, deviceTypes: [MatterDeviceTypes.colorTemperatureLight],
+                    clusters: [
+                        IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name),
+                        LevelControlServer(name: name),
+                        ColorControlServer(name: name, features: .colorTemperature),
+                    ])
+            ]
         case .extendedColorLight:
-            [Endpoint(id: 1, deviceTypes: [MatterDeviceTypes.extendedColorLight], clusters: [
-                IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name), LevelControlServer(name: name),
-                ColorControlServer(name: name, features: [.hueAndSaturation, .xy, .colorTemperature]),
-            ])]
+            [
+                Endpoint(
+                    id: 1, deviceTypes: [MatterDeviceTypes.extendedColorLight],
+                    clusters: [
+                        IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name),
+                        LevelControlServer(name: name),
+                        ColorControlServer(name: name, features: [.hueAndSaturation, .xy, .colorTemperature]),
+                    ])
+            ]
         case .plug:
-            [Endpoint(id: 1, deviceTypes: [MatterDeviceTypes.onOffPlugInUnit], clusters: [
-                IdentifyServer(identifyType: .none), OnOffServer(name: name),
-            ])]
+            [
+                Endpoint(
+                    id: 1, deviceTypes: [MatterDeviceTypes.onOffPlugInUnit],
+                    clusters: [
+                        IdentifyServer(identifyType: .none), OnOffServer(name: name),
+                    ])
+            ]
         case .fan:
-            [Endpoint(id: 1, deviceTypes: [MatterDeviceTypes.fan], clusters: [
-                IdentifyServer(identifyType: .none), FanControlServer(name: name),
-            ])]
+            [
+                Endpoint(
+                    id: 1, deviceTypes: [MatterDeviceTypes.fan],
+                    clusters: [
+                        IdentifyServer(identifyType: .none), FanControlServer(name: name),
+                    ])
+            ]
         case .temperatureSensor:
-            [Endpoint(id: 1, deviceTypes: [MatterDeviceTypes.temperatureSensor], clusters: [
-                IdentifyServer(identifyType: .none), TemperatureMeasurementServer(name: name),
-            ])]
+            [
+                Endpoint(
+                    id: 1, deviceTypes: [MatterDeviceTypes.temperatureSensor],
+                    clusters: [
+                        IdentifyServer(identifyType: .none), TemperatureMeasurementServer(name: name),
+                    ])
+            ]
         case .humiditySensor:
-            [Endpoint(id: 1, deviceTypes: [MatterDeviceTypes.humiditySensor], clusters: [
-                IdentifyServer(identifyType: .none), RelativeHumidityMeasurementServer(name: name),
-            ])]
+            [
+                Endpoint(
+                    id: 1, deviceTypes: [MatterDeviceTypes.humiditySensor],
+                    clusters: [
+                        IdentifyServer(identifyType: .none), RelativeHumidityMeasurementServer(name: name),
+                    ])
+            ]
         case .contactSensor:
-            [Endpoint(id: 1, deviceTypes: [MatterDeviceTypes.contactSensor], clusters: [
-                IdentifyServer(identifyType: .none), BooleanStateServer(name: name),
-            ])]
+            [
+                Endpoint(
+                    id: 1, deviceTypes: [MatterDeviceTypes.contactSensor],
+                    clusters: [
+                        IdentifyServer(identifyType: .none), BooleanStateServer(name: name),
+                    ])
+            ]
         case .switchPanel:
             // One node, four buttons: a Generic Switch per endpoint (Matter Core §9.2 multi-endpoint composition), told
             // apart by their TagList: Common Number namespace (0x07), tags One (1) to Four (4).
             (1...4).map { button in
-                Endpoint(id: button, deviceTypes: [MatterDeviceTypes.genericSwitch], clusters: [
-                    IdentifyServer(identifyType: .none), SwitchServer(name: name),
-                ], tags: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x07, tag: UInt8(button))])
+                Endpoint(
+                    id: button, deviceTypes: [MatterDeviceTypes.genericSwitch],
+                    clusters: [
+                        IdentifyServer(identifyType: .none), SwitchServer(name: name),
+                    ], tags: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x07, tag: UInt8(button))])
             }
         case .bridge:
             // Matter Core §9.12 Bridge: an Aggregator whose parts are the bridged devices, each a Bridged Node.
             [
                 Endpoint(id: 1, deviceTypes: [MatterDeviceTypes.aggregator], clusters: [], parts: [2, 3]),
-                Endpoint(id: 2, deviceTypes: [MatterDeviceTypes.onOffLight, MatterDeviceTypes.bridgedNode], clusters: [
-                    BridgedDeviceBasicInformationServer(productName: "Bridged Light", uniqueID: "swift-home-bridged-light"),
-                    IdentifyServer(identifyType: .lightOutput), OnOffServer(name: "bridged-light"),
-                ]),
-                Endpoint(id: 3, deviceTypes: [MatterDeviceTypes.temperatureSensor, MatterDeviceTypes.bridgedNode], clusters: [
-                    BridgedDeviceBasicInformationServer(productName: "Bridged Temperature Sensor", uniqueID: "swift-home-bridged-temperature"),
-                    IdentifyServer(identifyType: .none), TemperatureMeasurementServer(name: "bridged-temperature-sensor"),
-                ]),
+                Endpoint(
+                    id: 2, deviceTypes: [MatterDeviceTypes.onOffLight, MatterDeviceTypes.bridgedNode],
+                    clusters: [
+                        BridgedDeviceBasicInformationServer(
+                            productName: "Bridged Light", uniqueID: "swift-home-bridged-light"),
+                        IdentifyServer(identifyType: .lightOutput), OnOffServer(name: "bridged-light"),
+                    ]),
+                Endpoint(
+                    id: 3, deviceTypes: [MatterDeviceTypes.temperatureSensor, MatterDeviceTypes.bridgedNode],
+                    clusters: [
+                        BridgedDeviceBasicInformationServer(
+                            productName: "Bridged Temperature Sensor", uniqueID: "swift-home-bridged-temperature"),
+                        IdentifyServer(identifyType: .none),
+                        TemperatureMeasurementServer(name: "bridged-temperature-sensor"),
+                    ]),
             ]
         }
     }

@@ -14,7 +14,9 @@ struct DeviceSession: Sendable {
     /// Who asks, for access control (§6.6.2): a PASE peer is an implicit administrator while commissioning is possible.
     func accessContext(commissioning: Bool) -> AccessContext {
         isPASE
-            ? AccessContext(fabricIndex: fabricIndex, subject: AccessContext.paseSubject, authMode: .pase, isCommissioning: commissioning)
+            ? AccessContext(
+                fabricIndex: fabricIndex, subject: AccessContext.paseSubject, authMode: .pase,
+                isCommissioning: commissioning)
             : AccessContext(fabricIndex: fabricIndex, subject: peerNodeID, authMode: .case)
     }
 }

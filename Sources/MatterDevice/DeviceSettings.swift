@@ -11,8 +11,10 @@ public struct DeviceSettings: Hashable, Sendable {
     public var vendorID: UInt16?
     public var productID: UInt16?
 
-    public init(kind: DeviceKind? = nil, passcode: UInt32? = nil, discriminator: UInt16? = nil, iterations: UInt32? = nil,
-                vendorID: UInt16? = nil, productID: UInt16? = nil) {
+    public init(
+        kind: DeviceKind? = nil, passcode: UInt32? = nil, discriminator: UInt16? = nil, iterations: UInt32? = nil,
+        vendorID: UInt16? = nil, productID: UInt16? = nil
+    ) {
         self.kind = kind
         self.passcode = passcode
         self.discriminator = discriminator
@@ -30,9 +32,13 @@ public struct DeviceSettings: Hashable, Sendable {
                 throw .invalidSetting("--passcode: \(error)")
             }
         }
-        if let discriminator, discriminator > 0xFFF { throw .invalidSetting("--discriminator must be 0 to 4095, got \(discriminator)") }
+        if let discriminator, discriminator > 0xFFF {
+            throw .invalidSetting("--discriminator must be 0 to 4095, got \(discriminator)")
+        }
         if let iterations, !DeviceConstants.pbkdfIterations.contains(iterations) {
-            throw .invalidSetting("--iterations must be \(DeviceConstants.pbkdfIterations.lowerBound) to \(DeviceConstants.pbkdfIterations.upperBound), got \(iterations)")
+            throw .invalidSetting(
+                "--iterations must be \(DeviceConstants.pbkdfIterations.lowerBound) to \(DeviceConstants.pbkdfIterations.upperBound), got \(iterations)"
+            )
         }
     }
 }

@@ -57,8 +57,9 @@ public struct DeviceStateFile: Codable, Hashable, Sendable {
     public var bridge: BridgeChanges?
 
     var attestation: DevelopmentAttestation {
-        DevelopmentAttestation(paa: Array(paa), pai: Array(pai), dac: Array(dac), dacKey: Array(dacKey),
-                               certificationDeclaration: Array(certificationDeclaration))
+        DevelopmentAttestation(
+            paa: Array(paa), pai: Array(pai), dac: Array(dac), dacKey: Array(dacKey),
+            certificationDeclaration: Array(certificationDeclaration))
     }
 
     func restoredFabrics() throws(DeviceError) -> [Fabric] {
@@ -66,29 +67,47 @@ public struct DeviceStateFile: Codable, Hashable, Sendable {
         for stored in fabrics {
             var entries: [AccessControlEntry] = []
             for entry in stored.accessControl {
-                guard let privilege = AccessPrivilege(rawValue: entry.privilege), let mode = AccessContext.AuthMode(rawValue: entry.authMode) else {
-                    throw .invalidCredentials("fabric \(stored.index) has an ACL entry with privilege \(entry.privilege), auth mode \(entry.authMode)")
+                guard let privilege = AccessPrivilege(rawValue: entry.privilege),
+                    let mode = AccessContext.AuthMode(rawValue: entry.authMode)
+                else {
+                    throw .invalidCredentials(
+                        "fabric \(stored.index) has an ACL entry with privilege \(entry.privilege), auth mode \(entry.authMode)"
+                    )
                 }
-                entries.append(AccessControlEntry(privilege: privilege, authMode: mode, subjects: entry.subjects, targets: entry.targets.map {
-                    AccessControlEntry.Target(cluster: $0.cluster, endpoint: $0.endpoint, deviceType: $0.deviceType)
-                }))
+                entries.append(
+                    AccessControlEntry(
+                        privilege: privilege, authMode: mode, subjects: entry.subjects,
+                        targets: entry.targets.map {
+                            AccessControlEntry.Target(
+                                cluster: $0.cluster, endpoint: $0.endpoint, deviceType: $0.deviceType)
+                        }))
             }
-            restored.append(try Fabric(index: stored.index, rootCertificate: Array(stored.rootCertificate), noc: Array(stored.noc),
-                                       icac: stored.icac.map(Array.init), ipkEpochKey: Array(stored.ipkEpochKey),
-                                       operationalKey: Array(stored.operationalKey), vendorID: stored.vendorID, label: stored.label,
-                                       accessControl: entries))
+            restored.append(
+                try Fabric(
+                    index: stored.index, rootCertificate: Array(stored.rootCertificate), noc: Array(stored.noc),
+                    icac: stored.icac.map(Array.init), ipkEpochKey: Array(stored.ipkEpochKey),
+                    operationalKey: Array(stored.operationalKey), vendorID: stored.vendorID, label: stored.label,
+                    accessControl: entries))
         }
         return restored
     }
 
     static func stored(_ fabrics: [Fabric]) -> [StoredFabric] {
         fabrics.map { fabric in
-            StoredFabric(index: fabric.index, rootCertificate: Data(fabric.rootCertificate), noc: Data(fabric.noc), icac: fabric.icac.map { Data($0) },
-                         ipkEpochKey: Data(fabric.ipkEpochKey), operationalKey: Data(fabric.operationalKey), vendorID: fabric.vendorID,
-                         label: fabric.label, accessControl: fabric.accessControl.map { entry in
-                             StoredEntry(privilege: entry.privilege.rawValue, authMode: entry.authMode.rawValue, subjects: entry.subjects,
-                                         targets: entry.targets.map { StoredTarget(cluster: $0.cluster, endpoint: $0.endpoint, deviceType: $0.deviceType) })
-                         })
+            StoredFabric(
+                index: fabric.index, rootCertificate: Data(fabric.rootCertificate), noc: Data(fabric.noc),
+                icac: fabric.icac.map { Data($0) },
+                ipkEpochKey: Data(fabric.ipkEpochKey), operationalKey: Data(fabric.operationalKey),
+                vendorID: fabric.vendorID,
+                label: fabric.label,
+                accessControl: fabric.accessControl.map { entry in
+                    StoredEntry(
+                        privilege: entry.privilege.rawValue, authMode: entry.authMode.rawValue,
+                        subjects: entry.subjects,
+                        targets: entry.targets.map {
+                            StoredTarget(cluster: $0.cluster, endpoint: $0.endpoint, deviceType: $0.deviceType)
+                        })
+                })
         }
     }
 }

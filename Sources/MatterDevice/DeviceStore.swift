@@ -31,7 +31,8 @@ public struct DeviceStore: Sendable {
             throw .state(path: path, reason: "not a device state file: \(error)")
         }
         guard state.format == DeviceStateFile.formatVersion else {
-            throw .state(path: path, reason: "format \(state.format), this build reads format \(DeviceStateFile.formatVersion)")
+            throw .state(
+                path: path, reason: "format \(state.format), this build reads format \(DeviceStateFile.formatVersion)")
         }
         return state
     }
@@ -41,13 +42,19 @@ public struct DeviceStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let data = try encoder.encode(state)
             let temporary = path + ".tmp"
-            guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+            else {
                 throw DeviceError.state(path: temporary, reason: "cannot write")
             }
-            guard rename(temporary, path) == 0 else { throw DeviceError.state(path: path, reason: "cannot replace: errno \(errno)") }
+            guard rename(temporary, path) == 0 else {
+                throw DeviceError.state(path: path, reason: "cannot replace: errno \(errno)")
+            }
         } catch let error as DeviceError {
             throw error
         } catch {
@@ -56,7 +63,9 @@ public struct DeviceStore: Sendable {
     }
 
     /// The stored device, whose factory data the settings may only repeat; or a new device made from the settings.
-    public func loadOrCreate(_ settings: DeviceSettings, random: some RandomSource = SystemRandom()) throws(DeviceError) -> DeviceStateFile {
+    public func loadOrCreate(
+        _ settings: DeviceSettings, random: some RandomSource = SystemRandom()
+    ) throws(DeviceError) -> DeviceStateFile {
         try settings.validate()
         if let existing = try load() {
             try Self.check(settings, against: existing, path: path)
@@ -74,23 +83,29 @@ public struct DeviceStore: Sendable {
         } catch {
             throw .invalidSetting("cannot compute the passcode verifier: \(error)")
         }
-        let attestation = try DevelopmentAttestation.generate(vendorID: vendorID, productID: productID,
-                                                              deviceType: kind.primaryDeviceType.id.rawValue, random: random)
+        let attestation = try DevelopmentAttestation.generate(
+            vendorID: vendorID, productID: productID,
+            deviceType: kind.primaryDeviceType.id.rawValue, random: random)
         let serial = random.bytes(8).map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()
         let state = DeviceStateFile(
             format: DeviceStateFile.formatVersion, kind: kind.rawValue, passcode: passcode,
             discriminator: settings.discriminator ?? UInt16(random.bytes(2).reduce(0) { $0 << 8 | UInt16($1) } & 0xFFF),
             iterations: iterations, salt: Data(salt), verifier: Data(verifier.serialized),
-            identity: DeviceIdentity(vendorID: vendorID, productID: productID, productName: kind.productName, serialNumber: serial,
-                                     uniqueID: random.bytes(16).map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()),
-            paa: Data(attestation.paa), pai: Data(attestation.pai), dac: Data(attestation.dac), dacKey: Data(attestation.dacKey),
-            certificationDeclaration: Data(attestation.certificationDeclaration), fabrics: [], clusters: [:], rebootCount: 0)
+            identity: DeviceIdentity(
+                vendorID: vendorID, productID: productID, productName: kind.productName, serialNumber: serial,
+                uniqueID: random.bytes(16).map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()),
+            paa: Data(attestation.paa), pai: Data(attestation.pai), dac: Data(attestation.dac),
+            dacKey: Data(attestation.dacKey),
+            certificationDeclaration: Data(attestation.certificationDeclaration), fabrics: [], clusters: [:],
+            rebootCount: 0)
         try save(state)
         return state
     }
 
     /// A stored device keeps its factory data: a setting that contradicts it is a mistake worth stopping for.
-    private static func check(_ settings: DeviceSettings, against state: DeviceStateFile, path: String) throws(DeviceError) {
+    private static func check(
+        _ settings: DeviceSettings, against state: DeviceStateFile, path: String
+    ) throws(DeviceError) {
         let conflicts: [(String, String?, String)] = [
             ("--type", settings.kind?.rawValue, state.kind),
             ("--passcode", settings.passcode.map(String.init), String(state.passcode)),

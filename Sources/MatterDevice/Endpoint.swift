@@ -12,8 +12,10 @@ public struct Endpoint: Sendable {
     /// Its semantic tags, for its Descriptor TagList: what tells it from sibling endpoints of the same device type.
     public var tags: [SemanticTagStruct]
 
-    public init(id: UInt16, deviceTypes: [DeviceTypeDefinition], clusters: [any ClusterServer], parts: [UInt16] = [],
-                tags: [SemanticTagStruct] = []) {
+    public init(
+        id: UInt16, deviceTypes: [DeviceTypeDefinition], clusters: [any ClusterServer], parts: [UInt16] = [],
+        tags: [SemanticTagStruct] = []
+    ) {
         self.id = id
         self.deviceTypes = deviceTypes
         self.clusters = clusters
@@ -22,12 +24,16 @@ public struct Endpoint: Sendable {
     }
 
     /// Endpoint 0: the root node's commissioning, access control and information clusters.
-    public static func rootNode(interfaces: [HostNetworkInterface], rebootCount: UInt16, bootTime: MatterMessaging.Instant) -> Endpoint {
-        Endpoint(id: 0, deviceTypes: [MatterDeviceTypes.rootNode], clusters: [
-            AccessControlServer(), BasicInformationServer(), GeneralCommissioningServer(),
-            GeneralDiagnosticsServer(interfaces: interfaces, rebootCount: rebootCount, bootTime: bootTime),
-            AdministratorCommissioningServer(), OperationalCredentialsServer(), GroupKeyManagementServer(),
-        ])
+    public static func rootNode(
+        interfaces: [HostNetworkInterface], rebootCount: UInt16, bootTime: MatterMessaging.Instant
+    ) -> Endpoint {
+        Endpoint(
+            id: 0, deviceTypes: [MatterDeviceTypes.rootNode],
+            clusters: [
+                AccessControlServer(), BasicInformationServer(), GeneralCommissioningServer(),
+                GeneralDiagnosticsServer(interfaces: interfaces, rebootCount: rebootCount, bootTime: bootTime),
+                AdministratorCommissioningServer(), OperationalCredentialsServer(), GroupKeyManagementServer(),
+            ])
     }
 
     /// An Aggregator (Matter Core §9.12 Bridge): its parts are a bridge's bridged devices.

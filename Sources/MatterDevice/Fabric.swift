@@ -23,13 +23,18 @@ public struct Fabric: Hashable, Sendable {
     public let rootPublicKey: [UInt8]
 
     /// A fabric from certificates that must already chain (`OperationalChain`), so these reads cannot disagree.
-    public init(index: UInt8, rootCertificate: [UInt8], noc: [UInt8], icac: [UInt8]?, ipkEpochKey: [UInt8], operationalKey: [UInt8],
-                vendorID: UInt16, label: String, accessControl: [AccessControlEntry]) throws(DeviceError) {
+    public init(
+        index: UInt8, rootCertificate: [UInt8], noc: [UInt8], icac: [UInt8]?, ipkEpochKey: [UInt8],
+        operationalKey: [UInt8],
+        vendorID: UInt16, label: String, accessControl: [AccessControlEntry]
+    ) throws(DeviceError) {
         let root: MatterCertificate, node: OperationalChain.ProvenNode
         do {
             root = try MatterCertificate(tlv: rootCertificate)
             let certificate = try MatterCertificate(tlv: noc)
-            guard let fabricID = try certificate.subject.fabricID else { throw DeviceError.invalidCredentials("the NOC names no fabric ID") }
+            guard let fabricID = try certificate.subject.fabricID else {
+                throw DeviceError.invalidCredentials("the NOC names no fabric ID")
+            }
             node = try OperationalChain.validate(noc: noc, icac: icac, root: root, fabricID: fabricID)
         } catch let error as DeviceError {
             throw error
@@ -62,9 +67,11 @@ public struct Fabric: Hashable, Sendable {
     /// What CASE proves on this fabric.
     public func operationalCredentials() throws(DeviceError) -> OperationalCredentials {
         do {
-            let ipk = try OperationalIdentity.identityProtectionKey(epochKey: ipkEpochKey, compressedFabricID: try compressedFabricID())
-            return OperationalCredentials(fabricID: fabricID, nodeID: nodeID, rootPublicKey: rootPublicKey, identityProtectionKey: ipk,
-                                          noc: noc, icac: icac, operationalKey: try P256.PrivateKey(rawRepresentation: operationalKey))
+            let ipk = try OperationalIdentity.identityProtectionKey(
+                epochKey: ipkEpochKey, compressedFabricID: try compressedFabricID())
+            return OperationalCredentials(
+                fabricID: fabricID, nodeID: nodeID, rootPublicKey: rootPublicKey, identityProtectionKey: ipk,
+                noc: noc, icac: icac, operationalKey: try P256.PrivateKey(rawRepresentation: operationalKey))
         } catch let error as DeviceError {
             throw error
         } catch {

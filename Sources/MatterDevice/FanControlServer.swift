@@ -23,11 +23,15 @@ public struct FanControlServer: ClusterServer {
     public var description: ClusterDescription {
         ClusterDescription(
             id: Cluster.id.rawValue, revision: Cluster.revision,
-            attributes: [AttributeDescription(Attributes.fanMode), AttributeDescription(Attributes.fanModeSequence),
-                         AttributeDescription(Attributes.percentSetting), AttributeDescription(Attributes.percentCurrent)])
+            attributes: [
+                AttributeDescription(Attributes.fanMode), AttributeDescription(Attributes.fanModeSequence),
+                AttributeDescription(Attributes.percentSetting), AttributeDescription(Attributes.percentCurrent),
+            ])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         case Attributes.fanMode.id.rawValue: .success(fanMode.tlvValue())
         case Attributes.fanModeSequence.id.rawValue: .success(Cluster.FanModeSequenceEnum.offLowMedHigh.tlvValue())
@@ -37,7 +41,9 @@ public struct FanControlServer: ClusterServer {
         }
     }
 
-    public mutating func write(_ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest) -> InteractionModelStatus {
+    public mutating func write(
+        _ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest
+    ) -> InteractionModelStatus {
         switch attribute {
         case Attributes.fanMode.id.rawValue:
             guard let written = try? FanMode(tlv: value) else { return .invalidDataType }
@@ -51,14 +57,18 @@ public struct FanControlServer: ClusterServer {
             // §4.4.6.3: null is only ever the fan's own answer, never a controller's request.
             guard let percent = written.optional else { return .invalidInState }
             guard percent <= 100 else { return .constraintError }
-            set(mode: Self.mode(for: percent), setting: percent, current: percent, in: &node, endpoint: request.endpoint)
+            set(
+                mode: Self.mode(for: percent), setting: percent, current: percent, in: &node, endpoint: request.endpoint
+            )
         default:
             return .unsupportedWrite
         }
         return .success
     }
 
-    private mutating func set(mode: FanMode, setting: UInt8?, current: UInt8, in node: inout NodeState, endpoint: UInt16) {
+    private mutating func set(
+        mode: FanMode, setting: UInt8?, current: UInt8, in node: inout NodeState, endpoint: UInt16
+    ) {
         var changed: [UInt32] = []
         if mode != fanMode { changed.append(Attributes.fanMode.id.rawValue) }
         if setting != percentSetting { changed.append(Attributes.percentSetting.id.rawValue) }
@@ -92,14 +102,18 @@ public struct FanControlServer: ClusterServer {
     }
 
     public var persistentState: TLVValue? {
-        .structure([TLVElement(tag: .context(0), fanMode.tlvValue()), TLVElement(tag: .context(1), Nullable(percentSetting).tlvValue()),
-                    TLVElement(tag: .context(2), .unsigned(UInt64(percentCurrent)))])
+        .structure([
+            TLVElement(tag: .context(0), fanMode.tlvValue()),
+            TLVElement(tag: .context(1), Nullable(percentSetting).tlvValue()),
+            TLVElement(tag: .context(2), .unsigned(UInt64(percentCurrent))),
+        ])
     }
 
     public mutating func restore(_ state: TLVElement) {
         guard let mode = state[context: 0].flatMap({ try? FanMode(tlv: $0) }), let percent = Self.percent(of: mode),
-              let setting = state[context: 1].flatMap({ try? Nullable<UInt8>(tlv: $0) }),
-              let current = state[context: 2].flatMap({ try? UInt8(tlv: $0) }), current <= 100 else { return }
+            let setting = state[context: 1].flatMap({ try? Nullable<UInt8>(tlv: $0) }),
+            let current = state[context: 2].flatMap({ try? UInt8(tlv: $0) }), current <= 100
+        else { return }
         fanMode = mode
         percentSetting = setting.optional.map { min($0, 100) }
         percentCurrent = setting.optional == nil ? percent : current

@@ -12,21 +12,29 @@ public struct GroupKeyManagementServer: ClusterServer {
     public var description: ClusterDescription {
         ClusterDescription(
             id: GroupKeyManagementCluster.id.rawValue, revision: GroupKeyManagementCluster.revision,
-            attributes: [AttributeDescription(Attributes.groupKeyMap), AttributeDescription(Attributes.groupTable),
-                         AttributeDescription(Attributes.maxGroupsPerFabric), AttributeDescription(Attributes.maxGroupKeysPerFabric)])
+            attributes: [
+                AttributeDescription(Attributes.groupKeyMap), AttributeDescription(Attributes.groupTable),
+                AttributeDescription(Attributes.maxGroupsPerFabric),
+                AttributeDescription(Attributes.maxGroupKeysPerFabric),
+            ])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         case Attributes.groupKeyMap.id.rawValue, Attributes.groupTable.id.rawValue: .success(.array([]))
         case Attributes.maxGroupsPerFabric.id.rawValue: .success(.unsigned(UInt64(DeviceConstants.maxGroupsPerFabric)))
-        case Attributes.maxGroupKeysPerFabric.id.rawValue: .success(.unsigned(UInt64(DeviceConstants.maxGroupKeysPerFabric)))
+        case Attributes.maxGroupKeysPerFabric.id.rawValue:
+            .success(.unsigned(UInt64(DeviceConstants.maxGroupKeysPerFabric)))
         default: .failure(.unsupportedAttribute)
         }
     }
 
     /// An empty GroupKeyMap may be written (nothing to map); entries would name key sets this device cannot hold.
-    public mutating func write(_ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest) -> InteractionModelStatus {
+    public mutating func write(
+        _ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest
+    ) -> InteractionModelStatus {
         guard attribute == Attributes.groupKeyMap.id.rawValue else { return .unsupportedWrite }
         guard case .array(let items) = value.value else { return .invalidDataType }
         return items.isEmpty ? .success : .resourceExhausted

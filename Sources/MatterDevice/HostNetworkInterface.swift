@@ -9,7 +9,8 @@ public struct HostNetworkInterface: Hashable, Sendable {
     public var ipv4Addresses: [[UInt8]]
     public var ipv6Addresses: [[UInt8]]
 
-    public init(name: String, isUp: Bool, hardwareAddress: [UInt8], ipv4Addresses: [[UInt8]], ipv6Addresses: [[UInt8]]) {
+    public init(name: String, isUp: Bool, hardwareAddress: [UInt8], ipv4Addresses: [[UInt8]], ipv6Addresses: [[UInt8]])
+    {
         self.name = name
         self.isUp = isUp
         self.hardwareAddress = hardwareAddress
@@ -31,8 +32,9 @@ public struct HostNetworkInterface: Hashable, Sendable {
             let name = String(cString: cName)
             if byName[name] == nil {
                 order.append(name)
-                byName[name] = HostNetworkInterface(name: name, isUp: entry.pointee.ifa_flags & UInt32(IFF_UP) != 0,
-                                                    hardwareAddress: [], ipv4Addresses: [], ipv6Addresses: [])
+                byName[name] = HostNetworkInterface(
+                    name: name, isUp: entry.pointee.ifa_flags & UInt32(IFF_UP) != 0,
+                    hardwareAddress: [], ipv4Addresses: [], ipv6Addresses: [])
             }
             guard let address = entry.pointee.ifa_addr else { continue }
             switch Int32(address.pointee.sa_family) {
@@ -57,7 +59,8 @@ public struct HostNetworkInterface: Hashable, Sendable {
 
     var generalDiagnosticsValue: GeneralDiagnosticsCluster.NetworkInterface {
         GeneralDiagnosticsCluster.NetworkInterface(
-            name: name, isOperational: isUp, offPremiseServicesReachableIPv4: .null, offPremiseServicesReachableIPv6: .null,
+            name: name, isOperational: isUp, offPremiseServicesReachableIPv4: .null,
+            offPremiseServicesReachableIPv6: .null,
             hardwareAddress: hardwareAddress, iPv4Addresses: ipv4Addresses, iPv6Addresses: ipv6Addresses,
             type: hardwareAddress.isEmpty ? .unspecified : .ethernet)
     }

@@ -18,11 +18,16 @@ public struct IdentifyServer: ClusterServer {
     public var description: ClusterDescription {
         ClusterDescription(
             id: Cluster.id.rawValue, revision: Cluster.revision,
-            attributes: [AttributeDescription(Cluster.Attributes.identifyTime), AttributeDescription(Cluster.Attributes.identifyType)],
+            attributes: [
+                AttributeDescription(Cluster.Attributes.identifyTime),
+                AttributeDescription(Cluster.Attributes.identifyType),
+            ],
             acceptedCommands: [CommandDescription(Cluster.Commands.Identify.self)])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         case Cluster.Attributes.identifyTime.id.rawValue: .success(.unsigned(UInt64(remainingSeconds(at: node.now))))
         case Cluster.Attributes.identifyType.id.rawValue: .success(.unsigned(UInt64(identifyType.rawValue)))
@@ -30,14 +35,18 @@ public struct IdentifyServer: ClusterServer {
         }
     }
 
-    public mutating func write(_ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest) -> InteractionModelStatus {
+    public mutating func write(
+        _ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest
+    ) -> InteractionModelStatus {
         guard attribute == Cluster.Attributes.identifyTime.id.rawValue else { return .unsupportedWrite }
         guard let seconds = try? UInt16(tlv: value) else { return .invalidDataType }
         identify(for: seconds, in: &node, endpoint: request.endpoint)
         return .success
     }
 
-    public mutating func invoke(_ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest) -> CommandOutcome {
+    public mutating func invoke(
+        _ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest
+    ) -> CommandOutcome {
         guard command == Cluster.Commands.Identify.id.rawValue else { return .status(.unsupportedCommand) }
         guard let identify = Cluster.Commands.Identify.decode(fields) else { return .status(.invalidCommand) }
         self.identify(for: identify.identifyTime, in: &node, endpoint: request.endpoint)

@@ -27,21 +27,26 @@ public struct LevelControlServer: ClusterServer {
 
     public var description: ClusterDescription {
         ClusterDescription(
-            id: Cluster.id.rawValue, revision: Cluster.revision, featureMap: Cluster.Feature([.onOff, .lighting]).rawValue,
+            id: Cluster.id.rawValue, revision: Cluster.revision,
+            featureMap: Cluster.Feature([.onOff, .lighting]).rawValue,
             attributes: [
                 AttributeDescription(Attributes.currentLevel), AttributeDescription(Attributes.remainingTime),
-                AttributeDescription(Attributes.minLevel), AttributeDescription(Attributes.maxLevel), AttributeDescription(Attributes.options),
+                AttributeDescription(Attributes.minLevel), AttributeDescription(Attributes.maxLevel),
+                AttributeDescription(Attributes.options),
                 AttributeDescription(Attributes.onLevel), AttributeDescription(Attributes.startUpCurrentLevel),
             ],
             acceptedCommands: [
-                CommandDescription(Commands.MoveToLevel.self), CommandDescription(Commands.Move.self), CommandDescription(Commands.Step.self),
+                CommandDescription(Commands.MoveToLevel.self), CommandDescription(Commands.Move.self),
+                CommandDescription(Commands.Step.self),
                 CommandDescription(Commands.Stop.self), CommandDescription(Commands.MoveToLevelWithOnOff.self),
                 CommandDescription(Commands.MoveWithOnOff.self), CommandDescription(Commands.StepWithOnOff.self),
                 CommandDescription(Commands.StopWithOnOff.self),
             ])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         case Attributes.currentLevel.id.rawValue: .success(.unsigned(UInt64(currentLevel)))
         case Attributes.remainingTime.id.rawValue: .success(.unsigned(0))
@@ -54,11 +59,15 @@ public struct LevelControlServer: ClusterServer {
         }
     }
 
-    public mutating func write(_ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest) -> InteractionModelStatus {
+    public mutating func write(
+        _ attribute: UInt32, value: TLVElement, in node: inout NodeState, request: ClusterRequest
+    ) -> InteractionModelStatus {
         switch attribute {
         case Attributes.options.id.rawValue:
             guard let written = try? Cluster.OptionsBitmap(tlv: value) else { return .invalidDataType }
-            guard Cluster.OptionsBitmap([.executeIfOff, .coupleColorTempToLevel]).isSuperset(of: written) else { return .constraintError }
+            guard Cluster.OptionsBitmap([.executeIfOff, .coupleColorTempToLevel]).isSuperset(of: written) else {
+                return .constraintError
+            }
             options = written
         case Attributes.onLevel.id.rawValue:
             guard let written = try? Nullable<UInt8>(tlv: value) else { return .invalidDataType }
@@ -77,25 +86,36 @@ public struct LevelControlServer: ClusterServer {
         return .success
     }
 
-    public mutating func invoke(_ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest) -> CommandOutcome {
+    public mutating func invoke(
+        _ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest
+    ) -> CommandOutcome {
         let target: UInt8, withOnOff: Bool, overrides: (mask: Cluster.OptionsBitmap, override: Cluster.OptionsBitmap)
         switch command {
         case Commands.MoveToLevel.id.rawValue, Commands.MoveToLevelWithOnOff.id.rawValue:
             guard let move = Commands.MoveToLevel.decode(fields) else { return .status(.invalidCommand) }
             guard move.level <= Self.levels.upperBound else { return .status(.constraintError) }
-            (target, withOnOff, overrides) = (move.level, command == Commands.MoveToLevelWithOnOff.id.rawValue, (move.optionsMask, move.optionsOverride))
+            (target, withOnOff, overrides) = (
+                move.level, command == Commands.MoveToLevelWithOnOff.id.rawValue,
+                (move.optionsMask, move.optionsOverride)
+            )
         case Commands.Move.id.rawValue, Commands.MoveWithOnOff.id.rawValue:
             guard let move = Commands.Move.decode(fields) else { return .status(.invalidCommand) }
             guard move.moveMode == .up || move.moveMode == .down else { return .status(.constraintError) }
             // §1.6.7.2.2: a rate of zero moves nothing.
             if move.rate == .value(0) { return .status(.invalidCommand) }
             let bound = move.moveMode == .up ? Self.levels.upperBound : Self.levels.lowerBound
-            (target, withOnOff, overrides) = (bound, command == Commands.MoveWithOnOff.id.rawValue, (move.optionsMask, move.optionsOverride))
+            (target, withOnOff, overrides) = (
+                bound, command == Commands.MoveWithOnOff.id.rawValue, (move.optionsMask, move.optionsOverride)
+            )
         case Commands.Step.id.rawValue, Commands.StepWithOnOff.id.rawValue:
             guard let step = Commands.Step.decode(fields) else { return .status(.invalidCommand) }
             guard step.stepMode == .up || step.stepMode == .down else { return .status(.constraintError) }
-            let level = step.stepMode == .up ? Int(currentLevel) + Int(step.stepSize) : Int(currentLevel) - Int(step.stepSize)
-            (target, withOnOff, overrides) = (Self.clamped(level), command == Commands.StepWithOnOff.id.rawValue, (step.optionsMask, step.optionsOverride))
+            let level =
+                step.stepMode == .up ? Int(currentLevel) + Int(step.stepSize) : Int(currentLevel) - Int(step.stepSize)
+            (target, withOnOff, overrides) = (
+                Self.clamped(level), command == Commands.StepWithOnOff.id.rawValue,
+                (step.optionsMask, step.optionsOverride)
+            )
         case Commands.Stop.id.rawValue, Commands.StopWithOnOff.id.rawValue:
             guard Commands.Stop.decode(fields) != nil else { return .status(.invalidCommand) }
             return .success
@@ -136,8 +156,10 @@ public struct LevelControlServer: ClusterServer {
 
     public var persistentState: TLVValue? {
         .structure([
-            TLVElement(tag: .context(0), .unsigned(UInt64(currentLevel))), TLVElement(tag: .context(1), Nullable(onLevel).tlvValue()),
-            TLVElement(tag: .context(2), Nullable(startUpCurrentLevel).tlvValue()), TLVElement(tag: .context(3), options.tlvValue()),
+            TLVElement(tag: .context(0), .unsigned(UInt64(currentLevel))),
+            TLVElement(tag: .context(1), Nullable(onLevel).tlvValue()),
+            TLVElement(tag: .context(2), Nullable(startUpCurrentLevel).tlvValue()),
+            TLVElement(tag: .context(3), options.tlvValue()),
             TLVElement(tag: .context(4), .bool(isOn)),
         ])
     }
@@ -146,7 +168,9 @@ public struct LevelControlServer: ClusterServer {
     public mutating func restore(_ state: TLVElement) {
         if let level = state[context: 0].flatMap({ try? UInt8(tlv: $0) }) { currentLevel = Self.clamped(Int(level)) }
         if let stored = state[context: 1].flatMap({ try? Nullable<UInt8>(tlv: $0) }) { onLevel = stored.optional }
-        if let stored = state[context: 2].flatMap({ try? Nullable<UInt8>(tlv: $0) }) { startUpCurrentLevel = stored.optional }
+        if let stored = state[context: 2].flatMap({ try? Nullable<UInt8>(tlv: $0) }) {
+            startUpCurrentLevel = stored.optional
+        }
         if let stored = state[context: 3].flatMap({ try? Cluster.OptionsBitmap(tlv: $0) }) { options = stored }
         if case .bool(let on)? = state[context: 4]?.value { isOn = on }
         if let startUp = startUpCurrentLevel { currentLevel = Self.clamped(Int(startUp)) }

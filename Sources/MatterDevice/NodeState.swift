@@ -44,8 +44,10 @@ public struct NodeState: Sendable {
     public private(set) var events: [EventDataIB] = []
     private var lastEventNumber: UInt64 = 0
 
-    public init(identity: DeviceIdentity, attestation: DevelopmentAttestation, onboardingWindow: CommissioningWindow,
-                fabrics: [Fabric], random: any RandomSource) {
+    public init(
+        identity: DeviceIdentity, attestation: DevelopmentAttestation, onboardingWindow: CommissioningWindow,
+        fabrics: [Fabric], random: any RandomSource
+    ) {
         self.identity = identity
         self.attestation = attestation
         self.onboardingWindow = onboardingWindow
@@ -65,7 +67,9 @@ public struct NodeState: Sendable {
 
     private func initialVersion(_ cluster: ConcreteClusterPath) -> UInt32 {
         // Stable per cluster within one run, different across clusters: a subscriber never mistakes one for another.
-        UInt32(truncatingIfNeeded: (UInt64(cluster.endpoint) << 32 | UInt64(cluster.cluster)) &* 0x9E37_79B9_7F4A_7C15 >> 32)
+        UInt32(
+            truncatingIfNeeded: (UInt64(cluster.endpoint) << 32 | UInt64(cluster.cluster)) &* 0x9E37_79B9_7F4A_7C15
+                >> 32)
     }
 
     /// These attributes changed: their cluster's data version grows and subscribers will hear of them.
@@ -78,15 +82,21 @@ public struct NodeState: Sendable {
     /// Records an event with the next event number (§7.14.2.1), for subscribers and readers.
     public mutating func record(_ path: EventPathIB, priority: EventPriority, data: TLVElement?) {
         lastEventNumber += 1
-        events.append(EventDataIB(path: path, eventNumber: lastEventNumber, priority: priority.rawValue,
-                                  timestamp: .systemMilliseconds(now.nanoseconds / 1_000_000), data: data))
-        if events.count > DeviceConstants.eventBufferSize { events.removeFirst(events.count - DeviceConstants.eventBufferSize) }
+        events.append(
+            EventDataIB(
+                path: path, eventNumber: lastEventNumber, priority: priority.rawValue,
+                timestamp: .systemMilliseconds(now.nanoseconds / 1_000_000), data: data))
+        if events.count > DeviceConstants.eventBufferSize {
+            events.removeFirst(events.count - DeviceConstants.eventBufferSize)
+        }
     }
 
     /// Records one of a cluster's generated events.
     public mutating func record<Event: ClusterEvent>(_ event: Event, endpoint: UInt16) {
-        record(EventPathIB(endpoint: endpoint, cluster: Event.Cluster.id.rawValue, event: Event.id.rawValue), priority: Event.priority,
-               data: TLVElement(event.tlvValue()))
+        record(
+            EventPathIB(endpoint: endpoint, cluster: Event.Cluster.id.rawValue, event: Event.id.rawValue),
+            priority: Event.priority,
+            data: TLVElement(event.tlvValue()))
     }
 
     /// Fabric-table attributes of the root endpoint, after a fabric was added, updated or removed.
@@ -119,7 +129,10 @@ public struct NodeState: Sendable {
         if !touched.isEmpty {
             fabricsChanged()
             effects += touched.sorted().map { .closeSessions(fabricIndex: $0) }
-            effects.append(.log("[commissioning] fail-safe expired: rolled back fabric \(touched.sorted().map(String.init).joined(separator: ", "))"))
+            effects.append(
+                .log(
+                    "[commissioning] fail-safe expired: rolled back fabric \(touched.sorted().map(String.init).joined(separator: ", "))"
+                ))
         } else {
             effects.append(.log("[commissioning] fail-safe expired"))
         }

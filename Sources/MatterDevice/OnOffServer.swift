@@ -20,15 +20,21 @@ public struct OnOffServer: ClusterServer {
         ClusterDescription(
             id: Cluster.id.rawValue, revision: Cluster.revision,
             attributes: [AttributeDescription(Cluster.Attributes.onOff)],
-            acceptedCommands: [CommandDescription(Cluster.Commands.Off.self), CommandDescription(Cluster.Commands.On.self),
-                               CommandDescription(Cluster.Commands.Toggle.self)])
+            acceptedCommands: [
+                CommandDescription(Cluster.Commands.Off.self), CommandDescription(Cluster.Commands.On.self),
+                CommandDescription(Cluster.Commands.Toggle.self),
+            ])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         attribute == Cluster.Attributes.onOff.id.rawValue ? .success(.bool(isOn)) : .failure(.unsupportedAttribute)
     }
 
-    public mutating func invoke(_ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest) -> CommandOutcome {
+    public mutating func invoke(
+        _ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest
+    ) -> CommandOutcome {
         let wanted: Bool
         switch command {
         case Cluster.Commands.Off.id.rawValue: wanted = false

@@ -18,38 +18,56 @@ public struct OperationalCredentialsServer: ClusterServer {
             id: Cluster.id.rawValue, revision: Cluster.revision,
             attributes: [
                 AttributeDescription(Cluster.Attributes.nocs), AttributeDescription(Cluster.Attributes.fabrics),
-                AttributeDescription(Cluster.Attributes.supportedFabrics), AttributeDescription(Cluster.Attributes.commissionedFabrics),
-                AttributeDescription(Cluster.Attributes.trustedRootCertificates), AttributeDescription(Cluster.Attributes.currentFabricIndex),
+                AttributeDescription(Cluster.Attributes.supportedFabrics),
+                AttributeDescription(Cluster.Attributes.commissionedFabrics),
+                AttributeDescription(Cluster.Attributes.trustedRootCertificates),
+                AttributeDescription(Cluster.Attributes.currentFabricIndex),
             ],
             acceptedCommands: [
-                CommandDescription(Commands.AttestationRequest.self), CommandDescription(Commands.CertificateChainRequest.self),
-                CommandDescription(Commands.CSRRequest.self), CommandDescription(Commands.AddNOC.self), CommandDescription(Commands.UpdateNOC.self),
+                CommandDescription(Commands.AttestationRequest.self),
+                CommandDescription(Commands.CertificateChainRequest.self),
+                CommandDescription(Commands.CSRRequest.self), CommandDescription(Commands.AddNOC.self),
+                CommandDescription(Commands.UpdateNOC.self),
                 CommandDescription(Commands.UpdateFabricLabel.self), CommandDescription(Commands.RemoveFabric.self),
                 CommandDescription(Commands.AddTrustedRootCertificate.self),
             ],
-            generatedCommands: [Commands.AttestationResponse.id.rawValue, Commands.CertificateChainResponse.id.rawValue,
-                                Commands.CSRResponse.id.rawValue, Commands.NOCResponse.id.rawValue])
+            generatedCommands: [
+                Commands.AttestationResponse.id.rawValue, Commands.CertificateChainResponse.id.rawValue,
+                Commands.CSRResponse.id.rawValue, Commands.NOCResponse.id.rawValue,
+            ])
     }
 
     // MARK: Attributes
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         let accessing = request.context.fabricIndex
         let listed = node.fabrics.filter { !request.isFabricFiltered || $0.index == accessing }
         switch attribute {
         case Cluster.Attributes.nocs.id.rawValue:
             // §11.18.5.1: NOC and ICAC are fabric-sensitive: other fabrics' entries carry only their index.
-            return .success(.array(listed.map { fabric in
-                let entry = fabric.index == accessing
-                    ? Cluster.NOCStruct(noc: fabric.noc, icac: Nullable(fabric.icac), fabricIndex: fabric.index).tlvValue()
-                    : .structure([TLVElement(tag: .context(254), .unsigned(UInt64(fabric.index)))])
-                return TLVElement(entry)
-            }))
+            return .success(
+                .array(
+                    listed.map { fabric in
+                        let entry =
+                            fabric.index == accessing
+                            ? Cluster.NOCStruct(noc: fabric.noc, icac: Nullable(fabric.icac), fabricIndex: fabric.index)
+                                .tlvValue()
+                            : .structure([TLVElement(tag: .context(254), .unsigned(UInt64(fabric.index)))])
+                        return TLVElement(entry)
+                    }))
         case Cluster.Attributes.fabrics.id.rawValue:
-            return .success(.array(listed.map { fabric in
-                TLVElement(Cluster.FabricDescriptorStruct(rootPublicKey: fabric.rootPublicKey, vendorID: fabric.vendorID, fabricID: fabric.fabricID,
-                                                          nodeID: fabric.nodeID, label: fabric.label, fabricIndex: fabric.index).tlvValue())
-            }))
+            return .success(
+                .array(
+                    listed.map { fabric in
+                        TLVElement(
+                            Cluster.FabricDescriptorStruct(
+                                rootPublicKey: fabric.rootPublicKey, vendorID: fabric.vendorID,
+                                fabricID: fabric.fabricID,
+                                nodeID: fabric.nodeID, label: fabric.label, fabricIndex: fabric.index
+                            ).tlvValue())
+                    }))
         case Cluster.Attributes.supportedFabrics.id.rawValue:
             return .success(.unsigned(UInt64(DeviceConstants.supportedFabrics)))
         case Cluster.Attributes.commissionedFabrics.id.rawValue:
@@ -66,15 +84,21 @@ public struct OperationalCredentialsServer: ClusterServer {
 
     // MARK: Commands
 
-    public mutating func invoke(_ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest) -> CommandOutcome {
+    public mutating func invoke(
+        _ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest
+    ) -> CommandOutcome {
         switch command {
         case Commands.AttestationRequest.id.rawValue:
             guard let attestation = Commands.AttestationRequest.decode(fields),
-                  attestation.attestationNonce.count == DeviceConstants.nonceLength else { return .status(.invalidCommand) }
+                attestation.attestationNonce.count == DeviceConstants.nonceLength
+            else { return .status(.invalidCommand) }
             guard let session = node.session,
-                  let response = try? node.attestation.attestationResponse(nonce: attestation.attestationNonce, challenge: session.attestationChallenge)
+                let response = try? node.attestation.attestationResponse(
+                    nonce: attestation.attestationNonce, challenge: session.attestationChallenge)
             else { return .status(.failure) }
-            return Commands.AttestationResponse(attestationElements: response.elements, attestationSignature: response.signature).outcome
+            return Commands.AttestationResponse(
+                attestationElements: response.elements, attestationSignature: response.signature
+            ).outcome
         case Commands.CertificateChainRequest.id.rawValue:
             guard let chain = Commands.CertificateChainRequest.decode(fields) else { return .status(.invalidCommand) }
             switch chain.certificateType {
@@ -83,7 +107,9 @@ public struct OperationalCredentialsServer: ClusterServer {
             default: return .status(.invalidCommand)
             }
         case Commands.CSRRequest.id.rawValue:
-            guard let csr = Commands.CSRRequest.decode(fields), csr.csrNonce.count == DeviceConstants.nonceLength else { return .status(.invalidCommand) }
+            guard let csr = Commands.CSRRequest.decode(fields), csr.csrNonce.count == DeviceConstants.nonceLength else {
+                return .status(.invalidCommand)
+            }
             return certificateSigningRequest(csr, in: &node)
         case Commands.AddTrustedRootCertificate.id.rawValue:
             guard let root = Commands.AddTrustedRootCertificate.decode(fields) else { return .status(.invalidCommand) }
@@ -111,7 +137,8 @@ public struct OperationalCredentialsServer: ClusterServer {
         guard failSafe.addedFabric == nil, failSafe.updatedFabric == nil else { return .status(.constraintError) }
         let key = P256.PrivateKey(using: node.random)
         guard let session = node.session,
-              let response = try? node.attestation.csrResponse(operationalKey: key, nonce: csr.csrNonce, challenge: session.attestationChallenge)
+            let response = try? node.attestation.csrResponse(
+                operationalKey: key, nonce: csr.csrNonce, challenge: session.attestationChallenge)
         else { return .status(.failure) }
         failSafe.pendingKey = key
         failSafe.pendingKeyIsForUpdate = csr.isForUpdateNOC ?? false
@@ -122,9 +149,13 @@ public struct OperationalCredentialsServer: ClusterServer {
     /// §11.18.6.13: one self-signed root per fail-safe, for the AddNOC that follows.
     private func addTrustedRoot(_ certificate: [UInt8], in node: inout NodeState) -> CommandOutcome {
         guard var failSafe = node.failSafe else { return .status(.failsafeRequired) }
-        guard failSafe.pendingRoot == nil || failSafe.pendingRoot == certificate, failSafe.addedFabric == nil else { return .status(.constraintError) }
-        guard let root = try? MatterCertificate(tlv: certificate), root.basicConstraints?.isCertificateAuthority == true,
-              root.issuer == root.subject, (try? root.verifySignature(issuerPublicKey: root.publicKey)) != nil else {
+        guard failSafe.pendingRoot == nil || failSafe.pendingRoot == certificate, failSafe.addedFabric == nil else {
+            return .status(.constraintError)
+        }
+        guard let root = try? MatterCertificate(tlv: certificate),
+            root.basicConstraints?.isCertificateAuthority == true,
+            root.issuer == root.subject, (try? root.verifySignature(issuerPublicKey: root.publicKey)) != nil
+        else {
             return .status(.invalidCommand)
         }
         failSafe.pendingRoot = certificate
@@ -142,25 +173,41 @@ public struct OperationalCredentialsServer: ClusterServer {
             return NOCResponse(statusCode: .missingCsr, debugText: "no CSRRequest preceded AddNOC").outcome
         }
         guard let root = failSafe.pendingRoot else {
-            return NOCResponse(statusCode: .invalidNOC, debugText: "no AddTrustedRootCertificate preceded AddNOC").outcome
+            return NOCResponse(statusCode: .invalidNOC, debugText: "no AddTrustedRootCertificate preceded AddNOC")
+                .outcome
         }
-        guard let index = node.freeFabricIndex() else { return NOCResponse(statusCode: .tableFull, debugText: "every fabric slot is used").outcome }
+        guard let index = node.freeFabricIndex() else {
+            return NOCResponse(statusCode: .tableFull, debugText: "every fabric slot is used").outcome
+        }
         guard add.ipkValue.count == 16 else { return .status(.constraintError) }
-        guard CertificateLimits.operationalNodeIDs.contains(add.caseAdminSubject) || isCASEAuthenticatedTag(add.caseAdminSubject) else {
-            return NOCResponse(statusCode: .invalidAdminSubject, debugText: "the admin subject is neither a node ID nor a CAT").outcome
+        guard
+            CertificateLimits.operationalNodeIDs.contains(add.caseAdminSubject)
+                || isCASEAuthenticatedTag(add.caseAdminSubject)
+        else {
+            return NOCResponse(
+                statusCode: .invalidAdminSubject, debugText: "the admin subject is neither a node ID nor a CAT"
+            ).outcome
         }
         let fabric: Fabric
         do {
-            fabric = try Fabric(index: index, rootCertificate: root, noc: add.nocValue, icac: add.icacValue, ipkEpochKey: add.ipkValue,
-                                operationalKey: key.rawRepresentation, vendorID: add.adminVendorId, label: "",
-                                accessControl: [AccessControlEntry(privilege: .administer, authMode: .case, subjects: [add.caseAdminSubject])])
+            fabric = try Fabric(
+                index: index, rootCertificate: root, noc: add.nocValue, icac: add.icacValue, ipkEpochKey: add.ipkValue,
+                operationalKey: key.rawRepresentation, vendorID: add.adminVendorId, label: "",
+                accessControl: [
+                    AccessControlEntry(privilege: .administer, authMode: .case, subjects: [add.caseAdminSubject])
+                ])
         } catch {
             return NOCResponse(statusCode: .invalidNOC, debugText: "\(error)").outcome
         }
         guard (try? MatterCertificate(tlv: add.nocValue))?.publicKey == key.publicKey.x963Representation else {
-            return NOCResponse(statusCode: .invalidPublicKey, debugText: "the NOC does not certify the key of the last CSR").outcome
+            return NOCResponse(
+                statusCode: .invalidPublicKey, debugText: "the NOC does not certify the key of the last CSR"
+            ).outcome
         }
-        guard !node.fabrics.contains(where: { $0.rootPublicKey == fabric.rootPublicKey && $0.fabricID == fabric.fabricID }) else {
+        guard
+            !node.fabrics.contains(where: { $0.rootPublicKey == fabric.rootPublicKey && $0.fabricID == fabric.fabricID }
+            )
+        else {
             return NOCResponse(statusCode: .fabricConflict, debugText: "the device is already on this fabric").outcome
         }
         node.fabrics.append(fabric)
@@ -172,13 +219,20 @@ public struct OperationalCredentialsServer: ClusterServer {
             node.effects.append(.bindSession(session.handle, fabricIndex: index))
         }
         node.fabricsChanged()
-        node.effects.append(.log("[commissioning] AddNOC: fabric \(index) (fabric ID 0x\(hex(fabric.fabricID)), node 0x\(hex(fabric.nodeID)))"))
+        node.effects.append(
+            .log(
+                "[commissioning] AddNOC: fabric \(index) (fabric ID 0x\(hex(fabric.fabricID)), node 0x\(hex(fabric.nodeID)))"
+            ))
         return NOCResponse(statusCode: .ok, fabricIndex: index).outcome
     }
 
     /// §11.18.6.9: new credentials for the accessing fabric, from a CSR asked for UpdateNOC.
-    private func updateNOC(_ update: Commands.UpdateNOC, in node: inout NodeState, request: ClusterRequest) -> CommandOutcome {
-        guard let position = node.fabrics.firstIndex(where: { $0.index == request.context.fabricIndex }) else { return .status(.unsupportedAccess) }
+    private func updateNOC(
+        _ update: Commands.UpdateNOC, in node: inout NodeState, request: ClusterRequest
+    ) -> CommandOutcome {
+        guard let position = node.fabrics.firstIndex(where: { $0.index == request.context.fabricIndex }) else {
+            return .status(.unsupportedAccess)
+        }
         guard var failSafe = node.failSafe else { return .status(.failsafeRequired) }
         guard failSafe.addedFabric == nil, failSafe.updatedFabric == nil else { return .status(.constraintError) }
         guard let key = failSafe.pendingKey, failSafe.pendingKeyIsForUpdate else {
@@ -187,9 +241,11 @@ public struct OperationalCredentialsServer: ClusterServer {
         let current = node.fabrics[position]
         let updated: Fabric
         do {
-            updated = try Fabric(index: current.index, rootCertificate: current.rootCertificate, noc: update.nocValue, icac: update.icacValue,
-                                 ipkEpochKey: current.ipkEpochKey, operationalKey: key.rawRepresentation, vendorID: current.vendorID,
-                                 label: current.label, accessControl: current.accessControl)
+            updated = try Fabric(
+                index: current.index, rootCertificate: current.rootCertificate, noc: update.nocValue,
+                icac: update.icacValue,
+                ipkEpochKey: current.ipkEpochKey, operationalKey: key.rawRepresentation, vendorID: current.vendorID,
+                label: current.label, accessControl: current.accessControl)
         } catch {
             return NOCResponse(statusCode: .invalidNOC, debugText: "\(error)").outcome
         }
@@ -197,7 +253,9 @@ public struct OperationalCredentialsServer: ClusterServer {
             return NOCResponse(statusCode: .invalidNOC, debugText: "the new NOC is for another fabric").outcome
         }
         guard (try? MatterCertificate(tlv: update.nocValue))?.publicKey == key.publicKey.x963Representation else {
-            return NOCResponse(statusCode: .invalidPublicKey, debugText: "the NOC does not certify the key of the last CSR").outcome
+            return NOCResponse(
+                statusCode: .invalidPublicKey, debugText: "the NOC does not certify the key of the last CSR"
+            ).outcome
         }
         node.fabrics[position] = updated
         failSafe.updatedFabric = current.index
@@ -209,9 +267,14 @@ public struct OperationalCredentialsServer: ClusterServer {
 
     /// §11.18.6.11: at most 32 characters, unique among the fabrics unless empty.
     private func updateLabel(_ label: String, in node: inout NodeState, request: ClusterRequest) -> CommandOutcome {
-        guard let position = node.fabrics.firstIndex(where: { $0.index == request.context.fabricIndex }) else { return .status(.unsupportedAccess) }
+        guard let position = node.fabrics.firstIndex(where: { $0.index == request.context.fabricIndex }) else {
+            return .status(.unsupportedAccess)
+        }
         guard label.utf8.count <= 32 else { return .status(.constraintError) }
-        guard label.isEmpty || !node.fabrics.contains(where: { $0.label == label && $0.index != request.context.fabricIndex }) else {
+        guard
+            label.isEmpty
+                || !node.fabrics.contains(where: { $0.label == label && $0.index != request.context.fabricIndex })
+        else {
             return NOCResponse(statusCode: .labelConflict, debugText: "another fabric has this label").outcome
         }
         node.fabrics[position].label = label

@@ -23,11 +23,15 @@ public struct RelativeHumidityMeasurementServer: ClusterServer {
     public var description: ClusterDescription {
         ClusterDescription(
             id: Cluster.id.rawValue, revision: Cluster.revision,
-            attributes: [AttributeDescription(Attributes.measuredValue), AttributeDescription(Attributes.minMeasuredValue),
-                         AttributeDescription(Attributes.maxMeasuredValue)])
+            attributes: [
+                AttributeDescription(Attributes.measuredValue), AttributeDescription(Attributes.minMeasuredValue),
+                AttributeDescription(Attributes.maxMeasuredValue),
+            ])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         case Attributes.measuredValue.id.rawValue: .success(.unsigned(UInt64(measuredValue)))
         case Attributes.minMeasuredValue.id.rawValue: .success(.unsigned(UInt64(Self.range.lowerBound)))

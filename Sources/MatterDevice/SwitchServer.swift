@@ -21,11 +21,16 @@ public struct SwitchServer: ClusterServer {
         ClusterDescription(
             id: Cluster.id.rawValue, revision: Cluster.revision,
             featureMap: Cluster.Feature([.momentarySwitch, .momentarySwitchRelease]).rawValue,
-            attributes: [AttributeDescription(Cluster.Attributes.numberOfPositions), AttributeDescription(Cluster.Attributes.currentPosition)],
+            attributes: [
+                AttributeDescription(Cluster.Attributes.numberOfPositions),
+                AttributeDescription(Cluster.Attributes.currentPosition),
+            ],
             events: [Events.InitialPress.id.rawValue, Events.ShortRelease.id.rawValue])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         // §1.13.5.1: a push button has two positions, released (0) and pressed (1).
         case Cluster.Attributes.numberOfPositions.id.rawValue: .success(.unsigned(2))

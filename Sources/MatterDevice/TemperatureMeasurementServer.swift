@@ -23,11 +23,15 @@ public struct TemperatureMeasurementServer: ClusterServer {
     public var description: ClusterDescription {
         ClusterDescription(
             id: Cluster.id.rawValue, revision: Cluster.revision,
-            attributes: [AttributeDescription(Attributes.measuredValue), AttributeDescription(Attributes.minMeasuredValue),
-                         AttributeDescription(Attributes.maxMeasuredValue)])
+            attributes: [
+                AttributeDescription(Attributes.measuredValue), AttributeDescription(Attributes.minMeasuredValue),
+                AttributeDescription(Attributes.maxMeasuredValue),
+            ])
     }
 
-    public func read(_ attribute: UInt32, in node: NodeState, request: ClusterRequest) -> Result<TLVValue, InteractionModelStatus> {
+    public func read(
+        _ attribute: UInt32, in node: NodeState, request: ClusterRequest
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         case Attributes.measuredValue.id.rawValue: .success(.signed(Int64(measuredValue)))
         case Attributes.minMeasuredValue.id.rawValue: .success(.signed(Int64(Self.range.lowerBound)))
@@ -38,12 +42,15 @@ public struct TemperatureMeasurementServer: ClusterServer {
 
     public mutating func simulate(in node: inout NodeState, endpoint: UInt16, random: inout SimulationRandom) {
         let drift = DeviceConstants.temperatureDrift
-        let next = min(max(measuredValue + Int16.random(in: -drift...drift, using: &random), Self.range.lowerBound), Self.range.upperBound)
+        let next = min(
+            max(measuredValue + Int16.random(in: -drift...drift, using: &random), Self.range.lowerBound),
+            Self.range.upperBound)
         guard next != measuredValue else { return }
         measuredValue = next
         node.markChanged(endpoint: endpoint, cluster: id, attributes: [Attributes.measuredValue.id.rawValue])
         let sign = next < 0 ? "-" : ""
         let magnitude = abs(Int(next))
-        node.effects.append(.log("[\(name)] \(sign)\(magnitude / 100).\(magnitude % 100 < 10 ? "0" : "")\(magnitude % 100) °C"))
+        node.effects.append(
+            .log("[\(name)] \(sign)\(magnitude / 100).\(magnitude % 100 < 10 ? "0" : "")\(magnitude % 100) °C"))
     }
 }

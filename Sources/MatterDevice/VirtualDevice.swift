@@ -44,12 +44,18 @@ public actor VirtualDevice {
     /// A device from its stored state (`DeviceStore.loadOrCreate`), answering on `port` (0: ephemeral, for tests),
     /// or on the given bound `sockets` (tests that impair the network). With no `interfaces` it does not advertise.
     /// `simulation` sets how its sensors and buttons act on their own.
-    public init(store: DeviceStore, state: DeviceStateFile, port: UInt16 = 5540,
-                sockets: (ipv4: any DatagramSocket, ipv6: any DatagramSocket)? = nil, interfaces: [String] = [],
-                random: any RandomSource = SystemRandom(), simulation: Simulation = Simulation(),
-                log: @escaping @Sendable (String) -> Void = { _ in }) throws(DeviceError) {
+    public init(
+        store: DeviceStore, state: DeviceStateFile, port: UInt16 = 5540,
+        sockets: (ipv4: any DatagramSocket, ipv6: any DatagramSocket)? = nil, interfaces: [String] = [],
+        random: any RandomSource = SystemRandom(), simulation: Simulation = Simulation(),
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(DeviceError) {
         guard let kind = DeviceKind(rawValue: state.kind) else {
-            throw .state(path: store.path, reason: "unknown device type \"\(state.kind)\" (known: \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw .state(
+                path: store.path,
+                reason:
+                    "unknown device type \"\(state.kind)\" (known: \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+            )
         }
         let verifier: Spake2PlusVerifierData
         do {
@@ -58,11 +64,12 @@ public actor VirtualDevice {
             throw .state(path: store.path, reason: "the passcode verifier is malformed: \(error)")
         }
         do {
-            transport = if let sockets {
-                MatterTransport(ipv4: sockets.ipv4, ipv6: sockets.ipv6, random: random)
-            } else {
-                try MatterTransport(port: port, random: random)
-            }
+            transport =
+                if let sockets {
+                    MatterTransport(ipv4: sockets.ipv4, ipv6: sockets.ipv6, random: random)
+                } else {
+                    try MatterTransport(port: port, random: random)
+                }
             self.port = try transport.localPorts().ipv4
         } catch {
             throw .network("cannot bind UDP port \(port): \(error)")
@@ -79,21 +86,33 @@ public actor VirtualDevice {
         simulationInterval = simulation.interval
         nextSimulationStep = .zero + simulation.interval
         attestation = state.attestation
-        setupPayload = SetupPayload(vendorID: state.identity.vendorID, productID: state.identity.productID, discoveryCapabilities: .onNetwork,
-                                    discriminator: .long(state.discriminator), passcode: state.passcode)
-        commissionableInstance = random.bytes(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
-        let onboarding = CommissioningWindow(kind: .initial, verifier: verifier, iterations: state.iterations, salt: Array(state.salt),
-                                             discriminator: state.discriminator, deadline: nil)
-        let node = NodeState(identity: state.identity, attestation: state.attestation, onboardingWindow: onboarding,
-                             fabrics: try state.restoredFabrics(), random: random)
-        let endpoints = (state.bridge ?? BridgeChanges()).applied(to: kind.applicationEndpoints(), bridgeUniqueID: state.identity.uniqueID)
+        setupPayload = SetupPayload(
+            vendorID: state.identity.vendorID, productID: state.identity.productID, discoveryCapabilities: .onNetwork,
+            discriminator: .long(state.discriminator), passcode: state.passcode)
+        commissionableInstance = random.bytes(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }
+            .joined()
+        let onboarding = CommissioningWindow(
+            kind: .initial, verifier: verifier, iterations: state.iterations, salt: Array(state.salt),
+            discriminator: state.discriminator, deadline: nil)
+        let node = NodeState(
+            identity: state.identity, attestation: state.attestation, onboardingWindow: onboarding,
+            fabrics: try state.restoredFabrics(), random: random)
+        let endpoints = (state.bridge ?? BridgeChanges()).applied(
+            to: kind.applicationEndpoints(), bridgeUniqueID: state.identity.uniqueID)
         var model = DeviceDataModel(
-            node: node, root: .rootNode(interfaces: HostNetworkInterface.current(), rebootCount: factory.rebootCount, bootTime: .zero),
+            node: node,
+            root: .rootNode(
+                interfaces: HostNetworkInterface.current(), rebootCount: factory.rebootCount, bootTime: .zero),
             applicationEndpoints: endpoints, seed: simulation.seed)
         model.restoreClusterState(state.clusters.mapValues(Array.init))
         // §11.1.6.1 StartUp: the first event of every boot, with the software version.
-        model.record(EventPathIB(endpoint: 0, cluster: BasicInformationCluster.id.rawValue, event: BasicInformationCluster.Events.StartUp.id.rawValue),
-                     priority: .critical, data: TLVElement(.structure([TLVElement(tag: .context(0), .unsigned(UInt64(state.identity.softwareVersion)))])))
+        model.record(
+            EventPathIB(
+                endpoint: 0, cluster: BasicInformationCluster.id.rawValue,
+                event: BasicInformationCluster.Events.StartUp.id.rawValue),
+            priority: .critical,
+            data: TLVElement(
+                .structure([TLVElement(tag: .context(0), .unsigned(UInt64(state.identity.softwareVersion)))])))
         server = InteractionServer(provider: model)
     }
 
@@ -107,24 +126,27 @@ public actor VirtualDevice {
         } else {
             do {
                 var generator = SystemRandomNumberGenerator()
-                responder = try MulticastDNSResponder(interfaces: interfaces, hostName: ResponderHost.randomName(using: &generator))
+                responder = try MulticastDNSResponder(
+                    interfaces: interfaces, hostName: ResponderHost.randomName(using: &generator))
             } catch {
                 throw .network("mDNS on \(interfaces.joined(separator: ", ")): \(error)")
             }
         }
         await refreshAdvertisements()
         let incoming = transport.incomingExchanges
-        loops.append(Task {
-            for await (exchange, message) in incoming {
-                await self.accept(exchange, message)
-            }
-        })
-        loops.append(Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: DeviceTiming.tick)
-                await self.tick()
-            }
-        })
+        loops.append(
+            Task {
+                for await (exchange, message) in incoming {
+                    await self.accept(exchange, message)
+                }
+            })
+        loops.append(
+            Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: DeviceTiming.tick)
+                    await self.tick()
+                }
+            })
     }
 
     /// Stops answering, withdraws the advertisements and closes the sockets.
@@ -152,11 +174,15 @@ public actor VirtualDevice {
     /// used, and returns it; subscribers hear of the new endpoint and of the changed PartsLists. Kept across restarts.
     public func addBridgedDevice(label: String) async throws(DeviceError) -> UInt16 {
         guard !label.isEmpty, label.utf8.count <= DeviceConstants.nodeLabelLength else {
-            throw .invalidSetting("a bridged device's label is 1 to \(DeviceConstants.nodeLabelLength) bytes (NodeLabel), \"\(label)\" has \(label.utf8.count)")
+            throw .invalidSetting(
+                "a bridged device's label is 1 to \(DeviceConstants.nodeLabelLength) bytes (NodeLabel), \"\(label)\" has \(label.utf8.count)"
+            )
         }
         var changes = factory.bridge ?? BridgeChanges()
         guard let endpoint = changes.nextEndpoint(after: server.provider.endpoints) else {
-            throw .bridging("every endpoint ID up to \(DeviceConstants.endpointIDs.upperBound) was used: no new bridged device can be added")
+            throw .bridging(
+                "every endpoint ID up to \(DeviceConstants.endpointIDs.upperBound) was used: no new bridged device can be added"
+            )
         }
         let device = BridgedDevice(endpoint: endpoint, label: label)
         changes.added.append(device)
@@ -179,7 +205,9 @@ public actor VirtualDevice {
 
     /// Changes the data model and stores the bridge's changes; when either fails, both stay as they were. Then
     /// subscribers hear of what changed.
-    private func change(bridge changes: BridgeChanges, _ body: (inout DeviceDataModel) throws(DeviceError) -> Void) async throws(DeviceError) {
+    private func change(
+        bridge changes: BridgeChanges, _ body: (inout DeviceDataModel) throws(DeviceError) -> Void
+    ) async throws(DeviceError) {
         let (model, stored) = (server.provider, factory)
         do {
             try body(&server.provider)
@@ -216,10 +244,12 @@ public actor VirtualDevice {
         let now = now()
         let node = server.provider.node
         server.provider.node.now = now
-        server.provider.node.session = RequestSession(handle: exchange.session, attestationChallenge: session.attestationChallenge,
-                                                      isPASE: session.isPASE)
+        server.provider.node.session = RequestSession(
+            handle: exchange.session, attestationChallenge: session.attestationChallenge,
+            isPASE: session.isPASE)
         let context = session.accessContext(commissioning: node.commissioningWindow != nil || node.failSafe != nil)
-        let actions = server.handle(opcode: message.opcode, payload: message.payload, on: exchange, context: context, now: now)
+        let actions = server.handle(
+            opcode: message.opcode, payload: message.payload, on: exchange, context: context, now: now)
         server.provider.node.session = nil
         await settle(actions, now: now, following: exchange)
     }
@@ -247,15 +277,18 @@ public actor VirtualDevice {
 
     /// Returns the exchanges it closed.
     private func perform(_ actions: [ServerAction]) async -> Set<ExchangeHandle> {
-        let closing = Set(actions.compactMap { action -> ExchangeHandle? in
-            if case .closeExchange(let exchange) = action { exchange } else { nil }
-        })
+        let closing = Set(
+            actions.compactMap { action -> ExchangeHandle? in
+                if case .closeExchange(let exchange) = action { exchange } else { nil }
+            })
         var more: [ServerAction] = []
         for action in actions {
             switch action {
             case .send(let opcode, let payload, let exchange):
                 do {
-                    try await transport.send(ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload), on: exchange)
+                    try await transport.send(
+                        ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload),
+                        on: exchange)
                     if !closing.contains(exchange) { follow(exchange) }
                 } catch {
                     server.exchangeFailed(exchange)
@@ -266,7 +299,9 @@ public actor VirtualDevice {
                 do {
                     let exchange = try await transport.openExchange(on: session)
                     server.reportExchangeOpened(exchange, subscriptionID: subscriptionID)
-                    try await transport.send(ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload), on: exchange)
+                    try await transport.send(
+                        ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload),
+                        on: exchange)
                     follow(exchange)
                 } catch {
                     more += server.cancelSubscription(subscriptionID)
@@ -310,7 +345,9 @@ public actor VirtualDevice {
             server.provider.node.expireFailSafe()
         }
         // A window that times out during commissioning stays until the fail-safe ends, so the commissioner can finish.
-        if let deadline = server.provider.node.commissioningWindow?.deadline, now >= deadline, server.provider.node.failSafe == nil {
+        if let deadline = server.provider.node.commissioningWindow?.deadline, now >= deadline,
+            server.provider.node.failSafe == nil
+        {
             server.provider.node.closeCommissioningWindow()
             server.provider.node.effects.append(.log("[commissioning] window timed out"))
         }
@@ -324,7 +361,8 @@ public actor VirtualDevice {
 
     private func now() -> Instant {
         let (seconds, attoseconds) = (clock.now - origin).components
-        return Instant(nanoseconds: UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000))
+        return Instant(
+            nanoseconds: UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000))
     }
 
     // MARK: Effects
@@ -338,7 +376,9 @@ public actor VirtualDevice {
             case .log: break  // written in `settle`, before the answer
             case .bindSession(let handle, let fabricIndex): sessions[handle]?.fabricIndex = fabricIndex
             case .closeSessions(let fabricIndex):
-                for (handle, session) in sessions where session.fabricIndex == fabricIndex { await removeSession(handle) }
+                for (handle, session) in sessions where session.fabricIndex == fabricIndex {
+                    await removeSession(handle)
+                }
             case .closePASESessions:
                 for (handle, session) in sessions where session.isPASE { await removeSession(handle) }
             }
@@ -376,14 +416,18 @@ public actor VirtualDevice {
         let node = server.provider.node
         var wanted: Set<MatterAdvertisement> = []
         if let window = node.commissioningWindow {
-            wanted.insert(.commissionable(CommissionableAdvertisement(
-                instanceName: commissionableInstance, port: port, longDiscriminator: window.discriminator,
-                commissioningMode: window.commissioningMode, vendorID: node.identity.vendorID, productID: node.identity.productID,
-                deviceType: kind.primaryDeviceType.id.rawValue, deviceName: node.identity.productName)))
+            wanted.insert(
+                .commissionable(
+                    CommissionableAdvertisement(
+                        instanceName: commissionableInstance, port: port, longDiscriminator: window.discriminator,
+                        commissioningMode: window.commissioningMode, vendorID: node.identity.vendorID,
+                        productID: node.identity.productID,
+                        deviceType: kind.primaryDeviceType.id.rawValue, deviceName: node.identity.productName)))
         }
         for fabric in node.fabrics {
             guard let compressed = try? fabric.compressedFabricID() else { continue }
-            let peer = OperationalPeerID(compressedFabricID: compressed.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: fabric.nodeID)
+            let peer = OperationalPeerID(
+                compressedFabricID: compressed.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: fabric.nodeID)
             wanted.insert(.operational(OperationalAdvertisement(peerID: peer, port: port)))
         }
         for advertisement in advertised.subtracting(wanted) {
@@ -414,14 +458,17 @@ public actor VirtualDevice {
             guard node.failSafe == nil || !sessions.values.contains(where: \.isPASE) else {
                 return await refuse(exchange, "PASE refused: another commissioner is at work")
             }
-            let responder = PASEResponder(verifierData: window.verifier, pbkdfParameters: PBKDFParameters(iterations: window.iterations, salt: window.salt),
-                                          localSessionID: localSessionID, random: random)
+            let responder = PASEResponder(
+                verifierData: window.verifier,
+                pbkdfParameters: PBKDFParameters(iterations: window.iterations, salt: window.salt),
+                localSessionID: localSessionID, random: random)
             await run(responder, first: first, on: exchange, isPASE: true, validator: nil)
         case .caseSigma1?:
             let credentials = node.fabrics.compactMap { try? $0.operationalCredentials() }
             let validator = DeviceFabricValidator(fabrics: node.fabrics)
-            let responder = CASEResponder(fabrics: credentials, localSessionID: localSessionID, validator: validator, random: random,
-                                          resumptions: resumptions)
+            let responder = CASEResponder(
+                fabrics: credentials, localSessionID: localSessionID, validator: validator, random: random,
+                resumptions: resumptions)
             await run(responder, first: first, on: exchange, isPASE: false, validator: validator)
         default:
             await transport.close(exchange)
@@ -431,12 +478,18 @@ public actor VirtualDevice {
     private func refuse(_ exchange: ExchangeHandle, _ reason: String) async {
         log("[session] \(reason)")
         let busy = StatusReport(generalCode: .busy, secureChannelCode: .busy).encode()
-        try? await transport.send(ExchangeMessage(protocolID: .secureChannel, opcode: SecureChannelOpcode.statusReport.rawValue, payload: busy), on: exchange)
+        try? await transport.send(
+            ExchangeMessage(
+                protocolID: .secureChannel, opcode: SecureChannelOpcode.statusReport.rawValue, payload: busy),
+            on: exchange)
         await transport.close(exchange)
     }
 
-    private func run(_ responder: some SessionEstablishmentResponder, first: ExchangeMessage, on exchange: ExchangeHandle, isPASE: Bool,
-                     validator: DeviceFabricValidator?) async {
+    private func run(
+        _ responder: some SessionEstablishmentResponder, first: ExchangeMessage, on exchange: ExchangeHandle,
+        isPASE: Bool,
+        validator: DeviceFabricValidator?
+    ) async {
         var responder = responder
         let name = isPASE ? "PASE" : "CASE"
         var actions = responder.receive(opcode: first.opcode, payload: first.payload)
@@ -444,11 +497,15 @@ public actor VirtualDevice {
             for action in actions {
                 switch action {
                 case .send(let opcode, let payload):
-                    try? await transport.send(ExchangeMessage(protocolID: .secureChannel, opcode: opcode.rawValue, payload: payload), on: exchange)
+                    try? await transport.send(
+                        ExchangeMessage(protocolID: .secureChannel, opcode: opcode.rawValue, payload: payload),
+                        on: exchange)
                 case .established(let established):
                     await transport.close(exchange)
                     if let record = established.resumption { resumptions.remember(record) }
-                    await addSession(established, from: exchange.session, isPASE: isPASE, fabricIndex: fabricIndex(of: established, validator))
+                    await addSession(
+                        established, from: exchange.session, isPASE: isPASE,
+                        fabricIndex: fabricIndex(of: established, validator))
                     return
                 case .failed(let error):
                     await transport.close(exchange)
@@ -457,7 +514,8 @@ public actor VirtualDevice {
                 }
             }
             guard let message = try? await transport.receive(on: exchange, timeout: DeviceTiming.establishmentStep),
-                  message.protocolID == .secureChannel else {
+                message.protocolID == .secureChannel
+            else {
                 await transport.close(exchange)
                 log("[session] \(name) abandoned by the peer")
                 return
@@ -470,25 +528,34 @@ public actor VirtualDevice {
     private func fabricIndex(of established: EstablishedSession, _ validator: DeviceFabricValidator?) -> UInt8 {
         if let accepted = validator?.acceptedFabricIndex { return accepted }
         guard let record = established.resumption else { return 0 }
-        return server.provider.node.fabrics.first { $0.fabricID == record.fabricID && $0.rootPublicKey == record.rootPublicKey }?.index ?? 0
+        return server.provider.node.fabrics.first {
+            $0.fabricID == record.fabricID && $0.rootPublicKey == record.rootPublicKey
+        }?.index ?? 0
     }
 
-    private func addSession(_ established: EstablishedSession, from unsecured: SessionHandle, isPASE: Bool, fabricIndex: UInt8) async {
+    private func addSession(
+        _ established: EstablishedSession, from unsecured: SessionHandle, isPASE: Bool, fabricIndex: UInt8
+    ) async {
         guard let peer = await transport.peerAddress(of: unsecured) else { return }
         let parameters = SecureSessionParameters(
             localSessionID: established.localSessionID, peerSessionID: established.peerSessionID,
             encryptionKey: established.encryptionKey, decryptionKey: established.decryptionKey,
             localNonceNodeID: established.sendingNonceNodeID, peerNonceNodeID: established.receivingNonceNodeID)
         do {
-            let handle = try await transport.addSecureSession(parameters, peer: peer, peerParameters: established.mrpParameters)
+            let handle = try await transport.addSecureSession(
+                parameters, peer: peer, peerParameters: established.mrpParameters)
             if isPASE {
                 // One PASE session at a time: a new commissioner replaces one that left without finishing.
                 for (old, session) in sessions where session.isPASE { await removeSession(old) }
             }
-            sessions[handle] = DeviceSession(isPASE: isPASE, fabricIndex: fabricIndex, peerNodeID: established.peerNodeID ?? 0,
-                                             localSessionID: established.localSessionID, attestationChallenge: established.keys.attestationChallenge)
-            log(isPASE ? "[session] PASE from \(peer)"
-                       : "[session] CASE\(established.isResumed ? " (resumed)" : "") from node 0x\(hex(established.peerNodeID ?? 0)) on fabric \(fabricIndex) at \(peer)")
+            sessions[handle] = DeviceSession(
+                isPASE: isPASE, fabricIndex: fabricIndex, peerNodeID: established.peerNodeID ?? 0,
+                localSessionID: established.localSessionID, attestationChallenge: established.keys.attestationChallenge)
+            log(
+                isPASE
+                    ? "[session] PASE from \(peer)"
+                    : "[session] CASE\(established.isResumed ? " (resumed)" : "") from node 0x\(hex(established.peerNodeID ?? 0)) on fabric \(fabricIndex) at \(peer)"
+            )
         } catch {
             log("[session] cannot add the session: \(error)")
         }
@@ -503,7 +570,9 @@ public actor VirtualDevice {
     private func newSessionID() -> UInt16 {
         let range = SecureChannelLimits.sessionIDs
         let used = Set(sessions.values.map(\.localSessionID))
-        var candidate = range.lowerBound + random.bytes(2).reduce(UInt16(0)) { $0 << 8 | UInt16($1) } % (range.upperBound - range.lowerBound + 1)
+        var candidate =
+            range.lowerBound + random.bytes(2).reduce(UInt16(0)) { $0 << 8 | UInt16($1) }
+            % (range.upperBound - range.lowerBound + 1)
         // Fewer sessions than IDs, so stepping past used ones ends.
         while used.contains(candidate) {
             candidate = candidate == range.upperBound ? range.lowerBound : candidate + 1

@@ -44,12 +44,15 @@ case .run(let options):
     do {
         if options.factoryReset { try store.factoryReset() }
         let state = try store.loadOrCreate(options.settings)
-        device = try VirtualDevice(store: store, state: state, port: options.port, interfaces: options.interfaces) { emit($0) }
+        device = try VirtualDevice(store: store, state: state, port: options.port, interfaces: options.interfaces) {
+            emit($0)
+        }
         let payload = device.setupPayload
         let setup: [String: Any] = [
             "passcode": payload.passcode, "discriminator": state.discriminator, "manual_code": try payload.manualCode(),
             "qr": try payload.qrCode(), "iterations": state.iterations, "vendor_id": state.identity.vendorID,
-            "product_id": state.identity.productID, "type": device.kind.rawValue, "port": device.port, "state": store.path,
+            "product_id": state.identity.productID, "type": device.kind.rawValue, "port": device.port,
+            "state": store.path,
             "interfaces": options.interfaces, "pid": getpid(),
         ]
         let json = try JSONSerialization.data(withJSONObject: setup, options: [.sortedKeys])

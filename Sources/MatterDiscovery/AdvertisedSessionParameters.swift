@@ -12,7 +12,8 @@ public struct AdvertisedSessionParameters: Hashable, Sendable {
     public var isLongIdleTimeICD: Bool?
 
     public init(
-        sessionIdleInterval: Duration? = nil, sessionActiveInterval: Duration? = nil, sessionActiveThreshold: Duration? = nil,
+        sessionIdleInterval: Duration? = nil, sessionActiveInterval: Duration? = nil,
+        sessionActiveThreshold: Duration? = nil,
         tcpSupport: UInt8? = nil, isLongIdleTimeICD: Bool? = nil
     ) {
         self.sessionIdleInterval = sessionIdleInterval
@@ -29,12 +30,15 @@ public struct AdvertisedSessionParameters: Hashable, Sendable {
             guard let duration else { return }
             let (seconds, attoseconds) = duration.components
             let value = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-            guard duration >= .zero, value <= maximum else { throw .intervalOutOfRange(key: key, duration, maximumMilliseconds: maximum) }
+            guard duration >= .zero, value <= maximum else {
+                throw .intervalOutOfRange(key: key, duration, maximumMilliseconds: maximum)
+            }
             entries.append(TXTEntry(key: key, value: String(value)))
         }
         try milliseconds("SII", sessionIdleInterval, maximum: DiscoveryLimits.maximumSessionIntervalMilliseconds)
         try milliseconds("SAI", sessionActiveInterval, maximum: DiscoveryLimits.maximumSessionIntervalMilliseconds)
-        try milliseconds("SAT", sessionActiveThreshold, maximum: DiscoveryLimits.maximumSessionActiveThresholdMilliseconds)
+        try milliseconds(
+            "SAT", sessionActiveThreshold, maximum: DiscoveryLimits.maximumSessionActiveThresholdMilliseconds)
         if let tcpSupport { entries.append(TXTEntry(key: "T", value: String(tcpSupport))) }
         if let isLongIdleTimeICD { entries.append(TXTEntry(key: "ICD", value: isLongIdleTimeICD ? "1" : "0")) }
         return entries

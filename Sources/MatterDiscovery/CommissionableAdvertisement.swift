@@ -54,7 +54,9 @@ public struct CommissionableAdvertisement: Hashable, Sendable {
 
     /// §4.3.1.3: `_L` and `_S` always, `_V` and `_T` when known, `_CM` while open.
     public var subtypes: [CommissionableSubtype] {
-        var subtypes: [CommissionableSubtype] = [.longDiscriminator(longDiscriminator), .shortDiscriminator(UInt8(longDiscriminator >> 8))]
+        var subtypes: [CommissionableSubtype] = [
+            .longDiscriminator(longDiscriminator), .shortDiscriminator(UInt8(longDiscriminator >> 8)),
+        ]
         if let vendorID { subtypes.append(.vendor(vendorID)) }
         if let deviceType { subtypes.append(.deviceType(deviceType)) }
         if commissioningMode != .closed { subtypes.append(.commissioningMode) }
@@ -63,16 +65,27 @@ public struct CommissionableAdvertisement: Hashable, Sendable {
 
     /// §4.3.1.4–§4.3.1.9 and §4.3.4, checked against each key's limits.
     func txtEntries() throws(AdvertisementError) -> [TXTEntry] {
-        guard instanceName.utf8.count == 16, instanceName.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0) }) else {
+        guard instanceName.utf8.count == 16,
+            instanceName.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0) })
+        else {
             throw .invalidInstanceName(instanceName)
         }
-        guard longDiscriminator <= DiscoveryLimits.maximumDiscriminator else { throw .discriminatorOutOfRange(longDiscriminator) }
-        var entries = [TXTEntry(key: "D", value: String(longDiscriminator)), TXTEntry(key: "CM", value: String(commissioningMode.rawValue))]
-        if let vendorID { entries.append(TXTEntry(key: "VP", value: productID.map { "\(vendorID)+\($0)" } ?? String(vendorID))) }
+        guard longDiscriminator <= DiscoveryLimits.maximumDiscriminator else {
+            throw .discriminatorOutOfRange(longDiscriminator)
+        }
+        var entries = [
+            TXTEntry(key: "D", value: String(longDiscriminator)),
+            TXTEntry(key: "CM", value: String(commissioningMode.rawValue)),
+        ]
+        if let vendorID {
+            entries.append(TXTEntry(key: "VP", value: productID.map { "\(vendorID)+\($0)" } ?? String(vendorID)))
+        }
         if let deviceType { entries.append(TXTEntry(key: "DT", value: String(deviceType))) }
         func text(_ key: String, _ value: String?, maximum: Int) throws(AdvertisementError) {
             guard let value else { return }
-            guard value.utf8.count <= maximum else { throw .valueTooLong(key: key, length: value.utf8.count, maximum: maximum) }
+            guard value.utf8.count <= maximum else {
+                throw .valueTooLong(key: key, length: value.utf8.count, maximum: maximum)
+            }
             entries.append(TXTEntry(key: key, value: value))
         }
         try text("DN", deviceName, maximum: DiscoveryLimits.maximumDeviceNameLength)

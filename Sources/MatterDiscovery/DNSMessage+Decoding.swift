@@ -125,7 +125,9 @@ struct DNSReader {
     }
 
     /// RDATA of the types DNS-SD uses; names inside it may be compressed (RFC 6762 §18.14) but must end inside it.
-    private func readRecordData(type: DNSRecordType, slice: ArraySlice<UInt8>, start: Int) throws(DNSMessageError) -> DNSRecordData {
+    private func readRecordData(
+        type: DNSRecordType, slice: ArraySlice<UInt8>, start: Int
+    ) throws(DNSMessageError) -> DNSRecordData {
         func invalid(_ reason: String) -> DNSMessageError {
             .invalidRecordData(type: type, length: slice.count, offset: start, reason: reason)
         }

@@ -88,7 +88,9 @@ struct DNSWriter {
             if entries.isEmpty { bytes.append(0) }
             for entry in entries {
                 let string = Array(entry.description.utf8)
-                guard string.count <= DiscoveryLimits.maximumTXTStringLength else { throw .txtStringTooLong(length: string.count) }
+                guard string.count <= DiscoveryLimits.maximumTXTStringLength else {
+                    throw .txtStringTooLong(length: string.count)
+                }
                 bytes.append(UInt8(string.count))
                 bytes += string
             }

@@ -44,7 +44,10 @@ public struct DNSQuestion: Hashable, Sendable {
     /// RFC 6762 §5.4: ask for a unicast reply.
     public var unicastResponse: Bool
 
-    public init(name: DNSName, type: DNSRecordType, recordClass: UInt16 = DNSResourceRecord.internetClass, unicastResponse: Bool = false) {
+    public init(
+        name: DNSName, type: DNSRecordType, recordClass: UInt16 = DNSResourceRecord.internetClass,
+        unicastResponse: Bool = false
+    ) {
         self.name = name
         self.type = type
         self.recordClass = recordClass
@@ -62,7 +65,10 @@ public struct DNSResourceRecord: Hashable, Sendable {
     public var ttl: UInt32
     public var data: DNSRecordData
 
-    public init(name: DNSName, recordClass: UInt16 = Self.internetClass, cacheFlush: Bool = false, ttl: UInt32, data: DNSRecordData) {
+    public init(
+        name: DNSName, recordClass: UInt16 = Self.internetClass, cacheFlush: Bool = false, ttl: UInt32,
+        data: DNSRecordData
+    ) {
         self.name = name
         self.recordClass = recordClass
         self.cacheFlush = cacheFlush

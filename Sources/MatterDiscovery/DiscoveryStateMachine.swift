@@ -61,7 +61,8 @@ public struct DiscoveryStateMachine: Sendable {
     /// more for others that answered the same query. A browse for every device keeps its whole window.
     private mutating func settleOnFirstMatch(now: DiscoveryInstant) -> [Action] {
         guard case .commissionable(let filter) = target, filter != .all, now + DiscoveryTiming.matchSettle < deadline,
-              case .commissionable(let nodes) = result, !nodes.isEmpty else { return [] }
+            case .commissionable(let nodes) = result, !nodes.isEmpty
+        else { return [] }
         deadline = now + DiscoveryTiming.matchSettle
         return [.armTimer(min(nextQuery, deadline))]
     }
@@ -93,7 +94,10 @@ public struct DiscoveryStateMachine: Sendable {
             let subtype = filter.subtype.map { [DNSQuestion(name: $0.serviceName, type: .ptr)] } ?? []
             return subtype + [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)]
         case .operational(let peer):
-            return [DNSQuestion(name: peer.serviceInstanceName, type: .srv), DNSQuestion(name: peer.serviceInstanceName, type: .txt)]
+            return [
+                DNSQuestion(name: peer.serviceInstanceName, type: .srv),
+                DNSQuestion(name: peer.serviceInstanceName, type: .txt),
+            ]
         }
     }
 
@@ -156,7 +160,8 @@ public struct DiscoveryStateMachine: Sendable {
         case .commissionable(let filter):
             let nodes = commissionableInstances(filter).compactMap { instance -> CommissionableNode? in
                 guard acceptance(instance, filter) == .accepted, let location = cache.services[instance],
-                      let entries = cache.texts[instance], let label = instance.labels.first else { return nil }
+                    let entries = cache.texts[instance], let label = instance.labels.first
+                else { return nil }
                 let ipv4 = cache.ipv4[location.target] ?? [], ipv6 = cache.ipv6[location.target] ?? []
                 guard !ipv4.isEmpty || !ipv6.isEmpty else { return nil }
                 return CommissionableNode(

@@ -10,7 +10,9 @@ public struct IPv6Address: Hashable, Sendable, CustomStringConvertible {
 
     /// The address as two 64-bit halves (`IPv6Address(0xFF02_0000_0000_0000, 0xFB)` is ff02::fb).
     public init(_ high: UInt64, _ low: UInt64) {
-        bytes = (0..<16).map { index in UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (8 * (7 - UInt64(index % 8)))) }
+        bytes = (0..<16).map { index in
+            UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (8 * (7 - UInt64(index % 8))))
+        }
     }
 
     /// Text such as "ff02::fb" or "fe80::1:2"; no embedded IPv4 form, no zone.
@@ -20,7 +22,9 @@ public struct IPv6Address: Hashable, Sendable, CustomStringConvertible {
             if part.isEmpty { return [] }
             var result: [UInt16] = []
             for group in part.split(separator: ":", omittingEmptySubsequences: false) {
-                guard (1...4).contains(group.count), group.allSatisfy(\.isHexDigit), let value = UInt16(group, radix: 16) else { return nil }
+                guard (1...4).contains(group.count), group.allSatisfy(\.isHexDigit),
+                    let value = UInt16(group, radix: 16)
+                else { return nil }
                 result.append(value)
             }
             return result
@@ -50,7 +54,8 @@ public struct IPv6Address: Hashable, Sendable, CustomStringConvertible {
         }
         let text = groups.map { String($0, radix: 16) }
         guard bestStart >= 0 else { return text.joined(separator: ":") }
-        return text[..<bestStart].joined(separator: ":") + "::" + text[(bestStart + bestLength)...].joined(separator: ":")
+        return text[..<bestStart].joined(separator: ":") + "::"
+            + text[(bestStart + bestLength)...].joined(separator: ":")
     }
 
     /// The text split at its one "::" (one part when there is none), or nil when it has several.

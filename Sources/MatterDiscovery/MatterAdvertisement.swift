@@ -17,12 +17,16 @@ public enum MatterAdvertisement: Hashable, Sendable {
         case .commissionable(let advertisement):
             AdvertisedService(
                 instance: advertisement.serviceInstanceName, serviceType: MatterServiceName.commissionable,
-                subtypes: advertisement.subtypes.map(\.serviceName), port: advertisement.port, txt: try advertisement.txtEntries()
+                subtypes: advertisement.subtypes.map(\.serviceName), port: advertisement.port,
+                txt: try advertisement.txtEntries()
             )
         case .operational(let advertisement):
             AdvertisedService(
                 instance: advertisement.serviceInstanceName, serviceType: MatterServiceName.operational,
-                subtypes: [MatterServiceName.operationalFabricSubtype(compressedFabricID: advertisement.peerID.compressedFabricID)],
+                subtypes: [
+                    MatterServiceName.operationalFabricSubtype(
+                        compressedFabricID: advertisement.peerID.compressedFabricID)
+                ],
                 port: advertisement.port, txt: try advertisement.session.txtEntries()
             )
         }

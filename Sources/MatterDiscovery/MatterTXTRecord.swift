@@ -37,9 +37,13 @@ public struct MatterTXTRecord: Hashable, Sendable {
     // MARK: Common keys (§4.3.4)
 
     /// `SII`: session idle interval, at most one hour.
-    public var sessionIdleInterval: Duration? { number("SII", maximum: Self.maximumIntervalMilliseconds).map { .milliseconds($0) } }
+    public var sessionIdleInterval: Duration? {
+        number("SII", maximum: Self.maximumIntervalMilliseconds).map { .milliseconds($0) }
+    }
     /// `SAI`: session active interval, at most one hour.
-    public var sessionActiveInterval: Duration? { number("SAI", maximum: Self.maximumIntervalMilliseconds).map { .milliseconds($0) } }
+    public var sessionActiveInterval: Duration? {
+        number("SAI", maximum: Self.maximumIntervalMilliseconds).map { .milliseconds($0) }
+    }
     /// `SAT`: session active threshold, at most 65535 ms.
     public var sessionActiveThreshold: Duration? { number("SAT", maximum: UInt16.max).map { .milliseconds($0) } }
     /// `T`: TCP support bitmap (bit 1 TCP client, bit 2 TCP server); some devices send the older `T=1`.
@@ -51,13 +55,16 @@ public struct MatterTXTRecord: Hashable, Sendable {
     private static let maximumIntervalMilliseconds: UInt32 = 3_600_000
 
     private func number<Value: FixedWidthInteger>(_ key: String, maximum: Value) -> Value? {
-        guard let text = self[key], text.allSatisfy(\.isASCII), let value = Value(text), value <= maximum else { return nil }
+        guard let text = self[key], text.allSatisfy(\.isASCII), let value = Value(text), value <= maximum else {
+            return nil
+        }
         return value
     }
 
     private func vendorProduct(at index: Int) -> UInt16? {
         guard let parts = self["VP"]?.split(separator: "+", omittingEmptySubsequences: false),
-              parts.count <= 2, index < parts.count, parts[index].allSatisfy(\.isASCII) else { return nil }
+            parts.count <= 2, index < parts.count, parts[index].allSatisfy(\.isASCII)
+        else { return nil }
         return UInt16(parts[index])
     }
 }

@@ -68,11 +68,14 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
 
     /// Publishes an advertisement, or replaces the one with the same instance name: new records are
     /// announced now and twice more (§8.3); records the replacement drops get goodbyes (§10.1).
-    public mutating func advertise(_ advertisement: MatterAdvertisement, now: DiscoveryInstant) throws(AdvertisementError) -> [Action] {
+    public mutating func advertise(
+        _ advertisement: MatterAdvertisement, now: DiscoveryInstant
+    ) throws(AdvertisementError) -> [Action] {
         let service = try advertisement.service()
         try Self.checkEncodable(serviceRecords(service))
         let before = records
-        if let index = advertisements.firstIndex(where: { $0.serviceInstanceName == advertisement.serviceInstanceName }) {
+        if let index = advertisements.firstIndex(where: { $0.serviceInstanceName == advertisement.serviceInstanceName })
+        {
             advertisements[index] = advertisement
             services[index] = service
         } else {
@@ -84,7 +87,10 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
 
     /// Stops publishing the advertisement with this instance name and says goodbye to its records.
     public mutating func withdraw(_ advertisement: MatterAdvertisement, now: DiscoveryInstant) -> [Action] {
-        guard let index = advertisements.firstIndex(where: { $0.serviceInstanceName == advertisement.serviceInstanceName }) else { return [] }
+        guard
+            let index = advertisements.firstIndex(where: { $0.serviceInstanceName == advertisement.serviceInstanceName }
+            )
+        else { return [] }
         let before = records
         advertisements.remove(at: index)
         services.remove(at: index)
@@ -153,15 +159,22 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
 
     /// Answers one received packet. `sourcePort` tells a legacy resolver (§6.7) from an mDNS querier;
     /// responses, malformed packets and questions about names this node does not own get no reply.
-    public mutating func receive(_ packet: [UInt8], from source: Address, sourcePort: UInt16, now: DiscoveryInstant) -> [Action] {
+    public mutating func receive(
+        _ packet: [UInt8], from source: Address, sourcePort: UInt16, now: DiscoveryInstant
+    ) -> [Action] {
         guard let query = try? DNSMessage(decoding: packet), !query.isResponse,
-              query.flags & DNSMessage.opcodeAndResponseCodeMask == 0 else { return [] }
+            query.flags & DNSMessage.opcodeAndResponseCodeMask == 0
+        else { return [] }
         let all = records
         var answered: [DNSQuestion] = []
         var answers: [DNSResourceRecord] = []
         for question in query.questions
-        where question.recordClass == DNSResourceRecord.internetClass || question.recordClass == DNSResourceRecord.anyClass {
-            let matching = all.filter { $0.name == question.name && (question.type == .any || question.type == $0.type) }
+        where question.recordClass == DNSResourceRecord.internetClass
+            || question.recordClass == DNSResourceRecord.anyClass
+        {
+            let matching = all.filter {
+                $0.name == question.name && (question.type == .any || question.type == $0.type)
+            }
             guard !matching.isEmpty else { continue }
             if !answered.contains(question) { answered.append(question) }
             for record in matching where !answers.contains(record) { answers.append(record) }
@@ -169,7 +182,8 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
         // §7.1: leave out what the querier already holds with at least half its lifetime left.
         func isKnown(_ record: DNSResourceRecord) -> Bool {
             query.answers.contains {
-                $0.name == record.name && $0.data == record.data && $0.recordClass == record.recordClass && $0.ttl >= record.ttl / 2
+                $0.name == record.name && $0.data == record.data && $0.recordClass == record.recordClass
+                    && $0.ttl >= record.ttl / 2
             }
         }
         answers.removeAll(where: isKnown)
@@ -184,8 +198,10 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
                 record.cacheFlush = false
                 return record
             }
-            return packets(id: query.id, questions: answered, answers: answers.map(legacy), additionals: extra.map(legacy))
-                .map { .send($0, to: .unicast(source)) }
+            return packets(
+                id: query.id, questions: answered, answers: answers.map(legacy), additionals: extra.map(legacy)
+            )
+            .map { .send($0, to: .unicast(source)) }
         }
         // §5.4: a unicast reply when asked, unless the records have not gone out by multicast in a quarter of their TTL.
         if answered.allSatisfy(\.unicastResponse) && answers.allSatisfy({ wasMulticastRecently($0, now: now) }) {
@@ -195,7 +211,9 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
     }
 
     /// §6: what went out by multicast less than a second ago stays out; nothing left, nothing sent.
-    private mutating func multicast(answers: [DNSResourceRecord], additionals: [DNSResourceRecord], now: DiscoveryInstant) -> [Action] {
+    private mutating func multicast(
+        answers: [DNSResourceRecord], additionals: [DNSResourceRecord], now: DiscoveryInstant
+    ) -> [Action] {
         func allowed(_ record: DNSResourceRecord) -> Bool {
             lastMulticast[RecordKey(record)].map { $0 + DiscoveryTiming.minimumMulticastInterval <= now } ?? true
         }
@@ -250,7 +268,8 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
             result += serviceRecords(service)
         }
         result += serviceTypes.map {
-            DNSResourceRecord(name: MatterServiceName.serviceTypeEnumeration, ttl: DiscoveryTiming.otherRecordTTL, data: .ptr($0))
+            DNSResourceRecord(
+                name: MatterServiceName.serviceTypeEnumeration, ttl: DiscoveryTiming.otherRecordTTL, data: .ptr($0))
         }
         return result + Self.hostRecords(host)
     }
@@ -261,15 +280,22 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
             DNSResourceRecord(name: $0, ttl: DiscoveryTiming.otherRecordTTL, data: .ptr(service.instance))
         }
         return pointers + [
-            DNSResourceRecord(name: service.instance, cacheFlush: true, ttl: DiscoveryTiming.hostRecordTTL,
-                              data: .srv(DNSServiceLocation(port: service.port, target: host.name))),
-            DNSResourceRecord(name: service.instance, cacheFlush: true, ttl: DiscoveryTiming.otherRecordTTL, data: .txt(service.txt)),
+            DNSResourceRecord(
+                name: service.instance, cacheFlush: true, ttl: DiscoveryTiming.hostRecordTTL,
+                data: .srv(DNSServiceLocation(port: service.port, target: host.name))),
+            DNSResourceRecord(
+                name: service.instance, cacheFlush: true, ttl: DiscoveryTiming.otherRecordTTL, data: .txt(service.txt)),
         ]
     }
 
     private static func hostRecords(_ host: ResponderHost) -> [DNSResourceRecord] {
-        host.ipv4Addresses.map { DNSResourceRecord(name: host.name, cacheFlush: true, ttl: DiscoveryTiming.hostRecordTTL, data: .a($0)) }
-            + host.ipv6Addresses.map { DNSResourceRecord(name: host.name, cacheFlush: true, ttl: DiscoveryTiming.hostRecordTTL, data: .aaaa($0)) }
+        host.ipv4Addresses.map {
+            DNSResourceRecord(name: host.name, cacheFlush: true, ttl: DiscoveryTiming.hostRecordTTL, data: .a($0))
+        }
+            + host.ipv6Addresses.map {
+                DNSResourceRecord(
+                    name: host.name, cacheFlush: true, ttl: DiscoveryTiming.hostRecordTTL, data: .aaaa($0))
+            }
     }
 
     /// Everything published is checked once here, so building a response later cannot fail.
@@ -285,7 +311,10 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
 
     /// Responses holding every answer, split so each fits `maximumResponseSize` (sizes counted without
     /// name compression, so the real packets are smaller); additionals that do not fit are left out.
-    private func packets(id: UInt16 = 0, questions: [DNSQuestion] = [], answers: [DNSResourceRecord], additionals: [DNSResourceRecord] = []) -> [[UInt8]] {
+    private func packets(
+        id: UInt16 = 0, questions: [DNSQuestion] = [], answers: [DNSResourceRecord],
+        additionals: [DNSResourceRecord] = []
+    ) -> [[UInt8]] {
         let header = 12 + questions.reduce(0) { $0 + Self.wireLength($1.name) + 4 }
         var messages: [DNSMessage] = []
         var current = DNSMessage(id: id, flags: Self.responseFlags, questions: questions)

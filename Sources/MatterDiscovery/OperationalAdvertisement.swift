@@ -6,7 +6,9 @@ public struct OperationalAdvertisement: Hashable, Sendable {
     /// SII, SAI, SAT, T, ICD.
     public var session: AdvertisedSessionParameters
 
-    public init(peerID: OperationalPeerID, port: UInt16, session: AdvertisedSessionParameters = AdvertisedSessionParameters()) {
+    public init(
+        peerID: OperationalPeerID, port: UInt16, session: AdvertisedSessionParameters = AdvertisedSessionParameters()
+    ) {
         self.peerID = peerID
         self.port = port
         self.session = session

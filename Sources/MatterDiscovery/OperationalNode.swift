@@ -8,7 +8,10 @@ public struct OperationalNode: Hashable, Sendable {
     public var ipv6Addresses: [IPv6Address]
     public var txt: MatterTXTRecord
 
-    public init(peerID: OperationalPeerID, hostName: DNSName, port: UInt16, ipv4Addresses: [IPv4Address], ipv6Addresses: [IPv6Address], txt: MatterTXTRecord) {
+    public init(
+        peerID: OperationalPeerID, hostName: DNSName, port: UInt16, ipv4Addresses: [IPv4Address],
+        ipv6Addresses: [IPv6Address], txt: MatterTXTRecord
+    ) {
         self.peerID = peerID
         self.hostName = hostName
         self.port = port

@@ -12,7 +12,8 @@ public struct OperationalPeerID: Hashable, Sendable, CustomStringConvertible {
     public init?(instanceName: String) {
         let parts = instanceName.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ $0.count == 16 && $0.allSatisfy(\.isHexDigit) }),
-              let fabric = UInt64(parts[0], radix: 16), let node = UInt64(parts[1], radix: 16) else { return nil }
+            let fabric = UInt64(parts[0], radix: 16), let node = UInt64(parts[1], radix: 16)
+        else { return nil }
         compressedFabricID = fabric
         nodeID = node
     }

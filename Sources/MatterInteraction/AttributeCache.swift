@@ -26,7 +26,10 @@ public struct AttributeCache: Hashable, Sendable {
     public var dataVersionFilters: [DataVersionFilterIB] {
         dataVersions
             .sorted { ($0.key.endpoint, $0.key.cluster) < ($1.key.endpoint, $1.key.cluster) }
-            .map { DataVersionFilterIB(path: ClusterPathIB(endpoint: $0.key.endpoint, cluster: $0.key.cluster), dataVersion: $0.value) }
+            .map {
+                DataVersionFilterIB(
+                    path: ClusterPathIB(endpoint: $0.key.endpoint, cluster: $0.key.cluster), dataVersion: $0.value)
+            }
     }
 
     /// Applies the attribute reports of one whole report, in order, and returns the paths whose value differs

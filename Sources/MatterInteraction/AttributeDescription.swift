@@ -8,7 +8,10 @@ public struct AttributeDescription: Hashable, Sendable {
     /// Writes outside a timed interaction get NEEDS_TIMED_INTERACTION.
     public var requiresTimedWrite: Bool
 
-    public init(id: UInt32, readPrivilege: AccessPrivilege = .view, writePrivilege: AccessPrivilege? = nil, requiresTimedWrite: Bool = false) {
+    public init(
+        id: UInt32, readPrivilege: AccessPrivilege = .view, writePrivilege: AccessPrivilege? = nil,
+        requiresTimedWrite: Bool = false
+    ) {
         self.id = id
         self.readPrivilege = readPrivilege
         self.writePrivilege = writePrivilege

@@ -17,8 +17,10 @@ public struct AttributePathIB: Hashable, Sendable, TLVCodable, CustomStringConve
     public var attribute: UInt32?
     public var listIndex: ListIndex?
 
-    public init(enableTagCompression: Bool? = nil, node: UInt64? = nil, endpoint: UInt16? = nil, cluster: UInt32? = nil,
-                attribute: UInt32? = nil, listIndex: ListIndex? = nil) {
+    public init(
+        enableTagCompression: Bool? = nil, node: UInt64? = nil, endpoint: UInt16? = nil, cluster: UInt32? = nil,
+        attribute: UInt32? = nil, listIndex: ListIndex? = nil
+    ) {
         self.enableTagCompression = enableTagCompression
         self.node = node
         self.endpoint = endpoint
@@ -52,7 +54,8 @@ public struct AttributePathIB: Hashable, Sendable, TLVCodable, CustomStringConve
     public init(tlv element: TLVElement) throws(TLVError) {
         let fields = try element.listFields()
         self.init(
-            enableTagCompression: try fields.optional(0), node: try fields.optional(1), endpoint: try fields.optional(2),
+            enableTagCompression: try fields.optional(0), node: try fields.optional(1),
+            endpoint: try fields.optional(2),
             cluster: try fields.optional(3), attribute: try fields.optional(4)
         )
         if let index = element[context: 5] {

@@ -12,8 +12,10 @@ public struct ClusterDescription: Hashable, Sendable {
     /// Event IDs, readable with View privilege.
     public var events: [UInt32]
 
-    public init(id: UInt32, revision: UInt16, featureMap: UInt32 = 0, attributes: [AttributeDescription] = [],
-                acceptedCommands: [CommandDescription] = [], generatedCommands: [UInt32] = [], events: [UInt32] = []) {
+    public init(
+        id: UInt32, revision: UInt16, featureMap: UInt32 = 0, attributes: [AttributeDescription] = [],
+        acceptedCommands: [CommandDescription] = [], generatedCommands: [UInt32] = [], events: [UInt32] = []
+    ) {
         self.id = id
         self.revision = revision
         self.featureMap = featureMap

@@ -14,14 +14,18 @@ public protocol DataModelProvider: AccessChecker, Sendable {
     /// The value of one attribute that the cluster's description lists (global attributes never reach here),
     /// or the status to report instead (UNSUPPORTED_READ, a cluster-specific FAILURE…). `isFabricFiltered` asks
     /// for only the accessing fabric's entries of a fabric-scoped list.
-    func read(_ path: ConcreteAttributePath, isFabricFiltered: Bool, context: AccessContext) -> Result<TLVValue, InteractionModelStatus>
+    func read(
+        _ path: ConcreteAttributePath, isFabricFiltered: Bool, context: AccessContext
+    ) -> Result<TLVValue, InteractionModelStatus>
 
     /// The cluster instance's data version (§7.10.3); the provider bumps it whenever one of its values changes.
     func dataVersion(of cluster: ConcreteClusterPath) -> UInt32
 
     /// Writes one attribute the engine has found writable by this subject; returns SUCCESS or why not
     /// (CONSTRAINT_ERROR, INVALID_DATA_TYPE…). A change bumps the cluster's data version.
-    mutating func write(_ path: ConcreteAttributePath, value: TLVElement, context: AccessContext) -> InteractionModelStatus
+    mutating func write(
+        _ path: ConcreteAttributePath, value: TLVElement, context: AccessContext
+    ) -> InteractionModelStatus
 
     /// Runs one accepted command the subject may invoke; `fields` is the command's fields structure, when sent.
     mutating func invoke(_ path: CommandPathIB, fields: TLVElement?, context: AccessContext) -> CommandOutcome

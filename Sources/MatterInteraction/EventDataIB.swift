@@ -45,11 +45,15 @@ public struct EventDataIB: Hashable, Sendable, TLVCodable {
     public init(tlv element: TLVElement) throws(TLVError) {
         let fields = try element.structure()
         let timestamp: Timestamp? =
-            if let value = try fields.optional(3, as: UInt64.self) { .epochMilliseconds(value) }
-            else if let value = try fields.optional(4, as: UInt64.self) { .systemMilliseconds(value) }
-            else if let value = try fields.optional(5, as: UInt64.self) { .deltaEpochMilliseconds(value) }
-            else if let value = try fields.optional(6, as: UInt64.self) { .deltaSystemMilliseconds(value) }
-            else { nil }
+            if let value = try fields.optional(3, as: UInt64.self) {
+                .epochMilliseconds(value)
+            } else if let value = try fields.optional(4, as: UInt64.self) {
+                .systemMilliseconds(value)
+            } else if let value = try fields.optional(5, as: UInt64.self) {
+                .deltaEpochMilliseconds(value)
+            } else if let value = try fields.optional(6, as: UInt64.self) { .deltaSystemMilliseconds(value) } else {
+                nil
+            }
         self.init(
             path: try fields.required(0), eventNumber: try fields.required(1), priority: try fields.required(2),
             timestamp: timestamp, data: fields.optionalData(7)

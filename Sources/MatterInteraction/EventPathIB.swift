@@ -9,7 +9,10 @@ public struct EventPathIB: Hashable, Sendable, TLVCodable, CustomStringConvertib
     /// Asks the publisher to report this event without waiting for the minimum interval.
     public var isUrgent: Bool?
 
-    public init(node: UInt64? = nil, endpoint: UInt16? = nil, cluster: UInt32? = nil, event: UInt32? = nil, isUrgent: Bool? = nil) {
+    public init(
+        node: UInt64? = nil, endpoint: UInt16? = nil, cluster: UInt32? = nil, event: UInt32? = nil,
+        isUrgent: Bool? = nil
+    ) {
         self.node = node
         self.endpoint = endpoint
         self.cluster = cluster

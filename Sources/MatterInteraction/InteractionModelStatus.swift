@@ -75,26 +75,37 @@ public struct InteractionModelStatus: RawRepresentable, Hashable, Sendable, Cust
         case .unsupportedEndpoint: ("UNSUPPORTED_ENDPOINT", "the device has no such endpoint")
         case .invalidAction: ("INVALID_ACTION", "the request was malformed or had invalid fields, so nothing was done")
         case .unsupportedCommand: ("UNSUPPORTED_COMMAND", "the device does not implement this command")
-        case .invalidCommand: ("INVALID_COMMAND", "the command's fields were malformed, missing or invalid, so it was not run")
-        case .unsupportedAttribute: ("UNSUPPORTED_ATTRIBUTE", "the device does not implement this attribute, field or list entry")
-        case .constraintError: ("CONSTRAINT_ERROR", "the value is out of range or reserved; the attribute keeps its old value")
+        case .invalidCommand:
+            ("INVALID_COMMAND", "the command's fields were malformed, missing or invalid, so it was not run")
+        case .unsupportedAttribute:
+            ("UNSUPPORTED_ATTRIBUTE", "the device does not implement this attribute, field or list entry")
+        case .constraintError:
+            ("CONSTRAINT_ERROR", "the value is out of range or reserved; the attribute keeps its old value")
         case .unsupportedWrite: ("UNSUPPORTED_WRITE", "the attribute is read-only")
         case .resourceExhausted: ("RESOURCE_EXHAUSTED", "the device ran out of resources for this operation")
         case .notFound: ("NOT_FOUND", "the device could not find the indicated entry")
         case .unreportableAttribute: ("UNREPORTABLE_ATTRIBUTE", "the device cannot report this attribute")
-        case .invalidDataType: ("INVALID_DATA_TYPE", "the value has the wrong data type for this field, so nothing was done")
+        case .invalidDataType:
+            ("INVALID_DATA_TYPE", "the value has the wrong data type for this field, so nothing was done")
         case .unsupportedRead: ("UNSUPPORTED_READ", "the attribute is write-only")
-        case .dataVersionMismatch: ("DATA_VERSION_MISMATCH", "the cluster's data version no longer matches the one the request named")
+        case .dataVersionMismatch:
+            ("DATA_VERSION_MISMATCH", "the cluster's data version no longer matches the one the request named")
         case .timeout: ("TIMEOUT", "the device aborted the transaction because its time ran out")
         case .unsupportedNode: ("UNSUPPORTED_NODE", "the device is not the node the request names")
         case .busy: ("BUSY", "the device is busy with another action; try again later")
-        case .accessRestricted: ("ACCESS_RESTRICTED", "access is restricted by the device's current access restrictions")
+        case .accessRestricted:
+            ("ACCESS_RESTRICTED", "access is restricted by the device's current access restrictions")
         case .unsupportedCluster: ("UNSUPPORTED_CLUSTER", "the endpoint does not have this cluster")
         case .noUpstreamSubscription: ("NO_UPSTREAM_SUBSCRIPTION", "the proxy has no subscription to the source")
-        case .needsTimedInteraction: ("NEEDS_TIMED_INTERACTION", "this write or command must be sent as a timed interaction")
+        case .needsTimedInteraction:
+            ("NEEDS_TIMED_INTERACTION", "this write or command must be sent as a timed interaction")
         case .unsupportedEvent: ("UNSUPPORTED_EVENT", "the cluster does not have this event")
         case .pathsExhausted: ("PATHS_EXHAUSTED", "the device cannot handle this many paths in one request")
-        case .timedRequestMismatch: ("TIMED_REQUEST_MISMATCH", "the request's TimedRequest flag does not match whether a timed interaction is under way")
+        case .timedRequestMismatch:
+            (
+                "TIMED_REQUEST_MISMATCH",
+                "the request's TimedRequest flag does not match whether a timed interaction is under way"
+            )
         case .failsafeRequired: ("FAILSAFE_REQUIRED", "the command needs an armed fail-safe")
         case .invalidInState: ("INVALID_IN_STATE", "the device cannot do this in its current operational state")
         case .noCommandResponse: ("NO_COMMAND_RESPONSE", "the device sent no response for one of the commands")

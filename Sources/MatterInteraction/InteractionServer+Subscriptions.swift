@@ -5,10 +5,13 @@ import MatterTLV
 // acknowledged → SubscribeResponse; then, on exchanges the server opens, a report of what changed once the min
 // interval has passed, or an empty one before the max interval ends, each acknowledged by a StatusResponse.
 extension InteractionServer {
-    mutating func subscribe(_ payload: [UInt8], on exchange: ExchangeHandle, context: AccessContext, now: Instant) -> [ServerAction] {
+    mutating func subscribe(
+        _ payload: [UInt8], on exchange: ExchangeHandle, context: AccessContext, now: Instant
+    ) -> [ServerAction] {
         guard let request = try? SubscribeRequestMessage(payload: payload),
-              !(request.attributeRequests.isEmpty && request.eventRequests.isEmpty),
-              request.minIntervalFloor <= request.maxIntervalCeiling else {
+            !(request.attributeRequests.isEmpty && request.eventRequests.isEmpty),
+            request.minIntervalFloor <= request.maxIntervalCeiling
+        else {
             return refuse(exchange, .invalidAction)
         }
         var actions: [ServerAction] = []
@@ -24,8 +27,9 @@ extension InteractionServer {
             return actions + refuse(exchange, .resourceExhausted)
         }
         let id = newSubscriptionID()
-        let attributes = attributeReports(for: request.attributeRequests, skipping: request.dataVersionFilters,
-                                          isFabricFiltered: request.isFabricFiltered, context: context)
+        let attributes = attributeReports(
+            for: request.attributeRequests, skipping: request.dataVersionFilters,
+            isFabricFiltered: request.isFabricFiltered, context: context)
         let minimum = request.eventFilters.map(\.eventMinimum).max() ?? 0
         let events = eventData(for: request.eventRequests, from: minimum, context: context)
         // The publisher picks the max interval: the subscriber's ceiling, at least 1 s so keep-alives cannot spin.
@@ -36,7 +40,8 @@ extension InteractionServer {
             minInterval: .seconds(request.minIntervalFloor), maxInterval: .seconds(maxInterval),
             phase: .priming(exchange), lastReport: now, nextEventNumber: events.next)
         let chunks = MessageChunker.reportData(
-            attributeReports: attributes, eventReports: eventStatuses(for: request.eventRequests, context: context) + events.reports,
+            attributeReports: attributes,
+            eventReports: eventStatuses(for: request.eventRequests, context: context) + events.reports,
             subscriptionID: id, suppressLastResponse: false)
         return actions + sendSeries(.reportData, chunks, then: .subscribeResponse(id), on: exchange, now: now)
     }
@@ -53,8 +58,10 @@ extension InteractionServer {
     /// the report will arrive on it.
     public mutating func reportExchangeOpened(_ exchange: ExchangeHandle, subscriptionID: UInt32) {
         guard var subscription = subscriptions[subscriptionID],
-              case .awaitingExchange(let remaining, let deadline) = subscription.phase else { return }
-        exchanges[exchange] = .sendingChunks(.reportData, remaining: remaining, then: .report(subscriptionID), deadline: deadline)
+            case .awaitingExchange(let remaining, let deadline) = subscription.phase
+        else { return }
+        exchanges[exchange] = .sendingChunks(
+            .reportData, remaining: remaining, then: .report(subscriptionID), deadline: deadline)
         subscription.phase = .reporting(exchange)
         subscriptions[subscriptionID] = subscription
     }
@@ -91,7 +98,9 @@ extension InteractionServer {
 
     func hasPendingChanges(_ subscription: ServedSubscription) -> Bool {
         !subscription.dirty.isEmpty
-            || !eventData(for: subscription.eventPaths, from: subscription.nextEventNumber, context: subscription.context).reports.isEmpty
+            || !eventData(
+                for: subscription.eventPaths, from: subscription.nextEventNumber, context: subscription.context
+            ).reports.isEmpty
     }
 
     /// Drops subscriptions whose report exchange was never opened in time, and starts the reports that are due.
@@ -124,23 +133,31 @@ extension InteractionServer {
             let order = { (path: ConcreteAttributePath) in (path.endpoint, path.cluster, path.attribute) }
             for path in subscription.dirty.sorted(by: { order($0) < order($1) }) {
                 guard case .success(let (cluster, attribute)) = lookUp(path),
-                      provider.isAllowed(AccessRequest(cluster: path.clusterPath, privilege: attribute.readPrivilege), for: subscription.context)
+                    provider.isAllowed(
+                        AccessRequest(cluster: path.clusterPath, privilege: attribute.readPrivilege),
+                        for: subscription.context)
                 else { continue }
-                switch readValue(path, of: cluster, isFabricFiltered: subscription.isFabricFiltered, context: subscription.context) {
+                switch readValue(
+                    path, of: cluster, isFabricFiltered: subscription.isFabricFiltered, context: subscription.context)
+                {
                 case .success(let value): attributes.append(dataReport(path, value))
                 case .failure(let status): attributes.append(statusReport(path, status))
                 }
             }
-            let data = eventData(for: subscription.eventPaths, from: subscription.nextEventNumber, context: subscription.context)
+            let data = eventData(
+                for: subscription.eventPaths, from: subscription.nextEventNumber, context: subscription.context)
             events = data.reports
             subscription.nextEventNumber = data.next
             subscription.dirty = []
         }
-        let chunks = MessageChunker.reportData(attributeReports: attributes, eventReports: events, subscriptionID: id,
-                                               suppressLastResponse: false)
+        let chunks = MessageChunker.reportData(
+            attributeReports: attributes, eventReports: events, subscriptionID: id,
+            suppressLastResponse: false)
         subscription.lastReport = now
-        subscription.phase = .awaitingExchange(remaining: Array(chunks.dropFirst()), deadline: now + InteractionTiming.serverResponseTimeout)
+        subscription.phase = .awaitingExchange(
+            remaining: Array(chunks.dropFirst()), deadline: now + InteractionTiming.serverResponseTimeout)
         subscriptions[id] = subscription
-        return chunks.first.map { [.openExchangeAndSend(subscription.session, .reportData, $0, subscriptionID: id)] } ?? []
+        return chunks.first.map { [.openExchangeAndSend(subscription.session, .reportData, $0, subscriptionID: id)] }
+            ?? []
     }
 }

@@ -6,8 +6,10 @@ import MatterTLV
 // (UNSUPPORTED_WRITE), be allowed (UNSUPPORTED_ACCESS), be timed if the attribute says so (NEEDS_TIMED_INTERACTION)
 // and name the current data version if it names one (DATA_VERSION_MISMATCH); then the provider decides.
 extension InteractionServer {
-    mutating func write(_ payload: [UInt8], on exchange: ExchangeHandle, timedWindow: Instant?, context: AccessContext,
-                        now: Instant) -> [ServerAction] {
+    mutating func write(
+        _ payload: [UInt8], on exchange: ExchangeHandle, timedWindow: Instant?, context: AccessContext,
+        now: Instant
+    ) -> [ServerAction] {
         guard let request = try? WriteRequestMessage(payload: payload) else { return refuse(exchange, .invalidAction) }
         if let status = Self.timedStatus(flagged: request.timedRequest, window: timedWindow, now: now) {
             return refuse(exchange, status)
@@ -16,15 +18,19 @@ extension InteractionServer {
     }
 
     /// A later chunk of a chunked write: it must be timed as the first one was.
-    mutating func continueWrite(_ payload: [UInt8], on exchange: ExchangeHandle, timed: Bool, context: AccessContext,
-                                now: Instant) -> [ServerAction] {
+    mutating func continueWrite(
+        _ payload: [UInt8], on exchange: ExchangeHandle, timed: Bool, context: AccessContext,
+        now: Instant
+    ) -> [ServerAction] {
         guard let request = try? WriteRequestMessage(payload: payload) else { return refuse(exchange, .invalidAction) }
         guard request.timedRequest == timed else { return refuse(exchange, .timedRequestMismatch) }
         return writeChunk(request, on: exchange, context: context, now: now)
     }
 
-    private mutating func writeChunk(_ request: WriteRequestMessage, on exchange: ExchangeHandle, context: AccessContext,
-                                     now: Instant) -> [ServerAction] {
+    private mutating func writeChunk(
+        _ request: WriteRequestMessage, on exchange: ExchangeHandle, context: AccessContext,
+        now: Instant
+    ) -> [ServerAction] {
         var statuses: [AttributeStatusIB] = []
         var written: [ConcreteAttributePath] = []
         for data in request.writeRequests {
@@ -35,15 +41,18 @@ extension InteractionServer {
             }
         }
         markChanged(written)
-        let response = ServerAction.send(.writeResponse, WriteResponseMessage(writeResponses: statuses).encoded(), on: exchange)
+        let response = ServerAction.send(
+            .writeResponse, WriteResponseMessage(writeResponses: statuses).encoded(), on: exchange)
         if request.moreChunkedMessages {
-            exchanges[exchange] = .receivingWrite(timed: request.timedRequest, deadline: now + InteractionTiming.serverResponseTimeout)
+            exchanges[exchange] = .receivingWrite(
+                timed: request.timedRequest, deadline: now + InteractionTiming.serverResponseTimeout)
             return [response]
         }
         return request.suppressResponse ? [.closeExchange(exchange)] : [response, .closeExchange(exchange)]
     }
 
-    private mutating func write(_ data: AttributeDataIB, timed: Bool, context: AccessContext) -> InteractionModelStatus {
+    private mutating func write(_ data: AttributeDataIB, timed: Bool, context: AccessContext) -> InteractionModelStatus
+    {
         guard let path = data.path.concrete else { return .invalidAction }
         let attribute: AttributeDescription
         switch lookUp(path) {

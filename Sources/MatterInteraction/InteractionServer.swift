@@ -59,8 +59,10 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
     // MARK: Messages
 
     /// One Interaction Model message from a peer, on the exchange it arrived on; `context` describes its session.
-    public mutating func handle(opcode rawOpcode: UInt8, payload: [UInt8], on exchange: ExchangeHandle,
-                                context: AccessContext, now: Instant) -> [ServerAction] {
+    public mutating func handle(
+        opcode rawOpcode: UInt8, payload: [UInt8], on exchange: ExchangeHandle,
+        context: AccessContext, now: Instant
+    ) -> [ServerAction] {
         guard let opcode = InteractionModelOpcode(rawValue: rawOpcode) else {
             return abandonExchange(exchange) + refuse(exchange, .invalidAction)
         }
@@ -77,7 +79,9 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
         case .invokeRequest:
             return invoke(payload, on: exchange, timedWindow: nil, context: context, now: now)
         case .timedRequest:
-            guard let request = try? TimedRequestMessage(payload: payload) else { return refuse(exchange, .invalidAction) }
+            guard let request = try? TimedRequestMessage(payload: payload) else {
+                return refuse(exchange, .invalidAction)
+            }
             exchanges[exchange] = .timedWindow(until: now + .milliseconds(request.timeout))
             return [.send(.statusResponse, StatusResponseMessage(status: .success).encoded(), on: exchange)]
         case .statusResponse, .subscribeResponse, .reportData, .writeResponse, .invokeResponse:
@@ -85,8 +89,10 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
         }
     }
 
-    private mutating func continueExchange(_ state: ExchangeState, opcode: InteractionModelOpcode, payload: [UInt8],
-                                           on exchange: ExchangeHandle, context: AccessContext, now: Instant) -> [ServerAction] {
+    private mutating func continueExchange(
+        _ state: ExchangeState, opcode: InteractionModelOpcode, payload: [UInt8],
+        on exchange: ExchangeHandle, context: AccessContext, now: Instant
+    ) -> [ServerAction] {
         switch (state, opcode) {
         case (.sendingChunks(let chunkOpcode, let remaining, let completion, _), .statusResponse):
             guard let status = try? StatusResponseMessage(payload: payload).status, status == .success else {
@@ -113,19 +119,24 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
 
     /// Sends the first of `messages`; the rest follow one per StatusResponse SUCCESS, then `completion`. A series
     /// that completes by closing ends with its last message, which asks for no answer.
-    mutating func sendSeries(_ opcode: InteractionModelOpcode, _ messages: [[UInt8]], then completion: Completion,
-                             on exchange: ExchangeHandle, now: Instant) -> [ServerAction] {
+    mutating func sendSeries(
+        _ opcode: InteractionModelOpcode, _ messages: [[UInt8]], then completion: Completion,
+        on exchange: ExchangeHandle, now: Instant
+    ) -> [ServerAction] {
         guard let first = messages.first else { return complete(completion, on: exchange, now: now) }
         let remaining = Array(messages.dropFirst())
         if remaining.isEmpty, completion == .close {
             return [.send(opcode, first, on: exchange), .closeExchange(exchange)]
         }
-        exchanges[exchange] = .sendingChunks(opcode, remaining: remaining, then: completion,
-                                             deadline: now + InteractionTiming.serverResponseTimeout)
+        exchanges[exchange] = .sendingChunks(
+            opcode, remaining: remaining, then: completion,
+            deadline: now + InteractionTiming.serverResponseTimeout)
         return [.send(opcode, first, on: exchange)]
     }
 
-    private mutating func complete(_ completion: Completion, on exchange: ExchangeHandle, now: Instant) -> [ServerAction] {
+    private mutating func complete(
+        _ completion: Completion, on exchange: ExchangeHandle, now: Instant
+    ) -> [ServerAction] {
         switch completion {
         case .close:
             return [.closeExchange(exchange)]
@@ -164,7 +175,10 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
 
     /// A StatusResponse with this status, ending the exchange.
     func refuse(_ exchange: ExchangeHandle, _ status: InteractionModelStatus) -> [ServerAction] {
-        [.send(.statusResponse, StatusResponseMessage(status: status).encoded(), on: exchange), .closeExchange(exchange)]
+        [
+            .send(.statusResponse, StatusResponseMessage(status: status).encoded(), on: exchange),
+            .closeExchange(exchange),
+        ]
     }
 
     // MARK: Exchange failures and time
@@ -192,7 +206,8 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
         let subscriptionDeadlines = subscriptions.values.compactMap { subscription -> Instant? in
             switch subscription.phase {
             case .idle:
-                hasPendingChanges(subscription) ? min(subscription.minimumReportTime, subscription.keepAliveTime) : subscription.keepAliveTime
+                hasPendingChanges(subscription)
+                    ? min(subscription.minimumReportTime, subscription.keepAliveTime) : subscription.keepAliveTime
             case .awaitingExchange(_, let deadline):
                 deadline
             case .priming, .reporting:

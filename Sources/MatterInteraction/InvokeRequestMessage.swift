@@ -10,8 +10,10 @@ public struct InvokeRequestMessage: InteractionMessage {
     public var invokeRequests: [CommandDataIB]
     public var interactionModelRevision: UInt8?
 
-    public init(suppressResponse: Bool = false, timedRequest: Bool = false, invokeRequests: [CommandDataIB],
-                interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision) {
+    public init(
+        suppressResponse: Bool = false, timedRequest: Bool = false, invokeRequests: [CommandDataIB],
+        interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision
+    ) {
         self.suppressResponse = suppressResponse
         self.timedRequest = timedRequest
         self.invokeRequests = invokeRequests
@@ -31,7 +33,8 @@ public struct InvokeRequestMessage: InteractionMessage {
         let fields = try element.structure()
         self.init(
             suppressResponse: try fields.required(0), timedRequest: try fields.required(1),
-            invokeRequests: try fields.required(2), interactionModelRevision: try fields.optional(InteractionConstants.revisionTag)
+            invokeRequests: try fields.required(2),
+            interactionModelRevision: try fields.optional(InteractionConstants.revisionTag)
         )
     }
 }

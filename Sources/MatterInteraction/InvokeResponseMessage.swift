@@ -10,8 +10,10 @@ public struct InvokeResponseMessage: InteractionMessage {
     public var moreChunkedMessages: Bool
     public var interactionModelRevision: UInt8?
 
-    public init(suppressResponse: Bool = false, invokeResponses: [InvokeResponseIB], moreChunkedMessages: Bool = false,
-                interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision) {
+    public init(
+        suppressResponse: Bool = false, invokeResponses: [InvokeResponseIB], moreChunkedMessages: Bool = false,
+        interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision
+    ) {
         self.suppressResponse = suppressResponse
         self.invokeResponses = invokeResponses
         self.moreChunkedMessages = moreChunkedMessages

@@ -85,7 +85,8 @@ public struct InvokeTransaction: Sendable {
         // A response names our endpoint and cluster; a response command carries its own command ID.
         let answer = message.invokeResponses.first { response in
             switch response {
-            case .command(let data): data.path.endpoint == command.path.endpoint && data.path.cluster == command.path.cluster
+            case .command(let data):
+                data.path.endpoint == command.path.endpoint && data.path.cluster == command.path.cluster
             case .status(let status): status.path == command.path
             }
         }

@@ -6,9 +6,12 @@ import MatterTLV
 // as an empty list followed by one append per item, so that it fills messages instead of needing one to itself. An item too large alone still goes, alone, in its own message.
 enum MessageChunker {
     /// The ReportData payloads of one report. `suppressLastResponse` marks the last one SuppressResponse (a read).
-    static func reportData(attributeReports: [AttributeReportIB], eventReports: [EventReportIB], subscriptionID: UInt32?,
-                           suppressLastResponse: Bool) -> [[UInt8]] {
-        let overhead = ReportDataMessage(subscriptionID: subscriptionID, moreChunkedMessages: true, suppressResponse: true)
+    static func reportData(
+        attributeReports: [AttributeReportIB], eventReports: [EventReportIB], subscriptionID: UInt32?,
+        suppressLastResponse: Bool
+    ) -> [[UInt8]] {
+        let overhead =
+            ReportDataMessage(subscriptionID: subscriptionID, moreChunkedMessages: true, suppressResponse: true)
             .encoded().count + 2 * arrayOverhead
         let items = attributeReports.flatMap(splitLongList).map(Item.attribute) + eventReports.map(Item.event)
         let groups = pack(items, overhead: overhead)
@@ -44,11 +47,12 @@ enum MessageChunker {
         case invoke(InvokeResponseIB)
 
         var encodedSize: Int {
-            let value = switch self {
-            case .attribute(let report): report.tlvValue()
-            case .event(let report): report.tlvValue()
-            case .invoke(let response): response.tlvValue()
-            }
+            let value =
+                switch self {
+                case .attribute(let report): report.tlvValue()
+                case .event(let report): report.tlvValue()
+                case .invoke(let response): response.tlvValue()
+                }
             return TLVWriter.encode(TLVElement(value)).count
         }
     }
@@ -73,7 +77,8 @@ enum MessageChunker {
     /// A list value too large for one message, as its replacement by an empty list and one append per item.
     private static func splitLongList(_ report: AttributeReportIB) -> [AttributeReportIB] {
         guard case .data(let data) = report, data.path.listIndex == nil, case .array(let items) = data.data.value,
-              Item.attribute(report).encodedSize > InteractionConstants.maximumServerPayload / 2 else {
+            Item.attribute(report).encodedSize > InteractionConstants.maximumServerPayload / 2
+        else {
             return [report]
         }
         var appended = data.path

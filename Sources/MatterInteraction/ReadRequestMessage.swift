@@ -12,9 +12,12 @@ public struct ReadRequestMessage: InteractionMessage {
     public var dataVersionFilters: [DataVersionFilterIB]
     public var interactionModelRevision: UInt8?
 
-    public init(attributeRequests: [AttributePathIB] = [], eventRequests: [EventPathIB] = [], eventFilters: [EventFilterIB] = [],
-                isFabricFiltered: Bool = true, dataVersionFilters: [DataVersionFilterIB] = [],
-                interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision) {
+    public init(
+        attributeRequests: [AttributePathIB] = [], eventRequests: [EventPathIB] = [],
+        eventFilters: [EventFilterIB] = [],
+        isFabricFiltered: Bool = true, dataVersionFilters: [DataVersionFilterIB] = [],
+        interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision
+    ) {
         self.attributeRequests = attributeRequests
         self.eventRequests = eventRequests
         self.eventFilters = eventFilters
@@ -37,7 +40,8 @@ public struct ReadRequestMessage: InteractionMessage {
     public init(tlv element: TLVElement) throws(TLVError) {
         let fields = try element.structure()
         self.init(
-            attributeRequests: try fields.array(0), eventRequests: try fields.array(1), eventFilters: try fields.array(2),
+            attributeRequests: try fields.array(0), eventRequests: try fields.array(1),
+            eventFilters: try fields.array(2),
             isFabricFiltered: try fields.required(3), dataVersionFilters: try fields.array(4),
             interactionModelRevision: try fields.optional(InteractionConstants.revisionTag)
         )

@@ -14,9 +14,11 @@ public struct ReportDataMessage: InteractionMessage {
     public var suppressResponse: Bool
     public var interactionModelRevision: UInt8?
 
-    public init(subscriptionID: UInt32? = nil, attributeReports: [AttributeReportIB] = [], eventReports: [EventReportIB] = [],
-                moreChunkedMessages: Bool = false, suppressResponse: Bool = false,
-                interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision) {
+    public init(
+        subscriptionID: UInt32? = nil, attributeReports: [AttributeReportIB] = [], eventReports: [EventReportIB] = [],
+        moreChunkedMessages: Bool = false, suppressResponse: Bool = false,
+        interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision
+    ) {
         self.subscriptionID = subscriptionID
         self.attributeReports = attributeReports
         self.eventReports = eventReports
@@ -39,7 +41,8 @@ public struct ReportDataMessage: InteractionMessage {
     public init(tlv element: TLVElement) throws(TLVError) {
         let fields = try element.structure()
         self.init(
-            subscriptionID: try fields.optional(0), attributeReports: try fields.array(1), eventReports: try fields.array(2),
+            subscriptionID: try fields.optional(0), attributeReports: try fields.array(1),
+            eventReports: try fields.array(2),
             moreChunkedMessages: try fields.optional(3) ?? false, suppressResponse: try fields.optional(4) ?? false,
             interactionModelRevision: try fields.optional(InteractionConstants.revisionTag)
         )

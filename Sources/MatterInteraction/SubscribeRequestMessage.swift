@@ -17,10 +17,13 @@ public struct SubscribeRequestMessage: InteractionMessage {
     public var dataVersionFilters: [DataVersionFilterIB]
     public var interactionModelRevision: UInt8?
 
-    public init(keepSubscriptions: Bool = true, minIntervalFloor: UInt16, maxIntervalCeiling: UInt16,
-                attributeRequests: [AttributePathIB] = [], eventRequests: [EventPathIB] = [], eventFilters: [EventFilterIB] = [],
-                isFabricFiltered: Bool = true, dataVersionFilters: [DataVersionFilterIB] = [],
-                interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision) {
+    public init(
+        keepSubscriptions: Bool = true, minIntervalFloor: UInt16, maxIntervalCeiling: UInt16,
+        attributeRequests: [AttributePathIB] = [], eventRequests: [EventPathIB] = [],
+        eventFilters: [EventFilterIB] = [],
+        isFabricFiltered: Bool = true, dataVersionFilters: [DataVersionFilterIB] = [],
+        interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision
+    ) {
         self.keepSubscriptions = keepSubscriptions
         self.minIntervalFloor = minIntervalFloor
         self.maxIntervalCeiling = maxIntervalCeiling
@@ -51,8 +54,10 @@ public struct SubscribeRequestMessage: InteractionMessage {
         self.init(
             keepSubscriptions: try fields.required(0), minIntervalFloor: try fields.required(1),
             maxIntervalCeiling: try fields.required(2), attributeRequests: try fields.array(3),
-            eventRequests: try fields.array(4), eventFilters: try fields.array(5), isFabricFiltered: try fields.required(7),
-            dataVersionFilters: try fields.array(8), interactionModelRevision: try fields.optional(InteractionConstants.revisionTag)
+            eventRequests: try fields.array(4), eventFilters: try fields.array(5),
+            isFabricFiltered: try fields.required(7),
+            dataVersionFilters: try fields.array(8),
+            interactionModelRevision: try fields.optional(InteractionConstants.revisionTag)
         )
     }
 }

@@ -9,8 +9,10 @@ public struct SubscribeResponseMessage: InteractionMessage {
     public var maxInterval: UInt16
     public var interactionModelRevision: UInt8?
 
-    public init(subscriptionID: UInt32, maxInterval: UInt16,
-                interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision) {
+    public init(
+        subscriptionID: UInt32, maxInterval: UInt16,
+        interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision
+    ) {
         self.subscriptionID = subscriptionID
         self.maxInterval = maxInterval
         self.interactionModelRevision = interactionModelRevision

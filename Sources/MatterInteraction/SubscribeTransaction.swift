@@ -90,7 +90,9 @@ public struct SubscribeTransaction: Sendable {
 
     /// One ReportData chunk: acknowledged unless it suppresses the response, and joined to the report under way.
     /// A chunk naming another subscription is refused with INVALID_SUBSCRIPTION and leaves this one as it was.
-    private static func take(_ payload: [UInt8], into assembler: inout ReportAssembler, knownID: UInt32?) -> ChunkOutcome {
+    private static func take(
+        _ payload: [UInt8], into assembler: inout ReportAssembler, knownID: UInt32?
+    ) -> ChunkOutcome {
         let message: ReportDataMessage
         do {
             message = try ReportDataMessage(payload: payload)
@@ -112,14 +114,20 @@ public struct SubscribeTransaction: Sendable {
         }
     }
 
-    private mutating func handleSubscribeResponse(_ payload: [UInt8], priming: InteractionReport, knownID: UInt32?) -> [SubscriptionAction] {
+    private mutating func handleSubscribeResponse(
+        _ payload: [UInt8], priming: InteractionReport, knownID: UInt32?
+    ) -> [SubscriptionAction] {
         do {
             let response = try SubscribeResponseMessage(payload: payload)
             if let knownID, response.subscriptionID != knownID {
                 return [.failed(.subscriptionMismatch(expected: knownID, received: response.subscriptionID))]
             }
             state = .active(ReportAssembler(), subscriptionID: response.subscriptionID)
-            return [.established(subscriptionID: response.subscriptionID, maxInterval: .seconds(response.maxInterval), priming: priming)]
+            return [
+                .established(
+                    subscriptionID: response.subscriptionID, maxInterval: .seconds(response.maxInterval),
+                    priming: priming)
+            ]
         } catch {
             return [.failed(error)]
         }

@@ -22,6 +22,8 @@ public struct TimedRequestMessage: InteractionMessage {
 
     public init(tlv element: TLVElement) throws(TLVError) {
         let fields = try element.structure()
-        self.init(timeout: try fields.required(0), interactionModelRevision: try fields.optional(InteractionConstants.revisionTag))
+        self.init(
+            timeout: try fields.required(0),
+            interactionModelRevision: try fields.optional(InteractionConstants.revisionTag))
     }
 }

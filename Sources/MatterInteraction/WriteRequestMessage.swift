@@ -11,8 +11,11 @@ public struct WriteRequestMessage: InteractionMessage {
     public var moreChunkedMessages: Bool
     public var interactionModelRevision: UInt8?
 
-    public init(suppressResponse: Bool = false, timedRequest: Bool = false, writeRequests: [AttributeDataIB],
-                moreChunkedMessages: Bool = false, interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision) {
+    public init(
+        suppressResponse: Bool = false, timedRequest: Bool = false, writeRequests: [AttributeDataIB],
+        moreChunkedMessages: Bool = false,
+        interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision
+    ) {
         self.suppressResponse = suppressResponse
         self.timedRequest = timedRequest
         self.writeRequests = writeRequests

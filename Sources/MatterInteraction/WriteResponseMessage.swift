@@ -7,7 +7,10 @@ public struct WriteResponseMessage: InteractionMessage {
     public var writeResponses: [AttributeStatusIB]
     public var interactionModelRevision: UInt8?
 
-    public init(writeResponses: [AttributeStatusIB], interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision) {
+    public init(
+        writeResponses: [AttributeStatusIB],
+        interactionModelRevision: UInt8? = InteractionConstants.interactionModelRevision
+    ) {
         self.writeResponses = writeResponses
         self.interactionModelRevision = interactionModelRevision
     }
@@ -21,6 +24,8 @@ public struct WriteResponseMessage: InteractionMessage {
 
     public init(tlv element: TLVElement) throws(TLVError) {
         let fields = try element.structure()
-        self.init(writeResponses: try fields.required(0), interactionModelRevision: try fields.optional(InteractionConstants.revisionTag))
+        self.init(
+            writeResponses: try fields.required(0),
+            interactionModelRevision: try fields.optional(InteractionConstants.revisionTag))
     }
 }

@@ -45,7 +45,8 @@ public enum ExchangeError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .noFreeExchangeID(session):
             return "no free exchange ID on \(session): all 65536 are open"
         case let .previousMessageUnacknowledged(exchange, opcode):
-            return "\(exchange): cannot send opcode \(Self.hex(opcode)) reliably before the previous message is acknowledged"
+            return
+                "\(exchange): cannot send opcode \(Self.hex(opcode)) reliably before the previous message is acknowledged"
         case let .deliveryFailed(exchange, protocolID, opcode, transmissions):
             return "\(exchange): no acknowledgement for \(protocolID) opcode \(Self.hex(opcode)) "
                 + "after \(transmissions) transmissions"

@@ -2,7 +2,9 @@
 extension ExchangeManager {
     /// Takes one datagram from `peer`. Malformed, unauthentic or unroutable datagrams throw and change nothing.
     /// A duplicate is never delivered; if it asks for an acknowledgement, it is acknowledged again at once.
-    public mutating func receive(_ datagram: [UInt8], from peer: PeerAddress, now: Instant) throws(ExchangeError) -> [Action] {
+    public mutating func receive(
+        _ datagram: [UInt8], from peer: PeerAddress, now: Instant
+    ) throws(ExchangeError) -> [Action] {
         let (handle, message) = try open(datagram, from: peer)
         guard var session = sessions[handle] else { throw .unknownSession(handle) }
         let protocolHeader = message.protocolHeader
@@ -73,7 +75,9 @@ extension ExchangeManager {
 
     /// Finds the session a datagram belongs to and decodes (for secure sessions: authenticates and decrypts) it.
     /// A new unsecured session is created only for a message that opens an exchange.
-    private mutating func open(_ datagram: [UInt8], from peer: PeerAddress) throws(ExchangeError) -> (SessionHandle, Message) {
+    private mutating func open(
+        _ datagram: [UInt8], from peer: PeerAddress
+    ) throws(ExchangeError) -> (SessionHandle, Message) {
         let header: MessageHeader
         do throws(MessageError) {
             header = try MessageHeader.decode(datagram).header
@@ -83,7 +87,7 @@ extension ExchangeManager {
         guard header.sessionType == .unicast else { throw .groupMessageNotSupported(groupSessionID: header.sessionID) }
         if header.isSecured {
             guard let handle = sessionsByLocalSessionID[header.sessionID],
-                  case let .secure(parameters) = sessions[handle]?.kind
+                case let .secure(parameters) = sessions[handle]?.kind
             else { throw .unknownSecureSessionID(header.sessionID) }
             do throws(MessageError) {
                 let message = try Message.decrypt(
@@ -111,7 +115,8 @@ extension ExchangeManager {
         guard message.protocolHeader.isInitiator, !message.protocolHeader.isStandaloneAcknowledgement else {
             throw .unsolicitedUnsecuredMessage(sourceNodeID: sourceNodeID)
         }
-        let handle = addSession(.unsecuredResponder(peerEphemeralNodeID: sourceNodeID), peer: peer, peerParameters: .default)
+        let handle = addSession(
+            .unsecuredResponder(peerEphemeralNodeID: sourceNodeID), peer: peer, peerParameters: .default)
         sessionsByUnsecuredPeer[unsecuredPeer] = handle
         return (handle, message)
     }

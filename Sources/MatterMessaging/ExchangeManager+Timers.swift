@@ -32,12 +32,16 @@ extension ExchangeManager {
         _ outstanding: Exchange.OutstandingMessage, on handle: ExchangeHandle, now: Instant
     ) -> [Action] {
         guard outstanding.transmissions < ReliableMessagingConstants.maximumTransmissions,
-              let session = sessions[handle.session]
+            let session = sessions[handle.session]
         else {
             exchanges[handle] = nil
-            return [.exchangeFailed(handle, .deliveryFailed(
-                handle, protocolID: outstanding.protocolID, opcode: outstanding.opcode,
-                transmissions: outstanding.transmissions))]
+            return [
+                .exchangeFailed(
+                    handle,
+                    .deliveryFailed(
+                        handle, protocolID: outstanding.protocolID, opcode: outstanding.opcode,
+                        transmissions: outstanding.transmissions))
+            ]
         }
         var next = outstanding
         next.deadline = now + retransmissionTimeout(for: session, priorTransmissions: next.transmissions, now: now)

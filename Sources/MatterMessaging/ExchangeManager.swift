@@ -54,7 +54,8 @@ public struct ExchangeManager<PeerAddress: Hashable & Sendable>: Sendable {
         while sessionsByEphemeralNodeID[nodeID] != nil {
             nodeID = nodeID == range.upperBound ? range.lowerBound : nodeID + 1
         }
-        let handle = addSession(.unsecuredInitiator(localEphemeralNodeID: nodeID), peer: peer, peerParameters: peerParameters)
+        let handle = addSession(
+            .unsecuredInitiator(localEphemeralNodeID: nodeID), peer: peer, peerParameters: peerParameters)
         sessionsByEphemeralNodeID[nodeID] = handle
         return handle
     }
@@ -78,7 +79,8 @@ public struct ExchangeManager<PeerAddress: Hashable & Sendable>: Sendable {
         case let .unsecuredInitiator(localEphemeralNodeID):
             sessionsByEphemeralNodeID[localEphemeralNodeID] = nil
         case let .unsecuredResponder(peerEphemeralNodeID):
-            sessionsByUnsecuredPeer[UnsecuredPeer(address: session.peerAddress, ephemeralNodeID: peerEphemeralNodeID)] = nil
+            sessionsByUnsecuredPeer[UnsecuredPeer(address: session.peerAddress, ephemeralNodeID: peerEphemeralNodeID)] =
+                nil
         case let .secure(parameters):
             sessionsByLocalSessionID[parameters.localSessionID] = nil
         }
@@ -171,12 +173,13 @@ public struct ExchangeManager<PeerAddress: Hashable & Sendable>: Sendable {
             }
             let message = Message(
                 header: session.header(messageCounter: counter), protocolHeader: protocolHeader, payload: payload)
-            let datagram = switch session.kind {
-            case .unsecuredInitiator, .unsecuredResponder:
-                try message.encode()
-            case let .secure(parameters):
-                try message.encrypted(key: parameters.encryptionKey, nonceSourceNodeID: parameters.localNonceNodeID)
-            }
+            let datagram =
+                switch session.kind {
+                case .unsecuredInitiator, .unsecuredResponder:
+                    try message.encode()
+                case let .secure(parameters):
+                    try message.encrypted(key: parameters.encryptionKey, nonceSourceNodeID: parameters.localNonceNodeID)
+                }
             return (datagram, counter, session.peerAddress)
         } catch {
             throw .message(error)

@@ -10,7 +10,8 @@ public enum MRPBackoff {
     ///   - jitter: a random value in 0..<1.
     public static func timeout(baseInterval: Duration, priorTransmissions: Int, jitter: Double) -> Duration {
         let exponent = max(0, priorTransmissions - ReliableMessagingConstants.backoffThreshold)
-        let factor = ReliableMessagingConstants.backoffMargin
+        let factor =
+            ReliableMessagingConstants.backoffMargin
             * power(ReliableMessagingConstants.backoffBase, exponent)
             * (1 + jitter * ReliableMessagingConstants.backoffJitter)
         let nanoseconds = (Double(baseInterval.saturatingNanoseconds) * factor).rounded()

@@ -10,7 +10,8 @@ extension Message {
         let plaintext = try protocolHeader.encode() + payload
         let nonce = MessageNonce(header: header, sourceNodeID: nonceSourceNodeID)
         do {
-            let sealed = try AESCCM.seal(key: key, nonce: nonce.bytes, plaintext: plaintext, additionalData: headerBytes)
+            let sealed = try AESCCM.seal(
+                key: key, nonce: nonce.bytes, plaintext: plaintext, additionalData: headerBytes)
             return headerBytes + sealed
         } catch {
             throw .encryptionFailed(error)
@@ -19,13 +20,16 @@ extension Message {
 
     /// Authenticates and decrypts a message of a secured session. The received header bytes, exactly as
     /// they arrived, are the additional data; a mismatch anywhere throws `authenticationFailed`.
-    public static func decrypt(_ bytes: [UInt8], key: [UInt8], nonceSourceNodeID: UInt64) throws(MessageError) -> Message {
+    public static func decrypt(
+        _ bytes: [UInt8], key: [UInt8], nonceSourceNodeID: UInt64
+    ) throws(MessageError) -> Message {
         var reader = ByteReader(bytes)
         let header = try MessageHeader.decode(from: &reader)
         guard header.isSecured else { throw .unsecuredSessionHasNoEncryption }
         let headerLength = reader.offset
         guard reader.remainingCount >= MessagingConstants.micLength else {
-            throw .truncated(needed: MessagingConstants.micLength, offset: headerLength, available: reader.remainingCount)
+            throw .truncated(
+                needed: MessagingConstants.micLength, offset: headerLength, available: reader.remainingCount)
         }
         let nonce = MessageNonce(header: header, sourceNodeID: nonceSourceNodeID)
         let plaintext: [UInt8]

@@ -49,10 +49,11 @@ public struct MessageCounterWindow: Sendable, Hashable {
         if counter == maximum { return .duplicate }
 
         let distanceAhead = counter &- maximum
-        let isAhead = switch policy {
-        case .secureUnicast: counter > maximum
-        case .group, .unsecured: distanceAhead < Self.rolloverHalfRange
-        }
+        let isAhead =
+            switch policy {
+            case .secureUnicast: counter > maximum
+            case .group, .unsecured: distanceAhead < Self.rolloverHalfRange
+            }
         if isAhead {
             advance(to: counter, by: distanceAhead)
             return .new

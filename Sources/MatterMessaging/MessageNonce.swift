@@ -15,6 +15,7 @@ public struct MessageNonce: Sendable, Hashable {
     }
 
     public init(header: MessageHeader, sourceNodeID: UInt64) {
-        self.init(securityFlags: header.securityFlags, messageCounter: header.messageCounter, sourceNodeID: sourceNodeID)
+        self.init(
+            securityFlags: header.securityFlags, messageCounter: header.messageCounter, sourceNodeID: sourceNodeID)
     }
 }

@@ -20,10 +20,12 @@ public struct Session<PeerAddress: Hashable & Sendable>: Sendable {
         switch kind {
         case .unsecuredInitiator, .unsecuredResponder:
             sessionCounter = nil
-            receptionWindow = MessageCounterWindow(policy: .unsecured, synchronizedTo: MessagingConstants.initialPeerMessageCounter)
+            receptionWindow = MessageCounterWindow(
+                policy: .unsecured, synchronizedTo: MessagingConstants.initialPeerMessageCounter)
         case .secure:
             sessionCounter = MessageCounter(kind: .secureSession, random: random)
-            receptionWindow = MessageCounterWindow(policy: .secureUnicast, synchronizedTo: MessagingConstants.initialPeerMessageCounter)
+            receptionWindow = MessageCounterWindow(
+                policy: .secureUnicast, synchronizedTo: MessagingConstants.initialPeerMessageCounter)
         }
     }
 

@@ -47,7 +47,8 @@ public enum OnboardingError: Error, Hashable, Sendable, CustomStringConvertible 
         case .forbiddenPasscode(let passcode):
             "passcode \(Passcode.formatted(passcode)) is not allowed"
         case .discriminatorOutOfRange(let value, let short):
-            short ? "short discriminator \(value) is out of range 0…15" : "discriminator \(value) is out of range 0…4095"
+            short
+                ? "short discriminator \(value) is out of range 0…15" : "discriminator \(value) is out of range 0…4095"
         case .invalidExtensionData(let error):
             "QR code optional data is not valid TLV: \(error)"
         case .invalidExtension(let reason):

@@ -13,7 +13,8 @@ enum ManualCodeFormat {
 extension SetupPayload {
     public init(manualCode: String) throws(OnboardingError) {
         var digits: [UInt8] = []
-        for character in manualCode.trimmingWhitespace().utf8 where character != UInt8(ascii: "-") && character != UInt8(ascii: " ") {
+        for character in manualCode.trimmingWhitespace().utf8
+        where character != UInt8(ascii: "-") && character != UInt8(ascii: " ") {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(character) else { throw .unrecognizedFormat }
             digits.append(character - UInt8(ascii: "0"))
         }
@@ -21,7 +22,9 @@ extension SetupPayload {
             throw .manualCodeLength(digits.count)
         }
         let expected = Verhoeff.checkDigit(for: Array(digits.dropLast()))
-        guard expected == digits.last else { throw .checkDigitMismatch(expected: expected, found: digits[digits.count - 1]) }
+        guard expected == digits.last else {
+            throw .checkDigitMismatch(expected: expected, found: digits[digits.count - 1])
+        }
         guard digits[0] <= 7 else { throw .reservedManualCodeDigit(digits[0]) }
 
         func number(_ range: Range<Int>) -> UInt32 {

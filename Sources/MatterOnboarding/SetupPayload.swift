@@ -55,9 +55,13 @@ public struct SetupPayload: Hashable, Sendable {
         try Passcode.validate(passcode)
         switch discriminator {
         case .long(let value):
-            guard value <= OnboardingLimits.maximumLongDiscriminator else { throw .discriminatorOutOfRange(Int(value), short: false) }
+            guard value <= OnboardingLimits.maximumLongDiscriminator else {
+                throw .discriminatorOutOfRange(Int(value), short: false)
+            }
         case .short(let value):
-            guard value <= OnboardingLimits.maximumShortDiscriminator else { throw .discriminatorOutOfRange(Int(value), short: true) }
+            guard value <= OnboardingLimits.maximumShortDiscriminator else {
+                throw .discriminatorOutOfRange(Int(value), short: true)
+            }
         }
     }
 
@@ -171,7 +175,8 @@ extension String {
     func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

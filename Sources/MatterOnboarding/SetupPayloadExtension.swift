@@ -36,16 +36,17 @@ public struct SetupPayloadExtension: Hashable, Sendable {
     /// Checks a common tag's value type; reserved common tags and vendor tags are accepted as they come,
     /// so codes from newer devices still parse.
     func validate() throws(OnboardingError) {
-        let valid: Bool = switch (tag, value) {
-        case (Self.serialNumberTag, .utf8): true
-        case (Self.serialNumberTag, .unsigned(let number)): number <= UInt32.max
-        case (Self.pbkdfIterationsTag, .unsigned(let number)): number <= UInt32.max
-        case (Self.pbkdfSaltTag, .bytes(let salt)): (16...32).contains(salt.count)
-        case (Self.numberOfDevicesTag, .unsigned(let number)): (1...255).contains(number)
-        case (Self.commissioningTimeoutTag, .unsigned(let number)): number <= UInt16.max
-        case (Self.serialNumberTag...Self.commissioningTimeoutTag, _): false
-        default: true
-        }
+        let valid: Bool =
+            switch (tag, value) {
+            case (Self.serialNumberTag, .utf8): true
+            case (Self.serialNumberTag, .unsigned(let number)): number <= UInt32.max
+            case (Self.pbkdfIterationsTag, .unsigned(let number)): number <= UInt32.max
+            case (Self.pbkdfSaltTag, .bytes(let salt)): (16...32).contains(salt.count)
+            case (Self.numberOfDevicesTag, .unsigned(let number)): (1...255).contains(number)
+            case (Self.commissioningTimeoutTag, .unsigned(let number)): number <= UInt16.max
+            case (Self.serialNumberTag...Self.commissioningTimeoutTag, _): false
+            default: true
+            }
         guard valid else { throw .invalidExtension("\(name ?? "tag \(tag)") has an invalid value \(value)") }
     }
 

@@ -64,11 +64,16 @@ public actor MatterTransport {
 
     // MARK: Sessions and exchanges
 
-    public func openUnsecuredSession(to peer: SocketAddress, peerParameters: MRPParameters = .default) -> SessionHandle { manager.openUnsecuredSession(to: peer, peerParameters: peerParameters)
+    public func openUnsecuredSession(to peer: SocketAddress, peerParameters: MRPParameters = .default) -> SessionHandle
+    {
+        manager.openUnsecuredSession(to: peer, peerParameters: peerParameters)
     }
 
-    public func addSecureSession(_ parameters: SecureSessionParameters, peer: SocketAddress,
-                                 peerParameters: MRPParameters = .default) throws(ExchangeError) -> SessionHandle { try manager.addSecureSession(parameters, peer: peer, peerParameters: peerParameters)
+    public func addSecureSession(
+        _ parameters: SecureSessionParameters, peer: SocketAddress,
+        peerParameters: MRPParameters = .default
+    ) throws(ExchangeError) -> SessionHandle {
+        try manager.addSecureSession(parameters, peer: peer, peerParameters: peerParameters)
     }
 
     /// Where a session's peer is (a responder learns it from the peer's first datagram).
@@ -87,7 +92,9 @@ public actor MatterTransport {
         return handle
     }
 
-    public func send(_ message: ExchangeMessage, on exchange: ExchangeHandle, reliably: Bool = true) throws(ExchangeError) {
+    public func send(
+        _ message: ExchangeMessage, on exchange: ExchangeHandle, reliably: Bool = true
+    ) throws(ExchangeError) {
         execute(try manager.send(message, on: exchange, reliably: reliably, now: now()))
     }
 

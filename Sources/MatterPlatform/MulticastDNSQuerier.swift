@@ -10,20 +10,30 @@ public struct MulticastDNSQuerier: Sendable {
     public init() {}
 
     /// Commissionable nodes (`_matterc._udp`) matching the filter, heard until `timeout`.
-    public func browseCommissionable(_ filter: CommissionableFilter, interfaces: [String], timeout: Duration) async throws(MulticastDNSError) -> [CommissionableNode] {
-        guard case .commissionable(let nodes) = try await run(.commissionable(filter), interfaces: interfaces, timeout: timeout) else { return [] }
+    public func browseCommissionable(
+        _ filter: CommissionableFilter, interfaces: [String], timeout: Duration
+    ) async throws(MulticastDNSError) -> [CommissionableNode] {
+        guard
+            case .commissionable(let nodes) = try await run(
+                .commissionable(filter), interfaces: interfaces, timeout: timeout)
+        else { return [] }
         return nodes
     }
 
     /// The operational node `peer` (`_matter._tcp`); throws `notFound` when it does not answer within `timeout`.
-    public func resolveOperational(_ peer: OperationalPeerID, interfaces: [String], timeout: Duration) async throws(MulticastDNSError) -> OperationalNode {
-        guard case .operational(let node?) = try await run(.operational(peer), interfaces: interfaces, timeout: timeout) else {
+    public func resolveOperational(
+        _ peer: OperationalPeerID, interfaces: [String], timeout: Duration
+    ) async throws(MulticastDNSError) -> OperationalNode {
+        guard case .operational(let node?) = try await run(.operational(peer), interfaces: interfaces, timeout: timeout)
+        else {
             throw .notFound(peer, timeout: timeout)
         }
         return node
     }
 
-    private func run(_ target: DiscoveryTarget, interfaces: [String], timeout: Duration) async throws(MulticastDNSError) -> DiscoveryStateMachine.DiscoveryResult {
+    private func run(
+        _ target: DiscoveryTarget, interfaces: [String], timeout: Duration
+    ) async throws(MulticastDNSError) -> DiscoveryStateMachine.DiscoveryResult {
         guard !interfaces.isEmpty else { throw .noInterfaces }
         let sockets: MulticastDNSSockets
         do {
@@ -82,7 +92,8 @@ private struct MulticastDNSSockets {
         query4 = try UDPSocket(family: .ipv4)
         try query4.bind(to: .ipv4(MulticastDNSConstants.ipv4Any, port: 0))
         try query4.setMulticastLoop(true, hopLimit: MulticastDNSConstants.hopLimit)
-        var listeners = [try? Self.listener(.ipv4, group: MulticastDNSConstants.ipv4Group, interfaces: interfaces)].compactMap { $0 }
+        var listeners = [try? Self.listener(.ipv4, group: MulticastDNSConstants.ipv4Group, interfaces: interfaces)]
+            .compactMap { $0 }
         if ipv6Interfaces.isEmpty {
             query6 = nil
         } else {
@@ -90,7 +101,9 @@ private struct MulticastDNSSockets {
             try socket.bind(to: .ipv6(MulticastDNSConstants.ipv6Any, port: 0))
             try socket.setMulticastLoop(true, hopLimit: MulticastDNSConstants.hopLimit)
             query6 = socket
-            listeners += [try? Self.listener(.ipv6, group: MulticastDNSConstants.ipv6Group(scope: 0), interfaces: ipv6Interfaces)].compactMap { $0 }
+            listeners += [
+                try? Self.listener(.ipv6, group: MulticastDNSConstants.ipv6Group(scope: 0), interfaces: ipv6Interfaces)
+            ].compactMap { $0 }
         }
         self.listeners = listeners
     }
@@ -118,7 +131,9 @@ private struct MulticastDNSSockets {
             for interface in ipv6Interfaces {
                 attempt { () throws(SocketError) in
                     try query6.setMulticastInterface(interface)
-                    try query6.send(packet, to: MulticastDNSConstants.ipv6Group(scope: try NetworkInterface.index(named: interface)))
+                    try query6.send(
+                        packet, to: MulticastDNSConstants.ipv6Group(scope: try NetworkInterface.index(named: interface))
+                    )
                 }
             }
         }
@@ -136,7 +151,9 @@ private struct MulticastDNSSockets {
         return packets
     }
 
-    private static func listener(_ family: UDPSocket.Family, group: SocketAddress, interfaces: [String]) throws(SocketError) -> UDPSocket {
+    private static func listener(
+        _ family: UDPSocket.Family, group: SocketAddress, interfaces: [String]
+    ) throws(SocketError) -> UDPSocket {
         let socket = try UDPSocket(family: family)
         try socket.allowPortSharing()
         switch family {

@@ -29,7 +29,8 @@ public actor MulticastDNSResponder {
             throw .socket(error)
         }
         do {
-            state = try MulticastDNSResponderState(host: ResponderHost(name: hostName, ipv4Addresses: ipv4, ipv6Addresses: ipv6))
+            state = try MulticastDNSResponderState(
+                host: ResponderHost(name: hostName, ipv4Addresses: ipv4, ipv6Addresses: ipv6))
         } catch {
             throw .advertisement(error)
         }
@@ -106,7 +107,10 @@ private struct ResponderSockets: Sendable {
         self.interfaces = interfaces
         ipv4 = try Self.socket(.ipv4, group: MulticastDNSConstants.ipv4Group, interfaces: interfaces)
         let ipv6Interfaces = interfaces.filter(NetworkInterface.hasIPv6Address(named:))
-        ipv6 = ipv6Interfaces.isEmpty ? nil : try? Self.socket(.ipv6, group: MulticastDNSConstants.ipv6Group(scope: 0), interfaces: ipv6Interfaces)
+        ipv6 =
+            ipv6Interfaces.isEmpty
+            ? nil
+            : try? Self.socket(.ipv6, group: MulticastDNSConstants.ipv6Group(scope: 0), interfaces: ipv6Interfaces)
         self.ipv6Interfaces = ipv6 == nil ? [] : ipv6Interfaces
     }
 
@@ -143,7 +147,9 @@ private struct ResponderSockets: Sendable {
         return datagrams
     }
 
-    private static func socket(_ family: UDPSocket.Family, group: SocketAddress, interfaces: [String]) throws(SocketError) -> UDPSocket {
+    private static func socket(
+        _ family: UDPSocket.Family, group: SocketAddress, interfaces: [String]
+    ) throws(SocketError) -> UDPSocket {
         let socket = try UDPSocket(family: family)
         try socket.allowPortSharing()
         switch family {

@@ -19,8 +19,10 @@ public enum NetworkInterface {
         var current: UnsafeMutablePointer<ifaddrs>? = first
         while let entry = current {
             current = entry.pointee.ifa_next
-            guard entry.pointee.ifa_flags & UInt32(IFF_UP) != 0, let address = entry.pointee.ifa_addr, let name = entry.pointee.ifa_name,
-                  [AF_INET, AF_INET6].contains(Int32(address.pointee.sa_family)) else { continue }
+            guard entry.pointee.ifa_flags & UInt32(IFF_UP) != 0, let address = entry.pointee.ifa_addr,
+                let name = entry.pointee.ifa_name,
+                [AF_INET, AF_INET6].contains(Int32(address.pointee.sa_family))
+            else { continue }
             names.insert(String(cString: name))
         }
         return names
@@ -34,7 +36,8 @@ public enum NetworkInterface {
         var current: UnsafeMutablePointer<ifaddrs>? = first
         while let entry = current {
             if let address = entry.pointee.ifa_addr, Int32(address.pointee.sa_family) == AF_INET6,
-               let entryName = entry.pointee.ifa_name, String(cString: entryName) == name {
+                let entryName = entry.pointee.ifa_name, String(cString: entryName) == name
+            {
                 return true
             }
             current = entry.pointee.ifa_next
@@ -52,14 +55,20 @@ public enum NetworkInterface {
         var current: UnsafeMutablePointer<ifaddrs>? = first
         while let entry = current {
             current = entry.pointee.ifa_next
-            guard let address = entry.pointee.ifa_addr, let entryName = entry.pointee.ifa_name, String(cString: entryName) == name else { continue }
+            guard let address = entry.pointee.ifa_addr, let entryName = entry.pointee.ifa_name,
+                String(cString: entryName) == name
+            else { continue }
             switch Int32(address.pointee.sa_family) {
             case AF_INET:
                 let raw = UnsafeRawPointer(address).load(as: sockaddr_in.self)
-                if let value = IPv4Address(bytes: withUnsafeBytes(of: raw.sin_addr) { Array($0) }) { ipv4.append(value) }
+                if let value = IPv4Address(bytes: withUnsafeBytes(of: raw.sin_addr) { Array($0) }) {
+                    ipv4.append(value)
+                }
             case AF_INET6:
                 let raw = UnsafeRawPointer(address).load(as: sockaddr_in6.self)
-                if let value = IPv6Address(bytes: withUnsafeBytes(of: raw.sin6_addr) { Array($0) }) { ipv6.append(value) }
+                if let value = IPv6Address(bytes: withUnsafeBytes(of: raw.sin6_addr) { Array($0) }) {
+                    ipv6.append(value)
+                }
             default:
                 continue
             }

@@ -90,7 +90,9 @@ public final class SQLiteDatabase: Sendable {
         }
     }
 
-    fileprivate static func run(_ sql: String, _ bindings: [Value], on connection: OpaquePointer) throws(SQLiteError) -> [Row] {
+    fileprivate static func run(
+        _ sql: String, _ bindings: [Value], on connection: OpaquePointer
+    ) throws(SQLiteError) -> [Row] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw .statement(sql: sql, message: String(cString: sqlite3_errmsg(connection)))
@@ -98,14 +100,20 @@ public final class SQLiteDatabase: Sendable {
         defer { sqlite3_finalize(statement) }
         for (index, value) in bindings.enumerated() {
             let position = Int32(index + 1)
-            let status: Int32 = switch value {
-            case .null: sqlite3_bind_null(statement, position)
-            case .integer(let number): sqlite3_bind_int64(statement, position, number)
-            case .real(let number): sqlite3_bind_double(statement, position, number)
-            case .text(let text): sqlite3_bind_text(statement, position, text, -1, sqliteTransient)
-            case .blob(let bytes): bytes.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), sqliteTransient) }
+            let status: Int32 =
+                switch value {
+                case .null: sqlite3_bind_null(statement, position)
+                case .integer(let number): sqlite3_bind_int64(statement, position, number)
+                case .real(let number): sqlite3_bind_double(statement, position, number)
+                case .text(let text): sqlite3_bind_text(statement, position, text, -1, sqliteTransient)
+                case .blob(let bytes):
+                    bytes.withUnsafeBytes {
+                        sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), sqliteTransient)
+                    }
+                }
+            guard status == SQLITE_OK else {
+                throw .statement(sql: sql, message: String(cString: sqlite3_errmsg(connection)))
             }
-            guard status == SQLITE_OK else { throw .statement(sql: sql, message: String(cString: sqlite3_errmsg(connection))) }
         }
         var rows: [Row] = []
         while true {
@@ -118,14 +126,19 @@ public final class SQLiteDatabase: Sendable {
             var row: Row = [:]
             for column in 0..<sqlite3_column_count(statement) {
                 let name = String(cString: sqlite3_column_name(statement, column))
-                row[name] = switch sqlite3_column_type(statement, column) {
-                case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
-                case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
-                case SQLITE_TEXT: .text(String(cString: sqlite3_column_text(statement, column)))
-                case SQLITE_BLOB:
-                    .blob(Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, column), count: Int(sqlite3_column_bytes(statement, column)))))
-                default: .null
-                }
+                row[name] =
+                    switch sqlite3_column_type(statement, column) {
+                    case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
+                    case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
+                    case SQLITE_TEXT: .text(String(cString: sqlite3_column_text(statement, column)))
+                    case SQLITE_BLOB:
+                        .blob(
+                            Array(
+                                UnsafeRawBufferPointer(
+                                    start: sqlite3_column_blob(statement, column),
+                                    count: Int(sqlite3_column_bytes(statement, column)))))
+                    default: .null
+                    }
             }
             rows.append(row)
         }
@@ -144,7 +157,8 @@ public enum SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .open(let path, let message): "cannot open database \(path): \(message)"
         case .statement(let sql, let message): "database error: \(message) (in: \(sql.prefix(80)))"
-        case .busy(let sql): "database is busy: another process held its lock past \(SQLiteDatabase.busyTimeoutMilliseconds) ms (in: \(sql.prefix(80)))"
+        case .busy(let sql):
+            "database is busy: another process held its lock past \(SQLiteDatabase.busyTimeoutMilliseconds) ms (in: \(sql.prefix(80)))"
         }
     }
 }

@@ -29,7 +29,9 @@ public enum SocketAddress: Hashable, Sendable, CustomStringConvertible {
             storage.sin_port = port.bigEndian
             withUnsafeMutableBytes(of: &storage.sin_addr) { $0.copyBytes(from: address.bytes) }
             return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         case .ipv6(let address, let port, let scopeID):
             var storage = sockaddr_in6()
@@ -38,7 +40,9 @@ public enum SocketAddress: Hashable, Sendable, CustomStringConvertible {
             storage.sin6_scope_id = scopeID
             withUnsafeMutableBytes(of: &storage.sin6_addr) { $0.copyBytes(from: address.bytes) }
             return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
             }
         }
     }

@@ -16,7 +16,9 @@ public final class UDPSocket: Sendable {
     /// An IPv6 socket is IPv6-only, so an IPv4 socket can share its port.
     public init(family: Family) throws(SocketError) {
         self.family = family
-        descriptor = socket(family == .ipv4 ? AF_INET : AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        descriptor = socket(
+            family == .ipv4 ? AF_INET : AF_INET6,
+            Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .lastError("socket(\(family))") }
         if family == .ipv6 { try setOption(Int32(IPPROTO_IPV6), IPV6_V6ONLY, Int32(1), "set IPV6_V6ONLY") }
     }
@@ -58,9 +60,12 @@ public final class UDPSocket: Sendable {
     }
 
     /// The next datagram and its sender, waiting at most `timeout`; nil when none came in time.
-    public func receive(maximumLength: Int = 9000, timeout: Duration = .zero) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)? {
+    public func receive(
+        maximumLength: Int = 9000, timeout: Duration = .zero
+    ) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)? {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let ready = poll(&poller, 1, milliseconds)
         guard ready >= 0 else {
             if errno == EINTR { return nil }
@@ -72,7 +77,9 @@ public final class UDPSocket: Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let received = buffer.withUnsafeMutableBytes { bytes in
             withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, bytes.baseAddress, bytes.count, 0, $0, &length) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    recvfrom(descriptor, bytes.baseAddress, bytes.count, 0, $0, &length)
+                }
             }
         }
         guard received >= 0 else {
@@ -139,8 +146,12 @@ public final class UDPSocket: Sendable {
 
     // MARK: Helpers
 
-    private func setOption<Value>(_ level: Int32, _ name: Int32, _ value: Value, _ operation: String) throws(SocketError) {
-        let result = withUnsafeBytes(of: value) { setsockopt(descriptor, level, name, $0.baseAddress, socklen_t($0.count)) }
+    private func setOption<Value>(
+        _ level: Int32, _ name: Int32, _ value: Value, _ operation: String
+    ) throws(SocketError) {
+        let result = withUnsafeBytes(of: value) {
+            setsockopt(descriptor, level, name, $0.baseAddress, socklen_t($0.count))
+        }
         guard result == 0 else { throw .lastError(operation) }
     }
 

@@ -9,7 +9,8 @@ import MatterTLV
 public struct CASEInitiator: Sendable {
     private enum State: Sendable {
         case idle
-        case awaitingSigma2(sigma1: [UInt8], ephemeralKey: P256.PrivateKey, initiatorRandom: [UInt8], offered: CASEResumptionRecord?)
+        case awaitingSigma2(
+            sigma1: [UInt8], ephemeralKey: P256.PrivateKey, initiatorRandom: [UInt8], offered: CASEResumptionRecord?)
         case awaitingStatusReport(session: EstablishedSession)
         case finished
     }
@@ -24,8 +25,10 @@ public struct CASEInitiator: Sendable {
 
     /// `peerNodeID` is the node this session must reach; a responder proving another node is refused.
     /// `resumption` is the record an earlier CASE with that node left; one of another node or fabric is not offered.
-    public init(credentials: OperationalCredentials, peerNodeID: UInt64, localSessionID: UInt16,
-                validator: some CASEPeerValidator, random: any RandomSource, resumption: CASEResumptionRecord? = nil) {
+    public init(
+        credentials: OperationalCredentials, peerNodeID: UInt64, localSessionID: UInt16,
+        validator: some CASEPeerValidator, random: any RandomSource, resumption: CASEResumptionRecord? = nil
+    ) {
         self.credentials = credentials
         self.peerNodeID = peerNodeID
         self.localSessionID = localSessionID
@@ -39,8 +42,9 @@ public struct CASEInitiator: Sendable {
         let initiatorRandom = random.bytes(SecureChannelLimits.randomLength)
         // A MIC that cannot be derived leaves only the full handshake to offer.
         let offered = resumption.flatMap { record in
-            (try? CASEResumptionKeys.sigma1MIC(sharedSecret: record.sharedSecret, initiatorRandom: initiatorRandom,
-                                               resumptionID: record.resumptionID)).map { (record, $0) }
+            (try? CASEResumptionKeys.sigma1MIC(
+                sharedSecret: record.sharedSecret, initiatorRandom: initiatorRandom,
+                resumptionID: record.resumptionID)).map { (record, $0) }
         }
         let sigma1 = Sigma1(
             initiatorRandom: initiatorRandom,
@@ -52,7 +56,8 @@ public struct CASEInitiator: Sendable {
             initiatorEphemeralPublicKey: ephemeralKey.publicKey.x963Representation,
             resumptionID: offered?.0.resumptionID, initiatorResumeMIC: offered?.1
         ).encodedPayload()
-        state = .awaitingSigma2(sigma1: sigma1, ephemeralKey: ephemeralKey, initiatorRandom: initiatorRandom, offered: offered?.0)
+        state = .awaitingSigma2(
+            sigma1: sigma1, ephemeralKey: ephemeralKey, initiatorRandom: initiatorRandom, offered: offered?.0)
         return .send(.caseSigma1, sigma1)
     }
 
@@ -66,7 +71,9 @@ public struct CASEInitiator: Sendable {
         }
     }
 
-    private mutating func handle(opcode: UInt8, payload: [UInt8]) throws(SecureChannelError) -> [SessionEstablishmentAction] {
+    private mutating func handle(
+        opcode: UInt8, payload: [UInt8]
+    ) throws(SecureChannelError) -> [SessionEstablishmentAction] {
         if opcode == SecureChannelOpcode.statusReport.rawValue {
             let report = try StatusReport.decode(payload)
             guard case .awaitingStatusReport(let session) = state, report == .sessionEstablishmentSuccess else {
@@ -85,7 +92,8 @@ public struct CASEInitiator: Sendable {
         try expect(opcode, .caseSigma2, "Sigma2")
         let sigma2 = try Sigma2.decodePayload(payload, name: "Sigma2")
         guard sigma2.responderRandom.count == SecureChannelLimits.randomLength,
-              sigma2.responderEphemeralPublicKey.count == SecureChannelLimits.shareLength else {
+            sigma2.responderEphemeralPublicKey.count == SecureChannelLimits.shareLength
+        else {
             throw .invalidField("Sigma2 has a malformed random or ephemeral key")
         }
         let ipk = credentials.identityProtectionKey
@@ -101,9 +109,12 @@ public struct CASEInitiator: Sendable {
             )
             let decrypted: [UInt8]
             do {
-                decrypted = try AESCCM.open(key: s2k, nonce: SecureChannelLimits.sigma2Nonce, ciphertextAndTag: sigma2.encrypted2, additionalData: [])
+                decrypted = try AESCCM.open(
+                    key: s2k, nonce: SecureChannelLimits.sigma2Nonce, ciphertextAndTag: sigma2.encrypted2,
+                    additionalData: [])
             } catch .authenticationFailure {
-                throw SecureChannelError.invalidField("Sigma2 does not decrypt: the device is not on this fabric or uses another IPK")
+                throw SecureChannelError.invalidField(
+                    "Sigma2 does not decrypt: the device is not on this fabric or uses another IPK")
             }
             let responder = try SigmaEncryptedData.decodePayload(decrypted, name: "Sigma2 TBEData")
             let peer = try validator.validate(noc: responder.noc, icac: responder.icac, credentials: credentials)
@@ -117,7 +128,10 @@ public struct CASEInitiator: Sendable {
                 signerEphemeralPublicKey: sigma2.responderEphemeralPublicKey,
                 otherEphemeralPublicKey: ephemeralKey.publicKey.x963Representation
             ).encodedPayload()
-            guard peer.publicKey.isValidSignature(try P256.ECDSASignature(rawRepresentation: responder.signature), for: signedByResponder) else {
+            guard
+                peer.publicKey.isValidSignature(
+                    try P256.ECDSASignature(rawRepresentation: responder.signature), for: signedByResponder)
+            else {
                 throw SecureChannelError.invalidField("Sigma2 signature does not verify with the responder's NOC")
             }
 
@@ -128,24 +142,34 @@ public struct CASEInitiator: Sendable {
                 otherEphemeralPublicKey: sigma2.responderEphemeralPublicKey
             ).encodedPayload()
             let signature = try credentials.operationalKey.signature(for: signedByUs).rawRepresentation
-            let tbeData3 = SigmaEncryptedData(noc: credentials.noc, icac: credentials.icac, signature: signature, resumptionID: nil).encodedPayload()
+            let tbeData3 = SigmaEncryptedData(
+                noc: credentials.noc, icac: credentials.icac, signature: signature, resumptionID: nil
+            ).encodedPayload()
             let s3k = try HKDFSHA256.deriveKey(
                 inputKeyMaterial: sharedSecret, salt: ipk + SHA256.hash(sigma1Bytes + payload),
                 info: Array("Sigma3".utf8), outputLength: 16
             )
-            let sigma3 = Sigma3(encrypted3: try AESCCM.seal(key: s3k, nonce: SecureChannelLimits.sigma3Nonce, plaintext: tbeData3, additionalData: []))
-                .encodedPayload()
-            let keys = try SessionKeys(sharedSecret: sharedSecret, salt: ipk + SHA256.hash(sigma1Bytes + payload + sigma3))
+            let sigma3 = Sigma3(
+                encrypted3: try AESCCM.seal(
+                    key: s3k, nonce: SecureChannelLimits.sigma3Nonce, plaintext: tbeData3, additionalData: [])
+            )
+            .encodedPayload()
+            let keys = try SessionKeys(
+                sharedSecret: sharedSecret, salt: ipk + SHA256.hash(sigma1Bytes + payload + sigma3))
             var record: CASEResumptionRecord?
             if let id = responder.resumptionID, id.count == SecureChannelLimits.resumptionIDLength {
-                record = CASEResumptionRecord(resumptionID: id, sharedSecret: sharedSecret, localNodeID: credentials.nodeID,
-                                              peerNodeID: peer.nodeID, fabricID: credentials.fabricID, rootPublicKey: credentials.rootPublicKey)
+                record = CASEResumptionRecord(
+                    resumptionID: id, sharedSecret: sharedSecret, localNodeID: credentials.nodeID,
+                    peerNodeID: peer.nodeID, fabricID: credentials.fabricID, rootPublicKey: credentials.rootPublicKey)
             }
-            state = .awaitingStatusReport(session: EstablishedSession(
-                localSessionID: localSessionID, peerSessionID: sigma2.responderSessionID, isInitiator: true, keys: keys,
-                peerParameters: sigma2.responderSessionParameters, localNodeID: credentials.nodeID, peerNodeID: peer.nodeID,
-                resumption: record
-            ))
+            state = .awaitingStatusReport(
+                session: EstablishedSession(
+                    localSessionID: localSessionID, peerSessionID: sigma2.responderSessionID, isInitiator: true,
+                    keys: keys,
+                    peerParameters: sigma2.responderSessionParameters, localNodeID: credentials.nodeID,
+                    peerNodeID: peer.nodeID,
+                    resumption: record
+                ))
             return [.send(.caseSigma3, sigma3)]
         } catch let error as SecureChannelError {
             throw error
@@ -157,24 +181,33 @@ public struct CASEInitiator: Sendable {
     }
 
     /// §4.14.2.2.2: the responder proved it still holds the record; confirm with SessionEstablishmentSuccess.
-    private mutating func resume(_ offered: CASEResumptionRecord, initiatorRandom: [UInt8],
-                                 payload: [UInt8]) throws(SecureChannelError) -> [SessionEstablishmentAction] {
+    private mutating func resume(
+        _ offered: CASEResumptionRecord, initiatorRandom: [UInt8],
+        payload: [UInt8]
+    ) throws(SecureChannelError) -> [SessionEstablishmentAction] {
         let sigma2Resume = try Sigma2Resume.decodePayload(payload, name: "Sigma2Resume")
         guard sigma2Resume.resumptionID.count == SecureChannelLimits.resumptionIDLength else {
-            throw .invalidField("Sigma2Resume has a resumption ID of \(sigma2Resume.resumptionID.count) bytes, not \(SecureChannelLimits.resumptionIDLength)")
+            throw .invalidField(
+                "Sigma2Resume has a resumption ID of \(sigma2Resume.resumptionID.count) bytes, not \(SecureChannelLimits.resumptionIDLength)"
+            )
         }
         do {
-            let expected = try CASEResumptionKeys.sigma2MIC(sharedSecret: offered.sharedSecret, initiatorRandom: initiatorRandom,
-                                                            newResumptionID: sigma2Resume.resumptionID)
+            let expected = try CASEResumptionKeys.sigma2MIC(
+                sharedSecret: offered.sharedSecret, initiatorRandom: initiatorRandom,
+                newResumptionID: sigma2Resume.resumptionID)
             guard CASEResumptionKeys.matches(expected, sigma2Resume.sigma2ResumeMIC) else {
-                throw SecureChannelError.invalidField("Sigma2Resume MIC does not verify: the responder does not hold our resumption secret")
+                throw SecureChannelError.invalidField(
+                    "Sigma2Resume MIC does not verify: the responder does not hold our resumption secret")
             }
-            let keys = try CASEResumptionKeys.sessionKeys(sharedSecret: offered.sharedSecret, initiatorRandom: initiatorRandom,
-                                                          offeredResumptionID: offered.resumptionID)
+            let keys = try CASEResumptionKeys.sessionKeys(
+                sharedSecret: offered.sharedSecret, initiatorRandom: initiatorRandom,
+                offeredResumptionID: offered.resumptionID)
             state = .finished
             let session = EstablishedSession(
-                localSessionID: localSessionID, peerSessionID: sigma2Resume.responderSessionID, isInitiator: true, keys: keys,
-                peerParameters: sigma2Resume.responderSessionParameters, localNodeID: credentials.nodeID, peerNodeID: offered.peerNodeID,
+                localSessionID: localSessionID, peerSessionID: sigma2Resume.responderSessionID, isInitiator: true,
+                keys: keys,
+                peerParameters: sigma2Resume.responderSessionParameters, localNodeID: credentials.nodeID,
+                peerNodeID: offered.peerNodeID,
                 resumption: offered.renamed(sigma2Resume.resumptionID), isResumed: true
             )
             return [.send(.statusReport, StatusReport.sessionEstablishmentSuccess.encode()), .established(session)]

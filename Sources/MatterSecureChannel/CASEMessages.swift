@@ -10,8 +10,12 @@ public struct Sigma1: Hashable, Sendable, TLVCodable {
     public var resumptionID: [UInt8]?
     public var initiatorResumeMIC: [UInt8]?
 
-    public init(initiatorRandom: [UInt8], initiatorSessionID: UInt16, destinationID: [UInt8], initiatorEphemeralPublicKey: [UInt8],
-                initiatorSessionParameters: SessionParameters? = nil, resumptionID: [UInt8]? = nil, initiatorResumeMIC: [UInt8]? = nil) {
+    public init(
+        initiatorRandom: [UInt8], initiatorSessionID: UInt16, destinationID: [UInt8],
+        initiatorEphemeralPublicKey: [UInt8],
+        initiatorSessionParameters: SessionParameters? = nil, resumptionID: [UInt8]? = nil,
+        initiatorResumeMIC: [UInt8]? = nil
+    ) {
         self.initiatorRandom = initiatorRandom
         self.initiatorSessionID = initiatorSessionID
         self.destinationID = destinationID
@@ -53,8 +57,10 @@ public struct Sigma2: Hashable, Sendable, TLVCodable {
     public var encrypted2: [UInt8]
     public var responderSessionParameters: SessionParameters?
 
-    public init(responderRandom: [UInt8], responderSessionID: UInt16, responderEphemeralPublicKey: [UInt8], encrypted2: [UInt8],
-                responderSessionParameters: SessionParameters? = nil) {
+    public init(
+        responderRandom: [UInt8], responderSessionID: UInt16, responderEphemeralPublicKey: [UInt8], encrypted2: [UInt8],
+        responderSessionParameters: SessionParameters? = nil
+    ) {
         self.responderRandom = responderRandom
         self.responderSessionID = responderSessionID
         self.responderEphemeralPublicKey = responderEphemeralPublicKey
@@ -90,8 +96,10 @@ public struct Sigma2Resume: Hashable, Sendable, TLVCodable {
     public var responderSessionID: UInt16
     public var responderSessionParameters: SessionParameters?
 
-    public init(resumptionID: [UInt8], sigma2ResumeMIC: [UInt8], responderSessionID: UInt16,
-                responderSessionParameters: SessionParameters? = nil) {
+    public init(
+        resumptionID: [UInt8], sigma2ResumeMIC: [UInt8], responderSessionID: UInt16,
+        responderSessionParameters: SessionParameters? = nil
+    ) {
         self.resumptionID = resumptionID
         self.sigma2ResumeMIC = sigma2ResumeMIC
         self.responderSessionID = responderSessionID
@@ -176,7 +184,8 @@ struct SigmaEncryptedData: TLVCodable {
 
     init(tlv element: TLVElement) throws(TLVError) {
         let fields = try element.structure()
-        self.init(noc: try fields.required(1), icac: try fields.optional(2), signature: try fields.required(3),
-                  resumptionID: try fields.optional(4))
+        self.init(
+            noc: try fields.required(1), icac: try fields.optional(2), signature: try fields.required(3),
+            resumptionID: try fields.optional(4))
     }
 }

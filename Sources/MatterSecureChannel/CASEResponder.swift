@@ -32,8 +32,11 @@ public struct CASEResponder: Sendable {
     private var state = State.awaitingSigma1
 
     /// `resumptions` are the records earlier sessions left (`EstablishedSession.resumption`); the driver keeps them.
-    public init(fabrics: [OperationalCredentials], localSessionID: UInt16, validator: some CASEPeerValidator, random: any RandomSource,
-                resumptions: CASEResumptionTable = CASEResumptionTable()) {
+    public init(
+        fabrics: [OperationalCredentials], localSessionID: UInt16, validator: some CASEPeerValidator,
+        random: any RandomSource,
+        resumptions: CASEResumptionTable = CASEResumptionTable()
+    ) {
         self.fabrics = fabrics
         self.localSessionID = localSessionID
         self.validator = validator
@@ -49,13 +52,20 @@ public struct CASEResponder: Sendable {
             switch error {
             case .peerRejected: return [.failed(error)]
             case .noSharedTrustRoots:
-                return [.send(.statusReport, StatusReport(generalCode: .failure, secureChannelCode: .noSharedTrustRoots).encode()), .failed(error)]
+                return [
+                    .send(
+                        .statusReport,
+                        StatusReport(generalCode: .failure, secureChannelCode: .noSharedTrustRoots).encode()),
+                    .failed(error),
+                ]
             default: return [.send(.statusReport, StatusReport.invalidParameter.encode()), .failed(error)]
             }
         }
     }
 
-    private mutating func handle(opcode: UInt8, payload: [UInt8]) throws(SecureChannelError) -> [SessionEstablishmentAction] {
+    private mutating func handle(
+        opcode: UInt8, payload: [UInt8]
+    ) throws(SecureChannelError) -> [SessionEstablishmentAction] {
         if opcode == SecureChannelOpcode.statusReport.rawValue {
             let report = try StatusReport.decode(payload)
             guard case .awaitingResumeConfirmation(let session) = state, report == .sessionEstablishmentSuccess else {
@@ -89,21 +99,25 @@ public struct CASEResponder: Sendable {
     private mutating func answer(sigma1Bytes: [UInt8]) throws -> [SessionEstablishmentAction] {
         let sigma1 = try Sigma1.decodePayload(sigma1Bytes, name: "Sigma1")
         guard sigma1.initiatorRandom.count == SecureChannelLimits.randomLength,
-              sigma1.initiatorEphemeralPublicKey.count == SecureChannelLimits.shareLength else {
+            sigma1.initiatorEphemeralPublicKey.count == SecureChannelLimits.shareLength
+        else {
             throw SecureChannelError.invalidField("Sigma1 has a malformed random or ephemeral key")
         }
         if let resumed = try resume(sigma1) { return resumed }
-        guard let credentials = fabrics.first(where: { fabric in
-            OperationalIdentity.destinationID(
-                identityProtectionKey: fabric.identityProtectionKey, initiatorRandom: sigma1.initiatorRandom,
-                rootPublicKey: fabric.rootPublicKey, fabricID: fabric.fabricID, nodeID: fabric.nodeID
-            ) == sigma1.destinationID
-        }) else {
+        guard
+            let credentials = fabrics.first(where: { fabric in
+                OperationalIdentity.destinationID(
+                    identityProtectionKey: fabric.identityProtectionKey, initiatorRandom: sigma1.initiatorRandom,
+                    rootPublicKey: fabric.rootPublicKey, fabricID: fabric.fabricID, nodeID: fabric.nodeID
+                ) == sigma1.destinationID
+            })
+        else {
             throw SecureChannelError.noSharedTrustRoots
         }
         let ephemeralKey = P256.PrivateKey(using: random)
         let ourEphemeralPublicKey = ephemeralKey.publicKey.x963Representation
-        let sharedSecret = try ephemeralKey.sharedSecret(with: P256.PublicKey(x963Representation: sigma1.initiatorEphemeralPublicKey))
+        let sharedSecret = try ephemeralKey.sharedSecret(
+            with: P256.PublicKey(x963Representation: sigma1.initiatorEphemeralPublicKey))
         let signed = SigmaSignedData(
             noc: credentials.noc, icac: credentials.icac,
             signerEphemeralPublicKey: ourEphemeralPublicKey, otherEphemeralPublicKey: sigma1.initiatorEphemeralPublicKey
@@ -117,18 +131,24 @@ public struct CASEResponder: Sendable {
         let responderRandom = random.bytes(SecureChannelLimits.randomLength)
         let ipk = credentials.identityProtectionKey
         let s2k = try HKDFSHA256.deriveKey(
-            inputKeyMaterial: sharedSecret, salt: ipk + responderRandom + ourEphemeralPublicKey + SHA256.hash(sigma1Bytes),
+            inputKeyMaterial: sharedSecret,
+            salt: ipk + responderRandom + ourEphemeralPublicKey + SHA256.hash(sigma1Bytes),
             info: Array("Sigma2".utf8), outputLength: 16
         )
         let sigma2 = Sigma2(
-            responderRandom: responderRandom, responderSessionID: localSessionID, responderEphemeralPublicKey: ourEphemeralPublicKey,
-            encrypted2: try AESCCM.seal(key: s2k, nonce: SecureChannelLimits.sigma2Nonce, plaintext: tbeData2, additionalData: [])
+            responderRandom: responderRandom, responderSessionID: localSessionID,
+            responderEphemeralPublicKey: ourEphemeralPublicKey,
+            encrypted2: try AESCCM.seal(
+                key: s2k, nonce: SecureChannelLimits.sigma2Nonce, plaintext: tbeData2, additionalData: [])
         ).encodedPayload()
-        state = .awaitingSigma3(Pending(
-            credentials: credentials, sharedSecret: sharedSecret, transcript: sigma1Bytes + sigma2,
-            ourEphemeralPublicKey: ourEphemeralPublicKey, peerEphemeralPublicKey: sigma1.initiatorEphemeralPublicKey,
-            peerSessionID: sigma1.initiatorSessionID, peerParameters: sigma1.initiatorSessionParameters, resumptionID: resumptionID
-        ))
+        state = .awaitingSigma3(
+            Pending(
+                credentials: credentials, sharedSecret: sharedSecret, transcript: sigma1Bytes + sigma2,
+                ourEphemeralPublicKey: ourEphemeralPublicKey,
+                peerEphemeralPublicKey: sigma1.initiatorEphemeralPublicKey,
+                peerSessionID: sigma1.initiatorSessionID, peerParameters: sigma1.initiatorSessionParameters,
+                resumptionID: resumptionID
+            ))
         return [.send(.caseSigma2, sigma2)]
     }
 
@@ -141,7 +161,9 @@ public struct CASEResponder: Sendable {
         )
         let decrypted: [UInt8]
         do {
-            decrypted = try AESCCM.open(key: s3k, nonce: SecureChannelLimits.sigma3Nonce, ciphertextAndTag: sigma3.encrypted3, additionalData: [])
+            decrypted = try AESCCM.open(
+                key: s3k, nonce: SecureChannelLimits.sigma3Nonce, ciphertextAndTag: sigma3.encrypted3,
+                additionalData: [])
         } catch {
             throw SecureChannelError.invalidField("Sigma3 does not decrypt")
         }
@@ -152,19 +174,26 @@ public struct CASEResponder: Sendable {
         }
         let signed = SigmaSignedData(
             noc: initiator.noc, icac: initiator.icac,
-            signerEphemeralPublicKey: pending.peerEphemeralPublicKey, otherEphemeralPublicKey: pending.ourEphemeralPublicKey
+            signerEphemeralPublicKey: pending.peerEphemeralPublicKey,
+            otherEphemeralPublicKey: pending.ourEphemeralPublicKey
         ).encodedPayload()
-        guard peer.publicKey.isValidSignature(try P256.ECDSASignature(rawRepresentation: initiator.signature), for: signed) else {
+        guard
+            peer.publicKey.isValidSignature(
+                try P256.ECDSASignature(rawRepresentation: initiator.signature), for: signed)
+        else {
             throw SecureChannelError.invalidField("Sigma3 signature does not verify with the initiator's NOC")
         }
-        let keys = try SessionKeys(sharedSecret: pending.sharedSecret, salt: ipk + SHA256.hash(pending.transcript + sigma3Bytes))
+        let keys = try SessionKeys(
+            sharedSecret: pending.sharedSecret, salt: ipk + SHA256.hash(pending.transcript + sigma3Bytes))
         state = .finished
         let session = EstablishedSession(
             localSessionID: localSessionID, peerSessionID: pending.peerSessionID, isInitiator: false, keys: keys,
             peerParameters: pending.peerParameters, localNodeID: pending.credentials.nodeID, peerNodeID: peer.nodeID,
             resumption: CASEResumptionRecord(
-                resumptionID: pending.resumptionID, sharedSecret: pending.sharedSecret, localNodeID: pending.credentials.nodeID,
-                peerNodeID: peer.nodeID, fabricID: pending.credentials.fabricID, rootPublicKey: pending.credentials.rootPublicKey)
+                resumptionID: pending.resumptionID, sharedSecret: pending.sharedSecret,
+                localNodeID: pending.credentials.nodeID,
+                peerNodeID: peer.nodeID, fabricID: pending.credentials.fabricID,
+                rootPublicKey: pending.credentials.rootPublicKey)
         )
         return [.send(.statusReport, StatusReport.sessionEstablishmentSuccess.encode()), .established(session)]
     }
@@ -173,25 +202,32 @@ public struct CASEResponder: Sendable {
     /// verifies; nil (the full Sigma2 follows) otherwise, as §4.14.2.2.1 has a failed resumption fall back.
     private mutating func resume(_ sigma1: Sigma1) throws -> [SessionEstablishmentAction]? {
         guard let offeredID = sigma1.resumptionID, let offeredMIC = sigma1.initiatorResumeMIC,
-              let record = resumptions.record(withID: offeredID),
-              fabrics.contains(where: record.belongs(to:)) else { return nil }
-        let expected = try CASEResumptionKeys.sigma1MIC(sharedSecret: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
-                                                        resumptionID: offeredID)
+            let record = resumptions.record(withID: offeredID),
+            fabrics.contains(where: record.belongs(to:))
+        else { return nil }
+        let expected = try CASEResumptionKeys.sigma1MIC(
+            sharedSecret: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
+            resumptionID: offeredID)
         guard CASEResumptionKeys.matches(expected, offeredMIC) else { return nil }
         let newResumptionID = random.bytes(SecureChannelLimits.resumptionIDLength)
         let sigma2Resume = Sigma2Resume(
             resumptionID: newResumptionID,
-            sigma2ResumeMIC: try CASEResumptionKeys.sigma2MIC(sharedSecret: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
-                                                              newResumptionID: newResumptionID),
+            sigma2ResumeMIC: try CASEResumptionKeys.sigma2MIC(
+                sharedSecret: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
+                newResumptionID: newResumptionID),
             responderSessionID: localSessionID
         ).encodedPayload()
-        let keys = try CASEResumptionKeys.sessionKeys(sharedSecret: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
-                                                      offeredResumptionID: offeredID)
-        state = .awaitingResumeConfirmation(EstablishedSession(
-            localSessionID: localSessionID, peerSessionID: sigma1.initiatorSessionID, isInitiator: false, keys: keys,
-            peerParameters: sigma1.initiatorSessionParameters, localNodeID: record.localNodeID, peerNodeID: record.peerNodeID,
-            resumption: record.renamed(newResumptionID), isResumed: true
-        ))
+        let keys = try CASEResumptionKeys.sessionKeys(
+            sharedSecret: record.sharedSecret, initiatorRandom: sigma1.initiatorRandom,
+            offeredResumptionID: offeredID)
+        state = .awaitingResumeConfirmation(
+            EstablishedSession(
+                localSessionID: localSessionID, peerSessionID: sigma1.initiatorSessionID, isInitiator: false,
+                keys: keys,
+                peerParameters: sigma1.initiatorSessionParameters, localNodeID: record.localNodeID,
+                peerNodeID: record.peerNodeID,
+                resumption: record.renamed(newResumptionID), isResumed: true
+            ))
         return [.send(.caseSigma2Resume, sigma2Resume)]
     }
 }

@@ -11,8 +11,10 @@ public struct CASEResumptionRecord: Hashable, Sendable, CustomStringConvertible 
     public let fabricID: UInt64
     public let rootPublicKey: [UInt8]
 
-    public init(resumptionID: [UInt8], sharedSecret: [UInt8], localNodeID: UInt64, peerNodeID: UInt64,
-                fabricID: UInt64, rootPublicKey: [UInt8]) {
+    public init(
+        resumptionID: [UInt8], sharedSecret: [UInt8], localNodeID: UInt64, peerNodeID: UInt64,
+        fabricID: UInt64, rootPublicKey: [UInt8]
+    ) {
         self.resumptionID = resumptionID
         self.sharedSecret = sharedSecret
         self.localNodeID = localNodeID
@@ -23,12 +25,14 @@ public struct CASEResumptionRecord: Hashable, Sendable, CustomStringConvertible 
 
     /// The same record under the responder's fresh ID, as Sigma2Resume hands one out.
     func renamed(_ newResumptionID: [UInt8]) -> CASEResumptionRecord {
-        CASEResumptionRecord(resumptionID: newResumptionID, sharedSecret: sharedSecret, localNodeID: localNodeID,
-                             peerNodeID: peerNodeID, fabricID: fabricID, rootPublicKey: rootPublicKey)
+        CASEResumptionRecord(
+            resumptionID: newResumptionID, sharedSecret: sharedSecret, localNodeID: localNodeID,
+            peerNodeID: peerNodeID, fabricID: fabricID, rootPublicKey: rootPublicKey)
     }
 
     func belongs(to credentials: OperationalCredentials) -> Bool {
-        credentials.fabricID == fabricID && credentials.rootPublicKey == rootPublicKey && credentials.nodeID == localNodeID
+        credentials.fabricID == fabricID && credentials.rootPublicKey == rootPublicKey
+            && credentials.nodeID == localNodeID
     }
 
     /// Never prints the shared secret.

@@ -10,9 +10,14 @@ public struct CASEResumptionTable: Sendable {
     /// Keeps `record` as the one record of its peer on its fabric (a resumed session replaces the record it
     /// resumed), evicting the oldest record of that fabric beyond `SecureChannelLimits.resumptionRecordsPerFabric`.
     public mutating func remember(_ record: CASEResumptionRecord) {
-        records.removeAll { $0.peerNodeID == record.peerNodeID && $0.fabricID == record.fabricID && $0.rootPublicKey == record.rootPublicKey }
+        records.removeAll {
+            $0.peerNodeID == record.peerNodeID && $0.fabricID == record.fabricID
+                && $0.rootPublicKey == record.rootPublicKey
+        }
         records.append(record)
-        let sameFabric = records.indices.filter { records[$0].fabricID == record.fabricID && records[$0].rootPublicKey == record.rootPublicKey }
+        let sameFabric = records.indices.filter {
+            records[$0].fabricID == record.fabricID && records[$0].rootPublicKey == record.rootPublicKey
+        }
         let excess = sameFabric.count - SecureChannelLimits.resumptionRecordsPerFabric
         if excess > 0 {
             let evicted = Set(sameFabric.prefix(excess))

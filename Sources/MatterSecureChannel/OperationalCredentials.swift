@@ -12,8 +12,10 @@ public struct OperationalCredentials: Sendable {
     public let icac: [UInt8]?
     public let operationalKey: P256.PrivateKey
 
-    public init(fabricID: UInt64, nodeID: UInt64, rootPublicKey: [UInt8], identityProtectionKey: [UInt8],
-                noc: [UInt8], icac: [UInt8]?, operationalKey: P256.PrivateKey) {
+    public init(
+        fabricID: UInt64, nodeID: UInt64, rootPublicKey: [UInt8], identityProtectionKey: [UInt8],
+        noc: [UInt8], icac: [UInt8]?, operationalKey: P256.PrivateKey
+    ) {
         self.fabricID = fabricID
         self.nodeID = nodeID
         self.rootPublicKey = rootPublicKey
@@ -39,5 +41,7 @@ public struct VerifiedPeer: Sendable, Hashable {
 
 /// Verifies a peer's NOC (and ICAC) up to the fabric's trusted root (§6.5), returning who it proves.
 public protocol CASEPeerValidator: Sendable {
-    func validate(noc: [UInt8], icac: [UInt8]?, credentials: OperationalCredentials) throws(SecureChannelError) -> VerifiedPeer
+    func validate(
+        noc: [UInt8], icac: [UInt8]?, credentials: OperationalCredentials
+    ) throws(SecureChannelError) -> VerifiedPeer
 }

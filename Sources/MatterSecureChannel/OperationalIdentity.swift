@@ -15,7 +15,9 @@ public enum OperationalIdentity {
     }
 
     /// The identity protection key: the fabric's operational group key derived from its epoch key.
-    public static func identityProtectionKey(epochKey: [UInt8], compressedFabricID: [UInt8]) throws(CryptoError) -> [UInt8] {
+    public static func identityProtectionKey(
+        epochKey: [UInt8], compressedFabricID: [UInt8]
+    ) throws(CryptoError) -> [UInt8] {
         try HKDFSHA256.deriveKey(
             inputKeyMaterial: epochKey, salt: compressedFabricID, info: Array("GroupKey v1.0".utf8), outputLength: 16
         )
@@ -23,7 +25,8 @@ public enum OperationalIdentity {
 
     /// HMAC(IPK, initiatorRandom ‖ root public key ‖ fabric ID LE ‖ node ID LE).
     public static func destinationID(
-        identityProtectionKey: [UInt8], initiatorRandom: [UInt8], rootPublicKey: [UInt8], fabricID: UInt64, nodeID: UInt64
+        identityProtectionKey: [UInt8], initiatorRandom: [UInt8], rootPublicKey: [UInt8], fabricID: UInt64,
+        nodeID: UInt64
     ) -> [UInt8] {
         HMACSHA256.authenticationCode(
             key: identityProtectionKey,

@@ -19,7 +19,9 @@ public struct PASEInitiator: Sendable {
     private let random: any RandomSource
     private var state = State.idle
 
-    public init(passcode: UInt32, localSessionID: UInt16, localParameters: SessionParameters? = nil, random: any RandomSource) {
+    public init(
+        passcode: UInt32, localSessionID: UInt16, localParameters: SessionParameters? = nil, random: any RandomSource
+    ) {
         self.passcode = passcode
         self.localSessionID = localSessionID
         self.localParameters = localParameters
@@ -49,7 +51,9 @@ public struct PASEInitiator: Sendable {
         }
     }
 
-    private mutating func handle(opcode: UInt8, payload: [UInt8]) throws(SecureChannelError) -> [SessionEstablishmentAction] {
+    private mutating func handle(
+        opcode: UInt8, payload: [UInt8]
+    ) throws(SecureChannelError) -> [SessionEstablishmentAction] {
         if opcode == SecureChannelOpcode.statusReport.rawValue, case .awaitingStatusReport(let session) = state {
             let report = try StatusReport.decode(payload)
             state = .finished
@@ -67,7 +71,8 @@ public struct PASEInitiator: Sendable {
                 throw .invalidField("PBKDFParamResponse echoes a different initiatorRandom")
             }
             guard response.responderRandom.count == SecureChannelLimits.randomLength else {
-                throw .invalidField("PBKDFParamResponse responderRandom has \(response.responderRandom.count) bytes, not 32")
+                throw .invalidField(
+                    "PBKDFParamResponse responderRandom has \(response.responderRandom.count) bytes, not 32")
             }
             guard response.responderSessionID != 0 else {
                 throw .invalidField("PBKDFParamResponse responderSessionId is 0, the unsecured session's ID")
@@ -79,18 +84,23 @@ public struct PASEInitiator: Sendable {
             let context = SHA256.hash(SecureChannelLimits.paseContextPrefix + request + payload)
             let prover: Spake2PlusProver
             do {
-                let (w0, w1) = try Spake2Plus.computeW0W1(passcode: passcode, salt: parameters.salt, iterations: Int(parameters.iterations))
+                let (w0, w1) = try Spake2Plus.computeW0W1(
+                    passcode: passcode, salt: parameters.salt, iterations: Int(parameters.iterations))
                 prover = try Spake2PlusProver(context: context, w0: w0, w1: w1, random: random)
             } catch {
                 throw .crypto(error)
             }
-            state = .awaitingPake2(prover: prover, peerSessionID: response.responderSessionID, peerParameters: response.responderSessionParameters)
+            state = .awaitingPake2(
+                prover: prover, peerSessionID: response.responderSessionID,
+                peerParameters: response.responderSessionParameters)
             return [.send(.pasePake1, Pake1(pA: prover.shareP).encodedPayload())]
 
         case .awaitingPake2(let prover, let peerSessionID, let peerParameters):
             try expect(opcode, .pasePake2, "Pake2")
             let pake2 = try Pake2.decodePayload(payload, name: "Pake2")
-            guard pake2.pB.count == SecureChannelLimits.shareLength, pake2.cB.count == SecureChannelLimits.confirmationLength else {
+            guard pake2.pB.count == SecureChannelLimits.shareLength,
+                pake2.cB.count == SecureChannelLimits.confirmationLength
+            else {
                 throw .invalidField("Pake2 has a \(pake2.pB.count)-byte pB and a \(pake2.cB.count)-byte cB")
             }
             let confirmP: [UInt8]

@@ -20,8 +20,10 @@ public struct PBKDFParamRequest: Hashable, Sendable, TLVCodable {
         }
     }
 
-    public init(initiatorRandom: [UInt8], initiatorSessionID: UInt16, passcodeID: UInt16 = 0, hasPBKDFParameters: Bool = false,
-                initiatorSessionParameters: SessionParameters? = nil) {
+    public init(
+        initiatorRandom: [UInt8], initiatorSessionID: UInt16, passcodeID: UInt16 = 0, hasPBKDFParameters: Bool = false,
+        initiatorSessionParameters: SessionParameters? = nil
+    ) {
         self.initiatorRandom = initiatorRandom
         self.initiatorSessionID = initiatorSessionID
         self.passcodeID = passcodeID
@@ -71,8 +73,10 @@ public struct PBKDFParamResponse: Hashable, Sendable, TLVCodable {
     public var pbkdfParameters: PBKDFParameters?
     public var responderSessionParameters: SessionParameters?
 
-    public init(initiatorRandom: [UInt8], responderRandom: [UInt8], responderSessionID: UInt16,
-                pbkdfParameters: PBKDFParameters?, responderSessionParameters: SessionParameters? = nil) {
+    public init(
+        initiatorRandom: [UInt8], responderRandom: [UInt8], responderSessionID: UInt16,
+        pbkdfParameters: PBKDFParameters?, responderSessionParameters: SessionParameters? = nil
+    ) {
         self.initiatorRandom = initiatorRandom
         self.responderRandom = responderRandom
         self.responderSessionID = responderSessionID

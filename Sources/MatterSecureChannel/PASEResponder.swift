@@ -17,8 +17,10 @@ public struct PASEResponder: Sendable {
     private let random: any RandomSource
     private var state = State.awaitingPBKDFParamRequest
 
-    public init(verifierData: Spake2PlusVerifierData, pbkdfParameters: PBKDFParameters, localSessionID: UInt16,
-                localParameters: SessionParameters? = nil, random: any RandomSource) {
+    public init(
+        verifierData: Spake2PlusVerifierData, pbkdfParameters: PBKDFParameters, localSessionID: UInt16,
+        localParameters: SessionParameters? = nil, random: any RandomSource
+    ) {
         self.verifierData = verifierData
         self.pbkdfParameters = pbkdfParameters
         self.localSessionID = localSessionID
@@ -36,7 +38,9 @@ public struct PASEResponder: Sendable {
         }
     }
 
-    private mutating func handle(opcode: UInt8, payload: [UInt8]) throws(SecureChannelError) -> [SessionEstablishmentAction] {
+    private mutating func handle(
+        opcode: UInt8, payload: [UInt8]
+    ) throws(SecureChannelError) -> [SessionEstablishmentAction] {
         if opcode == SecureChannelOpcode.statusReport.rawValue {
             throw .peerRejected(try StatusReport.decode(payload))
         }
@@ -45,7 +49,8 @@ public struct PASEResponder: Sendable {
             try expect(opcode, .pbkdfParamRequest, "PBKDFParamRequest")
             let request = try PBKDFParamRequest.decodePayload(payload, name: "PBKDFParamRequest")
             guard request.initiatorRandom.count == SecureChannelLimits.randomLength else {
-                throw .invalidField("PBKDFParamRequest initiatorRandom has \(request.initiatorRandom.count) bytes, not 32")
+                throw .invalidField(
+                    "PBKDFParamRequest initiatorRandom has \(request.initiatorRandom.count) bytes, not 32")
             }
             guard request.passcodeID == 0 else {
                 throw .invalidField("PBKDFParamRequest asks for passcode ID \(request.passcodeID); only 0 exists")
@@ -58,7 +63,9 @@ public struct PASEResponder: Sendable {
                 responderSessionParameters: localParameters
             ).encodedPayload()
             let context = SHA256.hash(SecureChannelLimits.paseContextPrefix + payload + response)
-            state = .awaitingPake1(context: context, peerSessionID: request.initiatorSessionID, peerParameters: request.initiatorSessionParameters)
+            state = .awaitingPake1(
+                context: context, peerSessionID: request.initiatorSessionID,
+                peerParameters: request.initiatorSessionParameters)
             return [.send(.pbkdfParamResponse, response)]
 
         case .awaitingPake1(let context, let peerSessionID, let peerParameters):

@@ -19,7 +19,8 @@ public struct SessionKeys: Hashable, Sendable, CustomStringConvertible {
     }
 
     init(sharedSecret: [UInt8], salt: [UInt8], info: [UInt8]) throws(CryptoError) {
-        let material = try HKDFSHA256.deriveKey(inputKeyMaterial: sharedSecret, salt: salt, info: info, outputLength: 48)
+        let material = try HKDFSHA256.deriveKey(
+            inputKeyMaterial: sharedSecret, salt: salt, info: info, outputLength: 48)
         initiatorToResponder = Array(material[0..<16])
         responderToInitiator = Array(material[16..<32])
         attestationChallenge = Array(material[32..<48])
@@ -45,9 +46,11 @@ public struct EstablishedSession: Sendable, CustomStringConvertible {
     /// True when CASE resumed an earlier session (Sigma2Resume) instead of running Sigma2 and Sigma3.
     public let isResumed: Bool
 
-    public init(localSessionID: UInt16, peerSessionID: UInt16, isInitiator: Bool, keys: SessionKeys,
-                peerParameters: SessionParameters?, localNodeID: UInt64? = nil, peerNodeID: UInt64? = nil,
-                resumption: CASEResumptionRecord? = nil, isResumed: Bool = false) {
+    public init(
+        localSessionID: UInt16, peerSessionID: UInt16, isInitiator: Bool, keys: SessionKeys,
+        peerParameters: SessionParameters?, localNodeID: UInt64? = nil, peerNodeID: UInt64? = nil,
+        resumption: CASEResumptionRecord? = nil, isResumed: Bool = false
+    ) {
         self.localSessionID = localSessionID
         self.peerSessionID = peerSessionID
         self.isInitiator = isInitiator
@@ -69,6 +72,7 @@ public struct EstablishedSession: Sendable, CustomStringConvertible {
 
     public var description: String {
         let peer = peerNodeID.map { ", peer node 0x\(String($0, radix: 16, uppercase: true))" } ?? ""
-        return "EstablishedSession(local \(localSessionID), peer \(peerSessionID), \(isInitiator ? "initiator" : "responder")\(peer)\(isResumed ? ", resumed" : ""))"
+        return
+            "EstablishedSession(local \(localSessionID), peer \(peerSessionID), \(isInitiator ? "initiator" : "responder")\(peer)\(isResumed ? ", resumed" : ""))"
     }
 }

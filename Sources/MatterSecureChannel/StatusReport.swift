@@ -19,7 +19,8 @@ public struct StatusReport: Hashable, Sendable, CustomStringConvertible {
         self.init(generalCode: generalCode, protocolID: 0, protocolCode: secureChannelCode.rawValue)
     }
 
-    public static let sessionEstablishmentSuccess = StatusReport(generalCode: .success, secureChannelCode: .sessionEstablishmentSuccess)
+    public static let sessionEstablishmentSuccess = StatusReport(
+        generalCode: .success, secureChannelCode: .sessionEstablishmentSuccess)
     public static let invalidParameter = StatusReport(generalCode: .failure, secureChannelCode: .invalidParameter)
 
     public var isSecureChannel: Bool { protocolID == 0 }
@@ -50,7 +51,8 @@ public struct StatusReport: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let code = isSecureChannel
+        let code =
+            isSecureChannel
             ? SecureChannelStatusCode(rawValue: protocolCode).map { "\($0)" } ?? "code \(protocolCode)"
             : "protocol 0x\(String(protocolID, radix: 16)) code \(protocolCode)"
         return "\(generalCode) (\(code))"

@@ -88,12 +88,13 @@ private struct TLVCursor {
                 default:
                     break
                 }
-                let kind: ContainerKind? = switch type {
-                case TLVElementType.structure: .structure
-                case TLVElementType.array: .array
-                case TLVElementType.list: .list
-                default: nil
-                }
+                let kind: ContainerKind? =
+                    switch type {
+                    case TLVElementType.structure: .structure
+                    case TLVElementType.array: .array
+                    case TLVElementType.list: .list
+                    default: nil
+                    }
                 if let kind {
                     guard open.count < TLVLimits.maximumDepth else {
                         throw .nestingTooDeep(limit: TLVLimits.maximumDepth, offset: elementOffset)
@@ -160,7 +161,8 @@ private struct TLVCursor {
             }
             return .utf8(string)
         case TLVElementType.bytesLength1...TLVElementType.bytesLength1 + 3:
-            return .bytes(Array(bytes[try readLengthPrefixed(lengthWidth: 1 << Int(type - TLVElementType.bytesLength1))]))
+            return .bytes(
+                Array(bytes[try readLengthPrefixed(lengthWidth: 1 << Int(type - TLVElementType.bytesLength1))]))
         default:  // TLVElementType.null, the only type the caller leaves
             return .null
         }

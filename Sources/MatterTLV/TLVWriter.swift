@@ -26,9 +26,12 @@ public enum TLVWriter {
             let type: UInt8
             switch element.value {
             case .signed(let value):
-                let width = value == Int64(Int8(truncatingIfNeeded: value)) ? 1
-                    : value == Int64(Int16(truncatingIfNeeded: value)) ? 2
-                    : value == Int64(Int32(truncatingIfNeeded: value)) ? 4 : 8
+                let width =
+                    value == Int64(Int8(truncatingIfNeeded: value))
+                    ? 1
+                    : value == Int64(Int16(truncatingIfNeeded: value))
+                        ? 2
+                        : value == Int64(Int32(truncatingIfNeeded: value)) ? 4 : 8
                 type = TLVElementType.signed1 + widthCode(width)
                 appendLittleEndian(UInt64(bitPattern: value), width: width, to: &output)
             case .unsigned(let value):

@@ -1,11 +1,13 @@
 /// Mutations of a valid input that steer a decoder into its edge cases: bit flips, cuts, overwrites and
 /// insertions, optionally of bytes the caller knows to be interesting (container starts, long lengths…).
 public enum FuzzMutation {
-    public static func mutate(_ seed: [UInt8], interesting: [UInt8] = [], using generator: inout SplitMix64) -> [UInt8] {
+    public static func mutate(_ seed: [UInt8], interesting: [UInt8] = [], using generator: inout SplitMix64) -> [UInt8]
+    {
         var bytes = seed
         for _ in 0...generator.below(3) {
             let position = generator.below(bytes.count + 1)
-            let replacement = interesting.isEmpty || generator.below(2) == 0
+            let replacement =
+                interesting.isEmpty || generator.below(2) == 0
                 ? UInt8(truncatingIfNeeded: generator.next())
                 : interesting[generator.below(interesting.count)]
             switch generator.below(4) {

@@ -66,7 +66,9 @@ public final class ImpairedSocket: DatagramSocket {
         }
     }
 
-    public func receive(maximumLength: Int, timeout: Duration) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)? {
+    public func receive(
+        maximumLength: Int, timeout: Duration
+    ) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)? {
         try socket.receive(maximumLength: maximumLength, timeout: timeout)
     }
 

@@ -116,9 +116,10 @@ public struct SimulatedNetwork {
         }
         for _ in 0..<copies {
             let extra = Duration.nanoseconds(Int64(Double(nanoseconds(conditions.maximumExtraDelay)) * unitRandom()))
-            inFlight.append(InFlight(
-                arrival: now + conditions.baseDelay + extra, sequence: nextSequence,
-                source: source, destination: destination, bytes: bytes))
+            inFlight.append(
+                InFlight(
+                    arrival: now + conditions.baseDelay + extra, sequence: nextSequence,
+                    source: source, destination: destination, bytes: bytes))
             nextSequence += 1
         }
     }
@@ -146,11 +147,14 @@ public struct SimulatedNetwork {
     /// Delivers the earliest datagram or fires the earliest timer, whichever comes first (datagrams first on
     /// a tie, then lower addresses); false when nothing is due by `limit`.
     private mutating func runNextEvent(notAfter limit: Duration) -> Bool {
-        let delivery = inFlight.indices.min { (inFlight[$0].arrival, inFlight[$0].sequence) < (inFlight[$1].arrival, inFlight[$1].sequence) }
+        let delivery = inFlight.indices.min {
+            (inFlight[$0].arrival, inFlight[$0].sequence) < (inFlight[$1].arrival, inFlight[$1].sequence)
+        }
         let timer = nodes.indices.compactMap { index in nodes[index].nextDeadline.map { (index, $0) } }
             .min { ($0.1, $0.0) < ($1.1, $1.0) }
 
-        if let delivery, inFlight[delivery].arrival <= limit, timer.map({ inFlight[delivery].arrival <= $0.1 }) ?? true {
+        if let delivery, inFlight[delivery].arrival <= limit, timer.map({ inFlight[delivery].arrival <= $0.1 }) ?? true
+        {
             let datagram = inFlight.remove(at: delivery)
             now = max(now, datagram.arrival)
             statistics.delivered += 1

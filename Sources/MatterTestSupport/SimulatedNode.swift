@@ -3,6 +3,8 @@
 public protocol SimulatedNode: AnyObject {
     /// When the node wants `handleTimer(now:)`; nil while it waits for nothing.
     var nextDeadline: Duration? { get }
-    func receive(_ datagram: [UInt8], from sender: SimulatedNetwork.Address, now: Duration) -> [SimulatedNetwork.Outgoing]
+    func receive(
+        _ datagram: [UInt8], from sender: SimulatedNetwork.Address, now: Duration
+    ) -> [SimulatedNetwork.Outgoing]
     func handleTimer(now: Duration) -> [SimulatedNetwork.Outgoing]
 }

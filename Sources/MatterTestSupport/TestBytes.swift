@@ -5,7 +5,9 @@ extension Array where Element == UInt8 {
         let digits = [Character](text.filter { !$0.isWhitespace && $0 != ":" })
         precondition(digits.count.isMultiple(of: 2), "odd number of hex digits in \(text)")
         self = stride(from: 0, to: digits.count, by: 2).map { index in
-            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { preconditionFailure("not hex: \(text)") }
+            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else {
+                preconditionFailure("not hex: \(text)")
+            }
             return byte
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DataModelGenerator
 
 @Suite struct DeviceTypeGeneratorTests {
@@ -49,12 +50,14 @@ import Testing
         </configurator>
         """
 
-    static let clusters = try! IDLParser.parse("""
+    static let clusters = try! IDLParser.parse(
+        """
         cluster OnOff = 6 {}
         cluster LevelControl = 8 {}
         cluster Binding = 30 {}
         cluster OccupancySensing = 1030 {}
-        """).clusters
+        """
+    ).clusters
 
     @Test func readsOnlyTopLevelDefinitions() throws {
         let entries = try DeviceTypeReader.read(Data(Self.xml.utf8))
@@ -66,31 +69,45 @@ import Testing
     }
 
     @Test func joinsClustersByNormalisedNameAndSortsByID() throws {
-        let file = try DeviceTypeGenerator(entries: DeviceTypeReader.read(Data(Self.xml.utf8)), clusters: Self.clusters,
-                                           source: "devices.xml").generate()
+        let file = try DeviceTypeGenerator(
+            entries: DeviceTypeReader.read(Data(Self.xml.utf8)), clusters: Self.clusters,
+            source: "devices.xml"
+        ).generate()
         #expect(file.name == "MatterDeviceTypes.swift")
         let text = file.contents
         #expect(!text.contains("Orphan"))
-        #expect(text.contains("""
-                public static let dimmableLight = DeviceTypeDefinition(
-                    id: 0x0101,
-                    name: "Dimmable Light",
-                    revision: 3,
-                    deviceClass: .simple,
-                    scope: .endpoint,
-                    superset: 0x0100,
-                    requiredServerClusters: [0x0006, 0x0008],
-                    optionalServerClusters: [0x001E],
-                    optionalClientClusters: [0x0406]
-                )
-            """))
-        #expect(text.contains("revision: nil,\n        deviceClass: nil,\n        scope: nil,\n        requiredServerClusters: [0x0006]"))
-        #expect(text.contains("    public static let all: [DeviceTypeDefinition] = [\n        onOffLight,\n        dimmableLight,\n    ]"))
+        #expect(
+            text.contains(
+                """
+                    public static let dimmableLight = DeviceTypeDefinition(
+                        id: 0x0101,
+                        name: "Dimmable Light",
+                        revision: 3,
+                        deviceClass: .simple,
+                        scope: .endpoint,
+                        superset: 0x0100,
+                        requiredServerClusters: [0x0006, 0x0008],
+                        optionalServerClusters: [0x001E],
+                        optionalClientClusters: [0x0406]
+                    )
+                """))
+        #expect(
+            text.contains(
+                "revision: nil,\n        deviceClass: nil,\n        scope: nil,\n        requiredServerClusters: [0x0006]"
+            ))
+        #expect(
+            text.contains(
+                "    public static let all: [DeviceTypeDefinition] = [\n        onOffLight,\n        dimmableLight,\n    ]"
+            ))
     }
 
     @Test func anUnknownClusterIsReportedWithItsLine() throws {
         let entries = try DeviceTypeReader.read(Data(Self.xml.utf8))
-        #expect(throws: GeneratorError.deviceTypes(line: 8, message: "device type 'Orphan Clusters' includes cluster 'Nowhere', which the IDL does not define")) {
+        #expect(
+            throws: GeneratorError.deviceTypes(
+                line: 8,
+                message: "device type 'Orphan Clusters' includes cluster 'Nowhere', which the IDL does not define")
+        ) {
             var definition = entries[0]
             definition.deviceID = 0x0200
             _ = try DeviceTypeGenerator(entries: [definition], clusters: Self.clusters, source: "x").generate()
@@ -106,7 +123,8 @@ import Testing
             try DeviceTypeGenerator(entries: withoutID, clusters: [], source: "x").generate()
         }
         #expect(throws: GeneratorError.deviceTypes(line: 1, message: "'0xZZ' is not a number")) {
-            try DeviceTypeReader.read(Data("<configurator><deviceType><deviceId>0xZZ</deviceId></deviceType></configurator>".utf8))
+            try DeviceTypeReader.read(
+                Data("<configurator><deviceType><deviceId>0xZZ</deviceId></deviceType></configurator>".utf8))
         }
     }
 }

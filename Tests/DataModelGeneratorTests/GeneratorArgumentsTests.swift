@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DataModelGenerator
 
 @Suite struct GeneratorArgumentsTests {
@@ -7,7 +8,8 @@ import Testing
             "--idl", "a.matter", "--output", "out", "--device-types", "d.xml", "--clusters", "OnOff, LevelControl",
             "--attribution", "connectedhomeip, Apache-2.0",
         ])
-        #expect(arguments.idlPath == "a.matter" && arguments.outputPath == "out" && arguments.deviceTypesPath == "d.xml")
+        #expect(
+            arguments.idlPath == "a.matter" && arguments.outputPath == "out" && arguments.deviceTypesPath == "d.xml")
         #expect(arguments.clusters == ["OnOff", "LevelControl"] && arguments.namespace == nil)
         #expect(arguments.attribution == "connectedhomeip, Apache-2.0")
     }
@@ -15,10 +17,14 @@ import Testing
     @Test func rejectsMissingValuesUnknownOptionsAndBadNamespaces() throws {
         #expect(throws: GeneratorError.self) { try GeneratorArguments(["--idl", "a.matter"]) }
         #expect(throws: GeneratorError.self) { try GeneratorArguments(["--idl", "--output", "x"]) }
-        #expect(throws: GeneratorError.self) { try GeneratorArguments(["--idl", "a", "--output", "o", "--verbose", "1"]) }
+        #expect(throws: GeneratorError.self) {
+            try GeneratorArguments(["--idl", "a", "--output", "o", "--verbose", "1"])
+        }
         #expect(throws: GeneratorError.usage("--namespace must be a Swift type name, not 'Acme-Co'")) {
             try GeneratorArguments(["--idl", "a", "--output", "o", "--namespace", "Acme-Co"])
         }
-        #expect(try GeneratorArguments(["--idl", "a", "--output", "o", "--namespace", "AcmeClusters"]).namespace == "AcmeClusters")
+        #expect(
+            try GeneratorArguments(["--idl", "a", "--output", "o", "--namespace", "AcmeClusters"]).namespace
+                == "AcmeClusters")
     }
 }

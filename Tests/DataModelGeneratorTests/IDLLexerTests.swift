@@ -1,17 +1,20 @@
 import Testing
+
 @testable import DataModelGenerator
 
 @Suite struct IDLLexerTests {
     @Test func readsIdentifiersNumbersSymbolsAndDocComments() throws {
-        let tokens = try IDLLexer.tokenize("""
+        let tokens = try IDLLexer.tokenize(
+            """
             // dropped
             /** Turns it on. */
             cluster OnOff = 0x0006 { /* dropped */ }
             """)
-        #expect(tokens.map(\.kind) == [
-            .documentation("Turns it on."), .identifier("cluster"), .identifier("OnOff"), .symbol("="), .number(6),
-            .symbol("{"), .symbol("}"), .end,
-        ])
+        #expect(
+            tokens.map(\.kind) == [
+                .documentation("Turns it on."), .identifier("cluster"), .identifier("OnOff"), .symbol("="), .number(6),
+                .symbol("{"), .symbol("}"), .end,
+            ])
         #expect(tokens.map(\.line) == [2, 3, 3, 3, 3, 3, 3, 3])
     }
 
@@ -30,7 +33,10 @@ import Testing
     }
 
     @Test func rejectsNumbersThatDoNotFitAndStrayCharacters() {
-        #expect(throws: GeneratorError.syntax(line: 1, message: "'0x1FFFFFFFFFFFFFFFF' is not a number (or does not fit 64 bits)")) {
+        #expect(
+            throws: GeneratorError.syntax(
+                line: 1, message: "'0x1FFFFFFFFFFFFFFFF' is not a number (or does not fit 64 bits)")
+        ) {
             try IDLLexer.tokenize("0x1FFFFFFFFFFFFFFFF")
         }
         #expect(throws: GeneratorError.syntax(line: 3, message: "unexpected character '@'")) {

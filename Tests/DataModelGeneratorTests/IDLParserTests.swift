@@ -1,9 +1,11 @@
 import Testing
+
 @testable import DataModelGenerator
 
 @Suite struct IDLParserTests {
     @Test func parsesGlobalEnumsBitmapsAndStructs() throws {
-        let file = try IDLParser.parse("""
+        let file = try IDLParser.parse(
+            """
             enum AreaTypeTag : enum8 {
               kAisle = 0;
               kMediaTVRoom = 54 [spec_name = "Media/TV Room"];
@@ -20,18 +22,29 @@ import Testing
               fabric_idx fabricIndex = 254;
             }
             """)
-        #expect(file.enums == [IDLConstants(name: "AreaTypeTag", baseType: "enum8",
-                                            entries: [.init(name: "kAisle", value: 0), .init(name: "kMediaTVRoom", value: 54)], line: 1)])
+        #expect(
+            file.enums == [
+                IDLConstants(
+                    name: "AreaTypeTag", baseType: "enum8",
+                    entries: [.init(name: "kAisle", value: 0), .init(name: "kMediaTVRoom", value: 54)], line: 1)
+            ])
         #expect(file.bitmaps.first?.entries.map(\.value) == [1, 2])
         let structure = try #require(file.structs.first)
         #expect(structure.isFabricScoped && structure.kind == .plain)
-        #expect(structure.fields == [
-            IDLField(name: "id", type: IDLType(name: "int16u"), id: 0, line: 10),
-            IDLField(name: "label", type: IDLType(name: "char_string", maxLength: 64), id: 3, isOptional: true, isNullable: true, line: 11),
-            IDLField(name: "videoStreams", type: IDLType(name: "int16u", isList: true), id: 7, isOptional: true, line: 12),
-            IDLField(name: "data", type: IDLType(name: "octet_string", maxLength: 128), id: 8, isFabricSensitive: true, line: 13),
-            IDLField(name: "fabricIndex", type: IDLType(name: "fabric_idx"), id: 254, line: 14),
-        ])
+        #expect(
+            structure.fields == [
+                IDLField(name: "id", type: IDLType(name: "int16u"), id: 0, line: 10),
+                IDLField(
+                    name: "label", type: IDLType(name: "char_string", maxLength: 64), id: 3, isOptional: true,
+                    isNullable: true, line: 11),
+                IDLField(
+                    name: "videoStreams", type: IDLType(name: "int16u", isList: true), id: 7, isOptional: true, line: 12
+                ),
+                IDLField(
+                    name: "data", type: IDLType(name: "octet_string", maxLength: 128), id: 8, isFabricSensitive: true,
+                    line: 13),
+                IDLField(name: "fabricIndex", type: IDLType(name: "fabric_idx"), id: 254, line: 14),
+            ])
     }
 
     static let cluster = """
@@ -100,11 +113,15 @@ import Testing
         let attributes = try #require(IDLParser.parse(Self.cluster).clusters.first).attributes
         #expect(attributes.map(\.field.name) == ["onOff", "startUpOnOff", "guarded", "pairs"])
         #expect(attributes[0].isReadOnly && attributes[0].readPrivilege == "view")
-        #expect(attributes[1] == IDLAttribute(
-            field: IDLField(name: "startUpOnOff", type: IDLType(name: "StartUpOnOffEnum"), id: 16387, isOptional: true,
-                            isNullable: true, line: 25),
-            readPrivilege: "manage", writePrivilege: "administer"))
-        #expect(attributes[2].requiresTimedWrite && !attributes[2].isReadOnly && attributes[2].writePrivilege == "operate")
+        #expect(
+            attributes[1]
+                == IDLAttribute(
+                    field: IDLField(
+                        name: "startUpOnOff", type: IDLType(name: "StartUpOnOffEnum"), id: 16387, isOptional: true,
+                        isNullable: true, line: 25),
+                    readPrivilege: "manage", writePrivilege: "administer"))
+        #expect(
+            attributes[2].requiresTimedWrite && !attributes[2].isReadOnly && attributes[2].writePrivilege == "operate")
         #expect(attributes[3].field.type.isList && attributes[3].field.maturity == .provisional)
     }
 
@@ -112,14 +129,19 @@ import Testing
         let cluster = try #require(IDLParser.parse(Self.cluster).clusters.first)
         #expect(cluster.commands.map(\.name) == ["Off", "OffWithEffect", "Secret"])
         let off = cluster.commands[0]
-        #expect(off.input == nil && off.output == "DefaultSuccess" && off.id == 0 && off.documentation == "Turns it off.")
+        #expect(
+            off.input == nil && off.output == "DefaultSuccess" && off.id == 0 && off.documentation == "Turns it off.")
         let effect = cluster.commands[1]
         #expect(effect.input == "OffWithEffectRequest" && effect.output == "AddResponse" && effect.id == 64)
-        #expect(effect.isTimed && effect.isFabricScoped && effect.invokePrivilege == "manage" && effect.documentation == nil)
+        #expect(
+            effect.isTimed && effect.isFabricScoped && effect.invokePrivilege == "manage" && effect.documentation == nil
+        )
         #expect(cluster.commands[2].maturity == .internal)
         #expect(cluster.events.map(\.name) == ["StartUp", "Changed"])
         #expect(cluster.events[0].priority == "critical" && cluster.events[0].fields.map(\.name) == ["softwareVersion"])
-        #expect(cluster.events[1].isFabricSensitive && cluster.events[1].readPrivilege == "administer" && cluster.events[1].fields.isEmpty)
+        #expect(
+            cluster.events[1].isFabricSensitive && cluster.events[1].readPrivilege == "administer"
+                && cluster.events[1].fields.isEmpty)
     }
 
     @Test func clustersWithoutARevisionAreRevision1() throws {
@@ -129,12 +151,24 @@ import Testing
 
     @Test(arguments: [
         ("cluster A = 1 {\n  attribute int8u x = 1\n}", "line 3: expected ';', found '}'"),
-        ("cluster A = 1 {\n\n  bogus thing;\n}", "line 3: expected revision, enum, bitmap, struct, attribute, command or event, found 'bogus'"),
+        (
+            "cluster A = 1 {\n\n  bogus thing;\n}",
+            "line 3: expected revision, enum, bitmap, struct, attribute, command or event, found 'bogus'"
+        ),
         ("enum E : enum8 {\n  kA = ;\n}", "line 2: expected a constant value, found ';'"),
         ("readonly struct S {}", "line 1: 'readonly' cannot qualify a struct"),
-        ("cluster A = 1 {\n  info critical event E = 0 {}\n}", "line 2: an event needs exactly one priority (critical, info or debug)"),
-        ("cluster A = 1 {\n  attribute access(invoke: view) int8u x = 1;\n}", "line 2: access role 'invoke' is not one of read, write here"),
-        ("cluster A = 1 {\n  command access(invoke: root) C(): DefaultSuccess = 0;\n}", "line 2: unknown privilege 'root'"),
+        (
+            "cluster A = 1 {\n  info critical event E = 0 {}\n}",
+            "line 2: an event needs exactly one priority (critical, info or debug)"
+        ),
+        (
+            "cluster A = 1 {\n  attribute access(invoke: view) int8u x = 1;\n}",
+            "line 2: access role 'invoke' is not one of read, write here"
+        ),
+        (
+            "cluster A = 1 {\n  command access(invoke: root) C(): DefaultSuccess = 0;\n}",
+            "line 2: unknown privilege 'root'"
+        ),
         ("endpoint 1 {\n  server cluster A {\n", "line 1: endpoint block opened here is never closed"),
         ("cluster A = 1 {", "line 1: expected a cluster member, found end of file"),
         ("namespace X {}", "line 1: expected enum, bitmap, struct, cluster or endpoint, found 'namespace'"),

@@ -1,9 +1,11 @@
 import Testing
+
 @testable import DataModelGenerator
 
 @Suite struct SwiftNamingTests {
     @Test(arguments: [
-        ("kDelayedOffFastFade", "delayedOffFastFade"), ("kPASE", "pase"), ("kOK", "ok"), ("kMediaTVRoom", "mediaTVRoom"),
+        ("kDelayedOffFastFade", "delayedOffFastFade"), ("kPASE", "pase"), ("kOK", "ok"),
+        ("kMediaTVRoom", "mediaTVRoom"),
         ("k2G4", "_2G4"), ("kAC41E", "ac41E"), ("kDefault", "`default`"), ("kKeepGoing", "keepGoing"),
     ])
     func constantNames(idl: String, swift: String) {
@@ -33,7 +35,9 @@ import Testing
 
     @Test func normalisesNamesForTheJoin() {
         #expect(SwiftNaming.normalized("On/Off") == SwiftNaming.normalized("OnOff"))
-        #expect(SwiftNaming.normalized("PM2.5 Concentration Measurement") == SwiftNaming.normalized("Pm25ConcentrationMeasurement"))
+        #expect(
+            SwiftNaming.normalized("PM2.5 Concentration Measurement")
+                == SwiftNaming.normalized("Pm25ConcentrationMeasurement"))
         #expect(SwiftNaming.normalized("Wi-Fi Network Diagnostics") == "wifinetworkdiagnostics")
     }
 }

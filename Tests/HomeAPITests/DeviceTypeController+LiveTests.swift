@@ -7,6 +7,7 @@ import MatterDiscovery
 import MatterPlatform
 import MatterTLV
 import Testing
+
 @testable import HomeAPI
 
 /// The Home API over a live node: our virtual device (an On/Off light on endpoint 1), commissioned by the hub over
@@ -15,14 +16,18 @@ import Testing
 @Suite(.serialized) struct DeviceTypeControllerLiveTests {
     static let passcode: UInt32 = 20202021
 
-    static func withLiveLight(liveness: Duration = .seconds(60), _ body: (Home, VirtualDevice) async throws -> Void) async throws {
+    static func withLiveLight(
+        liveness: Duration = .seconds(60), _ body: (Home, VirtualDevice) async throws -> Void
+    ) async throws {
         try await withLiveDevice(kind: .light, liveness: liveness) { home, device, _ in try await body(home, device) }
     }
 
     /// Starts a virtual device of `kind`, commissions it onto the hub in `directory/hub`, and opens a home there whose
     /// subscriptions prove liveness every `liveness`. The body also gets the device's store, to restart it on its state.
-    static func withLiveDevice(kind: DeviceKind, liveness: Duration = .seconds(60),
-                               _ body: (Home, VirtualDevice, DeviceStore) async throws -> Void) async throws {
+    static func withLiveDevice(
+        kind: DeviceKind, liveness: Duration = .seconds(60),
+        _ body: (Home, VirtualDevice, DeviceStore) async throws -> Void
+    ) async throws {
         try await withHome { _, _, directory in
             let store = DeviceStore(directory: directory + "/device")
             let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: 3840))
@@ -31,9 +36,11 @@ import Testing
             let hub = try Hub(statePath: directory + "/hub")
             let trust = PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)])
             let address = SocketAddress.ipv4(IPv4Address(127 << 24 | 1), port: device.port)
-            _ = try await hub.commission(CommissioningRequest(payload: device.setupPayload, address: address, trustStore: trust),
-                                         name: "lamp", room: nil, progress: { _ in })
-            let home = try await Home.connect(Home.Configuration(stateDirectory: directory + "/hub", liveness: liveness))
+            _ = try await hub.commission(
+                CommissioningRequest(payload: device.setupPayload, address: address, trustStore: trust),
+                name: "lamp", room: nil, progress: { _ in })
+            let home = try await Home.connect(
+                Home.Configuration(stateDirectory: directory + "/hub", liveness: liveness))
             try await body(home, device, store)
             await home.disconnect()
             await device.shutdown()
@@ -42,12 +49,15 @@ import Testing
 
     @Test func onOffLightReadsCommandsAndFollowsTheDevice() async throws {
         try await Self.withLiveLight { home, _ in
-            let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            let lamp = try #require(
+                try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
             let light = try #require(await lamp.types.get(OnOffLightDeviceType.self))
             let onOff = try #require(light.matterTraits.onOffTrait)
             #expect(onOff.attributes.onOff == false)
             #expect(light.metadata.isPrimaryType)
-            #expect(light.metadata.sourceConnectivity == SourceConnectivity(connectivityState: .online, dataSourceLocality: .direct))
+            #expect(
+                light.metadata.sourceConnectivity
+                    == SourceConnectivity(connectivityState: .online, dataSourceLocality: .direct))
             #expect(onOff.metadata.sourceConnectivity == light.metadata.sourceConnectivity)
             #expect(onOff.supports(OnOffCluster.Commands.Toggle.self))
             #expect(light.traits[OnOffTrait.self] == onOff)
@@ -61,7 +71,9 @@ import Testing
             #expect(interfaces.contains { $0.ipv4AddressStrings.contains("127.0.0.1") })
 
             let states = Recorder { record in
-                for try await value in lamp.types.subscribe(OnOffLightDeviceType.self) { record(value.matterTraits.onOffTrait?.attributes.onOff) }
+                for try await value in lamp.types.subscribe(OnOffLightDeviceType.self) {
+                    record(value.matterTraits.onOffTrait?.attributes.onOff)
+                }
             }
             #expect(await states.values(count: 1) == [false])
             try await onOff.on()
@@ -86,7 +98,9 @@ import Testing
             #expect(!stale.types.contains(OnOffLightDeviceType.self))
 
             let batches = Recorder { record in
-                for try await devices in home.devices().batched() { record(devices.first?.types.contains(OnOffLightDeviceType.self) ?? false) }
+                for try await devices in home.devices().batched() {
+                    record(devices.first?.types.contains(OnOffLightDeviceType.self) ?? false)
+                }
             }
             #expect(await batches.values(count: 1) == [false])
             // First contact: the node's Descriptor says what endpoint 1 is, and the store follows.
@@ -100,8 +114,11 @@ import Testing
 
     @Test func aTypeTheLiveDeviceLacksFinishesAtOnce() async throws {
         try await Self.withLiveLight { home, _ in
-            let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
-            let fan = Recorder { record in for try await value in lamp.types.subscribe(FanDeviceType.self) { record(value) } }
+            let lamp = try #require(
+                try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            let fan = Recorder { record in
+                for try await value in lamp.types.subscribe(FanDeviceType.self) { record(value) }
+            }
             await fan.waitUntilFinished()
             #expect(fan.finished && fan.values.isEmpty && fan.error == nil)
             #expect(await lamp.types.get(FanDeviceType.self) == nil)
@@ -110,9 +127,12 @@ import Testing
 
     @Test func connectivityTurnsOfflineWhenTheDeviceStops() async throws {
         try await Self.withLiveLight(liveness: .seconds(1)) { home, device in
-            let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            let lamp = try #require(
+                try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
             let states = Recorder { record in
-                for try await value in lamp.types.subscribe(OnOffLightDeviceType.self) { record(value.metadata.sourceConnectivity.connectivityState) }
+                for try await value in lamp.types.subscribe(OnOffLightDeviceType.self) {
+                    record(value.metadata.sourceConnectivity.connectivityState)
+                }
             }
             #expect(await states.values(count: 1) == [.online])
             await device.shutdown()
@@ -127,13 +147,18 @@ import Testing
     /// and online again once it is back (restarted on its state) and the hub has resubscribed.
     @Test func devicesQueriesFollowConnectivityOfflineAndBackOnline() async throws {
         try await Self.withLiveDevice(kind: .light, liveness: .seconds(1)) { home, device, store in
-            let lamp = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            let lamp = try #require(
+                try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
             _ = await lamp.types.get(OnOffLightDeviceType.self)
             let batches = Recorder { record in
-                for try await devices in home.devices().batched() { record(devices.first { $0.id == lamp.id }?.sourceConnectivity.connectivityState) }
+                for try await devices in home.devices().batched() {
+                    record(devices.first { $0.id == lamp.id }?.sourceConnectivity.connectivityState)
+                }
             }
             let changes = Recorder { record in
-                for try await changed in home.devices().stream() where changed.id == lamp.id { record(changed.sourceConnectivity.connectivityState) }
+                for try await changed in home.devices().stream() where changed.id == lamp.id {
+                    record(changed.sourceConnectivity.connectivityState)
+                }
             }
             await batches.until { $0.contains(.online) }
             await changes.until { $0.contains(.online) }
@@ -145,11 +170,13 @@ import Testing
             await changes.until { $0.last == .offline }
             #expect(batches.values.last == .offline && changes.values.last == .offline)
 
-            let restarted = try VirtualDevice(store: store, state: try store.loadOrCreate(DeviceSettings(kind: .light)), port: 0, log: { _ in })
+            let restarted = try VirtualDevice(
+                store: store, state: try store.loadOrCreate(DeviceSettings(kind: .light)), port: 0, log: { _ in })
             try await restarted.start()
             // Back on a new port, which mDNS would announce; here the hub is told.
-            try home.context.store.updateReachability(of: lamp.nodeID, addresses: [.ipv4(IPv4Address(127 << 24 | 1), port: restarted.port)],
-                                                      mrpParameters: nil)
+            try home.context.store.updateReachability(
+                of: lamp.nodeID, addresses: [.ipv4(IPv4Address(127 << 24 | 1), port: restarted.port)],
+                mrpParameters: nil)
             await batches.until { $0.drop { $0 != .offline }.contains(.online) }
             await changes.until { $0.drop { $0 != .offline }.contains(.online) }
             #expect(batches.values.last == .online && changes.values.last == .online)
@@ -167,7 +194,8 @@ import Testing
     @Test func aBridgedDeviceTheBridgeAddsAppearsLiveAndOneItDropsGoes() async throws {
         try await Self.withLiveDevice(kind: .bridge) { home, bridge, store in
             let office = try await home.createRoom(name: "Office")
-            let light = try #require(try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            let light = try #require(
+                try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
             _ = try await home.move(device: light, to: office)
             let summary = { (device: HomeDevice) in "\(device.id) \(device.name) \(device.roomID ?? "no room")" }
             let others = try await home.devices().list().map(summary).sorted()
@@ -212,7 +240,10 @@ import Testing
             #expect(panels.count == 1)
             let buttons = try await panel.types.getAll(of: GenericSwitchDeviceType.self)
             #expect(buttons.map(\.metadata.endpoint) == [1, 2, 3, 4])
-            #expect(buttons.map { $0.metadata.semanticTags.map(\.description) } == [["Number 1"], ["Number 2"], ["Number 3"], ["Number 4"]])
+            #expect(
+                buttons.map { $0.metadata.semanticTags.map(\.description) } == [
+                    ["Number 1"], ["Number 2"], ["Number 3"], ["Number 4"],
+                ])
             #expect(buttons.allSatisfy { $0.metadata.semanticTags.first?.namespaceName == "Number" })
             #expect(buttons.allSatisfy { $0.matterTraits.switchTrait != nil })
 

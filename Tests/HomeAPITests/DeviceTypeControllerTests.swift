@@ -1,6 +1,7 @@
 import HomeHub
 import MatterDataModel
 import Testing
+
 @testable import HomeAPI
 
 @Suite struct DeviceTypeControllerTests {
@@ -12,8 +13,12 @@ import Testing
             #expect(!spot.types.contains(OnOffLightDeviceType.self))
             let light = try #require(await spot.types.get(DimmableLightDeviceType.self))
             // The test node has no address: it is followed live but never online.
-            #expect(light.metadata.deviceTypeID == 0x0101 && light.metadata.endpoint == 1 && light.metadata.revision == 3 && light.metadata.isPrimaryType)
-            #expect(light.metadata.sourceConnectivity.dataSourceLocality == .direct && light.metadata.sourceConnectivity.connectivityState != .online)
+            #expect(
+                light.metadata.deviceTypeID == 0x0101 && light.metadata.endpoint == 1 && light.metadata.revision == 3
+                    && light.metadata.isPrimaryType)
+            #expect(
+                light.metadata.sourceConnectivity.dataSourceLocality == .direct
+                    && light.metadata.sourceConnectivity.connectivityState != .online)
             #expect(light.matterTraits.onOffTrait == nil)
             #expect(await spot.types.get(ContactSensorDeviceType.self) == nil)
             // The documentation's spellings: `Matter.` names and `contains` on a type's traits.
@@ -38,20 +43,31 @@ import Testing
         try await withHome { home, store, _ in
             try addNode(store, 0x11, endpoints: [(3, 0x0100), (1, 0x0100), (2, 0x0302)], named: "Lamps")
             let endpoints = try store.endpoints(of: 0x11)
-            try store.setEndpoints(endpoints, tags: [EndpointSemanticTag(endpoint: 3, namespaceID: 0x08, tag: 1),
-                                                     EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0)], of: 0x11)
+            try store.setEndpoints(
+                endpoints,
+                tags: [
+                    EndpointSemanticTag(endpoint: 3, namespaceID: 0x08, tag: 1),
+                    EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0),
+                ], of: 0x11)
             let lamps = try #require(try await home.devices(enableMultipartDevices: true).list().first)
             let parts = try await lamps.types.getAll(of: OnOffLightDeviceType.self)
             #expect(parts.map(\.metadata.endpoint) == [1, 3])
             #expect(parts.map { $0.metadata.semanticTags.map(\.description) } == [["Left"], ["Right"]])
-            #expect(try await lamps.types.getAll(of: TemperatureSensorDeviceType.self).map(\.metadata.semanticTags) == [[]])
+            #expect(
+                try await lamps.types.getAll(of: TemperatureSensorDeviceType.self).map(\.metadata.semanticTags) == [[]])
             #expect(try await lamps.types.getAll(of: FanDeviceType.self).isEmpty)
 
-            let batches = Recorder { record in for try await devices in home.devices(enableMultipartDevices: true).batched() { record(devices) } }
+            let batches = Recorder { record in
+                for try await devices in home.devices(enableMultipartDevices: true).batched() { record(devices) }
+            }
             #expect(await batches.values(count: 1).count == 1)
-            try store.setEndpoints(endpoints, tags: [EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 4)], of: 0x11)
+            try store.setEndpoints(
+                endpoints, tags: [EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 4)], of: 0x11)
             let changed = await batches.values(count: 2).last?.first
-            #expect(try await changed?.types.getAll(of: OnOffLightDeviceType.self).map { $0.metadata.semanticTags.map(\.description) } == [["Middle"], []])
+            #expect(
+                try await changed?.types.getAll(of: OnOffLightDeviceType.self).map {
+                    $0.metadata.semanticTags.map(\.description)
+                } == [["Middle"], []])
             batches.cancel()
         }
     }
@@ -60,7 +76,9 @@ import Testing
         try await withHome { home, store, _ in
             try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
-            let missing = Recorder { record in for try await value in lamp.types.subscribe(ContactSensorDeviceType.self) { record(value) } }
+            let missing = Recorder { record in
+                for try await value in lamp.types.subscribe(ContactSensorDeviceType.self) { record(value) }
+            }
             await missing.waitUntilFinished()
             #expect(missing.finished && missing.values.isEmpty && missing.error == nil)
         }
@@ -70,7 +88,9 @@ import Testing
         try await withHome { home, store, _ in
             try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
-            let light = Recorder { record in for try await value in lamp.types.subscribe(OnOffLightDeviceType.self) { record(value) } }
+            let light = Recorder { record in
+                for try await value in lamp.types.subscribe(OnOffLightDeviceType.self) { record(value) }
+            }
             #expect(await light.values(count: 1).map(\.metadata.revision) == [3])
             // A new revision on the endpoint is a change to the device type (its connectivity may change too: the test
             // node cannot be reached).

@@ -21,7 +21,9 @@ enum DocumentationSnippets {
         return lights
     }
 
-    static func configure(_ commissioner: HomeMatterCommissioner, name: String, room: MatterAddDeviceRequest.Room?) async {
+    static func configure(
+        _ commissioner: HomeMatterCommissioner, name: String, room: MatterAddDeviceRequest.Room?
+    ) async {
         await commissioner.configureMatterDevice(deviceName: name, roomName: room?.displayName)
     }
 }

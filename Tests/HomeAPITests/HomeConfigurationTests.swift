@@ -1,30 +1,38 @@
 import Foundation
 import Testing
+
 @testable import HomeAPI
 
 @Suite struct HomeConfigurationTests {
     @Test func anAppGroupNamesADirectoryUnderTheDataDirectory() throws {
         let configuration = Home.Configuration(sharedAppGroup: "group.example.home")
-        #expect(try configuration.statePath(environment: ["XDG_DATA_HOME": "/data"]) == "/data/swift-home/app-groups/group.example.home")
-        #expect(try configuration.statePath(environment: ["HOME": "/home/ada"])
+        #expect(
+            try configuration.statePath(environment: ["XDG_DATA_HOME": "/data"])
+                == "/data/swift-home/app-groups/group.example.home")
+        #expect(
+            try configuration.statePath(environment: ["HOME": "/home/ada"])
                 == "/home/ada/.local/share/swift-home/app-groups/group.example.home")
         #expect(try Home.Configuration().statePath(environment: [:]) == nil)
         #expect(try Home.Configuration(stateDirectory: "/srv/hub").statePath(environment: [:]) == "/srv/hub")
     }
 
-    @Test(arguments: ["", "group..home", ".group", "group.", "../etc", "group/home", "group home", "gr\u{F6}up.home",
-                      String(repeating: "a", count: 256)])
+    @Test(arguments: [
+        "", "group..home", ".group", "group.", "../etc", "group/home", "group home", "gr\u{F6}up.home",
+        String(repeating: "a", count: 256),
+    ])
     func aMalformedAppGroupIsAnInvalidArgument(_ group: String) {
         #expect {
             try Home.Configuration(sharedAppGroup: group).statePath(environment: ["HOME": "/home/ada"])
         } throws: { error in
-            (error as? HomeError)?.code == .invalidArgument && (error as? HomeError)?.message.contains("reverse-DNS") == true
+            (error as? HomeError)?.code == .invalidArgument
+                && (error as? HomeError)?.message.contains("reverse-DNS") == true
         }
     }
 
     @Test func anAppGroupAndAStateDirectoryTogetherAreRefused() {
         #expect(throws: HomeError(.invalidArgument, "set either sharedAppGroup or stateDirectory, not both")) {
-            try Home.Configuration(sharedAppGroup: "group.example.home", stateDirectory: "/srv/hub").statePath(environment: [:])
+            try Home.Configuration(sharedAppGroup: "group.example.home", stateDirectory: "/srv/hub").statePath(
+                environment: [:])
         }
     }
 

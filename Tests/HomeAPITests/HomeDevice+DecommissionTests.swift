@@ -2,6 +2,7 @@ import Foundation
 import HomeHub
 import MatterDevice
 import Testing
+
 @testable import HomeAPI
 
 /// Removing devices from the home, against our virtual devices on loopback. Serialized like the other live suites.
@@ -11,7 +12,9 @@ import Testing
             let lamp = try #require(try await home.devices().list().first)
             let onOff = try #require(await lamp.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait)
             #expect(try await lamp.checkDecommissionEligibility() == .eligible)
-            let batches = Recorder { record in for try await devices in home.devices().batched() { record(devices.map(\.id)) } }
+            let batches = Recorder { record in
+                for try await devices in home.devices().batched() { record(devices.map(\.id)) }
+            }
             #expect(await batches.values(count: 1) == [[lamp.id]])
 
             #expect(try await lamp.decommissionDevice() == [lamp.id])
@@ -34,7 +37,9 @@ import Testing
             #expect(buttons.count == 4)
             let first = try #require(buttons.min { $0.id < $1.id })
             let ids = Set(buttons.map(\.id))
-            #expect(try await first.checkDecommissionEligibility() == .eligibleWithSideEffects(.multipleAffectedDevices(deviceIDs: ids)))
+            #expect(
+                try await first.checkDecommissionEligibility()
+                    == .eligibleWithSideEffects(.multipleAffectedDevices(deviceIDs: ids)))
             #expect(try await first.decommissionDevice() == ids)
             #expect(try await home.devices().list().isEmpty)
         }
@@ -51,7 +56,9 @@ import Testing
             #expect(try await home.devices().list().count == 2)
 
             let bridge = try #require(try await home.devices(enableMultipartDevices: true).list().first)
-            #expect(try await bridge.checkDecommissionEligibility() == .eligibleWithSideEffects(.bridge(bridgedDeviceIDs: Set(bridged.map(\.id)))))
+            #expect(
+                try await bridge.checkDecommissionEligibility()
+                    == .eligibleWithSideEffects(.bridge(bridgedDeviceIDs: Set(bridged.map(\.id)))))
             #expect(try await bridge.decommissionDevice() == [bridge.id])
             #expect(try await home.devices().list().isEmpty)
             #expect(await device.fabrics.isEmpty)
@@ -63,7 +70,9 @@ import Testing
             let statePath = home.context.hub.directory.path
             var status = stat()
             #expect(stat(statePath, &status) == 0)
-            let guest = try Home.open(statePath: statePath, configuration: Home.Configuration(stateDirectory: statePath), callerUID: status.st_uid + 1)
+            let guest = try Home.open(
+                statePath: statePath, configuration: Home.Configuration(stateDirectory: statePath),
+                callerUID: status.st_uid + 1)
             let lamp = try #require(try await guest.devices().list().first)
             #expect(try await lamp.checkDecommissionEligibility() == .ineligible(reason: .notAuthorized))
             let denied = await #expect(throws: HomeError.self) { try await lamp.decommissionDevice() }

@@ -1,5 +1,6 @@
 import HomeHub
 import Testing
+
 @testable import HomeAPI
 
 @Suite struct HomeDeviceTests {
@@ -73,7 +74,8 @@ import Testing
             #expect(try await strip.types.getAll(of: DimmableLightDeviceType.self).isEmpty)
 
             // getAll followed the node live: it is offline now (it has no address), so the device is read again.
-            let followed = try #require(try await home.devices(enableMultipartDevices: true).list().first { $0.id == strip.id })
+            let followed = try #require(
+                try await home.devices(enableMultipartDevices: true).list().first { $0.id == strip.id })
             #expect(followed.sourceConnectivity.connectivityState == .offline)
             let renamed = try await followed.setName("Light strip")
             #expect(try await home.devices(enableMultipartDevices: true).list().first { $0.id == strip.id } == renamed)
@@ -93,7 +95,9 @@ import Testing
             try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
             try store.deleteNode(0x11)
-            await #expect(throws: HomeError(.notFound, "no device 0000000000000011-1 in the store")) { try await lamp.setName("Gone") }
+            await #expect(throws: HomeError(.notFound, "no device 0000000000000011-1 in the store")) {
+                try await lamp.setName("Gone")
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import HomeHub
 import Testing
+
 @testable import HomeAPI
 
 @Suite struct HomeErrorCommissioningTests {
@@ -15,7 +16,9 @@ import Testing
         (.hubFailure, .internal),
     ])
     func aFailedStepMapsByKindAndNamesTheStep(_ kind: CommissioningFailure.Kind, _ code: HomeError.Code) {
-        let error = HomeError(commissioning: CommissioningError.stepFailed(.addOperationalCertificate, CommissioningFailure(kind, "the reason")))
+        let error = HomeError(
+            commissioning: CommissioningError.stepFailed(
+                .addOperationalCertificate, CommissioningFailure(kind, "the reason")))
         #expect(error == HomeError(code, "adding the device: add NOC failed: the reason"))
     }
 

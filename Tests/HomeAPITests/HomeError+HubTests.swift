@@ -1,16 +1,20 @@
 import Foundation
-@testable import HomeHub
 import MatterPlatform
 import Testing
+
 @testable import HomeAPI
+@testable import HomeHub
 
 @Suite struct HomeErrorHubTests {
     @Test func everyCodeOfTheAPIExists() {
-        #expect(HomeError.Code.allCases.map(\.rawValue) == [
-            "cancelled", "unknown", "invalidArgument", "deadlineExceeded", "notFound", "alreadyExists", "permissionDenied",
-            "resourceExhausted", "failedPrecondition", "aborted", "outOfRange", "unimplemented", "internal", "unavailable",
-            "dataLoss", "unauthenticated",
-        ])
+        #expect(
+            HomeError.Code.allCases.map(\.rawValue) == [
+                "cancelled", "unknown", "invalidArgument", "deadlineExceeded", "notFound", "alreadyExists",
+                "permissionDenied",
+                "resourceExhausted", "failedPrecondition", "aborted", "outOfRange", "unimplemented", "internal",
+                "unavailable",
+                "dataLoss", "unauthenticated",
+            ])
         #expect("\(HomeError(.notFound, "no room R"))" == "notFound: no room R")
     }
 
@@ -32,7 +36,9 @@ import Testing
         try await withHome { home, store, _ in
             try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             try store.database.execute("UPDATE devices SET endpoint = 70000")
-            await #expect(throws: HomeError(.dataLoss, "the database is damaged: devices.endpoint: 70000 does not fit UInt16")) {
+            await #expect(
+                throws: HomeError(.dataLoss, "the database is damaged: devices.endpoint: 70000 does not fit UInt16")
+            ) {
                 try await home.devices().list()
             }
         }
@@ -53,10 +59,14 @@ import Testing
         try await withHome { _, _, path in
             let file = path + "/not-a-directory"
             #expect(FileManager.default.createFile(atPath: file, contents: Data()))
-            await #expect(throws: HomeError(.failedPrecondition, "the state directory \(file) exists but is not a directory")) {
+            await #expect(
+                throws: HomeError(.failedPrecondition, "the state directory \(file) exists but is not a directory")
+            ) {
                 try await Home.connect(stateDirectory: file)
             }
-            await #expect(throws: HomeError(.invalidArgument, "the state directory path is empty")) { try await Home.connect(stateDirectory: "") }
+            await #expect(throws: HomeError(.invalidArgument, "the state directory path is empty")) {
+                try await Home.connect(stateDirectory: "")
+            }
         }
     }
 }

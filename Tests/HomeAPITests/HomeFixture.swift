@@ -3,6 +3,7 @@ import HomeHub
 import MatterDataModel
 import Synchronization
 import Testing
+
 @testable import HomeAPI
 
 /// A home on a fresh temporary state directory, and a second connection to its store that adds devices the way the
@@ -27,11 +28,15 @@ func withHome<Result>(_ body: (Home, HubStore, String) async throws -> Result) a
 
 /// Adds a commissioned node with the given endpoints (endpoint, device type) and its devices, as `Hub.commission` does.
 @discardableResult
-func addNode(_ store: HubStore, _ nodeID: UInt64, endpoints: [(UInt16, UInt32)], named name: String, room: String? = nil) throws -> [DeviceID] {
-    try store.beginCommissioning(nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000,
-                                 attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
-    try store.setEndpoints([EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1)]
-                           + endpoints.map { EndpointDeviceType(endpoint: $0.0, deviceType: $0.1, revision: 3) }, of: nodeID)
+func addNode(
+    _ store: HubStore, _ nodeID: UInt64, endpoints: [(UInt16, UInt32)], named name: String, room: String? = nil
+) throws -> [DeviceID] {
+    try store.beginCommissioning(
+        nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000,
+        attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
+    try store.setEndpoints(
+        [EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1)]
+            + endpoints.map { EndpointDeviceType(endpoint: $0.0, deviceType: $0.1, revision: 3) }, of: nodeID)
     try store.markCommissioned(nodeID)
     return try store.addDevices(of: nodeID, named: name, inRoom: room)
 }

@@ -2,6 +2,7 @@ import Foundation
 import HomeHub
 import MatterDevice
 import Testing
+
 @testable import HomeAPI
 
 @Suite struct HomeMatterCommissionerTests {
@@ -9,13 +10,20 @@ import Testing
     func appGroupContainer() async throws {
         try await withTemporaryDirectory { directory in
             let environment = ["XDG_DATA_HOME": directory]
-            let absent = #expect(throws: HomeError.self) { try HomeMatterCommissioner(appGroup: "group.example.absent", environment: environment) }
+            let absent = #expect(throws: HomeError.self) {
+                try HomeMatterCommissioner(appGroup: "group.example.absent", environment: environment)
+            }
             #expect(absent?.code == .notFound)
-            try FileManager.default.createDirectory(atPath: directory + "/swift-home/app-groups/group.example.empty", withIntermediateDirectories: true)
-            let empty = #expect(throws: HomeError.self) { try HomeMatterCommissioner(appGroup: "group.example.empty", environment: environment) }
+            try FileManager.default.createDirectory(
+                atPath: directory + "/swift-home/app-groups/group.example.empty", withIntermediateDirectories: true)
+            let empty = #expect(throws: HomeError.self) {
+                try HomeMatterCommissioner(appGroup: "group.example.empty", environment: environment)
+            }
             #expect(empty?.code == .failedPrecondition)
             #expect(empty?.message.contains("never configured") == true)
-            let invalid = #expect(throws: HomeError.self) { try HomeMatterCommissioner(appGroup: "../escape", environment: environment) }
+            let invalid = #expect(throws: HomeError.self) {
+                try HomeMatterCommissioner(appGroup: "../escape", environment: environment)
+            }
             #expect(invalid?.code == .invalidArgument)
         }
     }
@@ -25,10 +33,14 @@ import Testing
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let commissioner = fixture.commissioner
-            let commission = await #expect(throws: HomeError.self) { try await commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode) }
+            let commission = await #expect(throws: HomeError.self) {
+                try await commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            }
             #expect(commission?.code == .failedPrecondition)
             #expect(throws: HomeError.self) { try commissioner.fetchRooms() }
-            let configure = #expect(throws: HomeError.self) { try commissioner.configure(deviceName: "Lamp", roomName: "Hall") }
+            let configure = #expect(throws: HomeError.self) {
+                try commissioner.configure(deviceName: "Lamp", roomName: "Hall")
+            }
             #expect(configure?.code == .failedPrecondition)
             await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall")
             #expect(try await fixture.home.rooms().list().isEmpty)
@@ -37,18 +49,24 @@ import Testing
         }
     }
 
-    @Test("a bad payload is invalidArgument; a wrong passcode is unauthenticated, changes nothing, and the next attempt succeeds")
+    @Test(
+        "a bad payload is invalidArgument; a wrong passcode is unauthenticated, changes nothing, and the next attempt succeeds"
+    )
     func failuresLeaveNothing() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
             let commissioner = fixture.commissioner
             try await structure.prepareForMatterCommissioning()
-            let bad = await #expect(throws: HomeError.self) { try await commissioner.commissionMatterDevice(onboardingPayload: "MT:NOT-A-CODE") }
+            let bad = await #expect(throws: HomeError.self) {
+                try await commissioner.commissionMatterDevice(onboardingPayload: "MT:NOT-A-CODE")
+            }
             #expect(bad?.code == .invalidArgument)
             var wrong = fixture.device.setupPayload
             wrong.passcode = 20202022
-            let refused = await #expect(throws: HomeError.self) { try await commissioner.commissionMatterDevice(onboardingPayload: try wrong.qrCode()) }
+            let refused = await #expect(throws: HomeError.self) {
+                try await commissioner.commissionMatterDevice(onboardingPayload: try wrong.qrCode())
+            }
             #expect(refused?.code == .unauthenticated)
             #expect(refused?.message.contains("PASE session failed: wrong passcode") == true)
             #expect(try fixture.storedNodeIDs().isEmpty)
@@ -76,10 +94,13 @@ import Testing
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             // Trust another virtual device's development PAA instead of this one's.
             let strangerStore = DeviceStore(directory: directory + "/stranger")
-            let stranger = try VirtualDevice(store: strangerStore, state: try strangerStore.loadOrCreate(DeviceSettings(passcode: 20202021, discriminator: 1)),
-                                             port: 0, log: { _ in })
+            let stranger = try VirtualDevice(
+                store: strangerStore,
+                state: try strangerStore.loadOrCreate(DeviceSettings(passcode: 20202021, discriminator: 1)),
+                port: 0, log: { _ in })
             #expect(stranger.attestation.paa != fixture.device.attestation.paa)
-            try Data(stranger.attestation.paa).write(to: URL(fileURLWithPath: fixture.statePath + "/paa/development-paa.der"))
+            try Data(stranger.attestation.paa).write(
+                to: URL(fileURLWithPath: fixture.statePath + "/paa/development-paa.der"))
             let structure = try await fixture.structure()
             try await structure.prepareForMatterCommissioning()
             let error = await #expect(throws: HomeError.self) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HomeAPI
 
 @Suite struct HomeNameTests {
@@ -14,7 +15,9 @@ import Testing
         let family = String(repeating: "a", count: 58) + "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
         #expect(family.count == 59)
         let cutFamily = try HomeName.validated(family, naming: "device")
-        #expect(Array(cutFamily.unicodeScalars) == Array((String(repeating: "a", count: 58) + "\u{1F468}\u{200D}").unicodeScalars))
+        #expect(
+            Array(cutFamily.unicodeScalars)
+                == Array((String(repeating: "a", count: 58) + "\u{1F468}\u{200D}").unicodeScalars))
 
         // 61 code points: one too many.
         let sixtyOne = String(repeating: "\u{1F600}", count: 61)

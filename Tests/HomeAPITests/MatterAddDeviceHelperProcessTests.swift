@@ -1,11 +1,13 @@
 import Foundation
 import HomeHub
 import Testing
+
 @testable import HomeAPI
 
 /// The built executables (`swift build` puts them beside the test bundle).
 func builtExecutable(_ name: String) throws -> String {
-    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent(".build/debug").path
     let path = directory + "/" + name
     try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing: run swift build first")
@@ -13,22 +15,31 @@ func builtExecutable(_ name: String) throws -> String {
 }
 
 @Suite struct MatterAddDeviceHelperProcessTests {
-    @Test("a helper's `code: message` line comes back as that HomeError; any other line as unknown, with the exit status")
+    @Test(
+        "a helper's `code: message` line comes back as that HomeError; any other line as unknown, with the exit status")
     func helperErrors() {
-        #expect(MatterAddDeviceHelperProcess.error(fromHelperLine: "failedPrecondition: no commissioning session is open", status: 1, call: "rooms")
+        #expect(
+            MatterAddDeviceHelperProcess.error(
+                fromHelperLine: "failedPrecondition: no commissioning session is open", status: 1, call: "rooms")
                 == HomeError(.failedPrecondition, "no commissioning session is open"))
-        #expect(MatterAddDeviceHelperProcess.error(fromHelperLine: "Segmentation fault: core dumped", status: 139, call: "rooms")
-                == HomeError(.unknown, "the helper's rooms call exited with status 139: Segmentation fault: core dumped"))
+        #expect(
+            MatterAddDeviceHelperProcess.error(
+                fromHelperLine: "Segmentation fault: core dumped", status: 139, call: "rooms")
+                == HomeError(
+                    .unknown, "the helper's rooms call exited with status 139: Segmentation fault: core dumped"))
     }
 
-    @Test("across processes: the example helper refuses every call while no session is open, then lists the rooms of an open one")
+    @Test(
+        "across processes: the example helper refuses every call while no session is open, then lists the rooms of an open one"
+    )
     func exampleHelper() async throws {
         try await withTemporaryDirectory { directory in
             let helper = try builtExecutable("ExampleAddDeviceHelper")
             // The helper finds the app group container through XDG_DATA_HOME, which it inherits; no other test reads it.
             setenv("XDG_DATA_HOME", directory, 1)
-            let home = try Home.open(statePath: directory + "/swift-home/app-groups/group.example.tests",
-                                     configuration: Home.Configuration(sharedAppGroup: "group.example.tests"))
+            let home = try Home.open(
+                statePath: directory + "/swift-home/app-groups/group.example.tests",
+                configuration: Home.Configuration(sharedAppGroup: "group.example.tests"))
             let structure = try #require(try await home.structures().list().first)
             _ = try await home.createRoom(name: "Kitchen", in: structure)
             let handler = MatterAddDeviceHelperProcess(executable: helper, appGroup: "group.example.tests")
@@ -38,7 +49,9 @@ func builtExecutable(_ name: String) throws -> String {
             #expect(closed?.message.contains("no commissioning session is open") == true)
             try await structure.prepareForMatterCommissioning()
             #expect(try await handler.rooms(in: place) == [.init(displayName: "Kitchen")])
-            let bad = await #expect(throws: HomeError.self) { try await handler.commissionDevice(in: place, onboardingPayload: "garbage", commissioningID: UUID()) }
+            let bad = await #expect(throws: HomeError.self) {
+                try await handler.commissionDevice(in: place, onboardingPayload: "garbage", commissioningID: UUID())
+            }
             #expect(bad?.code == .invalidArgument)
             await structure.cancelMatterCommissioning()
         }
@@ -53,7 +66,9 @@ func builtExecutable(_ name: String) throws -> String {
             try await structure.prepareForMatterCommissioning()
             let child = Process()
             child.executableURL = URL(fileURLWithPath: homeTool)
-            child.arguments = ["add", "MT:Y.K9042C00KA0648G00", "--room", "Hall", "--name", "Lamp", "--state", directory]
+            child.arguments = [
+                "add", "MT:Y.K9042C00KA0648G00", "--room", "Hall", "--name", "Lamp", "--state", directory,
+            ]
             let errors = Pipe()
             child.standardError = errors
             child.standardOutput = FileHandle.nullDevice
@@ -61,7 +76,9 @@ func builtExecutable(_ name: String) throws -> String {
             try child.run()
             let message = String(decoding: await ChildProcess.finish(child, reading: errors), as: UTF8.self)
             #expect(child.terminationStatus == 1)
-            #expect(message.contains("failedPrecondition: another commissioning session is in progress (opened by process \(getpid()))"))
+            #expect(
+                message.contains(
+                    "failedPrecondition: another commissioning session is in progress (opened by process \(getpid()))"))
             #expect(try home.context.store.commissioningSession()?.owner == ProcessIdentity.current())
         }
     }

@@ -1,5 +1,6 @@
 import HomeHub
 import Testing
+
 @testable import HomeAPI
 
 @Suite struct RoomTests {
@@ -16,7 +17,9 @@ import Testing
 
             try await home.deleteRoom(renamed)
             #expect(try await home.rooms().list().isEmpty)
-            await #expect(throws: HomeError(.notFound, "no room \(kitchen.id) in the store")) { try await home.deleteRoom(kitchen) }
+            await #expect(throws: HomeError(.notFound, "no room \(kitchen.id) in the store")) {
+                try await home.deleteRoom(kitchen)
+            }
         }
     }
 
@@ -27,7 +30,9 @@ import Testing
             await #expect(throws: HomeError(.alreadyExists, "a room named \"kitchen\" already exists")) {
                 try await home.createRoom(name: "kitchen")
             }
-            await #expect(throws: HomeError(.alreadyExists, "a room named \"KITCHEN\" already exists")) { try await hall.setName("KITCHEN") }
+            await #expect(throws: HomeError(.alreadyExists, "a room named \"KITCHEN\" already exists")) {
+                try await hall.setName("KITCHEN")
+            }
             // A room may change the case of its own name.
             #expect(try await kitchen.setName("KITCHEN").name == "KITCHEN")
         }
@@ -56,7 +61,9 @@ import Testing
             try await home.deleteRoom(den)
             #expect(try await home.devices().list().first?.roomID == nil)
             #expect(try await home.devices().list().count == 1)
-            await #expect(throws: HomeError(.notFound, "no room \(den.id) in the store")) { try await home.move(device: lamp, to: den) }
+            await #expect(throws: HomeError(.notFound, "no room \(den.id) in the store")) {
+                try await home.move(device: lamp, to: den)
+            }
         }
     }
 }

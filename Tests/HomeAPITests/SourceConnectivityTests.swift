@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HomeAPI
 
 @Suite struct SourceConnectivityTests {
@@ -19,19 +20,35 @@ import Testing
     }
 
     @Test func mixedStates() {
-        #expect(SourceConnectivity.aggregate(parts([(.online, .direct), (.offline, .direct)])).connectivityState == .partiallyOnline)
-        #expect(SourceConnectivity.aggregate(parts([(.online, .direct), (.unknown, .direct)])).connectivityState == .partiallyOnline)
-        #expect(SourceConnectivity.aggregate(parts([(.partiallyOnline, .direct), (.offline, .direct)])).connectivityState == .partiallyOnline)
+        #expect(
+            SourceConnectivity.aggregate(parts([(.online, .direct), (.offline, .direct)])).connectivityState
+                == .partiallyOnline)
+        #expect(
+            SourceConnectivity.aggregate(parts([(.online, .direct), (.unknown, .direct)])).connectivityState
+                == .partiallyOnline)
+        #expect(
+            SourceConnectivity.aggregate(parts([(.partiallyOnline, .direct), (.offline, .direct)])).connectivityState
+                == .partiallyOnline)
         // Offline and unknown parts: nothing is known to be online, nor everything to be offline.
-        #expect(SourceConnectivity.aggregate(parts([(.offline, .direct), (.unknown, .direct)])).connectivityState == .unknown)
+        #expect(
+            SourceConnectivity.aggregate(parts([(.offline, .direct), (.unknown, .direct)])).connectivityState
+                == .unknown)
     }
 
     @Test func localities() {
-        #expect(SourceConnectivity.aggregate(parts([(.online, .remote), (.online, .remote)])).dataSourceLocality == .remote)
-        #expect(SourceConnectivity.aggregate(parts([(.online, .direct), (.online, .localPeer)])).dataSourceLocality == .mixed)
+        #expect(
+            SourceConnectivity.aggregate(parts([(.online, .remote), (.online, .remote)])).dataSourceLocality == .remote)
+        #expect(
+            SourceConnectivity.aggregate(parts([(.online, .direct), (.online, .localPeer)])).dataSourceLocality
+                == .mixed)
         // Unspecified parts do not count.
-        #expect(SourceConnectivity.aggregate(parts([(.online, .direct), (.online, .unspecified)])).dataSourceLocality == .direct)
-        #expect(SourceConnectivity.aggregate(parts([(.online, .unspecified), (.online, .unspecified)])).dataSourceLocality == .unspecified)
-        #expect(SourceConnectivity.aggregate(parts([(.online, .mixed), (.online, .mixed)])).dataSourceLocality == .mixed)
+        #expect(
+            SourceConnectivity.aggregate(parts([(.online, .direct), (.online, .unspecified)])).dataSourceLocality
+                == .direct)
+        #expect(
+            SourceConnectivity.aggregate(parts([(.online, .unspecified), (.online, .unspecified)])).dataSourceLocality
+                == .unspecified)
+        #expect(
+            SourceConnectivity.aggregate(parts([(.online, .mixed), (.online, .mixed)])).dataSourceLocality == .mixed)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import HomeHub
 import MatterDevice
 import Testing
+
 @testable import HomeAPI
+@testable import HomeHub
 
 @Suite("Structure: prepare, complete and cancel an add-device session")
 struct StructureCommissioningTests {
@@ -13,7 +14,8 @@ struct StructureCommissioningTests {
             let structure = try await fixture.structure()
             try await structure.prepareForMatterCommissioning()
             try await fixture.request(structure, payload: try fixture.qrCode)
-                .perform(handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
+                .perform(
+                    handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
             let added = try structure.completeMatterCommissioning()
             let devices = try await fixture.home.devices().list()
             #expect(Set(devices.map(\.id)) == added)
@@ -67,10 +69,12 @@ struct StructureCommissioningTests {
             let store = fixture.home.context.store
             let owner = try #require(ProcessIdentity.current())
             try store.openCommissioningSession(
-                CommissioningSessionRecord(id: "stale", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(-1),
-                                           interfaces: [], paaTrustStore: directory), now: Date())
-            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000,
-                                         attestation: .init(verdict: "test", trusted: true), session: "stale")
+                CommissioningSessionRecord(
+                    id: "stale", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(-1),
+                    interfaces: [], paaTrustStore: directory), now: Date())
+            try store.beginCommissioning(
+                nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000,
+                attestation: .init(verdict: "test", trusted: true), session: "stale")
             try await structure.prepareForMatterCommissioning()
             #expect(try fixture.storedNodeIDs().isEmpty)
             #expect(try store.commissioningSession()?.id != "stale")
@@ -78,8 +82,9 @@ struct StructureCommissioningTests {
         }
     }
 
-    @Test("prepare undoes a session whose process died: the device it commissioned leaves the hub's fabric and the store",
-          arguments: [false, true])
+    @Test(
+        "prepare undoes a session whose process died: the device it commissioned leaves the hub's fabric and the store",
+        arguments: [false, true])
     func killedOwnerSessionUndone(diedBeforeTheFinalWrite: Bool) async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
@@ -103,14 +108,16 @@ struct StructureCommissioningTests {
         }
     }
 
-    @Test("adding a device already on this hub fails with alreadyExists and leaves the home and the device as they were")
+    @Test(
+        "adding a device already on this hub fails with alreadyExists and leaves the home and the device as they were")
     func alreadyCommissioned() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
             try await structure.prepareForMatterCommissioning()
             try await fixture.request(structure, payload: try fixture.qrCode)
-                .perform(handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
+                .perform(
+                    handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
             _ = try structure.completeMatterCommissioning()
             try await fixture.openBasicCommissioningWindow(through: fixture.home)
             let nodesBefore = try fixture.storedNodeIDs()
@@ -136,12 +143,14 @@ struct StructureCommissioningTests {
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             // Other hubs fill every fabric slot the device has, each opening the window again for the next.
             for index in 0..<Int(DeviceConstants.supportedFabrics) {
-                var configuration = Home.Configuration(stateDirectory: directory + "/other\(index)", paaTrustStore: fixture.statePath + "/paa")
+                var configuration = Home.Configuration(
+                    stateDirectory: directory + "/other\(index)", paaTrustStore: fixture.statePath + "/paa")
                 configuration.commissioningAddress = fixture.address
                 let other = try Home.open(statePath: directory + "/other\(index)", configuration: configuration)
                 let otherStructure = try #require(try await other.structures().list().first)
                 try await otherStructure.prepareForMatterCommissioning()
-                try await HomeMatterCommissioner(home: other).commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+                try await HomeMatterCommissioner(home: other).commissionMatterDevice(
+                    onboardingPayload: try fixture.qrCode)
                 _ = try otherStructure.completeMatterCommissioning()
                 try await fixture.openBasicCommissioningWindow(through: other)
                 await other.disconnect()
@@ -189,7 +198,9 @@ struct StructureCommissioningTests {
             let guestStructure = try #require(try await guest.structures().list().first)
             let ownerStructure = try await owner.structure()
 
-            let denied = await #expect(throws: HomeError.self) { try await guestStructure.prepareForMatterCommissioning() }
+            let denied = await #expect(throws: HomeError.self) {
+                try await guestStructure.prepareForMatterCommissioning()
+            }
             #expect(denied?.code == .permissionDenied)
             #expect(throws: HomeError.self) { try guestStructure.grantCommissioning(toUser: otherUser) }
 
@@ -198,7 +209,9 @@ struct StructureCommissioningTests {
             await guestStructure.cancelMatterCommissioning()
 
             try ownerStructure.revokeCommissioning(fromUser: otherUser)
-            let revoked = await #expect(throws: HomeError.self) { try await guestStructure.prepareForMatterCommissioning() }
+            let revoked = await #expect(throws: HomeError.self) {
+                try await guestStructure.prepareForMatterCommissioning()
+            }
             #expect(revoked?.code == .permissionDenied)
             await owner.device.shutdown()
         }
@@ -213,8 +226,9 @@ struct StructureCommissioningTests {
             try await structure.prepareForMatterCommissioning()
             let request = fixture.request(structure, payload: try fixture.qrCode)
             let interrupted = await #expect(throws: HomeError.self) {
-                try await request.perform(handler: FailingAfterCommissioningHandler(commissioner: fixture.commissioner),
-                                          interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
+                try await request.perform(
+                    handler: FailingAfterCommissioningHandler(commissioner: fixture.commissioner),
+                    interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
             }
             #expect(interrupted?.code == .aborted)
             #expect(try fixture.storedNodeIDs().count == 1)
@@ -227,14 +241,16 @@ struct StructureCommissioningTests {
             #expect(await fixture.device.isCommissioningWindowOpen)
 
             try await structure.prepareForMatterCommissioning()
-            try await request.perform(handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
+            try await request.perform(
+                handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
             #expect(try structure.completeMatterCommissioning().count == 1)
             #expect(try await fixture.home.devices().list().map(\.name) == ["Desk lamp"])
             await fixture.device.shutdown()
         }
     }
 
-    @Test("complete without a session, or with nothing commissioned, fails with failedPrecondition and keeps the session")
+    @Test(
+        "complete without a session, or with nothing commissioned, fails with failedPrecondition and keeps the session")
     func completeRefused() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)

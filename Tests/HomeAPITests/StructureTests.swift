@@ -1,5 +1,6 @@
 import HomeHub
 import Testing
+
 @testable import HomeAPI
 
 @Suite struct StructureTests {

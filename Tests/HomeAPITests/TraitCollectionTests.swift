@@ -2,16 +2,24 @@ import MatterDataModel
 import MatterInteraction
 import MatterTLV
 import Testing
+
 @testable import HomeAPI
 
 /// Generated traits read from a fabricated attribute cache, as a node's reports would leave it.
 @Suite struct TraitCollectionTests {
-    static func report(_ endpoint: UInt16, _ cluster: UInt32, _ attribute: UInt32, _ value: TLVValue) -> AttributeReportIB {
-        .data(AttributeDataIB(dataVersion: 1, path: AttributePathIB(endpoint: endpoint, cluster: cluster, attribute: attribute), data: TLVElement(value)))
+    static func report(
+        _ endpoint: UInt16, _ cluster: UInt32, _ attribute: UInt32, _ value: TLVValue
+    ) -> AttributeReportIB {
+        .data(
+            AttributeDataIB(
+                dataVersion: 1, path: AttributePathIB(endpoint: endpoint, cluster: cluster, attribute: attribute),
+                data: TLVElement(value)))
     }
 
     static func traits(_ cache: AttributeCache, endpoint: UInt16) -> TraitCollection {
-        TraitCollection(snapshot: EndpointSnapshot(nodeID: 0x11, endpoint: endpoint, cache: cache, connectivity: .unknown, live: nil))
+        TraitCollection(
+            snapshot: EndpointSnapshot(
+                nodeID: 0x11, endpoint: endpoint, cache: cache, connectivity: .unknown, live: nil))
     }
 
     /// A dimmable light on endpoint 1 (on, level 200) and a speaker on endpoint 2 (off, level 40), both with OnOff and
@@ -20,7 +28,9 @@ import Testing
         var cache = AttributeCache()
         cache.apply([
             report(1, 0x0006, 0x0000, .bool(true)), report(1, 0x0008, 0x0000, .unsigned(200)),
-            report(1, 0x0006, 0xFFF9, .array([TLVElement(.unsigned(0)), TLVElement(.unsigned(1)), TLVElement(.unsigned(2))])),
+            report(
+                1, 0x0006, 0xFFF9,
+                .array([TLVElement(.unsigned(0)), TLVElement(.unsigned(1)), TLVElement(.unsigned(2))])),
             report(2, 0x0006, 0x0000, .bool(false)), report(2, 0x0008, 0x0000, .unsigned(40)),
             report(2, 0x0006, 0xFFF9, .array([TLVElement(.unsigned(0))])),
         ])
@@ -65,14 +75,18 @@ import Testing
 
     @Test func aTraitNotReadFromAHomeCannotSendCommands() async throws {
         let onOff = try #require(Self.traits(Self.lightAndSpeaker, endpoint: 1)[OnOffTrait.self])
-        await #expect(throws: HomeError(.failedPrecondition, "this trait was not read from a home: it cannot send commands")) {
+        await #expect(
+            throws: HomeError(.failedPrecondition, "this trait was not read from a home: it cannot send commands")
+        ) {
             try await onOff.on()
         }
     }
 
     @Test func aVendorTraitIsReachedUnderItsNamespace() throws {
         var cache = AttributeCache()
-        cache.apply([Self.report(1, 0xFFF1_FC01, 0x0000, .unsigned(1200)), Self.report(1, 0xFFF1_FC01, 0x0001, .unsigned(1))])
+        cache.apply([
+            Self.report(1, 0xFFF1_FC01, 0x0000, .unsigned(1200)), Self.report(1, 0xFFF1_FC01, 0x0001, .unsigned(1)),
+        ])
         let sprocket = try #require(Self.traits(cache, endpoint: 1)[AcmeClusters.AcmeSprocketTrait.self])
         #expect(sprocket.attributes.speed == 1200)
         #expect(sprocket.attributes.direction == .counterClockwise)

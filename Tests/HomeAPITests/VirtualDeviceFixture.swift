@@ -4,6 +4,7 @@ import MatterDevice
 import MatterDiscovery
 import MatterPlatform
 import Testing
+
 @testable import HomeAPI
 
 /// Our own virtual device on loopback (no mDNS) and a home in one temporary directory whose configuration points
@@ -17,7 +18,9 @@ struct VirtualDeviceFixture {
     var address: SocketAddress { .ipv4(IPv4Address(127 << 24 | 1), port: device.port) }
     var qrCode: String { get throws { try device.setupPayload.qrCode() } }
 
-    static func start(in directory: String, callerUID: UInt32 = getuid(), interfaces: [String] = []) async throws -> VirtualDeviceFixture {
+    static func start(
+        in directory: String, callerUID: UInt32 = getuid(), interfaces: [String] = []
+    ) async throws -> VirtualDeviceFixture {
         let store = DeviceStore(directory: directory + "/device")
         let state = try store.loadOrCreate(DeviceSettings(passcode: 20202021, discriminator: 3840))
         let device = try VirtualDevice(store: store, state: state, port: 0, log: { _ in })
@@ -33,12 +36,15 @@ struct VirtualDeviceFixture {
     /// The home's only structure.
     func structure() async throws -> Structure {
         let structures = try await home.structures().list()
-        guard let first = structures.first, structures.count == 1 else { throw HomeError(.internal, "expected one structure, found \(structures.count)") }
+        guard let first = structures.first, structures.count == 1 else {
+            throw HomeError(.internal, "expected one structure, found \(structures.count)")
+        }
         return first
     }
 
     func request(_ structure: Structure, payload: String?) -> MatterAddDeviceRequest {
-        MatterAddDeviceRequest(topology: .init(ecosystemName: "Tests", homes: [.init(displayName: structure.name)]), setupPayload: payload)
+        MatterAddDeviceRequest(
+            topology: .init(ecosystemName: "Tests", homes: [.init(displayName: structure.name)]), setupPayload: payload)
     }
 
     var commissioner: HomeMatterCommissioner { HomeMatterCommissioner(context: home.context) }
@@ -63,8 +69,9 @@ struct VirtualDeviceFixture {
         try other.run()
         let owner = try #require(ProcessIdentity.running(pid: other.processIdentifier))
         try home.context.store.openCommissioningSession(
-            CommissioningSessionRecord(id: "other process", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(600),
-                                       interfaces: [], paaTrustStore: statePath + "/paa"), now: Date())
+            CommissioningSessionRecord(
+                id: "other process", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(600),
+                interfaces: [], paaTrustStore: statePath + "/paa"), now: Date())
         return other
     }
 
@@ -80,7 +87,9 @@ struct PresetInteraction: MatterAddDeviceInteraction {
     var name: String
 
     func onboardingPayload() throws(HomeError) -> String { throw HomeError(.failedPrecondition, "no payload preset") }
-    func room(choosingFrom rooms: [MatterAddDeviceRequest.Room]) throws(HomeError) -> MatterAddDeviceRequest.Room { .init(displayName: room) }
+    func room(choosingFrom rooms: [MatterAddDeviceRequest.Room]) throws(HomeError) -> MatterAddDeviceRequest.Room {
+        .init(displayName: room)
+    }
     func deviceName() throws(HomeError) -> String { name }
     func progress(_ line: String) {}
 }
@@ -89,8 +98,11 @@ struct PresetInteraction: MatterAddDeviceInteraction {
 struct FailingAfterCommissioningHandler: MatterAddDeviceRequestHandler {
     let commissioner: HomeMatterCommissioner
 
-    func commissionDevice(in home: MatterAddDeviceRequest.Home, onboardingPayload: String, commissioningID: UUID) async throws {
-        try await commissioner.commissionDevice(in: home, onboardingPayload: onboardingPayload, commissioningID: commissioningID)
+    func commissionDevice(
+        in home: MatterAddDeviceRequest.Home, onboardingPayload: String, commissioningID: UUID
+    ) async throws {
+        try await commissioner.commissionDevice(
+            in: home, onboardingPayload: onboardingPayload, commissioningID: commissioningID)
     }
 
     func rooms(in home: MatterAddDeviceRequest.Home) async throws -> [MatterAddDeviceRequest.Room] {

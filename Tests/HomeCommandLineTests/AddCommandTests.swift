@@ -1,10 +1,13 @@
 import Foundation
 import HomeHub
 import Testing
+
 @testable import HomeCommandLine
 
 @Suite struct AddCommandTests {
-    @Test("without a terminal and without a code, `home add` fails at once saying what to give, and leaves no session behind")
+    @Test(
+        "without a terminal and without a code, `home add` fails at once saying what to give, and leaves no session behind"
+    )
     func noTerminal() async throws {
         var template = Array((NSTemporaryDirectory() + "/swift-home-add-tests-XXXXXX").utf8CString)
         let directory = String(cString: try #require(mkdtemp(&template)))
@@ -17,7 +20,10 @@ import Testing
         for _ in 0..<2 {
             let output = await HomeCommand.run(["add", "--room", "Hall", "--name", "Lamp", "--state", directory])
             #expect(output.exitCode == 1)
-            #expect(output.standardError == "error: failedPrecondition: no terminal to ask for the device's setup code: give it in advance (CODE)\n")
+            #expect(
+                output.standardError
+                    == "error: failedPrecondition: no terminal to ask for the device's setup code: give it in advance (CODE)\n"
+            )
         }
     }
 

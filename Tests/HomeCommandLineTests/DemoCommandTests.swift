@@ -1,10 +1,13 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HomeCommandLine
 
 @Suite struct DemoCommandTests {
-    @Test("`home demo` adds the five virtual devices, shows the switch panel as one multipart device, switches, dims, renames, watches, has the bridge add a bridged light that appears live, and exits 0 with one line per step")
+    @Test(
+        "`home demo` adds the five virtual devices, shows the switch panel as one multipart device, switches, dims, renames, watches, has the bridge add a bridged light that appears live, and exits 0 with one line per step"
+    )
     func demoRunsEveryStep() async throws {
         let lines = Mutex<[String]>([])
         let output = await HomeCommand.run(["demo"], output: { line in lines.withLock { $0.append(line) } })
@@ -14,24 +17,25 @@ import Testing
         let steps = lines.withLock { $0 }.filter { !$0.hasPrefix(" ") }.map { line in
             line.replacing(/\ in \d+ ms$/, with: "").replacing(/drift: .*/, with: "drift")
         }
-        #expect(steps == [
-            "✓ started 5 virtual devices on 127.0.0.1, no mDNS",
-            "✓ opened a new hub",
-            "✓ added Kitchen light (light)",
-            "✓ added Living room lamp (dimmable-light)",
-            "✓ added Bedroom sensor (temperature-sensor)",
-            "✓ added Hall switches (switch-panel, 4 devices)",
-            "✓ added Garage bridge (bridge, 2 devices)",
-            "✓ followed 9 devices live, all online",
-            "✓ listed 9 devices with their types, rooms and connectivity",
-            "✓ Hall switches as one multipart device: 4 Generic Switch parts tagged Number 1, Number 2, Number 3, Number 4 (types.getAll, metadata.semanticTags)",
-            "✓ switched on Kitchen light (OnOffTrait.on, the device reports on)",
-            "✓ dimmed Living room lamp to level 127 of 254 (LevelControlTrait.moveToLevelWithOnOff)",
-            "✓ renamed Living room lamp: 75 code points asked, 60 kept: \"Living room lamp by the big window, next to the bookshelf, o\"",
-            "✓ watched Bedroom sensor drift",
-            "✓ Garage bridge added a bridged light on endpoint 4: it appears live as Shed light, in no room (home.devices().batched())",
-            "✓ shut down the hub and 5 devices",
-        ])
+        #expect(
+            steps == [
+                "✓ started 5 virtual devices on 127.0.0.1, no mDNS",
+                "✓ opened a new hub",
+                "✓ added Kitchen light (light)",
+                "✓ added Living room lamp (dimmable-light)",
+                "✓ added Bedroom sensor (temperature-sensor)",
+                "✓ added Hall switches (switch-panel, 4 devices)",
+                "✓ added Garage bridge (bridge, 2 devices)",
+                "✓ followed 9 devices live, all online",
+                "✓ listed 9 devices with their types, rooms and connectivity",
+                "✓ Hall switches as one multipart device: 4 Generic Switch parts tagged Number 1, Number 2, Number 3, Number 4 (types.getAll, metadata.semanticTags)",
+                "✓ switched on Kitchen light (OnOffTrait.on, the device reports on)",
+                "✓ dimmed Living room lamp to level 127 of 254 (LevelControlTrait.moveToLevelWithOnOff)",
+                "✓ renamed Living room lamp: 75 code points asked, 60 kept: \"Living room lamp by the big window, next to the bookshelf, o\"",
+                "✓ watched Bedroom sensor drift",
+                "✓ Garage bridge added a bridged light on endpoint 4: it appears live as Shed light, in no room (home.devices().batched())",
+                "✓ shut down the hub and 5 devices",
+            ])
         let table = lines.withLock { $0 }.filter { $0.hasPrefix(" ") }
         #expect(table.contains("    Kitchen light     On/Off Light                      Kitchen      online"))
         #expect(table.count == 10)

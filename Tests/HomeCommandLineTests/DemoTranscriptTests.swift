@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import HomeCommandLine
 
 @Suite struct DemoTranscriptTests {
@@ -27,7 +28,8 @@ import Testing
     func boundedStep() async throws {
         let transcript = DemoTranscript { _ in }
         do {
-            try await transcript.step("watching Bedroom sensor", limit: .milliseconds(50)) { () async throws -> (Void, String) in
+            try await transcript.step("watching Bedroom sensor", limit: .milliseconds(50)) {
+                () async throws -> (Void, String) in
                 try await Task.sleep(for: .seconds(60))
                 return ((), "never")
             }

@@ -10,14 +10,16 @@ enum HomeFixture {
     static func hubWithLamps(room: String? = nil) throws -> String {
         let state = HubCommandsTests.temporaryState()
         let hub = try Hub(statePath: state)
-        try hub.store.beginCommissioning(nodeID: nodeID, vendorID: 0xFFF4, productID: 0x1234,
-                                         attestation: NodeRecord.Attestation(verdict: "trusted PAA", trusted: true))
-        try hub.store.setEndpoints([
-            EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 3),
-            EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3),
-            EndpointDeviceType(endpoint: 2, deviceType: 0x0100, revision: 3),
-            EndpointDeviceType(endpoint: 2, deviceType: 0x0101, revision: 3),
-        ], of: nodeID)
+        try hub.store.beginCommissioning(
+            nodeID: nodeID, vendorID: 0xFFF4, productID: 0x1234,
+            attestation: NodeRecord.Attestation(verdict: "trusted PAA", trusted: true))
+        try hub.store.setEndpoints(
+            [
+                EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 3),
+                EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3),
+                EndpointDeviceType(endpoint: 2, deviceType: 0x0100, revision: 3),
+                EndpointDeviceType(endpoint: 2, deviceType: 0x0101, revision: 3),
+            ], of: nodeID)
         try hub.store.updateIdentity(of: nodeID, vendorName: "CircuitMatter", productName: "Lamp", serialNumber: nil)
         try hub.store.markCommissioned(nodeID)
         try hub.store.addDevices(of: nodeID, named: "Desk lamp", inRoom: room)
@@ -31,13 +33,18 @@ enum HomeFixture {
     static func hubWithLampsAndPanel() throws -> String {
         let state = try hubWithLamps(room: "Office")
         let hub = try Hub(statePath: state)
-        try hub.store.beginCommissioning(nodeID: panelNodeID, vendorID: 0xFFF1, productID: 0x8004,
-                                         attestation: NodeRecord.Attestation(verdict: "trusted PAA", trusted: true))
-        try hub.store.setEndpoints([EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 3)]
-                                   + (1...4).map { EndpointDeviceType(endpoint: $0, deviceType: 0x000F, revision: 3) },
-                                   tags: (1...4).map { EndpointSemanticTag(endpoint: $0, namespaceID: 0x07, tag: UInt8($0), label: $0 == 4 ? "Night" : nil) },
-                                   of: panelNodeID)
-        try hub.store.updateIdentity(of: panelNodeID, vendorName: "swift-home", productName: "4-Switch Panel", serialNumber: nil)
+        try hub.store.beginCommissioning(
+            nodeID: panelNodeID, vendorID: 0xFFF1, productID: 0x8004,
+            attestation: NodeRecord.Attestation(verdict: "trusted PAA", trusted: true))
+        try hub.store.setEndpoints(
+            [EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 3)]
+                + (1...4).map { EndpointDeviceType(endpoint: $0, deviceType: 0x000F, revision: 3) },
+            tags: (1...4).map {
+                EndpointSemanticTag(endpoint: $0, namespaceID: 0x07, tag: UInt8($0), label: $0 == 4 ? "Night" : nil)
+            },
+            of: panelNodeID)
+        try hub.store.updateIdentity(
+            of: panelNodeID, vendorName: "swift-home", productName: "4-Switch Panel", serialNumber: nil)
         try hub.store.markCommissioned(panelNodeID)
         try hub.store.addDevices(of: panelNodeID, named: "Panel", inRoom: nil)
         return state

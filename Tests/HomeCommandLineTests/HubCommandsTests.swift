@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HomeCommandLine
 
 @Suite struct HubCommandsTests {
@@ -10,16 +11,26 @@ import Testing
     @Test func refusesBadCommissioningInputBeforeTouchingTheNetwork() async {
         let state = Self.temporaryState()
         let cases: [([String], String)] = [
-            (["commission", "34970112331", "--address", "[::1]:5540", "--state", state],
-             "error: check digit mismatch: the code ends in 1, its digits give 2\n"),
-            (["commission", "34970112332", "--state", state],
-             "error: give --address HOST:PORT, or --interface NAME to discover the device (see 'home commission --help')\n"),
-            (["commission", "34970112332", "--address", "fe80::1", "--state", state],
-             "error: address 'fe80::1' is not HOST:PORT (e.g. [::1]:5540 or 127.0.0.1:5540)\n"),
-            (["commission", "34970112332", "--address", "[::1]:99999", "--state", state],
-             "error: address '[::1]:99999' is not HOST:PORT (e.g. [::1]:5540 or 127.0.0.1:5540)\n"),
-            (["commission", "34970112332", "--address", "[::1]:5540", "--state", state],
-             "error: no PAA trust store: pass --paa-trust-store DIR (or --accept-untrusted-device to skip attestation's verdict)\n"),
+            (
+                ["commission", "34970112331", "--address", "[::1]:5540", "--state", state],
+                "error: check digit mismatch: the code ends in 1, its digits give 2\n"
+            ),
+            (
+                ["commission", "34970112332", "--state", state],
+                "error: give --address HOST:PORT, or --interface NAME to discover the device (see 'home commission --help')\n"
+            ),
+            (
+                ["commission", "34970112332", "--address", "fe80::1", "--state", state],
+                "error: address 'fe80::1' is not HOST:PORT (e.g. [::1]:5540 or 127.0.0.1:5540)\n"
+            ),
+            (
+                ["commission", "34970112332", "--address", "[::1]:99999", "--state", state],
+                "error: address '[::1]:99999' is not HOST:PORT (e.g. [::1]:5540 or 127.0.0.1:5540)\n"
+            ),
+            (
+                ["commission", "34970112332", "--address", "[::1]:5540", "--state", state],
+                "error: no PAA trust store: pass --paa-trust-store DIR (or --accept-untrusted-device to skip attestation's verdict)\n"
+            ),
         ]
         for (arguments, message) in cases {
             let output = await HomeCommand.run(arguments)
@@ -27,7 +38,10 @@ import Testing
             #expect(output.standardError == message, "\(arguments)")
             #expect(output.standardOutput == "")
         }
-        let missingStore = await HomeCommand.run(["commission", "34970112332", "--address", "[::1]:5540", "--paa-trust-store", state + "/none", "--state", state])
+        let missingStore = await HomeCommand.run([
+            "commission", "34970112332", "--address", "[::1]:5540", "--paa-trust-store", state + "/none", "--state",
+            state,
+        ])
         #expect(missingStore.exitCode == 2)
         #expect(missingStore.standardError.hasPrefix("error: PAA trust store \(state)/none: "))
     }

@@ -1,5 +1,6 @@
 import MatterTLV
 import Testing
+
 @testable import HomeCommandLine
 
 @Suite struct JSONValueTLVTests {
@@ -16,7 +17,10 @@ import Testing
             (.bytes([]), #""0x""#),
             (.null, "null"),
             (.array([TLVElement(.unsigned(1)), TLVElement(.null)]), "[1,null]"),
-            (.structure([TLVElement(tag: .context(0), .unsigned(256)), TLVElement(tag: .context(1), .unsigned(3))]), #"{"0":256,"1":3}"#),
+            (
+                .structure([TLVElement(tag: .context(0), .unsigned(256)), TLVElement(tag: .context(1), .unsigned(3))]),
+                #"{"0":256,"1":3}"#
+            ),
             (.array([TLVElement(.structure([TLVElement(tag: .context(2), .utf8("x"))]))]), #"[{"2":"x"}]"#),
         ]
         for (value, json) in cases {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HomeCommandLine
 
 @Suite struct LiveCommandsTests {
@@ -8,19 +9,35 @@ import Testing
         let cases: [([String], String)] = [
             (["level", "Lamp", "255", "--state", state], "error: level '255' is not a number from 0 to 254\n"),
             (["level", "Lamp", "-1", "--state", state], "error: level '-1' is not a number from 0 to 254\n"),
-            (["read", "Lamp", "OnOff.Nothing", "--state", state],
-             "error: unknown attribute 'OnOff.Nothing': write Cluster.Attribute, e.g. OnOff.OnOff or BasicInformation.VendorName\n"),
-            (["read", "Lamp", "OnOff", "--state", state],
-             "error: unknown attribute 'OnOff': write Cluster.Attribute, e.g. OnOff.OnOff or BasicInformation.VendorName\n"),
+            (
+                ["read", "Lamp", "OnOff.Nothing", "--state", state],
+                "error: unknown attribute 'OnOff.Nothing': write Cluster.Attribute, e.g. OnOff.OnOff or BasicInformation.VendorName\n"
+            ),
+            (
+                ["read", "Lamp", "OnOff", "--state", state],
+                "error: unknown attribute 'OnOff': write Cluster.Attribute, e.g. OnOff.OnOff or BasicInformation.VendorName\n"
+            ),
             (["on", "Lamp", "--state", state], "error: no device \"Lamp\" (see 'home devices')\n"),
             (["toggle", "Lamp", "--state", state], "error: no device \"Lamp\" (see 'home devices')\n"),
             (["read", "Lamp", "OnOff.OnOff", "--state", state], "error: no device \"Lamp\" (see 'home devices')\n"),
             (["watch", "Lamp", "--state", state], "error: no device \"Lamp\" (see 'home devices')\n"),
-            (["watch", "--duration", "0", "--state", state], "error: duration '0' is not a positive number of seconds\n"),
-            (["watch", "--max-interval", "0", "--state", state], "error: max interval '0' is not a number of seconds from 1 to 3600\n"),
-            (["watch", "--max-interval", "3601", "--state", state], "error: max interval '3601' is not a number of seconds from 1 to 3600\n"),
+            (
+                ["watch", "--duration", "0", "--state", state],
+                "error: duration '0' is not a positive number of seconds\n"
+            ),
+            (
+                ["watch", "--max-interval", "0", "--state", state],
+                "error: max interval '0' is not a number of seconds from 1 to 3600\n"
+            ),
+            (
+                ["watch", "--max-interval", "3601", "--state", state],
+                "error: max interval '3601' is not a number of seconds from 1 to 3600\n"
+            ),
             (["off", "--state", state], "error: missing DEVICE (see 'home off --help')\n"),
-            (["watch", "Lamp", "Hall", "--state", state], "error: unexpected argument 'Hall' (see 'home watch --help')\n"),
+            (
+                ["watch", "Lamp", "Hall", "--state", state],
+                "error: unexpected argument 'Hall' (see 'home watch --help')\n"
+            ),
         ]
         for (arguments, message) in cases {
             let output = await HomeCommand.run(arguments)
@@ -34,8 +51,9 @@ import Testing
         let lines = Lines()
         let clock = ContinuousClock()
         let start = clock.now
-        let output = await HomeCommand.run(["watch", "--duration", "0.2", "--state", HubCommandsTests.temporaryState()],
-                                           output: { line in Task { await lines.append(line) } })
+        let output = await HomeCommand.run(
+            ["watch", "--duration", "0.2", "--state", HubCommandsTests.temporaryState()],
+            output: { line in Task { await lines.append(line) } })
         #expect(output == .success(""))
         #expect(clock.now - start >= .milliseconds(200))
         #expect(await lines.values.isEmpty)
@@ -43,7 +61,8 @@ import Testing
 
     @Test func helpShowsTheOptionalDevice() async {
         let help = await HomeCommand.run(["watch", "--help"])
-        #expect(help.standardOutput.contains("USAGE: home watch [DEVICE] [--duration SECONDS] [--max-interval SECONDS]"))
+        #expect(
+            help.standardOutput.contains("USAGE: home watch [DEVICE] [--duration SECONDS] [--max-interval SECONDS]"))
     }
 }
 

@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterInteraction
 import Testing
+
 @testable import HomeHub
 
 struct AttributeDefinitionInteractionTests {
@@ -8,7 +9,9 @@ struct AttributeDefinitionInteractionTests {
         let vendorName = BasicInformationCluster.Attributes.vendorName
         #expect(vendorName.qualifiedName == "BasicInformation.VendorName")
         #expect(vendorName.path(endpoint: 0) == AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 0x0001))
-        #expect(DescriptorCluster.Attributes.partsList.path(endpoint: nil) == AttributePathIB(cluster: 0x001D, attribute: 0x0003))
+        #expect(
+            DescriptorCluster.Attributes.partsList.path(endpoint: nil)
+                == AttributePathIB(cluster: 0x001D, attribute: 0x0003))
     }
 
     @Test func anAttributeOfAClusterTheRegistryLacksKeepsItsOwnName() {

@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterInteraction
 import Testing
+
 @testable import HomeHub
 
 @Suite struct AttributeNameTests {
@@ -23,7 +24,11 @@ import Testing
     }
 
     @Test func describesCachedPathsWithHexForUnknownParts() {
-        #expect(AttributeName.describe(ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0x4001)) == "OnOff.OnTime")
-        #expect(AttributeName.describe(ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0x7777)) == "OnOff.0x7777")
+        #expect(
+            AttributeName.describe(ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0x4001))
+                == "OnOff.OnTime")
+        #expect(
+            AttributeName.describe(ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0x7777))
+                == "OnOff.0x7777")
     }
 }

@@ -1,5 +1,6 @@
 import MatterTLV
 import Testing
+
 @testable import HomeHub
 
 @Suite struct AttributeValueTextTests {
@@ -13,7 +14,10 @@ import Testing
             (.bytes([]), "0x"),
             (.null, "null"),
             (.array([TLVElement(.unsigned(0)), TLVElement(.unsigned(1))]), "[0, 1]"),
-            (.structure([TLVElement(tag: .context(0), .unsigned(22)), TLVElement(tag: .context(1), .unsigned(3))]), "{0: 22, 1: 3}"),
+            (
+                .structure([TLVElement(tag: .context(0), .unsigned(22)), TLVElement(tag: .context(1), .unsigned(3))]),
+                "{0: 22, 1: 3}"
+            ),
             (.array([TLVElement(.structure([TLVElement(tag: .context(0), .utf8("a"))]))]), #"[{0: "a"}]"#),
         ]
         for (value, text) in cases {

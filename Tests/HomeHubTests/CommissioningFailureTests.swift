@@ -1,22 +1,34 @@
 import MatterInteraction
 import MatterSecureChannel
 import Testing
+
 @testable import HomeHub
 
 @Suite struct CommissioningFailureTests {
     @Test func sessionEstablishmentFailuresAreTold() {
         #expect(CommissioningFailure(SessionEstablishmentError.rejected("PASE", .wrongPasscode)).kind == .wrongPasscode)
-        #expect(CommissioningFailure(SessionEstablishmentError.rejected("PASE", .wrongPasscode)).reason
-            == "wrong passcode: the device's PASE confirmation does not match")
-        #expect(CommissioningFailure(SessionEstablishmentError.transport("PASE", "no answer on exchange 1 within 30 s")).kind == .noAnswer)
+        #expect(
+            CommissioningFailure(SessionEstablishmentError.rejected("PASE", .wrongPasscode)).reason
+                == "wrong passcode: the device's PASE confirmation does not match")
+        #expect(
+            CommissioningFailure(SessionEstablishmentError.transport("PASE", "no answer on exchange 1 within 30 s"))
+                .kind == .noAnswer)
         #expect(CommissioningFailure(SessionEstablishmentError.rejected("CASE", .noSharedTrustRoots)).kind == .refused)
     }
 
     @Test func interactionFailuresAreToldBySilenceOrRefusal() {
         let operation = "invoke GeneralCommissioning.ArmFailSafe on endpoint 0"
-        #expect(CommissioningFailure(InteractionClientError(operation: operation, reason: .timedOut(.seconds(30)))).kind == .noAnswer)
-        #expect(CommissioningFailure(InteractionClientError(operation: operation, reason: .interaction(.status(StatusIB(status: .busy), path: nil)))).kind == .refused)
-        #expect(CommissioningFailure(InteractionClientError(operation: operation, reason: .transportShutDown)).kind == .hubFailure)
+        #expect(
+            CommissioningFailure(InteractionClientError(operation: operation, reason: .timedOut(.seconds(30)))).kind
+                == .noAnswer)
+        #expect(
+            CommissioningFailure(
+                InteractionClientError(
+                    operation: operation, reason: .interaction(.status(StatusIB(status: .busy), path: nil)))
+            ).kind == .refused)
+        #expect(
+            CommissioningFailure(InteractionClientError(operation: operation, reason: .transportShutDown)).kind
+                == .hubFailure)
     }
 
     @Test func theHubsOwnFailuresAreHubFailures() {
@@ -24,6 +36,8 @@ import Testing
         #expect(failure.kind == .hubFailure)
         #expect(failure.reason.hasPrefix("the hub's store: "))
         // A failure thrown as such keeps its kind.
-        #expect(CommissioningFailure(CommissioningFailure(.deviceNotFound, "none")) == CommissioningFailure(.deviceNotFound, "none"))
+        #expect(
+            CommissioningFailure(CommissioningFailure(.deviceNotFound, "none"))
+                == CommissioningFailure(.deviceNotFound, "none"))
     }
 }

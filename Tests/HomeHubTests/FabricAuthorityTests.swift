@@ -3,6 +3,7 @@ import MatterCertificates
 import MatterCrypto
 import MatterSecureChannel
 import Testing
+
 @testable import HomeHub
 
 @Suite struct FabricAuthorityTests {
@@ -16,7 +17,9 @@ import Testing
             #expect(reloaded.compressedFabricID == created.compressedFabricID)
             #expect(reloaded.identityProtectionKey == created.identityProtectionKey)
             let (mine, theirs) = (created.operationalCredentials, reloaded.operationalCredentials)
-            #expect(mine.fabricID == theirs.fabricID && mine.nodeID == theirs.nodeID && mine.rootPublicKey == theirs.rootPublicKey)
+            #expect(
+                mine.fabricID == theirs.fabricID && mine.nodeID == theirs.nodeID
+                    && mine.rootPublicKey == theirs.rootPublicKey)
             #expect(mine.noc == theirs.noc && mine.icac == nil && theirs.icac == nil)
             #expect(mine.operationalKey.rawRepresentation == theirs.operationalKey.rawRepresentation)
             #expect(try HubStore(path: base + "/hub.sqlite").fabric() == created.fabric)
@@ -44,10 +47,13 @@ import Testing
             try noc.verifySignature(issuerPublicKey: root.publicKey)
 
             // The IPK and compressed fabric ID come from this fabric's root key, fabric ID and epoch key.
-            let compressed = try OperationalIdentity.compressedFabricID(rootPublicKey: root.publicKey, fabricID: fabric.fabricID)
+            let compressed = try OperationalIdentity.compressedFabricID(
+                rootPublicKey: root.publicKey, fabricID: fabric.fabricID)
             #expect(fabric.compressedFabricID == compressed)
-            #expect(fabric.identityProtectionKey
-                    == (try OperationalIdentity.identityProtectionKey(epochKey: fabric.fabric.ipkEpochKey, compressedFabricID: compressed)))
+            #expect(
+                fabric.identityProtectionKey
+                    == (try OperationalIdentity.identityProtectionKey(
+                        epochKey: fabric.fabric.ipkEpochKey, compressedFabricID: compressed)))
             #expect(fabric.identityProtectionKey != fabric.fabric.ipkEpochKey)
         }
     }
@@ -77,7 +83,8 @@ import Testing
     @Test func aMissingKeyFileIsNamed() async throws {
         try await withTemporaryDirectory { base in
             let fabric = try openFabric(in: base)
-            let path = KeyStore(directory: try StateDirectory(creating: base)).path(of: .hubOperational, fabricID: fabric.fabricID)
+            let path = KeyStore(directory: try StateDirectory(creating: base)).path(
+                of: .hubOperational, fabricID: fabric.fabricID)
             try FileManager.default.removeItem(atPath: path)
             #expect {
                 try openFabric(in: base)
@@ -95,7 +102,8 @@ import Testing
             #expect {
                 try openFabric(in: base)
             } throws: { error in
-                "\(error)" == "key file \(keys.path(of: .rootCA, fabricID: fabric.fabricID)) does not hold the key of the root certificate (RCAC)"
+                "\(error)"
+                    == "key file \(keys.path(of: .rootCA, fabricID: fabric.fabricID)) does not hold the key of the root certificate (RCAC)"
             }
         }
     }
@@ -125,19 +133,25 @@ import Testing
             // The X.509 form, which devices verify, converts back to the same certificate.
             #expect(try MatterCertificate(x509DER: noc.x509DER()) == noc)
 
-            let peer = try fabric.peerValidator.validate(noc: device.noc, icac: device.icac, credentials: fabric.operationalCredentials)
-            #expect(peer == VerifiedPeer(nodeID: device.nodeID, fabricID: fabric.fabricID, publicKey: device.operationalKey.publicKey))
+            let peer = try fabric.peerValidator.validate(
+                noc: device.noc, icac: device.icac, credentials: fabric.operationalCredentials)
+            #expect(
+                peer
+                    == VerifiedPeer(
+                        nodeID: device.nodeID, fabricID: fabric.fabricID, publicKey: device.operationalKey.publicKey))
         }
     }
 
     @Test func aCSRWhoseSignatureDoesNotVerifyGetsNoNOC() async throws {
         try await withTemporaryDirectory { base in
             let fabric = try openFabric(in: base)
-            let request = try CertificateSigningRequest(subject: DistinguishedName([.commonName("CSA")]),
-                                                        signingKey: P256.PrivateKey(using: DeterministicRandom(seed: 41)))
+            let request = try CertificateSigningRequest(
+                subject: DistinguishedName([.commonName("CSA")]),
+                signingKey: P256.PrivateKey(using: DeterministicRandom(seed: 41)))
             // Change the signed subject "CSA" to "CSB": the signature no longer covers what is asked.
             var bytes = request.derEncoded
-            let offset = try #require(bytes.indices.first { Array(bytes[$0..<min($0 + 3, bytes.count)]) == Array("CSA".utf8) })
+            let offset = try #require(
+                bytes.indices.first { Array(bytes[$0..<min($0 + 3, bytes.count)]) == Array("CSA".utf8) })
             bytes[offset + 2] = UInt8(ascii: "B")
             let tampered = try CertificateSigningRequest(derEncoded: bytes)
             #expect {
@@ -151,12 +165,14 @@ import Testing
     @Test func nonOperationalNodeIDsGetNoNOC() async throws {
         try await withTemporaryDirectory { base in
             let fabric = try openFabric(in: base)
-            let request = try CertificateSigningRequest(subject: DistinguishedName([]), signingKey: P256.PrivateKey(using: DeterministicRandom(seed: 42)))
+            let request = try CertificateSigningRequest(
+                subject: DistinguishedName([]), signingKey: P256.PrivateKey(using: DeterministicRandom(seed: 42)))
             for nodeID: UInt64 in [0, 0xFFFF_FFF0_0000_0000, 0xFFFF_FFFF_FFFF_FFFF] {
                 #expect {
                     try fabric.issueNOC(for: request, nodeID: nodeID)
                 } throws: { error in
-                    "\(error)" == "node ID 0x\(String(nodeID, radix: 16, uppercase: true)) is not an operational node ID (0x1…0xFFFFFFEFFFFFFFFF)"
+                    "\(error)"
+                        == "node ID 0x\(String(nodeID, radix: 16, uppercase: true)) is not an operational node ID (0x1…0xFFFFFFEFFFFFFFFF)"
                 }
             }
         }
@@ -177,7 +193,8 @@ import Testing
         try await withTemporaryDirectory { base in
             let directory = try StateDirectory(creating: base)
             // Every draw yields the hub's own node ID, which is never handed out.
-            let fabric = try FabricAuthority(store: HubStore(directory: directory), keys: KeyStore(directory: directory), random: ConstantRandom())
+            let fabric = try FabricAuthority(
+                store: HubStore(directory: directory), keys: KeyStore(directory: directory), random: ConstantRandom())
             #expect {
                 try fabric.allocateNodeID()
             } throws: { error in

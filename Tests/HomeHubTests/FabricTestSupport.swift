@@ -2,13 +2,15 @@ import Foundation
 import MatterCertificates
 import MatterCrypto
 import MatterSecureChannel
+
 @testable import HomeHub
 
 /// A hub's fabric in its own state directory, opened as a fresh process would.
 func openFabric(in path: String, withIntermediate: Bool = false, seed: UInt64 = 1) throws -> FabricAuthority {
     let directory = try StateDirectory(creating: path)
-    return try FabricAuthority(store: HubStore(directory: directory), keys: KeyStore(directory: directory),
-                               withIntermediate: withIntermediate, random: DeterministicRandom(seed: seed))
+    return try FabricAuthority(
+        store: HubStore(directory: directory), keys: KeyStore(directory: directory),
+        withIntermediate: withIntermediate, random: DeterministicRandom(seed: seed))
 }
 
 /// A device's operational identity on `fabric`: a key of its own, a CSR for it, and the NOC the hub issued.
@@ -17,15 +19,17 @@ func enrolledDevice(on fabric: FabricAuthority, seed: UInt64) throws -> Operatio
     let request = try CertificateSigningRequest(subject: DistinguishedName([.commonName("CSA")]), signingKey: key)
     let nodeID = try fabric.allocateNodeID()
     let issued = try fabric.issueNOC(for: request, nodeID: nodeID)
-    return OperationalCredentials(fabricID: fabric.fabricID, nodeID: nodeID, rootPublicKey: fabric.rootCertificate.publicKey,
-                                  identityProtectionKey: fabric.identityProtectionKey, noc: issued.noc, icac: issued.icac,
-                                  operationalKey: key)
+    return OperationalCredentials(
+        fabricID: fabric.fabricID, nodeID: nodeID, rootPublicKey: fabric.rootCertificate.publicKey,
+        identityProtectionKey: fabric.identityProtectionKey, noc: issued.noc, icac: issued.icac,
+        operationalKey: key)
 }
 
 /// The signing authority over the fabric's root, rebuilt from its key file, to forge certificates the hub would never issue.
 func rootAuthority(of fabric: FabricAuthority, in path: String) throws -> CertificateAuthority {
     let keys = KeyStore(directory: try StateDirectory(creating: path))
-    return try CertificateAuthority(certificate: fabric.rootCertificate, signingKey: keys.load(.rootCA, fabricID: fabric.fabricID))
+    return try CertificateAuthority(
+        certificate: fabric.rootCertificate, signingKey: keys.load(.rootCA, fabricID: fabric.fabricID))
 }
 
 /// Always the same bytes: every draw collides with the previous one.

@@ -1,16 +1,22 @@
 import Foundation
 import Testing
+
 @testable import HomeHub
 
 @Suite struct HubStoreCommissioningSessionTests {
-    private func session(_ id: String, _ structureID: String, deadline: Date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 600).rounded(.down))) throws -> CommissioningSessionRecord {
-        CommissioningSessionRecord(id: id, structureID: structureID, owner: try #require(ProcessIdentity.current()), deadline: deadline,
-                                   interfaces: ["lo", "eth0"], paaTrustStore: "/paa")
+    private func session(
+        _ id: String, _ structureID: String,
+        deadline: Date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 600).rounded(.down))
+    ) throws -> CommissioningSessionRecord {
+        CommissioningSessionRecord(
+            id: id, structureID: structureID, owner: try #require(ProcessIdentity.current()), deadline: deadline,
+            interfaces: ["lo", "eth0"], paaTrustStore: "/paa")
     }
 
     private func begin(_ store: HubStore, _ nodeID: UInt64, session: String?) throws {
-        try store.beginCommissioning(nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000, attestation: .init(verdict: "test", trusted: true),
-                                     session: session)
+        try store.beginCommissioning(
+            nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000, attestation: .init(verdict: "test", trusted: true),
+            session: session)
     }
 
     @Test("a session reads back as written; a second one is refused while the first is live")
@@ -67,8 +73,11 @@ import Testing
             let structureID = try #require(try store.structures().first?.id)
             try store.openCommissioningSession(try session("s", structureID), now: Date())
             try begin(store, 9, session: "s")
-            try store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3),
-                                    EndpointDeviceType(endpoint: 2, deviceType: 0x0100, revision: 3)], of: 9)
+            try store.setEndpoints(
+                [
+                    EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3),
+                    EndpointDeviceType(endpoint: 2, deviceType: 0x0100, revision: 3),
+                ], of: 9)
             try store.markCommissioned(9)
             try store.addDevices(of: 9, named: "CircuitMatter", inRoom: nil)
             try store.configureSessionDevices("s", name: "Desk lamp", roomName: "Kitchen")
@@ -120,7 +129,9 @@ import Testing
         try await withTemporaryDirectory { directory in
             let store = try HubStore(path: directory + "/hub.sqlite")
             let structureID = try #require(try store.structures().first?.id)
-            #expect(throws: HubStoreError.unknownStructure("nowhere")) { try store.grantCommissioning(uid: 1000, structureID: "nowhere") }
+            #expect(throws: HubStoreError.unknownStructure("nowhere")) {
+                try store.grantCommissioning(uid: 1000, structureID: "nowhere")
+            }
             try store.grantCommissioning(uid: 1000, structureID: structureID)
             #expect(try store.hasCommissioningGrant(uid: 1000, structureID: structureID))
             #expect(try !store.hasCommissioningGrant(uid: 1001, structureID: structureID))

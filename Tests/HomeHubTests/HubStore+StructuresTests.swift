@@ -1,5 +1,6 @@
 import MatterPlatform
 import Testing
+
 @testable import HomeHub
 
 @Suite struct HubStoreStructuresTests {
@@ -35,8 +36,9 @@ import Testing
             try expectMoved()
             try store.renameRoom(room.id, to: "Lobby")
             try expectMoved()
-            try store.beginCommissioning(nodeID: 0x11, vendorID: 0xFFF1, productID: 0x8000,
-                                         attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
+            try store.beginCommissioning(
+                nodeID: 0x11, vendorID: 0xFFF1, productID: 0x8000,
+                attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
             try store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3)], of: 0x11)
             try store.markCommissioned(0x11)
             try store.addDevices(of: 0x11, named: "Lamp", inRoom: nil)

@@ -4,15 +4,17 @@ import MatterDiscovery
 import MatterMessaging
 import MatterPlatform
 import Testing
+
 @testable import HomeHub
 
 @Suite struct HubStoreTests {
     static let trusted = NodeRecord.Attestation(verdict: "DAC chains to PAA \"Matter Test PAA\"", trusted: true)
 
     static func fabric(id: UInt64 = 0x2906_C908_D115_D362) -> FabricRecord {
-        FabricRecord(fabricID: id, hubNodeID: 0xFFFF_FFEF_0000_0001, vendorID: 0xFFF1, rootCertificate: [0x15, 0x18],
-                     intermediateCertificate: nil, hubOperationalCertificate: [0x15, 0x30, 0x18],
-                     ipkEpochKey: [UInt8](repeating: 0xA5, count: 16), createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+        FabricRecord(
+            fabricID: id, hubNodeID: 0xFFFF_FFEF_0000_0001, vendorID: 0xFFF1, rootCertificate: [0x15, 0x18],
+            intermediateCertificate: nil, hubOperationalCertificate: [0x15, 0x30, 0x18],
+            ipkEpochKey: [UInt8](repeating: 0xA5, count: 16), createdAt: Date(timeIntervalSince1970: 1_700_000_000))
     }
 
     @Test func aNewDatabaseRecordsItsSchemaVersion() async throws {
@@ -29,8 +31,11 @@ import Testing
         try await withTemporaryDirectory { base in
             let store = try HubStore(path: base + "/hub.sqlite")
             try store.database.execute("UPDATE schema_version SET version = 7")
-            #expect(throws: HubStoreError.newerSchema(found: 7, supported: HubSchema.migrations.count)) { try HubStore(path: base + "/hub.sqlite") }
-            #expect("\(HubStoreError.newerSchema(found: 7, supported: 1))"
+            #expect(throws: HubStoreError.newerSchema(found: 7, supported: HubSchema.migrations.count)) {
+                try HubStore(path: base + "/hub.sqlite")
+            }
+            #expect(
+                "\(HubStoreError.newerSchema(found: 7, supported: 1))"
                     == "the database has schema version 7, newer than the 1 this build knows: use a newer swift-home")
         }
     }
@@ -41,13 +46,18 @@ import Testing
             #expect(try store.fabric() == nil)
             try store.insertFabric(Self.fabric())
             #expect(try HubStore(path: base + "/hub.sqlite").fabric() == Self.fabric())
-            #expect(throws: HubStoreError.fabricExists(0x2906_C908_D115_D362)) { try store.insertFabric(Self.fabric(id: 5)) }
+            #expect(throws: HubStoreError.fabricExists(0x2906_C908_D115_D362)) {
+                try store.insertFabric(Self.fabric(id: 5))
+            }
         }
     }
 
     @Test func theFabricRecordNeverPrintsItsEpochKey() {
         let record = Self.fabric()
-        #expect("\(record)" == "fabric 0x2906C908D115D362, hub node 0xFFFFFFEF00000001, no intermediate CA, created 2023-11-14 22:13:20 +0000")
+        #expect(
+            "\(record)"
+                == "fabric 0x2906C908D115D362, hub node 0xFFFFFFEF00000001, no intermediate CA, created 2023-11-14 22:13:20 +0000"
+        )
         var dumped = ""
         dump(record, to: &dumped)
         #expect(!dumped.contains("ipkEpochKey") && !dumped.contains("165"))
@@ -57,7 +67,8 @@ import Testing
         try await withTemporaryDirectory { base in
             let store = try HubStore(path: base + "/hub.sqlite")
             let nodeID: UInt64 = 0xCD55_44AA_7B13_EF14
-            let inserted = try store.beginCommissioning(nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8001, attestation: Self.trusted)
+            let inserted = try store.beginCommissioning(
+                nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8001, attestation: Self.trusted)
             #expect(try store.node(nodeID) == inserted)
             #expect(try store.node(nodeID)?.state == .commissioning)
             #expect(try store.pendingCommissionings().map(\.nodeID) == [nodeID])
@@ -66,11 +77,14 @@ import Testing
             #expect(try store.node(nodeID)?.state == .commissioned)
             #expect(try store.pendingCommissionings().isEmpty)
             // A commissioned node cannot fall back to failed, nor be inserted twice.
-            #expect(throws: HubStoreError.wrongState(nodeID, .commissioned, expected: .commissioning)) { try store.markFailed(nodeID) }
+            #expect(throws: HubStoreError.wrongState(nodeID, .commissioned, expected: .commissioning)) {
+                try store.markFailed(nodeID)
+            }
             #expect(throws: HubStoreError.nodeExists(nodeID, .commissioned)) {
                 try store.beginCommissioning(nodeID: nodeID, vendorID: 1, productID: 1, attestation: Self.trusted)
             }
-            #expect("\(HubStoreError.wrongState(nodeID, .commissioned, expected: .commissioning))"
+            #expect(
+                "\(HubStoreError.wrongState(nodeID, .commissioned, expected: .commissioning))"
                     == "node 0xCD5544AA7B13EF14 is commissioned, not commissioning")
         }
     }
@@ -80,9 +94,12 @@ import Testing
             let path = base + "/hub.sqlite"
             do {
                 let store = try HubStore(path: path)
-                try store.beginCommissioning(nodeID: 0x11, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-                try store.beginCommissioning(nodeID: 0x22, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-                try store.beginCommissioning(nodeID: 0x33, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+                try store.beginCommissioning(
+                    nodeID: 0x11, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+                try store.beginCommissioning(
+                    nodeID: 0x22, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+                try store.beginCommissioning(
+                    nodeID: 0x33, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
                 try store.markCommissioned(0x33)
                 try store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3)], of: 0x22)
             }
@@ -108,9 +125,13 @@ import Testing
                 .ipv6(IPv6Address(0xFE80_0000_0000_0000, 0x1234), port: 5540, scopeID: 3),
                 .ipv4(IPv4Address(0xC0A8_0105), port: 5540),
             ]
-            let mrp = MRPParameters(idleInterval: .milliseconds(5_000), activeInterval: .milliseconds(300), activeThreshold: .milliseconds(4_000))
-            try store.beginCommissioning(nodeID: 0x42, vendorID: 0x1234, productID: 0x5678,
-                                         attestation: .init(verdict: "test DAC, not trusted", trusted: false), addresses: addresses, mrpParameters: mrp)
+            let mrp = MRPParameters(
+                idleInterval: .milliseconds(5_000), activeInterval: .milliseconds(300),
+                activeThreshold: .milliseconds(4_000))
+            try store.beginCommissioning(
+                nodeID: 0x42, vendorID: 0x1234, productID: 0x5678,
+                attestation: .init(verdict: "test DAC, not trusted", trusted: false), addresses: addresses,
+                mrpParameters: mrp)
             var node = try #require(try store.node(0x42))
             #expect(node.addresses == addresses)
             #expect(node.mrpParameters == mrp)
@@ -118,13 +139,18 @@ import Testing
             #expect(node.vendorID == 0x1234 && node.productID == 0x5678)
 
             try store.updateIdentity(of: 0x42, vendorName: "Acme", productName: "Lamp", serialNumber: "SN-1")
-            try store.updateReachability(of: 0x42, addresses: [.ipv4(IPv4Address(0x0A00_0002), port: 5541)], mrpParameters: nil)
+            try store.updateReachability(
+                of: 0x42, addresses: [.ipv4(IPv4Address(0x0A00_0002), port: 5541)], mrpParameters: nil)
             node = try #require(try store.node(0x42))
             #expect(node.vendorName == "Acme" && node.productName == "Lamp" && node.serialNumber == "SN-1")
             #expect(node.addresses == [.ipv4(IPv4Address(0x0A00_0002), port: 5541)])
             #expect(node.mrpParameters == nil)
-            #expect(throws: HubStoreError.unknownNode(0x43)) { try store.updateIdentity(of: 0x43, vendorName: nil, productName: nil, serialNumber: nil) }
-            #expect(throws: HubStoreError.unknownNode(0x43)) { try store.updateReachability(of: 0x43, addresses: [], mrpParameters: nil) }
+            #expect(throws: HubStoreError.unknownNode(0x43)) {
+                try store.updateIdentity(of: 0x43, vendorName: nil, productName: nil, serialNumber: nil)
+            }
+            #expect(throws: HubStoreError.unknownNode(0x43)) {
+                try store.updateReachability(of: 0x43, addresses: [], mrpParameters: nil)
+            }
         }
     }
 
@@ -132,7 +158,10 @@ import Testing
         try await withTemporaryDirectory { base in
             let store = try HubStore(path: base + "/hub.sqlite")
             try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-            let first = [EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1), EndpointDeviceType(endpoint: 1, deviceType: 0x010D, revision: 2)]
+            let first = [
+                EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1),
+                EndpointDeviceType(endpoint: 1, deviceType: 0x010D, revision: 2),
+            ]
             try store.setEndpoints(first, of: 0x42)
             #expect(try store.endpoints(of: 0x42) == first)
             let second = [EndpointDeviceType(endpoint: 2, deviceType: 0x0100, revision: 3)]
@@ -150,33 +179,46 @@ import Testing
             let light = DescriptorCluster.DeviceTypeStruct(deviceType: 0x0100, revision: 3)
             let description = NodeDescription(
                 vendorID: 0xFFF1, vendorName: "Acme", productID: 0x8000, productName: "Lamp", serialNumber: "SN-9",
-                endpoints: [EndpointDescription(endpoint: 0, deviceTypes: [.init(deviceType: 0x0016, revision: 1)], serverClusters: [], clientClusters: [], parts: [1, 2]),
-                            EndpointDescription(endpoint: 1, deviceTypes: [light, light], serverClusters: [], clientClusters: [], parts: []),
-                            EndpointDescription(endpoint: 2, deviceTypes: [light], serverClusters: [], clientClusters: [], parts: [],
-                                                tags: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x01)])])
+                endpoints: [
+                    EndpointDescription(
+                        endpoint: 0, deviceTypes: [.init(deviceType: 0x0016, revision: 1)], serverClusters: [],
+                        clientClusters: [], parts: [1, 2]),
+                    EndpointDescription(
+                        endpoint: 1, deviceTypes: [light, light], serverClusters: [], clientClusters: [], parts: []),
+                    EndpointDescription(
+                        endpoint: 2, deviceTypes: [light], serverClusters: [], clientClusters: [], parts: [],
+                        tags: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x01)]),
+                ])
             let address = SocketAddress.ipv4(IPv4Address(0x7F00_0001), port: 5541)
 
             // A name the store refuses undoes the whole transaction: the node stays as it was, with no devices.
             #expect(throws: HubStoreError.self) {
-                try store.finishCommissioning(0x42, description: description, addresses: [address], mrpParameters: nil, deviceName: "  ", room: "Hall")
+                try store.finishCommissioning(
+                    0x42, description: description, addresses: [address], mrpParameters: nil, deviceName: "  ",
+                    room: "Hall")
             }
             #expect(try store.node(0x42)?.state == .commissioning)
             #expect(try store.node(0x42)?.productName == nil)
             #expect(try store.endpoints(of: 0x42).isEmpty)
             #expect(try store.rooms().isEmpty)
 
-            let devices = try store.finishCommissioning(0x42, description: description, addresses: [address], mrpParameters: nil,
-                                                        deviceName: "Lamp", room: "Hall")
+            let devices = try store.finishCommissioning(
+                0x42, description: description, addresses: [address], mrpParameters: nil,
+                deviceName: "Lamp", room: "Hall")
             #expect(devices == [DeviceID(nodeID: 0x42, endpoint: 1), DeviceID(nodeID: 0x42, endpoint: 2)])
             let node = try #require(try store.node(0x42))
-            #expect(node.state == .commissioned && node.productName == "Lamp" && node.serialNumber == "SN-9" && node.addresses == [address])
+            #expect(
+                node.state == .commissioned && node.productName == "Lamp" && node.serialNumber == "SN-9"
+                    && node.addresses == [address])
             #expect(try store.endpoints(of: 0x42).count == 3)
-            #expect(try store.semanticTags(of: 0x42) == [EndpointSemanticTag(endpoint: 2, namespaceID: 0x08, tag: 0x01)])
+            #expect(
+                try store.semanticTags(of: 0x42) == [EndpointSemanticTag(endpoint: 2, namespaceID: 0x08, tag: 0x01)])
             #expect(try store.devices().map(\.name) == ["Lamp 1", "Lamp 2"])
             #expect(try store.devices().allSatisfy { $0.roomName == "Hall" })
             // Only once: a commissioned node cannot be finished again.
             #expect(throws: HubStoreError.wrongState(0x42, .commissioned, expected: .commissioning)) {
-                try store.finishCommissioning(0x42, description: nil, addresses: [], mrpParameters: nil, deviceName: "Lamp", room: nil)
+                try store.finishCommissioning(
+                    0x42, description: nil, addresses: [], mrpParameters: nil, deviceName: "Lamp", room: nil)
             }
         }
     }
@@ -186,10 +228,16 @@ import Testing
         try await withTemporaryDirectory { base in
             let store = try HubStore(path: base + "/hub.sqlite")
             try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-            let endpoints = [EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1), EndpointDeviceType(endpoint: 1, deviceType: 0x000F, revision: 3),
-                             EndpointDeviceType(endpoint: 2, deviceType: 0x000F, revision: 3)]
-            let tags = [EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0x05, label: "2"), EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0x00),
-                        EndpointSemanticTag(endpoint: 2, manufacturerCode: 0xFFF1, namespaceID: 0x80, tag: 0xFF, label: "Bed")]
+            let endpoints = [
+                EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1),
+                EndpointDeviceType(endpoint: 1, deviceType: 0x000F, revision: 3),
+                EndpointDeviceType(endpoint: 2, deviceType: 0x000F, revision: 3),
+            ]
+            let tags = [
+                EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0x05, label: "2"),
+                EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0x00),
+                EndpointSemanticTag(endpoint: 2, manufacturerCode: 0xFFF1, namespaceID: 0x80, tag: 0xFF, label: "Bed"),
+            ]
             try store.setEndpoints(endpoints, tags: tags, of: 0x42)
             #expect(try store.semanticTags(of: 0x42) == tags)
             try store.markCommissioned(0x42)
@@ -205,15 +253,26 @@ import Testing
         try await withTemporaryDirectory { base in
             let store = try HubStore(path: base + "/hub.sqlite")
             try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-            func node(_ endpoints: [UInt16: [UInt32]], tags: [UInt16: [SemanticTagStruct]] = [:], labels: [UInt16: String] = [:]) -> NodeDescription {
-                NodeDescription(vendorID: 0xFFF1, vendorName: "Acme", productID: 0x8000, productName: "Bridge", endpoints: endpoints.keys.sorted().map { endpoint in
-                    EndpointDescription(endpoint: endpoint, deviceTypes: endpoints[endpoint]!.map { .init(deviceType: DeviceTypeID(rawValue: $0), revision: 1) },
-                                        serverClusters: [], clientClusters: [], parts: [], tags: tags[endpoint] ?? [], label: labels[endpoint])
-                })
+            func node(
+                _ endpoints: [UInt16: [UInt32]], tags: [UInt16: [SemanticTagStruct]] = [:],
+                labels: [UInt16: String] = [:]
+            ) -> NodeDescription {
+                NodeDescription(
+                    vendorID: 0xFFF1, vendorName: "Acme", productID: 0x8000, productName: "Bridge",
+                    endpoints: endpoints.keys.sorted().map { endpoint in
+                        EndpointDescription(
+                            endpoint: endpoint,
+                            deviceTypes: endpoints[endpoint]!.map {
+                                .init(deviceType: DeviceTypeID(rawValue: $0), revision: 1)
+                            },
+                            serverClusters: [], clientClusters: [], parts: [], tags: tags[endpoint] ?? [],
+                            label: labels[endpoint])
+                    })
             }
             let naming = { (endpoint: EndpointDescription?) in endpoint?.label ?? "Bridge \(endpoint?.endpoint ?? 0)" }
             let first = node([0: [0x0016], 1: [0x000E], 2: [0x0100, 0x0013]])
-            _ = try store.finishCommissioning(0x42, description: first, addresses: [], mrpParameters: nil, deviceName: "Porch light", room: "Porch")
+            _ = try store.finishCommissioning(
+                0x42, description: first, addresses: [], mrpParameters: nil, deviceName: "Porch light", room: "Porch")
             #expect(try store.devices().map(\.name) == ["Porch light"])
 
             // The same description changes nothing, not even the change counter.
@@ -223,16 +282,20 @@ import Testing
 
             // The bridge adds a bridged device with a tag: a new device, in no room, named after the product; the old
             // one keeps its name and room.
-            let second = node([0: [0x0016], 1: [0x000E], 2: [0x0100, 0x0013], 3: [0x0100, 0x0013], 4: [0x0100, 0x0013]],
-                              tags: [3: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x00)]], labels: [4: "Shed"])
+            let second = node(
+                [0: [0x0016], 1: [0x000E], 2: [0x0100, 0x0013], 3: [0x0100, 0x0013], 4: [0x0100, 0x0013]],
+                tags: [3: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x00)]], labels: [4: "Shed"])
             #expect(try store.reconcileEndpoints(of: 0x42, with: second, naming: naming))
             #expect(try store.devices().map(\.name) == ["Porch light", "Bridge 3", "Shed"])
             #expect(try store.devices().map(\.roomName) == ["Porch", nil, nil])
-            #expect(try store.semanticTags(of: 0x42) == [EndpointSemanticTag(endpoint: 3, namespaceID: 0x08, tag: 0x00)])
+            #expect(
+                try store.semanticTags(of: 0x42) == [EndpointSemanticTag(endpoint: 3, namespaceID: 0x08, tag: 0x00)])
             #expect(try store.changeCounter() > counter)
 
             // It drops the first one: that device goes, with its endpoint.
-            #expect(try store.reconcileEndpoints(of: 0x42, with: node([0: [0x0016], 1: [0x000E], 3: [0x0100, 0x0013]]), naming: naming))
+            #expect(
+                try store.reconcileEndpoints(
+                    of: 0x42, with: node([0: [0x0016], 1: [0x000E], 3: [0x0100, 0x0013]]), naming: naming))
             #expect(try store.devices().map(\.id.endpoint) == [3])
             #expect(Set(try store.endpoints(of: 0x42).map(\.endpoint)) == [0, 1, 3])
             #expect(try store.semanticTags(of: 0x42).isEmpty)
@@ -242,7 +305,9 @@ import Testing
             #expect(Set(try store.endpoints(of: 0x42).map(\.endpoint)) == [0, 1, 3])
             // Only commissioned nodes follow their Descriptor.
             try store.beginCommissioning(nodeID: 0x43, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-            #expect(throws: HubStoreError.unknownNode(0x43)) { try store.reconcileEndpoints(of: 0x43, with: first, naming: naming) }
+            #expect(throws: HubStoreError.unknownNode(0x43)) {
+                try store.reconcileEndpoints(of: 0x43, with: first, naming: naming)
+            }
         }
     }
 
@@ -268,8 +333,11 @@ import Testing
             let store = try HubStore(path: base + "/hub.sqlite")
             try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
             try store.database.execute("UPDATE nodes SET vendor_id = 70000")
-            #expect(throws: HubStoreError.corrupt(table: "nodes", column: "vendor_id", reason: "70000 does not fit UInt16")) { try store.nodes() }
-            #expect("\(HubStoreError.corrupt(table: "nodes", column: "vendor_id", reason: "70000 does not fit UInt16"))"
+            #expect(
+                throws: HubStoreError.corrupt(table: "nodes", column: "vendor_id", reason: "70000 does not fit UInt16")
+            ) { try store.nodes() }
+            #expect(
+                "\(HubStoreError.corrupt(table: "nodes", column: "vendor_id", reason: "70000 does not fit UInt16"))"
                     == "the database is damaged: nodes.vendor_id: 70000 does not fit UInt16")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HomeHub
 
 @Suite struct HubTests {
@@ -12,9 +13,12 @@ import Testing
             let abandoned = try hub.authority.allocateNodeID()
             let trusted = NodeRecord.Attestation(verdict: "trusted", trusted: true)
             try hub.store.beginCommissioning(nodeID: running, vendorID: 0xFFF1, productID: 0x8000, attestation: trusted)
-            try hub.store.beginCommissioning(nodeID: abandoned, vendorID: 0xFFF1, productID: 0x8000, attestation: trusted)
+            try hub.store.beginCommissioning(
+                nodeID: abandoned, vendorID: 0xFFF1, productID: 0x8000, attestation: trusted)
             let longAgo = Int64(Date().timeIntervalSince1970) - 3600
-            try hub.store.database.query("UPDATE nodes SET updated_at = ? WHERE node_id = ?", [.integer(longAgo), .integer(Int64(bitPattern: abandoned))])
+            try hub.store.database.query(
+                "UPDATE nodes SET updated_at = ? WHERE node_id = ?",
+                [.integer(longAgo), .integer(Int64(bitPattern: abandoned))])
 
             let reopened = try Hub(statePath: base)
             #expect(try reopened.store.node(running)?.state == .commissioning)

@@ -2,21 +2,31 @@ import MatterDataModel
 import MatterInteraction
 import MatterTLV
 import Testing
+
 @testable import HomeHub
 
 @Suite(.timeLimit(.minutes(1))) struct InteractionClientSubscriptionsTests {
     private static let vendorName = AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 1)
     private static let nodeLabel = AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 5)
-    private static let request = SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 1,
-                                                         attributeRequests: [AttributePathIB(endpoint: 0, cluster: 0x0028)])
+    private static let request = SubscribeRequestMessage(
+        minIntervalFloor: 0, maxIntervalCeiling: 1,
+        attributeRequests: [AttributePathIB(endpoint: 0, cluster: 0x0028)])
 
     /// Answers a SubscribeRequest with a priming report of VendorName and SubscribeResponse(id, max interval).
-    private static func primingPublisher(id: UInt32, maxInterval: UInt16,
-                                         acknowledgements: Received<InteractionModelStatus>) -> @Sendable (DeviceExchange) async throws -> Void {
+    private static func primingPublisher(
+        id: UInt32, maxInterval: UInt16,
+        acknowledgements: Received<InteractionModelStatus>
+    ) -> @Sendable (DeviceExchange) async throws -> Void {
         { exchange in
             _ = try SubscribeRequestMessage(payload: exchange.first?.payload ?? [])
-            try await exchange.send(ReportDataMessage(subscriptionID: id, attributeReports: [.data(AttributeDataIB(
-                dataVersion: 1, path: vendorName, data: TLVElement(.utf8("CircuitMatter"))))]))
+            try await exchange.send(
+                ReportDataMessage(
+                    subscriptionID: id,
+                    attributeReports: [
+                        .data(
+                            AttributeDataIB(
+                                dataVersion: 1, path: vendorName, data: TLVElement(.utf8("CircuitMatter"))))
+                    ]))
             await acknowledgements.append(try await exchange.receiveStatus())
             try await exchange.send(SubscribeResponseMessage(subscriptionID: id, maxInterval: maxInterval))
             await exchange.close()
@@ -24,13 +34,21 @@ import Testing
     }
 
     private static func report(_ id: UInt32, label: String?) -> ReportDataMessage {
-        ReportDataMessage(subscriptionID: id, attributeReports: label.map { [.data(AttributeDataIB(
-            dataVersion: 2, path: nodeLabel, data: TLVElement(.utf8($0))))] } ?? [])
+        ReportDataMessage(
+            subscriptionID: id,
+            attributeReports: label.map {
+                [
+                    .data(
+                        AttributeDataIB(
+                            dataVersion: 2, path: nodeLabel, data: TLVElement(.utf8($0))))
+                ]
+            } ?? [])
     }
 
     @Test func primingThenReportsOnExchangesTheDeviceOpensEachAnswered() async throws {
         let acknowledgements = Received<InteractionModelStatus>()
-        let device = try await LoopbackInteractionDevice(respond: Self.primingPublisher(id: 0x77, maxInterval: 2, acknowledgements: acknowledgements))
+        let device = try await LoopbackInteractionDevice(
+            respond: Self.primingPublisher(id: 0x77, maxInterval: 2, acknowledgements: acknowledgements))
         let subscription = try await device.client.subscribe(Self.request)
         #expect(subscription.subscriptionID == 0x77)
         #expect(subscription.maxInterval == .seconds(2))
@@ -38,7 +56,9 @@ import Testing
         cache.apply(subscription.priming.attributeReports)
         #expect(try cache.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0) == "CircuitMatter")
 
-        for message in [Self.report(0x77, label: "Kitchen"), Self.report(0x77, label: nil), Self.report(0x99, label: "Other")] {
+        for message in [
+            Self.report(0x77, label: "Kitchen"), Self.report(0x77, label: nil), Self.report(0x99, label: "Other"),
+        ] {
             let exchange = try await device.openExchange()
             try await exchange.send(message)
             await acknowledgements.append(try await exchange.receiveStatus())
@@ -56,13 +76,15 @@ import Testing
         try await late.send(Self.report(0x77, label: "Late"))
         await acknowledgements.append(try await late.receiveStatus())
         // Priming chunk, two reports, a report of a subscription never made, one after cancelling.
-        #expect(await acknowledgements.values == [.success, .success, .success, .invalidSubscription, .invalidSubscription])
+        #expect(
+            await acknowledgements.values == [.success, .success, .success, .invalidSubscription, .invalidSubscription])
         await device.stop()
     }
 
     @Test func aSubscriptionIsLostWhenTheDeviceFallsSilentAndNotBefore() async throws {
         let acknowledgements = Received<InteractionModelStatus>()
-        let device = try await LoopbackInteractionDevice(respond: Self.primingPublisher(id: 5, maxInterval: 1, acknowledgements: acknowledgements))
+        let device = try await LoopbackInteractionDevice(
+            respond: Self.primingPublisher(id: 5, maxInterval: 1, acknowledgements: acknowledgements))
         let subscription = try await device.client.subscribe(Self.request)
         // Max interval 1 s plus the retransmissions of a device with 50 ms MRP intervals: lost after about 1.7 s.
         let deadline = Duration.seconds(1) + (await device.client.retransmissionAllowance)
@@ -80,7 +102,8 @@ import Testing
         await #expect {
             _ = try await reports.next()
         } throws: { error in
-            "\(error)".hasPrefix("subscribe to endpoint 0, cluster 0x0028, attribute *: subscription lost: no report for 1.7")
+            "\(error)".hasPrefix(
+                "subscribe to endpoint 0, cluster 0x0028, attribute *: subscription lost: no report for 1.7")
         }
         // The keep-alive moved the deadline: the loss came a whole deadline after it.
         #expect(ContinuousClock.now - keepAliveSent >= deadline)

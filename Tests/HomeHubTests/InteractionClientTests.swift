@@ -3,6 +3,7 @@ import MatterInteraction
 import MatterMessaging
 import MatterTLV
 import Testing
+
 @testable import HomeHub
 
 /// What a loopback device received, for the test to inspect afterwards.
@@ -18,17 +19,34 @@ actor Received<Value: Sendable> {
         let acknowledgements = Received<InteractionModelStatus>()
         let device = try await LoopbackInteractionDevice { exchange in
             let request = try ReadRequestMessage(payload: exchange.first?.payload ?? [])
-            #expect(request.attributeRequests == [Self.basicInformationVendorName, AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 2)])
-            try await exchange.send(ReportDataMessage(attributeReports: [.data(AttributeDataIB(
-                dataVersion: 5, path: Self.basicInformationVendorName, data: TLVElement(.utf8("CircuitMatter"))))],
-                moreChunkedMessages: true))
+            #expect(
+                request.attributeRequests == [
+                    Self.basicInformationVendorName, AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 2),
+                ])
+            try await exchange.send(
+                ReportDataMessage(
+                    attributeReports: [
+                        .data(
+                            AttributeDataIB(
+                                dataVersion: 5, path: Self.basicInformationVendorName,
+                                data: TLVElement(.utf8("CircuitMatter"))))
+                    ],
+                    moreChunkedMessages: true))
             await acknowledgements.append(try await exchange.receiveStatus())
-            try await exchange.send(ReportDataMessage(attributeReports: [.data(AttributeDataIB(
-                dataVersion: 5, path: AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 2), data: TLVElement(.unsigned(0xFFF4))))],
-                suppressResponse: true))
+            try await exchange.send(
+                ReportDataMessage(
+                    attributeReports: [
+                        .data(
+                            AttributeDataIB(
+                                dataVersion: 5, path: AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 2),
+                                data: TLVElement(.unsigned(0xFFF4))))
+                    ],
+                    suppressResponse: true))
             await exchange.close()
         }
-        let report = try await device.client.read([Self.basicInformationVendorName, AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 2)])
+        let report = try await device.client.read([
+            Self.basicInformationVendorName, AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 2),
+        ])
         var cache = AttributeCache()
         cache.apply(report.attributeReports)
         #expect(try cache.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0) == "CircuitMatter")
@@ -53,7 +71,9 @@ actor Received<Value: Sendable> {
         let device = try await LoopbackInteractionDevice { exchange in
             let request = try WriteRequestMessage(payload: exchange.first?.payload ?? [])
             let statuses = request.writeRequests.map { write in
-                AttributeStatusIB(path: write.path, status: StatusIB(status: write.path.attribute == 5 ? .success : .unsupportedWrite))
+                AttributeStatusIB(
+                    path: write.path, status: StatusIB(status: write.path.attribute == 5 ? .success : .unsupportedWrite)
+                )
             }
             try await exchange.send(WriteResponseMessage(writeResponses: statuses))
             await exchange.close()

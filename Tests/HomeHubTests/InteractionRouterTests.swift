@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterInteraction
 import Testing
+
 @testable import HomeHub
 
 @Suite(.timeLimit(.minutes(1))) struct InteractionRouterTests {

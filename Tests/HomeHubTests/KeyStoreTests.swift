@@ -1,6 +1,7 @@
 import Foundation
 import MatterCrypto
 import Testing
+
 @testable import HomeHub
 
 @Suite struct KeyStoreTests {
@@ -19,7 +20,8 @@ import Testing
             let replacement = P256.PrivateKey(using: DeterministicRandom(seed: 2))
             try keys.save(replacement, as: .rootCA, fabricID: Self.fabricID)
             #expect(try keys.load(.rootCA, fabricID: Self.fabricID).rawRepresentation == replacement.rawRepresentation)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/keys") == ["2906C908D115D362-rcac.key"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: base + "/keys") == ["2906C908D115D362-rcac.key"])
         }
     }
 
@@ -38,8 +40,12 @@ import Testing
             try keys.save(P256.PrivateKey(using: DeterministicRandom(seed: 4)), as: .rootCA, fabricID: Self.fabricID)
             let path = keys.path(of: .rootCA, fabricID: Self.fabricID)
             chmod(path, 0o644)
-            #expect(throws: KeyStoreError.tooOpen(path, mode: 0o644)) { try keys.load(.rootCA, fabricID: Self.fabricID) }
-            #expect("\(KeyStoreError.tooOpen(path, mode: 0o644))" == "key file \(path) has mode 0644: others may read it; expected 0600")
+            #expect(throws: KeyStoreError.tooOpen(path, mode: 0o644)) {
+                try keys.load(.rootCA, fabricID: Self.fabricID)
+            }
+            #expect(
+                "\(KeyStoreError.tooOpen(path, mode: 0o644))"
+                    == "key file \(path) has mode 0644: others may read it; expected 0600")
         }
     }
 
@@ -47,11 +53,19 @@ import Testing
         try await withTemporaryDirectory { base in
             let keys = KeyStore(directory: try StateDirectory(creating: base))
             let path = keys.path(of: .rootCA, fabricID: Self.fabricID)
-            #expect(FileManager.default.createFile(atPath: path, contents: Data(repeating: 0xAB, count: 31), attributes: [.posixPermissions: 0o600]))
-            #expect(throws: KeyStoreError.malformed(path, reason: "31 bytes, expected 32")) { try keys.load(.rootCA, fabricID: Self.fabricID) }
+            #expect(
+                FileManager.default.createFile(
+                    atPath: path, contents: Data(repeating: 0xAB, count: 31), attributes: [.posixPermissions: 0o600]))
+            #expect(throws: KeyStoreError.malformed(path, reason: "31 bytes, expected 32")) {
+                try keys.load(.rootCA, fabricID: Self.fabricID)
+            }
             // 32 bytes, but the scalar is 0: not a private key.
-            #expect(FileManager.default.createFile(atPath: path, contents: Data(count: 32), attributes: [.posixPermissions: 0o600]))
-            #expect(throws: KeyStoreError.malformed(path, reason: "not a P-256 private key")) { try keys.load(.rootCA, fabricID: Self.fabricID) }
+            #expect(
+                FileManager.default.createFile(
+                    atPath: path, contents: Data(count: 32), attributes: [.posixPermissions: 0o600]))
+            #expect(throws: KeyStoreError.malformed(path, reason: "not a P-256 private key")) {
+                try keys.load(.rootCA, fabricID: Self.fabricID)
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterInteraction
 import MatterPlatform
+
 @testable import HomeHub
 
 /// A controller transport with its router, and live connections to loopback lights over it.
@@ -18,8 +19,10 @@ struct LiveConnectionFixture {
     /// A started connection to `light` as node `nodeID`, subscribing with a max interval of `maxInterval` seconds.
     func connect(to light: LoopbackLight, nodeID: UInt64 = 1, maxInterval: UInt16 = 1) async -> NodeConnection {
         let (controller, establishments) = (controller, establishments)
-        let connection = NodeConnection(nodeID: nodeID, transport: controller, router: router,
-                                        settings: NodeConnection.Settings(maxIntervalCeiling: maxInterval, responseTimeout: .seconds(5))) {
+        let connection = NodeConnection(
+            nodeID: nodeID, transport: controller, router: router,
+            settings: NodeConnection.Settings(maxIntervalCeiling: maxInterval, responseTimeout: .seconds(5))
+        ) {
             await establishments.append(nodeID)
             return try await light.makeSession(with: controller)
         }
@@ -50,12 +53,14 @@ extension AsyncStream<NodeConnection.Event>.Iterator {
     }
 
     mutating func nextConnectivity() async -> NodeConnection.State? {
-        guard case .connectivity(let state)? = await next(where: { if case .connectivity = $0 { true } else { false } }) else { return nil }
+        guard case .connectivity(let state)? = await next(where: { if case .connectivity = $0 { true } else { false } })
+        else { return nil }
         return state
     }
 
     mutating func nextAttributes() async -> Set<ConcreteAttributePath>? {
-        guard case .attributes(let paths)? = await next(where: { if case .attributes = $0 { true } else { false } }) else { return nil }
+        guard case .attributes(let paths)? = await next(where: { if case .attributes = $0 { true } else { false } })
+        else { return nil }
         return paths
     }
 }

@@ -3,6 +3,7 @@ import MatterInteraction
 import MatterMessaging
 import MatterPlatform
 import MatterTLV
+
 @testable import HomeHub
 
 /// A "device" on its own transport on ::1 that shares a secure session (fixed keys, no PASE) with a controller
@@ -26,14 +27,17 @@ final class LoopbackInteractionDevice: Sendable {
         let controllerToDevice = [UInt8](repeating: 0x11, count: 16)
         let deviceToController = [UInt8](repeating: 0x22, count: 16)
         session = try await transport.addSecureSession(
-            SecureSessionParameters(localSessionID: 2, peerSessionID: 1, encryptionKey: deviceToController,
-                                    decryptionKey: controllerToDevice, localNonceNodeID: 0, peerNonceNodeID: 0),
+            SecureSessionParameters(
+                localSessionID: 2, peerSessionID: 1, encryptionKey: deviceToController,
+                decryptionKey: controllerToDevice, localNonceNodeID: 0, peerNonceNodeID: 0),
             peer: .ipv6(IPv6Address(0, 1), port: controllerPort))
         let controllerSession = try await controller.addSecureSession(
-            SecureSessionParameters(localSessionID: 1, peerSessionID: 2, encryptionKey: controllerToDevice,
-                                    decryptionKey: deviceToController, localNonceNodeID: 0, peerNonceNodeID: 0),
+            SecureSessionParameters(
+                localSessionID: 1, peerSessionID: 2, encryptionKey: controllerToDevice,
+                decryptionKey: deviceToController, localNonceNodeID: 0, peerNonceNodeID: 0),
             peer: .ipv6(IPv6Address(0, 1), port: devicePort))
-        client = InteractionClient(transport: controller, session: controllerSession, peerParameters: Self.peerParameters)
+        client = InteractionClient(
+            transport: controller, session: controllerSession, peerParameters: Self.peerParameters)
         let transport = transport
         responder = Task {
             for await (exchange, message) in transport.incomingExchanges {
@@ -61,8 +65,10 @@ struct DeviceExchange: Sendable {
     let first: ExchangeMessage?
 
     func send<Message: InteractionMessage>(_ message: Message) async throws {
-        try await transport.send(ExchangeMessage(protocolID: .interactionModel, opcode: Message.opcode.rawValue,
-                                                 payload: message.encoded()), on: exchange)
+        try await transport.send(
+            ExchangeMessage(
+                protocolID: .interactionModel, opcode: Message.opcode.rawValue,
+                payload: message.encoded()), on: exchange)
     }
 
     func receive(timeout: Duration = .seconds(5)) async throws -> ExchangeMessage {

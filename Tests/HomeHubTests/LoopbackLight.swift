@@ -4,6 +4,7 @@ import MatterInteraction
 import MatterMessaging
 import MatterPlatform
 import MatterTLV
+
 @testable import HomeHub
 
 /// A dimmable light for the live connection's tests: Basic Information on endpoint 0, OnOff and Level Control on
@@ -25,26 +26,41 @@ struct LightDataModel: DataModelProvider {
     var invoked: [CommandPathIB] = []
 
     static let onOffPath = ConcreteAttributePath(endpoint: 1, cluster: OnOffCluster.id.rawValue, attribute: 0x0000)
-    static let levelPath = ConcreteAttributePath(endpoint: 1, cluster: LevelControlCluster.id.rawValue, attribute: 0x0000)
+    static let levelPath = ConcreteAttributePath(
+        endpoint: 1, cluster: LevelControlCluster.id.rawValue, attribute: 0x0000)
 
     var endpoints: [UInt16] { [0, 1] }
 
     func clusters(on endpoint: UInt16) -> [ClusterDescription] {
         switch endpoint {
         case 0:
-            [ClusterDescription(id: BasicInformationCluster.id.rawValue, revision: 3, attributes: [
-                AttributeDescription(id: 0x0001), AttributeDescription(id: 0x0003)])]
+            [
+                ClusterDescription(
+                    id: BasicInformationCluster.id.rawValue, revision: 3,
+                    attributes: [
+                        AttributeDescription(id: 0x0001), AttributeDescription(id: 0x0003),
+                    ])
+            ]
         case 1:
-            [ClusterDescription(id: OnOffCluster.id.rawValue, revision: 6, featureMap: 1, attributes: [AttributeDescription(id: 0x0000)],
-                                acceptedCommands: (toggle == .unlisted ? [0x00, 0x01] : [0x00, 0x01, 0x02]).map { CommandDescription(id: $0) }),
-             ClusterDescription(id: LevelControlCluster.id.rawValue, revision: 5, attributes: [AttributeDescription(id: 0x0000)],
-                                acceptedCommands: [CommandDescription(id: 0x04)])]
+            [
+                ClusterDescription(
+                    id: OnOffCluster.id.rawValue, revision: 6, featureMap: 1,
+                    attributes: [AttributeDescription(id: 0x0000)],
+                    acceptedCommands: (toggle == .unlisted ? [0x00, 0x01] : [0x00, 0x01, 0x02]).map {
+                        CommandDescription(id: $0)
+                    }),
+                ClusterDescription(
+                    id: LevelControlCluster.id.rawValue, revision: 5, attributes: [AttributeDescription(id: 0x0000)],
+                    acceptedCommands: [CommandDescription(id: 0x04)]),
+            ]
         default:
             []
         }
     }
 
-    func read(_ path: ConcreteAttributePath, isFabricFiltered: Bool, context: AccessContext) -> Result<TLVValue, InteractionModelStatus> {
+    func read(
+        _ path: ConcreteAttributePath, isFabricFiltered: Bool, context: AccessContext
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch (path.endpoint, path.cluster, path.attribute) {
         case (0, BasicInformationCluster.id.rawValue, 0x0001): .success(.utf8("Loopback"))
         case (0, BasicInformationCluster.id.rawValue, 0x0003): .success(.utf8("Light"))
@@ -58,7 +74,9 @@ struct LightDataModel: DataModelProvider {
         versions[cluster] ?? 1
     }
 
-    mutating func write(_ path: ConcreteAttributePath, value: TLVElement, context: AccessContext) -> InteractionModelStatus {
+    mutating func write(
+        _ path: ConcreteAttributePath, value: TLVElement, context: AccessContext
+    ) -> InteractionModelStatus {
         .unsupportedWrite
     }
 
@@ -71,7 +89,9 @@ struct LightDataModel: DataModelProvider {
             isOn = command == 0x02 ? !isOn : command == 0x01
             bump(Self.onOffPath.clusterPath)
         case (LevelControlCluster.id.rawValue, 0x04):
-            guard case .unsigned(let level)? = fields?[context: 0]?.value, level <= 254 else { return .status(.invalidCommand) }
+            guard case .unsigned(let level)? = fields?[context: 0]?.value, level <= 254 else {
+                return .status(.invalidCommand)
+            }
             self.level = UInt8(level)
             isOn = level > 0
             bump(Self.levelPath.clusterPath)
@@ -115,18 +135,20 @@ actor LoopbackLight {
 
     func start() {
         let incoming = transport.incomingExchanges
-        tasks.append(Task { [weak self] in
-            for await (exchange, message) in incoming {
-                await self?.handle(message, on: exchange)
-                await self?.follow(exchange)
-            }
-        })
-        tasks.append(Task { [weak self] in
-            while !Task.isCancelled, let self {
-                await self.tick()
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-        })
+        tasks.append(
+            Task { [weak self] in
+                for await (exchange, message) in incoming {
+                    await self?.handle(message, on: exchange)
+                    await self?.follow(exchange)
+                }
+            })
+        tasks.append(
+            Task { [weak self] in
+                while !Task.isCancelled, let self {
+                    await self.tick()
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+            })
     }
 
     /// A new secure session between this light and `controller`, as CASE would leave it.
@@ -139,13 +161,16 @@ actor LoopbackLight {
         let deviceToController = [UInt8](repeating: UInt8(truncatingIfNeeded: controllerID), count: 16)
         let devicePort = try transport.localPorts().ipv6
         let controllerPort = try controller.localPorts().ipv6
-        sessions.append(try await transport.addSecureSession(
-            SecureSessionParameters(localSessionID: deviceID, peerSessionID: controllerID, encryptionKey: deviceToController,
-                                    decryptionKey: controllerToDevice, localNonceNodeID: 0, peerNonceNodeID: 0),
-            peer: .ipv6(IPv6Address(0, 1), port: controllerPort)))
+        sessions.append(
+            try await transport.addSecureSession(
+                SecureSessionParameters(
+                    localSessionID: deviceID, peerSessionID: controllerID, encryptionKey: deviceToController,
+                    decryptionKey: controllerToDevice, localNonceNodeID: 0, peerNonceNodeID: 0),
+                peer: .ipv6(IPv6Address(0, 1), port: controllerPort)))
         let session = try await controller.addSecureSession(
-            SecureSessionParameters(localSessionID: controllerID, peerSessionID: deviceID, encryptionKey: controllerToDevice,
-                                    decryptionKey: deviceToController, localNonceNodeID: 0, peerNonceNodeID: 0),
+            SecureSessionParameters(
+                localSessionID: controllerID, peerSessionID: deviceID, encryptionKey: controllerToDevice,
+                decryptionKey: deviceToController, localNonceNodeID: 0, peerNonceNodeID: 0),
             peer: .ipv6(IPv6Address(0, 1), port: devicePort), peerParameters: Self.peerParameters)
         return NodeSession(session: session, peerParameters: Self.peerParameters)
     }
@@ -183,7 +208,9 @@ actor LoopbackLight {
     private func handle(_ message: ExchangeMessage, on exchange: ExchangeHandle) async {
         guard isPoweredOn, message.protocolID == .interactionModel else { return }
         let before = server.provider
-        await execute(server.handle(opcode: message.opcode, payload: message.payload, on: exchange, context: Self.context, now: now()))
+        await execute(
+            server.handle(
+                opcode: message.opcode, payload: message.payload, on: exchange, context: Self.context, now: now()))
         // A command changed the light: its subscribers hear of it, as a device's clusters tell the engine.
         var changed: [ConcreteAttributePath] = []
         if server.provider.isOn != before.isOn { changed.append(LightDataModel.onOffPath) }
@@ -194,12 +221,13 @@ actor LoopbackLight {
     /// Feeds the later messages of an exchange (StatusResponses to report chunks) to the server until it closes.
     private func follow(_ exchange: ExchangeHandle) {
         let transport = transport
-        tasks.append(Task { [weak self] in
-            while let message = try? await transport.receive(on: exchange, timeout: .seconds(30)) {
-                await self?.handle(message, on: exchange)
-            }
-            await self?.exchangeEnded(exchange)
-        })
+        tasks.append(
+            Task { [weak self] in
+                while let message = try? await transport.receive(on: exchange, timeout: .seconds(30)) {
+                    await self?.handle(message, on: exchange)
+                }
+                await self?.exchangeEnded(exchange)
+            })
     }
 
     private func exchangeEnded(_ exchange: ExchangeHandle) {
@@ -215,7 +243,9 @@ actor LoopbackLight {
         for action in actions {
             switch action {
             case .send(let opcode, let payload, let exchange):
-                try? await transport.send(ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload), on: exchange)
+                try? await transport.send(
+                    ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload),
+                    on: exchange)
             case .closeExchange(let exchange):
                 await transport.close(exchange)
             case .openExchangeAndSend(let session, let opcode, let payload, let subscriptionID):
@@ -224,7 +254,9 @@ actor LoopbackLight {
                     continue
                 }
                 server.reportExchangeOpened(exchange, subscriptionID: subscriptionID)
-                try? await transport.send(ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload), on: exchange)
+                try? await transport.send(
+                    ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload),
+                    on: exchange)
                 follow(exchange)
             }
         }

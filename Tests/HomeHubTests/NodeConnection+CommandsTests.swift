@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterInteraction
 import Testing
+
 @testable import HomeHub
 
 @Suite(.timeLimit(.minutes(1))) struct NodeConnectionCommandsTests {
@@ -61,8 +62,9 @@ import Testing
         try await connection.connected()
         var events = await connection.events().makeAsyncIterator()
         await events.skipSnapshot()
-        try await connection.invoke(LevelControlCluster.Commands.MoveToLevelWithOnOff(
-            level: 200, transitionTime: .value(0), optionsMask: [], optionsOverride: []), endpoint: 1)
+        try await connection.invoke(
+            LevelControlCluster.Commands.MoveToLevelWithOnOff(
+                level: 200, transitionTime: .value(0), optionsMask: [], optionsOverride: []), endpoint: 1)
         #expect(await events.nextAttributes() == [LightDataModel.onOffPath, LightDataModel.levelPath])
         #expect(try await connection.value(LevelControlCluster.Attributes.currentLevel, endpoint: 1) == .value(200))
         #expect(await fixture.establishments.values == [1])
@@ -75,14 +77,17 @@ import Testing
         await light.start()
         let connection = await fixture.connect(to: light, maxInterval: 1)
         await #expect {
-            try await connection.invoke(LevelControlCluster.Commands.MoveToLevel(
-                level: 1, transitionTime: .value(0), optionsMask: [], optionsOverride: []), endpoint: 1)
+            try await connection.invoke(
+                LevelControlCluster.Commands.MoveToLevel(
+                    level: 1, transitionTime: .value(0), optionsMask: [], optionsOverride: []), endpoint: 1)
         } throws: { error in
-            "\(error)" == "invoke LevelControl.MoveToLevel on endpoint 1: UNSUPPORTED_COMMAND (the device does not implement this command)"
+            "\(error)"
+                == "invoke LevelControl.MoveToLevel on endpoint 1: UNSUPPORTED_COMMAND (the device does not implement this command)"
         }
         await #expect {
-            try await connection.invoke(LevelControlCluster.Commands.MoveToLevelWithOnOff(
-                level: 255, transitionTime: .value(0), optionsMask: [], optionsOverride: []), endpoint: 1)
+            try await connection.invoke(
+                LevelControlCluster.Commands.MoveToLevelWithOnOff(
+                    level: 255, transitionTime: .value(0), optionsMask: [], optionsOverride: []), endpoint: 1)
         } throws: { error in
             "\(error)".hasPrefix("invoke LevelControl.MoveToLevelWithOnOff on endpoint 1: INVALID_COMMAND")
         }

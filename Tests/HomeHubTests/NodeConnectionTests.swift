@@ -2,6 +2,7 @@ import Foundation
 import MatterDataModel
 import MatterInteraction
 import Testing
+
 @testable import HomeHub
 
 @Suite(.timeLimit(.minutes(1))) struct NodeConnectionTests {
@@ -13,8 +14,11 @@ import Testing
         var events = await connection.events().makeAsyncIterator()
         #expect(await events.next() == .connectivity(.connecting))
         let primed = try #require(await events.nextAttributes())
-        #expect(primed.isSuperset(of: [LightDataModel.onOffPath, LightDataModel.levelPath,
-                                       ConcreteAttributePath(endpoint: 0, cluster: 0x0028, attribute: 0x0001)]))
+        #expect(
+            primed.isSuperset(of: [
+                LightDataModel.onOffPath, LightDataModel.levelPath,
+                ConcreteAttributePath(endpoint: 0, cluster: 0x0028, attribute: 0x0001),
+            ]))
         #expect(await events.next() == .connectivity(.online))
 
         #expect(try await connection.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0) == "Loopback")
@@ -84,8 +88,9 @@ import Testing
         await #expect(throws: NodeConnectionError.unreachable(nodeID: 0xAB, reason: "the light is off")) {
             try await connection.connected()
         }
-        #expect("\(NodeConnectionError.unreachable(nodeID: 0xAB, reason: "the light is off"))"
-            == "node 00000000000000AB is unreachable: the light is off")
+        #expect(
+            "\(NodeConnectionError.unreachable(nodeID: 0xAB, reason: "the light is off"))"
+                == "node 00000000000000AB is unreachable: the light is off")
         guard case .offline(_, "the light is off") = await connection.state else {
             Issue.record("state \(await connection.state)")
             return

@@ -2,16 +2,26 @@ import MatterDataModel
 import MatterInteraction
 import MatterTLV
 import Testing
+
 @testable import HomeHub
 
 @Suite(.timeLimit(.minutes(1))) struct NodeInterviewTests {
-    private static func data(_ endpoint: UInt16, _ cluster: UInt32, _ attribute: UInt32, _ value: TLVValue) -> AttributeReportIB {
-        .data(AttributeDataIB(dataVersion: 1, path: AttributePathIB(endpoint: endpoint, cluster: cluster, attribute: attribute),
-                              data: TLVElement(value)))
+    private static func data(
+        _ endpoint: UInt16, _ cluster: UInt32, _ attribute: UInt32, _ value: TLVValue
+    ) -> AttributeReportIB {
+        .data(
+            AttributeDataIB(
+                dataVersion: 1, path: AttributePathIB(endpoint: endpoint, cluster: cluster, attribute: attribute),
+                data: TLVElement(value)))
     }
 
     private static func deviceTypes(_ types: [(UInt32, UInt16)]) -> TLVValue {
-        .array(types.map { TLVElement(DescriptorCluster.DeviceTypeStruct(deviceType: DeviceTypeID(rawValue: $0.0), revision: $0.1).tlvValue()) })
+        .array(
+            types.map {
+                TLVElement(
+                    DescriptorCluster.DeviceTypeStruct(deviceType: DeviceTypeID(rawValue: $0.0), revision: $0.1)
+                        .tlvValue())
+            })
     }
 
     /// A light: Basic Information, a root endpoint with part 1, an on/off light on endpoint 1.
@@ -29,10 +39,14 @@ import Testing
     private static let expected = NodeDescription(
         vendorID: 0xFFF1, vendorName: "Loopback Lights", productID: 0x8000, productName: "Lamp", serialNumber: "SN-1",
         endpoints: [
-            EndpointDescription(endpoint: 0, deviceTypes: [DescriptorCluster.DeviceTypeStruct(deviceType: 0x16, revision: 3)], serverClusters: [0x1D, 0x28],
-                                clientClusters: [], parts: [1]),
-            EndpointDescription(endpoint: 1, deviceTypes: [DescriptorCluster.DeviceTypeStruct(deviceType: 0x100, revision: 3)], serverClusters: [0x06],
-                                clientClusters: [], parts: []),
+            EndpointDescription(
+                endpoint: 0, deviceTypes: [DescriptorCluster.DeviceTypeStruct(deviceType: 0x16, revision: 3)],
+                serverClusters: [0x1D, 0x28],
+                clientClusters: [], parts: [1]),
+            EndpointDescription(
+                endpoint: 1, deviceTypes: [DescriptorCluster.DeviceTypeStruct(deviceType: 0x100, revision: 3)],
+                serverClusters: [0x06],
+                clientClusters: [], parts: []),
         ])
 
     @Test func interviewsThroughTheChunkedPrimingReportOfASubscription() async throws {
@@ -42,7 +56,9 @@ import Testing
             await requests.append(opcode)
             let request = try SubscribeRequestMessage(payload: exchange.first?.payload ?? [])
             #expect(request.attributeRequests == NodeInterview.paths)
-            try await exchange.send(ReportDataMessage(subscriptionID: 9, attributeReports: Self.basicInformation, moreChunkedMessages: true))
+            try await exchange.send(
+                ReportDataMessage(subscriptionID: 9, attributeReports: Self.basicInformation, moreChunkedMessages: true)
+            )
             #expect(try await exchange.receiveStatus() == .success)
             try await exchange.send(ReportDataMessage(subscriptionID: 9, attributeReports: Self.descriptors))
             #expect(try await exchange.receiveStatus() == .success)
@@ -70,21 +86,34 @@ import Testing
             if opcode == InteractionModelOpcode.subscribeRequest.rawValue {
                 try await exchange.send(StatusResponseMessage(status: .resourceExhausted))
             } else {
-                #expect(try ReadRequestMessage(payload: exchange.first?.payload ?? []).attributeRequests == NodeInterview.paths)
-                try await exchange.send(ReportDataMessage(attributeReports: Self.basicInformation + Self.descriptors, suppressResponse: true))
+                #expect(
+                    try ReadRequestMessage(payload: exchange.first?.payload ?? []).attributeRequests
+                        == NodeInterview.paths)
+                try await exchange.send(
+                    ReportDataMessage(
+                        attributeReports: Self.basicInformation + Self.descriptors, suppressResponse: true))
             }
             await exchange.close()
         }
         #expect(try await NodeInterview.interview(device.client) == Self.expected)
-        #expect(await requests.values == [InteractionModelOpcode.subscribeRequest.rawValue, InteractionModelOpcode.readRequest.rawValue])
+        #expect(
+            await requests.values == [
+                InteractionModelOpcode.subscribeRequest.rawValue, InteractionModelOpcode.readRequest.rawValue,
+            ])
         await device.stop()
     }
 
     /// Descriptor TagList (§9.5.6.5) is kept per endpoint, in the device's order, label and manufacturer code included.
     @Test func eachEndpointKeepsItsTagList() throws {
-        let tags = [SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x01), SemanticTagStruct(mfgCode: .value(0xFFF1), namespaceID: 0x80, tag: 0x02, label: .value("Bed"))]
+        let tags = [
+            SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x01),
+            SemanticTagStruct(mfgCode: .value(0xFFF1), namespaceID: 0x80, tag: 0x02, label: .value("Bed")),
+        ]
         var cache = AttributeCache()
-        cache.apply(Self.basicInformation + Self.descriptors + [Self.data(1, 0x001D, 4, .array(tags.map { TLVElement($0.tlvValue()) }))])
+        cache.apply(
+            Self.basicInformation + Self.descriptors + [
+                Self.data(1, 0x001D, 4, .array(tags.map { TLVElement($0.tlvValue()) }))
+            ])
         let description = try NodeInterview.describe(cache)
         #expect(description.endpoints.map(\.tags) == [[], tags])
     }
@@ -92,12 +121,15 @@ import Testing
     @Test func aMissingOrMistypedAttributeIsNamed() {
         var cache = AttributeCache()
         cache.apply(Array(Self.basicInformation.dropFirst()) + Self.descriptors)
-        #expect(throws: NodeInterviewError.missingAttribute("BasicInformation.VendorName")) { try NodeInterview.describe(cache) }
+        #expect(throws: NodeInterviewError.missingAttribute("BasicInformation.VendorName")) {
+            try NodeInterview.describe(cache)
+        }
         cache.apply([Self.data(0, 0x0028, 1, .unsigned(5))])
         #expect {
             try NodeInterview.describe(cache)
         } throws: { error in
-            "\(error)" == "interview: BasicInformation.VendorName on endpoint 0: expected UTF-8 string, found unsigned integer"
+            "\(error)"
+                == "interview: BasicInformation.VendorName on endpoint 0: expected UTF-8 string, found unsigned integer"
         }
     }
 }

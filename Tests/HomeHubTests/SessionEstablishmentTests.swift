@@ -1,10 +1,11 @@
-import MatterTestSupport
 import MatterCrypto
 import MatterDiscovery
 import MatterMessaging
 import MatterPlatform
 import MatterSecureChannel
+import MatterTestSupport
 import Testing
+
 @testable import HomeHub
 
 /// A PASE responder on its own transport, on loopback: answers one PASE, then echoes what arrives on the
@@ -21,8 +22,9 @@ actor LoopbackPASEDevice {
         let verifier = try Spake2Plus.verifierData(passcode: passcode, salt: salt, iterations: 1000)
         let transport = transport
         task = Task {
-            var responder = PASEResponder(verifierData: verifier, pbkdfParameters: PBKDFParameters(iterations: 1000, salt: salt),
-                                          localSessionID: 0x4242, random: SystemRandom())
+            var responder = PASEResponder(
+                verifierData: verifier, pbkdfParameters: PBKDFParameters(iterations: 1000, salt: salt),
+                localSessionID: 0x4242, random: SystemRandom())
             for await (exchange, first) in transport.incomingExchanges {
                 var message: ExchangeMessage? = first
                 while let current = message {
@@ -35,13 +37,16 @@ actor LoopbackPASEDevice {
                     for action in responder.receive(opcode: current.opcode, payload: current.payload) {
                         switch action {
                         case .send(let opcode, let payload):
-                            try? await transport.send(ExchangeMessage(protocolID: .secureChannel, opcode: opcode.rawValue, payload: payload), on: exchange)
+                            try? await transport.send(
+                                ExchangeMessage(protocolID: .secureChannel, opcode: opcode.rawValue, payload: payload),
+                                on: exchange)
                         case .established(let session):
                             guard let peer = await transport.peerAddress(of: exchange.session) else { break }
-                            _ = try? await transport.addSecureSession(SecureSessionParameters(
-                                localSessionID: session.localSessionID, peerSessionID: session.peerSessionID,
-                                encryptionKey: session.encryptionKey, decryptionKey: session.decryptionKey,
-                                localNonceNodeID: 0, peerNonceNodeID: 0), peer: peer)
+                            _ = try? await transport.addSecureSession(
+                                SecureSessionParameters(
+                                    localSessionID: session.localSessionID, peerSessionID: session.peerSessionID,
+                                    encryptionKey: session.encryptionKey, decryptionKey: session.decryptionKey,
+                                    localNonceNodeID: 0, peerNonceNodeID: 0), peer: peer)
                             done = true
                         case .failed:
                             done = true
@@ -99,18 +104,22 @@ actor LoopbackPASEDevice {
         let device = try LoopbackPASEDevice(passcode: 20_202_021)
         let conditions = ImpairedSocket.Conditions(loss: 0.2, duplication: 0.1, reordering: 0.1)
         let lossy = try ImpairedSocket(family: .ipv6, conditions: conditions, seed: 7)
-        let controller = MatterTransport(ipv4: try ImpairedSocket(family: .ipv4, conditions: conditions, seed: 8), ipv6: lossy)
+        let controller = MatterTransport(
+            ipv4: try ImpairedSocket(family: .ipv4, conditions: conditions, seed: 8), ipv6: lossy)
         let address = SocketAddress.ipv6(IPv6Address(0, 1), port: device.port)
         let result = try await SessionEstablishment.pase(with: address, passcode: 20_202_021, over: controller)
         for index in 0..<30 {
             let exchange = try await controller.openExchange(on: result.session)
-            let ping = ExchangeMessage(protocolID: .interactionModel, opcode: 0x02, payload: Array("ping \(index)".utf8))
+            let ping = ExchangeMessage(
+                protocolID: .interactionModel, opcode: 0x02, payload: Array("ping \(index)".utf8))
             try await controller.send(ping, on: exchange)
             #expect(try await controller.receive(on: exchange, timeout: .seconds(20)) == ping)
             await controller.close(exchange)
         }
         let statistics = lossy.statistics
-        #expect(statistics.lost > 0 && statistics.duplicated > 0 && statistics.reordered > 0, "the link was not impaired: \(statistics)")
+        #expect(
+            statistics.lost > 0 && statistics.duplicated > 0 && statistics.reordered > 0,
+            "the link was not impaired: \(statistics)")
         await controller.shutdown()
         await device.stop()
     }

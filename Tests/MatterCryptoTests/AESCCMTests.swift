@@ -1,5 +1,6 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterCrypto
 
 @Suite struct AESCCMTests {
@@ -29,22 +30,34 @@ import Testing
     ])
     func emptyPayloadMatchesNISTVector(nonce: String, tag: String) throws {
         let nistKey = [UInt8](hex: "19ebfde2d5468ba0a3031bde629b11fd")
-        #expect(try AESCCM.seal(key: nistKey, nonce: [UInt8](hex: nonce), plaintext: [], additionalData: []) == [UInt8](hex: tag))
-        #expect(try AESCCM.open(key: nistKey, nonce: [UInt8](hex: nonce), ciphertextAndTag: [UInt8](hex: tag), additionalData: []) == [])
+        #expect(
+            try AESCCM.seal(key: nistKey, nonce: [UInt8](hex: nonce), plaintext: [], additionalData: [])
+                == [UInt8](hex: tag))
+        #expect(
+            try AESCCM.open(
+                key: nistKey, nonce: [UInt8](hex: nonce), ciphertextAndTag: [UInt8](hex: tag), additionalData: []) == []
+        )
     }
 
     // NIST CAVP DVPT128 (SP 800-38C), group "Alen = 0, Plen = 24, Nlen = 13, Tlen = 16", counts 105 and 109.
     @Test(arguments: [
-        ("5a8aa485c316e9403aff859fbb", "a16a2e741f1cd9717285b6d882c1fc53655e9773761ad697",
-         "4bfe4e35784f0a65b545477e5e2f4bae0e1e6fa717eaf2cb6a9a970b9beb2ac1bd4fd62168f8378a"),
-        ("24b7a65391f88bea38fcd54a9a", "43419715cef9a48dc7280bc035082a6581afd1d82bee9d1a",
-         "9fa846ef8d198c538f84f856bab8f7f9c3bed90b53acb6a32658e077687315eaf11458bdf6e3c36a"),
+        (
+            "5a8aa485c316e9403aff859fbb", "a16a2e741f1cd9717285b6d882c1fc53655e9773761ad697",
+            "4bfe4e35784f0a65b545477e5e2f4bae0e1e6fa717eaf2cb6a9a970b9beb2ac1bd4fd62168f8378a"
+        ),
+        (
+            "24b7a65391f88bea38fcd54a9a", "43419715cef9a48dc7280bc035082a6581afd1d82bee9d1a",
+            "9fa846ef8d198c538f84f856bab8f7f9c3bed90b53acb6a32658e077687315eaf11458bdf6e3c36a"
+        ),
     ])
     func payloadMatchesNISTVector(nonce: String, plaintext: String, ciphertextAndTag: String) throws {
         let nistKey = [UInt8](hex: "90929a4b0ac65b350ad1591611fe4829")
-        let sealed = try AESCCM.seal(key: nistKey, nonce: [UInt8](hex: nonce), plaintext: [UInt8](hex: plaintext), additionalData: [])
+        let sealed = try AESCCM.seal(
+            key: nistKey, nonce: [UInt8](hex: nonce), plaintext: [UInt8](hex: plaintext), additionalData: [])
         #expect(sealed == [UInt8](hex: ciphertextAndTag))
-        let opened = try AESCCM.open(key: nistKey, nonce: [UInt8](hex: nonce), ciphertextAndTag: [UInt8](hex: ciphertextAndTag), additionalData: [])
+        let opened = try AESCCM.open(
+            key: nistKey, nonce: [UInt8](hex: nonce), ciphertextAndTag: [UInt8](hex: ciphertextAndTag),
+            additionalData: [])
         #expect(opened == [UInt8](hex: plaintext))
     }
 
@@ -93,10 +106,12 @@ import Testing
             try AESCCM.seal(key: Array(key.prefix(15)), nonce: nonce, plaintext: plaintext, additionalData: header)
         }
         #expect(throws: CryptoError.invalidLength("AES-CCM nonce is 12 bytes, expected 13")) {
-            try AESCCM.open(key: key, nonce: Array(nonce.prefix(12)), ciphertextAndTag: ciphertextAndTag, additionalData: header)
+            try AESCCM.open(
+                key: key, nonce: Array(nonce.prefix(12)), ciphertextAndTag: ciphertextAndTag, additionalData: header)
         }
         #expect(throws: CryptoError.invalidLength("ciphertext and tag of 15 bytes is shorter than the 16-byte tag")) {
-            try AESCCM.open(key: key, nonce: nonce, ciphertextAndTag: Array(ciphertextAndTag.prefix(15)), additionalData: header)
+            try AESCCM.open(
+                key: key, nonce: nonce, ciphertextAndTag: Array(ciphertextAndTag.prefix(15)), additionalData: header)
         }
         #expect(throws: CryptoError.invalidLength("AES-CCM payload of 65536 bytes exceeds 65535")) {
             try AESCCM.seal(key: key, nonce: nonce, plaintext: [UInt8](repeating: 0, count: 65536), additionalData: [])

@@ -1,15 +1,23 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterCrypto
 
 @Suite struct PBKDF2SHA256Tests {
     // RFC 7914 §11 PBKDF2-HMAC-SHA256 vectors.
     @Test(arguments: [
-        ("passwd", "salt", 1, "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783"),
-        ("Password", "NaCl", 80000, "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56a1d425a1225833549adb841b51c9b3176a272bdebba1d078478f62b397f33c8d"),
+        (
+            "passwd", "salt", 1,
+            "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783"
+        ),
+        (
+            "Password", "NaCl", 80000,
+            "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56a1d425a1225833549adb841b51c9b3176a272bdebba1d078478f62b397f33c8d"
+        ),
     ])
     func keyMatchesRFC7914(password: String, salt: String, iterations: Int, key: String) throws {
-        let derived = try PBKDF2SHA256.deriveKey(password: Array(password.utf8), salt: Array(salt.utf8), iterations: iterations, outputLength: 64)
+        let derived = try PBKDF2SHA256.deriveKey(
+            password: Array(password.utf8), salt: Array(salt.utf8), iterations: iterations, outputLength: 64)
         #expect(derived == [UInt8](hex: key))
     }
 
@@ -20,7 +28,8 @@ import Testing
         (4096, "c5e478d59288c841aa530db6845c4c8d962893a001ce4e11a4963873aa98134a"),
     ])
     func keyMatchesPasswordSaltVectors(iterations: Int, key: String) throws {
-        let derived = try PBKDF2SHA256.deriveKey(password: Array("password".utf8), salt: Array("salt".utf8), iterations: iterations, outputLength: 32)
+        let derived = try PBKDF2SHA256.deriveKey(
+            password: Array("password".utf8), salt: Array("salt".utf8), iterations: iterations, outputLength: 32)
         #expect(derived == [UInt8](hex: key))
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MatterCrypto
 
 @Suite struct Spake2PlusProverTests {
@@ -22,7 +23,9 @@ import Testing
         let vector = Spake2PlusVector.all[1]
         var confirmV = vector.confirmV
         confirmV[31] ^= 0x01
-        #expect(throws: CryptoError.authenticationFailure) { try vector.prover().respond(shareV: vector.shareV, confirmV: confirmV) }
+        #expect(throws: CryptoError.authenticationFailure) {
+            try vector.prover().respond(shareV: vector.shareV, confirmV: confirmV)
+        }
         #expect(throws: CryptoError.authenticationFailure) {
             try vector.prover().respond(shareV: vector.shareV, confirmV: Array(vector.confirmV.prefix(16)))
         }
@@ -32,25 +35,33 @@ import Testing
         let vector = Spake2PlusVector.all[1]
         var offCurve = vector.shareV
         offCurve[64] ^= 0x01
-        #expect(throws: CryptoError.invalidPoint) { try vector.prover().respond(shareV: offCurve, confirmV: vector.confirmV) }
+        #expect(throws: CryptoError.invalidPoint) {
+            try vector.prover().respond(shareV: offCurve, confirmV: vector.confirmV)
+        }
         #expect(throws: CryptoError.invalidPoint) { try vector.prover().respond(shareV: [], confirmV: vector.confirmV) }
     }
 
     // Y = w0·N makes Y − w0·N the identity: the shared point Z would be the identity, which must be refused.
     @Test func shareVThatCancelsToIdentityIsRejected() throws {
         let group = try P256Group()
-        let w0N = try group.x963(group.multiply(
-            generatorBy: nil, point: group.point(encoded: Spake2Plus.pointN), by: group.scalar(Spake2PlusVector.w0)))
+        let w0N = try group.x963(
+            group.multiply(
+                generatorBy: nil, point: group.point(encoded: Spake2Plus.pointN), by: group.scalar(Spake2PlusVector.w0))
+        )
         let vector = Spake2PlusVector.all[1]
-        #expect(throws: CryptoError.invalidPoint) { try vector.prover().respond(shareV: w0N, confirmV: vector.confirmV) }
+        #expect(throws: CryptoError.invalidPoint) {
+            try vector.prover().respond(shareV: w0N, confirmV: vector.confirmV)
+        }
     }
 
     @Test func invalidScalarsAreRejected() {
         #expect(throws: CryptoError.invalidKey("P-256 scalar is 31 bytes, expected 32")) {
-            try Spake2PlusProver(context: [], w0: Array(Spake2PlusVector.w0.prefix(31)), w1: Spake2PlusVector.w1, random: SystemRandom())
+            try Spake2PlusProver(
+                context: [], w0: Array(Spake2PlusVector.w0.prefix(31)), w1: Spake2PlusVector.w1, random: SystemRandom())
         }
         #expect(throws: CryptoError.invalidKey("P-256 scalar is zero or not below the group order")) {
-            try Spake2PlusProver(context: [], w0: Spake2PlusVector.w0, w1: [UInt8](repeating: 0, count: 32), random: SystemRandom())
+            try Spake2PlusProver(
+                context: [], w0: Spake2PlusVector.w0, w1: [UInt8](repeating: 0, count: 32), random: SystemRandom())
         }
     }
 }

@@ -1,5 +1,6 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterCrypto
 
 @Suite struct Spake2PlusTests {
@@ -9,10 +10,13 @@ import Testing
     // published as base64 "uWFwqugDNGiEck/po7KHwwMwwqZgN10XuyBajPGuyzUEV/iree4lOrao5GuwnlQ65CJzbeUB49s31EH+NEkg0JVI5MGCQGMMT/SRPFNRODm3wH/MBiehuFc6FJ/NH6Rmzw==".
     @Test func verifierForDefaultPasscodeMatchesPublishedValue() throws {
         let data = try Spake2Plus.verifierData(passcode: 20202021, salt: Self.salt, iterations: 1000)
-        #expect(data.serialized == [UInt8](hex: """
-            b96170aae803346884724fe9a3b287c30330c2a660375d17bb205a8cf1aecb35
-            0457f8ab79ee253ab6a8e46bb09e543ae422736de501e3db37d441fe344920d09548e4c18240630c4ff4913c53513839b7c07fcc0627a1b8573a149fcd1fa466cf
-            """))
+        #expect(
+            data.serialized
+                == [UInt8](
+                    hex: """
+                        b96170aae803346884724fe9a3b287c30330c2a660375d17bb205a8cf1aecb35
+                        0457f8ab79ee253ab6a8e46bb09e543ae422736de501e3db37d441fe344920d09548e4c18240630c4ff4913c53513839b7c07fcc0627a1b8573a149fcd1fa466cf
+                        """))
     }
 
     @Test func w0MatchesVerifierAndW1GivesL() throws {
@@ -27,7 +31,8 @@ import Testing
         let (w0, w1) = try Spake2Plus.computeW0W1(passcode: 20202021, salt: Self.salt, iterations: 1000)
         let prover = try Spake2PlusProver(context: context, w0: w0, w1: w1, random: DeterministicRandom(seed: 1))
         var verifier = try Spake2PlusVerifier(
-            context: context, verifierData: Spake2Plus.verifierData(passcode: 20202021, salt: Self.salt, iterations: 1000),
+            context: context,
+            verifierData: Spake2Plus.verifierData(passcode: 20202021, salt: Self.salt, iterations: 1000),
             random: DeterministicRandom(seed: 2))
         let (shareV, confirmV) = try verifier.respond(shareP: prover.shareP)
         let (confirmP, proverKey) = try prover.respond(shareV: shareV, confirmV: confirmV)
@@ -41,7 +46,8 @@ import Testing
         let (w0, w1) = try Spake2Plus.computeW0W1(passcode: 20202022, salt: Self.salt, iterations: 1000)
         let prover = try Spake2PlusProver(context: context, w0: w0, w1: w1, random: SystemRandom())
         var verifier = try Spake2PlusVerifier(
-            context: context, verifierData: Spake2Plus.verifierData(passcode: 20202021, salt: Self.salt, iterations: 1000),
+            context: context,
+            verifierData: Spake2Plus.verifierData(passcode: 20202021, salt: Self.salt, iterations: 1000),
             random: SystemRandom())
         let (shareV, confirmV) = try verifier.respond(shareP: prover.shareP)
         #expect(throws: CryptoError.authenticationFailure) { try prover.respond(shareV: shareV, confirmV: confirmV) }
@@ -53,7 +59,10 @@ import Testing
     @Test func differentContextsDoNotAgree() throws {
         let (w0, w1) = try Spake2Plus.computeW0W1(passcode: 20202021, salt: Self.salt, iterations: 1000)
         let prover = try Spake2PlusProver(context: [1], w0: w0, w1: w1, random: SystemRandom())
-        var verifier = try Spake2PlusVerifier(context: [2], verifierData: Spake2PlusVerifierData(w0: w0, l: P256.PrivateKey(rawRepresentation: w1).publicKey.x963Representation), random: SystemRandom())
+        var verifier = try Spake2PlusVerifier(
+            context: [2],
+            verifierData: Spake2PlusVerifierData(
+                w0: w0, l: P256.PrivateKey(rawRepresentation: w1).publicKey.x963Representation), random: SystemRandom())
         let (shareV, confirmV) = try verifier.respond(shareP: prover.shareP)
         #expect(throws: CryptoError.authenticationFailure) { try prover.respond(shareV: shareV, confirmV: confirmV) }
     }

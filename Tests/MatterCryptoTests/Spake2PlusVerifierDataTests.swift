@@ -1,5 +1,6 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterCrypto
 
 @Suite struct Spake2PlusVerifierDataTests {
@@ -11,7 +12,9 @@ import Testing
 
     // L = w1·P in the published vector: the same multiplication a P-256 public key is.
     @Test func publishedLIsW1TimesGenerator() throws {
-        #expect(try P256.PrivateKey(rawRepresentation: Spake2PlusVector.w1).publicKey.x963Representation == Spake2PlusVector.l)
+        #expect(
+            try P256.PrivateKey(rawRepresentation: Spake2PlusVector.w1).publicKey.x963Representation
+                == Spake2PlusVector.l)
     }
 
     @Test func malformedVerifiersAreRejected() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MatterCrypto
 
 @Suite struct Spake2PlusVerifierTests {
@@ -43,8 +44,10 @@ import Testing
     // X = w0·M makes X − w0·M the identity: the shared point Z would be the identity, which must be refused.
     @Test func sharePThatCancelsToIdentityIsRejected() throws {
         let group = try P256Group()
-        let w0M = try group.x963(group.multiply(
-            generatorBy: nil, point: group.point(encoded: Spake2Plus.pointM), by: group.scalar(Spake2PlusVector.w0)))
+        let w0M = try group.x963(
+            group.multiply(
+                generatorBy: nil, point: group.point(encoded: Spake2Plus.pointM), by: group.scalar(Spake2PlusVector.w0))
+        )
         var verifier = try Spake2PlusVector.all[1].verifier()
         #expect(throws: CryptoError.invalidPoint) { try verifier.respond(shareP: w0M) }
     }

@@ -1,6 +1,6 @@
 import MatterDataModel
-import MatterTestSupport
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 /// The fabric-scoped AccessControlEntryStruct (Matter Core §9.10.4.5) as the generated code handles it.

@@ -27,8 +27,9 @@ import Testing
         typealias Spin = Sprocket.Commands.Spin
         #expect(Spin.id == 0x00 && Spin.requiresTimedInvoke && Spin.invokePrivilege == .manage)
         #expect(Spin.Response.id == 0x01)
-        let spin = Spin(speed: 1200, direction: .counterClockwise,
-                        steps: [.init(speed: 5, color: .value(.blue)), .init(speed: 6, direction: .clockwise, color: .null)])
+        let spin = Spin(
+            speed: 1200, direction: .counterClockwise,
+            steps: [.init(speed: 5, color: .value(.blue)), .init(speed: 6, direction: .clockwise, color: .null)])
         // {0: 1200, 1: 1, 2: [{0: 5, 2: 2}, {0: 6, 1: 0, 2: null}]}
         let bytes: [UInt8] = [
             0x15, 0x25, 0x00, 0xB0, 0x04, 0x24, 0x01, 0x01, 0x36, 0x02,

@@ -17,8 +17,9 @@ import Testing
     }
 
     @Test func aLaterEntryReplacesAnEarlierOne() {
-        let replacement = ClusterInfo(id: 0x0006, name: "Switchy", revision: 1, attributes: [:], acceptedCommands: [:],
-                                      generatedCommands: [:], events: [:])
+        let replacement = ClusterInfo(
+            id: 0x0006, name: "Switchy", revision: 1, attributes: [:], acceptedCommands: [:],
+            generatedCommands: [:], events: [:])
         #expect(ClusterRegistry(MatterClusters.all + [replacement]).describe(cluster: 0x0006) == "Switchy")
     }
 }

@@ -11,8 +11,9 @@ import Testing
 
     @Test func codesAsAnUnsignedInteger() throws {
         #expect(CommandID(rawValue: 2).tlvValue() == .unsigned(2))
-        #expect(try [AttributeID](tlv: TLVElement(.array([TLVElement(.unsigned(0)), TLVElement(.unsigned(0xFFFD))])))
-            == [0x0000, .clusterRevision])
+        #expect(
+            try [AttributeID](tlv: TLVElement(.array([TLVElement(.unsigned(0)), TLVElement(.unsigned(0xFFFD))])))
+                == [0x0000, .clusterRevision])
         #expect(throws: TLVError.integerOutOfRange(value: "4294967296", type: "UInt32")) {
             try EventID(tlv: TLVElement(.unsigned(1 << 32)))
         }

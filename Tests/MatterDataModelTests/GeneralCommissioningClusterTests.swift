@@ -1,12 +1,13 @@
 import MatterDataModel
-import MatterTestSupport
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 /// The generated GeneralCommissioning structs against the ArmFailSafe an iPhone sent (the same capture as
 /// MatterInteractionTests' CapturedMessages.appleArmFailSafe: ExpiryLengthSeconds 60, Breadcrumb 3).
 @Suite struct GeneralCommissioningClusterTests {
-    static let appleArmFailSafe = hex("""
+    static let appleArmFailSafe = hex(
+        """
         15 28 00 28 01 36 02 15 37 00 24 00 00 24 01 30 24 02 00 18 35 01 24 00 3c 24 01 03
         18 18 18 24 ff 0c 18
         """)
@@ -19,7 +20,8 @@ import Testing
         }
         let path = try #require(invoke[context: 0])
         #expect(path[context: 1]?.value == .unsigned(UInt64(GeneralCommissioningCluster.id.rawValue)))
-        #expect(path[context: 2]?.value == .unsigned(UInt64(GeneralCommissioningCluster.Commands.ArmFailSafe.id.rawValue)))
+        #expect(
+            path[context: 2]?.value == .unsigned(UInt64(GeneralCommissioningCluster.Commands.ArmFailSafe.id.rawValue)))
         let fields = try #require(invoke[context: 1])
         let command = try GeneralCommissioningCluster.Commands.ArmFailSafe(tlv: fields)
         #expect(command == .init(expiryLengthSeconds: 60, breadcrumb: 3))
@@ -45,7 +47,8 @@ import Testing
 
     @Test func setRegulatoryConfigAndCommissioningCompleteCarryTheirFieldsUnderTheIDLTags() throws {
         typealias Commands = GeneralCommissioningCluster.Commands
-        let command = Commands.SetRegulatoryConfig(newRegulatoryConfig: .indoorOutdoor, countryCode: "XX", breadcrumb: 2)
+        let command = Commands.SetRegulatoryConfig(
+            newRegulatoryConfig: .indoorOutdoor, countryCode: "XX", breadcrumb: 2)
         let bytes = hex("15 24 00 02 2c 01 02 58 58 24 02 02 18")
         #expect(TLVWriter.encode(TLVElement(command.tlvValue())) == bytes)
         #expect(try Commands.SetRegulatoryConfig(tlv: TLVReader.decode(bytes)) == command)
@@ -66,7 +69,8 @@ import Testing
     }
 
     @Test func armFailSafeResponseRoundTripsWithAnEmptyDebugText() throws {
-        let response = GeneralCommissioningCluster.Commands.ArmFailSafeResponse(errorCode: .busyWithOtherAdmin, debugText: "")
+        let response = GeneralCommissioningCluster.Commands.ArmFailSafeResponse(
+            errorCode: .busyWithOtherAdmin, debugText: "")
         // {0: 4 (BusyWithOtherAdmin), 1: ""}
         let bytes = hex("15 24 00 04 2c 01 00 18")
         #expect(TLVWriter.encode(TLVElement(response.tlvValue())) == bytes)

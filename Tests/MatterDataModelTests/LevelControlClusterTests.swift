@@ -16,7 +16,8 @@ import Testing
     }
 
     @Test func moveToLevelWithOnOffPutsLevelTransitionTimeMaskAndOverrideAtTags0To3() throws {
-        let command = MoveToLevelWithOnOff(level: 254, transitionTime: .value(10), optionsMask: .executeIfOff, optionsOverride: [])
+        let command = MoveToLevelWithOnOff(
+            level: 254, transitionTime: .value(10), optionsMask: .executeIfOff, optionsOverride: [])
         // {0: 254, 1: 10, 2: 1, 3: 0}
         let bytes: [UInt8] = [0x15, 0x24, 0x00, 0xFE, 0x24, 0x01, 0x0A, 0x24, 0x02, 0x01, 0x24, 0x03, 0x00, 0x18]
         #expect(TLVWriter.encode(TLVElement(command.tlvValue())) == bytes)

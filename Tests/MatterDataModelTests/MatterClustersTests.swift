@@ -7,12 +7,16 @@ import Testing
         let ids = MatterClusters.all.map(\.id)
         #expect(Set(ids).count == ids.count)
         #expect(ids == ids.sorted())
-        #expect(ids.contains(OnOffCluster.id) && ids.contains(DoorLockCluster.id) && ids.contains(GeneralCommissioningCluster.id))
+        #expect(
+            ids.contains(OnOffCluster.id) && ids.contains(DoorLockCluster.id)
+                && ids.contains(GeneralCommissioningCluster.id))
         #expect(MatterClusters.all.first { $0.id == 0x0006 }?.name == "OnOff")
     }
 
     @Test func everyClusterHasTheGlobalAttributes() {
-        let globals: [AttributeID] = [.generatedCommandList, .acceptedCommandList, .attributeList, .featureMap, .clusterRevision]
+        let globals: [AttributeID] = [
+            .generatedCommandList, .acceptedCommandList, .attributeList, .featureMap, .clusterRevision,
+        ]
         for cluster in MatterClusters.all {
             #expect(globals.allSatisfy { cluster.attributes[$0] != nil }, "\(cluster.name)")
         }

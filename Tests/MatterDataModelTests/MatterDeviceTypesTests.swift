@@ -3,16 +3,19 @@ import Testing
 
 /// Device type facts (Matter Device Library) in the generated `MatterDeviceTypes`.
 @Suite struct MatterDeviceTypesTests {
-    @Test(arguments: [
-        (MatterDeviceTypes.onOffLight, 0x0100), (MatterDeviceTypes.dimmableLight, 0x0101),
-        (MatterDeviceTypes.colorTemperatureLight, 0x010C), (MatterDeviceTypes.extendedColorLight, 0x010D),
-        (MatterDeviceTypes.onOffPlugInUnit, 0x010A), (MatterDeviceTypes.fan, 0x002B), (MatterDeviceTypes.thermostat, 0x0301),
-        (MatterDeviceTypes.doorLock, 0x000A), (MatterDeviceTypes.windowCovering, 0x0202),
-        (MatterDeviceTypes.temperatureSensor, 0x0302), (MatterDeviceTypes.humiditySensor, 0x0307),
-        (MatterDeviceTypes.occupancySensor, 0x0107), (MatterDeviceTypes.contactSensor, 0x0015),
-        (MatterDeviceTypes.lightSensor, 0x0106), (MatterDeviceTypes.genericSwitch, 0x000F),
-        (MatterDeviceTypes.bridgedNode, 0x0013), (MatterDeviceTypes.aggregator, 0x000E), (MatterDeviceTypes.rootNode, 0x0016),
-    ] as [(DeviceTypeDefinition, UInt32)])
+    @Test(
+        arguments: [
+            (MatterDeviceTypes.onOffLight, 0x0100), (MatterDeviceTypes.dimmableLight, 0x0101),
+            (MatterDeviceTypes.colorTemperatureLight, 0x010C), (MatterDeviceTypes.extendedColorLight, 0x010D),
+            (MatterDeviceTypes.onOffPlugInUnit, 0x010A), (MatterDeviceTypes.fan, 0x002B),
+            (MatterDeviceTypes.thermostat, 0x0301),
+            (MatterDeviceTypes.doorLock, 0x000A), (MatterDeviceTypes.windowCovering, 0x0202),
+            (MatterDeviceTypes.temperatureSensor, 0x0302), (MatterDeviceTypes.humiditySensor, 0x0307),
+            (MatterDeviceTypes.occupancySensor, 0x0107), (MatterDeviceTypes.contactSensor, 0x0015),
+            (MatterDeviceTypes.lightSensor, 0x0106), (MatterDeviceTypes.genericSwitch, 0x000F),
+            (MatterDeviceTypes.bridgedNode, 0x0013), (MatterDeviceTypes.aggregator, 0x000E),
+            (MatterDeviceTypes.rootNode, 0x0016),
+        ] as [(DeviceTypeDefinition, UInt32)])
     func deviceTypeIDsMatchTheSpec(deviceType: DeviceTypeDefinition, id: UInt32) {
         #expect(deviceType.id.rawValue == id)
         #expect(deviceType.requiredServerClusters.contains(DescriptorCluster.id))
@@ -23,8 +26,10 @@ import Testing
         #expect(light.name == "Dimmable Light")
         #expect(light.deviceClass == .simple && light.scope == .endpoint)
         #expect(light.superset == MatterDeviceTypes.onOffLight.id)
-        for cluster in [OnOffCluster.id, LevelControlCluster.id, DescriptorCluster.id, IdentifyCluster.id, GroupsCluster.id,
-                        ScenesManagementCluster.id] {
+        for cluster in [
+            OnOffCluster.id, LevelControlCluster.id, DescriptorCluster.id, IdentifyCluster.id, GroupsCluster.id,
+            ScenesManagementCluster.id,
+        ] {
             #expect(light.requiredServerClusters.contains(cluster))
         }
         #expect(!light.requiredServerClusters.contains(ColorControlCluster.id))
@@ -54,9 +59,11 @@ import Testing
     @Test func rootNodeIsANodeScopedNodeTypeWithTheCommissioningClusters() {
         let root = MatterDeviceTypes.rootNode
         #expect(root.deviceClass == .node && root.scope == .node)
-        for cluster in [BasicInformationCluster.id, AccessControlCluster.id, GeneralCommissioningCluster.id,
-                        AdministratorCommissioningCluster.id, OperationalCredentialsCluster.id, GroupKeyManagementCluster.id,
-                        GeneralDiagnosticsCluster.id] {
+        for cluster in [
+            BasicInformationCluster.id, AccessControlCluster.id, GeneralCommissioningCluster.id,
+            AdministratorCommissioningCluster.id, OperationalCredentialsCluster.id, GroupKeyManagementCluster.id,
+            GeneralDiagnosticsCluster.id,
+        ] {
             #expect(root.requiredServerClusters.contains(cluster))
         }
     }

@@ -13,34 +13,52 @@ struct AccessControlEntryTests {
 
     static func model(entries: [AccessControlEntry] = []) throws -> DeviceDataModel {
         let fabric = try NodeFixture.fabric(index: 1, admin: admin, extraEntries: entries)
-        return DeviceDataModel(node: NodeFixture.node(fabrics: [fabric]), root: .rootNode(interfaces: [], rebootCount: 1, bootTime: .zero),
-                               applicationEndpoints: DeviceKind.light.applicationEndpoints())
+        return DeviceDataModel(
+            node: NodeFixture.node(fabrics: [fabric]), root: .rootNode(interfaces: [], rebootCount: 1, bootTime: .zero),
+            applicationEndpoints: DeviceKind.light.applicationEndpoints())
     }
 
     @Test func theAdminMayDoEverythingOthersNothing() throws {
         let model = try Self.model()
-        #expect(model.isAllowed(AccessRequest(cluster: Self.onOff, privilege: .administer), for: NodeFixture.caseContext(fabric: 1, subject: Self.admin)))
-        #expect(!model.isAllowed(AccessRequest(cluster: Self.onOff, privilege: .view), for: NodeFixture.caseContext(fabric: 1, subject: Self.operatorNode)))
+        #expect(
+            model.isAllowed(
+                AccessRequest(cluster: Self.onOff, privilege: .administer),
+                for: NodeFixture.caseContext(fabric: 1, subject: Self.admin)))
+        #expect(
+            !model.isAllowed(
+                AccessRequest(cluster: Self.onOff, privilege: .view),
+                for: NodeFixture.caseContext(fabric: 1, subject: Self.operatorNode)))
         // The same subject on a fabric the device does not have.
-        #expect(!model.isAllowed(AccessRequest(cluster: Self.onOff, privilege: .view), for: NodeFixture.caseContext(fabric: 2, subject: Self.admin)))
+        #expect(
+            !model.isAllowed(
+                AccessRequest(cluster: Self.onOff, privilege: .view),
+                for: NodeFixture.caseContext(fabric: 2, subject: Self.admin)))
     }
 
     @Test func anOperateEntryOnOneClusterGrantsOnlyThatClusterUpToOperate() throws {
-        let entry = AccessControlEntry(privilege: .operate, authMode: .case, subjects: [Self.operatorNode], targets: [.init(cluster: 0x0006)])
+        let entry = AccessControlEntry(
+            privilege: .operate, authMode: .case, subjects: [Self.operatorNode], targets: [.init(cluster: 0x0006)])
         let model = try Self.model(entries: [entry])
         let context = NodeFixture.caseContext(fabric: 1, subject: Self.operatorNode)
         #expect(model.isAllowed(AccessRequest(cluster: Self.onOff, privilege: .operate), for: context))
         #expect(model.isAllowed(AccessRequest(cluster: Self.onOff, privilege: .view), for: context))
         #expect(!model.isAllowed(AccessRequest(cluster: Self.onOff, privilege: .manage), for: context))
-        #expect(!model.isAllowed(AccessRequest(cluster: ConcreteClusterPath(endpoint: 1, cluster: 0x0003), privilege: .view), for: context))
+        #expect(
+            !model.isAllowed(
+                AccessRequest(cluster: ConcreteClusterPath(endpoint: 1, cluster: 0x0003), privilege: .view),
+                for: context))
     }
 
     @Test func aDeviceTypeTargetMatchesTheEndpointsOfThatType() throws {
-        let entry = AccessControlEntry(privilege: .view, authMode: .case, subjects: [], targets: [.init(deviceType: 0x0100)])
+        let entry = AccessControlEntry(
+            privilege: .view, authMode: .case, subjects: [], targets: [.init(deviceType: 0x0100)])
         let model = try Self.model(entries: [entry])
         let anyone = NodeFixture.caseContext(fabric: 1, subject: 0x77)
         #expect(model.isAllowed(AccessRequest(cluster: Self.onOff, privilege: .view), for: anyone))
-        #expect(!model.isAllowed(AccessRequest(cluster: ConcreteClusterPath(endpoint: 0, cluster: 0x0028), privilege: .view), for: anyone))
+        #expect(
+            !model.isAllowed(
+                AccessRequest(cluster: ConcreteClusterPath(endpoint: 0, cluster: 0x0028), privilege: .view), for: anyone
+            ))
     }
 
     @Test func paseIsAnImplicitAdministratorOnlyWhileCommissioning() throws {
@@ -56,38 +74,59 @@ struct AccessControlEntryTests {
         let acl = ConcreteAttributePath(endpoint: 0, cluster: 0x001F, attribute: 0)
         let context = NodeFixture.caseContext(fabric: 1, subject: Self.admin)
         func entry(privilege: UInt64, authMode: UInt64, subjects: [UInt64]) -> TLVElement {
-            TLVElement(.structure([
-                TLVElement(tag: .context(1), .unsigned(privilege)), TLVElement(tag: .context(2), .unsigned(authMode)),
-                TLVElement(tag: .context(3), .array(subjects.map { TLVElement(.unsigned($0)) })), TLVElement(tag: .context(4), .null),
-            ]))
+            TLVElement(
+                .structure([
+                    TLVElement(tag: .context(1), .unsigned(privilege)),
+                    TLVElement(tag: .context(2), .unsigned(authMode)),
+                    TLVElement(tag: .context(3), .array(subjects.map { TLVElement(.unsigned($0)) })),
+                    TLVElement(tag: .context(4), .null),
+                ]))
         }
-        let valid = TLVElement(.array([entry(privilege: 5, authMode: 2, subjects: [Self.admin]), entry(privilege: 3, authMode: 2, subjects: [Self.operatorNode])]))
+        let valid = TLVElement(
+            .array([
+                entry(privilege: 5, authMode: 2, subjects: [Self.admin]),
+                entry(privilege: 3, authMode: 2, subjects: [Self.operatorNode]),
+            ]))
         #expect(model.write(acl, value: valid, context: context) == .success)
         #expect(model.node.fabrics[0].accessControl.map(\.subjects) == [[Self.admin], [Self.operatorNode]])
-        #expect(model.isAllowed(AccessRequest(cluster: Self.onOff, privilege: .operate), for: NodeFixture.caseContext(fabric: 1, subject: Self.operatorNode)))
+        #expect(
+            model.isAllowed(
+                AccessRequest(cluster: Self.onOff, privilege: .operate),
+                for: NodeFixture.caseContext(fabric: 1, subject: Self.operatorNode)))
 
         // §9.10.5.3: PASE is no ACL auth mode, a group cannot administer, and an entry holds at most 4 subjects.
-        for invalid in [entry(privilege: 5, authMode: 1, subjects: []), entry(privilege: 5, authMode: 3, subjects: [1]),
-                        entry(privilege: 1, authMode: 2, subjects: [1, 2, 3, 4, 5])] {
+        for invalid in [
+            entry(privilege: 5, authMode: 1, subjects: []), entry(privilege: 5, authMode: 3, subjects: [1]),
+            entry(privilege: 1, authMode: 2, subjects: [1, 2, 3, 4, 5]),
+        ] {
             #expect(model.write(acl, value: TLVElement(.array([invalid])), context: context) == .constraintError)
         }
         #expect(model.node.fabrics[0].accessControl.count == 2)
-        #expect(model.write(acl, value: TLVElement(.array(Array(repeating: entry(privilege: 1, authMode: 2, subjects: []), count: 5))),
-                            context: context) == .resourceExhausted)
+        #expect(
+            model.write(
+                acl,
+                value: TLVElement(.array(Array(repeating: entry(privilege: 1, authMode: 2, subjects: []), count: 5))),
+                context: context) == .resourceExhausted)
     }
 
     @Test func theAclReadIsFabricFilteredAndCarriesTheFabricIndex() throws {
         let model = try Self.model()
         let acl = ConcreteAttributePath(endpoint: 0, cluster: 0x001F, attribute: 0)
-        let read = model.read(acl, isFabricFiltered: true, context: NodeFixture.caseContext(fabric: 1, subject: Self.admin))
+        let read = model.read(
+            acl, isFabricFiltered: true, context: NodeFixture.caseContext(fabric: 1, subject: Self.admin))
         guard case .success(.array(let entries)) = read else {
             Issue.record("expected a list, got \(read)")
             return
         }
         let decoded = try entries.map { try AccessControlCluster.AccessControlEntryStruct(tlv: $0) }
-        #expect(decoded == [AccessControlCluster.AccessControlEntryStruct(privilege: .administer, authMode: .case, subjects: .value([Self.admin]),
-                                                                          targets: .null, fabricIndex: 1)])
-        let other = model.read(acl, isFabricFiltered: true, context: NodeFixture.caseContext(fabric: 2, subject: Self.admin))
+        #expect(
+            decoded == [
+                AccessControlCluster.AccessControlEntryStruct(
+                    privilege: .administer, authMode: .case, subjects: .value([Self.admin]),
+                    targets: .null, fabricIndex: 1)
+            ])
+        let other = model.read(
+            acl, isFabricFiltered: true, context: NodeFixture.caseContext(fabric: 2, subject: Self.admin))
         #expect(other == .success(.array([])))
     }
 }

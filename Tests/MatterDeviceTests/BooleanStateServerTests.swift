@@ -16,7 +16,9 @@ struct BooleanStateServerTests {
         }
         #expect(flips > 0 && flips < 100)
         #expect(harness.node.changedPaths.count == flips)
-        let recorded = try harness.node.events.map { try BooleanStateCluster.Events.StateChange(tlv: try #require($0.data)).stateValue }
+        let recorded = try harness.node.events.map {
+            try BooleanStateCluster.Events.StateChange(tlv: try #require($0.data)).stateValue
+        }
         // Starting closed (true), the recorded states alternate, the last being the current one.
         #expect(recorded.count == flips)
         #expect(recorded == (0..<flips).map { $0 % 2 == 1 })

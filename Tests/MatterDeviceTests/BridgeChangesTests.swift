@@ -1,6 +1,7 @@
-@testable import MatterDevice
 import MatterDataModel
 import Testing
+
+@testable import MatterDevice
 
 struct BridgeChangesTests {
     static let uniqueID = "BRIDGE"
@@ -12,12 +13,17 @@ struct BridgeChangesTests {
         #expect(endpoints.first { $0.id == 1 }?.parts == [2, 5])
         let shed = endpoints.first { $0.id == 5 }
         #expect(shed?.deviceTypes.map(\.id) == [MatterDeviceTypes.onOffLight.id, MatterDeviceTypes.bridgedNode.id])
-        #expect(shed?.clusters.map(\.id) == [BridgedDeviceBasicInformationCluster.id.rawValue, IdentifyCluster.id.rawValue, OnOffCluster.id.rawValue])
+        #expect(
+            shed?.clusters.map(\.id) == [
+                BridgedDeviceBasicInformationCluster.id.rawValue, IdentifyCluster.id.rawValue, OnOffCluster.id.rawValue,
+            ])
     }
 
     @Test func withoutAnAggregatorAddedDevicesHaveNowhereToGo() {
         let changes = BridgeChanges(added: [BridgedDevice(endpoint: 2, label: "Shed light")])
-        #expect(changes.applied(to: DeviceKind.light.applicationEndpoints(), bridgeUniqueID: Self.uniqueID).map(\.id) == [1])
+        #expect(
+            changes.applied(to: DeviceKind.light.applicationEndpoints(), bridgeUniqueID: Self.uniqueID).map(\.id) == [1]
+        )
     }
 
     @Test func theNextEndpointIsPastEveryEndpointThatIsOrWas() {

@@ -8,7 +8,8 @@ struct BridgedDeviceBasicInformationServerTests {
     private typealias Attributes = BridgedDeviceBasicInformationCluster.Attributes
 
     @Test func nodeLabelIsWritableUpTo32CharactersAndPersists() throws {
-        var harness = ClusterServerHarness(BridgedDeviceBasicInformationServer(productName: "Bridged Light", uniqueID: "u-1"))
+        var harness = ClusterServerHarness(
+            BridgedDeviceBasicInformationServer(productName: "Bridged Light", uniqueID: "u-1"))
         #expect(harness.read(Attributes.reachable) == .bool(true))
         #expect(harness.read(Attributes.productName) == .utf8("Bridged Light"))
         let before = harness.version

@@ -19,7 +19,9 @@ struct ClusterServerHarness<Server: ClusterServer> {
         server.invoke(Command.id.rawValue, fields: TLVElement(command.tlvValue()), in: &node, request: request)
     }
 
-    mutating func write<Value: TLVCodable>(_ attribute: AttributeDefinition<Value>, _ value: Value) -> InteractionModelStatus {
+    mutating func write<Value: TLVCodable>(
+        _ attribute: AttributeDefinition<Value>, _ value: Value
+    ) -> InteractionModelStatus {
         server.write(attribute.id.rawValue, value: TLVElement(value.tlvValue()), in: &node, request: request)
     }
 

@@ -13,15 +13,18 @@ struct DeviceConsoleCommandTests {
         #expect(usageError("add-bridged") == "add-bridged needs a LABEL")
         #expect(usageError("remove-bridged four") == "remove-bridged needs an ENDPOINT number, got 'four'")
         #expect(usageError("remove-bridged 70000") == "remove-bridged needs an ENDPOINT number, got '70000'")
-        #expect(usageError("add Shed") == "unknown command 'add' (commands: add-bridged LABEL, remove-bridged ENDPOINT)")
+        #expect(
+            usageError("add Shed") == "unknown command 'add' (commands: add-bridged LABEL, remove-bridged ENDPOINT)")
     }
 
     @Test func theUsageShowsTheCommands() {
-        #expect(DeviceCommandLine.usage.hasSuffix("""
-            While it runs, standard input takes one command a line:
-              add-bridged LABEL         a bridge adds a bridged On/Off Light called LABEL (1 to 32 bytes)
-              remove-bridged ENDPOINT   a bridge removes the bridged device on ENDPOINT
-            """))
+        #expect(
+            DeviceCommandLine.usage.hasSuffix(
+                """
+                While it runs, standard input takes one command a line:
+                  add-bridged LABEL         a bridge adds a bridged On/Off Light called LABEL (1 to 32 bytes)
+                  remove-bridged ENDPOINT   a bridge removes the bridged device on ENDPOINT
+                """))
     }
 
     /// What a person typing the commands to a running bridge sees, and what happens to a line the device refuses.
@@ -34,12 +37,14 @@ struct DeviceConsoleCommandTests {
             await #expect(throws: DeviceError.bridging("endpoint 4 does not exist (bridged devices: 2, 3, 5)")) {
                 try await #require(try DeviceConsoleCommand.parse("remove-bridged 4")).run(on: fixture.device)
             }
-            #expect(fixture.lines.all.filter { $0.hasPrefix("[bridge]") } == [
-                "[bridge] added \"Shed light\" on endpoint 4",
-                "[bridge] removed endpoint 4",
-                "[bridge] added \"Porch light\" on endpoint 5",
-            ])
-            #expect(DeviceError.bridging("endpoint 4 does not exist (bridged devices: 2, 3, 5)").description
+            #expect(
+                fixture.lines.all.filter { $0.hasPrefix("[bridge]") } == [
+                    "[bridge] added \"Shed light\" on endpoint 4",
+                    "[bridge] removed endpoint 4",
+                    "[bridge] added \"Porch light\" on endpoint 5",
+                ])
+            #expect(
+                DeviceError.bridging("endpoint 4 does not exist (bridged devices: 2, 3, 5)").description
                     == "bridge: endpoint 4 does not exist (bridged devices: 2, 3, 5)")
             await fixture.device.shutdown()
         }

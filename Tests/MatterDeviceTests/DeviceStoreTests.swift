@@ -6,7 +6,8 @@ struct DeviceStoreTests {
     @Test func theFirstStartFixesTheFactoryDataInAnOwnerOnlyFile() async throws {
         try await withTemporaryDirectory { directory in
             let store = DeviceStore(directory: directory + "/light")
-            let created = try store.loadOrCreate(DeviceSettings(passcode: 20202021, discriminator: 3840, iterations: 2000))
+            let created = try store.loadOrCreate(
+                DeviceSettings(passcode: 20202021, discriminator: 3840, iterations: 2000))
             var status = stat()
             #expect(stat(store.path, &status) == 0)
             #expect(status.st_mode & 0o777 == 0o600)
@@ -14,7 +15,10 @@ struct DeviceStoreTests {
             #expect(created.salt.count == 32 && created.verifier.count == 97)
             // Loading again gives the same device; repeating a setting is fine, contradicting one is refused.
             #expect(try store.loadOrCreate(DeviceSettings(passcode: 20202021)) == created)
-            #expect(throws: DeviceError.state(path: store.path, reason: "the stored device has --discriminator 3840, not 100")) {
+            #expect(
+                throws: DeviceError.state(
+                    path: store.path, reason: "the stored device has --discriminator 3840, not 100")
+            ) {
                 try store.loadOrCreate(DeviceSettings(discriminator: 100))
             }
             try store.factoryReset()
@@ -66,7 +70,8 @@ struct DeviceStoreTests {
             #expect {
                 try store.load()
             } throws: { error in
-                "\(error)".hasPrefix("device state \(store.path): not a device state file") && "\(error)".hasSuffix("(use --factory-reset to start over)")
+                "\(error)".hasPrefix("device state \(store.path): not a device state file")
+                    && "\(error)".hasSuffix("(use --factory-reset to start over)")
             }
         }
     }

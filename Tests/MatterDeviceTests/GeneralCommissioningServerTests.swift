@@ -11,14 +11,20 @@ struct GeneralCommissioningServerTests {
     static let request = ClusterRequest(endpoint: 0, context: NodeFixture.pase)
 
     static func errorCode(_ outcome: CommandOutcome) -> UInt8? {
-        guard case .response(_, let fields) = outcome, case .unsigned(let code)? = TLVElement(fields)[context: 0]?.value else { return nil }
+        guard case .response(_, let fields) = outcome, case .unsigned(let code)? = TLVElement(fields)[context: 0]?.value
+        else { return nil }
         return UInt8(exactly: code)
     }
 
-    static func arm(_ seconds: UInt16, _ server: inout GeneralCommissioningServer, _ node: inout NodeState,
-                    request: ClusterRequest = request) -> UInt8? {
-        errorCode(server.invoke(Commands.ArmFailSafe.id.rawValue, fields: TLVElement(Commands.ArmFailSafe(expiryLengthSeconds: seconds, breadcrumb: 7).tlvValue()),
-                                in: &node, request: request))
+    static func arm(
+        _ seconds: UInt16, _ server: inout GeneralCommissioningServer, _ node: inout NodeState,
+        request: ClusterRequest = request
+    ) -> UInt8? {
+        errorCode(
+            server.invoke(
+                Commands.ArmFailSafe.id.rawValue,
+                fields: TLVElement(Commands.ArmFailSafe(expiryLengthSeconds: seconds, breadcrumb: 7).tlvValue()),
+                in: &node, request: request))
     }
 
     @Test func expiryRestoresTheFabricTableAndClosesTheSessionsOfAddedFabrics() throws {
@@ -55,18 +61,28 @@ struct GeneralCommissioningServerTests {
 
     @Test func anotherFabricFindsTheFailSafeBusy() throws {
         var server = GeneralCommissioningServer()
-        var node = NodeFixture.node(fabrics: [try NodeFixture.fabric(index: 1, admin: 0xA), try NodeFixture.fabric(index: 2, fabricID: 0xB, admin: 0xB)])
+        var node = NodeFixture.node(fabrics: [
+            try NodeFixture.fabric(index: 1, admin: 0xA), try NodeFixture.fabric(index: 2, fabricID: 0xB, admin: 0xB),
+        ])
         node.commissioningWindow = nil
-        #expect(Self.arm(60, &server, &node, request: ClusterRequest(endpoint: 0, context: NodeFixture.caseContext(fabric: 1, subject: 0xA))) == 0)
+        #expect(
+            Self.arm(
+                60, &server, &node,
+                request: ClusterRequest(endpoint: 0, context: NodeFixture.caseContext(fabric: 1, subject: 0xA))) == 0)
         let busy = GeneralCommissioningCluster.CommissioningErrorEnum.busyWithOtherAdmin.rawValue
-        #expect(Self.arm(60, &server, &node, request: ClusterRequest(endpoint: 0, context: NodeFixture.caseContext(fabric: 2, subject: 0xB))) == busy)
+        #expect(
+            Self.arm(
+                60, &server, &node,
+                request: ClusterRequest(endpoint: 0, context: NodeFixture.caseContext(fabric: 2, subject: 0xB))) == busy
+        )
     }
 
     @Test func commissioningCompleteNeedsCASEOnTheFabricOfTheFailSafe() throws {
         var server = GeneralCommissioningServer()
         var node = NodeFixture.node()
         let complete = Commands.CommissioningComplete.id.rawValue
-        #expect(Self.errorCode(server.invoke(complete, fields: nil, in: &node, request: Self.request))
+        #expect(
+            Self.errorCode(server.invoke(complete, fields: nil, in: &node, request: Self.request))
                 == GeneralCommissioningCluster.CommissioningErrorEnum.noFailSafe.rawValue)
         #expect(Self.arm(60, &server, &node) == 0)
         node.fabrics.append(try NodeFixture.fabric(index: 1, admin: 0xA))

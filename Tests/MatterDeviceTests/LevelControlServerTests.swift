@@ -16,7 +16,10 @@ struct LevelControlServerTests {
     @Test func moveToLevelSetsTheLevelBumpsTheVersionAndLogs() {
         var harness = harness(on: true)
         let before = harness.version
-        #expect(harness.invoke(Commands.MoveToLevel(level: 127, transitionTime: .null, optionsMask: [], optionsOverride: [])) == .success)
+        #expect(
+            harness.invoke(
+                Commands.MoveToLevel(level: 127, transitionTime: .null, optionsMask: [], optionsOverride: []))
+                == .success)
         #expect(harness.server.currentLevel == 127)
         #expect(harness.read(LevelControlCluster.Attributes.currentLevel) == .unsigned(127))
         #expect(harness.version == before &+ 1)
@@ -26,33 +29,47 @@ struct LevelControlServerTests {
 
     @Test func levelsOutsideTheLightingRangeAreRefusedOrClamped() {
         var harness = harness(on: true)
-        #expect(harness.invoke(Commands.MoveToLevel(level: 255, transitionTime: .null, optionsMask: [], optionsOverride: []))
+        #expect(
+            harness.invoke(
+                Commands.MoveToLevel(level: 255, transitionTime: .null, optionsMask: [], optionsOverride: []))
                 == .status(.constraintError))
         // §1.6.6.3: with Lighting, MinLevel is 1, so 0 means the lowest level.
-        #expect(harness.invoke(Commands.MoveToLevel(level: 0, transitionTime: .null, optionsMask: [], optionsOverride: [])) == .success)
+        #expect(
+            harness.invoke(Commands.MoveToLevel(level: 0, transitionTime: .null, optionsMask: [], optionsOverride: []))
+                == .success)
         #expect(harness.server.currentLevel == 1)
         #expect(harness.write(LevelControlCluster.Attributes.onLevel, .value(255)) == .constraintError)
-        #expect(harness.write(LevelControlCluster.Attributes.options, [.executeIfOff, .coupleColorTempToLevel]) == .success)
-        #expect(harness.write(LevelControlCluster.Attributes.options, LevelControlCluster.OptionsBitmap(rawValue: 0x80)) == .constraintError)
+        #expect(
+            harness.write(LevelControlCluster.Attributes.options, [.executeIfOff, .coupleColorTempToLevel]) == .success)
+        #expect(
+            harness.write(LevelControlCluster.Attributes.options, LevelControlCluster.OptionsBitmap(rawValue: 0x80))
+                == .constraintError)
     }
 
     @Test func anEndpointThatIsOffIgnoresPlainMovesUnlessExecuteIfOff() {
         var harness = harness(on: false)
         _ = harness.invoke(Commands.MoveToLevel(level: 50, transitionTime: .null, optionsMask: [], optionsOverride: []))
         #expect(harness.server.currentLevel == 254)
-        _ = harness.invoke(Commands.MoveToLevel(level: 50, transitionTime: .null, optionsMask: .executeIfOff, optionsOverride: .executeIfOff))
+        _ = harness.invoke(
+            Commands.MoveToLevel(
+                level: 50, transitionTime: .null, optionsMask: .executeIfOff, optionsOverride: .executeIfOff))
         #expect(harness.server.currentLevel == 50)
     }
 
     @Test func withOnOffCommandsSwitchTheEndpoint() {
         var harness = harness(on: false)
-        #expect(harness.invoke(Commands.MoveToLevelWithOnOff(level: 80, transitionTime: .null, optionsMask: [], optionsOverride: [])) == .success)
+        #expect(
+            harness.invoke(
+                Commands.MoveToLevelWithOnOff(level: 80, transitionTime: .null, optionsMask: [], optionsOverride: []))
+                == .success)
         #expect(harness.server.currentLevel == 80)
         #expect(harness.node.signals.map(\.signal) == [.onOff(true)])
         harness.deliver(.onOff(true))
         harness.node.signals = []
         // Stepping down to MinLevel turns it off.
-        _ = harness.invoke(Commands.StepWithOnOff(stepMode: .down, stepSize: 200, transitionTime: .null, optionsMask: [], optionsOverride: []))
+        _ = harness.invoke(
+            Commands.StepWithOnOff(
+                stepMode: .down, stepSize: 200, transitionTime: .null, optionsMask: [], optionsOverride: []))
         #expect(harness.server.currentLevel == 1)
         #expect(harness.node.signals.map(\.signal) == [.onOff(false)])
     }
@@ -61,13 +78,21 @@ struct LevelControlServerTests {
         var harness = harness(on: true)
         _ = harness.invoke(Commands.Move(moveMode: .down, rate: .value(10), optionsMask: [], optionsOverride: []))
         #expect(harness.server.currentLevel == 1)
-        _ = harness.invoke(Commands.Step(stepMode: .up, stepSize: 100, transitionTime: .null, optionsMask: [], optionsOverride: []))
+        _ = harness.invoke(
+            Commands.Step(stepMode: .up, stepSize: 100, transitionTime: .null, optionsMask: [], optionsOverride: []))
         #expect(harness.server.currentLevel == 101)
-        _ = harness.invoke(Commands.Step(stepMode: .up, stepSize: 200, transitionTime: .null, optionsMask: [], optionsOverride: []))
+        _ = harness.invoke(
+            Commands.Step(stepMode: .up, stepSize: 200, transitionTime: .null, optionsMask: [], optionsOverride: []))
         #expect(harness.server.currentLevel == 254)
-        #expect(harness.invoke(Commands.Move(moveMode: LevelControlCluster.MoveModeEnum(rawValue: 2), rate: .null, optionsMask: [], optionsOverride: []))
+        #expect(
+            harness.invoke(
+                Commands.Move(
+                    moveMode: LevelControlCluster.MoveModeEnum(rawValue: 2), rate: .null, optionsMask: [],
+                    optionsOverride: []))
                 == .status(.constraintError))
-        #expect(harness.invoke(Commands.Move(moveMode: .up, rate: .value(0), optionsMask: [], optionsOverride: [])) == .status(.invalidCommand))
+        #expect(
+            harness.invoke(Commands.Move(moveMode: .up, rate: .value(0), optionsMask: [], optionsOverride: []))
+                == .status(.invalidCommand))
         #expect(harness.invoke(Commands.Stop(optionsMask: [], optionsOverride: [])) == .success)
     }
 

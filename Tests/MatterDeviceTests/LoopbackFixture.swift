@@ -35,12 +35,15 @@ struct LoopbackFixture {
     var hubPath: String { directory + "/hub" }
 
     /// Starts the device stored in `directory/device` (created on first use as a `kind`) on `port` (0: ephemeral).
-    static func start(in directory: String, port: UInt16 = 0, kind: DeviceKind = .light,
-                      simulation: Simulation = Simulation()) async throws -> LoopbackFixture {
+    static func start(
+        in directory: String, port: UInt16 = 0, kind: DeviceKind = .light,
+        simulation: Simulation = Simulation()
+    ) async throws -> LoopbackFixture {
         let store = DeviceStore(directory: directory + "/device")
         let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: discriminator))
         let lines = LogLines()
-        let device = try VirtualDevice(store: store, state: state, port: port, simulation: simulation, log: lines.append)
+        let device = try VirtualDevice(
+            store: store, state: state, port: port, simulation: simulation, log: lines.append)
         try await device.start()
         return LoopbackFixture(directory: directory, store: store, device: device, lines: lines)
     }
@@ -52,25 +55,37 @@ struct LoopbackFixture {
 
     /// Commissions the device onto the hub in `hubPath` with our own commissioner.
     func commission(hub: Hub, payload: SetupPayload? = nil) async throws -> CommissioningResult {
-        let request = CommissioningRequest(payload: payload ?? device.setupPayload, address: address, trustStore: try trustStore)
+        let request = CommissioningRequest(
+            payload: payload ?? device.setupPayload, address: address, trustStore: try trustStore)
         return try await hub.commission(request, name: "lamp", room: nil, progress: { _ in })
     }
 
     /// A CASE session from the hub's own node, and a client on it.
     func caseClient(_ hub: Hub, nodeID: UInt64, transport: MatterTransport) async throws -> InteractionClient {
-        try await caseClient(credentials: hub.authority.operationalCredentials, validator: hub.authority.peerValidator, nodeID: nodeID, transport: transport)
+        try await caseClient(
+            credentials: hub.authority.operationalCredentials, validator: hub.authority.peerValidator, nodeID: nodeID,
+            transport: transport)
     }
 
-    func caseClient(credentials: OperationalCredentials, validator: FabricPeerValidator, nodeID: UInt64,
-                    transport: MatterTransport) async throws -> InteractionClient {
-        let session = try await SessionEstablishment.case(with: address, nodeID: nodeID, credentials: credentials, validator: validator, over: transport)
-        return InteractionClient(transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+    func caseClient(
+        credentials: OperationalCredentials, validator: FabricPeerValidator, nodeID: UInt64,
+        transport: MatterTransport
+    ) async throws -> InteractionClient {
+        let session = try await SessionEstablishment.case(
+            with: address, nodeID: nodeID, credentials: credentials, validator: validator, over: transport)
+        return InteractionClient(
+            transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
     }
 
     /// A PASE session with `passcode`, and a client on it.
-    func paseClient(passcode: UInt32 = LoopbackFixture.passcode, transport: MatterTransport) async throws -> (InteractionClient, SessionEstablishment.Result) {
+    func paseClient(
+        passcode: UInt32 = LoopbackFixture.passcode, transport: MatterTransport
+    ) async throws -> (InteractionClient, SessionEstablishment.Result) {
         let pase = try await SessionEstablishment.pase(with: address, passcode: passcode, over: transport)
-        return (InteractionClient(transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters), pase)
+        return (
+            InteractionClient(
+                transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters), pase
+        )
     }
 }
 

@@ -19,6 +19,7 @@ struct RelativeHumidityMeasurementServerTests {
         }
         #expect(changes > 0)
         #expect(harness.node.changedPaths.count == changes)
-        #expect(harness.read(RelativeHumidityMeasurementCluster.Attributes.measuredValue) == .unsigned(UInt64(previous)))
+        #expect(
+            harness.read(RelativeHumidityMeasurementCluster.Attributes.measuredValue) == .unsigned(UInt64(previous)))
     }
 }

@@ -17,7 +17,10 @@ struct SwitchServerTests {
         harness.server.simulate(in: &harness.node, endpoint: 1, random: &random)
         #expect(harness.server.currentPosition == 0)
         let events = harness.node.events
-        #expect(events.map(\.path.event) == [SwitchCluster.Events.InitialPress.id.rawValue, SwitchCluster.Events.ShortRelease.id.rawValue])
+        #expect(
+            events.map(\.path.event) == [
+                SwitchCluster.Events.InitialPress.id.rawValue, SwitchCluster.Events.ShortRelease.id.rawValue,
+            ])
         #expect(events.map(\.path.endpoint) == [1, 1])
         #expect(events.map(\.eventNumber) == [1, 2])
         let press = try SwitchCluster.Events.InitialPress(tlv: try #require(events.first?.data))

@@ -4,7 +4,9 @@ import MatterInteraction
 import Testing
 
 struct TemperatureMeasurementServerTests {
-    private func drift(seed: UInt64, steps: Int) -> (values: [Int16], harness: ClusterServerHarness<TemperatureMeasurementServer>) {
+    private func drift(
+        seed: UInt64, steps: Int
+    ) -> (values: [Int16], harness: ClusterServerHarness<TemperatureMeasurementServer>) {
         var harness = ClusterServerHarness(TemperatureMeasurementServer(name: "temperature-sensor"))
         var random = SimulationRandom(seed: seed)
         var values: [Int16] = []
@@ -25,7 +27,8 @@ struct TemperatureMeasurementServerTests {
         #expect(changes > 0)
         #expect(harness.node.changedPaths.count == changes)
         #expect(harness.version == TemperatureMeasurementServerTests.initialVersion &+ UInt32(changes))
-        #expect(harness.read(TemperatureMeasurementCluster.Attributes.measuredValue) == .signed(Int64(values.last ?? 0)))
+        #expect(
+            harness.read(TemperatureMeasurementCluster.Attributes.measuredValue) == .signed(Int64(values.last ?? 0)))
         #expect(harness.logLines.count == changes)
     }
 
@@ -34,5 +37,6 @@ struct TemperatureMeasurementServerTests {
         #expect(drift(seed: 42, steps: 50).values != drift(seed: 43, steps: 50).values)
     }
 
-    private static let initialVersion = NodeFixture.node().dataVersion(of: ConcreteClusterPath(endpoint: 1, cluster: TemperatureMeasurementCluster.id.rawValue))
+    private static let initialVersion = NodeFixture.node().dataVersion(
+        of: ConcreteClusterPath(endpoint: 1, cluster: TemperatureMeasurementCluster.id.rawValue))
 }

@@ -1,4 +1,3 @@
-import MatterDataModel
 import Foundation
 import HomeHub
 import MatterCertificates
@@ -27,7 +26,10 @@ struct VirtualDeviceTests {
             #expect(result.description?.endpoints.last?.deviceTypes.map(\.deviceType) == [0x0100])
             let fabrics = await fixture.device.fabrics
             #expect(fabrics.map(\.nodeID) == [result.nodeID])
-            #expect(fabrics.first?.accessControl == [AccessControlEntry(privilege: .administer, authMode: .case, subjects: [hub.authority.hubNodeID])])
+            #expect(
+                fabrics.first?.accessControl == [
+                    AccessControlEntry(privilege: .administer, authMode: .case, subjects: [hub.authority.hubNodeID])
+                ])
             #expect(await fixture.device.isCommissioningWindowOpen == false)
             #expect(await fixture.device.isFailSafeArmed == false)
             await fixture.device.shutdown()
@@ -41,7 +43,11 @@ struct VirtualDeviceTests {
             try again.store.updateReachability(of: result.nodeID, addresses: [restarted.address], mrpParameters: nil)
             let ping = try await again.ping(try again.devices()[0], interfaces: [])
             #expect(ping.vendorName == "swift-home")
-            #expect(restarted.lines.all.contains { $0.hasPrefix("[session] CASE from node 0x\(String(hub.authority.hubNodeID, radix: 16, uppercase: true))") })
+            #expect(
+                restarted.lines.all.contains {
+                    $0.hasPrefix(
+                        "[session] CASE from node 0x\(String(hub.authority.hubNodeID, radix: 16, uppercase: true))")
+                })
             await restarted.device.shutdown()
         }
     }
@@ -51,8 +57,11 @@ struct VirtualDeviceTests {
             let fixture = try await LoopbackFixture.start(in: directory)
             let hub = try Hub(statePath: fixture.hubPath)
             // An empty name is refused by the store in the very transaction that would make the node commissioned.
-            let request = CommissioningRequest(payload: fixture.device.setupPayload, address: fixture.address, trustStore: try fixture.trustStore)
-            await #expect(throws: CommissioningError.self) { try await hub.commission(request, name: "  ", room: nil, progress: { _ in }) }
+            let request = CommissioningRequest(
+                payload: fixture.device.setupPayload, address: fixture.address, trustStore: try fixture.trustStore)
+            await #expect(throws: CommissioningError.self) {
+                try await hub.commission(request, name: "  ", room: nil, progress: { _ in })
+            }
             #expect(try hub.store.nodes().isEmpty)
             #expect(try hub.devices().isEmpty)
             // CommissioningComplete had made the fabric permanent: RemoveFabric took it back, and the window reopened.
@@ -72,16 +81,22 @@ struct VirtualDeviceTests {
             let hubNode = String(hub.authority.hubNodeID, radix: 16, uppercase: true)
 
             _ = try await hub.establishSession(to: result.nodeID, interfaces: [], over: transport)
-            #expect(await eventually(within: .seconds(5)) { fixture.lines.all.contains { $0.hasPrefix("[session] CASE from node 0x\(hubNode)") } })
+            #expect(
+                await eventually(within: .seconds(5)) {
+                    fixture.lines.all.contains { $0.hasPrefix("[session] CASE from node 0x\(hubNode)") }
+                })
             #expect(!fixture.lines.all.contains { $0.hasPrefix("[session] CASE (resumed)") })
 
             // The second session resumes the first (Sigma1 → Sigma2Resume → StatusReport), the third the second.
             for expected in 1...2 {
                 let resumed = try await hub.establishSession(to: result.nodeID, interfaces: [], over: transport)
-                #expect(await eventually(within: .seconds(5)) {
-                    fixture.lines.all.filter { $0.hasPrefix("[session] CASE (resumed) from node 0x\(hubNode)") }.count == expected
-                })
-                let client = InteractionClient(transport: transport, session: resumed.session, peerParameters: resumed.peerParameters)
+                #expect(
+                    await eventually(within: .seconds(5)) {
+                        fixture.lines.all.filter { $0.hasPrefix("[session] CASE (resumed) from node 0x\(hubNode)") }
+                            .count == expected
+                    })
+                let client = InteractionClient(
+                    transport: transport, session: resumed.session, peerParameters: resumed.peerParameters)
                 let vendorName = BasicInformationCluster.Attributes.vendorName
                 let report = try await client.read([vendorName.path(endpoint: 0)])
                 var cache = AttributeCache()
@@ -100,7 +115,8 @@ struct VirtualDeviceTests {
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
             let onOff = AttributePathIB(endpoint: 1, cluster: 0x0006, attribute: 0x0000)
-            let subscription = try await client.subscribe(SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 30, attributeRequests: [onOff]))
+            let subscription = try await client.subscribe(
+                SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 30, attributeRequests: [onOff]))
             #expect(Self.onOff(in: subscription.priming) == false)
 
             #expect(try await client.invoke(endpoint: 1, cluster: 0x0006, command: 0x02, fields: .structure([])) == nil)
@@ -128,15 +144,18 @@ struct VirtualDeviceTests {
             let result = try await fixture.commission(hub: hub)
             // Another node of the same fabric: valid certificates, but the ACL names only the hub.
             let key = P256.PrivateKey()
-            let csr = try CertificateSigningRequest(subject: DistinguishedName([.commonName("intruder")]), signingKey: key)
+            let csr = try CertificateSigningRequest(
+                subject: DistinguishedName([.commonName("intruder")]), signingKey: key)
             let intruderID: UInt64 = 0x0000_0000_1234_5678
             let (noc, icac) = try hub.authority.issueNOC(for: csr, nodeID: intruderID)
             let own = hub.authority.operationalCredentials
-            let credentials = OperationalCredentials(fabricID: own.fabricID, nodeID: intruderID, rootPublicKey: own.rootPublicKey,
-                                                     identityProtectionKey: own.identityProtectionKey, noc: noc, icac: icac, operationalKey: key)
+            let credentials = OperationalCredentials(
+                fabricID: own.fabricID, nodeID: intruderID, rootPublicKey: own.rootPublicKey,
+                identityProtectionKey: own.identityProtectionKey, noc: noc, icac: icac, operationalKey: key)
             let transport = try MatterTransport()
-            let client = try await fixture.caseClient(credentials: credentials, validator: hub.authority.peerValidator, nodeID: result.nodeID,
-                                                      transport: transport)
+            let client = try await fixture.caseClient(
+                credentials: credentials, validator: hub.authority.peerValidator, nodeID: result.nodeID,
+                transport: transport)
             let onOff = AttributePathIB(endpoint: 1, cluster: 0x0006, attribute: 0x0000)
             let report = try await client.read([onOff])
             guard case .status(let status)? = report.attributeReports.first else {
@@ -161,16 +180,22 @@ struct VirtualDeviceTests {
             let hub = try Hub(statePath: fixture.hubPath)
             let transport = try MatterTransport()
             let (client, pase) = try await fixture.paseClient(transport: transport)
-            let armed = try await client.invoke(GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 2, breadcrumb: 1), endpoint: 0)
+            let armed = try await client.invoke(
+                GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 2, breadcrumb: 1), endpoint: 0)
             #expect(armed.errorCode == .ok)
             let nonce = [UInt8](repeating: 0x42, count: 32)
-            let csrResponse = try await client.invoke(OperationalCredentialsCluster.Commands.CSRRequest(csrNonce: nonce), endpoint: 0)
+            let csrResponse = try await client.invoke(
+                OperationalCredentialsCluster.Commands.CSRRequest(csrNonce: nonce), endpoint: 0)
             let csr = try CertificateSigningRequest(derEncoded: try NOCSRElements(tlv: csrResponse.nocsrElements).csr)
-            _ = try await client.invoke(OperationalCredentialsCluster.Commands.AddTrustedRootCertificate(rootCACertificate: hub.authority.rootCertificateTLV), endpoint: 0)
+            _ = try await client.invoke(
+                OperationalCredentialsCluster.Commands.AddTrustedRootCertificate(
+                    rootCACertificate: hub.authority.rootCertificateTLV), endpoint: 0)
             let nodeID: UInt64 = 0x0000_0000_00AB_CDEF
             let (noc, icac) = try hub.authority.issueNOC(for: csr, nodeID: nodeID)
-            let added = try await client.invoke(OperationalCredentialsCluster.Commands.AddNOC(nocValue: noc, icacValue: icac, ipkValue: hub.authority.fabric.ipkEpochKey,
-                                                       caseAdminSubject: hub.authority.caseAdminSubject, adminVendorId: 0xFFF1), endpoint: 0)
+            let added = try await client.invoke(
+                OperationalCredentialsCluster.Commands.AddNOC(
+                    nocValue: noc, icacValue: icac, ipkValue: hub.authority.fabric.ipkEpochKey,
+                    caseAdminSubject: hub.authority.caseAdminSubject, adminVendorId: 0xFFF1), endpoint: 0)
             #expect(added.statusCode == .ok)
             #expect(await fixture.device.fabrics.map(\.nodeID) == [nodeID])
             // Committed state does not include it yet.
@@ -182,7 +207,10 @@ struct VirtualDeviceTests {
             #expect(await fixture.device.isFailSafeArmed == false)
             #expect(await fixture.device.isCommissioningWindowOpen)
             // The console line is an effect the device applies after the state changed: it may follow a moment later.
-            #expect(await eventually(within: .seconds(5)) { fixture.lines.all.contains("[commissioning] fail-safe expired: rolled back fabric 1") })
+            #expect(
+                await eventually(within: .seconds(5)) {
+                    fixture.lines.all.contains("[commissioning] fail-safe expired: rolled back fabric 1")
+                })
             await #expect(throws: (any Error).self) {
                 _ = try await fixture.caseClient(hub, nodeID: nodeID, transport: transport)
             }
@@ -205,7 +233,8 @@ struct VirtualDeviceTests {
             let verifier = try Spake2Plus.verifierData(passcode: passcode, salt: salt, iterations: Int(iterations))
             let fields = TLVValue.structure([
                 TLVElement(tag: .context(0), .unsigned(180)), TLVElement(tag: .context(1), .bytes(verifier.serialized)),
-                TLVElement(tag: .context(2), .unsigned(UInt64(discriminator))), TLVElement(tag: .context(3), .unsigned(UInt64(iterations))),
+                TLVElement(tag: .context(2), .unsigned(UInt64(discriminator))),
+                TLVElement(tag: .context(3), .unsigned(UInt64(iterations))),
                 TLVElement(tag: .context(4), .bytes(salt)),
             ])
             await #expect {
@@ -214,7 +243,8 @@ struct VirtualDeviceTests {
                 (error as? InteractionClientError)?.status == .needsTimedInteraction
             }
             #expect(await fixture.device.isCommissioningWindowOpen == false)
-            _ = try await client.invoke(endpoint: 0, cluster: 0x003C, command: 0x00, fields: fields, timedWindow: .seconds(5))
+            _ = try await client.invoke(
+                endpoint: 0, cluster: 0x003C, command: 0x00, fields: fields, timedWindow: .seconds(5))
             #expect(await fixture.device.isCommissioningWindowOpen)
 
             // The onboarding passcode no longer opens PASE; the new one does, for a second hub.
@@ -222,7 +252,9 @@ struct VirtualDeviceTests {
                 _ = try await fixture.paseClient(transport: transport)
             }
             let second = try Hub(statePath: directory + "/second")
-            let payload = SetupPayload(vendorID: nil, productID: nil, discoveryCapabilities: .onNetwork, discriminator: .long(discriminator), passcode: passcode)
+            let payload = SetupPayload(
+                vendorID: nil, productID: nil, discoveryCapabilities: .onNetwork, discriminator: .long(discriminator),
+                passcode: passcode)
             let secondResult = try await fixture.commission(hub: second, payload: payload)
             let fabrics = await fixture.device.fabrics
             #expect(fabrics.map(\.index) == [1, 2])
@@ -257,8 +289,10 @@ struct VirtualDeviceTests {
             let result = try await fixture.commission(hub: hub)
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
-            let subscription = try await client.subscribe(SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 30,
-                                                                                  attributeRequests: [AttributePathIB()]))
+            let subscription = try await client.subscribe(
+                SubscribeRequestMessage(
+                    minIntervalFloor: 0, maxIntervalCeiling: 30,
+                    attributeRequests: [AttributePathIB()]))
             var cache = AttributeCache()
             cache.apply(subscription.priming.attributeReports)
             #expect(try Self.parts(of: 0, in: cache) == [1, 2, 3])
@@ -271,17 +305,29 @@ struct VirtualDeviceTests {
             #expect(try Self.parts(of: 0, in: cache) == [1, 2, 3, 4])
             #expect(try Self.parts(of: 1, in: cache) == [2, 3, 4])
             // The new endpoint arrives whole: what it is, what it is called, its state, and every global attribute.
-            #expect(try cache.value(DescriptorCluster.Attributes.deviceTypeList, endpoint: 4)?.map(\.deviceType) == [
-                MatterDeviceTypes.onOffLight.id, MatterDeviceTypes.bridgedNode.id])
-            #expect(try cache.value(BridgedDeviceBasicInformationCluster.Attributes.nodeLabel, endpoint: 4) == "Shed light")
+            #expect(
+                try cache.value(DescriptorCluster.Attributes.deviceTypeList, endpoint: 4)?.map(\.deviceType) == [
+                    MatterDeviceTypes.onOffLight.id, MatterDeviceTypes.bridgedNode.id,
+                ])
+            #expect(
+                try cache.value(BridgedDeviceBasicInformationCluster.Attributes.nodeLabel, endpoint: 4) == "Shed light")
             #expect(try cache.value(OnOffCluster.Attributes.onOff, endpoint: 4) == false)
-            #expect(Set(added.attributeReports.compactMap(\.path.concrete).filter { $0.endpoint == 4 && $0.cluster == OnOffCluster.id.rawValue }
-                .map(\.attribute)) == [0x0000, 0xFFF8, 0xFFF9, 0xFFFB, 0xFFFC, 0xFFFD])
+            #expect(
+                Set(
+                    added.attributeReports.compactMap(\.path.concrete).filter {
+                        $0.endpoint == 4 && $0.cluster == OnOffCluster.id.rawValue
+                    }
+                    .map(\.attribute)) == [0x0000, 0xFFF8, 0xFFF9, 0xFFFB, 0xFFFC, 0xFFFD])
             #expect(await fixture.device.bridgedEndpoints == [2, 3, 4])
 
             // It answers reads and commands like any light.
-            _ = try await client.invoke(endpoint: 4, cluster: OnOffCluster.id.rawValue, command: OnOffCluster.Commands.On.id.rawValue, fields: .structure([]))
-            #expect(Self.onOff(in: try await client.read([AttributePathIB(endpoint: 4, cluster: 0x0006, attribute: 0x0000)])) == true)
+            _ = try await client.invoke(
+                endpoint: 4, cluster: OnOffCluster.id.rawValue, command: OnOffCluster.Commands.On.id.rawValue,
+                fields: .structure([]))
+            #expect(
+                Self.onOff(
+                    in: try await client.read([AttributePathIB(endpoint: 4, cluster: 0x0006, attribute: 0x0000)]))
+                    == true)
             #expect(fixture.lines.all.contains("[Shed light] ON"))
 
             try await fixture.device.removeBridgedDevice(endpoint: shed)
@@ -295,16 +341,23 @@ struct VirtualDeviceTests {
             #expect(try Self.parts(of: 1, in: cache) == [2, 3])
             #expect(!removed.attributeReports.contains { $0.path.endpoint == shed })
             let gone = try await client.read([AttributePathIB(endpoint: shed, cluster: 0x0006, attribute: 0x0000)])
-            #expect(gone.attributeReports == [.status(AttributeStatusIB(path: AttributePathIB(endpoint: shed, cluster: 0x0006, attribute: 0x0000),
-                                                                       status: StatusIB(status: .unsupportedEndpoint)))])
+            #expect(
+                gone.attributeReports == [
+                    .status(
+                        AttributeStatusIB(
+                            path: AttributePathIB(endpoint: shed, cluster: 0x0006, attribute: 0x0000),
+                            status: StatusIB(status: .unsupportedEndpoint)))
+                ])
             #expect(await fixture.device.bridgedEndpoints == [2, 3])
 
             // A removed endpoint's ID is retired.
             #expect(try await fixture.device.addBridgedDevice(label: "Porch light") == 5)
             // What the console shows.
-            #expect(fixture.lines.all.filter { $0.hasPrefix("[bridge]") } == [
-                "[bridge] added \"Shed light\" on endpoint 4", "[bridge] removed endpoint 4", "[bridge] added \"Porch light\" on endpoint 5",
-            ])
+            #expect(
+                fixture.lines.all.filter { $0.hasPrefix("[bridge]") } == [
+                    "[bridge] added \"Shed light\" on endpoint 4", "[bridge] removed endpoint 4",
+                    "[bridge] added \"Porch light\" on endpoint 5",
+                ])
             await subscription.cancel()
             await transport.shutdown()
             await fixture.device.shutdown()
@@ -324,22 +377,31 @@ struct VirtualDeviceTests {
             try await fixture.device.removeBridgedDevice(endpoint: 3)
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
-            _ = try await client.invoke(endpoint: 5, cluster: OnOffCluster.id.rawValue, command: OnOffCluster.Commands.On.id.rawValue, fields: .structure([]))
+            _ = try await client.invoke(
+                endpoint: 5, cluster: OnOffCluster.id.rawValue, command: OnOffCluster.Commands.On.id.rawValue,
+                fields: .structure([]))
             await transport.shutdown()
             await fixture.device.shutdown()
-            #expect(try fixture.store.load()?.bridge == BridgeChanges(added: [BridgedDevice(endpoint: 5, label: "Porch light")], retired: [4, 3]))
+            #expect(
+                try fixture.store.load()?.bridge
+                    == BridgeChanges(added: [BridgedDevice(endpoint: 5, label: "Porch light")], retired: [4, 3]))
 
             let restarted = try await LoopbackFixture.start(in: directory, kind: .bridge)
             #expect(await restarted.device.bridgedEndpoints == [2, 5])
             let again = try MatterTransport()
             let reader = try await restarted.caseClient(hub, nodeID: result.nodeID, transport: again)
             var cache = AttributeCache()
-            cache.apply(try await reader.read([AttributePathIB(endpoint: 0, cluster: DescriptorCluster.id.rawValue),
-                                               AttributePathIB(endpoint: 1, cluster: DescriptorCluster.id.rawValue),
-                                               AttributePathIB(endpoint: 5)]).attributeReports)
+            cache.apply(
+                try await reader.read([
+                    AttributePathIB(endpoint: 0, cluster: DescriptorCluster.id.rawValue),
+                    AttributePathIB(endpoint: 1, cluster: DescriptorCluster.id.rawValue),
+                    AttributePathIB(endpoint: 5),
+                ]).attributeReports)
             #expect(try Self.parts(of: 0, in: cache) == [1, 2, 5])
             #expect(try Self.parts(of: 1, in: cache) == [2, 5])
-            #expect(try cache.value(BridgedDeviceBasicInformationCluster.Attributes.nodeLabel, endpoint: 5) == "Porch light")
+            #expect(
+                try cache.value(BridgedDeviceBasicInformationCluster.Attributes.nodeLabel, endpoint: 5) == "Porch light"
+            )
             #expect(try cache.value(OnOffCluster.Attributes.onOff, endpoint: 5) == true)
             #expect(try await restarted.device.addBridgedDevice(label: "Gate light") == 6)
             await again.shutdown()
@@ -353,7 +415,10 @@ struct VirtualDeviceTests {
         try await withTemporaryDirectory { directory in
             let light = try await LoopbackFixture.start(in: directory + "/light")
             let lightState = try light.store.load()
-            await #expect(throws: DeviceError.bridging("this device is not a bridge: it has no Aggregator endpoint to add a bridged device to")) {
+            await #expect(
+                throws: DeviceError.bridging(
+                    "this device is not a bridge: it has no Aggregator endpoint to add a bridged device to")
+            ) {
                 try await light.device.addBridgedDevice(label: "Shed light")
             }
             await #expect(throws: DeviceError.bridging("endpoint 1 is not a bridged device (bridged devices: none)")) {
@@ -374,10 +439,15 @@ struct VirtualDeviceTests {
                 try await bridge.device.removeBridgedDevice(endpoint: 9)
             }
             let long = String(repeating: "x", count: 33)
-            await #expect(throws: DeviceError.invalidSetting("a bridged device's label is 1 to 32 bytes (NodeLabel), \"\(long)\" has 33")) {
+            await #expect(
+                throws: DeviceError.invalidSetting(
+                    "a bridged device's label is 1 to 32 bytes (NodeLabel), \"\(long)\" has 33")
+            ) {
                 try await bridge.device.addBridgedDevice(label: long)
             }
-            await #expect(throws: DeviceError.invalidSetting("a bridged device's label is 1 to 32 bytes (NodeLabel), \"\" has 0")) {
+            await #expect(
+                throws: DeviceError.invalidSetting("a bridged device's label is 1 to 32 bytes (NodeLabel), \"\" has 0")
+            ) {
                 try await bridge.device.addBridgedDevice(label: "")
             }
             #expect(try bridge.store.load() == bridgeState)
@@ -393,7 +463,8 @@ struct VirtualDeviceTests {
     }
 
     private static func onOff(in report: InteractionReport) -> Bool? {
-        for case .data(let data) in report.attributeReports where data.path.cluster == 0x0006 && data.path.attribute == 0x0000 {
+        for case .data(let data) in report.attributeReports
+        where data.path.cluster == 0x0006 && data.path.attribute == 0x0000 {
             if case .bool(let value) = data.data.value { return value }
         }
         return nil

@@ -1,5 +1,6 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterDiscovery
 
 @Suite struct CommissionableAdvertisementTests {
@@ -9,11 +10,14 @@ import Testing
             instanceName: "0123456789ABCDEF", port: 5540, longDiscriminator: 3840, commissioningMode: .basic,
             vendorID: 0xFFF1, productID: 0x8000, deviceType: 0x0100, deviceName: "Test Light", rotatingID: "0A0B",
             pairingHint: 33, pairingInstruction: "10",
-            session: AdvertisedSessionParameters(sessionIdleInterval: .milliseconds(5000), sessionActiveInterval: .milliseconds(300), tcpSupport: 0)
+            session: AdvertisedSessionParameters(
+                sessionIdleInterval: .milliseconds(5000), sessionActiveInterval: .milliseconds(300), tcpSupport: 0)
         )
-        #expect(try advertisement.txtEntries().map(\.description) == [
-            "D=3840", "CM=1", "VP=65521+32768", "DT=256", "DN=Test Light", "RI=0A0B", "PH=33", "PI=10", "SII=5000", "SAI=300", "T=0",
-        ])
+        #expect(
+            try advertisement.txtEntries().map(\.description) == [
+                "D=3840", "CM=1", "VP=65521+32768", "DT=256", "DN=Test Light", "RI=0A0B", "PH=33", "PI=10", "SII=5000",
+                "SAI=300", "T=0",
+            ])
         // What a browser reads back is what was meant.
         let read = MatterTXTRecord(entries: try advertisement.txtEntries())
         #expect(read.longDiscriminator == 3840)
@@ -24,13 +28,16 @@ import Testing
     }
 
     @Test func writesVPWithoutProductAndOmitsWhatWasNotGiven() throws {
-        let advertisement = CommissionableAdvertisement(instanceName: "0123456789ABCDEF", port: 5540, longDiscriminator: 1, commissioningMode: .closed, vendorID: 4937)
+        let advertisement = CommissionableAdvertisement(
+            instanceName: "0123456789ABCDEF", port: 5540, longDiscriminator: 1, commissioningMode: .closed,
+            vendorID: 4937)
         #expect(try advertisement.txtEntries().map(\.description) == ["D=1", "CM=0", "VP=4937"])
     }
 
     /// §4.3.1.3: `_L` and `_S` always; `_V`, `_T` when known; `_CM` only while open.
     @Test func listsTheSubtypes() {
-        var advertisement = CommissionableAdvertisement(instanceName: "0123456789ABCDEF", port: 5540, longDiscriminator: 3840, vendorID: 0xFFF1, deviceType: 257)
+        var advertisement = CommissionableAdvertisement(
+            instanceName: "0123456789ABCDEF", port: 5540, longDiscriminator: 3840, vendorID: 0xFFF1, deviceType: 257)
         #expect(advertisement.subtypes.map(\.label) == ["_L3840", "_S15", "_V65521", "_T257", "_CM"])
         advertisement.commissioningMode = .closed
         advertisement.vendorID = nil
@@ -53,7 +60,9 @@ import Testing
         var named = good
         named.deviceName = String(repeating: "x", count: 33)
         #expect(throws: AdvertisementError.valueTooLong(key: "DN", length: 33, maximum: 32)) { try named.txtEntries() }
-        #expect(AdvertisementError.valueTooLong(key: "DN", length: 33, maximum: 32).description == "TXT DN of 33 bytes; it holds at most 32")
+        #expect(
+            AdvertisementError.valueTooLong(key: "DN", length: 33, maximum: 32).description
+                == "TXT DN of 33 bytes; it holds at most 32")
     }
 
     @Test func drawsInstanceNamesOf16UppercaseHexDigits() throws {
@@ -64,7 +73,9 @@ import Testing
         for name in [first, second] {
             #expect(name.count == 16)
             #expect(name.allSatisfy { $0.isHexDigit && !$0.isLowercase })
-            #expect(throws: Never.self) { try CommissionableAdvertisement(instanceName: name, port: 1, longDiscriminator: 0).txtEntries() }
+            #expect(throws: Never.self) {
+                try CommissionableAdvertisement(instanceName: name, port: 1, longDiscriminator: 0).txtEntries()
+            }
         }
     }
 }

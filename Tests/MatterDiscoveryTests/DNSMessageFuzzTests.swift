@@ -1,5 +1,5 @@
-import Testing
 import MatterDiscovery
+import Testing
 
 /// Random and mutated packets: decoding may only return a message or throw DNSMessageError.
 @Suite struct DNSMessageFuzzTests {
@@ -13,7 +13,9 @@ import MatterDiscovery
         for round in 0..<20_000 {
             var packet: [UInt8]
             if round.isMultiple(of: 4) {
-                packet = (0..<Int.random(in: 0...96, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                packet = (0..<Int.random(in: 0...96, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                }
             } else {
                 packet = seeds[round % seeds.count]
                 for _ in 0..<Int.random(in: 1...4, using: &random) {

@@ -1,11 +1,13 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterDiscovery
 
 @Suite struct DNSMessageTests {
     /// An mDNS response written by hand from the RFC 1035 §4.1 layout: a PTR for
     /// _matterc._udp.local and an SRV (cache-flush) for its instance, names compressed (§4.1.4).
-    static let handWrittenResponse = hex("""
+    static let handWrittenResponse = hex(
+        """
         0000 8400 0000 0002 0000 0000
         08 5f6d617474657263 04 5f756470 05 6c6f63616c 00
         000c 0001 00001194 0007
@@ -19,8 +21,9 @@ import Testing
         flags: 0x8400,
         answers: [
             DNSResourceRecord(name: "_matterc._udp.local", ttl: 4500, data: .ptr("ABCD._matterc._udp.local")),
-            DNSResourceRecord(name: "ABCD._matterc._udp.local", cacheFlush: true, ttl: 120,
-                              data: .srv(DNSServiceLocation(port: 5540, target: "host.local"))),
+            DNSResourceRecord(
+                name: "ABCD._matterc._udp.local", cacheFlush: true, ttl: 120,
+                data: .srv(DNSServiceLocation(port: 5540, target: "host.local"))),
         ]
     )
 
@@ -60,7 +63,10 @@ import Testing
     @Test func keepsTheQUAndCacheFlushBits() throws {
         let message = DNSMessage(
             questions: [DNSQuestion(name: "_matterc._udp.local", type: .ptr, unicastResponse: true)],
-            answers: [DNSResourceRecord(name: "h.local", cacheFlush: true, ttl: 120, data: .a(try #require(IPv4Address("127.0.0.1"))))]
+            answers: [
+                DNSResourceRecord(
+                    name: "h.local", cacheFlush: true, ttl: 120, data: .a(try #require(IPv4Address("127.0.0.1"))))
+            ]
         )
         let bytes = try message.encoded()
         // QCLASS 0x8001 right after the question name, and CLASS 0x8001 after the record's TYPE.
@@ -69,13 +75,21 @@ import Testing
     }
 
     @Test func roundTripsEveryRecordKind() throws {
-        let message = DNSMessage(flags: 0x8400, answers: [
-            DNSResourceRecord(name: "h.local", ttl: 120, data: .aaaa(try #require(IPv6Address("fe80::1")))),
-            DNSResourceRecord(name: "i._matterc._udp.local", ttl: 4500, data: .txt([
-                TXTEntry(key: "D", value: "3840"), TXTEntry(key: "PI", value: ""), TXTEntry(key: "flag", value: nil),
-            ])),
-            DNSResourceRecord(name: "h.local", ttl: 1, data: .opaque(type: DNSRecordType(rawValue: 47), bytes: [1, 2, 3])),
-        ], additionals: [DNSResourceRecord(name: "h.local", ttl: 120, data: .a(try #require(IPv4Address("10.0.0.2"))))])
+        let message = DNSMessage(
+            flags: 0x8400,
+            answers: [
+                DNSResourceRecord(name: "h.local", ttl: 120, data: .aaaa(try #require(IPv6Address("fe80::1")))),
+                DNSResourceRecord(
+                    name: "i._matterc._udp.local", ttl: 4500,
+                    data: .txt([
+                        TXTEntry(key: "D", value: "3840"), TXTEntry(key: "PI", value: ""),
+                        TXTEntry(key: "flag", value: nil),
+                    ])),
+                DNSResourceRecord(
+                    name: "h.local", ttl: 1, data: .opaque(type: DNSRecordType(rawValue: 47), bytes: [1, 2, 3])),
+            ],
+            additionals: [DNSResourceRecord(name: "h.local", ttl: 120, data: .a(try #require(IPv4Address("10.0.0.2"))))]
+        )
         #expect(try DNSMessage(decoding: message.encoded()) == message)
     }
 
@@ -85,8 +99,14 @@ import Testing
         let data = hex("06 443d33383430 01 54 02 3d78 00 03 50493d")
         bytes += [0, UInt8(data.count)] + data
         let record = try #require(try DNSMessage(decoding: bytes).answers.first)
-        #expect(record.data == .txt([TXTEntry(key: "D", value: "3840"), TXTEntry(key: "T", value: nil), TXTEntry(key: "PI", value: "")]))
-        #expect(try DNSMessage(flags: 0x8400, answers: [DNSResourceRecord(name: "i", ttl: 1, data: .txt([]))]).encoded().suffix(3) == [0, 1, 0])
+        #expect(
+            record.data
+                == .txt([
+                    TXTEntry(key: "D", value: "3840"), TXTEntry(key: "T", value: nil), TXTEntry(key: "PI", value: ""),
+                ]))
+        #expect(
+            try DNSMessage(flags: 0x8400, answers: [DNSResourceRecord(name: "i", ttl: 1, data: .txt([]))]).encoded()
+                .suffix(3) == [0, 1, 0])
     }
 
     // MARK: Malformed input
@@ -99,11 +119,15 @@ import Testing
         #expect(throws: DNSMessageError.truncated(needed: 2, offset: 10, remaining: 1)) {
             try DNSMessage(decoding: Array(Self.header.prefix(11)))
         }
-        #expect(DNSMessageError.truncated(needed: 4, offset: 12, remaining: 2).description == "truncated: needed 4 bytes at offset 12, 2 left")
+        #expect(
+            DNSMessageError.truncated(needed: 4, offset: 12, remaining: 2).description
+                == "truncated: needed 4 bytes at offset 12, 2 left")
     }
 
     @Test func refusesAPointerToItself() {
-        #expect(throws: DNSMessageError.pointerLoop(target: 12, offset: 12)) { try DNSMessage(decoding: Self.question([0xC0, 0x0C])) }
+        #expect(throws: DNSMessageError.pointerLoop(target: 12, offset: 12)) {
+            try DNSMessage(decoding: Self.question([0xC0, 0x0C]))
+        }
     }
 
     @Test func refusesAPointerLoopThroughALabel() {
@@ -113,13 +137,19 @@ import Testing
     }
 
     @Test func refusesAForwardPointer() {
-        #expect(throws: DNSMessageError.forwardPointer(target: 0x20, offset: 12)) { try DNSMessage(decoding: Self.question([0xC0, 0x20])) }
+        #expect(throws: DNSMessageError.forwardPointer(target: 0x20, offset: 12)) {
+            try DNSMessage(decoding: Self.question([0xC0, 0x20]))
+        }
     }
 
     @Test func refusesALabelLongerThan63() {
         let name = [UInt8(64)] + [UInt8](repeating: 0x61, count: 64) + [0]
-        #expect(throws: DNSMessageError.labelTooLong(length: 64, offset: 12)) { try DNSMessage(decoding: Self.question(name)) }
-        #expect(throws: DNSMessageError.labelTooLong(length: 0x80, offset: 12)) { try DNSMessage(decoding: Self.question([0x80, 0])) }
+        #expect(throws: DNSMessageError.labelTooLong(length: 64, offset: 12)) {
+            try DNSMessage(decoding: Self.question(name))
+        }
+        #expect(throws: DNSMessageError.labelTooLong(length: 0x80, offset: 12)) {
+            try DNSMessage(decoding: Self.question([0x80, 0]))
+        }
     }
 
     @Test func refusesANameLongerThan255() {
@@ -137,19 +167,29 @@ import Testing
 
     @Test func refusesBadRecordData() {
         let record = hex("0000 8400 0000 0001 0000 0000 01 68 00 0001 0001 00000078 0003 7f0000")
-        #expect(throws: DNSMessageError.invalidRecordData(type: .a, length: 3, offset: 25, reason: "an address is 4 bytes")) {
+        #expect(
+            throws: DNSMessageError.invalidRecordData(type: .a, length: 3, offset: 25, reason: "an address is 4 bytes")
+        ) {
             try DNSMessage(decoding: record)
         }
         let txt = hex("0000 8400 0000 0001 0000 0000 01 68 00 0010 0001 00000078 0002 05 61")
-        #expect(throws: DNSMessageError.invalidRecordData(type: .txt, length: 2, offset: 25, reason: "string of 5 bytes at offset 25 runs past the record")) {
+        #expect(
+            throws: DNSMessageError.invalidRecordData(
+                type: .txt, length: 2, offset: 25, reason: "string of 5 bytes at offset 25 runs past the record")
+        ) {
             try DNSMessage(decoding: txt)
         }
         let ptr = hex("0000 8400 0000 0001 0000 0000 01 68 00 000c 0001 00000078 0003 00 6162")
-        #expect(throws: DNSMessageError.invalidRecordData(type: .ptr, length: 3, offset: 25, reason: "2 bytes after the name")) {
+        #expect(
+            throws: DNSMessageError.invalidRecordData(
+                type: .ptr, length: 3, offset: 25, reason: "2 bytes after the name")
+        ) {
             try DNSMessage(decoding: ptr)
         }
         let short = hex("0000 8400 0000 0001 0000 0000 01 68 00 0001 0001 00000078 0004 7f00")
-        #expect(throws: DNSMessageError.truncated(needed: 4, offset: 25, remaining: 2)) { try DNSMessage(decoding: short) }
+        #expect(throws: DNSMessageError.truncated(needed: 4, offset: 25, remaining: 2)) {
+            try DNSMessage(decoding: short)
+        }
     }
 
     @Test func refusesToEncodeBadNames() {
@@ -159,7 +199,8 @@ import Testing
         }
         let label = String(repeating: "a", count: 63)
         #expect(throws: DNSMessageError.nameTooLong(offset: 12)) {
-            try DNSMessage(questions: [DNSQuestion(name: DNSName(labels: [label, label, label, label]), type: .a)]).encoded()
+            try DNSMessage(questions: [DNSQuestion(name: DNSName(labels: [label, label, label, label]), type: .a)])
+                .encoded()
         }
         #expect(throws: DNSMessageError.emptyLabel(name: "a..local")) {
             try DNSMessage(questions: [DNSQuestion(name: "a..local", type: .a)]).encoded()

@@ -1,5 +1,5 @@
-import Testing
 import MatterDiscovery
+import Testing
 
 @Suite struct DNSNameTests {
     @Test func comparesASCIICaseInsensitively() {

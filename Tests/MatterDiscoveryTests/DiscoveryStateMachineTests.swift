@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MatterDiscovery
 
 /// A DNS-SD responder on a simulated network: answers each question it owns, like CircuitMatter's
@@ -12,19 +13,25 @@ private struct SimulatedDevice {
     var addresses: [IPv6Address] = [IPv6Address("::1")].compactMap { $0 }
     var minimal = false
 
-    static func commissionable(_ label: String, discriminator: UInt16, subtypes: [CommissionableSubtype], minimal: Bool = false) -> SimulatedDevice {
+    static func commissionable(
+        _ label: String, discriminator: UInt16, subtypes: [CommissionableSubtype], minimal: Bool = false
+    ) -> SimulatedDevice {
         SimulatedDevice(
             instance: MatterServiceName.commissionable.prepending(label),
             pointerNames: [MatterServiceName.commissionable] + subtypes.map(\.serviceName),
-            txt: [TXTEntry(key: "D", value: String(discriminator)), TXTEntry(key: "CM", value: "1"), TXTEntry(key: "T", value: "1"),
-                  TXTEntry(key: "PI", value: "")],
+            txt: [
+                TXTEntry(key: "D", value: String(discriminator)), TXTEntry(key: "CM", value: "1"),
+                TXTEntry(key: "T", value: "1"),
+                TXTEntry(key: "PI", value: ""),
+            ],
             minimal: minimal
         )
     }
 
     func answer(_ query: [UInt8]) throws -> [UInt8]? {
         var records: [DNSResourceRecord] = []
-        let location = DNSResourceRecord(name: instance, cacheFlush: true, ttl: 120, data: .srv(DNSServiceLocation(port: port, target: host)))
+        let location = DNSResourceRecord(
+            name: instance, cacheFlush: true, ttl: 120, data: .srv(DNSServiceLocation(port: port, target: host)))
         let text = DNSResourceRecord(name: instance, cacheFlush: true, ttl: 120, data: .txt(txt))
         let hostRecords = addresses.map { DNSResourceRecord(name: host, cacheFlush: true, ttl: 120, data: .aaaa($0)) }
         for question in try DNSMessage(decoding: query).questions {
@@ -92,10 +99,13 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
 @Suite struct DiscoveryStateMachineTests {
     /// CircuitMatter advertises `_L3840` and `_CM` but no `_S15`: the browse of the whole service finds it.
     @Test func findsADeviceWithoutTheShortSubtypeByShortDiscriminator() throws {
-        let circuitMatter = SimulatedDevice.commissionable("5F3A1B2C3D4E5F60", discriminator: 3840, subtypes: [.longDiscriminator(3840), .commissioningMode])
-        var other = SimulatedDevice.commissionable("0000000000000002", discriminator: 1234, subtypes: [.longDiscriminator(1234), .shortDiscriminator(4)])
+        let circuitMatter = SimulatedDevice.commissionable(
+            "5F3A1B2C3D4E5F60", discriminator: 3840, subtypes: [.longDiscriminator(3840), .commissioningMode])
+        var other = SimulatedDevice.commissionable(
+            "0000000000000002", discriminator: 1234, subtypes: [.longDiscriminator(1234), .shortDiscriminator(4)])
         other.host = "other.local"
-        var harness = Harness(.commissionable(.shortDiscriminator(15)), timeout: .seconds(3), devices: [circuitMatter, other])
+        var harness = Harness(
+            .commissionable(.shortDiscriminator(15)), timeout: .seconds(3), devices: [circuitMatter, other])
         try harness.run()
         let node = try #require(harness.commissionableNodes.first)
         #expect(harness.commissionableNodes.count == 1)
@@ -105,14 +115,18 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
         #expect(node.shortDiscriminator == 15)
         #expect(node.ipv6Addresses.map(\.description) == ["::1"])
         #expect(node.txt.tcpSupport == 1)
-        #expect(harness.queries.first?.questions.map(\.name.description) == ["_S15._sub._matterc._udp.local", "_matterc._udp.local"])
+        #expect(
+            harness.queries.first?.questions.map(\.name.description) == [
+                "_S15._sub._matterc._udp.local", "_matterc._udp.local",
+            ])
     }
 
     @Test func filtersByLongDiscriminator() throws {
         let wanted = SimulatedDevice.commissionable("AAAAAAAAAAAAAAAA", discriminator: 3840, subtypes: [])
         var unwanted = SimulatedDevice.commissionable("BBBBBBBBBBBBBBBB", discriminator: 3841, subtypes: [])
         unwanted.host = "b.local"
-        var harness = Harness(.commissionable(.longDiscriminator(3840)), timeout: .seconds(2), devices: [unwanted, wanted])
+        var harness = Harness(
+            .commissionable(.longDiscriminator(3840)), timeout: .seconds(2), devices: [unwanted, wanted])
         try harness.run()
         #expect(harness.commissionableNodes.map(\.instanceName) == ["AAAAAAAAAAAAAAAA"])
         var all = Harness(.commissionable(.all), timeout: .seconds(2), devices: [unwanted, wanted])
@@ -152,8 +166,11 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
         try harness.run()
         #expect(harness.finished?.at == DiscoveryInstant(sinceOrigin: .milliseconds(2500)))
         #expect(harness.finished?.result == .operational(nil))
-        #expect(harness.queries.first?.questions == [DNSQuestion(name: peer.serviceInstanceName, type: .srv),
-                                                     DNSQuestion(name: peer.serviceInstanceName, type: .txt)])
+        #expect(
+            harness.queries.first?.questions == [
+                DNSQuestion(name: peer.serviceInstanceName, type: .srv),
+                DNSQuestion(name: peer.serviceInstanceName, type: .txt),
+            ])
     }
 
     /// CircuitMatter's operational record has no TXT: SRV and an address resolve it at once.
@@ -171,29 +188,35 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
 
     /// A responder that answers only what was asked: the machine asks SRV and TXT, then the host's addresses.
     @Test func followsUpWhenOnlyThePointerWasAnswered() throws {
-        let device = SimulatedDevice.commissionable("CCCCCCCCCCCCCCCC", discriminator: 3840, subtypes: [.longDiscriminator(3840)], minimal: true)
+        let device = SimulatedDevice.commissionable(
+            "CCCCCCCCCCCCCCCC", discriminator: 3840, subtypes: [.longDiscriminator(3840)], minimal: true)
         var harness = Harness(.commissionable(.longDiscriminator(3840)), timeout: .seconds(2), devices: [device])
         try harness.run()
         let instance = device.instance
         let followUps = harness.queries.filter { $0.at == .origin }.dropFirst().map(\.questions)
-        #expect(followUps == [
-            [DNSQuestion(name: instance, type: .srv), DNSQuestion(name: instance, type: .txt)],
-            [DNSQuestion(name: "device.local", type: .a), DNSQuestion(name: "device.local", type: .aaaa)],
-        ])
+        #expect(
+            followUps == [
+                [DNSQuestion(name: instance, type: .srv), DNSQuestion(name: instance, type: .txt)],
+                [DNSQuestion(name: "device.local", type: .a), DNSQuestion(name: "device.local", type: .aaaa)],
+            ])
         #expect(harness.commissionableNodes.map(\.port) == [5540])
         // Resolved within the first round: the browse for one discriminator ends without a second.
         #expect(harness.queries.allSatisfy { $0.at == .origin })
         // A browse for every device goes on; nothing is missing by its second round, so it repeats only the browse.
         var all = Harness(.commissionable(.all), timeout: .seconds(2), devices: [device])
         try all.run()
-        #expect(all.queries.first { $0.at == seconds(1) }?.questions == [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)])
+        #expect(
+            all.queries.first { $0.at == seconds(1) }?.questions == [
+                DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)
+            ])
     }
 
     @Test func mergesDuplicateAnswers() throws {
         var machine = DiscoveryStateMachine(target: .commissionable(.all), timeout: .seconds(1))
         _ = machine.start(now: .origin)
         var device = SimulatedDevice.commissionable("DDDDDDDDDDDDDDDD", discriminator: 7, subtypes: [])
-        let query = try DNSMessage(questions: [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)]).encoded()
+        let query = try DNSMessage(questions: [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)])
+            .encoded()
         let first = try #require(try device.answer(query))
         #expect(machine.receive(first, now: .origin) == [])
         #expect(machine.receive(first, now: .origin) == [])
@@ -209,9 +232,12 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
         var machine = DiscoveryStateMachine(target: .commissionable(.all), timeout: .seconds(1))
         _ = machine.start(now: .origin)
         let device = SimulatedDevice.commissionable("EEEEEEEEEEEEEEEE", discriminator: 7, subtypes: [])
-        let query = try DNSMessage(questions: [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)]).encoded()
+        let query = try DNSMessage(questions: [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)])
+            .encoded()
         _ = machine.receive(try #require(try device.answer(query)), now: .origin)
-        let goodbye = DNSMessage(flags: 0x8400, answers: [DNSResourceRecord(name: MatterServiceName.commissionable, ttl: 0, data: .ptr(device.instance))])
+        let goodbye = DNSMessage(
+            flags: 0x8400,
+            answers: [DNSResourceRecord(name: MatterServiceName.commissionable, ttl: 0, data: .ptr(device.instance))])
         _ = machine.receive(try goodbye.encoded(), now: .origin)
         #expect(machine.timerFired(now: seconds(1)) == [.finished(.commissionable([]))])
     }
@@ -219,7 +245,8 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
     @Test func ignoresQueriesAndGarbage() throws {
         var machine = DiscoveryStateMachine(target: .commissionable(.all), timeout: .seconds(1))
         _ = machine.start(now: .origin)
-        let query = try DNSMessage(questions: [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)]).encoded()
+        let query = try DNSMessage(questions: [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)])
+            .encoded()
         #expect(machine.receive(query, now: .origin) == [])
         #expect(machine.receive([0xFF, 0x00], now: .origin) == [])
         #expect(machine.start(now: .origin) == [])

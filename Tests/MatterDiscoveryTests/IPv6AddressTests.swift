@@ -1,14 +1,14 @@
-import Testing
 import MatterDiscovery
+import Testing
 
 /// RFC 5952 §4 text form.
 @Suite struct IPv6AddressTests {
     @Test(arguments: [
         ("2001:0db8:0000:0000:0000:0000:0000:0001", "2001:db8::1"),
-        ("2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"),      // §4.2.3: first of equal runs
-        ("2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"),   // §4.2.2: a single 0 is not shortened
-        ("2001:0:0:1:0:0:0:1", "2001:0:0:1::1"),            // §4.2.3: the longest run
-        ("FF02::FB", "ff02::fb"),                           // §4.3: lowercase
+        ("2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"),  // §4.2.3: first of equal runs
+        ("2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"),  // §4.2.2: a single 0 is not shortened
+        ("2001:0:0:1:0:0:0:1", "2001:0:0:1::1"),  // §4.2.3: the longest run
+        ("FF02::FB", "ff02::fb"),  // §4.3: lowercase
         ("::1", "::1"),
         ("::", "::"),
         ("fe80::", "fe80::"),
@@ -17,7 +17,9 @@ import MatterDiscovery
         #expect(try #require(IPv6Address(text)).description == canonical)
     }
 
-    @Test(arguments: ["", ":::", "1::2::3", "12345::", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "g::1", "1:2:3:4:5:6:7::8"])
+    @Test(arguments: [
+        "", ":::", "1::2::3", "12345::", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "g::1", "1:2:3:4:5:6:7::8",
+    ])
     func refusesMalformedText(text: String) {
         #expect(IPv6Address(text) == nil)
     }

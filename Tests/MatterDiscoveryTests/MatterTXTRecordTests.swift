@@ -1,17 +1,20 @@
-import Testing
 import MatterDiscovery
+import Testing
 
 @Suite struct MatterTXTRecordTests {
     private static func record(_ strings: [String]) -> MatterTXTRecord {
-        MatterTXTRecord(entries: strings.map { string in
-            let parts = string.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return TXTEntry(key: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
-        })
+        MatterTXTRecord(
+            entries: strings.map { string in
+                let parts = string.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return TXTEntry(key: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+            })
     }
 
     @Test func readsCompliantKeys() {
-        let txt = Self.record(["D=3840", "CM=2", "VP=65521+32769", "DT=257", "DN=Kitchen", "RI=0A0B", "PH=33", "PI=10",
-                               "SII=5000", "SAI=300", "SAT=4000", "T=6", "ICD=1"])
+        let txt = Self.record([
+            "D=3840", "CM=2", "VP=65521+32769", "DT=257", "DN=Kitchen", "RI=0A0B", "PH=33", "PI=10",
+            "SII=5000", "SAI=300", "SAT=4000", "T=6", "ICD=1",
+        ])
         #expect(txt.longDiscriminator == 3840)
         #expect(txt.commissioningMode == 2)
         #expect(txt.vendorID == 65521)
@@ -30,7 +33,9 @@ import MatterDiscovery
 
     /// CircuitMatter's off-spec TXT (`T=1`, empty `PI=`) and values that do not parse: absent, never fatal.
     @Test func readsLeniently() {
-        let txt = Self.record(["D=3840", "CM=1", "T=1", "PI=", "VP=65524", "SII=abc", "SAI=3600001", "SAT=70000", "D2=1", "ICD=2", "PH"])
+        let txt = Self.record([
+            "D=3840", "CM=1", "T=1", "PI=", "VP=65524", "SII=abc", "SAI=3600001", "SAT=70000", "D2=1", "ICD=2", "PH",
+        ])
         #expect(txt.longDiscriminator == 3840)
         #expect(txt.tcpSupport == 1)
         #expect(txt.pairingInstruction == nil)

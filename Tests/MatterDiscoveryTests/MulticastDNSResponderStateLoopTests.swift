@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MatterDiscovery
 
 /// Our querier (`DiscoveryStateMachine`) and our responder on one in-memory link, on a virtual clock:
@@ -69,7 +70,8 @@ private struct Link {
     private mutating func fromQuerier(_ actions: [DiscoveryStateMachine.Action]) {
         for action in actions {
             switch action {
-            case .send(let bytes): fromResponder(responder.receive(bytes, from: Self.querierAddress, sourcePort: querierPort, now: now))
+            case .send(let bytes):
+                fromResponder(responder.receive(bytes, from: Self.querierAddress, sourcePort: querierPort, now: now))
             case .armTimer(let instant): querierTimer = instant
             case .finished(let result): self.result = result
             }
@@ -88,7 +90,9 @@ private struct Link {
     }
 
     private func expectTheDevice(_ result: DiscoveryStateMachine.DiscoveryResult?) throws {
-        guard case .commissionable(let nodes) = result else { Issue.record("no commissionable result: \(String(describing: result))"); return }
+        guard case .commissionable(let nodes) = result else {
+            Issue.record("no commissionable result: \(String(describing: result))"); return
+        }
         let node = try #require(nodes.first)
         #expect(nodes.count == 1)
         #expect(node.instanceName == "5F3A1B2C3D4E5F60")
@@ -128,7 +132,9 @@ private struct Link {
     @Test func resolvesTheOperationalInstance() throws {
         var link = try link(.operational(F.peer), querierPort: 50_000)
         link.discover(startingAt: DiscoveryInstant(sinceOrigin: .seconds(10)))
-        guard case .operational(let node?) = link.result else { Issue.record("not resolved: \(String(describing: link.result))"); return }
+        guard case .operational(let node?) = link.result else {
+            Issue.record("not resolved: \(String(describing: link.result))"); return
+        }
         #expect(node.peerID == F.peer)
         #expect(node.port == 5540)
         #expect(node.txt.sessionIdleInterval == .milliseconds(500))

@@ -1,5 +1,6 @@
 import MatterTLV
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct AttributeCacheTests {
@@ -16,21 +17,26 @@ import Testing
         let changed = cache.apply(report.attributeReports)
         #expect(changed.count == 8)
         #expect(cache.value(endpoint: 0, cluster: 0x28, attribute: 2) == TLVElement(.unsigned(0xFFF1)))
-        #expect(cache.value(endpoint: 0, cluster: 0x30, attribute: 1)?[context: 0] == TLVElement(tag: .context(0), .unsigned(60)))
+        #expect(
+            cache.value(endpoint: 0, cluster: 0x30, attribute: 1)?[context: 0]
+                == TLVElement(tag: .context(0), .unsigned(60)))
         #expect(cache.dataVersion(endpoint: 0, cluster: 0x30) == 0xD682_ADDD)
-        #expect(cache.dataVersionFilters == [
-            DataVersionFilterIB(path: ClusterPathIB(endpoint: 0, cluster: 0x28), dataVersion: 0x2FF3_71B7),
-            DataVersionFilterIB(path: ClusterPathIB(endpoint: 0, cluster: 0x30), dataVersion: 0xD682_ADDD),
-            DataVersionFilterIB(path: ClusterPathIB(endpoint: 0, cluster: 0x31), dataVersion: 0x0CC6_9A79),
-        ])
+        #expect(
+            cache.dataVersionFilters == [
+                DataVersionFilterIB(path: ClusterPathIB(endpoint: 0, cluster: 0x28), dataVersion: 0x2FF3_71B7),
+                DataVersionFilterIB(path: ClusterPathIB(endpoint: 0, cluster: 0x30), dataVersion: 0xD682_ADDD),
+                DataVersionFilterIB(path: ClusterPathIB(endpoint: 0, cluster: 0x31), dataVersion: 0x0CC6_9A79),
+            ])
         // The same report again changes nothing.
         #expect(cache.apply(report.attributeReports).isEmpty)
     }
 
     @Test func keepingSomeEndpointsForgetsTheValuesAndVersionsOfTheOthers() {
         var cache = AttributeCache()
-        cache.apply([Self.data(Self.aclPath, .array([]), version: 1), Self.data(Self.onOffPath, .bool(true), version: 2),
-                     Self.data(AttributePathIB(endpoint: 4, cluster: 6, attribute: 0), .bool(false), version: 3)])
+        cache.apply([
+            Self.data(Self.aclPath, .array([]), version: 1), Self.data(Self.onOffPath, .bool(true), version: 2),
+            Self.data(AttributePathIB(endpoint: 4, cluster: 6, attribute: 0), .bool(false), version: 3),
+        ])
         let forgotten = cache.keepOnly(endpoints: [0, 1])
         #expect(forgotten == [ConcreteAttributePath(endpoint: 4, cluster: 6, attribute: 0)])
         #expect(cache.paths.map(\.endpoint) == [0, 1])
@@ -60,7 +66,9 @@ import Testing
             Self.data(append, .unsigned(2)),
         ])
         #expect(changed == [ConcreteAttributePath(endpoint: 0, cluster: 0x1F, attribute: 0)])
-        #expect(cache.value(endpoint: 0, cluster: 0x1F, attribute: 0) == TLVElement(.array([TLVElement(.unsigned(1)), TLVElement(.unsigned(2))])))
+        #expect(
+            cache.value(endpoint: 0, cluster: 0x1F, attribute: 0)
+                == TLVElement(.array([TLVElement(.unsigned(1)), TLVElement(.unsigned(2))])))
         #expect(cache.dataVersion(endpoint: 0, cluster: 0x1F) == 5)
     }
 
@@ -81,7 +89,9 @@ import Testing
         var outOfRange = Self.aclPath
         outOfRange.listIndex = .item(5)
         cache.apply([Self.data(second, .unsigned(7)), Self.data(outOfRange, .unsigned(8))])
-        #expect(cache.value(endpoint: 0, cluster: 0x1F, attribute: 0) == TLVElement(.array([TLVElement(.unsigned(1)), TLVElement(.unsigned(7))])))
+        #expect(
+            cache.value(endpoint: 0, cluster: 0x1F, attribute: 0)
+                == TLVElement(.array([TLVElement(.unsigned(1)), TLVElement(.unsigned(7))])))
     }
 
     @Test func aStatusRemovesTheValueAndWildcardsAreIgnored() {

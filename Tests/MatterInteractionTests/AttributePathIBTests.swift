@@ -1,6 +1,7 @@
-import MatterTestSupport
 import MatterTLV
+import MatterTestSupport
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct AttributePathIBTests {
@@ -23,8 +24,9 @@ import Testing
     }
 
     @Test func everyPartRoundTrips() throws {
-        let path = AttributePathIB(enableTagCompression: false, node: 0x1122_3344_5566_7788, endpoint: 0xFFFE, cluster: 0xFFF1_FC00,
-                                   attribute: 0xFFFC, listIndex: .item(65535))
+        let path = AttributePathIB(
+            enableTagCompression: false, node: 0x1122_3344_5566_7788, endpoint: 0xFFFE, cluster: 0xFFF1_FC00,
+            attribute: 0xFFFC, listIndex: .item(65535))
         #expect(try AttributePathIB(tlv: TLVReader.decode(TLVWriter.encode(TLVElement(path.tlvValue())))) == path)
     }
 
@@ -43,7 +45,8 @@ import Testing
 
     @Test func describesWildcardsAsStars() {
         #expect(AttributePathIB(cluster: 6).description == "endpoint *, cluster 0x0006, attribute *")
-        #expect(AttributePathIB(endpoint: 1, cluster: 0xFFF1_0001, attribute: 2, listIndex: .append).description
-            == "endpoint 1, cluster 0xFFF10001, attribute 0x0002, appended item")
+        #expect(
+            AttributePathIB(endpoint: 1, cluster: 0xFFF1_0001, attribute: 2, listIndex: .append).description
+                == "endpoint 1, cluster 0xFFF10001, attribute 0x0002, appended item")
     }
 }

@@ -1,6 +1,7 @@
 import MatterTLV
 import MatterTestSupport
 import Testing
+
 @testable import MatterInteraction
 
 /// Hostile payloads: every message decoder returns or throws `InteractionError`, never crashes or hangs; whatever it
@@ -8,22 +9,40 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct InteractionMessageFuzzTests {
     private static let iterations = 20_000
     /// Bytes that steer decoders into their edge cases: containers, end, null, booleans, wide integers, tag 0xFF.
-    private static let interestingBytes: [UInt8] = [0x00, 0x01, 0x14, 0x15, 0x16, 0x17, 0x18, 0x24, 0x27, 0x28, 0x29, 0x34, 0x36, 0x37, 0xFF]
+    private static let interestingBytes: [UInt8] = [
+        0x00, 0x01, 0x14, 0x15, 0x16, 0x17, 0x18, 0x24, 0x27, 0x28, 0x29, 0x34, 0x36, 0x37, 0xFF,
+    ]
 
     private static let seeds: [[UInt8]] = [
         CapturedMessages.appleReadRequest, CapturedMessages.appleArmFailSafe, CapturedMessages.rsMatterInvoke,
         CapturedMessages.chipToolReadRequest, CapturedMessages.chipToolReportData, CapturedMessages.lightingReportData,
         CapturedMessages.addTrustedRootResponse,
         StatusResponseMessage(status: .busy).encoded(),
-        SubscribeRequestMessage(minIntervalFloor: 1, maxIntervalCeiling: 60, attributeRequests: [AttributePathIB()],
-                                eventRequests: [EventPathIB()], dataVersionFilters: [DataVersionFilterIB(path: ClusterPathIB(endpoint: 1, cluster: 6), dataVersion: 3)]).encoded(),
+        SubscribeRequestMessage(
+            minIntervalFloor: 1, maxIntervalCeiling: 60, attributeRequests: [AttributePathIB()],
+            eventRequests: [EventPathIB()],
+            dataVersionFilters: [DataVersionFilterIB(path: ClusterPathIB(endpoint: 1, cluster: 6), dataVersion: 3)]
+        ).encoded(),
         SubscribeResponseMessage(subscriptionID: 7, maxInterval: 60).encoded(),
-        WriteRequestMessage(writeRequests: [AttributeDataIB(path: AttributePathIB(endpoint: 1, cluster: 6, attribute: 0, listIndex: .append), data: TLVElement(.bool(true)))]).encoded(),
-        WriteResponseMessage(writeResponses: [AttributeStatusIB(path: AttributePathIB(endpoint: 1), status: StatusIB(status: .failure, clusterStatus: 2))]).encoded(),
+        WriteRequestMessage(writeRequests: [
+            AttributeDataIB(
+                path: AttributePathIB(endpoint: 1, cluster: 6, attribute: 0, listIndex: .append),
+                data: TLVElement(.bool(true)))
+        ]).encoded(),
+        WriteResponseMessage(writeResponses: [
+            AttributeStatusIB(path: AttributePathIB(endpoint: 1), status: StatusIB(status: .failure, clusterStatus: 2))
+        ]).encoded(),
         TimedRequestMessage(timeout: 500).encoded(),
-        ReportDataMessage(subscriptionID: 1, eventReports: [.data(EventDataIB(path: EventPathIB(endpoint: 0, cluster: 0x28, event: 0), eventNumber: 1, priority: 2,
-                                                                             timestamp: .systemMilliseconds(5), data: TLVElement(.structure([]))))],
-                          moreChunkedMessages: true).encoded(),
+        ReportDataMessage(
+            subscriptionID: 1,
+            eventReports: [
+                .data(
+                    EventDataIB(
+                        path: EventPathIB(endpoint: 0, cluster: 0x28, event: 0), eventNumber: 1, priority: 2,
+                        timestamp: .systemMilliseconds(5), data: TLVElement(.structure([]))))
+            ],
+            moreChunkedMessages: true
+        ).encoded(),
     ]
 
     @Test func randomBytesOnlyThrow() throws {
@@ -44,8 +63,10 @@ import Testing
     @Test func transactionsSurviveHostilePeers() {
         var generator = SplitMix64(seed: 0x1A7E_0003)
         var read = ReadTransaction(request: ReadRequestMessage())
-        var subscription = SubscribeTransaction(request: SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 60))
-        var invoke = InvokeTransaction(command: CommandDataIB(path: CommandPathIB(endpoint: 1, cluster: 6, command: 2)), timedWindow: .seconds(1))
+        var subscription = SubscribeTransaction(
+            request: SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 60))
+        var invoke = InvokeTransaction(
+            command: CommandDataIB(path: CommandPathIB(endpoint: 1, cluster: 6, command: 2)), timedWindow: .seconds(1))
         var write = WriteTransaction(writes: [])
         for round in 0..<Self.iterations {
             if round % 50 == 0 {
@@ -55,7 +76,8 @@ import Testing
                 _ = write.start()
             }
             let opcode = UInt8(1 + generator.below(10))
-            let payload = FuzzMutation.mutate(Self.seeds[generator.below(Self.seeds.count)], interesting: Self.interestingBytes, using: &generator)
+            let payload = FuzzMutation.mutate(
+                Self.seeds[generator.below(Self.seeds.count)], interesting: Self.interestingBytes, using: &generator)
             _ = read.receive(opcode: opcode, payload: payload)
             _ = subscription.receive(opcode: opcode, payload: payload)
             _ = invoke.receive(opcode: opcode, payload: payload)

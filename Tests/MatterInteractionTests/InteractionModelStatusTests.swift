@@ -1,5 +1,6 @@
 import MatterTLV
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct InteractionModelStatusTests {
@@ -22,8 +23,12 @@ import Testing
     }
 
     @Test func anUnknownCodeStillDescribesItself() {
-        #expect(InteractionModelStatus(rawValue: 0x0E).description == "STATUS_0x0E (a status code this controller does not know)")
-        #expect(InteractionModelStatus.unsupportedCommand.description == "UNSUPPORTED_COMMAND (the device does not implement this command)")
+        #expect(
+            InteractionModelStatus(rawValue: 0x0E).description
+                == "STATUS_0x0E (a status code this controller does not know)")
+        #expect(
+            InteractionModelStatus.unsupportedCommand.description
+                == "UNSUPPORTED_COMMAND (the device does not implement this command)")
     }
 
     @Test func decodesFromAnUnsignedByteOnly() throws {

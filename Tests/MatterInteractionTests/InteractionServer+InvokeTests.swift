@@ -1,28 +1,42 @@
 import MatterMessaging
 import MatterTLV
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct InteractionServerInvokeTests {
     typealias F = ServerFixture
 
-    static func invoke(_ commands: [CommandDataIB], on server: inout InteractionServer<ToyDataModel>, timed: Bool = false,
-                       exchange: ExchangeHandle = F.exchange(1), context: AccessContext = F.admin,
-                       now: Instant = .zero) -> [ServerAction] {
-        server.receive(.invokeRequest, InvokeRequestMessage(timedRequest: timed, invokeRequests: commands).encoded(),
-                       on: exchange, context: context, now: now)
+    static func invoke(
+        _ commands: [CommandDataIB], on server: inout InteractionServer<ToyDataModel>, timed: Bool = false,
+        exchange: ExchangeHandle = F.exchange(1), context: AccessContext = F.admin,
+        now: Instant = .zero
+    ) -> [ServerAction] {
+        server.receive(
+            .invokeRequest, InvokeRequestMessage(timedRequest: timed, invokeRequests: commands).encoded(),
+            on: exchange, context: context, now: now)
     }
 
     static func responses(_ actions: [ServerAction]) throws -> [InvokeResponseIB] {
-        try InvokeResponseMessage(payload: try #require(F.sent(actions).first { $0.0 == .invokeResponse }?.1)).invokeResponses
+        try InvokeResponseMessage(payload: try #require(F.sent(actions).first { $0.0 == .invokeResponse }?.1))
+            .invokeResponses
     }
 
-    static func command(_ endpoint: UInt16, _ cluster: UInt32, _ command: UInt32, fields: TLVValue? = nil, ref: UInt16? = nil) -> CommandDataIB {
-        CommandDataIB(path: CommandPathIB(endpoint: endpoint, cluster: cluster, command: command), fields: fields.map { TLVElement($0) }, commandRef: ref)
+    static func command(
+        _ endpoint: UInt16, _ cluster: UInt32, _ command: UInt32, fields: TLVValue? = nil, ref: UInt16? = nil
+    ) -> CommandDataIB {
+        CommandDataIB(
+            path: CommandPathIB(endpoint: endpoint, cluster: cluster, command: command),
+            fields: fields.map { TLVElement($0) }, commandRef: ref)
     }
 
-    static func status(_ command: CommandDataIB, _ status: InteractionModelStatus, cluster: UInt8? = nil) -> InvokeResponseIB {
-        .status(CommandStatusIB(path: command.path, status: StatusIB(status: status, clusterStatus: cluster), commandRef: command.commandRef))
+    static func status(
+        _ command: CommandDataIB, _ status: InteractionModelStatus, cluster: UInt8? = nil
+    ) -> InvokeResponseIB {
+        .status(
+            CommandStatusIB(
+                path: command.path, status: StatusIB(status: status, clusterStatus: cluster),
+                commandRef: command.commandRef))
     }
 
     @Test func commandWithoutResponseSucceeds() throws {
@@ -38,9 +52,15 @@ import Testing
         var server = InteractionServer(provider: ToyDataModel())
         let arm = Self.command(1, 0x30, 0x00, fields: .structure([]))
         let response = try #require(only(try Self.responses(Self.invoke([arm], on: &server))))
-        #expect(response == .command(CommandDataIB(path: CommandPathIB(endpoint: 1, cluster: 0x30, command: 0x01), fields: TLVElement(.structure([
-            TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .utf8("")),
-        ])))))
+        #expect(
+            response
+                == .command(
+                    CommandDataIB(
+                        path: CommandPathIB(endpoint: 1, cluster: 0x30, command: 0x01),
+                        fields: TLVElement(
+                            .structure([
+                                TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .utf8("")),
+                            ])))))
     }
 
     @Test(arguments: [
@@ -62,7 +82,10 @@ import Testing
         let lock = Self.command(1, 0x101, 0x00)
         let exchange = F.exchange(1)
         _ = server.receive(.timedRequest, TimedRequestMessage(timeout: 1000).encoded(), on: exchange)
-        #expect(try Self.responses(Self.invoke([lock], on: &server, timed: true, exchange: exchange)) == [Self.status(lock, .failure, cluster: 3)])
+        #expect(
+            try Self.responses(Self.invoke([lock], on: &server, timed: true, exchange: exchange)) == [
+                Self.status(lock, .failure, cluster: 3)
+            ])
     }
 
     @Test func administerCommandIsRefusedToAnOperator() throws {
@@ -70,11 +93,15 @@ import Testing
         provider.grants = [F.admin.subject: .administer, F.viewer.subject: .operate]
         var server = InteractionServer(provider: provider)
         let arm = Self.command(1, 0x30, 0x00)
-        #expect(try Self.responses(Self.invoke([arm], on: &server, context: F.viewer)) == [Self.status(arm, .unsupportedAccess)])
+        #expect(
+            try Self.responses(Self.invoke([arm], on: &server, context: F.viewer)) == [
+                Self.status(arm, .unsupportedAccess)
+            ])
         #expect(server.provider.invoked.isEmpty)
         let on = Self.command(1, 6, 0x01)
         #expect(try Self.responses(Self.invoke([on], on: &server, context: F.viewer)) == [Self.status(on, .success)])
-        let commissioning = AccessContext(fabricIndex: 0, subject: AccessContext.paseSubject, authMode: .pase, isCommissioning: true)
+        let commissioning = AccessContext(
+            fabricIndex: 0, subject: AccessContext.paseSubject, authMode: .pase, isCommissioning: true)
         #expect(try Self.responses(Self.invoke([arm], on: &server, context: commissioning)).count == 1)
         #expect(server.provider.invoked.map(\.cluster) == [6, 0x30])
     }
@@ -93,7 +120,8 @@ import Testing
         var server = InteractionServer(provider: ToyDataModel())
         let exchange = F.exchange(4)
         _ = server.receive(.timedRequest, TimedRequestMessage(timeout: 500).encoded(), on: exchange)
-        let actions = Self.invoke([Self.command(1, 0x101, 0x00)], on: &server, timed: true, exchange: exchange, now: F.at(seconds: 0.501))
+        let actions = Self.invoke(
+            [Self.command(1, 0x101, 0x00)], on: &server, timed: true, exchange: exchange, now: F.at(seconds: 0.501))
         #expect(try F.status(actions) == .timeout)
         #expect(F.closes(actions, exchange))
         #expect(server.provider.invoked.isEmpty)
@@ -103,8 +131,12 @@ import Testing
         var server = InteractionServer(provider: ToyDataModel())
         let exchange = F.exchange(4)
         _ = server.receive(.timedRequest, TimedRequestMessage(timeout: 500).encoded(), on: exchange)
-        #expect(try F.status(Self.invoke([Self.command(1, 6, 1)], on: &server, exchange: exchange)) == .timedRequestMismatch)
-        #expect(try F.status(Self.invoke([Self.command(1, 6, 1)], on: &server, timed: true, exchange: F.exchange(5))) == .timedRequestMismatch)
+        #expect(
+            try F.status(Self.invoke([Self.command(1, 6, 1)], on: &server, exchange: exchange)) == .timedRequestMismatch
+        )
+        #expect(
+            try F.status(Self.invoke([Self.command(1, 6, 1)], on: &server, timed: true, exchange: F.exchange(5)))
+                == .timedRequestMismatch)
         #expect(server.provider.invoked.isEmpty)
     }
 
@@ -122,8 +154,9 @@ import Testing
         let on = Self.command(1, 6, 0x01, ref: 1)
         let level = Self.command(2, 8, 0x00, fields: .structure([TLVElement(tag: .context(0), .unsigned(90))]), ref: 2)
         let missing = Self.command(1, 6, 0x55, ref: 3)
-        #expect(try Self.responses(Self.invoke([on, level, missing], on: &server))
-            == [Self.status(on, .success), Self.status(level, .success), Self.status(missing, .unsupportedCommand)])
+        #expect(
+            try Self.responses(Self.invoke([on, level, missing], on: &server))
+                == [Self.status(on, .success), Self.status(level, .success), Self.status(missing, .unsupportedCommand)])
         #expect(server.provider.currentLevel == 90 && server.provider.onOffValue)
     }
 

@@ -1,25 +1,32 @@
 import MatterMessaging
 import MatterTLV
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct InteractionServerReadTests {
     typealias F = ServerFixture
 
-    static func read(_ paths: [AttributePathIB], events: [EventPathIB] = [], eventMinimum: UInt64? = nil,
-                     filters: [DataVersionFilterIB] = [], provider: ToyDataModel = ToyDataModel(),
-                     context: AccessContext = F.admin) throws -> (ReportDataMessage, [ServerAction]) {
+    static func read(
+        _ paths: [AttributePathIB], events: [EventPathIB] = [], eventMinimum: UInt64? = nil,
+        filters: [DataVersionFilterIB] = [], provider: ToyDataModel = ToyDataModel(),
+        context: AccessContext = F.admin
+    ) throws -> (ReportDataMessage, [ServerAction]) {
         var server = InteractionServer(provider: provider)
-        let request = ReadRequestMessage(attributeRequests: paths, eventRequests: events,
-                                         eventFilters: eventMinimum.map { [EventFilterIB(eventMinimum: $0)] } ?? [],
-                                         dataVersionFilters: filters)
+        let request = ReadRequestMessage(
+            attributeRequests: paths, eventRequests: events,
+            eventFilters: eventMinimum.map { [EventFilterIB(eventMinimum: $0)] } ?? [],
+            dataVersionFilters: filters)
         let actions = server.receive(.readRequest, request.encoded(), on: F.exchange(1), context: context)
         return (try #require(only(try F.reports(actions))), actions)
     }
 
     @Test func concretePathGetsItsValueAndDataVersionInOneSuppressedMessage() throws {
         let (report, actions) = try Self.read([F.path(2, ToyDataModel.level, 0x0000)])
-        #expect(report.attributeReports == [.data(AttributeDataIB(dataVersion: 108, path: F.path(2, 8, 0), data: TLVElement(.unsigned(10))))])
+        #expect(
+            report.attributeReports == [
+                .data(AttributeDataIB(dataVersion: 108, path: F.path(2, 8, 0), data: TLVElement(.unsigned(10))))
+            ])
         #expect(report.suppressResponse && !report.moreChunkedMessages && report.subscriptionID == nil)
         #expect(actions.last == .closeExchange(F.exchange(1)))
     }
@@ -28,10 +35,11 @@ import Testing
         let (report, _) = try Self.read([F.path(1, ToyDataModel.onOff, nil)])
         let ids = report.attributeReports.compactMap { $0.path.attribute }
         #expect(ids == [0x0000, 0x4001, 0xFFF8, 0xFFF9, 0xFFFB, 0xFFFC, 0xFFFD])
-        let values = Dictionary(uniqueKeysWithValues: report.attributeReports.compactMap { report -> (UInt32, TLVValue)? in
-            guard case .data(let data) = report, let id = data.path.attribute else { return nil }
-            return (id, data.data.value)
-        })
+        let values = Dictionary(
+            uniqueKeysWithValues: report.attributeReports.compactMap { report -> (UInt32, TLVValue)? in
+                guard case .data(let data) = report, let id = data.path.attribute else { return nil }
+                return (id, data.data.value)
+            })
         let list = { (ids: [UInt64]) in TLVValue.array(ids.map { TLVElement(.unsigned($0)) }) }
         #expect(values[0xFFFB] == list([0x0000, 0x4001, 0xFFF8, 0xFFF9, 0xFFFB, 0xFFFC, 0xFFFD]))
         #expect(values[0xFFF9] == list([0, 1, 2]))
@@ -66,7 +74,8 @@ import Testing
     @Test func dataVersionFiltersSkipCurrentClustersOnly() throws {
         let current = DataVersionFilterIB(path: ClusterPathIB(endpoint: 1, cluster: 6), dataVersion: 106)
         let stale = DataVersionFilterIB(path: ClusterPathIB(endpoint: 2, cluster: 8), dataVersion: 7)
-        let (report, _) = try Self.read([F.path(1, 6, 0), F.path(2, 8, 0), F.path(1, 6, nil)], filters: [current, stale])
+        let (report, _) = try Self.read(
+            [F.path(1, 6, 0), F.path(2, 8, 0), F.path(1, 6, nil)], filters: [current, stale])
         #expect(report.attributeReports.map(\.path) == [F.path(2, 8, 0)])
     }
 
@@ -74,11 +83,16 @@ import Testing
         var provider = ToyDataModel()
         provider.grants = [F.viewer.subject: .view]
         let (report, _) = try Self.read([F.path(1, 6, 0), F.path(1, 0x30, nil)], provider: provider, context: F.viewer)
-        #expect(report.attributeReports.first == .data(AttributeDataIB(dataVersion: 106, path: F.path(1, 6, 0), data: TLVElement(.bool(false)))))
+        #expect(
+            report.attributeReports.first
+                == .data(AttributeDataIB(dataVersion: 106, path: F.path(1, 6, 0), data: TLVElement(.bool(false)))))
         var stranger = F.viewer
         stranger.subject = 0x9999
         let (denied, _) = try Self.read([F.path(1, 6, 0), F.path(1, nil, nil)], provider: provider, context: stranger)
-        #expect(denied.attributeReports == [.status(AttributeStatusIB(path: F.path(1, 6, 0), status: StatusIB(status: .unsupportedAccess)))])
+        #expect(
+            denied.attributeReports == [
+                .status(AttributeStatusIB(path: F.path(1, 6, 0), status: StatusIB(status: .unsupportedAccess)))
+            ])
     }
 
     @Test func eventsAreFilteredByPathAndMinimumAndUnknownEventsGetAStatus() throws {
@@ -89,10 +103,11 @@ import Testing
         let press = EventPathIB(endpoint: 1, cluster: ToyDataModel.switchCluster, event: 0x01)
         let unknown = EventPathIB(endpoint: 1, cluster: ToyDataModel.switchCluster, event: 0x07)
         let (report, _) = try Self.read([], events: [press, unknown], eventMinimum: 2, provider: provider)
-        #expect(report.eventReports == [
-            .status(EventStatusIB(path: unknown, status: StatusIB(status: .unsupportedEvent))),
-            .data(provider.recordedEvents[1]), .data(provider.recordedEvents[2]),
-        ])
+        #expect(
+            report.eventReports == [
+                .status(EventStatusIB(path: unknown, status: StatusIB(status: .unsupportedEvent))),
+                .data(provider.recordedEvents[1]), .data(provider.recordedEvents[2]),
+            ])
         let (none, _) = try Self.read([], events: [EventPathIB(endpoint: 2)], provider: provider)
         #expect(none.eventReports.isEmpty)
     }
@@ -109,7 +124,8 @@ import Testing
     @Test func largeReadGoesInChunksEachAfterTheClientsStatusResponse() throws {
         var server = InteractionServer(provider: ToyDataModel())
         let exchange = F.exchange(1)
-        var actions = server.receive(.readRequest, ReadRequestMessage(attributeRequests: [F.path(2, nil, nil)]).encoded(), on: exchange)
+        var actions = server.receive(
+            .readRequest, ReadRequestMessage(attributeRequests: [F.path(2, nil, nil)]).encoded(), on: exchange)
         var chunks: [ReportDataMessage] = []
         while let chunk = try F.reports(actions).first {
             chunks.append(chunk)
@@ -123,14 +139,17 @@ import Testing
         #expect(F.closes(actions, exchange))
         var cache = AttributeCache()
         cache.apply(chunks.flatMap(\.attributeReports))
-        #expect(cache.value(endpoint: 2, cluster: ToyDataModel.userLabel, attribute: 0) == TLVElement(.array(ToyDataModel().labels)))
+        #expect(
+            cache.value(endpoint: 2, cluster: ToyDataModel.userLabel, attribute: 0)
+                == TLVElement(.array(ToyDataModel().labels)))
         #expect(server.nextDeadline == nil)
     }
 
     @Test func errorStatusFromTheClientEndsAChunkedRead() throws {
         var server = InteractionServer(provider: ToyDataModel())
         let exchange = F.exchange(1)
-        _ = server.receive(.readRequest, ReadRequestMessage(attributeRequests: [F.path(2, nil, nil)]).encoded(), on: exchange)
+        _ = server.receive(
+            .readRequest, ReadRequestMessage(attributeRequests: [F.path(2, nil, nil)]).encoded(), on: exchange)
         let actions = server.receive(.statusResponse, F.statusResponse(.resourceExhausted), on: exchange)
         #expect(actions == [.closeExchange(exchange)])
         #expect(server.nextDeadline == nil)
@@ -139,7 +158,8 @@ import Testing
     @Test func silentClientIsGivenUpAfterTheResponseTimeout() {
         var server = InteractionServer(provider: ToyDataModel())
         let exchange = F.exchange(1)
-        _ = server.receive(.readRequest, ReadRequestMessage(attributeRequests: [F.path(2, nil, nil)]).encoded(), on: exchange)
+        _ = server.receive(
+            .readRequest, ReadRequestMessage(attributeRequests: [F.path(2, nil, nil)]).encoded(), on: exchange)
         let deadline = Instant.zero + InteractionTiming.serverResponseTimeout
         #expect(server.nextDeadline == deadline)
         #expect(server.tick(now: deadline + .nanoseconds(-1)).isEmpty)

@@ -1,15 +1,19 @@
 import MatterMessaging
 import MatterTLV
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct InteractionServerWriteTests {
     typealias F = ServerFixture
 
-    static func write(_ data: AttributeDataIB, into server: inout InteractionServer<ToyDataModel>, timed: Bool = false,
-                      context: AccessContext = F.admin) throws -> InteractionModelStatus? {
-        let actions = server.receive(.writeRequest, WriteRequestMessage(timedRequest: timed, writeRequests: [data]).encoded(),
-                                     on: F.exchange(1), context: context)
+    static func write(
+        _ data: AttributeDataIB, into server: inout InteractionServer<ToyDataModel>, timed: Bool = false,
+        context: AccessContext = F.admin
+    ) throws -> InteractionModelStatus? {
+        let actions = server.receive(
+            .writeRequest, WriteRequestMessage(timedRequest: timed, writeRequests: [data]).encoded(),
+            on: F.exchange(1), context: context)
         let payload = try #require(F.sent(actions).first { $0.0 == .writeResponse }?.1)
         let response = try WriteResponseMessage(payload: payload)
         #expect(response.writeResponses.map(\.path) == [data.path])
@@ -17,7 +21,8 @@ import Testing
     }
 
     static func onTime(_ value: UInt64, version: UInt32? = nil) -> AttributeDataIB {
-        AttributeDataIB(dataVersion: version, path: F.path(1, ToyDataModel.onOff, 0x4001), data: TLVElement(.unsigned(value)))
+        AttributeDataIB(
+            dataVersion: version, path: F.path(1, ToyDataModel.onOff, 0x4001), data: TLVElement(.unsigned(value)))
     }
 
     @Test func writableAttributeIsWrittenAndItsVersionBumped() throws {
@@ -28,7 +33,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (AttributeDataIB(path: F.path(1, 6, 0x0000), data: TLVElement(.bool(true))), InteractionModelStatus.unsupportedWrite),
+        (
+            AttributeDataIB(path: F.path(1, 6, 0x0000), data: TLVElement(.bool(true))),
+            InteractionModelStatus.unsupportedWrite
+        ),
         (AttributeDataIB(path: F.path(1, 6, 0x7777), data: TLVElement(.bool(true))), .unsupportedAttribute),
         (AttributeDataIB(path: F.path(3, 6, 0x4001), data: TLVElement(.bool(true))), .unsupportedEndpoint),
         (AttributeDataIB(path: F.path(2, 6, 0x4001), data: TLVElement(.bool(true))), .unsupportedCluster),
@@ -36,7 +44,10 @@ import Testing
         (AttributeDataIB(path: F.path(1, 6, 0xFFFD), data: TLVElement(.unsigned(1))), .unsupportedWrite),
         (AttributeDataIB(path: F.path(1, 6, 0x4001), data: TLVElement(.unsigned(70_000))), .constraintError),
         (AttributeDataIB(path: F.path(1, 6, 0x4001), data: TLVElement(.utf8("x"))), .invalidDataType),
-        (AttributeDataIB(dataVersion: 105, path: F.path(1, 6, 0x4001), data: TLVElement(.unsigned(1))), .dataVersionMismatch),
+        (
+            AttributeDataIB(dataVersion: 105, path: F.path(1, 6, 0x4001), data: TLVElement(.unsigned(1))),
+            .dataVersionMismatch
+        ),
         (AttributeDataIB(path: F.path(2, 8, 0x0011), data: TLVElement(.unsigned(5))), .needsTimedInteraction),
     ])
     func refusedWriteGetsItsStatusAndChangesNothing(data: AttributeDataIB, status: InteractionModelStatus) throws {
@@ -60,8 +71,9 @@ import Testing
         #expect(try F.status(opened) == .success)
         #expect(!F.closes(opened, exchange))
         let level = AttributeDataIB(path: F.path(2, 8, 0x0011), data: TLVElement(.unsigned(77)))
-        let actions = server.receive(.writeRequest, WriteRequestMessage(timedRequest: true, writeRequests: [level]).encoded(),
-                                     on: exchange, now: F.at(seconds: 0.4))
+        let actions = server.receive(
+            .writeRequest, WriteRequestMessage(timedRequest: true, writeRequests: [level]).encoded(),
+            on: exchange, now: F.at(seconds: 0.4))
         let response = try WriteResponseMessage(payload: try #require(F.sent(actions).first?.1))
         #expect(response.writeResponses == [AttributeStatusIB(path: level.path, status: StatusIB(status: .success))])
         #expect(server.provider.onLevel == 77)
@@ -70,7 +82,9 @@ import Testing
 
     @Test func timedFlagWithoutTimedRequestIsAMismatch() throws {
         var server = InteractionServer(provider: ToyDataModel())
-        let actions = server.receive(.writeRequest, WriteRequestMessage(timedRequest: true, writeRequests: [Self.onTime(1)]).encoded(), on: F.exchange(1))
+        let actions = server.receive(
+            .writeRequest, WriteRequestMessage(timedRequest: true, writeRequests: [Self.onTime(1)]).encoded(),
+            on: F.exchange(1))
         #expect(try F.status(actions) == .timedRequestMismatch)
         #expect(server.provider.onTime == 0)
     }
@@ -81,13 +95,24 @@ import Testing
         let list = F.path(2, ToyDataModel.userLabel, 0)
         var appended = list
         appended.listIndex = .append
-        let item = { (name: String) in TLVElement(.structure([TLVElement(tag: .context(0), .utf8(name)), TLVElement(tag: .context(1), .utf8(""))])) }
-        let first = server.receive(.writeRequest, WriteRequestMessage(writeRequests: [
-            AttributeDataIB(dataVersion: 165, path: list, data: TLVElement(.array([]))), AttributeDataIB(path: appended, data: item("a")),
-        ], moreChunkedMessages: true).encoded(), on: exchange)
+        let item = { (name: String) in
+            TLVElement(
+                .structure([TLVElement(tag: .context(0), .utf8(name)), TLVElement(tag: .context(1), .utf8(""))]))
+        }
+        let first = server.receive(
+            .writeRequest,
+            WriteRequestMessage(
+                writeRequests: [
+                    AttributeDataIB(dataVersion: 165, path: list, data: TLVElement(.array([]))),
+                    AttributeDataIB(path: appended, data: item("a")),
+                ], moreChunkedMessages: true
+            ).encoded(), on: exchange)
         #expect(F.sent(first).map(\.0) == [.writeResponse])
         #expect(!F.closes(first, exchange))
-        let last = server.receive(.writeRequest, WriteRequestMessage(writeRequests: [AttributeDataIB(path: appended, data: item("b"))]).encoded(), on: exchange)
+        let last = server.receive(
+            .writeRequest,
+            WriteRequestMessage(writeRequests: [AttributeDataIB(path: appended, data: item("b"))]).encoded(),
+            on: exchange)
         #expect(F.closes(last, exchange))
         #expect(server.provider.labels == [item("a"), item("b")])
     }

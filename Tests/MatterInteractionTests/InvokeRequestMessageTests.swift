@@ -1,12 +1,14 @@
-import MatterTestSupport
 import MatterTLV
+import MatterTestSupport
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct InvokeRequestMessageTests {
     static let armFailSafe = CommandDataIB(
         path: CommandPathIB(endpoint: 0, cluster: 0x30, command: 0),
-        fields: TLVElement(.structure([TLVElement(tag: .context(0), .unsigned(60)), TLVElement(tag: .context(1), .unsigned(3))]))
+        fields: TLVElement(
+            .structure([TLVElement(tag: .context(0), .unsigned(60)), TLVElement(tag: .context(1), .unsigned(3))]))
     )
 
     @Test func decodesTheArmFailSafeAnIPhoneSent() throws {
@@ -30,8 +32,11 @@ import Testing
 
     @Test func aCommandWithoutFieldsLeavesTheFieldsOut() {
         let toggle = CommandDataIB(path: CommandPathIB(endpoint: 1, cluster: 6, command: 2))
-        #expect(InvokeRequestMessage(invokeRequests: [toggle]).encoded() == hex("""
-            15 28 00 28 01 36 02 15 37 00 24 00 01 24 01 06 24 02 02 18 18 18 24 ff 0c 18
-            """))
+        #expect(
+            InvokeRequestMessage(invokeRequests: [toggle]).encoded()
+                == hex(
+                    """
+                    15 28 00 28 01 36 02 15 37 00 24 00 01 24 01 06 24 02 02 18 18 18 24 ff 0c 18
+                    """))
     }
 }

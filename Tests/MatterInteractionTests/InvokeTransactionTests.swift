@@ -1,5 +1,6 @@
 import MatterTLV
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct InvokeTransactionTests {
@@ -11,18 +12,23 @@ import Testing
     }
 
     @Test func aStatusOnlySuccessCompletes() {
-        var invoke = InvokeTransaction(command: CommandDataIB(path: CommandPathIB(endpoint: 0, cluster: 0x3E, command: 0x0B)))
+        var invoke = InvokeTransaction(
+            command: CommandDataIB(path: CommandPathIB(endpoint: 0, cluster: 0x3E, command: 0x0B)))
         _ = invoke.start()
-        #expect(invoke.receive(opcode: 0x09, payload: CapturedMessages.addTrustedRootResponse) == [.completed(.success)])
+        #expect(
+            invoke.receive(opcode: 0x09, payload: CapturedMessages.addTrustedRootResponse) == [.completed(.success)])
     }
 
     @Test func aResponseCommandDeliversItsFields() {
         var invoke = InvokeTransaction(command: InvokeRequestMessageTests.armFailSafe)
         _ = invoke.start()
         // ArmFailSafeResponse (command 0x01): ErrorCode 0, DebugText "".
-        let response = CommandDataIB(path: CommandPathIB(endpoint: 0, cluster: 0x30, command: 1),
-                                     fields: TLVElement(.structure([TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .utf8(""))])))
-        let actions = invoke.receive(opcode: 0x09, payload: InvokeResponseMessage(invokeResponses: [.command(response)]).encoded())
+        let response = CommandDataIB(
+            path: CommandPathIB(endpoint: 0, cluster: 0x30, command: 1),
+            fields: TLVElement(
+                .structure([TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .utf8(""))])))
+        let actions = invoke.receive(
+            opcode: 0x09, payload: InvokeResponseMessage(invokeResponses: [.command(response)]).encoded())
         #expect(actions == [.completed(.response(response))])
     }
 
@@ -30,24 +36,30 @@ import Testing
         var invoke = InvokeTransaction(command: Self.toggle)
         _ = invoke.start()
         let status = CommandStatusIB(path: Self.toggle.path, status: StatusIB(status: .unsupportedCommand))
-        let actions = invoke.receive(opcode: 0x09, payload: InvokeResponseMessage(invokeResponses: [.status(status)]).encoded())
+        let actions = invoke.receive(
+            opcode: 0x09, payload: InvokeResponseMessage(invokeResponses: [.status(status)]).encoded())
         #expect(actions == [.failed(.status(StatusIB(status: .unsupportedCommand), path: .command(Self.toggle.path)))])
         guard case .failed(let error)? = only(actions) else { return }
-        #expect(error.description == "cluster 0x0006 command 0x0002 on endpoint 1: UNSUPPORTED_COMMAND (the device does not implement this command)")
+        #expect(
+            error.description
+                == "cluster 0x0006 command 0x0002 on endpoint 1: UNSUPPORTED_COMMAND (the device does not implement this command)"
+        )
     }
 
     @Test func anEmptyResponseIsAMissingCommandResponse() {
         var invoke = InvokeTransaction(command: Self.toggle)
         _ = invoke.start()
-        #expect(invoke.receive(opcode: 0x09, payload: InvokeResponseMessage(invokeResponses: []).encoded())
-            == [.failed(.missingCommandResponse(Self.toggle.path))])
+        #expect(
+            invoke.receive(opcode: 0x09, payload: InvokeResponseMessage(invokeResponses: []).encoded())
+                == [.failed(.missingCommandResponse(Self.toggle.path))])
     }
 
     @Test func aStatusResponseInsteadOfAnInvokeResponseFails() {
         var invoke = InvokeTransaction(command: Self.toggle)
         _ = invoke.start()
-        #expect(invoke.receive(opcode: 0x01, payload: StatusResponseMessage(status: .needsTimedInteraction).encoded())
-            == [.failed(.status(StatusIB(status: .needsTimedInteraction), path: .command(Self.toggle.path)))])
+        #expect(
+            invoke.receive(opcode: 0x01, payload: StatusResponseMessage(status: .needsTimedInteraction).encoded())
+                == [.failed(.status(StatusIB(status: .needsTimedInteraction), path: .command(Self.toggle.path)))])
     }
 
     @Test func aTimedInvokeSendsTheTimedRequestFirst() throws {
@@ -61,15 +73,17 @@ import Testing
         let request = try InvokeRequestMessage(payload: payload)
         #expect(request.timedRequest && request.invokeRequests == [Self.toggle])
         let success = CommandStatusIB(path: Self.toggle.path, status: StatusIB(status: .success))
-        #expect(invoke.receive(opcode: 0x09, payload: InvokeResponseMessage(invokeResponses: [.status(success)]).encoded())
-            == [.completed(.success)])
+        #expect(
+            invoke.receive(opcode: 0x09, payload: InvokeResponseMessage(invokeResponses: [.status(success)]).encoded())
+                == [.completed(.success)])
     }
 
     @Test func aRefusedTimedRequestFailsBeforeInvoking() {
         var invoke = InvokeTransaction(command: Self.toggle, timedWindow: .seconds(1))
         _ = invoke.start()
-        #expect(invoke.receive(opcode: 0x01, payload: StatusResponseMessage(status: .busy).encoded())
-            == [.failed(.status(StatusIB(status: .busy), path: .command(Self.toggle.path)))])
+        #expect(
+            invoke.receive(opcode: 0x01, payload: StatusResponseMessage(status: .busy).encoded())
+                == [.failed(.status(StatusIB(status: .busy), path: .command(Self.toggle.path)))])
     }
 
     @Test(arguments: [(Duration.zero, UInt16(1)), (.milliseconds(1500), 1500), (.seconds(3600), 65535)])
@@ -81,6 +95,9 @@ import Testing
     @Test func anInvokeResponseBeforeTheTimedStatusIsUnexpected() {
         var invoke = InvokeTransaction(command: Self.toggle, timedWindow: .seconds(1))
         _ = invoke.start()
-        #expect(invoke.receive(opcode: 0x09, payload: []) == [.failed(.unexpectedMessage(opcode: 0x09, expecting: "StatusResponse to TimedRequest"))])
+        #expect(
+            invoke.receive(opcode: 0x09, payload: []) == [
+                .failed(.unexpectedMessage(opcode: 0x09, expecting: "StatusResponse to TimedRequest"))
+            ])
     }
 }

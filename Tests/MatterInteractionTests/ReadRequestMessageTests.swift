@@ -1,6 +1,7 @@
-import MatterTestSupport
 import MatterTLV
+import MatterTestSupport
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct ReadRequestMessageTests {
@@ -17,9 +18,12 @@ import Testing
     }
 
     @Test func encodesTheSameBytesAsTheIPhone() {
-        let paths: [(UInt32, UInt32?)] = [(0x30, 4), (0x30, 0), (0x30, 1), (0x30, 2), (0x30, 3), (0x30, 0x0C), (0x28, 2), (0x28, 4), (0x38, nil)]
+        let paths: [(UInt32, UInt32?)] = [
+            (0x30, 4), (0x30, 0), (0x30, 1), (0x30, 2), (0x30, 3), (0x30, 0x0C), (0x28, 2), (0x28, 4), (0x38, nil),
+        ]
         let request = ReadRequestMessage(
-            attributeRequests: paths.map { AttributePathIB(endpoint: 0, cluster: $0.0, attribute: $0.1) }, isFabricFiltered: false)
+            attributeRequests: paths.map { AttributePathIB(endpoint: 0, cluster: $0.0, attribute: $0.1) },
+            isFabricFiltered: false)
         #expect(request.encoded() == CapturedMessages.appleReadRequest)
     }
 

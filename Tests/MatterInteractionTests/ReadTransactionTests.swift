@@ -1,6 +1,7 @@
-import MatterTestSupport
 import MatterTLV
+import MatterTestSupport
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct ReadTransactionTests {
@@ -8,8 +9,12 @@ import Testing
 
     static func chunk(attribute: UInt32, more: Bool) -> [UInt8] {
         ReportDataMessage(
-            attributeReports: [.data(AttributeDataIB(dataVersion: 1, path: AttributePathIB(endpoint: 0, cluster: 0x28, attribute: attribute),
-                                                     data: TLVElement(.unsigned(UInt64(attribute)))))],
+            attributeReports: [
+                .data(
+                    AttributeDataIB(
+                        dataVersion: 1, path: AttributePathIB(endpoint: 0, cluster: 0x28, attribute: attribute),
+                        data: TLVElement(.unsigned(UInt64(attribute)))))
+            ],
             moreChunkedMessages: more, suppressResponse: !more
         ).encoded()
     }
@@ -25,7 +30,8 @@ import Testing
     }
 
     @Test func threeChunksAreAcknowledgedTwiceAndDeliveredOnce() throws {
-        var read = ReadTransaction(request: ReadRequestMessage(attributeRequests: [AttributePathIB(endpoint: 0, cluster: 0x28)]))
+        var read = ReadTransaction(
+            request: ReadRequestMessage(attributeRequests: [AttributePathIB(endpoint: 0, cluster: 0x28)]))
         _ = read.start()
         let first = read.receive(opcode: 0x05, payload: Self.chunk(attribute: 1, more: true))
         let second = read.receive(opcode: 0x05, payload: Self.chunk(attribute: 2, more: true))
@@ -38,7 +44,10 @@ import Testing
         }
         #expect(report.attributeReports.map { $0.path.attribute } == [1, 2, 3])
         // The read is over: anything more is an error, not a second result.
-        guard case .failed(.unexpectedMessage)? = only(read.receive(opcode: 0x05, payload: Self.chunk(attribute: 4, more: false))) else {
+        guard
+            case .failed(.unexpectedMessage)? = only(
+                read.receive(opcode: 0x05, payload: Self.chunk(attribute: 4, more: false)))
+        else {
             Issue.record("a report after the end was accepted")
             return
         }
@@ -62,16 +71,20 @@ import Testing
         var read = ReadTransaction(request: ReadRequestMessage())
         _ = read.start()
         let actions = read.receive(opcode: 0x05, payload: hex("15 36 01 18"))
-        #expect(actions == [
-            .send(.statusResponse, StatusResponseMessage(status: .invalidAction).encoded()),
-            .failed(.malformed(.reportData, .unterminatedContainer(openedAt: 0))),
-        ])
+        #expect(
+            actions == [
+                .send(.statusResponse, StatusResponseMessage(status: .invalidAction).encoded()),
+                .failed(.malformed(.reportData, .unterminatedContainer(openedAt: 0))),
+            ])
     }
 
     @Test func anotherMessageFailsTheRead() {
         var read = ReadTransaction(request: ReadRequestMessage())
         _ = read.start()
-        #expect(read.receive(opcode: 0x09, payload: []) == [.failed(.unexpectedMessage(opcode: 0x09, expecting: "ReportData"))])
+        #expect(
+            read.receive(opcode: 0x09, payload: []) == [
+                .failed(.unexpectedMessage(opcode: 0x09, expecting: "ReportData"))
+            ])
     }
 
     @Test func aPeerThatNeverStopsChunkingIsCutOff() {
@@ -81,9 +94,10 @@ import Testing
         for _ in 0..<InteractionConstants.maximumReportChunks {
             #expect(read.receive(opcode: 0x05, payload: chunk) == [.send(.statusResponse, Self.success)])
         }
-        #expect(read.receive(opcode: 0x05, payload: chunk) == [
-            .send(.statusResponse, StatusResponseMessage(status: .resourceExhausted).encoded()),
-            .failed(.tooManyChunks(limit: InteractionConstants.maximumReportChunks)),
-        ])
+        #expect(
+            read.receive(opcode: 0x05, payload: chunk) == [
+                .send(.statusResponse, StatusResponseMessage(status: .resourceExhausted).encoded()),
+                .failed(.tooManyChunks(limit: InteractionConstants.maximumReportChunks)),
+            ])
     }
 }

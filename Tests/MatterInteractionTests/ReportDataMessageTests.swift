@@ -1,6 +1,7 @@
-import MatterTestSupport
 import MatterTLV
+import MatterTestSupport
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct ReportDataMessageTests {
@@ -9,10 +10,13 @@ import Testing
         #expect(report.subscriptionID == nil)
         #expect(report.suppressResponse && !report.moreChunkedMessages)
         #expect(report.interactionModelRevision == 1)
-        #expect(report.attributeReports == [
-            .data(AttributeDataIB(dataVersion: 2_020_087_125, path: AttributePathIB(endpoint: 0, cluster: 0x28, attribute: 9),
-                                  data: TLVElement(.unsigned(1)))),
-        ])
+        #expect(
+            report.attributeReports == [
+                .data(
+                    AttributeDataIB(
+                        dataVersion: 2_020_087_125, path: AttributePathIB(endpoint: 0, cluster: 0x28, attribute: 9),
+                        data: TLVElement(.unsigned(1))))
+            ])
         #expect(report.encoded() == CapturedMessages.lightingReportData)
     }
 
@@ -35,9 +39,11 @@ import Testing
     }
 
     @Test func chunkFlagsAndSubscriptionRoundTrip() throws {
-        let status = AttributeStatusIB(path: AttributePathIB(endpoint: 1, cluster: 6, attribute: 0x4000),
-                                       status: StatusIB(status: .unsupportedAttribute, clusterStatus: 0))
-        let message = ReportDataMessage(subscriptionID: 0xDEAD_BEEF, attributeReports: [.status(status)], moreChunkedMessages: true)
+        let status = AttributeStatusIB(
+            path: AttributePathIB(endpoint: 1, cluster: 6, attribute: 0x4000),
+            status: StatusIB(status: .unsupportedAttribute, clusterStatus: 0))
+        let message = ReportDataMessage(
+            subscriptionID: 0xDEAD_BEEF, attributeReports: [.status(status)], moreChunkedMessages: true)
         let bytes = message.encoded()
         // SubscriptionId 0xDEADBEEF as a 4-byte unsigned, MoreChunkedMessages true, no SuppressResponse.
         #expect(bytes.starts(with: hex("15 26 00 ef be ad de")))

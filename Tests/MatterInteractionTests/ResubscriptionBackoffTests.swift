@@ -1,11 +1,15 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterInteraction
 
 @Suite struct ResubscriptionBackoffTests {
     @Test func ceilingsGrowByHalfFromOneSecondUpToFiveMinutes() {
         let ceilings = (0...4).map { ResubscriptionBackoff.ceiling(afterFailedAttempts: $0) }
-        #expect(ceilings == [.seconds(1), .milliseconds(1500), .milliseconds(2250), .milliseconds(3375), .microseconds(5_062_500)])
+        #expect(
+            ceilings == [
+                .seconds(1), .milliseconds(1500), .milliseconds(2250), .milliseconds(3375), .microseconds(5_062_500),
+            ])
         // 1.5^14 ≈ 292 s is the last ceiling below the cap; 1.5^15 ≈ 438 s is capped.
         #expect(ResubscriptionBackoff.ceiling(afterFailedAttempts: 14) < .seconds(300))
         #expect(ResubscriptionBackoff.ceiling(afterFailedAttempts: 14) > .seconds(291))
@@ -19,7 +23,9 @@ import Testing
         for attempt in 0..<20 {
             let ceiling = ResubscriptionBackoff.ceiling(afterFailedAttempts: attempt)
             let delay = backoff.nextDelay(using: &generator)
-            #expect(delay >= ceiling / 2 && delay <= ceiling, "attempt \(attempt): \(delay) outside [\(ceiling / 2), \(ceiling)]")
+            #expect(
+                delay >= ceiling / 2 && delay <= ceiling,
+                "attempt \(attempt): \(delay) outside [\(ceiling / 2), \(ceiling)]")
         }
         #expect(backoff.failedAttempts == 20)
     }

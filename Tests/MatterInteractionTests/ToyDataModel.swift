@@ -1,5 +1,6 @@
 import MatterMessaging
 import MatterTLV
+
 @testable import MatterInteraction
 
 /// A small device for the server's tests: endpoint 1 with OnOff (a read-only and a writable attribute, three
@@ -19,10 +20,11 @@ struct ToyDataModel: DataModelProvider {
     var currentLevel: UInt8 = 10
     var onLevel: UInt8 = 200
     var labels: [TLVElement] = (0..<48).map { index in
-        TLVElement(.structure([
-            TLVElement(tag: .context(0), .utf8("label \(index)")),
-            TLVElement(tag: .context(1), .utf8("value number \(index)")),
-        ]))
+        TLVElement(
+            .structure([
+                TLVElement(tag: .context(0), .utf8("label \(index)")),
+                TLVElement(tag: .context(1), .utf8("value number \(index)")),
+            ]))
     }
     var versions: [ConcreteClusterPath: UInt32] = [:]
     var recordedEvents: [EventDataIB] = []
@@ -32,22 +34,35 @@ struct ToyDataModel: DataModelProvider {
 
     let structure: [UInt16: [ClusterDescription]] = [
         1: [
-            ClusterDescription(id: onOff, revision: 6, featureMap: 1, attributes: [
-                AttributeDescription(id: 0x0000),
-                AttributeDescription(id: 0x4001, writePrivilege: .operate),
-            ], acceptedCommands: [CommandDescription(id: 0x00), CommandDescription(id: 0x01), CommandDescription(id: 0x02)]),
-            ClusterDescription(id: switchCluster, revision: 2, featureMap: 2, attributes: [AttributeDescription(id: 0x0001)], events: [0x01]),
-            ClusterDescription(id: generalCommissioning, revision: 1, acceptedCommands: [CommandDescription(id: 0x00, privilege: .administer)],
-                               generatedCommands: [0x01]),
-            ClusterDescription(id: doorLock, revision: 7, attributes: [AttributeDescription(id: 0x0000)],
-                               acceptedCommands: [CommandDescription(id: 0x00, requiresTimedInvoke: true)]),
+            ClusterDescription(
+                id: onOff, revision: 6, featureMap: 1,
+                attributes: [
+                    AttributeDescription(id: 0x0000),
+                    AttributeDescription(id: 0x4001, writePrivilege: .operate),
+                ],
+                acceptedCommands: [
+                    CommandDescription(id: 0x00), CommandDescription(id: 0x01), CommandDescription(id: 0x02),
+                ]),
+            ClusterDescription(
+                id: switchCluster, revision: 2, featureMap: 2, attributes: [AttributeDescription(id: 0x0001)],
+                events: [0x01]),
+            ClusterDescription(
+                id: generalCommissioning, revision: 1,
+                acceptedCommands: [CommandDescription(id: 0x00, privilege: .administer)],
+                generatedCommands: [0x01]),
+            ClusterDescription(
+                id: doorLock, revision: 7, attributes: [AttributeDescription(id: 0x0000)],
+                acceptedCommands: [CommandDescription(id: 0x00, requiresTimedInvoke: true)]),
         ],
         2: [
-            ClusterDescription(id: level, revision: 5, attributes: [
-                AttributeDescription(id: 0x0000),
-                AttributeDescription(id: 0x0011, writePrivilege: .operate, requiresTimedWrite: true),
-            ], acceptedCommands: [CommandDescription(id: 0x00)]),
-            ClusterDescription(id: userLabel, revision: 1, attributes: [AttributeDescription(id: 0x0000, writePrivilege: .manage)]),
+            ClusterDescription(
+                id: level, revision: 5,
+                attributes: [
+                    AttributeDescription(id: 0x0000),
+                    AttributeDescription(id: 0x0011, writePrivilege: .operate, requiresTimedWrite: true),
+                ], acceptedCommands: [CommandDescription(id: 0x00)]),
+            ClusterDescription(
+                id: userLabel, revision: 1, attributes: [AttributeDescription(id: 0x0000, writePrivilege: .manage)]),
         ],
     ]
 
@@ -57,7 +72,9 @@ struct ToyDataModel: DataModelProvider {
         structure[endpoint] ?? []
     }
 
-    func read(_ path: ConcreteAttributePath, isFabricFiltered: Bool, context: AccessContext) -> Result<TLVValue, InteractionModelStatus> {
+    func read(
+        _ path: ConcreteAttributePath, isFabricFiltered: Bool, context: AccessContext
+    ) -> Result<TLVValue, InteractionModelStatus> {
         switch (path.endpoint, path.cluster, path.attribute) {
         case (1, Self.onOff, 0x0000): .success(.bool(onOffValue))
         case (1, Self.onOff, 0x4001): .success(.unsigned(UInt64(onTime)))
@@ -79,7 +96,9 @@ struct ToyDataModel: DataModelProvider {
         versions[path] = dataVersion(of: path) &+ 1
     }
 
-    mutating func write(_ path: ConcreteAttributePath, value: TLVElement, context: AccessContext) -> InteractionModelStatus {
+    mutating func write(
+        _ path: ConcreteAttributePath, value: TLVElement, context: AccessContext
+    ) -> InteractionModelStatus {
         switch (path.endpoint, path.cluster, path.attribute, value.value) {
         case (1, Self.onOff, 0x4001, .unsigned(let time)):
             guard let time = UInt16(exactly: time) else { return .constraintError }
@@ -110,9 +129,11 @@ struct ToyDataModel: DataModelProvider {
             bump(path.endpoint, path.cluster)
             return .success
         case (Self.generalCommissioning, 0x00):
-            return .response(commandID: 0x01, fields: .structure([
-                TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .utf8("")),
-            ]))
+            return .response(
+                commandID: 0x01,
+                fields: .structure([
+                    TLVElement(tag: .context(0), .unsigned(0)), TLVElement(tag: .context(1), .utf8("")),
+                ]))
         default:
             return .status(.failure, clusterStatus: 3)
         }
@@ -130,9 +151,12 @@ struct ToyDataModel: DataModelProvider {
     /// Records a Switch InitialPress event with the next number.
     mutating func press(position: UInt8, at milliseconds: UInt64) {
         let number = (recordedEvents.last?.eventNumber ?? 0) + 1
-        recordedEvents.append(EventDataIB(
-            path: EventPathIB(endpoint: 1, cluster: Self.switchCluster, event: 0x01), eventNumber: number, priority: 1,
-            timestamp: .systemMilliseconds(milliseconds), data: TLVElement(.structure([TLVElement(tag: .context(0), .unsigned(UInt64(position)))]))))
+        recordedEvents.append(
+            EventDataIB(
+                path: EventPathIB(endpoint: 1, cluster: Self.switchCluster, event: 0x01), eventNumber: number,
+                priority: 1,
+                timestamp: .systemMilliseconds(milliseconds),
+                data: TLVElement(.structure([TLVElement(tag: .context(0), .unsigned(UInt64(position)))]))))
     }
 }
 
@@ -158,7 +182,8 @@ enum ServerFixture {
     static func sent(_ actions: [ServerAction]) -> [(InteractionModelOpcode, [UInt8])] {
         actions.compactMap { action in
             switch action {
-            case .send(let opcode, let payload, _), .openExchangeAndSend(_, let opcode, let payload, _): (opcode, payload)
+            case .send(let opcode, let payload, _), .openExchangeAndSend(_, let opcode, let payload, _):
+                (opcode, payload)
             case .closeExchange: nil
             }
         }
@@ -183,8 +208,10 @@ enum ServerFixture {
 
 extension InteractionServer {
     /// `handle` with an opcode enum and the admin context, at `now` (default zero).
-    mutating func receive(_ opcode: InteractionModelOpcode, _ payload: [UInt8], on exchange: ExchangeHandle,
-                          context: AccessContext = ServerFixture.admin, now: Instant = .zero) -> [ServerAction] {
+    mutating func receive(
+        _ opcode: InteractionModelOpcode, _ payload: [UInt8], on exchange: ExchangeHandle,
+        context: AccessContext = ServerFixture.admin, now: Instant = .zero
+    ) -> [ServerAction] {
         handle(opcode: opcode.rawValue, payload: payload, on: exchange, context: context, now: now)
     }
 }

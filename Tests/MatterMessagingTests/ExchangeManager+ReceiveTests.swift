@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MatterMessaging
 
 @Suite("ExchangeManager receiving")
@@ -60,7 +61,9 @@ struct ExchangeManagerReceiveTests {
         for (_, datagram) in sent {
             let actions = try pair.device.receive(datagram, from: "controller", now: milliseconds(2))
             #expect(actions.events().isEmpty)
-            acknowledged += try actions.datagrams().map { try SecurePair.openFromDevice($0).protocolHeader.acknowledgedMessageCounter }
+            acknowledged += try actions.datagrams().map {
+                try SecurePair.openFromDevice($0).protocolHeader.acknowledgedMessageCounter
+            }
         }
         #expect(acknowledged == [1, 2, 3, 4])
     }
@@ -71,7 +74,8 @@ struct ExchangeManagerReceiveTests {
         _ = try pair.device.receive(request, from: "controller", now: milliseconds(10))
         #expect(pair.device.nextDeadline == milliseconds(210))
 
-        let deviceExchange = ExchangeHandle(session: pair.deviceSession, exchangeID: exchange.exchangeID, role: .responder)
+        let deviceExchange = ExchangeHandle(
+            session: pair.deviceSession, exchangeID: exchange.exchangeID, role: .responder)
         let answer = ExchangeMessage(protocolID: echoProtocol, opcode: 2, payload: [1])
         let reply = try pair.device.send(answer, on: deviceExchange, now: milliseconds(50)).datagrams()
         let opened = try SecurePair.openFromDevice(try #require(reply.first))
@@ -82,8 +86,9 @@ struct ExchangeManagerReceiveTests {
         #expect(pair.device.nextDeadline == milliseconds(380))
         #expect(pair.device.handleTimer(now: milliseconds(210)).isEmpty)
 
-        #expect(try pair.controller.receive(reply[0], from: "device", now: milliseconds(60)).events()
-            == [.message(exchange, answer)])
+        #expect(
+            try pair.controller.receive(reply[0], from: "device", now: milliseconds(60)).events()
+                == [.message(exchange, answer)])
         // The request is acknowledged; what remains is the controller's own ack for the response.
         #expect(pair.controller.nextDeadline == milliseconds(260))
     }
@@ -92,9 +97,12 @@ struct ExchangeManagerReceiveTests {
         var pair = try SecurePair()
         let (exchange, request) = try pair.request([1], now: .zero)
         _ = try pair.device.receive(request, from: "controller", now: milliseconds(1))
-        let deviceExchange = ExchangeHandle(session: pair.deviceSession, exchangeID: exchange.exchangeID, role: .responder)
+        let deviceExchange = ExchangeHandle(
+            session: pair.deviceSession, exchangeID: exchange.exchangeID, role: .responder)
         let closing = pair.device.close(deviceExchange, now: milliseconds(5))
-        #expect(try closing.datagrams().map { try SecurePair.openFromDevice($0).protocolHeader.acknowledgedMessageCounter } == [1])
+        #expect(
+            try closing.datagrams().map { try SecurePair.openFromDevice($0).protocolHeader.acknowledgedMessageCounter }
+                == [1])
         #expect(pair.device.nextDeadline == nil)
         #expect(pair.device.close(deviceExchange, now: milliseconds(6)).isEmpty)
     }
@@ -107,17 +115,20 @@ struct ExchangeManagerReceiveTests {
         _ = try pair.controller.receive(try #require(ack.first), from: "device", now: milliseconds(202))
 
         // The device answers and closes; its answer is still awaiting an acknowledgement.
-        let deviceExchange = ExchangeHandle(session: pair.deviceSession, exchangeID: exchange.exchangeID, role: .responder)
+        let deviceExchange = ExchangeHandle(
+            session: pair.deviceSession, exchangeID: exchange.exchangeID, role: .responder)
         _ = try pair.device.send(
-            ExchangeMessage(protocolID: echoProtocol, opcode: 2, payload: []), on: deviceExchange, now: milliseconds(210))
+            ExchangeMessage(protocolID: echoProtocol, opcode: 2, payload: []), on: deviceExchange,
+            now: milliseconds(210))
         #expect(pair.device.close(deviceExchange, now: milliseconds(210)).isEmpty)
 
         let late = try pair.controller.send(
             ExchangeMessage(protocolID: echoProtocol, opcode: 3, payload: [9]), on: exchange, now: milliseconds(220))
         let actions = try pair.device.receive(late.datagrams()[0], from: "controller", now: milliseconds(221))
         #expect(actions.events().isEmpty)
-        #expect(try actions.datagrams().map { try SecurePair.openFromDevice($0).protocolHeader.opcode }
-            == [SecureChannelOpcode.standaloneAcknowledgement.rawValue])
+        #expect(
+            try actions.datagrams().map { try SecurePair.openFromDevice($0).protocolHeader.opcode }
+                == [SecureChannelOpcode.standaloneAcknowledgement.rawValue])
     }
 
     @Test func acknowledgesButDropsAMessageForAnUnknownExchange() throws {
@@ -149,17 +160,21 @@ struct ExchangeManagerReceiveTests {
         }
         // The device's 200 ms standalone acknowledgement goes out and is lost.
         #expect(pair.device.handleTimer(now: milliseconds(201)).datagrams().count == 1)
-        let answer = try pair.device.send(ExchangeMessage(protocolID: echoProtocol, opcode: 2, payload: [2]), on: deviceExchange,
-                                          now: milliseconds(250)).datagrams()[0]
+        let answer = try pair.device.send(
+            ExchangeMessage(protocolID: echoProtocol, opcode: 2, payload: [2]), on: deviceExchange,
+            now: milliseconds(250)
+        ).datagrams()[0]
         #expect(try SecurePair.openFromDevice(answer).protocolHeader.acknowledgedMessageCounter == nil)
 
         #expect(try pair.controller.receive(answer, from: "device", now: milliseconds(260)).events().count == 1)
         // No retransmission of the request is due any more, and our next message goes out.
-        #expect(pair.controller.handleTimer(now: milliseconds(5_000)).datagrams().allSatisfy {
-            (try? SecurePair.openFromController($0).protocolHeader.opcode) != 1
-        })
-        let next = try pair.controller.send(ExchangeMessage(protocolID: echoProtocol, opcode: 3, payload: [3]), on: exchange,
-                                            now: milliseconds(270))
+        #expect(
+            pair.controller.handleTimer(now: milliseconds(5_000)).datagrams().allSatisfy {
+                (try? SecurePair.openFromController($0).protocolHeader.opcode) != 1
+            })
+        let next = try pair.controller.send(
+            ExchangeMessage(protocolID: echoProtocol, opcode: 3, payload: [3]), on: exchange,
+            now: milliseconds(270))
         #expect(next.datagrams().count == 1)
     }
 }

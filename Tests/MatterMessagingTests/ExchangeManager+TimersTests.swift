@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MatterMessaging
 
 @Suite("ExchangeManager timers")
@@ -13,7 +14,8 @@ struct ExchangeManagerTimersTests {
         let actions = pair.device.handleTimer(now: milliseconds(210))
         #expect(actions.count == 1)
         let ack = try SecurePair.openFromDevice(try #require(actions.datagrams().first)).protocolHeader
-        #expect(ack.opcode == SecureChannelOpcode.standaloneAcknowledgement.rawValue && ack.protocolID == .secureChannel)
+        #expect(
+            ack.opcode == SecureChannelOpcode.standaloneAcknowledgement.rawValue && ack.protocolID == .secureChannel)
         #expect(ack.acknowledgedMessageCounter == 1 && !ack.needsAcknowledgement)
         #expect(ack.exchangeID == exchange.exchangeID && !ack.isInitiator)
         #expect(pair.device.nextDeadline == nil)
@@ -41,7 +43,8 @@ struct ExchangeManagerTimersTests {
         let failure = manager.handleTimer(now: milliseconds(5640.8))
         #expect(failure.datagrams().isEmpty)
         let expected = ExchangeError.deliveryFailed(
-            exchange, protocolID: .secureChannel, opcode: SecureChannelOpcode.pbkdfParamRequest.rawValue, transmissions: 5)
+            exchange, protocolID: .secureChannel, opcode: SecureChannelOpcode.pbkdfParamRequest.rawValue,
+            transmissions: 5)
         #expect(failure.failures() == [expected])
         #expect(expected.description.contains("opcode 0x20 after 5 transmissions"))
         #expect(expected.description.contains("exchange 0x0 (initiator)"))
@@ -79,13 +82,15 @@ struct ExchangeManagerTimersTests {
         // Heard 500 ms ago: active, 300 ms × 1.1.
         let activeExchange = try pair.controller.openExchange(on: pair.controllerSession)
         _ = try pair.controller.send(
-            ExchangeMessage(protocolID: echoProtocol, opcode: 1, payload: []), on: activeExchange, now: milliseconds(1500))
+            ExchangeMessage(protocolID: echoProtocol, opcode: 1, payload: []), on: activeExchange,
+            now: milliseconds(1500))
         #expect(pair.controller.exchanges[activeExchange]?.outstanding?.deadline == milliseconds(1830))
 
         // Heard just over 4 s ago: idle again, 500 ms × 1.1.
         let idleExchange = try pair.controller.openExchange(on: pair.controllerSession)
         _ = try pair.controller.send(
-            ExchangeMessage(protocolID: echoProtocol, opcode: 1, payload: []), on: idleExchange, now: milliseconds(5000.001))
+            ExchangeMessage(protocolID: echoProtocol, opcode: 1, payload: []), on: idleExchange,
+            now: milliseconds(5000.001))
         #expect(pair.controller.exchanges[idleExchange]?.outstanding?.deadline == milliseconds(5550.001))
     }
 }

@@ -1,6 +1,7 @@
 import MatterCrypto
 import MatterTestSupport
 import Testing
+
 @testable import MatterMessaging
 
 private typealias Address = SimulatedNetwork.Address
@@ -66,7 +67,8 @@ private final class EchoServer: ExchangeNode {
         requests.append(request.payload)
         let response = ExchangeMessage(protocolID: echoProtocol, opcode: 2, payload: request.payload)
         do {
-            let actions = try manager.send(response, on: exchange, now: instant(now))
+            let actions =
+                try manager.send(response, on: exchange, now: instant(now))
                 + manager.close(exchange, now: instant(now))
             return perform(actions, now: now)
         } catch {
@@ -104,8 +106,9 @@ private final class EchoClient: ExchangeNode {
             let exchange = try manager.openExchange(on: session)
             awaiting[exchange] = payload
             return perform(
-                try manager.send(ExchangeMessage(protocolID: echoProtocol, opcode: 1, payload: payload), on: exchange,
-                                 now: instant(now)),
+                try manager.send(
+                    ExchangeMessage(protocolID: echoProtocol, opcode: 1, payload: payload), on: exchange,
+                    now: instant(now)),
                 now: now)
         } catch {
             failures.append(error)
@@ -204,8 +207,9 @@ struct ExchangeManagerSimulationTests {
             seed: 99, conditions: conditions, secure: true, total: 200, concurrency: 5)
         let wentIdle = network.runUntilIdle(notAfter: .seconds(3600))
         #expect(wentIdle)
-        #expect(client.completed.sorted { $0.lexicographicallyPrecedes($1) }
-            == Self.requestPayloads(200).sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(
+            client.completed.sorted { $0.lexicographicallyPrecedes($1) }
+                == Self.requestPayloads(200).sorted { $0.lexicographicallyPrecedes($1) })
         #expect(client.failures.isEmpty && client.unexpected.isEmpty && client.receiveErrors.isEmpty)
         #expect(server.requests.count == 200 && Set(server.requests).count == 200)
         #expect(server.failures.isEmpty && server.receiveErrors.isEmpty)
@@ -255,20 +259,28 @@ private final class PiggybackOnlyPeer: SimulatedNode {
             pending = (now + thinkingTime, sender, message)
             return []
         }
-        return [reply(to: message, from: sender, opcode: SecureChannelOpcode.standaloneAcknowledgement.rawValue,
-                      reliable: false)]
+        return [
+            reply(
+                to: message, from: sender, opcode: SecureChannelOpcode.standaloneAcknowledgement.rawValue,
+                reliable: false)
+        ]
     }
 
     func handleTimer(now: Duration) -> [SimulatedNetwork.Outgoing] {
         guard let (_, sender, request) = pending else { return [] }
         pending = nil
-        return [reply(to: request, from: sender, opcode: SecureChannelOpcode.pbkdfParamResponse.rawValue, reliable: true)]
+        return [
+            reply(to: request, from: sender, opcode: SecureChannelOpcode.pbkdfParamResponse.rawValue, reliable: true)
+        ]
     }
 
-    private func reply(to request: Message, from sender: Address, opcode: UInt8, reliable: Bool) -> SimulatedNetwork.Outgoing {
+    private func reply(
+        to request: Message, from sender: Address, opcode: UInt8, reliable: Bool
+    ) -> SimulatedNetwork.Outgoing {
         counter += 1
         let message = Message(
-            header: MessageHeader(sessionID: 0, messageCounter: counter, destination: request.header.sourceNodeID.map { .node($0) }),
+            header: MessageHeader(
+                sessionID: 0, messageCounter: counter, destination: request.header.sourceNodeID.map { .node($0) }),
             protocolHeader: ProtocolHeader(
                 isInitiator: false, needsAcknowledgement: reliable,
                 acknowledgedMessageCounter: request.header.messageCounter,
@@ -316,7 +328,8 @@ struct ExchangeManagerPeerTests {
             #expect(times[n] - times[n - 1] >= shortest)
             #expect(times[n] - times[n - 1] < shortest * 1.25)
         }
-        guard case let .deliveryFailed(_, protocolID, opcode, transmissions) = try #require(controller.failures.first) else {
+        guard case let .deliveryFailed(_, protocolID, opcode, transmissions) = try #require(controller.failures.first)
+        else {
             Issue.record("no delivery failure")
             return
         }

@@ -1,6 +1,7 @@
-import MatterTestSupport
 import MatterCrypto
+import MatterTestSupport
 import Testing
+
 @testable import MatterMessaging
 
 @Suite("ExchangeManager")
@@ -10,7 +11,7 @@ struct ExchangeManagerTests {
         let first = manager.openUnsecuredSession(to: "device")
         let second = manager.openUnsecuredSession(to: "device")
         guard case let .unsecuredInitiator(firstNodeID) = manager.sessions[first]?.kind,
-              case let .unsecuredInitiator(secondNodeID) = manager.sessions[second]?.kind
+            case let .unsecuredInitiator(secondNodeID) = manager.sessions[second]?.kind
         else {
             Issue.record("not unsecured initiator sessions")
             return
@@ -68,8 +69,9 @@ struct ExchangeManagerTests {
         let replyHeader = try Message.decode(reply).header
         #expect(replyHeader.destination == .node(nodeID))
         #expect(replyHeader.sourceNodeID == nil)
-        #expect(try controller.receive(reply, from: "device", now: milliseconds(3)).events()
-            == [.message(exchange, response)])
+        #expect(
+            try controller.receive(reply, from: "device", now: milliseconds(3)).events()
+                == [.message(exchange, response)])
     }
 
     @Test func secureSessionRoundTripIsEncrypted() throws {
@@ -84,15 +86,18 @@ struct ExchangeManagerTests {
         #expect(opened.payload == payload)
 
         let received = try pair.device.receive(request, from: "controller", now: milliseconds(1))
-        let deviceExchange = ExchangeHandle(session: pair.deviceSession, exchangeID: exchange.exchangeID, role: .responder)
+        let deviceExchange = ExchangeHandle(
+            session: pair.deviceSession, exchangeID: exchange.exchangeID, role: .responder)
         let requestMessage = ExchangeMessage(protocolID: echoProtocol, opcode: 1, payload: payload)
         #expect(received.events() == [.newExchange(deviceExchange, requestMessage)])
 
         let answer = ExchangeMessage(protocolID: echoProtocol, opcode: 2, payload: Array("hello, controller".utf8))
-        let reply = try #require(try pair.device.send(answer, on: deviceExchange, now: milliseconds(2)).datagrams().first)
+        let reply = try #require(
+            try pair.device.send(answer, on: deviceExchange, now: milliseconds(2)).datagrams().first)
         #expect(try SecurePair.openFromDevice(reply).header.sessionID == SecurePair.controllerSessionID)
-        #expect(try pair.controller.receive(reply, from: "device", now: milliseconds(3)).events()
-            == [.message(exchange, answer)])
+        #expect(
+            try pair.controller.receive(reply, from: "device", now: milliseconds(3)).events()
+                == [.message(exchange, answer)])
 
         var tampered = reply
         tampered[tampered.count - 1] ^= 0x01
@@ -124,7 +129,8 @@ struct ExchangeManagerTests {
             try manager.receive(unsolicitedResponse.encode(), from: "x", now: .zero)
         }
         let group = try MessageHeader(
-            sessionID: 0xABCD, sessionType: .group, messageCounter: 1, sourceNodeID: 1, destination: .group(7)).encode()
+            sessionID: 0xABCD, sessionType: .group, messageCounter: 1, sourceNodeID: 1, destination: .group(7)
+        ).encode()
         #expect(throws: ExchangeError.groupMessageNotSupported(groupSessionID: 0xABCD)) {
             try manager.receive(group + [UInt8](repeating: 0, count: 24), from: "x", now: .zero)
         }
@@ -160,7 +166,8 @@ struct ExchangeManagerTests {
             try pair.controller.send(second, on: exchange, now: milliseconds(1))
         }
         let unreliable = try pair.controller.send(second, on: exchange, reliably: false, now: milliseconds(1))
-        #expect(try SecurePair.openFromController(unreliable.datagrams()[0]).protocolHeader.needsAcknowledgement == false)
+        #expect(
+            try SecurePair.openFromController(unreliable.datagrams()[0]).protocolHeader.needsAcknowledgement == false)
         #expect(pair.controller.close(exchange, now: milliseconds(2)).isEmpty)
         #expect(throws: ExchangeError.unknownExchange(exchange)) {
             try pair.controller.send(second, on: exchange, reliably: false, now: milliseconds(3))
@@ -179,12 +186,17 @@ struct ExchangeManagerTests {
 
     @Test func describesErrorsForPeople() {
         let exchange = ExchangeHandle(session: SessionHandle(rawValue: 1), exchangeID: 0xCDAB, role: .initiator)
-        #expect(ExchangeError.deliveryFailed(exchange, protocolID: .secureChannel, opcode: 0x20, transmissions: 5)
-            .description
-            == "exchange 0xCDAB (initiator) on session 1: no acknowledgement for secure channel opcode 0x20 after 5 transmissions")
-        #expect(ExchangeError.message(.truncated(needed: 1, offset: 0, available: 0)).description
-            == "message error: truncated: needed 1 bytes at offset 0, 0 left")
-        #expect(ExchangeError.previousMessageUnacknowledged(exchange, opcode: 3).description
-            == "exchange 0xCDAB (initiator) on session 1: cannot send opcode 0x03 reliably before the previous message is acknowledged")
+        #expect(
+            ExchangeError.deliveryFailed(exchange, protocolID: .secureChannel, opcode: 0x20, transmissions: 5)
+                .description
+                == "exchange 0xCDAB (initiator) on session 1: no acknowledgement for secure channel opcode 0x20 after 5 transmissions"
+        )
+        #expect(
+            ExchangeError.message(.truncated(needed: 1, offset: 0, available: 0)).description
+                == "message error: truncated: needed 1 bytes at offset 0, 0 left")
+        #expect(
+            ExchangeError.previousMessageUnacknowledged(exchange, opcode: 3).description
+                == "exchange 0xCDAB (initiator) on session 1: cannot send opcode 0x03 reliably before the previous message is acknowledged"
+        )
     }
 }

@@ -76,7 +76,8 @@ struct SecurePair {
     mutating func request(_ payload: [UInt8], now: Instant) throws -> (ExchangeHandle, [UInt8]) {
         let exchange = try controller.openExchange(on: controllerSession)
         let datagrams = try controller.send(
-            ExchangeMessage(protocolID: echoProtocol, opcode: 1, payload: payload), on: exchange, now: now).datagrams()
+            ExchangeMessage(protocolID: echoProtocol, opcode: 1, payload: payload), on: exchange, now: now
+        ).datagrams()
         return (exchange, try #require(datagrams.first))
     }
 }

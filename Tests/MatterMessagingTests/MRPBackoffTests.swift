@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MatterMessaging
 
 @Suite("MRPBackoff")
@@ -9,22 +10,25 @@ struct MRPBackoffTests {
 
     // §4.12.2.1 by hand: 300 ms × 1.1 = 330 ms for the first two waits, then × 1.6 each time.
     @Test func followsTheSpecScheduleWithoutJitter() {
-        #expect(schedule(base: .milliseconds(300), jitter: 0) == [
-            .microseconds(330_000), .microseconds(330_000), .microseconds(528_000),
-            .microseconds(844_800), .microseconds(1_351_680),
-        ])
-        #expect(schedule(base: .milliseconds(500), jitter: 0) == [
-            .microseconds(550_000), .microseconds(550_000), .microseconds(880_000),
-            .microseconds(1_408_000), .microseconds(2_252_800),
-        ])
+        #expect(
+            schedule(base: .milliseconds(300), jitter: 0) == [
+                .microseconds(330_000), .microseconds(330_000), .microseconds(528_000),
+                .microseconds(844_800), .microseconds(1_351_680),
+            ])
+        #expect(
+            schedule(base: .milliseconds(500), jitter: 0) == [
+                .microseconds(550_000), .microseconds(550_000), .microseconds(880_000),
+                .microseconds(1_408_000), .microseconds(2_252_800),
+            ])
     }
 
     // Jitter 0.5 adds 0.5 × 25% = 12.5%.
     @Test func addsJitterOnTop() {
-        #expect(schedule(base: .milliseconds(500), jitter: 0.5) == [
-            .microseconds(618_750), .microseconds(618_750), .microseconds(990_000),
-            .microseconds(1_584_000), .microseconds(2_534_400),
-        ])
+        #expect(
+            schedule(base: .milliseconds(500), jitter: 0.5) == [
+                .microseconds(618_750), .microseconds(618_750), .microseconds(990_000),
+                .microseconds(1_584_000), .microseconds(2_534_400),
+            ])
         let largest = MRPBackoff.timeout(baseInterval: .milliseconds(300), priorTransmissions: 0, jitter: 0.999_999)
         #expect(largest < .microseconds(412_500) && largest > .microseconds(412_499))
     }
@@ -37,7 +41,8 @@ struct MRPBackoffTests {
     }
 
     @Test func doesNotOverflowForAbsurdInputs() {
-        #expect(MRPBackoff.timeout(baseInterval: .seconds(3600), priorTransmissions: 200, jitter: 0.5)
-            == .nanoseconds(Int64.max))
+        #expect(
+            MRPBackoff.timeout(baseInterval: .seconds(3600), priorTransmissions: 200, jitter: 0.5)
+                == .nanoseconds(Int64.max))
     }
 }

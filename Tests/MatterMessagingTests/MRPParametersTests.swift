@@ -1,5 +1,5 @@
-import Testing
 import MatterMessaging
+import Testing
 
 @Suite("MRPParameters")
 struct MRPParametersTests {

@@ -1,6 +1,7 @@
-import MatterTestSupport
 import MatterCrypto
+import MatterTestSupport
 import Testing
+
 @testable import MatterMessaging
 
 @Suite("Message encryption")
@@ -10,25 +11,25 @@ struct MessageEncryptionTests {
     private static let capturedKey = hex("bacb178b2588443d5d5b1e4559e7accc")
     private static let capturedMessage = hex(
         "001d350022145300ec2b931025dada82ed67521c966d2454d131a271023be699e4e2796650f568e590fd9b65f456c720a60a"
-        + "0da127eaa53974c5d41d3d933ed7b58a9ce5b5cb96ad94a7762611c48774cf75458327e74c34668a45dc9943546f8a6aa1dc"
-        + "d40bd4b8014befb49954a097a60cbdff333ee3f2fd1f49")
+            + "0da127eaa53974c5d41d3d933ed7b58a9ce5b5cb96ad94a7762611c48774cf75458327e74c34668a45dc9943546f8a6aa1dc"
+            + "d40bd4b8014befb49954a097a60cbdff333ee3f2fd1f49")
     private static let capturedPayload = hex(
         "153600172403312504fcff181724020024033024040018172402002403302404011817240200240330240402181724020024"
-        + "03302404031817240200240328240402181724020024032824040418172403312404031818290324ff0118")
+            + "03302404031817240200240328240402181724020024032824040418172403312404031818290324ff0118")
 
     private static let encryptKey = hex("66951379d0a6d151cf5472cccf13f360")
     private static let encryptPayload = hex(
         "1536011535012600799ac60c37012402002403312404031824021418181535012600b771f32f370124020024032824040418"
-        + "2502018018181535012600b771f32f3701240200240328240402182502f1ff18181535012600ddad82d63701240200240330"
-        + "2404031824020218181535012600ddad82d637012402002403302404021824020018181535012600ddad82d6370124020024"
-        + "033024040118350224003c1818181535012600ddad82d637012402002403302404001824020018181535012600799ac60c37"
-        + "012402002403312504fcff18240201181818290424ff0118")
+            + "2502018018181535012600b771f32f3701240200240328240402182502f1ff18181535012600ddad82d63701240200240330"
+            + "2404031824020218181535012600ddad82d637012402002403302404021824020018181535012600ddad82d6370124020024"
+            + "033024040118350224003c1818181535012600ddad82d637012402002403302404001824020018181535012600799ac60c37"
+            + "012402002403312504fcff18240201181818290424ff0118")
     private static let encryptCiphertext = hex(
         "1f9c4e278a2e2a755ebb4fcb9478211efb09aa9518fcafb56d74f135544636037c16fb6b62347794da0c5bde142e1a8b1cc9"
-        + "6575e9e55471c08b58f7640b7d7f4173c8ff967c39e9961f30a29cb1f64f68df4b5bc1e742587f778eeb9ec586c162ff3845"
-        + "58596792a2c1e43c150cd0e9ec1484c50950f17cd6c084d07caed94ce45c20004210cbde48da44ebcf7d931657f03e07e3ea"
-        + "29ae41868b804bf39e628323cd025507773f07268301aa1e77a82927fce041241839cee4114f6307b6befe3befde87a2d3f1"
-        + "3eeef96b27b36e788d907b44bef2d195aa802692f4f12acc015aede3cd29da272d1e4b7f3f59683d25bf08f0e29fba2a8a9b")
+            + "6575e9e55471c08b58f7640b7d7f4173c8ff967c39e9961f30a29cb1f64f68df4b5bc1e742587f778eeb9ec586c162ff3845"
+            + "58596792a2c1e43c150cd0e9ec1484c50950f17cd6c084d07caed94ce45c20004210cbde48da44ebcf7d931657f03e07e3ea"
+            + "29ae41868b804bf39e628323cd025507773f07268301aa1e77a82927fce041241839cee4114f6307b6befe3befde87a2d3f1"
+            + "3eeef96b27b36e788d907b44bef2d195aa802692f4f12acc015aede3cd29da272d1e4b7f3f59683d25bf08f0e29fba2a8a9b")
 
     @Test func decryptsCapturedMessage() throws {
         let message = try Message.decrypt(
@@ -65,8 +66,9 @@ struct MessageEncryptionTests {
         let sealed = try Self.groupMessage.encrypted(key: Self.groupKey, nonceSourceNodeID: 0x1122_3344_5566_7788)
         let headerLength = try Self.groupMessage.header.encode().count
         #expect(sealed.count == headerLength + 9 + 4 + MessagingConstants.micLength)
-        #expect(try Message.decrypt(sealed, key: Self.groupKey, nonceSourceNodeID: 0x1122_3344_5566_7788)
-            == Self.groupMessage)
+        #expect(
+            try Message.decrypt(sealed, key: Self.groupKey, nonceSourceNodeID: 0x1122_3344_5566_7788)
+                == Self.groupMessage)
     }
 
     @Test func anyAlteredByteFailsAuthentication() throws {
@@ -103,8 +105,9 @@ struct MessageEncryptionTests {
 
     @Test func refusesShortInputUnsecuredSessionsAndBadKeys() throws {
         #expect(throws: MessageError.truncated(needed: 16, offset: 8, available: 15)) {
-            try Message.decrypt(hex("00 1d35 00 22145300") + [UInt8](repeating: 0, count: 15), key: Self.groupKey,
-                                nonceSourceNodeID: 0)
+            try Message.decrypt(
+                hex("00 1d35 00 22145300") + [UInt8](repeating: 0, count: 15), key: Self.groupKey,
+                nonceSourceNodeID: 0)
         }
         let unsecured = Message(
             header: MessageHeader(sessionID: 0, messageCounter: 1),
@@ -113,8 +116,9 @@ struct MessageEncryptionTests {
             try unsecured.encrypted(key: Self.groupKey, nonceSourceNodeID: 0)
         }
         #expect(throws: MessageError.unsecuredSessionHasNoEncryption) {
-            try Message.decrypt(unsecured.encode() + [UInt8](repeating: 0, count: 16), key: Self.groupKey,
-                                nonceSourceNodeID: 0)
+            try Message.decrypt(
+                unsecured.encode() + [UInt8](repeating: 0, count: 16), key: Self.groupKey,
+                nonceSourceNodeID: 0)
         }
         #expect(throws: MessageError.self) {
             try Self.groupMessage.encrypted(key: [1, 2, 3], nonceSourceNodeID: 0)

@@ -1,5 +1,6 @@
 import MatterCrypto
 import Testing
+
 @testable import MatterMessaging
 
 /// Hands out the same bytes every time, to pin the counter's initial value.

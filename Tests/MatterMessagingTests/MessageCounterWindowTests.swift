@@ -1,5 +1,6 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterMessaging
 
 @Suite("MessageCounterWindow")

@@ -1,5 +1,6 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterMessaging
 
 @Suite("Message header fuzzing")
@@ -17,7 +18,8 @@ struct MessageHeaderFuzzTests {
         var generator = SplitMix64(seed: 0x5EED_2026)
         var decodedHeaders = 0
         for iteration in 0..<20_000 {
-            let input = iteration.isMultiple(of: 4)
+            let input =
+                iteration.isMultiple(of: 4)
                 ? generator.bytes(generator.below(48))
                 : FuzzMutation.mutate(Self.seeds[generator.below(Self.seeds.count)], using: &generator)
 

@@ -1,5 +1,6 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterMessaging
 
 @Suite("MessageHeader")
@@ -109,8 +110,10 @@ struct MessageHeaderTests {
             try MessageHeader(sessionID: 1, sessionType: .group, messageCounter: 1, sourceNodeID: 2).encode()
         }
         #expect(throws: MessageError.nodeDestinationOnGroupDataMessage) {
-            try MessageHeader(sessionID: 1, sessionType: .group, messageCounter: 1, sourceNodeID: 2, destination: .node(3))
-                .encode()
+            try MessageHeader(
+                sessionID: 1, sessionType: .group, messageCounter: 1, sourceNodeID: 2, destination: .node(3)
+            )
+            .encode()
         }
         // The same forbidden layouts, as bytes from a peer.
         #expect(throws: MessageError.groupDestinationOnUnicastSession) {

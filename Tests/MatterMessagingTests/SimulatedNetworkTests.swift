@@ -14,7 +14,9 @@ private final class Recorder: SimulatedNode {
 
     var nextDeadline: Duration? { pendingTimers.first }
 
-    func receive(_ datagram: [UInt8], from sender: SimulatedNetwork.Address, now: Duration) -> [SimulatedNetwork.Outgoing] {
+    func receive(
+        _ datagram: [UInt8], from sender: SimulatedNetwork.Address, now: Duration
+    ) -> [SimulatedNetwork.Outgoing] {
         received.append((now, sender, datagram))
         return replyTo.map { [SimulatedNetwork.Outgoing(to: $0, bytes: datagram.reversed())] } ?? []
     }
@@ -53,7 +55,8 @@ struct SimulatedNetworkTests {
         let addressA = network.attach(a)
         let addressB = network.attach(b)
         network.setConditions(.init(lossProbability: 1), from: addressA, to: addressB)
-        network.setConditions(.init(duplicationProbability: 1, baseDelay: .milliseconds(3)), from: addressB, to: addressA)
+        network.setConditions(
+            .init(duplicationProbability: 1, baseDelay: .milliseconds(3)), from: addressB, to: addressA)
         for index in UInt8(0)..<10 {
             network.send([index], from: addressA, to: addressB)
             network.send([index], from: addressB, to: addressA)
@@ -86,7 +89,8 @@ struct SimulatedNetworkTests {
         func run(seed: UInt64) -> [Duration] {
             var network = SimulatedNetwork(
                 seed: seed,
-                conditions: .init(lossProbability: 0.3, duplicationProbability: 0.3, maximumExtraDelay: .milliseconds(20)))
+                conditions: .init(
+                    lossProbability: 0.3, duplicationProbability: 0.3, maximumExtraDelay: .milliseconds(20)))
             let sender = network.attach(Recorder())
             let receiver = Recorder()
             let receiverAddress = network.attach(receiver)

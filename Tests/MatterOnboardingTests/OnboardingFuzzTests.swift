@@ -1,5 +1,6 @@
 import MatterTestSupport
 import Testing
+
 @testable import MatterOnboarding
 
 /// Thousands of random and mutated codes: parsing may only return a payload or throw OnboardingError.
@@ -37,7 +38,9 @@ import Testing
                 switch Int.random(in: 0...2, using: &random) {
                 case 0 where !characters.isEmpty: characters[position] = UInt8.random(in: 0x20...0x7E, using: &random)
                 case 1 where !characters.isEmpty: characters.remove(at: position)
-                default: characters.insert(UInt8.random(in: 0x20...0x7E, using: &random), at: min(position, characters.count))
+                default:
+                    characters.insert(
+                        UInt8.random(in: 0x20...0x7E, using: &random), at: min(position, characters.count))
                 }
             }
             let code = String(decoding: characters, as: UTF8.self)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MatterOnboarding
 
 @Suite struct SetupPayloadManualCodeTests {
@@ -42,7 +43,10 @@ import Testing
             ("34970112331", .checkDigitMismatch(expected: 2, found: 1)),
             ("3497011233", .manualCodeLength(10)),
             ("349701123321", .manualCodeLength(12)),
-            ("0112076781" + String(Verhoeff.checkDigit(for: [0, 1, 1, 2, 0, 7, 6, 7, 8, 1])), .passcodeOutOfRange(111_111_111)),
+            (
+                "0112076781" + String(Verhoeff.checkDigit(for: [0, 1, 1, 2, 0, 7, 6, 7, 8, 1])),
+                .passcodeOutOfRange(111_111_111)
+            ),
             ("3497a112332", .unrecognizedFormat),
         ]
         for (code, expected) in cases {
@@ -64,7 +68,8 @@ import Testing
 
     @Test func everyForbiddenPasscodeIsRefused() {
         for passcode in Passcode.forbidden {
-            let payload = SetupPayload(vendorID: nil, productID: nil, discoveryCapabilities: nil, discriminator: .short(1), passcode: passcode)
+            let payload = SetupPayload(
+                vendorID: nil, productID: nil, discoveryCapabilities: nil, discriminator: .short(1), passcode: passcode)
             #expect(throws: OnboardingError.self) { try payload.manualCode() }
         }
         #expect(OnboardingError.forbiddenPasscode(12_345_678).description == "passcode 12345678 is not allowed")
@@ -74,7 +79,9 @@ import Testing
     @Test func roundTripsAcrossTheRange() throws {
         for passcode: UInt32 in [1, 2048, 16383, 16384, 20_202_021, 99_999_998] {
             for short: UInt8 in [0, 5, 15] {
-                let payload = SetupPayload(vendorID: nil, productID: nil, discoveryCapabilities: nil, discriminator: .short(short), passcode: passcode)
+                let payload = SetupPayload(
+                    vendorID: nil, productID: nil, discoveryCapabilities: nil, discriminator: .short(short),
+                    passcode: passcode)
                 #expect(try SetupPayload(manualCode: payload.manualCode()) == payload)
             }
         }

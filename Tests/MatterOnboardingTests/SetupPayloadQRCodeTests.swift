@@ -1,5 +1,6 @@
 import MatterTLV
 import Testing
+
 @testable import MatterOnboarding
 
 @Suite struct SetupPayloadQRCodeTests {
@@ -77,14 +78,16 @@ import Testing
     }
 
     @Test func refusesToEncodeAShortDiscriminator() {
-        let payload = SetupPayload(vendorID: 1, productID: 1, discoveryCapabilities: .onNetwork, discriminator: .short(3), passcode: 2048)
+        let payload = SetupPayload(
+            vendorID: 1, productID: 1, discoveryCapabilities: .onNetwork, discriminator: .short(3), passcode: 2048)
         #expect(throws: OnboardingError.discriminatorOutOfRange(3, short: true)) { try payload.qrCode() }
     }
 
     @Test func rejectsOptionalDataOfTheWrongShape() throws {
         // A common tag with the wrong type: numberOfDevices as a string.
-        let bad = SetupPayload(vendorID: 1, productID: 1, discoveryCapabilities: .onNetwork, discriminator: .long(1), passcode: 2048,
-                               extensions: [SetupPayloadExtension(tag: 0x03, value: .utf8("two"))])
+        let bad = SetupPayload(
+            vendorID: 1, productID: 1, discoveryCapabilities: .onNetwork, discriminator: .long(1), passcode: 2048,
+            extensions: [SetupPayloadExtension(tag: 0x03, value: .utf8("two"))])
         let code = try bad.qrCode()
         #expect(throws: OnboardingError.self) { try SetupPayload(qrCode: code) }
     }

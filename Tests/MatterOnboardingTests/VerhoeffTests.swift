@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MatterOnboarding
 
 @Suite struct VerhoeffTests {

@@ -1,5 +1,6 @@
-import Testing
 import MatterDiscovery
+import Testing
+
 @testable import MatterPlatform
 
 /// Only refusals that happen before any packet is sent: multicast runs in the lab namespace, never here.
@@ -12,7 +13,8 @@ import MatterDiscovery
 
     @Test func refusesAnUnknownInterfaceBeforeSending() async {
         await #expect(throws: MulticastDNSError.socket(.unknownInterface("no-such-if0"))) {
-            try await MulticastDNSQuerier().browseCommissionable(.all, interfaces: ["no-such-if0"], timeout: .seconds(1))
+            try await MulticastDNSQuerier().browseCommissionable(
+                .all, interfaces: ["no-such-if0"], timeout: .seconds(1))
         }
     }
 }

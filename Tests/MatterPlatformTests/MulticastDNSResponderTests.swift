@@ -1,5 +1,6 @@
-import Testing
 import MatterDiscovery
+import Testing
+
 @testable import MatterPlatform
 
 /// Only refusals that happen before any socket exists: the responder multicasts, so it runs in the lab

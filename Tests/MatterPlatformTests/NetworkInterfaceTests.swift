@@ -1,5 +1,6 @@
-import Testing
 import MatterDiscovery
+import Testing
+
 @testable import MatterPlatform
 
 /// Reads only: nothing here opens a socket.
@@ -11,6 +12,8 @@ import MatterDiscovery
     }
 
     @Test func refusesAnUnknownInterface() {
-        #expect(throws: SocketError.unknownInterface("no-such-if0")) { try NetworkInterface.addresses(named: "no-such-if0") }
+        #expect(throws: SocketError.unknownInterface("no-such-if0")) {
+            try NetworkInterface.addresses(named: "no-such-if0")
+        }
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import MatterPlatform
 
 @Suite struct SQLiteDatabaseTests {
     static func temporaryPath() -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-home-tests-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "swift-home-tests-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.appendingPathComponent("hub.sqlite").path
     }
@@ -20,7 +22,9 @@ import Testing
     @Test func storesEveryValueType() throws {
         let database = try SQLiteDatabase(path: Self.temporaryPath())
         try database.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n)")
-        try database.query("INSERT INTO t VALUES (?, ?, ?, ?, ?)", [.integer(-5), .real(2.5), .text("Küche"), .blob([0, 1, 255]), .null])
+        try database.query(
+            "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+            [.integer(-5), .real(2.5), .text("Küche"), .blob([0, 1, 255]), .null])
         let row = try #require(try database.query("SELECT * FROM t").first)
         #expect(row["i"] == .integer(-5))
         #expect(row["r"] == .real(2.5))

@@ -1,5 +1,6 @@
-import Testing
 import MatterDiscovery
+import Testing
+
 @testable import MatterPlatform
 
 /// Unicast on loopback only: nothing here sends multicast or leaves the machine.
@@ -38,7 +39,9 @@ import MatterDiscovery
     @Test func refusesAnAddressOfTheOtherFamily() throws {
         let socket = try UDPSocket(family: .ipv6)
         let address = SocketAddress.ipv4(IPv4Address(0x7F00_0001), port: 9)
-        #expect(throws: SocketError.addressFamilyMismatch(address, socket: "IPv6")) { try socket.send([0], to: address) }
+        #expect(throws: SocketError.addressFamilyMismatch(address, socket: "IPv6")) {
+            try socket.send([0], to: address)
+        }
     }
 
     @Test func reportsSystemErrorsWithErrnoText() throws {
@@ -47,14 +50,19 @@ import MatterDiscovery
         let taken = try first.localAddress()
         let second = try UDPSocket(family: .ipv4)
         #expect(throws: SocketError.system(operation: "bind to \(taken)", code: 98)) { try second.bind(to: taken) }
-        #expect(SocketError.system(operation: "bind to 127.0.0.1:5353", code: 98).description
-            == "bind to 127.0.0.1:5353 failed: Address already in use (errno 98)")
-        #expect(throws: SocketError.unknownInterface("no-such-if0")) { try NetworkInterface.index(named: "no-such-if0") }
+        #expect(
+            SocketError.system(operation: "bind to 127.0.0.1:5353", code: 98).description
+                == "bind to 127.0.0.1:5353 failed: Address already in use (errno 98)")
+        #expect(throws: SocketError.unknownInterface("no-such-if0")) {
+            try NetworkInterface.index(named: "no-such-if0")
+        }
     }
 
     @Test func printsAddresses() throws {
         #expect(SocketAddress.ipv4(IPv4Address(0x7F00_0001), port: 5353).description == "127.0.0.1:5353")
         #expect(SocketAddress.ipv6(IPv6Address(0, 1), port: 5540).description == "[::1]:5540")
-        #expect(SocketAddress.ipv6(try #require(IPv6Address("fe80::1")), port: 5353, scopeID: 2).description == "[fe80::1%2]:5353")
+        #expect(
+            SocketAddress.ipv6(try #require(IPv6Address("fe80::1")), port: 5353, scopeID: 2).description
+                == "[fe80::1%2]:5353")
     }
 }

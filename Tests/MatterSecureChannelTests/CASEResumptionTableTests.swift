@@ -1,10 +1,12 @@
 import Testing
+
 @testable import MatterSecureChannel
 
 @Suite struct CASEResumptionTableTests {
     static func record(id: UInt8, peer: UInt64, fabricID: UInt64 = 1) -> CASEResumptionRecord {
-        CASEResumptionRecord(resumptionID: [UInt8](repeating: id, count: 16), sharedSecret: [id], localNodeID: 0xD,
-                             peerNodeID: peer, fabricID: fabricID, rootPublicKey: [0x04])
+        CASEResumptionRecord(
+            resumptionID: [UInt8](repeating: id, count: 16), sharedSecret: [id], localNodeID: 0xD,
+            peerNodeID: peer, fabricID: fabricID, rootPublicKey: [0x04])
     }
 
     @Test func aPeerKeepsOnlyItsLatestRecord() {

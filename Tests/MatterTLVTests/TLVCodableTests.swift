@@ -35,12 +35,17 @@ import Testing
         (.signed(5), "expected unsigned integer, found signed integer"),
     ])
     func uint8RejectsOutOfRangeAndWrongType(_ value: TLVValue, _ message: String) {
-        #expect(performing: { try UInt8(tlv: TLVElement(value)) }, throws: { ($0 as? TLVError)?.description == message })
+        #expect(
+            performing: { try UInt8(tlv: TLVElement(value)) }, throws: { ($0 as? TLVError)?.description == message })
     }
 
     @Test func integersCheckTheirRange() {
-        #expect(throws: TLVError.integerOutOfRange(value: "128", type: "Int8")) { try Int8(tlv: TLVElement(.signed(128))) }
-        #expect(throws: TLVError.integerOutOfRange(value: "-129", type: "Int8")) { try Int8(tlv: TLVElement(.signed(-129))) }
+        #expect(throws: TLVError.integerOutOfRange(value: "128", type: "Int8")) {
+            try Int8(tlv: TLVElement(.signed(128)))
+        }
+        #expect(throws: TLVError.integerOutOfRange(value: "-129", type: "Int8")) {
+            try Int8(tlv: TLVElement(.signed(-129)))
+        }
         #expect(throws: TLVError.integerOutOfRange(value: "65536", type: "UInt16")) {
             try UInt16(tlv: TLVElement(.unsigned(65536)))
         }
@@ -57,15 +62,21 @@ import Testing
 
     @Test func otherTypesRejectTheWrongElementType() {
         #expect(throws: TLVError.typeMismatch(expected: .boolean, found: .null)) { try Bool(tlv: TLVElement(.null)) }
-        #expect(throws: TLVError.typeMismatch(expected: .float, found: .double)) { try Float(tlv: TLVElement(.double(1))) }
-        #expect(throws: TLVError.typeMismatch(expected: .double, found: .float)) { try Double(tlv: TLVElement(.float(1))) }
+        #expect(throws: TLVError.typeMismatch(expected: .float, found: .double)) {
+            try Float(tlv: TLVElement(.double(1)))
+        }
+        #expect(throws: TLVError.typeMismatch(expected: .double, found: .float)) {
+            try Double(tlv: TLVElement(.float(1)))
+        }
         #expect(throws: TLVError.typeMismatch(expected: .utf8String, found: .octetString)) {
             try String(tlv: TLVElement(.bytes([])))
         }
         #expect(throws: TLVError.typeMismatch(expected: .octetString, found: .utf8String)) {
             try [UInt8](tlv: TLVElement(.utf8("")))
         }
-        #expect(throws: TLVError.typeMismatch(expected: .array, found: .list)) { try [UInt16](tlv: TLVElement(.list([]))) }
+        #expect(throws: TLVError.typeMismatch(expected: .array, found: .list)) {
+            try [UInt16](tlv: TLVElement(.list([])))
+        }
     }
 
     @Test func arrayErrorsNameTheElement() {

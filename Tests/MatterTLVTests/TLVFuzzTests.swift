@@ -20,10 +20,11 @@ import Testing
 
     @Test func mutatedValidEncodingsNeverCrash() throws {
         var generator = SplitMix64(seed: 0x5EED_0002)
-        let seeds = specExamples.map { hex($0.encoding) } + [
-            hex("15 30 01 04 00 01 02 03 25 02 34 12 24 03 00 28 04 35 05 25 01 f4 01 25 02 2c 01 18 18"),
-            hex("17 16 15 24 01 2a 18 18 0d 02 00 68 69 18"),
-        ]
+        let seeds =
+            specExamples.map { hex($0.encoding) } + [
+                hex("15 30 01 04 00 01 02 03 25 02 34 12 24 03 00 28 04 35 05 25 01 f4 01 25 02 2c 01 18 18"),
+                hex("17 16 15 24 01 2a 18 18 0d 02 00 68 69 18"),
+            ]
         for _ in 0..<Self.iterations {
             let seed = seeds[Int.random(in: 0..<seeds.count, using: &generator)]
             let input = FuzzMutation.mutate(seed, interesting: Self.interestingBytes, using: &generator)

@@ -18,12 +18,14 @@ import Testing
             }
             TLVElement(tag: .commonProfile(1), .null)
         }
-        #expect(value == .structure([
-            TLVElement(tag: .context(1), .unsigned(5)),
-            TLVElement(tag: .context(3), .bool(true)),
-            TLVElement(tag: .context(5), .utf8("x")),
-            TLVElement(tag: .context(6), .utf8("x")),
-            TLVElement(tag: .commonProfile(1), .null),
-        ]))
+        #expect(
+            value
+                == .structure([
+                    TLVElement(tag: .context(1), .unsigned(5)),
+                    TLVElement(tag: .context(3), .bool(true)),
+                    TLVElement(tag: .context(5), .utf8("x")),
+                    TLVElement(tag: .context(6), .utf8("x")),
+                    TLVElement(tag: .commonProfile(1), .null),
+                ]))
     }
 }

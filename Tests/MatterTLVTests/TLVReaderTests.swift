@@ -1,5 +1,5 @@
-import MatterTestSupport
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @Suite struct TLVReaderTests {
@@ -11,7 +11,8 @@ import Testing
     @Test func decodesImplicitProfileTagsInBothWidths() throws {
         // Tag control 100 (2-byte) and 101 (4-byte), Matter Core §A.8.
         #expect(try TLVReader.decode(hex("84 01 00 2a")) == TLVElement(tag: .implicitProfile(1), .unsigned(42)))
-        #expect(try TLVReader.decode(hex("a4 a0 86 01 00 2a")) == TLVElement(tag: .implicitProfile(100_000), .unsigned(42)))
+        #expect(
+            try TLVReader.decode(hex("a4 a0 86 01 00 2a")) == TLVElement(tag: .implicitProfile(100_000), .unsigned(42)))
     }
 
     @Test func decodesEveryIntegerWidth() throws {
@@ -33,18 +34,22 @@ import Testing
     }
 
     @Test func decodeAllReadsASequence() throws {
-        #expect(try TLVReader.decodeAll(hex("04 2a 15 18 09")) == [
-            TLVElement(.unsigned(42)), TLVElement(.structure([])), TLVElement(.bool(true)),
-        ])
+        #expect(
+            try TLVReader.decodeAll(hex("04 2a 15 18 09")) == [
+                TLVElement(.unsigned(42)), TLVElement(.structure([])), TLVElement(.bool(true)),
+            ])
         #expect(try TLVReader.decodeAll([]) == [])
     }
 
     @Test func acceptsDuplicateStructureTagsAndAnyTagInLists() throws {
         let element = try TLVReader.decode(hex("15 24 01 01 24 01 02 18"))
         #expect(element[context: 1] == TLVElement(tag: .context(1), .unsigned(1)))
-        #expect(try TLVReader.decode(hex("17 49 01 00 08 18")) == TLVElement(.list([
-            TLVElement(tag: .commonProfile(1), .bool(true)), TLVElement(.bool(false)),
-        ])))
+        #expect(
+            try TLVReader.decode(hex("17 49 01 00 08 18"))
+                == TLVElement(
+                    .list([
+                        TLVElement(tag: .commonProfile(1), .bool(true)), TLVElement(.bool(false)),
+                    ])))
     }
 
     @Test(arguments: [

@@ -1,5 +1,5 @@
-import MatterTestSupport
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 // Matter Core §4.14.1.2 PBKDFParamRequest, declared with the typed layer as a later layer would.
@@ -37,8 +37,10 @@ private struct PBKDFParamRequest: TLVCodable, Equatable {
     var hasPBKDFParameters: Bool
     var initiatorSessionParameters: SessionParameters?
 
-    init(initiatorRandom: [UInt8], initiatorSessionID: UInt16, passcodeID: UInt16,
-         hasPBKDFParameters: Bool, initiatorSessionParameters: SessionParameters?) {
+    init(
+        initiatorRandom: [UInt8], initiatorSessionID: UInt16, passcodeID: UInt16,
+        hasPBKDFParameters: Bool, initiatorSessionParameters: SessionParameters?
+    ) {
         self.initiatorRandom = initiatorRandom
         self.initiatorSessionID = initiatorSessionID
         self.passcodeID = passcodeID

@@ -1,5 +1,5 @@
-import MatterTestSupport
 import MatterTLV
+import MatterTestSupport
 import Testing
 
 @Suite struct TLVWriterTests {
@@ -13,10 +13,12 @@ import Testing
         #expect(TLVWriter.encode(TLVElement(tag: .implicitProfile(0x1_0000), .null)) == hex("b4 00 00 01 00"))
         #expect(TLVWriter.encode(TLVElement(tag: .commonProfile(0xFFFF), .null)) == hex("54 ff ff"))
         #expect(TLVWriter.encode(TLVElement(tag: .commonProfile(0x1_0000), .null)) == hex("74 00 00 01 00"))
-        #expect(TLVWriter.encode(TLVElement(tag: .fullyQualified(vendorID: 1, profile: 2, tag: 0xFFFF), .null))
-            == hex("d4 01 00 02 00 ff ff"))
-        #expect(TLVWriter.encode(TLVElement(tag: .fullyQualified(vendorID: 1, profile: 2, tag: 0x1_0000), .null))
-            == hex("f4 01 00 02 00 00 00 01 00"))
+        #expect(
+            TLVWriter.encode(TLVElement(tag: .fullyQualified(vendorID: 1, profile: 2, tag: 0xFFFF), .null))
+                == hex("d4 01 00 02 00 ff ff"))
+        #expect(
+            TLVWriter.encode(TLVElement(tag: .fullyQualified(vendorID: 1, profile: 2, tag: 0x1_0000), .null))
+                == hex("f4 01 00 02 00 00 00 01 00"))
     }
 
     @Test(arguments: [
@@ -58,7 +60,10 @@ import Testing
     }
 
     @Test func encodesASequenceOfTopLevelElements() throws {
-        let elements = [TLVElement(.unsigned(1)), TLVElement(tag: .context(2), .list([TLVElement(.null)])), TLVElement(.bool(false))]
+        let elements = [
+            TLVElement(.unsigned(1)), TLVElement(tag: .context(2), .list([TLVElement(.null)])),
+            TLVElement(.bool(false)),
+        ]
         let encoded = TLVWriter.encode(elements)
         #expect(encoded == hex("04 01 37 02 14 18 08"))
         #expect(try TLVReader.decodeAll(encoded) == elements)
