@@ -31,9 +31,9 @@ struct DeclarationSignaturePolicy: AttestationPolicy {
     }
 }
 
-/// The declaration's fields have the formats §6.3.1 gives them: format version 1, a 19-character certificate_id,
-/// and security_level and security_information 0 (reserved). Its list lengths and dac_origin pairing are checked
-/// when it is decoded. Whether certificate_id, device_type_id and version_number match the product's record is
+/// The declaration's fields have the formats §6.3.1 gives them: format version 1 and a 19-character certificate_id.
+/// Its list lengths and dac_origin pairing are checked when it is decoded. security_level and security_information
+/// are reserved, set to 0 by the CSA and ignored by commissioners, as connectedhomeip ignores them. Whether certificate_id, device_type_id and version_number match the product's record is
 /// a question for the Distributed Compliance Ledger, which this verifier does not consult.
 struct DeclarationFormatPolicy: AttestationPolicy {
     func failures(in evidence: AttestationEvidence) -> [AttestationError] {
@@ -48,13 +48,6 @@ struct DeclarationFormatPolicy: AttestationPolicy {
                 .declarationField(
                     "certificate_id",
                     reason: "\(idLength) characters, expected \(CertificateLimits.declarationCertificateIDLength)"))
-        }
-        if declaration.securityLevel != 0 {
-            failures.append(.declarationField("security_level", reason: "\(declaration.securityLevel), expected 0"))
-        }
-        if declaration.securityInformation != 0 {
-            failures.append(
-                .declarationField("security_information", reason: "\(declaration.securityInformation), expected 0"))
         }
         return failures
     }
