@@ -4,6 +4,8 @@ public protocol DatagramSocket: Sendable {
     /// The next datagram and its sender, waiting at most `timeout`; nil when none came in time.
     func receive(maximumLength: Int, timeout: Duration) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)?
     func localAddress() throws(SocketError) -> SocketAddress
+    /// The descriptor to wait on for readability: the transport sleeps until it has a datagram.
+    var readinessDescriptor: Int32 { get }
 }
 
 extension DatagramSocket {
@@ -12,4 +14,6 @@ extension DatagramSocket {
     }
 }
 
-extension UDPSocket: DatagramSocket {}
+extension UDPSocket: DatagramSocket {
+    public var readinessDescriptor: Int32 { descriptor }
+}

@@ -4,6 +4,10 @@ import MatterMessaging
 
 /// Carries a node's exchanges over UDP: it owns the sockets and the sans-IO `ExchangeManager`, feeds it
 /// datagrams and time, and carries out what it asks. One actor, so the protocol state has one owner.
+///
+/// It never polls: it sleeps until a socket is readable (`SocketReadiness`) or the earliest deadline is due —
+/// the manager's own (`ExchangeManager.nextDeadline`: MRP retransmissions, acknowledgements) or a waiting
+/// receive's timeout — with one timer, re-armed after every step and cancelled when nothing is due.
 public actor MatterTransport {
     private var manager: ExchangeManager<SocketAddress>
     private let ipv4: any DatagramSocket
@@ -18,13 +22,23 @@ public actor MatterTransport {
     /// Datagrams that were not Matter messages for us (malformed, unknown session): counted, not fatal.
     public private(set) var droppedDatagrams = 0
 
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<ExchangeMessage, any Error>
+        let deadline: Instant
+        let timeout: Duration
+    }
+
     private struct Mailbox {
         var queue: [ExchangeMessage] = []
         var failure: ExchangeError?
-        var waiter: (id: UInt64, continuation: CheckedContinuation<ExchangeMessage, any Error>)?
+        var waiter: Waiter?
     }
 
     private var nextWaiterID: UInt64 = 0
+    private var readiness: [SocketReadiness] = []
+    /// The one timer: when it is due and the task sleeping until then.
+    private var timer: (deadline: Instant, task: Task<Void, Never>)?
 
     /// Binds an IPv4 and an IPv6 socket; `port` 0 picks ephemeral ports (a controller), a device passes its own.
     public init(port: UInt16 = 0, random: some RandomSource = SystemRandom()) throws(SocketError) {
@@ -42,12 +56,13 @@ public actor MatterTransport {
         manager = ExchangeManager(random: random)
         origin = clock.now
         (incomingExchanges, incoming) = AsyncStream.makeStream()
-        // The pump holds the transport only while it services it, so releasing the transport ends it too.
-        Task { [weak self] in
-            while let transport = self, await transport.service() {
-                try? await Task.sleep(for: TransportTiming.pollInterval)
-            }
-        }
+        // The readiness sources hold the transport weakly, so releasing the transport ends them too.
+        Task { [weak self] in await self?.watchSockets() }
+    }
+
+    deinit {
+        for source in readiness { source.cancel() }
+        timer?.task.cancel()
     }
 
     /// The ports the sockets were given (ephemeral ones are known only after binding).
@@ -58,6 +73,10 @@ public actor MatterTransport {
     /// Stops receiving; waiting calls fail.
     public func shutdown() {
         isShutDown = true
+        for source in readiness { source.cancel() }
+        readiness = []
+        timer?.task.cancel()
+        timer = nil
         incoming.finish()
         for handle in Array(mailboxes.keys) { fail(handle, .unknownExchange(handle)) }
     }
@@ -109,13 +128,10 @@ public actor MatterTransport {
         if let failure = mailbox.failure { throw failure }
         nextWaiterID += 1
         let waiterID = nextWaiterID
-        let deadline = clock.now + timeout
+        let deadline = now().advanced(by: timeout)
         return try await withCheckedThrowingContinuation { continuation in
-            mailboxes[exchange]?.waiter = (waiterID, continuation)
-            Task { [weak self] in
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                await self?.expire(exchange, waiterID: waiterID, timeout: timeout)
-            }
+            mailboxes[exchange]?.waiter = Waiter(id: waiterID, continuation: continuation, deadline: deadline, timeout: timeout)
+            armTimer()
         }
     }
 
@@ -129,22 +145,73 @@ public actor MatterTransport {
 
     // MARK: The pump
 
-    /// Drains both sockets into the exchange manager and fires its timer when due; false once shut down.
-    private func service() -> Bool {
-        guard !isShutDown else { return false }
-        for socket in [ipv6, ipv4] {
-            while let (bytes, sender) = (try? socket.receive(timeout: .zero)) ?? nil {
-                do {
-                    execute(try manager.receive(bytes, from: sender, now: now()))
-                } catch {
-                    droppedDatagrams += 1
+    private func watchSockets() {
+        guard !isShutDown else { return }
+        readiness = [ipv6, ipv4].map { socket in
+            SocketReadiness(descriptor: socket.readinessDescriptor) { [weak self] resume in
+                Task {
+                    await self?.drain(socket)
+                    resume()
                 }
             }
         }
-        if let deadline = manager.nextDeadline, deadline <= now() {
-            execute(manager.handleTimer(now: now()))
+    }
+
+    /// Feeds every datagram waiting on `socket` to the exchange manager.
+    private func drain(_ socket: any DatagramSocket) {
+        guard !isShutDown else { return }
+        while let (bytes, sender) = (try? socket.receive(timeout: .zero)) ?? nil {
+            do {
+                execute(try manager.receive(bytes, from: sender, now: now()))
+            } catch {
+                droppedDatagrams += 1
+            }
         }
-        return true
+        armTimer()
+    }
+
+    /// The earliest of the manager's deadline and the waiting receives' timeouts.
+    private var nextDeadline: Instant? {
+        let waiting = mailboxes.values.compactMap { $0.waiter?.deadline }.min()
+        switch (manager.nextDeadline, waiting) {
+        case (let a?, let b?): return min(a, b)
+        case (let a?, nil): return a
+        case (nil, let b): return b
+        }
+    }
+
+    /// Arms the timer for the next deadline, or cancels it when nothing is due; a timer already set for that
+    /// deadline is left alone.
+    private func armTimer() {
+        guard !isShutDown, let deadline = nextDeadline else {
+            timer?.task.cancel()
+            timer = nil
+            return
+        }
+        if let timer, timer.deadline == deadline { return }
+        timer?.task.cancel()
+        let delay = now().duration(to: deadline)
+        timer = (deadline, Task { [weak self] in
+            if delay > .zero {
+                do { try await Task.sleep(for: delay) } catch { return }
+            }
+            await self?.timerFired(deadline)
+        })
+    }
+
+    private func timerFired(_ deadline: Instant) {
+        guard timer?.deadline == deadline else { return }
+        timer = nil
+        let now = now()
+        if let due = manager.nextDeadline, due <= now {
+            execute(manager.handleTimer(now: now))
+        }
+        for (handle, mailbox) in mailboxes {
+            guard let waiter = mailbox.waiter, waiter.deadline <= now else { continue }
+            mailboxes[handle]?.waiter = nil
+            waiter.continuation.resume(throwing: TransportError.timedOut(handle, after: waiter.timeout))
+        }
+        armTimer()
     }
 
     private func execute(_ actions: [ExchangeManager<SocketAddress>.Action]) {
@@ -162,6 +229,7 @@ public actor MatterTransport {
                 fail(handle, error)
             }
         }
+        armTimer()
     }
 
     private func deliver(_ message: ExchangeMessage, to handle: ExchangeHandle) {
@@ -186,12 +254,6 @@ public actor MatterTransport {
         mailboxes[handle] = mailbox
     }
 
-    private func expire(_ exchange: ExchangeHandle, waiterID: UInt64, timeout: Duration) {
-        guard let waiter = mailboxes[exchange]?.waiter, waiter.id == waiterID else { return }
-        mailboxes[exchange]?.waiter = nil
-        waiter.continuation.resume(throwing: TransportError.timedOut(exchange, after: timeout))
-    }
-
     private func now() -> Instant {
         let elapsed = clock.now - origin
         let (seconds, attoseconds) = elapsed.components
@@ -207,14 +269,6 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
         case .timedOut(let exchange, let timeout): "no answer on \(exchange) within \(timeout)"
         }
     }
-}
-
-/// The transport's timings, with their reasons.
-enum TransportTiming {
-    /// How often the sockets are drained when idle: short against MRP's 200 ms ack timeout and 300 ms
-    /// retransmission interval, long enough to cost nothing measurable. (Sockets are polled rather than
-    /// blocked on, so no cooperative thread — of two on this machine — is ever held.)
-    static let pollInterval: Duration = .milliseconds(2)
 }
 
 extension SocketAddress {

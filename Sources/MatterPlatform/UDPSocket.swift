@@ -11,7 +11,7 @@ public final class UDPSocket: Sendable {
     }
 
     public let family: Family
-    private let descriptor: Int32
+    let descriptor: Int32
 
     /// An IPv6 socket is IPv6-only, so an IPv4 socket can share its port.
     public init(family: Family) throws(SocketError) {

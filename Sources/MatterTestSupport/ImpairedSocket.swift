@@ -75,4 +75,6 @@ public final class ImpairedSocket: DatagramSocket {
     public func localAddress() throws(SocketError) -> SocketAddress {
         try socket.localAddress()
     }
+
+    public var readinessDescriptor: Int32 { socket.readinessDescriptor }
 }
