@@ -65,9 +65,6 @@ public enum DeviceConstants {
 
 /// How often and how long the device waits, each with its reason.
 public enum DeviceTiming {
-    /// How often the device looks at its timers (fail-safe, commissioning window, subscription reports): fine enough
-    /// that a report due at its min interval goes out within a twentieth of a second.
-    public static let tick: Duration = .milliseconds(50)
     /// How long an exchange the device takes part in may stay silent: longer than the Interaction Model engine's own
     /// response timeout (30 s), so the engine decides first.
     public static let exchangeIdle: Duration = .seconds(45)

@@ -38,6 +38,10 @@ public actor VirtualDevice {
     private let commissionableInstance: String
     private var following: Set<ExchangeHandle> = []
     private var loops: [Task<Void, Never>] = []
+    /// The one timer of the device's own behaviour (fail-safe, window, simulation, subscription reports), armed
+    /// for the earliest of their deadlines and re-armed after every step.
+    private var timer: (deadline: Instant, task: Task<Void, Never>)?
+    private var isRunning = false
     private let simulationInterval: Duration
     private var nextSimulationStep: Instant
 
@@ -140,19 +144,17 @@ public actor VirtualDevice {
                     await self.accept(exchange, message)
                 }
             })
-        loops.append(
-            Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: DeviceTiming.tick)
-                    await self.tick()
-                }
-            })
+        isRunning = true
+        armTimer()
     }
 
     /// Stops answering, withdraws the advertisements and closes the sockets.
     public func shutdown() async {
         for loop in loops { loop.cancel() }
         loops = []
+        isRunning = false
+        timer?.task.cancel()
+        timer = nil
         if let responder { await responder.shutdown() }
         responder = nil
         advertised = []
@@ -273,6 +275,7 @@ public actor VirtualDevice {
         let closed = await perform(actions)
         if let exchange, !closed.contains(exchange) { follow(exchange) }
         await apply(effects)
+        armTimer()
     }
 
     /// Returns the exchanges it closed.
@@ -337,6 +340,41 @@ public actor VirtualDevice {
     }
 
     // MARK: Timers
+
+    /// The earliest moment the device has something of its own to do.
+    private var nextDeadline: Instant? {
+        let node = server.provider.node
+        // A window that times out during commissioning waits for the fail-safe (see `tick`).
+        let window = node.failSafe == nil ? node.commissioningWindow?.deadline : nil
+        return [node.failSafe?.deadline, window, nextSimulationStep, server.nextDeadline].compactMap { $0 }.min()
+    }
+
+    /// Arms the timer for `nextDeadline`, leaving one already set for it alone.
+    private func armTimer() {
+        guard isRunning, let deadline = nextDeadline else {
+            timer?.task.cancel()
+            timer = nil
+            return
+        }
+        if let timer, timer.deadline == deadline { return }
+        timer?.task.cancel()
+        let delay = now().duration(to: deadline)
+        timer = (
+            deadline,
+            Task { [weak self] in
+                if delay > .zero {
+                    do { try await Task.sleep(for: delay) } catch { return }
+                }
+                await self?.timerFired(deadline)
+            }
+        )
+    }
+
+    private func timerFired(_ deadline: Instant) async {
+        guard timer?.deadline == deadline else { return }
+        timer = nil
+        await tick()
+    }
 
     private func tick() async {
         let now = now()

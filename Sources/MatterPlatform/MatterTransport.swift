@@ -130,7 +130,8 @@ public actor MatterTransport {
         let waiterID = nextWaiterID
         let deadline = now().advanced(by: timeout)
         return try await withCheckedThrowingContinuation { continuation in
-            mailboxes[exchange]?.waiter = Waiter(id: waiterID, continuation: continuation, deadline: deadline, timeout: timeout)
+            mailboxes[exchange]?.waiter = Waiter(
+                id: waiterID, continuation: continuation, deadline: deadline, timeout: timeout)
             armTimer()
         }
     }
@@ -191,12 +192,15 @@ public actor MatterTransport {
         if let timer, timer.deadline == deadline { return }
         timer?.task.cancel()
         let delay = now().duration(to: deadline)
-        timer = (deadline, Task { [weak self] in
-            if delay > .zero {
-                do { try await Task.sleep(for: delay) } catch { return }
+        timer = (
+            deadline,
+            Task { [weak self] in
+                if delay > .zero {
+                    do { try await Task.sleep(for: delay) } catch { return }
+                }
+                await self?.timerFired(deadline)
             }
-            await self?.timerFired(deadline)
-        })
+        )
     }
 
     private func timerFired(_ deadline: Instant) {

@@ -17,10 +17,4 @@ enum MulticastDNSConstants {
     static let hopLimit: Int32 = 255
     /// RFC 6762 §17: the largest mDNS packet.
     static let maximumPacketSize = 9000
-    /// How long the receive loop sleeps when no socket has data: short enough that answers
-    /// are handled within a few milliseconds, long enough not to spin a core.
-    static let idlePoll: Duration = .milliseconds(5)
-    /// How long the responder sleeps when no socket has data: RFC 6762 §6 lets shared answers wait
-    /// 20–120 ms anyway, and a longer sleep keeps a long-running node's idle cost low.
-    static let responderPoll: Duration = .milliseconds(20)
 }

@@ -45,32 +45,57 @@ public struct MulticastDNSQuerier: Sendable {
         let origin = clock.now
         func now() -> DiscoveryInstant { DiscoveryInstant(sinceOrigin: clock.now - origin) }
 
+        // Wakes the loop when a socket is readable (with the `resume` that re-arms that socket once drained) or
+        // when the machine's timer is due (with nothing to resume): the loop sleeps in between, never polls.
+        let (wakeups, wake) = AsyncStream<@Sendable () -> Void>.makeStream()
+        let watchers = sockets.all.map { socket in
+            SocketReadiness(descriptor: socket.readinessDescriptor) { resume in wake.yield(resume) }
+        }
+        var timer: (deadline: DiscoveryInstant, task: Task<Void, Never>)?
+        defer {
+            for watcher in watchers { watcher.cancel() }
+            timer?.task.cancel()
+            wake.finish()
+            // The descriptors stay open until their sources are cancelled.
+            withExtendedLifetime(sockets) {}
+        }
+
         var machine = DiscoveryStateMachine(target: target, timeout: timeout)
         var pending = machine.start(now: now())
-        var timer: DiscoveryInstant?
+        var wakeupIterator = wakeups.makeAsyncIterator()
         while true {
             for action in pending {
                 switch action {
                 case .send(let packet):
                     do { try sockets.sendQuery(packet) } catch { throw .socket(error) }
                 case .armTimer(let instant):
-                    timer = instant
+                    timer?.task.cancel()
+                    let delay = instant.sinceOrigin - now().sinceOrigin
+                    timer = (
+                        instant,
+                        Task {
+                            if delay > .zero {
+                                do { try await Task.sleep(for: delay) } catch { return }
+                            }
+                            wake.yield({})
+                        }
+                    )
                 case .finished(let result):
                     return result
                 }
             }
             pending = []
-            if let instant = timer, now() >= instant {
+            if let armed = timer, now() >= armed.deadline {
                 timer = nil
                 pending = machine.timerFired(now: now())
                 continue
             }
+            guard let resume = await wakeupIterator.next() else { throw .cancelled }
+            if Task.isCancelled { throw .cancelled }
             let packets: [[UInt8]]
             do { packets = try sockets.receiveResponses() } catch { throw .socket(error) }
+            resume()
             for packet in packets { pending += machine.receive(packet, now: now()) }
-            if packets.isEmpty {
-                do { try await Task.sleep(for: MulticastDNSConstants.idlePoll) } catch { throw .cancelled }
-            }
         }
     }
 }
@@ -141,6 +166,9 @@ private struct MulticastDNSSockets {
     }
 
     /// Every datagram waiting now; RFC 6762 §6: a response not sent from port 5353 is ignored.
+    /// Every socket, to wait on.
+    var all: [UDPSocket] { [query4] + [query6].compactMap { $0 } + listeners }
+
     func receiveResponses() throws(SocketError) -> [[UInt8]] {
         var packets: [[UInt8]] = []
         for socket in [query4] + [query6].compactMap({ $0 }) + listeners {

@@ -3,7 +3,8 @@ import MatterDiscovery
 /// Publishes a node's Matter services by mDNS (RFC 6762) on the interfaces the caller names, and only there:
 /// runs a `MulticastDNSResponderState` over a socket per family bound to port 5353 (shared with
 /// SO_REUSEPORT, so an mDNS daemon and our querier's listener keep working) and joined to the group on
-/// each named interface. One actor owns the state; a polling task feeds it packets and time.
+/// each named interface. One actor owns the state; it sleeps until a socket is readable or the state's timer
+/// is due, and is fed packets and time then.
 ///
 /// Call `shutdown()` before letting it go: that is when the goodbyes go out.
 public actor MulticastDNSResponder {
@@ -11,7 +12,8 @@ public actor MulticastDNSResponder {
     private let sockets: ResponderSockets
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
-    private var timer: DiscoveryInstant?
+    private var timer: (deadline: DiscoveryInstant, task: Task<Void, Never>)?
+    private var readiness: [SocketReadiness] = []
     private var isShutDown = false
 
     /// Publishes the addresses the named interfaces have now under `hostName`. Nothing is sent until `advertise`.
@@ -35,12 +37,13 @@ public actor MulticastDNSResponder {
             throw .advertisement(error)
         }
         origin = clock.now
-        // The pump holds the responder only while it services it, so releasing the responder ends it too.
-        Task { [weak self] in
-            while let responder = self, await responder.service() {
-                try? await Task.sleep(for: MulticastDNSConstants.responderPoll)
-            }
-        }
+        // The readiness sources hold the responder weakly, so releasing the responder ends them too.
+        Task { [weak self] in await self?.watchSockets() }
+    }
+
+    deinit {
+        for source in readiness { source.cancel() }
+        timer?.task.cancel()
     }
 
     /// The host name and addresses the SRV and address records carry.
@@ -65,21 +68,52 @@ public actor MulticastDNSResponder {
         guard !isShutDown else { return }
         execute(state.withdrawAll(now: now))
         isShutDown = true
+        for source in readiness { source.cancel() }
+        readiness = []
+        timer?.task.cancel()
+        timer = nil
     }
 
     private var now: DiscoveryInstant { DiscoveryInstant(sinceOrigin: clock.now - origin) }
 
-    /// One round of the pump: the due timer, then every datagram waiting. False once shut down.
-    private func service() -> Bool {
-        guard !isShutDown else { return false }
-        if let timer, now >= timer {
-            self.timer = nil
-            execute(state.timerFired(now: now))
+    private func watchSockets() {
+        guard !isShutDown else { return }
+        readiness = sockets.all.map { socket in
+            SocketReadiness(descriptor: socket.readinessDescriptor) { [weak self] resume in
+                Task {
+                    await self?.drain(socket)
+                    resume()
+                }
+            }
         }
-        for (bytes, sender) in sockets.receiveAll() {
+    }
+
+    /// Every datagram waiting on `socket`, fed to the state.
+    private func drain(_ socket: UDPSocket) {
+        guard !isShutDown else { return }
+        while let (bytes, sender) = try? socket.receive(maximumLength: MulticastDNSConstants.maximumPacketSize) {
             execute(state.receive(bytes, from: sender, sourcePort: sender.port, now: now))
         }
-        return true
+    }
+
+    private func arm(_ deadline: DiscoveryInstant) {
+        timer?.task.cancel()
+        let delay = deadline.sinceOrigin - now.sinceOrigin
+        timer = (
+            deadline,
+            Task { [weak self] in
+                if delay > .zero {
+                    do { try await Task.sleep(for: delay) } catch { return }
+                }
+                await self?.timerFired(deadline)
+            }
+        )
+    }
+
+    private func timerFired(_ deadline: DiscoveryInstant) {
+        guard !isShutDown, timer?.deadline == deadline else { return }
+        timer = nil
+        execute(state.timerFired(now: now))
     }
 
     private func execute(_ actions: [MulticastDNSResponderState<SocketAddress>.Action]) {
@@ -87,7 +121,7 @@ public actor MulticastDNSResponder {
             switch action {
             case .send(let bytes, .multicast): sockets.sendMulticast(bytes)
             case .send(let bytes, .unicast(let address)): sockets.send(bytes, to: address)
-            case .armTimer(let instant): timer = instant
+            case .armTimer(let instant): arm(instant)
             }
         }
     }
@@ -136,16 +170,8 @@ private struct ResponderSockets: Sendable {
         }
     }
 
-    /// Every datagram waiting now; a failed receive is tried again at the next poll.
-    func receiveAll() -> [(bytes: [UInt8], sender: SocketAddress)] {
-        var datagrams: [(bytes: [UInt8], sender: SocketAddress)] = []
-        for socket in [ipv4] + [ipv6].compactMap({ $0 }) {
-            while let datagram = try? socket.receive(maximumLength: MulticastDNSConstants.maximumPacketSize) {
-                datagrams.append(datagram)
-            }
-        }
-        return datagrams
-    }
+    /// The sockets to wait on.
+    var all: [UDPSocket] { [ipv4] + [ipv6].compactMap { $0 } }
 
     private static func socket(
         _ family: UDPSocket.Family, group: SocketAddress, interfaces: [String]
