@@ -1,15 +1,43 @@
+import Foundation
 import HomeHub
+import MatterPlatform
 import Synchronization
 
 /// Tells live queries that the home may have changed: at once for writes made through this `Home`, and, while anyone
-/// listens, by polling the store's change counter every `HomeTiming.changePoll` for writes by other processes or
-/// connections sharing the state directory. A listener may hear of a change that leaves its query's result as it was;
-/// the queries compare results, so nothing is emitted twice.
+/// listens, for writes by other processes or connections sharing the state directory: the directory is watched
+/// (`FileChangeWatch`), and when a file in it is written the store's change counter says whether the home changed.
+/// Nothing is read while nothing is written. A listener may hear of a change that leaves its query's result as it
+/// was; the queries compare results, so nothing is emitted twice.
 final class ChangeFeed: Sendable {
     private struct State {
         var listeners: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextID = 0
-        var poller: Task<Void, Never>?
+        var watch: StoreWatch?
+    }
+
+    /// Follows the store's change counter from file change notices: the last counter seen, and the watch.
+    private final class StoreWatch: Sendable {
+        private let fileWatch: FileChangeWatch
+
+        /// The baseline is read before the first listener reads its result, so no change after that read goes
+        /// unnoticed. Nil when the directory cannot be watched (inotify unavailable or out of watches).
+        init?(store: HubStore, onChange: @escaping @Sendable () -> Void) {
+            let last = Mutex(try? store.changeCounter())
+            let directory = (store.path as NSString).deletingLastPathComponent
+            do {
+                // The handler runs on the watch's own queue, so the store is read off the cooperative pool.
+                fileWatch = try FileChangeWatch(directory: directory.isEmpty ? "." : directory) {
+                    let current = try? store.changeCounter()
+                    let changed = last.withLock { seen in
+                        defer { seen = current }
+                        return seen != current
+                    }
+                    if changed { onChange() }
+                }
+            } catch {
+                return nil
+            }
+        }
     }
 
     private let store: HubStore
@@ -27,17 +55,17 @@ final class ChangeFeed: Sendable {
             let id = state.nextID
             state.nextID += 1
             state.listeners[id] = continuation
-            if state.poller == nil { state.poller = startPolling() }
+            if state.watch == nil { state.watch = StoreWatch(store: store) { [weak self] in self?.notify() } }
             return id
         }
         continuation.onTermination = { [weak self] _ in self?.remove(id) }
         return ChangeListener(stream: stream) { [weak self] in self?.remove(id) }
     }
 
-    /// How many listeners hold a place, and whether the store is being polled for them: what a released or cancelled
-    /// query must give back.
-    var activity: (listeners: Int, polling: Bool) {
-        state.withLock { ($0.listeners.count, $0.poller != nil) }
+    /// How many listeners hold a place, and whether the store is being watched for them: what a released or
+    /// cancelled query must give back.
+    var activity: (listeners: Int, watching: Bool) {
+        state.withLock { ($0.listeners.count, $0.watch != nil) }
     }
 
     /// Something in the home changed: every listener hears of it.
@@ -50,31 +78,11 @@ final class ChangeFeed: Sendable {
     private func remove(_ id: Int) {
         let removed = state.withLock { state in
             let removed = state.listeners.removeValue(forKey: id)
-            if state.listeners.isEmpty {
-                state.poller?.cancel()
-                state.poller = nil
-            }
+            if state.listeners.isEmpty { state.watch = nil }
             return removed
         }
         // Outside the lock: finishing calls onTermination, which comes back here.
         removed?.finish()
-    }
-
-    /// The baseline is read before the first listener reads its result, so no change after that read goes unnoticed.
-    private func startPolling() -> Task<Void, Never> {
-        let store = store
-        let baseline = try? store.changeCounter()
-        return Task { [weak self] in
-            var last = baseline
-            while !Task.isCancelled {
-                try? await Task.sleep(for: HomeTiming.changePoll)
-                let current = try? store.changeCounter()
-                if current != last {
-                    last = current
-                    self?.notify()
-                }
-            }
-        }
     }
 }
 

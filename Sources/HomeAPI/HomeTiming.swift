@@ -1,9 +1,5 @@
 /// Every timing of the Home API, with the reason for its value.
 enum HomeTiming {
-    /// How often a live query checks the store's change counter for changes made by other processes (or other
-    /// connections) sharing the state directory. Changes made through this `Home` are seen at once; 150 ms keeps
-    /// a change in another process under a screen refresh the user would notice, for one tiny read per interval.
-    static let changePoll: Duration = .milliseconds(150)
     /// How long a new subscription waits for the device's first report before emitting what is known: a device on the
     /// local network answers within a second; one that cannot be found is shown (as not online) rather than waited for.
     static let firstContact: Duration = .seconds(2)

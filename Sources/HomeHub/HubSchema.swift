@@ -83,7 +83,7 @@ enum HubSchema {
         ],
         // 3: structures (one default, "Home"), rooms belong to a structure, a node may carry a name of its own (the
         // whole node as one device), and a change counter every change to what the home shows increments, so other
-        // connections and processes sharing the database can notice changes by polling one row.
+        // connections and processes sharing the database can notice changes by reading one row when a file of the store changes.
         [
             """
             CREATE TABLE structures (

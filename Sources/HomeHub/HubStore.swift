@@ -6,6 +6,12 @@ import MatterPlatform
 public final class HubStore: Sendable {
     let database: SQLiteDatabase
 
+    /// The database file.
+    public var path: String { database.path }
+
+    /// The file every committed write closes after writing, for `FileChangeWatch`es on the store's directory.
+    var changeMarkerPath: String { database.path + "-written" }
+
     /// Opens the database in the state directory, creating or migrating its schema.
     public convenience init(directory: StateDirectory) throws(HubStoreError) {
         try self.init(path: directory.databasePath)
@@ -97,7 +103,10 @@ public final class HubStore: Sendable {
     @discardableResult
     func write<Result>(_ body: (SQLiteDatabase.Transaction) throws -> Result) throws(HubStoreError) -> Result {
         do {
-            return try database.transaction(body)
+            let result = try database.transaction(body)
+            // Committed: other processes' live queries wake on this marker and read the change counter.
+            FileChangeWatch.signal(changeMarkerPath)
+            return result
         } catch let error as HubStoreError {
             throw error
         } catch let error as SQLiteError {

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Idle cost of a hub all day: a release `matter-device` (a dimmable light) and a release `home watch` following it
+# from another process, both left idle; each one's CPU time over wall time, read from /proc/PID/stat, in percent of
+# one core. Runs inside a network namespace holding only lo (../shared/peers/lab.sh): nothing leaves the machine.
+# Needs root (ip netns). Prints one JSON object: idle_cpu_percent_device, idle_cpu_percent_hub, seconds.
+#
+#   sudo scripts/bench-idle.sh [SECONDS]     (default 60)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+lab="$repo/../shared/peers/lab.sh"
+seconds="${1:-60}"
+export LAB_NS="swifthome-idle-$$"
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  "$lab" down 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# BIN=DIR measures other release builds of matter-device and home (an earlier commit's, to compare).
+if [ -z "${BIN:-}" ]; then
+  (cd "$repo" && swift build -c release --product matter-device >/dev/null && swift build -c release --product home >/dev/null)
+fi
+bin="${BIN:-$(cd "$repo" && swift build -c release --show-bin-path)}"
+"$lab" up
+
+"$lab" exec "$bin/matter-device" --state "$work/device" --type dimmable-light --passcode 20202021 --discriminator 3840 \
+  --port 5540 >"$work/device.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do grep -q '"port"' "$work/device.out" 2>/dev/null && break; sleep 0.1; done
+"$bin/matter-device" attestation export "$work/paa" --state "$work/device" >/dev/null
+code="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["qr"])' "$work/device.out")"
+"$lab" exec "$bin/home" commission "$code" --address '[::1]:5540' --paa-trust-store "$work/paa" --state "$work/hub" \
+  --name Lamp >/dev/null 2>"$work/commission.err" || { cat "$work/commission.err" >&2; exit 1; }
+"$lab" exec "$bin/home" watch --state "$work/hub" >"$work/watch.out" 2>&1 &
+pids+=($!)
+sleep 3  # the watch's CASE session and subscription are up; from here on both are idle
+
+device_pid="$(pgrep -f "matter-device --state $work/device" | head -n1)"
+hub_pid="$(pgrep -f "home watch --state $work/hub" | head -n1)"
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hz="$(getconf CLK_TCK)"
+d0="$(ticks "$device_pid")"; h0="$(ticks "$hub_pid")"; t0="$(date +%s.%N)"
+sleep "$seconds"
+d1="$(ticks "$device_pid")"; h1="$(ticks "$hub_pid")"; t1="$(date +%s.%N)"
+python3 - "$d0" "$d1" "$h0" "$h1" "$t0" "$t1" "$hz" <<'PY'
+import json, sys
+d0, d1, h0, h1, t0, t1, hz = map(float, sys.argv[1:])
+wall = t1 - t0
+print(json.dumps({"idle_cpu_percent_device": round(100 * (d1 - d0) / hz / wall, 3),
+                  "idle_cpu_percent_hub": round(100 * (h1 - h0) / hz / wall, 3), "seconds": round(wall, 1)}))
+PY
