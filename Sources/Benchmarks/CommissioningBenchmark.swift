@@ -30,7 +30,7 @@ func runCommissioningBenchmark(devices: [(address: SocketAddress, code: String)]
         let record = try hub.device(named: result.devices[0].description)
         for _ in 0..<5 {
             let ping = try await hub.ping(record, interfaces: [])
-            pings.append(ping.roundTrip)
+            pings.append(contentsOf: ping.roundTrips)
             sessions.append(ping.sessionEstablishment)
         }
     }

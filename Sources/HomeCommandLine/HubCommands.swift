@@ -139,14 +139,31 @@ enum HubCommands {
         name: "ping",
         summary: "Open a CASE session to a device from scratch and read its vendor name, timing the round trip.",
         arguments: [.init(name: "DEVICE", help: "A device ID (see 'home devices') or a device name.")],
-        options: [interfaceOption, stateOption],
+        options: [
+            .init(
+                name: "count", valueName: "N",
+                help: "Read N times over the session (1 to 10000) and give the median and 90th percentile."),
+            interfaceOption, stateOption,
+        ],
         run: { arguments throws(CommandLineError) in
+            let count =
+                try arguments.values["count"].map { text throws(CommandLineError) in
+                    guard let count = Int(text), (1...10_000).contains(count) else {
+                        throw .invalidInput("count '\(text)' is not a number from 1 to 10000")
+                    }
+                    return count
+                } ?? 1
             let hub = try open(arguments)
             do {
                 let device = try hub.device(named: arguments.argument("DEVICE"))
-                let result = try await hub.ping(device, interfaces: interfaceNames(arguments))
+                let result = try await hub.ping(device, interfaces: interfaceNames(arguments), reads: count)
+                let sorted = result.roundTrips.sorted()
+                let reads =
+                    count == 1
+                    ? "read in \(format(sorted[0]))"
+                    : "\(count) reads: median \(format(sorted[count / 2])), 90th percentile \(format(sorted[count * 9 / 10]))"
                 return .success(
-                    "\(result.vendorName) at \(result.address): read in \(format(result.roundTrip)) "
+                    "\(result.vendorName) at \(result.address): \(reads) "
                         + "(CASE session established in \(format(result.sessionEstablishment)))\n")
             } catch {
                 return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
@@ -206,6 +223,7 @@ enum HubCommands {
 
     static func format(_ duration: Duration) -> String {
         let seconds = duration.seconds
+        if seconds < 0.001 { return String(format: "%.0f µs", seconds * 1_000_000) }
         return seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
     }
 }

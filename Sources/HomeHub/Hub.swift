@@ -58,8 +58,8 @@ public final class Hub: Sendable {
     }
 
     /// Opens a CASE session to the device's node from nothing but what the store holds, reads Basic
-    /// Information VendorName, and times both.
-    public func ping(_ device: DeviceRecord, interfaces: [String]) async throws -> PingResult {
+    /// Information VendorName `reads` times over it, and times the session and each read.
+    public func ping(_ device: DeviceRecord, interfaces: [String], reads: Int = 1) async throws -> PingResult {
         let transport = try MatterTransport()
         defer { Task { await transport.shutdown() } }
         let clock = ContinuousClock()
@@ -71,10 +71,14 @@ public final class Hub: Sendable {
         let sessionTime = clock.now - start
         let client = InteractionClient(
             transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
-        let readStart = clock.now
         let vendorNameAttribute = BasicInformationCluster.Attributes.vendorName
-        let report = try await client.read([vendorNameAttribute.path(endpoint: 0)])
-        let roundTrip = clock.now - readStart
+        var roundTrips: [Duration] = []
+        var report = InteractionReport(attributeReports: [], eventReports: [])
+        for _ in 0..<max(1, reads) {
+            let readStart = clock.now
+            report = try await client.read([vendorNameAttribute.path(endpoint: 0)])
+            roundTrips.append(clock.now - readStart)
+        }
         var cache = AttributeCache()
         cache.apply(report.attributeReports)
         guard let vendorName = try cache.value(vendorNameAttribute, endpoint: 0) else {
@@ -82,7 +86,7 @@ public final class Hub: Sendable {
         }
         await transport.removeSession(session.session)
         return PingResult(
-            address: address, vendorName: vendorName, sessionEstablishment: sessionTime, roundTrip: roundTrip)
+            address: address, vendorName: vendorName, sessionEstablishment: sessionTime, roundTrips: roundTrips)
     }
 
     /// Where the node is: its operational DNS-SD record when mDNS may be used, else its last known address.
@@ -107,7 +111,8 @@ public struct PingResult: Sendable {
     public let address: SocketAddress
     public let vendorName: String
     public let sessionEstablishment: Duration
-    public let roundTrip: Duration
+    /// Each read's round trip, in the order they were made.
+    public let roundTrips: [Duration]
 }
 
 public enum HubError: Error, Sendable, CustomStringConvertible {
