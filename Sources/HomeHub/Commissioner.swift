@@ -35,6 +35,8 @@ public actor Commissioner {
     /// What the steps learn, handed from one to the next.
     private struct Context: Sendable {
         var address: SocketAddress?
+        /// The other devices discovery found for the payload, for a PASE that fails.
+        var candidates: CommissionableCandidates?
         var pase: SessionEstablishment.Result?
         var paseClient: InteractionClient?
         var attestation: AttestationResult?
@@ -140,14 +142,34 @@ public actor Commissioner {
         var context = before
         switch step {
         case .discovery:
-            context.address = try await discover(request)
+            (context.address, context.candidates) = try await discover(request)
 
         case .passcodeSession:
-            guard let address = context.address else {
+            guard var address = context.address else {
                 throw CommissioningFailure(.hubFailure, "no address to reach the device at")
             }
-            let pase = try await SessionEstablishment.pase(
-                with: address, passcode: request.payload.passcode, over: transport, random: random)
+            var pase: SessionEstablishment.Result
+            while true {
+                do {
+                    pase = try await SessionEstablishment.pase(
+                        with: address, passcode: request.payload.passcode, over: transport, random: random)
+                    break
+                } catch {
+                    // Another device with the same discriminator may be the one the payload is for.
+                    let failure = CommissioningFailure(error)
+                    guard failure.kind == .noAnswer || failure.kind == .wrongPasscode,
+                        let next = await context.candidates?.next(), let nextAddress = next.socketAddresses.first
+                    else { throw error }
+                    progress(
+                        .note(
+                            "PASE with the device at \(address) failed (\(failure)); trying \(next.instanceName) at \(nextAddress)"
+                        ))
+                    address = nextAddress
+                    context.address = nextAddress
+                }
+            }
+            await context.candidates?.stop()
+            context.candidates = nil
             context.pase = pase
             context.paseClient = InteractionClient(
                 transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters)
@@ -240,7 +262,10 @@ public actor Commissioner {
         return context
     }
 
-    private func discover(_ request: CommissioningRequest) async throws -> SocketAddress {
+    /// The first device discovery resolves for the payload, at once; the discovery goes on briefly for fallbacks.
+    private func discover(
+        _ request: CommissioningRequest
+    ) async throws -> (SocketAddress, CommissionableCandidates) {
         guard !request.interfaces.isEmpty else {
             throw CommissioningFailure(
                 .hubFailure,
@@ -251,19 +276,17 @@ public actor Commissioner {
             case .long(let value): .longDiscriminator(value)
             case .short(let value): .shortDiscriminator(value)
             }
-        let nodes = try await MulticastDNSQuerier().browseCommissionable(
-            filter, interfaces: request.interfaces, timeout: HubTiming.commissionableBrowse)
-        guard let node = nodes.first, let address = node.socketAddresses.first else {
-            throw CommissioningFailure(
-                .deviceNotFound,
-                "no commissionable device with discriminator \(request.payload.discriminator.value)"
-                    + "\(request.payload.discriminator.isShort ? " (short)" : "") answered on \(request.interfaces.joined(separator: ", "))"
-            )
+        let candidates = CommissionableCandidates(
+            MulticastDNSQuerier().commissionableMatches(
+                filter, interfaces: request.interfaces, timeout: HubTiming.commissionableBrowse))
+        while let node = await candidates.next() {
+            if let address = node.socketAddresses.first { return (address, candidates) }
         }
-        if nodes.count > 1 {
-            progress(.note("\(nodes.count) devices match the discriminator; using \(node.instanceName) at \(address)"))
-        }
-        return address
+        throw CommissioningFailure(
+            .deviceNotFound,
+            "no commissionable device with discriminator \(request.payload.discriminator.value)"
+                + "\(request.payload.discriminator.isShort ? " (short)" : "") answered on \(request.interfaces.joined(separator: ", "))"
+        )
     }
 
     private func discoverOperational(_ request: CommissioningRequest, _ context: Context) async throws -> SocketAddress
@@ -395,6 +418,7 @@ public actor Commissioner {
     }
 
     private func closeSessions(_ context: Context) async {
+        await context.candidates?.stop()
         if let pase = context.pase { await transport.removeSession(pase.session) }
     }
 

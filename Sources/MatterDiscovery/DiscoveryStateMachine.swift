@@ -7,6 +7,9 @@ public struct DiscoveryStateMachine: Sendable {
         case send([UInt8])
         /// Call `timerFired(now:)` at this instant.
         case armTimer(DiscoveryInstant)
+        /// A commissionable node matching the filter is now fully resolved (once per node, as soon as it is): a
+        /// commissioner can start with it while the discovery goes on.
+        case resolved(CommissionableNode)
         /// The discovery is over; nothing else will come.
         case finished(DiscoveryResult)
     }
@@ -29,6 +32,8 @@ public struct DiscoveryStateMachine: Sendable {
     private var cache = DiscoveryRecordCache()
     /// Follow-up questions already sent since the last full query, so each is asked once per round.
     private var asked: Set<DNSQuestion> = []
+    /// Instances already reported as `resolved`.
+    private var reported: Set<String> = []
 
     public init(target: DiscoveryTarget, timeout: Duration) {
         self.target = target
@@ -54,7 +59,12 @@ public struct DiscoveryStateMachine: Sendable {
         }
         let fresh = followUpQuestions().filter { !asked.contains($0) }
         asked.formUnion(fresh)
-        return packets(fresh).map(Action.send) + settleOnFirstMatch(now: now)
+        return newlyResolved() + packets(fresh).map(Action.send) + settleOnFirstMatch(now: now)
+    }
+
+    private mutating func newlyResolved() -> [Action] {
+        guard case .commissionable(let nodes) = result else { return [] }
+        return nodes.filter { reported.insert($0.instanceName).inserted }.map(Action.resolved)
     }
 
     /// A browse for a discriminator wants one device: once one is resolved, wait only `DiscoveryTiming.matchSettle`

@@ -20,6 +20,27 @@ public struct MulticastDNSQuerier: Sendable {
         return nodes
     }
 
+    /// Commissionable nodes matching the filter, each as soon as it is resolved (a commissioner starts with the first
+    /// while later ones are kept as fallbacks). The stream ends at `timeout`, or `DiscoveryTiming.matchSettle` after
+    /// the first match of a discriminator filter; cancelling its consumer ends the discovery.
+    public func commissionableMatches(
+        _ filter: CommissionableFilter, interfaces: [String], timeout: Duration
+    ) -> AsyncThrowingStream<CommissionableNode, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    _ = try await run(.commissionable(filter), interfaces: interfaces, timeout: timeout) { node in
+                        continuation.yield(node)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     /// The operational node `peer` (`_matter._tcp`); throws `notFound` when it does not answer within `timeout`.
     public func resolveOperational(
         _ peer: OperationalPeerID, interfaces: [String], timeout: Duration
@@ -32,7 +53,8 @@ public struct MulticastDNSQuerier: Sendable {
     }
 
     private func run(
-        _ target: DiscoveryTarget, interfaces: [String], timeout: Duration
+        _ target: DiscoveryTarget, interfaces: [String], timeout: Duration,
+        onResolved: (CommissionableNode) -> Void = { _ in }
     ) async throws(MulticastDNSError) -> DiscoveryStateMachine.DiscoveryResult {
         guard !interfaces.isEmpty else { throw .noInterfaces }
         let sockets: MulticastDNSSockets
@@ -80,6 +102,8 @@ public struct MulticastDNSQuerier: Sendable {
                             wake.yield({})
                         }
                     )
+                case .resolved(let node):
+                    onResolved(node)
                 case .finished(let result):
                     return result
                 }

@@ -58,6 +58,8 @@ private struct Harness {
     var queries: [(at: DiscoveryInstant, questions: [DNSQuestion])] = []
     var timer: DiscoveryInstant?
     var finished: (at: DiscoveryInstant, result: DiscoveryStateMachine.DiscoveryResult)?
+    /// Each `resolved` action, when it came.
+    var resolved: [(at: DiscoveryInstant, node: CommissionableNode)] = []
 
     init(_ target: DiscoveryTarget, timeout: Duration, devices: [SimulatedDevice]) {
         machine = DiscoveryStateMachine(target: target, timeout: timeout)
@@ -83,6 +85,7 @@ private struct Harness {
                     if let response = try device.answer(packet) { responses.append(response) }
                 }
             case .armTimer(let instant): timer = instant
+            case .resolved(let node): resolved.append((now, node))
             case .finished(let result): finished = (now, result)
             }
         }
@@ -144,6 +147,11 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
         // Both answered the same query: both are kept, for the caller to choose.
         #expect(harness.commissionableNodes.map(\.instanceName) == ["AAAAAAAAAAAAAAAA", "CCCCCCCCCCCCCCCC"])
         #expect(harness.queries.count == 1)
+        // Each is reported the moment it is resolved, long before the window ends: a commissioner starts with the
+        // first at once and keeps the other as a fallback.
+        #expect(Set(harness.resolved.map(\.node.instanceName)) == ["AAAAAAAAAAAAAAAA", "CCCCCCCCCCCCCCCC"])
+        #expect(harness.resolved.allSatisfy { $0.at == .origin })
+        #expect(harness.resolved.map(\.node.instanceName).count == 2, "each node is reported once")
 
         var all = Harness(.commissionable(.all), timeout: .seconds(3), devices: [first, twin])
         try all.run()
@@ -218,7 +226,12 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
         let query = try DNSMessage(questions: [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)])
             .encoded()
         let first = try #require(try device.answer(query))
-        #expect(machine.receive(first, now: .origin) == [])
+        // The first answer resolves the device; the same answer again changes nothing and reports nothing.
+        let resolved = machine.receive(first, now: .origin)
+        guard case .resolved(let node) = resolved.first, resolved.count == 1 else {
+            Issue.record("\(resolved)"); return
+        }
+        #expect(node.instanceName == "DDDDDDDDDDDDDDDD")
         #expect(machine.receive(first, now: .origin) == [])
         device.addresses = [IPv6Address("fe80::1"), IPv6Address("::1")].compactMap { $0 }
         #expect(machine.receive(try #require(try device.answer(query)), now: .origin) == [])

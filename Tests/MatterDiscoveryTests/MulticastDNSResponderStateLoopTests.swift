@@ -73,6 +73,7 @@ private struct Link {
             case .send(let bytes):
                 fromResponder(responder.receive(bytes, from: Self.querierAddress, sourcePort: querierPort, now: now))
             case .armTimer(let instant): querierTimer = instant
+            case .resolved: break
             case .finished(let result): self.result = result
             }
         }
