@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "MatterOnboarding", targets: ["MatterOnboarding"]),
         .library(name: "MatterCrypto", targets: ["MatterCrypto"]),
         .library(name: "MatterMessaging", targets: ["MatterMessaging"]),
+        .library(name: "MatterFuzzing", targets: ["MatterFuzzing"]),
         .library(name: "MatterCertificates", targets: ["MatterCertificates"]),
         .library(name: "MatterDiscovery", targets: ["MatterDiscovery"]),
         .library(name: "MatterDataModel", targets: ["MatterDataModel"]),
@@ -40,6 +41,10 @@ let package = Package(
         .target(name: "MatterInteraction", dependencies: ["MatterTLV", "MatterMessaging"]),
         .target(name: "MatterCertificates", dependencies: ["MatterTLV", "MatterCrypto"]),
         .target(name: "MatterDiscovery"),
+        // The entries of the libFuzzer targets in Fuzz/ (built apart by scripts/fuzz.sh), replayed by the tests.
+        .target(name: "MatterFuzzing", dependencies: [
+            "MatterTLV", "MatterOnboarding", "MatterMessaging", "MatterCertificates", "MatterDiscovery", "MatterInteraction",
+        ]),
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
         // Development-time tool: Matter IDL and device-type XML in, Swift out (see scripts/generate-datamodel.sh).
@@ -83,6 +88,7 @@ let package = Package(
         // Vectors/ holds connectedhomeip's commissioner DUT attestation vectors, read from the source tree by the tests.
         .testTarget(name: "MatterCertificatesTests", dependencies: ["MatterCertificates", "MatterTLV", "MatterCrypto", "MatterTestSupport"],
                     exclude: ["Vectors"]),
+        .testTarget(name: "MatterFuzzingTests", dependencies: ["MatterFuzzing"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),

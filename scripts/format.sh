@@ -6,7 +6,7 @@
 #   scripts/format.sh --check   fail, naming each file and line, when a source is not formatted (CI runs this)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-mapfile -t files < <(find Sources Tests Examples -name '*.swift' -not -path '*/Generated/*' | sort)
+mapfile -t files < <(find Sources Tests Examples Fuzz -name '*.swift' -not -path '*/Generated/*' -not -path '*/.build/*' | sort)
 if [ "${1:-}" = "--check" ]; then
   swift-format lint --strict --parallel "${files[@]}"
 else
