@@ -36,7 +36,7 @@ func sampleReport() -> TLVElement {
 }
 
 /// Figures for the codecs and crypto everything else stands on.
-func runCodecBenchmarks() throws {
+func runCodecBenchmarks() throws -> Report {
     var report = Report()
 
     // TLV
@@ -44,9 +44,13 @@ func runCodecBenchmarks() throws {
     let encoded = TLVWriter.encode(document)
     let megabytes = Double(encoded.count) / 1_000_000
     let encoding = Measurement.run("TLV encode", iterations: 2_000) { _ = TLVWriter.encode(document) }
-    report.add("TLV encode (\(encoded.count)-byte report)", "\(format(megabytes / encoding.perIteration.seconds)) MB/s")
+    report.add(
+        "TLV encode (\(encoded.count)-byte report)", "\(format(megabytes / encoding.perIteration.seconds)) MB/s",
+        key: "tlv_encode_mb_per_s", value: megabytes / encoding.perIteration.seconds)
     let decoding = try Measurement.run("TLV decode", iterations: 2_000) { _ = try TLVReader.decode(encoded) }
-    report.add("TLV decode (\(encoded.count)-byte report)", "\(format(megabytes / decoding.perIteration.seconds)) MB/s")
+    report.add(
+        "TLV decode (\(encoded.count)-byte report)", "\(format(megabytes / decoding.perIteration.seconds)) MB/s",
+        key: "tlv_decode_mb_per_s", value: megabytes / decoding.perIteration.seconds)
 
     // AES-128-CCM of a 1 KiB message
     let key = [UInt8](repeating: 0x42, count: AESCCM.keyLength)
@@ -60,8 +64,12 @@ func runCodecBenchmarks() throws {
     let open = try Measurement.run("open", iterations: 5_000) {
         _ = try AESCCM.open(key: key, nonce: nonce, ciphertextAndTag: sealed, additionalData: header)
     }
-    report.add("AES-128-CCM seal, 1 KiB", "\(format(seal.perIteration.microseconds, decimals: 2)) µs")
-    report.add("AES-128-CCM open, 1 KiB", "\(format(open.perIteration.microseconds, decimals: 2)) µs")
+    report.add(
+        "AES-128-CCM seal, 1 KiB", "\(format(seal.perIteration.microseconds, decimals: 2)) µs",
+        key: "aes_ccm_seal_1k_us", value: seal.perIteration.microseconds)
+    report.add(
+        "AES-128-CCM open, 1 KiB", "\(format(open.perIteration.microseconds, decimals: 2)) µs",
+        key: "aes_ccm_open_1k_us", value: open.perIteration.microseconds)
 
     // A whole secured message: header, protocol header, 1 KiB payload.
     let message = Message(
@@ -77,7 +85,8 @@ func runCodecBenchmarks() throws {
     }
     report.add(
         "Secured message encrypt + decrypt, 1 KiB",
-        "\(format(roundTrip.perIteration.microseconds, decimals: 2)) µs (\(datagram.count) bytes on the wire)")
+        "\(format(roundTrip.perIteration.microseconds, decimals: 2)) µs (\(datagram.count) bytes on the wire)",
+        key: "secured_message_1k_us", value: roundTrip.perIteration.microseconds)
 
     // SPAKE2+ as PASE runs it (§3.10): both roles, from verifier data to the agreed key.
     let salt = [UInt8]("SPAKE2P Key Salt".utf8)
@@ -95,13 +104,14 @@ func runCodecBenchmarks() throws {
         precondition(proverKey == verifierKey, "SPAKE2+ roles disagree")
     }
     report.add(
-        "SPAKE2+ exchange, prover + verifier", "\(format(exchange.perIteration.microseconds / 1000, decimals: 2)) ms")
+        "SPAKE2+ exchange, prover + verifier", "\(format(exchange.perIteration.microseconds / 1000, decimals: 2)) ms",
+        key: "spake2p_exchange_ms", value: exchange.perIteration.microseconds / 1000)
     let derivation = try Measurement.run("pbkdf2", iterations: 5) {
         _ = try Spake2Plus.computeW0W1(passcode: passcode, salt: salt, iterations: 1000)
     }
     report.add(
         "PASE w0/w1 from passcode, PBKDF2 1000 iterations",
-        "\(format(derivation.perIteration.microseconds / 1000, decimals: 2)) ms")
-
-    report.print()
+        "\(format(derivation.perIteration.microseconds / 1000, decimals: 2)) ms",
+        key: "pbkdf2_1000_ms", value: derivation.perIteration.microseconds / 1000)
+    return report
 }

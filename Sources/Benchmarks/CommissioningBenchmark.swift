@@ -6,7 +6,9 @@ import MatterPlatform
 
 /// Commissions each given device into a fresh hub, timing every step and the hub's own CPU time, then pings
 /// each device five times from scratch. Run inside a namespace with the devices (scripts/bench-commission.sh).
-func runCommissioningBenchmark(devices: [(address: SocketAddress, code: String)], trustStorePath: String) async throws {
+func runCommissioningBenchmark(
+    devices: [(address: SocketAddress, code: String)], trustStorePath: String
+) async throws -> Report {
     let trustStore = try PAATrustStore(directory: trustStorePath)
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("swift-home-bench-\(UUID().uuidString)")
         .path
@@ -37,14 +39,24 @@ func runCommissioningBenchmark(devices: [(address: SocketAddress, code: String)]
     var report = Report()
     for step in CommissioningStep.allCases {
         guard let times = stepTimes[step] else { continue }
-        report.add("  \(step)", milliseconds(median(times)))
+        report.add(
+            "  \(step)", milliseconds(median(times)),
+            key: "commission_step_ms.\(String(describing: step).replacingOccurrences(of: " ", with: "_"))",
+            value: median(times).microseconds / 1000)
     }
-    report.add("Commissioning, whole (median of \(devices.count))", milliseconds(median(totals)))
-    report.add("Hub CPU time per commissioning (median)", milliseconds(median(cpuTimes)))
-    report.add("home ping: CASE from scratch (median of \(sessions.count))", milliseconds(median(sessions)))
-    report.add("home ping: VendorName read round trip (median of \(pings.count))", milliseconds(median(pings)))
-    print("Commissioning against \(devices.count) device(s), wall time per step (median):")
-    report.print()
+    report.add(
+        "Commissioning, whole (median of \(devices.count))", milliseconds(median(totals)), key: "commission_ms",
+        value: median(totals).microseconds / 1000)
+    report.add(
+        "Hub CPU time per commissioning (median)", milliseconds(median(cpuTimes)), key: "commission_cpu_ms",
+        value: median(cpuTimes).microseconds / 1000)
+    report.add(
+        "home ping: CASE from scratch (median of \(sessions.count))", milliseconds(median(sessions)),
+        key: "case_session_ms", value: median(sessions).microseconds / 1000)
+    report.add(
+        "home ping: VendorName read round trip (median of \(pings.count))", milliseconds(median(pings)),
+        key: "read_rtt_us_p50", value: median(pings).microseconds)
+    return report
 }
 
 private func median(_ values: [Duration]) -> Duration {

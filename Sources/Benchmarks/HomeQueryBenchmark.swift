@@ -3,7 +3,7 @@ import HomeAPI
 import HomeHub
 
 /// `Home.devices().list()` over a store of 10,000 devices (2,500 nodes of four lights each), in a temporary state directory.
-func runHomeQueryBenchmark() async throws {
+func runHomeQueryBenchmark() async throws -> Report {
     let nodes = 2_500
     let directory = NSTemporaryDirectory() + "/swift-home-bench-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -31,6 +31,7 @@ func runHomeQueryBenchmark() async throws {
     var report = Report()
     report.add(
         "Home devices().list(), \(count) devices",
-        "\(format(samples[samples.count / 2].seconds * 1000, decimals: 1)) ms")
-    report.print()
+        "\(format(samples[samples.count / 2].seconds * 1000, decimals: 1)) ms",
+        key: "home_list_10000_devices_ms", value: samples[samples.count / 2].seconds * 1000)
+    return report
 }

@@ -8,13 +8,16 @@ import MatterTLV
 
 /// The live connection's figures: how long a report takes from a device to a consumer of `NodeConnection.events()`,
 /// and what the attribute cache of one device costs in memory.
-func runLiveConnectionBenchmarks() async throws {
+func runLiveConnectionBenchmarks() async throws -> Report {
     var report = Report()
     let latencies = try await reportToConsumerLatencies(changes: 300)
     report.add(
         "Report to consumer, in-process loopback device (median of \(latencies.count))",
-        milliseconds(latencies[latencies.count / 2]))
-    report.add("Report to consumer (90th percentile)", milliseconds(latencies[latencies.count * 9 / 10]))
+        milliseconds(latencies[latencies.count / 2]), key: "report_to_consumer_ms_p50",
+        value: latencies[latencies.count / 2].microseconds / 1000)
+    report.add(
+        "Report to consumer (90th percentile)", milliseconds(latencies[latencies.count * 9 / 10]),
+        key: "report_to_consumer_ms_p90", value: latencies[latencies.count * 9 / 10].microseconds / 1000)
 
     let nodes = 1000
     let priming = ReportDataMessage(subscriptionID: 1, attributeReports: lightAttributeReports()).encoded()
@@ -31,10 +34,9 @@ func runLiveConnectionBenchmarks() async throws {
     let attributes = caches.first?.paths.count ?? 0
     report.add(
         "Attribute cache per device (\(attributes) attributes of a dimmable light, \(priming.count)-byte priming; process RSS delta over \(nodes) nodes)",
-        "\(format(perNode / 1024, decimals: 1)) KiB")
+        "\(format(perNode / 1024, decimals: 1)) KiB", key: "attribute_cache_kib_per_device", value: perNode / 1024)
     withExtendedLifetime(caches) {}
-    print("Live connections:")
-    report.print()
+    return report
 }
 
 /// Sends `changes` reports from a device on its own transport over ::1 and times each until the connection's event

@@ -30,18 +30,21 @@ extension Duration {
     var microseconds: Double { seconds * 1e6 }
 }
 
-/// Prints figures in aligned columns.
+/// Figures for people, in aligned columns, each with a stable key and a plain number for `--json`, so runs can
+/// be compared by a program.
 struct Report {
-    private var rows: [(String, String)] = []
+    private var rows: [(name: String, figure: String, key: String, value: Double)] = []
 
-    mutating func add(_ name: String, _ figure: String) {
-        rows.append((name, figure))
+    mutating func add(_ name: String, _ figure: String, key: String, value: Double) {
+        rows.append((name, figure, key, value))
     }
 
+    var figures: [(key: String, value: Double)] { rows.map { ($0.key, $0.value) } }
+
     func print() {
-        let width = rows.map(\.0.count).max() ?? 0
-        for (name, figure) in rows {
-            Swift.print(name + String(repeating: " ", count: width - name.count + 2) + figure)
+        let width = rows.map(\.name.count).max() ?? 0
+        for row in rows {
+            Swift.print(row.name + String(repeating: " ", count: width - row.name.count + 2) + row.figure)
         }
     }
 }

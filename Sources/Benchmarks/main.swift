@@ -2,9 +2,25 @@ import Foundation
 import MatterDiscovery
 import MatterPlatform
 
-// swift run -c release swift-home-bench                         codecs, crypto, the Home API's device query, live connections
+// swift run -c release swift-home-bench [--json]                codecs, crypto, the Home API's device query, live connections
 // swift-home-bench commission --paa-trust-store DIR ADDRESS=CODE…  commissioning and ping against real devices
-let arguments = Array(CommandLine.arguments.dropFirst())
+// --json prints one JSON object of the named figures instead of the table, for comparing runs.
+var arguments = Array(CommandLine.arguments.dropFirst())
+let json = arguments.contains("--json")
+arguments.removeAll { $0 == "--json" }
+
+func emit(_ reports: [(title: String?, report: Report)]) {
+    if json {
+        let figures = reports.flatMap(\.report.figures)
+        let body = figures.map { "\"\($0.key)\":\(($0.value * 1000).rounded() / 1000)" }.joined(separator: ",")
+        print("{" + body + "}")
+    } else {
+        for (title, report) in reports {
+            if let title { print(title) }
+            report.print()
+        }
+    }
+}
 if arguments.first == "commission" {
     var trustStore: String?
     var devices: [(SocketAddress, String)] = []
@@ -30,13 +46,19 @@ if arguments.first == "commission" {
         exit(2)
     }
     do {
-        try await runCommissioningBenchmark(devices: devices, trustStorePath: trustStore)
+        emit([
+            (
+                "Commissioning against \(devices.count) device(s), wall time per step (median):",
+                try await runCommissioningBenchmark(devices: devices, trustStorePath: trustStore)
+            )
+        ])
     } catch {
         FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
         exit(1)
     }
 } else {
-    try runCodecBenchmarks()
-    try await runHomeQueryBenchmark()
-    try await runLiveConnectionBenchmarks()
+    emit([
+        (nil, try runCodecBenchmarks()), (nil, try await runHomeQueryBenchmark()),
+        ("Live connections:", try await runLiveConnectionBenchmarks()),
+    ])
 }

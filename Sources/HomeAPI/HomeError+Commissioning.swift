@@ -28,6 +28,7 @@ extension HomeError {
             case .noAnswer: .deadlineExceeded
             case .deviceNotFound: .notFound
             case .wrongPasscode: .unauthenticated
+            case .deviceBusy: .unavailable
             case .untrustedDevice: .permissionDenied
             case .fabricTableFull: .resourceExhausted
             case .alreadyCommissioned: .alreadyExists

@@ -56,6 +56,13 @@ enum HubCommands {
                 payload: payload, address: address, interfaces: interfaces, trustStore: trustStore,
                 acceptUntrustedDevice: acceptUntrusted)
             let progress = arguments.progress
+            // A device an earlier, interrupted `home commission` left on our fabric is finished first: it may be
+            // the very device this command is for (a closed window, a BUSY device, would otherwise say nothing).
+            for finished in await hub.finishInterruptedCommissionings(interfaces: interfaces) {
+                progress(
+                    "note: finished adding \(finished.productName) (interrupted earlier): "
+                        + finished.devices.map(\.description).joined(separator: ", "))
+            }
             let clock = ContinuousClock()
             let start = clock.now
             do {

@@ -11,6 +11,9 @@ public struct CommissioningFailure: Error, Sendable, Hashable, CustomStringConve
         case deviceNotFound
         /// PASE failed because the passcode does not match the device's.
         case wrongPasscode
+        /// The device refused PASE as BUSY: a commissioning another attempt started holds it until that attempt's
+        /// fail-safe expires (Matter Core §4.14.1.2 allows one PASE session at a time).
+        case deviceBusy
         /// Device attestation refused the device (untrusted PAA, bad certification declaration, …).
         case untrustedDevice
         /// The device holds as many fabrics as it supports (`TableFull`, Matter Core §11.18.4.8).
@@ -42,6 +45,12 @@ extension CommissioningFailure {
         switch error {
         case let failure as CommissioningFailure:
             self = failure
+        case let error as SessionEstablishmentError where Self.kind(of: error) == .deviceBusy:
+            self.init(
+                .deviceBusy,
+                "\(error.reason): the device is still in a commissioning an earlier attempt started; it frees itself "
+                    + "when that attempt's fail-safe expires (at most \(HubConstants.failSafeSeconds) s for one this hub "
+                    + "started), then try again. If it stays busy, another controller is commissioning it.")
         case let error as SessionEstablishmentError:
             self.init(Self.kind(of: error), error.reason)
         case let error as InteractionClientError:
@@ -62,6 +71,9 @@ extension CommissioningFailure {
     private static func kind(of error: SessionEstablishmentError) -> Kind {
         switch error {
         case .rejected(_, .wrongPasscode): .wrongPasscode
+        case .rejected(_, .peerRejected(let report))
+        where report.isSecureChannel && report.protocolCode == SecureChannelStatusCode.busy.rawValue:
+            .deviceBusy
         case .transport: .noAnswer
         case .rejected, .unexpectedProtocol: .refused
         }

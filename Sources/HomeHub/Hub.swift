@@ -32,6 +32,49 @@ public final class Hub: Sendable {
         }
     }
 
+    /// Finishes the commissionings a crash interrupted after the device took our NOC (Matter Core §5.5: after
+    /// CommissioningComplete the fail-safe no longer undoes it, so the device is ours whether or not the store said
+    /// so): every node marked failed is tried over CASE, all at once, for `HubTiming.interruptedProbe`; one that
+    /// answers is interviewed and its devices added, named after its product, in no room. A node that does not
+    /// answer was rolled back by its fail-safe, or is away; it stays marked failed and is tried again next time.
+    public func finishInterruptedCommissionings(interfaces: [String]) async -> [FinishedCommissioning] {
+        guard let nodes = try? store.interruptedCommissionings(), !nodes.isEmpty,
+            let transport = try? MatterTransport()
+        else { return [] }
+        defer { Task { await transport.shutdown() } }
+        return await withTaskGroup(of: FinishedCommissioning?.self) { group in
+            for node in nodes {
+                group.addTask { [self] in
+                    try? await withDeadline(HubTiming.interruptedProbe) {
+                        try await self.finishInterrupted(node, interfaces: interfaces, over: transport)
+                    }
+                }
+            }
+            var finished: [FinishedCommissioning] = []
+            for await result in group { if let result { finished.append(result) } }
+            return finished.sorted { $0.nodeID < $1.nodeID }
+        }
+    }
+
+    private func finishInterrupted(
+        _ node: NodeRecord, interfaces: [String], over transport: MatterTransport
+    ) async throws -> FinishedCommissioning {
+        let address = try await operationalAddress(of: node, interfaces: interfaces)
+        let session = try await SessionEstablishment.case(
+            with: address, nodeID: node.nodeID, credentials: authority.operationalCredentials,
+            validator: authority.peerValidator, over: transport)
+        defer { Task { await transport.removeSession(session.session) } }
+        let client = InteractionClient(
+            transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+        let description = try await NodeInterview.interview(client)
+        let name = description.productName.isEmpty ? Commissioner.defaultDeviceName : description.productName
+        let devices = try store.finishCommissioning(
+            node.nodeID, description: description, addresses: [session.peer],
+            mrpParameters: session.established.peerParameters.map { _ in session.established.mrpParameters },
+            deviceName: name, room: nil, resuming: .failed)
+        return FinishedCommissioning(nodeID: node.nodeID, productName: name, devices: devices)
+    }
+
     /// Commissions a device onto the hub's fabric and adds its devices to the home, named `name` (default: the
     /// product's name) in `room` (created when new).
     public func commission(
@@ -105,6 +148,13 @@ public final class Hub: Sendable {
         guard let address = node.addresses.first else { throw HubError.noAddress(node.nodeID) }
         return address
     }
+}
+
+/// A commissioning a crash had interrupted, finished later.
+public struct FinishedCommissioning: Sendable, Hashable {
+    public let nodeID: UInt64
+    public let productName: String
+    public let devices: [DeviceID]
 }
 
 public struct PingResult: Sendable {

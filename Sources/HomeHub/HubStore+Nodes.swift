@@ -51,12 +51,14 @@ extension HubStore {
     /// CommissioningComplete succeeded: in one transaction the node becomes commissioned with what its interview
     /// learned (identity, endpoints; nil when the interview failed), where it answered, and its devices named `deviceName`
     /// in `room`. A reader sees the node either still commissioning or complete with its devices, never in between.
+    ///
+    /// `resuming: .failed` finishes a commissioning a crash interrupted, found later holding our fabric.
     public func finishCommissioning(
         _ nodeID: UInt64, description: NodeDescription?, addresses: [SocketAddress], mrpParameters: MRPParameters?,
-        deviceName: String, room: String?
+        deviceName: String, room: String?, resuming state: NodeRecord.CommissioningState = .commissioning
     ) throws(HubStoreError) -> [DeviceID] {
         try write { transaction in
-            try Self.transition(nodeID, from: .commissioning, to: .commissioned, in: transaction)
+            try Self.transition(nodeID, from: state, to: .commissioned, in: transaction)
             if let description {
                 try Self.updateIdentity(
                     of: nodeID, vendorName: description.vendorName, productName: description.productName,
@@ -165,6 +167,12 @@ extension HubStore {
     /// are rolled back (`markFailed` or `deleteNode`) before anything else.
     public func pendingCommissionings() throws(HubStoreError) -> [NodeRecord] {
         try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.commissioning.rawValue)])
+    }
+
+    /// Nodes whose commissioning was interrupted (a process that died mid-way) and marked failed: each may hold
+    /// our NOC, if the interruption came after CommissioningComplete.
+    public func interruptedCommissionings() throws(HubStoreError) -> [NodeRecord] {
+        try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.failed.rawValue)])
     }
 
     private func nodes(

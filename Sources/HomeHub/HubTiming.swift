@@ -33,7 +33,11 @@ public enum HubTiming {
     /// messages take well under a second on a reachable device; an unreachable one must not hold up the user's next
     /// attempt for long, and MRP gives up on it after about 7 s anyway.
     static let fabricRemoval: Duration = .seconds(10)
-    /// A commissioning row older than this belongs to a process that died: the device's fail-safe (60 s) has long
-    /// expired and undone its side, and no live commissioner waits that long between its row's writes.
-    static let abandonedCommissioning: Duration = .seconds(300)
+    /// A commissioning row older than this belongs to a process that died: the row is written just before AddNOC,
+    /// and a live commissioner finishes within the fail-safe armed before it (60 s), so 90 s is beyond any live one.
+    /// Such a node is marked failed; `Hub.finishInterruptedCommissionings` then finds whether it holds our NOC.
+    static let abandonedCommissioning: Duration = .seconds(90)
+    /// How long to try CASE with a node whose commissioning was interrupted: it answers at once when it holds our
+    /// fabric and is on the network; a silent one is tried again the next time.
+    static let interruptedProbe: Duration = .seconds(3)
 }

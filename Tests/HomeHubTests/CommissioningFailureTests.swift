@@ -16,6 +16,17 @@ import Testing
         #expect(CommissioningFailure(SessionEstablishmentError.rejected("CASE", .noSharedTrustRoots)).kind == .refused)
     }
 
+    /// A device in another attempt's commissioning answers PASE with BUSY: the failure says what to do about it.
+    @Test func aBusyDeviceIsExplained() {
+        let busy = StatusReport(generalCode: .busy, secureChannelCode: .busy)
+        let failure = CommissioningFailure(SessionEstablishmentError.rejected("PASE", .peerRejected(busy)))
+        #expect(failure.kind == .deviceBusy)
+        #expect(failure.reason.contains("still in a commissioning an earlier attempt started"))
+        #expect(failure.reason.contains("at most 60 s"))
+        let other = StatusReport(generalCode: .failure, secureChannelCode: .invalidParameter)
+        #expect(CommissioningFailure(SessionEstablishmentError.rejected("PASE", .peerRejected(other))).kind == .refused)
+    }
+
     @Test func interactionFailuresAreToldBySilenceOrRefusal() {
         let operation = "invoke GeneralCommissioning.ArmFailSafe on endpoint 0"
         #expect(

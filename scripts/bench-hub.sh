@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Idle cost of a hub all day: a release `matter-device` (a dimmable light) and a release `home watch` following it
-# from another process, both left idle; each one's CPU time over wall time, read from /proc/PID/stat, in percent of
-# one core. Runs inside a network namespace holding only lo (../shared/peers/lab.sh): nothing leaves the machine.
-# Needs root (ip netns). Prints one JSON object: idle_cpu_percent_device, idle_cpu_percent_hub, seconds.
+# The hub and a device in two processes, as they run all day: a release `matter-device` (a dimmable light) and a
+# release `home watch` following it, both left idle for SECONDS; each one's CPU time over wall time, read from
+# /proc/PID/stat, in percent of one core. Then 500 reads of one attribute over one CASE session (`home ping
+# --count 500`). Runs inside a network namespace holding only lo (../shared/peers/lab.sh): nothing leaves the
+# machine. Needs root (ip netns). Prints one JSON object: idle_cpu_percent_device, idle_cpu_percent_hub,
+# read_rtt_us_p50, read_rtt_us_p90, idle_seconds.
 #
-#   sudo scripts/bench-idle.sh [SECONDS]     (default 60)
+#   sudo scripts/bench-hub.sh [SECONDS]     (default 60)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -47,10 +49,17 @@ hz="$(getconf CLK_TCK)"
 d0="$(ticks "$device_pid")"; h0="$(ticks "$hub_pid")"; t0="$(date +%s.%N)"
 sleep "$seconds"
 d1="$(ticks "$device_pid")"; h1="$(ticks "$hub_pid")"; t1="$(date +%s.%N)"
-python3 - "$d0" "$d1" "$h0" "$h1" "$t0" "$t1" "$hz" <<'PY'
-import json, sys
-d0, d1, h0, h1, t0, t1, hz = map(float, sys.argv[1:])
+pings="$("$lab" exec "$bin/home" ping Lamp --count 500 --state "$work/hub")"
+python3 - "$d0" "$d1" "$h0" "$h1" "$t0" "$t1" "$hz" "$pings" <<'PY'
+import json, re, sys
+d0, d1, h0, h1, t0, t1, hz = map(float, sys.argv[1:8])
 wall = t1 - t0
+def micros(text):
+    value, unit = re.match(r"([0-9.]+) (µs|ms|s)", text).groups()
+    return float(value) * {"µs": 1, "ms": 1000, "s": 1e6}[unit]
+reads = re.search(r"median (.+?), 90th percentile (.+?) \(", sys.argv[8])
 print(json.dumps({"idle_cpu_percent_device": round(100 * (d1 - d0) / hz / wall, 3),
-                  "idle_cpu_percent_hub": round(100 * (h1 - h0) / hz / wall, 3), "seconds": round(wall, 1)}))
+                  "idle_cpu_percent_hub": round(100 * (h1 - h0) / hz / wall, 3),
+                  "read_rtt_us_p50": micros(reads.group(1)), "read_rtt_us_p90": micros(reads.group(2)),
+                  "idle_seconds": round(wall, 1)}))
 PY

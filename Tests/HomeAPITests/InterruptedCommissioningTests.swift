@@ -1,0 +1,59 @@
+import Foundation
+import MatterDevice
+import Testing
+
+@testable import HomeAPI
+@testable import HomeHub
+
+/// A commissioning whose process died after CommissioningComplete, before its final store write: the device holds
+/// the hub's NOC (its fail-safe no longer undoes it) while the store has only a failed row and no devices. The next
+/// command finishes it instead of leaving a ghost the hub never talks to.
+@Suite struct InterruptedCommissioningTests {
+    @Test func aDeviceLeftHoldingOurFabricIsFinishedAndItsDevicesAdded() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let structure = try await fixture.structure()
+            try await structure.prepareForMatterCommissioning()
+            try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            _ = try structure.completeMatterCommissioning()
+            let nodeID = try #require(try fixture.storedNodeIDs().first)
+            // As the store looks when the process died right after CommissioningComplete and was found abandoned.
+            let database = fixture.home.context.store.database
+            try database.execute("DELETE FROM devices")
+            try database.execute("UPDATE nodes SET state = 'failed'")
+            #expect(try await fixture.home.devices().list().isEmpty)
+
+            let hub = try Hub(statePath: fixture.statePath)
+            let finished = await hub.finishInterruptedCommissionings(interfaces: [])
+            #expect(finished.map(\.nodeID) == [nodeID])
+            #expect(finished.first?.devices.map(\.nodeID) == [nodeID])
+            #expect(try hub.store.interruptedCommissionings().isEmpty)
+            let devices = try await fixture.home.devices().list()
+            #expect(devices.map(\.name) == [finished.first?.productName])
+            #expect(devices.first?.roomID == nil)
+            // Nothing is left to finish: a second pass does nothing.
+            #expect(await hub.finishInterruptedCommissionings(interfaces: []).isEmpty)
+            await fixture.device.shutdown()
+        }
+    }
+
+    @Test func aNodeThatNoLongerHoldsOurFabricStaysMarkedFailed() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let structure = try await fixture.structure()
+            try await structure.prepareForMatterCommissioning()
+            try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            _ = try structure.completeMatterCommissioning()
+            let database = fixture.home.context.store.database
+            try database.execute("DELETE FROM devices")
+            try database.execute("UPDATE nodes SET state = 'failed'")
+            // The device does not answer (gone, or rolled back by its fail-safe and no longer ours): nothing to finish.
+            await fixture.device.shutdown()
+
+            let hub = try Hub(statePath: fixture.statePath)
+            #expect(await hub.finishInterruptedCommissionings(interfaces: []).isEmpty)
+            #expect(try hub.store.interruptedCommissionings().count == 1)
+            #expect(try await fixture.home.devices().list().isEmpty)
+        }
+    }
+}
