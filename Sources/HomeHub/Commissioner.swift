@@ -157,6 +157,7 @@ public actor Commissioner {
                 } catch {
                     // Another device with the same discriminator may be the one the payload is for.
                     let failure = CommissioningFailure(error)
+                    if failure.kind == .deviceBusy, let known = try? explainBusy(at: address) { throw known }
                     guard failure.kind == .noAnswer || failure.kind == .wrongPasscode,
                         let next = await context.candidates?.next(), let nextAddress = next.socketAddresses.first
                     else { throw error }
@@ -415,6 +416,28 @@ public actor Commissioner {
         _ = try? await client.invoke(
             OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
             timeout: HubTiming.rollbackStep)
+    }
+
+    /// What the store knows of a device that answered PASE with BUSY at `address`: already on this hub, or held by an
+    /// earlier attempt of this hub whose fail-safe has not expired yet; nil when it knows nothing of it.
+    private func explainBusy(at address: SocketAddress) throws -> CommissioningFailure? {
+        let nodes = try store.nodes().filter { $0.addresses.contains(address) }
+        if let ours = nodes.first(where: { $0.state == .commissioned }) {
+            return CommissioningFailure(
+                .alreadyCommissioned,
+                "the device at \(address) is already on this hub, as node \(String(format: "%016llX", ours.nodeID)) (see home devices); "
+                    + "its commissioning window is closed")
+        }
+        if let earlier = nodes.max(by: { $0.updatedAt < $1.updatedAt }), earlier.state != .commissioned {
+            let expiry = earlier.updatedAt.addingTimeInterval(Double(HubConstants.failSafeSeconds))
+            let remaining = Int(expiry.timeIntervalSinceNow.rounded(.up))
+            guard remaining > 0 else { return nil }
+            return CommissioningFailure(
+                .deviceBusy,
+                "the device is still in the commissioning an earlier attempt of this hub started; it frees itself when "
+                    + "that attempt's fail-safe expires, in at most \(remaining) s: try again then")
+        }
+        return nil
     }
 
     private func closeSessions(_ context: Context) async {

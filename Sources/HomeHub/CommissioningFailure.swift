@@ -48,9 +48,10 @@ extension CommissioningFailure {
         case let error as SessionEstablishmentError where Self.kind(of: error) == .deviceBusy:
             self.init(
                 .deviceBusy,
-                "\(error.reason): the device is still in a commissioning an earlier attempt started; it frees itself "
-                    + "when that attempt's fail-safe expires (at most \(HubConstants.failSafeSeconds) s for one this hub "
-                    + "started), then try again. If it stays busy, another controller is commissioning it.")
+                "\(error.reason): the device is in a commissioning another attempt started, which frees it when that "
+                    + "attempt's fail-safe expires (at most \(HubConstants.failSafeSeconds) s for one this hub started), "
+                    + "or its commissioning window is closed (it is already commissioned: open a window from the "
+                    + "controller that has it, with its share or pairing-mode option)")
         case let error as SessionEstablishmentError:
             self.init(Self.kind(of: error), error.reason)
         case let error as InteractionClientError:

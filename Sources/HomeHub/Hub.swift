@@ -35,8 +35,9 @@ public final class Hub: Sendable {
     /// Finishes the commissionings a crash interrupted after the device took our NOC (Matter Core §5.5: after
     /// CommissioningComplete the fail-safe no longer undoes it, so the device is ours whether or not the store said
     /// so): every node marked failed is tried over CASE, all at once, for `HubTiming.interruptedProbe`; one that
-    /// answers is interviewed and its devices added, named after its product, in no room. A node that does not
-    /// answer was rolled back by its fail-safe, or is away; it stays marked failed and is tried again next time.
+    /// answers is sent CommissioningComplete, interviewed, and its devices added, named after its product, in no
+    /// room. A node that does not answer was rolled back by its fail-safe, or is away; it stays marked failed and is
+    /// tried again next time.
     public func finishInterruptedCommissionings(interfaces: [String]) async -> [FinishedCommissioning] {
         guard let nodes = try? store.interruptedCommissionings(), !nodes.isEmpty,
             let transport = try? MatterTransport()
@@ -66,6 +67,9 @@ public final class Hub: Sendable {
         defer { Task { await transport.removeSession(session.session) } }
         let client = InteractionClient(
             transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+        // Over CASE, as the commissioner does (§5.5): it commits a fail-safe still armed when the process died before
+        // sending it; a device that already had it answers NoFailSafe, which is as good.
+        _ = try? await client.invoke(GeneralCommissioningCluster.Commands.CommissioningComplete(), endpoint: 0)
         let description = try await NodeInterview.interview(client)
         let name = description.productName.isEmpty ? Commissioner.defaultDeviceName : description.productName
         let devices = try store.finishCommissioning(

@@ -1,4 +1,5 @@
 import Foundation
+import MatterCertificates
 import MatterDevice
 import Testing
 
@@ -54,6 +55,33 @@ import Testing
             #expect(await hub.finishInterruptedCommissionings(interfaces: []).isEmpty)
             #expect(try hub.store.interruptedCommissionings().count == 1)
             #expect(try await fixture.home.devices().list().isEmpty)
+        }
+    }
+
+    /// The device's window closed when this hub commissioned it, so it answers a second PASE with BUSY: the failure
+    /// says it is already on this hub, not to wait for a fail-safe.
+    @Test func commissioningADeviceAlreadyOnThisHubSaysSo() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let structure = try await fixture.structure()
+            try await structure.prepareForMatterCommissioning()
+            try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            _ = try structure.completeMatterCommissioning()
+
+            let hub = try Hub(statePath: fixture.statePath)
+            let request = CommissioningRequest(
+                payload: fixture.device.setupPayload, address: fixture.address,
+                trustStore: try PAATrustStore(directory: fixture.statePath + "/paa"))
+            let error = await #expect(throws: CommissioningError.self) {
+                try await hub.commission(request, name: nil, room: nil) { _ in }
+            }
+            guard case .stepFailed(.passcodeSession, let failure) = error else {
+                Issue.record("\(String(describing: error))")
+                return
+            }
+            #expect(failure.kind == .alreadyCommissioned)
+            #expect(failure.reason.contains("is already on this hub, as node"))
+            await fixture.device.shutdown()
         }
     }
 }
