@@ -3,7 +3,10 @@ import PackageDescription
 
 // Coverage-guided fuzz targets (libFuzzer), one executable per `FuzzEntry` of the MatterFuzzing library. Kept out of
 // the project's own build and tests: scripts/fuzz.sh builds them with -sanitize=fuzzer,address and runs them.
-let entries = ["FuzzTLV", "FuzzOnboarding", "FuzzMessage", "FuzzCertificates", "FuzzDNS", "FuzzInteraction"]
+let entries = [
+    "FuzzTLV", "FuzzOnboarding", "FuzzMessage", "FuzzCertificates", "FuzzDNS", "FuzzInteraction", "FuzzPASE",
+    "FuzzMDNSResponder",
+]
 
 let package = Package(
     name: "swift-home-fuzz",

@@ -1,8 +1,10 @@
 import MatterCertificates
+import MatterCrypto
 import MatterDiscovery
 import MatterInteraction
 import MatterMessaging
 import MatterOnboarding
+import MatterSecureChannel
 import MatterTLV
 
 /// The entries the libFuzzer targets of `Fuzz/` call, one per kind of input a peer or a user controls. The
@@ -15,6 +17,8 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case certificates = "FuzzCertificates"
     case dns = "FuzzDNS"
     case interaction = "FuzzInteraction"
+    case pase = "FuzzPASE"
+    case mdnsResponder = "FuzzMDNSResponder"
 
     public func run(_ bytes: [UInt8]) {
         switch self {
@@ -24,6 +28,8 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .certificates: Self.certificates(bytes)
         case .dns: Self.dns(bytes)
         case .interaction: Self.interaction(bytes)
+        case .pase: Self.pase(bytes)
+        case .mdnsResponder: Self.mdnsResponder(bytes)
         }
     }
 
@@ -46,12 +52,16 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         _ = try? SetupPayload(manualCode: text)
     }
 
-    /// Matter Core §4.4 message and protocol headers, as any datagram on the Matter port brings them.
+    /// Matter Core §4.4 message and protocol headers, as any datagram on the Matter port brings them, and the
+    /// secured-message path (§4.7: the header, then AES-CCM decryption and the protocol header inside).
     static func message(_ bytes: [UInt8]) {
         _ = try? MessageHeader.decode(bytes)
         _ = try? ProtocolHeader.decode(bytes)
         _ = try? Message.decode(bytes)
+        _ = try? Message.decrypt(bytes, key: sessionKey, nonceSourceNodeID: 0x1122_3344)
     }
+
+    private static let sessionKey = [UInt8](repeating: 0x42, count: 16)
 
     /// What a device being commissioned hands the commissioner: X.509 DER certificates (DAC, PAI), Matter TLV
     /// certificates, the certification declaration's CMS envelope, attestation and NOCSR elements.
@@ -69,6 +79,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         _ = try? CertificationDeclaration(tlv: bytes)
         _ = try? AttestationElements(tlv: bytes)
         _ = try? NOCSRElements(tlv: bytes)
+        _ = try? CertificateSigningRequest(derEncoded: bytes)
     }
 
     /// RFC 1035 / RFC 6762 DNS messages, as anyone on the link may multicast them; what decodes re-encodes or says
@@ -91,4 +102,38 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         _ = try? WriteRequestMessage(payload: bytes)
         _ = try? TimedRequestMessage(payload: bytes)
     }
+
+    /// Matter Core §4.14.1 PASE as the device sees it: a fresh responder fed what a stranger sends, one message per
+    /// length-prefixed chunk (the first byte of each chunk its opcode).
+    static func pase(_ bytes: [UInt8]) {
+        var responder = PASEResponder(
+            verifierData: paseVerifier, pbkdfParameters: PBKDFParameters(iterations: 1000, salt: paseSalt),
+            localSessionID: 1, random: DeterministicRandom(seed: 7))
+        var rest = bytes[...]
+        while let length = rest.first {
+            rest = rest.dropFirst()
+            let chunk = rest.prefix(Int(length))
+            rest = rest.dropFirst(chunk.count)
+            guard let opcode = chunk.first else { break }
+            _ = responder.receive(opcode: opcode, payload: Array(chunk.dropFirst()))
+        }
+    }
+
+    private static let paseSalt = [UInt8](repeating: 0x53, count: 16)
+    private static let paseVerifier = try! Spake2Plus.verifierData(
+        passcode: 20_202_021, salt: paseSalt, iterations: 1000)
+
+    /// The mDNS responder (RFC 6762 §6) answering whatever anyone on the link multicasts, with a node published.
+    static func mdnsResponder(_ bytes: [UInt8]) {
+        guard var responder = try? MulticastDNSResponderState<UInt32>(host: responderHost) else { return }
+        _ = try? responder.advertise(.commissionable(commissionable), now: .origin)
+        _ = responder.receive(bytes, from: 1, sourcePort: 5353, now: DiscoveryInstant(sinceOrigin: .seconds(2)))
+        _ = responder.receive(bytes, from: 2, sourcePort: 50_123, now: DiscoveryInstant(sinceOrigin: .seconds(3)))
+    }
+
+    private static let responderHost = ResponderHost(
+        name: "0011223344556677.local", ipv4Addresses: [IPv4Address(0x7F00_0001)], ipv6Addresses: [IPv6Address(0, 1)])
+    private static let commissionable = CommissionableAdvertisement(
+        instanceName: "5F3A1B2C3D4E5F60", port: 5540, longDiscriminator: 3840, vendorID: 0xFFF1, productID: 0x8000,
+        deviceType: 257)
 }

@@ -2,7 +2,7 @@ import CFuzzerDriver
 import Glibc
 import MatterFuzzing
 
-// libFuzzer calls the entry with each input it makes; see `FuzzEntry.tlv`.
+// libFuzzer calls the entry with each input it makes; see `FuzzEntry`.
 var argc = CommandLine.argc
 var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
 exit(
