@@ -54,7 +54,20 @@ public struct TraitContext: Sendable, Hashable {
         guard let live = snapshot.live else {
             throw HomeError(.failedPrecondition, "this trait was not read from a home: it cannot send commands")
         }
-        return try await live.connection(to: snapshot.nodeID)
+        let connection = try await live.connection(to: snapshot.nodeID)
+        // A trait kept from before its endpoint stopped serving the cluster (a bridge changed) is refused here,
+        // before anything is sent, from the node's live Descriptor.
+        let serverList = DescriptorCluster.Attributes.serverList
+        if let served = try? await connection.cache.value(serverList, endpoint: snapshot.endpoint),
+            !served.contains(cluster)
+        {
+            let names = served.map { ClusterRegistry.standard.describe(cluster: $0) }.joined(separator: ", ")
+            throw HomeError(
+                .failedPrecondition,
+                "endpoint \(snapshot.endpoint) has no \(ClusterRegistry.standard.describe(cluster: cluster)) "
+                    + "(its clusters: \(names))")
+        }
+        return connection
     }
 
     // Matter Core §7.13 Global Elements: AcceptedCommandList.

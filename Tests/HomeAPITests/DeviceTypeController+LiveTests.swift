@@ -47,6 +47,25 @@ import Testing
         }
     }
 
+    /// A trait whose endpoint does not serve its cluster (kept from before a bridge changed it, here made so) is
+    /// refused from the node's live Descriptor before anything is sent, naming the clusters the endpoint has.
+    @Test func aCommandForAClusterTheEndpointLacksIsAFailedPrecondition() async throws {
+        try await Self.withLiveLight { home, _ in
+            let lamp = try #require(
+                try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            let onOff = try #require(await lamp.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait)
+            let level = LevelControlTrait(
+                context: TraitContext(snapshot: onOff.context.snapshot, cluster: LevelControlCluster.id))
+            let error = await #expect(throws: HomeError.self) {
+                try await level.moveToLevelWithOnOff(
+                    level: 10, transitionTime: .null, optionsMask: [], optionsOverride: [])
+            }
+            #expect(error?.code == .failedPrecondition)
+            #expect(error?.message.contains("has no LevelControl (its clusters: ") == true)
+            #expect(error?.message.contains("OnOff") == true)
+        }
+    }
+
     @Test func onOffLightReadsCommandsAndFollowsTheDevice() async throws {
         try await Self.withLiveLight { home, _ in
             let lamp = try #require(
