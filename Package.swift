@@ -32,6 +32,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libc's epoll (sys/epoll.h), which the Glibc module leaves out.
+        .systemLibrary(name: "CLinux"),
 
         .target(name: "MatterTLV"),
         .target(name: "MatterOnboarding", dependencies: ["MatterTLV"]),
@@ -50,7 +52,8 @@ let package = Package(
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
         // Development-time tool: Matter IDL and device-type XML in, Swift out (see scripts/generate-datamodel.sh).
         .executableTarget(name: "DataModelGenerator"),
-        .target(name: "MatterPlatform", dependencies: ["MatterDiscovery", "MatterMessaging", "MatterCrypto", "CSQLite"]),
+        .target(
+            name: "MatterPlatform", dependencies: ["MatterDiscovery", "MatterMessaging", "MatterCrypto", "CSQLite", "CLinux"]),
         .target(name: "HomeHub", dependencies: [
             "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",

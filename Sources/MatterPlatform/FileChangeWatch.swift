@@ -1,12 +1,12 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Dispatch
+import Glibc
 
 /// Calls `handler` when a file in a directory is closed after writing (Linux inotify on the directory, waited on
 /// like a socket): how a process hears that another one wrote the shared store, without reading it on a timer.
 /// The writer calls `signal(_:)` on a marker file once its transaction has committed, so a reader woken by the
 /// marker always sees the commit (the database's own files change before the commit is visible to readers).
 public final class FileChangeWatch: Sendable {
+    private static let queue = DispatchQueue(label: "swift-home.file-change-watch")
     private let descriptor: Int32
     private let readiness: SocketReadiness
 
@@ -22,11 +22,14 @@ public final class FileChangeWatch: Sendable {
         }
         self.descriptor = descriptor
         readiness = SocketReadiness(descriptor: descriptor) { resume in
-            // Each event names one file; what changed is for the handler to find out, so only drain them.
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-            handler()
-            resume()
+            // Off the event loop's thread: the handler may read a database.
+            Self.queue.async {
+                // Each event names one file; what changed is for the handler to find out, so only drain them.
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+                handler()
+                resume()
+            }
         }
     }
 
