@@ -34,11 +34,16 @@ public final class Home: Sendable {
         return try await connect(current)
     }
 
-    /// Connects to the embedded hub as `configuration` says.
+    /// Connects to the embedded hub as `configuration` says. A device an interrupted commissioning left holding the
+    /// hub's fabric is finished in the background (`Hub.finishInterruptedCommissionings`): its devices then appear
+    /// in the live queries like any other change.
     public static func connect(_ configuration: Configuration) async throws(HomeError) -> Home {
-        try open(
+        let home = try open(
             statePath: configuration.statePath(environment: ProcessInfo.processInfo.environment),
             configuration: configuration)
+        let (hub, interfaces) = (home.context.hub, configuration.networkInterfaces)
+        Task { _ = await hub.finishInterruptedCommissionings(interfaces: interfaces) }
+        return home
     }
 
     static func open(

@@ -38,6 +38,31 @@ import Testing
         }
     }
 
+    /// An app that connects is the hub while it lives: it finishes the interrupted commissioning in the background,
+    /// and its live device query shows the device when that is done.
+    @Test func connectingFinishesItInTheBackgroundAndTheQueryShowsTheDevice() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let structure = try await fixture.structure()
+            try await structure.prepareForMatterCommissioning()
+            try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            _ = try structure.completeMatterCommissioning()
+            let database = fixture.home.context.store.database
+            try database.execute("DELETE FROM devices")
+            try database.execute("UPDATE nodes SET state = 'failed'")
+
+            let app = try await Home.connect(Home.Configuration(stateDirectory: fixture.statePath))
+            let counts = Recorder { record in
+                for try await devices in app.devices().batched() { record(devices.count) }
+            }
+            await counts.until { $0.last == 1 }
+            #expect(counts.values.last == 1)
+            counts.cancel()
+            await app.disconnect()
+            await fixture.device.shutdown()
+        }
+    }
+
     @Test func aNodeThatNoLongerHoldsOurFabricStaysMarkedFailed() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
