@@ -125,11 +125,17 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
 
     /// The mDNS responder (RFC 6762 §6) answering whatever anyone on the link multicasts, with a node published.
     static func mdnsResponder(_ bytes: [UInt8]) {
-        guard var responder = try? MulticastDNSResponderState<UInt32>(host: responderHost) else { return }
-        _ = try? responder.advertise(.commissionable(commissionable), now: .origin)
+        guard var responder = publishedResponder else { return }
         _ = responder.receive(bytes, from: 1, sourcePort: 5353, now: DiscoveryInstant(sinceOrigin: .seconds(2)))
         _ = responder.receive(bytes, from: 2, sourcePort: 50_123, now: DiscoveryInstant(sinceOrigin: .seconds(3)))
     }
+
+    /// A responder with one node published, made once (a value: each input gets its own copy).
+    private static let publishedResponder: MulticastDNSResponderState<UInt32>? = {
+        guard var responder = try? MulticastDNSResponderState<UInt32>(host: responderHost) else { return nil }
+        _ = try? responder.advertise(.commissionable(commissionable), now: .origin)
+        return responder
+    }()
 
     private static let responderHost = ResponderHost(
         name: "0011223344556677.local", ipv4Addresses: [IPv4Address(0x7F00_0001)], ipv6Addresses: [IPv6Address(0, 1)])
