@@ -135,6 +135,13 @@ enum HubCommands {
                 await connections.stopAll()
             }
             let json = arguments.flags.contains("json")
+            // Nodes a commissioning left unfinished are not devices yet, but the user should know they exist.
+            for node in (try? hub.store.interruptedCommissionings()) ?? [] {
+                arguments.progress(
+                    "note: node \(paddedHex(node.nodeID)) (vendor \(String(format: "0x%04X", node.vendorID)), product "
+                        + "\(String(format: "0x%04X", node.productID))) was interrupted while being added; it is finished "
+                        + "when it answers: the next 'home commission' or app start tries it")
+            }
             return .success(
                 arguments.flags.contains("multipart")
                     ? MultipartDeviceList.render(devices, connectivity: connectivity, json: json)

@@ -1,4 +1,6 @@
 import Foundation
+import HomeHub
+import Synchronization
 import Testing
 
 @testable import HomeCommandLine
@@ -63,6 +65,25 @@ import Testing
         // The first use created the hub's fabric, owner-only.
         let mode = try? FileManager.default.attributesOfItem(atPath: state)[.posixPermissions] as? Int
         #expect(mode == 0o700)
+    }
+
+    /// A node a crash left half-added is not a device yet, but `home devices` says it is there and what happens to it.
+    @Test func devicesMentionsAnInterruptedNode() async throws {
+        let state = Self.temporaryState()
+        _ = await HomeCommand.run(["devices", "--state", state])
+        let hub = try Hub(statePath: state)
+        _ = try hub.store.beginCommissioning(
+            nodeID: 0x1234, vendorID: 0xFFF1, productID: 0x8000, attestation: .init(verdict: "trusted", trusted: true))
+        try hub.store.markFailed(0x1234)
+        let lines = Mutex<[String]>([])
+        let output = await HomeCommand.run(
+            ["devices", "--state", state], progress: { line in lines.withLock { $0.append(line) } })
+        #expect(output == .success("No devices yet. Add one with 'home commission CODE'.\n"))
+        #expect(
+            lines.withLock { $0 } == [
+                "note: node 0000000000001234 (vendor 0xFFF1, product 0x8000) was interrupted while being added; it is "
+                    + "finished when it answers: the next 'home commission' or app start tries it"
+            ])
     }
 
     @Test func pingNamesAnUnknownDevice() async {
