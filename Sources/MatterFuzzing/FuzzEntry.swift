@@ -18,6 +18,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case dns = "FuzzDNS"
     case interaction = "FuzzInteraction"
     case pase = "FuzzPASE"
+    case caseResponder = "FuzzCASE"
     case mdnsResponder = "FuzzMDNSResponder"
 
     public func run(_ bytes: [UInt8]) {
@@ -29,6 +30,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .dns: Self.dns(bytes)
         case .interaction: Self.interaction(bytes)
         case .pase: Self.pase(bytes)
+        case .caseResponder: Self.caseResponder(bytes)
         case .mdnsResponder: Self.mdnsResponder(bytes)
         }
     }
@@ -122,6 +124,50 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     private static let paseSalt = [UInt8](repeating: 0x53, count: 16)
     private static let paseVerifier = try! Spake2Plus.verifierData(
         passcode: 20_202_021, salt: paseSalt, iterations: 1000)
+
+    /// Matter Core §4.14.2 CASE as the device sees it, length-prefixed chunks as for PASE. An input that starts with
+    /// 0 first gets a genuine Sigma1 for the device's fabric, so the fuzzer reaches Sigma3 and the certificate check.
+    static func caseResponder(_ bytes: [UInt8]) {
+        var responder = CASEResponder(
+            fabrics: [caseDevice], localSessionID: 2, validator: RefuseEveryPeer(), random: DeterministicRandom(seed: 3)
+        )
+        var rest = bytes[...]
+        if rest.first == 0 {
+            rest = rest.dropFirst()
+            var initiator = CASEInitiator(
+                credentials: caseController, peerNodeID: caseDevice.nodeID, localSessionID: 1,
+                validator: RefuseEveryPeer(), random: DeterministicRandom(seed: 4))
+            if case .send(let opcode, let payload) = initiator.start() {
+                _ = responder.receive(opcode: opcode.rawValue, payload: payload)
+            }
+        }
+        while let length = rest.first {
+            rest = rest.dropFirst()
+            let chunk = rest.prefix(Int(length))
+            rest = rest.dropFirst(chunk.count)
+            guard let opcode = chunk.first else { break }
+            _ = responder.receive(opcode: opcode, payload: Array(chunk.dropFirst()))
+        }
+    }
+
+    /// Stands in for the certificate layer (fuzzed on its own): no NOC proves anything.
+    private struct RefuseEveryPeer: CASEPeerValidator {
+        func validate(
+            noc: [UInt8], icac: [UInt8]?, credentials: OperationalCredentials
+        ) throws(SecureChannelError) -> VerifiedPeer {
+            throw .invalidField("fuzzing: no peer is trusted")
+        }
+    }
+
+    private static let caseRoot = P256.PrivateKey(using: DeterministicRandom(seed: 10))
+    private static func caseCredentials(nodeID: UInt64, seed: UInt64) -> OperationalCredentials {
+        OperationalCredentials(
+            fabricID: 0x2906_C908_D115_D362, nodeID: nodeID, rootPublicKey: caseRoot.publicKey.x963Representation,
+            identityProtectionKey: [UInt8](repeating: 0x11, count: 16), noc: Array("NOC of \(nodeID)".utf8), icac: nil,
+            operationalKey: P256.PrivateKey(using: DeterministicRandom(seed: seed)))
+    }
+    private static let caseDevice = caseCredentials(nodeID: 0x11, seed: 11)
+    private static let caseController = caseCredentials(nodeID: 0x22, seed: 22)
 
     /// The mDNS responder (RFC 6762 §6) answering whatever anyone on the link multicasts, with a node published.
     static func mdnsResponder(_ bytes: [UInt8]) {
