@@ -40,7 +40,7 @@ public actor VirtualDevice {
     private var loops: [Task<Void, Never>] = []
     /// The one timer of the device's own behaviour (fail-safe, window, simulation, subscription reports), armed
     /// for the earliest of their deadlines and re-armed after every step.
-    private var timer: (deadline: Instant, task: Task<Void, Never>)?
+    private var timer = DeadlineTimer<Instant>()
     private var isRunning = false
     private let simulationInterval: Duration
     private var nextSimulationStep: Instant
@@ -153,8 +153,7 @@ public actor VirtualDevice {
         for loop in loops { loop.cancel() }
         loops = []
         isRunning = false
-        timer?.task.cancel()
-        timer = nil
+        timer.cancel()
         if let responder { await responder.shutdown() }
         responder = nil
         advertised = []
@@ -352,27 +351,16 @@ public actor VirtualDevice {
     /// Arms the timer for `nextDeadline`, leaving one already set for it alone.
     private func armTimer() {
         guard isRunning, let deadline = nextDeadline else {
-            timer?.task.cancel()
-            timer = nil
+            timer.cancel()
             return
         }
-        if let timer, timer.deadline == deadline { return }
-        timer?.task.cancel()
-        let delay = now().duration(to: deadline)
-        timer = (
-            deadline,
-            Task { [weak self] in
-                if delay > .zero {
-                    do { try await Task.sleep(for: delay) } catch { return }
-                }
-                await self?.timerFired(deadline)
-            }
-        )
+        timer.arm(deadline, after: now().duration(to: deadline)) { [weak self] deadline in
+            await self?.timerFired(deadline)
+        }
     }
 
     private func timerFired(_ deadline: Instant) async {
-        guard timer?.deadline == deadline else { return }
-        timer = nil
+        guard timer.fired(deadline) else { return }
         await tick()
     }
 

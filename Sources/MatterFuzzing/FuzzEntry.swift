@@ -111,14 +111,21 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         var responder = PASEResponder(
             verifierData: paseVerifier, pbkdfParameters: PBKDFParameters(iterations: 1000, salt: paseSalt),
             localSessionID: 1, random: DeterministicRandom(seed: 7))
-        var rest = bytes[...]
+        for (opcode, payload) in messages(bytes[...]) { _ = responder.receive(opcode: opcode, payload: payload) }
+    }
+
+    /// The messages of an input: length-prefixed chunks, the first byte of each its opcode.
+    private static func messages(_ bytes: ArraySlice<UInt8>) -> [(opcode: UInt8, payload: [UInt8])] {
+        var rest = bytes
+        var messages: [(UInt8, [UInt8])] = []
         while let length = rest.first {
             rest = rest.dropFirst()
             let chunk = rest.prefix(Int(length))
             rest = rest.dropFirst(chunk.count)
             guard let opcode = chunk.first else { break }
-            _ = responder.receive(opcode: opcode, payload: Array(chunk.dropFirst()))
+            messages.append((opcode, Array(chunk.dropFirst())))
         }
+        return messages
     }
 
     private static let paseSalt = [UInt8](repeating: 0x53, count: 16)
@@ -141,13 +148,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
                 _ = responder.receive(opcode: opcode.rawValue, payload: payload)
             }
         }
-        while let length = rest.first {
-            rest = rest.dropFirst()
-            let chunk = rest.prefix(Int(length))
-            rest = rest.dropFirst(chunk.count)
-            guard let opcode = chunk.first else { break }
-            _ = responder.receive(opcode: opcode, payload: Array(chunk.dropFirst()))
-        }
+        for (opcode, payload) in messages(rest) { _ = responder.receive(opcode: opcode, payload: payload) }
     }
 
     /// Stands in for the certificate layer (fuzzed on its own): no NOC proves anything.

@@ -37,8 +37,7 @@ public actor MatterTransport {
 
     private var nextWaiterID: UInt64 = 0
     private var readiness: [SocketReadiness] = []
-    /// The one timer: when it is due and the task sleeping until then.
-    private var timer: (deadline: Instant, task: Task<Void, Never>)?
+    private var timer = DeadlineTimer<Instant>()
 
     /// Binds an IPv4 and an IPv6 socket; `port` 0 picks ephemeral ports (a controller), a device passes its own.
     public init(port: UInt16 = 0, random: some RandomSource = SystemRandom()) throws(SocketError) {
@@ -62,7 +61,7 @@ public actor MatterTransport {
 
     deinit {
         for source in readiness { source.cancel() }
-        timer?.task.cancel()
+        timer.cancel()
     }
 
     /// The ports the sockets were given (ephemeral ones are known only after binding).
@@ -75,8 +74,7 @@ public actor MatterTransport {
         isShutDown = true
         for source in readiness { source.cancel() }
         readiness = []
-        timer?.task.cancel()
-        timer = nil
+        timer.cancel()
         incoming.finish()
         for handle in Array(mailboxes.keys) { fail(handle, .unknownExchange(handle)) }
     }
@@ -185,27 +183,16 @@ public actor MatterTransport {
     /// deadline is left alone.
     private func armTimer() {
         guard !isShutDown, let deadline = nextDeadline else {
-            timer?.task.cancel()
-            timer = nil
+            timer.cancel()
             return
         }
-        if let timer, timer.deadline == deadline { return }
-        timer?.task.cancel()
-        let delay = now().duration(to: deadline)
-        timer = (
-            deadline,
-            Task { [weak self] in
-                if delay > .zero {
-                    do { try await Task.sleep(for: delay) } catch { return }
-                }
-                await self?.timerFired(deadline)
-            }
-        )
+        timer.arm(deadline, after: now().duration(to: deadline)) { [weak self] deadline in
+            await self?.timerFired(deadline)
+        }
     }
 
     private func timerFired(_ deadline: Instant) {
-        guard timer?.deadline == deadline else { return }
-        timer = nil
+        guard timer.fired(deadline) else { return }
         let now = now()
         if let due = manager.nextDeadline, due <= now {
             execute(manager.handleTimer(now: now))

@@ -73,10 +73,10 @@ public struct MulticastDNSQuerier: Sendable {
         let watchers = sockets.all.map { socket in
             SocketReadiness(descriptor: socket.readinessDescriptor) { resume in wake.yield(resume) }
         }
-        var timer: (deadline: DiscoveryInstant, task: Task<Void, Never>)?
+        var timer = DeadlineTimer<DiscoveryInstant>()
         defer {
             for watcher in watchers { watcher.cancel() }
-            timer?.task.cancel()
+            timer.cancel()
             wake.finish()
             // The descriptors stay open until their sources are cancelled.
             withExtendedLifetime(sockets) {}
@@ -91,17 +91,7 @@ public struct MulticastDNSQuerier: Sendable {
                 case .send(let packet):
                     do { try sockets.sendQuery(packet) } catch { throw .socket(error) }
                 case .armTimer(let instant):
-                    timer?.task.cancel()
-                    let delay = instant.sinceOrigin - now().sinceOrigin
-                    timer = (
-                        instant,
-                        Task {
-                            if delay > .zero {
-                                do { try await Task.sleep(for: delay) } catch { return }
-                            }
-                            wake.yield({})
-                        }
-                    )
+                    timer.arm(instant, after: instant.sinceOrigin - now().sinceOrigin) { _ in wake.yield({}) }
                 case .resolved(let node):
                     onResolved(node)
                 case .finished(let result):
@@ -109,8 +99,7 @@ public struct MulticastDNSQuerier: Sendable {
                 }
             }
             pending = []
-            if let armed = timer, now() >= armed.deadline {
-                timer = nil
+            if let deadline = timer.deadline, now() >= deadline, timer.fired(deadline) {
                 pending = machine.timerFired(now: now())
                 continue
             }

@@ -12,7 +12,7 @@ public actor MulticastDNSResponder {
     private let sockets: ResponderSockets
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
-    private var timer: (deadline: DiscoveryInstant, task: Task<Void, Never>)?
+    private var timer = DeadlineTimer<DiscoveryInstant>()
     private var readiness: [SocketReadiness] = []
     private var isShutDown = false
 
@@ -43,7 +43,7 @@ public actor MulticastDNSResponder {
 
     deinit {
         for source in readiness { source.cancel() }
-        timer?.task.cancel()
+        timer.cancel()
     }
 
     /// The host name and addresses the SRV and address records carry.
@@ -70,8 +70,7 @@ public actor MulticastDNSResponder {
         isShutDown = true
         for source in readiness { source.cancel() }
         readiness = []
-        timer?.task.cancel()
-        timer = nil
+        timer.cancel()
     }
 
     private var now: DiscoveryInstant { DiscoveryInstant(sinceOrigin: clock.now - origin) }
@@ -97,22 +96,13 @@ public actor MulticastDNSResponder {
     }
 
     private func arm(_ deadline: DiscoveryInstant) {
-        timer?.task.cancel()
-        let delay = deadline.sinceOrigin - now.sinceOrigin
-        timer = (
-            deadline,
-            Task { [weak self] in
-                if delay > .zero {
-                    do { try await Task.sleep(for: delay) } catch { return }
-                }
-                await self?.timerFired(deadline)
-            }
-        )
+        timer.arm(deadline, after: deadline.sinceOrigin - now.sinceOrigin) { [weak self] deadline in
+            await self?.timerFired(deadline)
+        }
     }
 
     private func timerFired(_ deadline: DiscoveryInstant) {
-        guard !isShutDown, timer?.deadline == deadline else { return }
-        timer = nil
+        guard !isShutDown, timer.fired(deadline) else { return }
         execute(state.timerFired(now: now))
     }
 

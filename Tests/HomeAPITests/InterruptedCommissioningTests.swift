@@ -10,18 +10,24 @@ import Testing
 /// the hub's NOC (its fail-safe no longer undoes it) while the store has only a failed row and no devices. The next
 /// command finishes it instead of leaving a ghost the hub never talks to.
 @Suite struct InterruptedCommissioningTests {
+    /// A virtual device commissioned through the add-device flow, then the store made to look as it does when the
+    /// process died right after CommissioningComplete and its row was found abandoned: failed, with no devices.
+    static func interruptedAfterCommissioningComplete(in directory: String) async throws -> VirtualDeviceFixture {
+        let fixture = try await VirtualDeviceFixture.start(in: directory)
+        let structure = try await fixture.structure()
+        try await structure.prepareForMatterCommissioning()
+        try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+        _ = try structure.completeMatterCommissioning()
+        let database = fixture.home.context.store.database
+        try database.execute("DELETE FROM devices")
+        try database.execute("UPDATE nodes SET state = 'failed'")
+        return fixture
+    }
+
     @Test func aDeviceLeftHoldingOurFabricIsFinishedAndItsDevicesAdded() async throws {
         try await withTemporaryDirectory { directory in
-            let fixture = try await VirtualDeviceFixture.start(in: directory)
-            let structure = try await fixture.structure()
-            try await structure.prepareForMatterCommissioning()
-            try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
-            _ = try structure.completeMatterCommissioning()
+            let fixture = try await Self.interruptedAfterCommissioningComplete(in: directory)
             let nodeID = try #require(try fixture.storedNodeIDs().first)
-            // As the store looks when the process died right after CommissioningComplete and was found abandoned.
-            let database = fixture.home.context.store.database
-            try database.execute("DELETE FROM devices")
-            try database.execute("UPDATE nodes SET state = 'failed'")
             #expect(try await fixture.home.devices().list().isEmpty)
 
             let hub = try Hub(statePath: fixture.statePath)
@@ -42,14 +48,7 @@ import Testing
     /// and its live device query shows the device when that is done.
     @Test func connectingFinishesItInTheBackgroundAndTheQueryShowsTheDevice() async throws {
         try await withTemporaryDirectory { directory in
-            let fixture = try await VirtualDeviceFixture.start(in: directory)
-            let structure = try await fixture.structure()
-            try await structure.prepareForMatterCommissioning()
-            try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
-            _ = try structure.completeMatterCommissioning()
-            let database = fixture.home.context.store.database
-            try database.execute("DELETE FROM devices")
-            try database.execute("UPDATE nodes SET state = 'failed'")
+            let fixture = try await Self.interruptedAfterCommissioningComplete(in: directory)
 
             let app = try await Home.connect(Home.Configuration(stateDirectory: fixture.statePath))
             let counts = Recorder { record in
@@ -65,14 +64,7 @@ import Testing
 
     @Test func aNodeThatNoLongerHoldsOurFabricStaysMarkedFailed() async throws {
         try await withTemporaryDirectory { directory in
-            let fixture = try await VirtualDeviceFixture.start(in: directory)
-            let structure = try await fixture.structure()
-            try await structure.prepareForMatterCommissioning()
-            try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
-            _ = try structure.completeMatterCommissioning()
-            let database = fixture.home.context.store.database
-            try database.execute("DELETE FROM devices")
-            try database.execute("UPDATE nodes SET state = 'failed'")
+            let fixture = try await Self.interruptedAfterCommissioningComplete(in: directory)
             // The device does not answer (gone, or rolled back by its fail-safe and no longer ours): nothing to finish.
             await fixture.device.shutdown()
 
