@@ -28,9 +28,3 @@ struct AttestationEvidence: Sendable {
         [(.dac, dac), (.pai, pai)] + (paa.map { [(.paa, $0)] } ?? [])
     }
 }
-
-extension X509Certificate {
-    /// The vendor ID of the subject (Matter Core §6.2.2.2, with its fallback encoding), nil when absent or malformed.
-    var attestationVendorID: UInt16? { (try? attestationIdentifiers)?.vendorID }
-    var attestationProductID: UInt16? { (try? attestationIdentifiers)?.productID }
-}

@@ -85,8 +85,10 @@ public struct DeviceAttestationVerifier: Sendable {
                 declarationFailures = [.malformedDeclaration(error)]
             }
         }
+        // Matter Core §6.2.2.2 (with the fallback encoding); nil fields when absent or malformed.
+        let dacIdentifiers = try? dacCertificate.attestationIdentifiers
         let facts = AttestationFacts(
-            vendorID: dacCertificate.attestationVendorID, productID: dacCertificate.attestationProductID,
+            vendorID: dacIdentifiers?.vendorID, productID: dacIdentifiers?.productID,
             dacPublicKey: dacCertificate.publicKey, certificationType: declaration?.declaration.certificationType,
             declarationSignedWithTestKey: declaration.map { signed in
                 signingKeys.contains { $0.isTestKey && $0.keyIdentifier == signed.signerKeyIdentifier }

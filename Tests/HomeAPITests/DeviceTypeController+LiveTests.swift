@@ -73,6 +73,10 @@ import Testing
             let light = try #require(await lamp.types.get(OnOffLightDeviceType.self))
             let onOff = try #require(light.matterTraits.onOffTrait)
             #expect(onOff.attributes.onOff == false)
+            // The documentation's spellings reach the same live trait; an on/off light serves no Level Control.
+            #expect(light.traits[Matter.OnOffTrait.self]?.attributes.onOff == false)
+            #expect(light.traits.contains(Matter.OnOffTrait.self))
+            #expect(!light.traits.contains(Matter.LevelControlTrait.self))
             #expect(light.metadata.isPrimaryType)
             #expect(
                 light.metadata.sourceConnectivity

@@ -1,5 +1,4 @@
 import HomeAPI
-import Testing
 
 /// The Home APIs' iOS documentation snippets as it writes them (with Combine's `.sink` turned into `for try await`).
 /// Compiled, not run: a spelling the documentation uses that HomeAPI lacks fails the build of this target.
@@ -25,13 +24,5 @@ enum DocumentationSnippets {
         _ commissioner: HomeMatterCommissioner, name: String, room: MatterAddDeviceRequest.Room?
     ) async {
         await commissioner.configureMatterDevice(deviceName: name, roomName: room?.displayName)
-    }
-}
-
-@Suite struct DocumentationSpellingTests {
-    @Test func theMatterNamespaceNamesTheStandardTraits() {
-        #expect(Matter.OnOffTrait.self == OnOffTrait.self)
-        #expect(Matter.LevelControlTrait.Cluster.id == LevelControlTrait.Cluster.id)
-        #expect(ObjectIdentifier(Matter.BasicInformationTrait.self) == ObjectIdentifier(BasicInformationTrait.self))
     }
 }

@@ -11,15 +11,21 @@ import Testing
         let (wakes, wake) = AsyncStream<Void>.makeStream()
         let watch = try FileChangeWatch(directory: directory) { wake.yield() }
         var iterator = wakes.makeAsyncIterator()
+        // Bounded: a watch that never wakes ends the stream, failing the expectations below instead of hanging.
+        let limit = Task {
+            try? await Task.sleep(for: .seconds(10))
+            wake.finish()
+        }
+        defer { limit.cancel() }
 
         FileChangeWatch.signal(directory + "/marker")
-        await iterator.next()
+        #expect(await iterator.next() != nil)
         let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/marker")
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
         // Another signal after the first wakes it again: the watch re-arms once it has drained its events.
         FileChangeWatch.signal(directory + "/marker")
-        await iterator.next()
+        #expect(await iterator.next() != nil)
         withExtendedLifetime(watch) {}
     }
 
