@@ -22,13 +22,11 @@ public struct DeviceTypeController: Sendable, Hashable {
     /// Each endpoint's semantic tags, as the store keeps them.
     let endpointTags: [UInt16: [SemanticTag]]
     let nodeID: UInt64
-    /// What the node's live connection last reported; nil before it started.
-    let view: LiveNodes.NodeView?
+    /// The node's connectivity when this value was made: `.unknown` before its live connection started.
+    let connectivity: SourceConnectivity
     let live: LiveNodes
     /// Follows this device: a query whose result is the device or nothing.
     let device: Query<HomeDevice>
-
-    var connectivity: SourceConnectivity { view?.connectivity ?? .unknown }
 
     public func contains<T: DeviceType>(_ type: T.Type) -> Bool {
         allTypes.contains { $0.deviceType == T.matterDeviceTypeID.rawValue }
@@ -64,23 +62,25 @@ public struct DeviceTypeController: Sendable, Hashable {
         contexts(of: T.matterDeviceTypeID.rawValue).map(T.init(context:))
     }
 
-    /// Every device type of every endpoint, each with its endpoint's traits.
+    /// Every device type of every endpoint, each with its endpoint's traits as the home model holds them now.
     var all: [DeviceTypeContext] {
-        allTypes.map { context(of: $0) }
+        let cache = live.model.view(of: nodeID)?.cache ?? AttributeCache()
+        return allTypes.map { context(of: $0, cache: cache) }
     }
 
     func contexts(of deviceType: UInt32) -> [DeviceTypeContext] {
-        allTypes.filter { $0.deviceType == deviceType }.map { context(of: $0) }
+        let cache = live.model.view(of: nodeID)?.cache ?? AttributeCache()
+        return allTypes.filter { $0.deviceType == deviceType }.map { context(of: $0, cache: cache) }
     }
 
-    private func context(of endpointType: EndpointDeviceType) -> DeviceTypeContext {
+    private func context(of endpointType: EndpointDeviceType, cache: AttributeCache) -> DeviceTypeContext {
         let isPrimary = endpointTypes.first { $0.endpoint == endpointType.endpoint } == endpointType
         let metadata = DeviceTypeMetadata(
             deviceTypeID: DeviceTypeID(rawValue: endpointType.deviceType), endpoint: endpointType.endpoint,
             revision: endpointType.revision, isPrimaryType: isPrimary, sourceConnectivity: connectivity,
             semanticTags: endpointTags[endpointType.endpoint] ?? [])
         let snapshot = EndpointSnapshot(
-            nodeID: nodeID, endpoint: endpointType.endpoint, cache: view?.cache ?? AttributeCache(),
+            nodeID: nodeID, endpoint: endpointType.endpoint, cache: cache,
             connectivity: connectivity, live: live)
         return DeviceTypeContext(metadata: metadata, traits: TraitCollection(snapshot: snapshot))
     }

@@ -15,6 +15,10 @@ public final class Home: Sendable {
         self.context = context
     }
 
+    deinit {
+        context.close()
+    }
+
     /// Sets where later `connect()` calls find the hub's state.
     public static func configure(_ change: (inout Configuration) -> Void) {
         configuration.withLock { change(&$0) }
@@ -56,7 +60,7 @@ public final class Home: Sendable {
                 paaTrustStore: configuration.paaTrustStore ?? hub.directory.path + "/paa",
                 address: configuration.commissioningAddress, callerUID: callerUID)
             return Home(
-                context: HomeContext(
+                context: try HomeContext(
                     hub: hub, interfaces: configuration.networkInterfaces,
                     settings: configuration.connectionSettings, commissioning: settings))
         } catch {
@@ -78,24 +82,18 @@ public final class Home: Sendable {
     /// With `enableMultipartDevices`, one device per node, whose parts (endpoints) are reached through
     /// `types.getAll(of:)`; without, one device per application endpoint.
     public func devices(enableMultipartDevices: Bool) -> Query<HomeDevice> {
-        context.query { context throws(HomeError) in try context.devices(multipart: enableMultipartDevices) }
+        context.query { context throws(HomeError) in context.devices(multipart: enableMultipartDevices) }
     }
 
     public func rooms() -> Query<Room> {
         context.query { context throws(HomeError) in
-            Set(
-                try context.consistentRead { store throws(HubStoreError) in try store.rooms() }.map {
-                    Room($0, context: context)
-                })
+            Set(context.model.snapshot.rooms.map { Room($0, context: context) })
         }
     }
 
     public func structures() -> Query<Structure> {
         context.query { context throws(HomeError) in
-            Set(
-                try context.consistentRead { store throws(HubStoreError) in try store.structures() }.map {
-                    Structure($0, context: context)
-                })
+            Set(context.model.snapshot.structures.map { Structure($0, context: context) })
         }
     }
 
@@ -103,14 +101,14 @@ public final class Home: Sendable {
     /// or white-space name is an `invalidArgument` error, the name of an existing room (whatever its case) `alreadyExists`.
     public func createRoom(name: String, in structure: Structure? = nil) async throws(HomeError) -> Room {
         let valid = try HomeName.validated(name, naming: "room")
+        let structureID: String
+        if let structure {
+            structureID = structure.id
+        } else {
+            structureID = try HomeContext.defaultStructureID(context.model.snapshot)
+        }
         let created = try context.write { store throws(HubStoreError) in
-            let structureID: String
-            if let structure {
-                structureID = structure.id
-            } else {
-                structureID = try HomeContext.defaultStructureID(store.structures())
-            }
-            return try store.createRoom(named: valid, in: structureID)
+            try store.createRoom(named: valid, in: structureID)
         }
         return Room(created, context: context)
     }

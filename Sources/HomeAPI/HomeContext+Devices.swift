@@ -1,43 +1,51 @@
 import HomeHub
 
-/// The home's devices as the API shows them: one per endpoint device of the store, or one per node.
+/// The home's devices as the API shows them: one per endpoint device of the model, or one per node.
 extension HomeContext {
-    func devices(multipart: Bool, only id: String? = nil) throws(HomeError) -> Set<HomeDevice> {
-        let (records, rooms, defaultStructureID) = try consistentRead { store throws(HubStoreError) in
-            (try store.devices(), try store.rooms(), try Self.defaultStructureID(store.structures()))
+    func devices(multipart: Bool) -> Set<HomeDevice> {
+        projection.devices(multipart: multipart, in: self).all
+    }
+
+    /// The device, or nothing when the home no longer has it.
+    func device(_ id: String, multipart: Bool) -> Set<HomeDevice> {
+        projection.devices(multipart: multipart, in: self).byID[id].map { [$0] } ?? []
+    }
+
+    /// A node's devices as they are now, built from its records.
+    func devices(
+        of nodeID: UInt64, records: [DeviceRecord], snapshot: HomeModel.Snapshot, multipart: Bool
+    ) -> [HomeDevice] {
+        guard let first = records.first, let defaultStructureID = snapshot.defaultStructureID else { return [] }
+        let connectivity = snapshot.views[nodeID]?.connectivity ?? .unknown
+        let structureID = { (roomID: String?) in
+            roomID.flatMap { id in snapshot.rooms.first { $0.id == id }?.structureID } ?? defaultStructureID
         }
-        let structureOfRoom = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0.structureID) })
-        let structureID = { (roomID: String?) in roomID.flatMap { structureOfRoom[$0] } ?? defaultStructureID }
-        var devices = Set<HomeDevice>()
         if multipart {
-            var nodes: [UInt64: [DeviceRecord]] = [:]
-            for record in records { nodes[record.node.nodeID, default: []].append(record) }
-            for (nodeID, parts) in nodes {
-                guard let first = parts.first, id == nil || id == Self.nodeDeviceID(nodeID) else { continue }
-                let node = first.node
-                devices.insert(
-                    device(
-                        id: Self.nodeDeviceID(nodeID), name: node.name ?? node.productName ?? first.name,
-                        roomID: first.roomID,
-                        structureID: structureID(first.roomID), nodeID: nodeID, parts: parts, multipart: true))
-            }
-        } else {
-            for record in records where id == nil || id == record.id.description {
-                devices.insert(
-                    device(
-                        id: record.id.description, name: record.name, roomID: record.roomID,
-                        structureID: structureID(record.roomID), nodeID: record.id.nodeID, parts: [record],
-                        multipart: false))
-            }
+            let node = first.node
+            return [
+                device(
+                    id: Self.nodeDeviceID(nodeID), name: node.name ?? node.productName ?? first.name,
+                    roomID: first.roomID, structureID: structureID(first.roomID), nodeID: nodeID, parts: records,
+                    connectivity: connectivity, multipart: true)
+            ]
         }
-        return devices
+        return records.map { record in
+            device(
+                id: record.id.description, name: record.name, roomID: record.roomID,
+                structureID: structureID(record.roomID), nodeID: nodeID, parts: [record], connectivity: connectivity,
+                multipart: false)
+        }
     }
 
     private func device(
         id: String, name: String, roomID: String?, structureID: String, nodeID: UInt64, parts: [DeviceRecord],
-        multipart: Bool
+        connectivity: SourceConnectivity, multipart: Bool
     ) -> HomeDevice {
-        let follow = query { context throws(HomeError) in try context.devices(multipart: multipart, only: id) }
+        let follow = Query<HomeDevice>(model: model, scope: .node(nodeID)) { [weak self] () throws(HomeError) in
+            guard let self else { return [] }
+            try requireCurrentModel()
+            return device(id, multipart: multipart)
+        }
         let own = parts.flatMap(\.deviceTypes)
         let root = parts.contains { $0.id.endpoint == 0 } ? [] : parts.first?.rootDeviceTypes ?? []
         let tags = Dictionary(grouping: parts.flatMap(\.semanticTags), by: \.endpoint).mapValues {
@@ -45,12 +53,12 @@ extension HomeContext {
         }
         let types = DeviceTypeController(
             endpointTypes: own, rootEndpointTypes: root, endpointTags: tags, nodeID: nodeID,
-            view: live.view(of: nodeID),
-            live: live, device: follow)
+            connectivity: connectivity, live: live, device: follow)
         return HomeDevice(
             id: id, name: name, roomID: roomID, structureID: structureID, isMatterDevice: true,
-            sourceConnectivity: SourceConnectivity.aggregate(types.all.map(\.metadata.sourceConnectivity)),
-            types: types, parts: parts.map(\.id), nodeID: nodeID, isMultipart: multipart, context: self)
+            sourceConnectivity: own.isEmpty && root.isEmpty ? .unknown : connectivity, types: types,
+            parts: parts.map(\.id), nodeID: nodeID,
+            isMultipart: multipart, context: self)
     }
 
     static func nodeDeviceID(_ nodeID: UInt64) -> String {

@@ -71,9 +71,7 @@ extension HomeDevice {
 
     /// The eligibility of a caller who holds the permission, and the IDs of the node's endpoint devices.
     private func eligibility() throws(HomeError) -> (eligibility: DecommissionEligibility, nodeDeviceIDs: Set<String>) {
-        let nodeDevices = try context.consistentRead { [nodeID] store throws(HubStoreError) in
-            try store.devices().filter { $0.node.nodeID == nodeID }
-        }
+        let nodeDevices = context.model.devices(of: nodeID) ?? []
         let ids = Set(nodeDevices.map(\.id.description))
         let bridged = nodeDevices.filter {
             $0.deviceTypes.contains { $0.deviceType == MatterDeviceTypes.bridgedNode.id.rawValue }
@@ -96,7 +94,7 @@ extension HomeDevice {
 
     /// Removing a device is allowed to whoever may add devices to its structure.
     private func requireDecommissionPermission() throws(HomeError) {
-        let structures = try context.consistentRead { store throws(HubStoreError) in try store.structures() }
+        let structures = context.model.snapshot.structures
         let structureName = structures.first { $0.id == structureID }?.name ?? structureID
         try context.requireCommissioningPermission(structureID: structureID, structureName: structureName)
     }

@@ -12,6 +12,7 @@ extension HomeError {
             case .fabricExists, .nodeExists, .roomExists: .alreadyExists
             case .unknownNode, .unknownDevice, .unknownRoom, .unknownStructure: .notFound
             case .corrupt: .dataLoss
+            case .changing: .aborted
             case .invalidName: .invalidArgument
             }
         self.init(code, error.description)

@@ -5,7 +5,4 @@ enum HomeLimits {
     static let nameCodePoints = 60
     /// An app group ID becomes one directory name; 255 bytes is the longest file name Linux file systems take.
     static let appGroupIDLength = 255
-    /// Reading a consistent snapshot is retried when another writer changed the store meanwhile; past this many tries
-    /// the store is changing faster than it can be read, and the call fails as `aborted` (retrying later may succeed).
-    static let snapshotAttempts = 8
 }

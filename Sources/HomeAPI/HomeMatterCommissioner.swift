@@ -81,14 +81,12 @@ public final class HomeMatterCommissioner: Sendable {
         } catch {
             throw HomeError(commissioning: error)
         }
-        context.feed.notify()
     }
 
     /// The rooms of the session's structure.
     public func fetchRooms() throws(HomeError) -> [MatterAddDeviceRequest.Room] {
         let session = try context.liveSession()
-        let rooms = try context.consistentRead { store throws(HubStoreError) in try store.rooms() }
-        return rooms.filter { $0.structureID == session.structureID }.map {
+        return context.model.snapshot.rooms.filter { $0.structureID == session.structureID }.map {
             MatterAddDeviceRequest.Room(displayName: $0.name)
         }
     }

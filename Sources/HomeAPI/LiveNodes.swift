@@ -5,51 +5,41 @@ import MatterInteraction
 import MatterPlatform
 import Synchronization
 
-/// The hub's live connections as the Home API sees them. Nothing connects until a device type is subscribed or a
-/// command is sent; from then on the node's connection is kept up, and every change it reports (attributes,
-/// connectivity) is kept here as the node's latest view and told to the home's live queries.
-final class LiveNodes: Sendable {
-    /// A node as its connection last reported it.
-    struct NodeView: Sendable {
-        var cache: AttributeCache
-        var state: NodeConnection.State
-
-        /// Our hub's own session to the node: direct. Online while the subscription lives, offline once it is lost.
-        var connectivity: SourceConnectivity {
-            switch state {
-            case .online: SourceConnectivity(connectivityState: .online, dataSourceLocality: .direct)
-            case .offline: SourceConnectivity(connectivityState: .offline, dataSourceLocality: .direct)
-            case .connecting: SourceConnectivity(connectivityState: .unknown, dataSourceLocality: .direct)
-            }
+extension HomeModel.NodeView {
+    /// Our hub's own session to the node: direct. Online while the subscription lives, offline once it is lost.
+    var connectivity: SourceConnectivity {
+        switch state {
+        case .online: SourceConnectivity(connectivityState: .online, dataSourceLocality: .direct)
+        case .offline: SourceConnectivity(connectivityState: .offline, dataSourceLocality: .direct)
+        case .connecting: SourceConnectivity(connectivityState: .unknown, dataSourceLocality: .direct)
         }
     }
+}
 
+/// The hub's live connections as the Home API sees them. Nothing connects until a device type is subscribed or a
+/// command is sent; from then on the node's connection is kept up, and every change it reports (attributes,
+/// connectivity) goes into the home model, which tells the queries that follow that node.
+final class LiveNodes: Sendable {
     private struct State {
         var connections: NodeConnections?
-        var views: [UInt64: NodeView] = [:]
         var watchers: [UInt64: Task<Void, Never>] = [:]
     }
 
     private let hub: Hub
+    let model: HomeModel
     private let interfaces: [String]
     private let settings: NodeConnection.Settings
-    private let feed: ChangeFeed
     private let state = Mutex(State())
 
-    init(hub: Hub, interfaces: [String], settings: NodeConnection.Settings, feed: ChangeFeed) {
+    init(hub: Hub, model: HomeModel, interfaces: [String], settings: NodeConnection.Settings) {
         self.hub = hub
+        self.model = model
         self.interfaces = interfaces
         self.settings = settings
-        self.feed = feed
-    }
-
-    /// What the node's connection last reported; nil before anything started it.
-    func view(of nodeID: UInt64) -> NodeView? {
-        state.withLock { $0.views[nodeID] }
     }
 
     /// The node's connection, started on first use; returns once it is online or has failed its first attempt (or
-    /// after `HomeTiming.firstContact`), with the node's view up to date.
+    /// after `HomeTiming.firstContact`), with the node's view in the model up to date.
     func connection(to nodeID: UInt64) async throws(HomeError) -> NodeConnection {
         try checkReachable(nodeID)
         let connection: NodeConnection
@@ -64,7 +54,7 @@ final class LiveNodes: Sendable {
             await group.next()
             group.cancelAll()
         }
-        await refresh(nodeID, from: connection)
+        await refresh(nodeID, from: connection, changed: [])
         watch(nodeID, connection)
         return connection
     }
@@ -72,49 +62,41 @@ final class LiveNodes: Sendable {
     /// A node with no known address, when no interface is there to look it up on, cannot be reached: it is offline
     /// without opening a transport for it. A node no longer in the home is not connected to at all.
     private func checkReachable(_ nodeID: UInt64) throws(HomeError) {
-        let node: NodeRecord?
-        do {
-            node = try hub.store.node(nodeID)
-        } catch {
-            throw HomeError(error)
-        }
         // A device removed meanwhile (by this process or another): nothing to connect to, ever.
-        guard let node, node.state == .commissioned else {
+        guard let node = model.devices(of: nodeID)?.first?.node else {
             throw HomeError(.notFound, "node \(HomeContext.nodeDeviceID(nodeID)) is no longer in the home")
         }
         guard node.addresses.isEmpty && interfaces.isEmpty else { return }
         let reason = "no address is known for it and no network interface is configured to look it up"
-        let changed = state.withLock { state in
-            guard state.views[nodeID] == nil else { return false }
-            state.views[nodeID] = NodeView(cache: AttributeCache(), state: .offline(since: Date(), reason: reason))
-            return true
+        if model.view(of: nodeID) == nil {
+            model.nodeReported(
+                nodeID,
+                view: HomeModel.NodeView(cache: AttributeCache(), state: .offline(since: Date(), reason: reason)),
+                changed: [])
         }
-        if changed { feed.notify() }
         throw HomeError(.unavailable, "node \(HomeContext.nodeDeviceID(nodeID)): \(reason)")
     }
 
     /// Stops following one node (it is leaving the home) and drops what was known of it.
     func forget(_ nodeID: UInt64) async {
         let (connections, watcher) = state.withLock { state in
-            defer {
-                state.views[nodeID] = nil
-                state.watchers[nodeID] = nil
-            }
+            defer { state.watchers[nodeID] = nil }
             return (state.connections, state.watchers[nodeID])
         }
         watcher?.cancel()
         await connections?.stop(nodeID)
+        model.forgetView(of: nodeID)
     }
 
     /// Stops every connection; a later subscription or command starts them again.
     func stop() async {
         let (connections, watchers) = state.withLock { state in
             defer { state = State() }
-            return (state.connections, Array(state.watchers.values))
+            return (state.connections, state.watchers)
         }
-        watchers.forEach { $0.cancel() }
+        watchers.values.forEach { $0.cancel() }
         await connections?.stopAll()
-        feed.notify()
+        for nodeID in model.snapshot.views.keys { model.forgetView(of: nodeID) }
     }
 
     private func connections() throws(HomeError) -> NodeConnections {
@@ -137,20 +119,22 @@ final class LiveNodes: Sendable {
             state.watchers[nodeID] = Task { [weak self] in
                 for await event in await connection.events() {
                     guard let self else { return }
-                    if case .attributes(let paths) = event,
-                        paths.contains(where: { $0.cluster == DescriptorCluster.id.rawValue })
-                    {
-                        await self.reconcile(nodeID, from: connection)
+                    var changed: Set<ConcreteAttributePath> = []
+                    if case .attributes(let paths) = event {
+                        changed = paths
+                        if paths.contains(where: { $0.cluster == DescriptorCluster.id.rawValue }) {
+                            await self.reconcile(nodeID, from: connection)
+                        }
                     }
-                    await self.refresh(nodeID, from: connection)
+                    await self.refresh(nodeID, from: connection, changed: changed)
                 }
             }
         }
     }
 
     /// The node's Descriptor clusters changed (or were first heard): the store's endpoints, tags and devices follow
-    /// them, so a bridge's new bridged device appears (under its bridge's label for it), and one it dropped goes. A cache that does not describe the
-    /// whole node (a subscription to some paths only) changes nothing.
+    /// them, so a bridge's new bridged device appears (under its bridge's label for it), and one it dropped goes. A
+    /// cache that does not describe the whole node (a subscription to some paths only) changes nothing.
     private func reconcile(_ nodeID: UInt64, from connection: NodeConnection) async {
         guard let description = try? NodeInterview.describe(await connection.cache) else { return }
         _ = try? hub.store.reconcileEndpoints(of: nodeID, with: description) { endpoint in
@@ -160,9 +144,8 @@ final class LiveNodes: Sendable {
         }
     }
 
-    private func refresh(_ nodeID: UInt64, from connection: NodeConnection) async {
-        let view = NodeView(cache: await connection.cache, state: await connection.state)
-        state.withLock { $0.views[nodeID] = view }
-        feed.notify()
+    private func refresh(_ nodeID: UInt64, from connection: NodeConnection, changed: Set<ConcreteAttributePath>) async {
+        let view = HomeModel.NodeView(cache: await connection.cache, state: await connection.state)
+        model.nodeReported(nodeID, view: view, changed: changed)
     }
 }

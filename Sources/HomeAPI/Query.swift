@@ -1,3 +1,5 @@
+import HomeHub
+
 /// A live query over the home: its devices, rooms or structures.
 /// - `list()` is a snapshot: the first value of `batched()`.
 /// - `batched()` emits the whole current set when iteration starts and again after every change to it; a change that
@@ -7,7 +9,10 @@
 /// Sequences end when the consuming task is cancelled, and release what they hold when their iterator goes away.
 /// Any number of consumers may iterate at the same time, each with its own sequence.
 public struct Query<Element: Identifiable & Hashable & Sendable>: Sendable {
-    let feed: ChangeFeed
+    let model: HomeModel
+    /// The changes after which the result is read again.
+    let scope: HomeModel.Scope
+    /// The result now, from memory.
     let read: @Sendable () throws(HomeError) -> Set<Element>
 
     public func list() async throws(HomeError) -> Set<Element> {
@@ -27,10 +32,11 @@ public struct Query<Element: Identifiable & Hashable & Sendable>: Sendable {
     }
 }
 
-/// A query's results over time: the current result first, then one after each change notice (which may repeat it).
+/// A query's results over time: the current result first, then one after each batch of changes in its scope (which
+/// may repeat it).
 struct QueryResults<Element: Identifiable & Hashable & Sendable> {
     private let query: Query<Element>
-    private var listener: ChangeListener?
+    private var listener: HomeModel.Changes.Iterator?
 
     init(query: Query<Element>) {
         self.query = query
@@ -39,11 +45,12 @@ struct QueryResults<Element: Identifiable & Hashable & Sendable> {
     /// nil once the task is cancelled.
     mutating func next() async throws(HomeError) -> Set<Element>? {
         guard !Task.isCancelled else { return nil }
-        if let listener {
-            guard await listener.next() else { return nil }
+        if listener != nil {
+            // Falling behind needs nothing more: the result is read afresh either way.
+            guard await listener?.next() != nil, !Task.isCancelled else { return nil }
         } else {
             // Listening starts before the first read, so a change right after that read is heard.
-            listener = query.feed.listen()
+            listener = query.model.changes(query.scope).makeAsyncIterator()
         }
         return try query.read()
     }

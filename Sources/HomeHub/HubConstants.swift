@@ -25,4 +25,10 @@ enum HubConstants {
     static let failSafeSeconds: UInt16 = 60
     /// §11.10.7.3: "XX" is the ISO 3166 code for "unknown country", what a commissioner sends when it does not know.
     static let regulatoryCountryCode = "XX"
+    /// Reading the whole home is retried when another writer changed the store meanwhile; past this many tries the
+    /// store is changing faster than it can be read, and the read fails (retrying later may succeed).
+    static let consistentReadAttempts = 8
+    /// Batches of changes a home model listener may have waiting before the oldest are dropped and it is told it fell
+    /// behind: a consumer this far behind re-reads the model instead, which costs less than catching up.
+    static let modelListenerBacklog = 256
 }

@@ -1,3 +1,5 @@
+import MatterPlatform
+
 /// The change counter: triggers on every table the home shows (structures, rooms, devices, nodes, endpoints) increment it
 /// in the writing transaction, so any connection, in this process or another, learns of a change by reading one row.
 extension HubStore {
@@ -6,5 +8,10 @@ extension HubStore {
             throw .corrupt(table: "change_counter", column: "value", reason: "the row is missing")
         }
         return try StoredRow(table: "change_counter", values: values).integer("value")
+    }
+
+    /// The counter as a transaction sees it; nil before the migration that creates it.
+    static func changeCounter(in transaction: SQLiteDatabase.Transaction) -> Int64? {
+        try? transaction.query("SELECT value FROM change_counter").first?["value"]?.integer
     }
 }

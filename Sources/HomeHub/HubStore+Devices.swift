@@ -14,7 +14,9 @@ extension HubStore {
     public func addDevices(
         of nodeID: UInt64, named name: String, inRoom room: String?
     ) throws(HubStoreError) -> [DeviceID] {
-        try write { transaction in try Self.insertDevices(of: nodeID, named: name, inRoom: room, in: transaction) }
+        try write(touching: [nodeID]) { transaction in
+            try Self.insertDevices(of: nodeID, named: name, inRoom: room, in: transaction)
+        }
     }
 
     static func insertDevices(
@@ -59,7 +61,7 @@ extension HubStore {
         let tags = description.endpointSemanticTags
         // Not a whole node: leave the store alone.
         guard types.contains(where: { $0.endpoint == 0 }) else { return false }
-        return try write { transaction in
+        return try write(touching: [nodeID]) { transaction in
             guard
                 let values = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)])
                     .first,
@@ -99,10 +101,21 @@ extension HubStore {
 
     /// Every device of a commissioned node, in order of node creation and endpoint.
     public func devices() throws(HubStoreError) -> [DeviceRecord] {
-        let nodes = Dictionary(uniqueKeysWithValues: try self.nodes().map { ($0.nodeID, $0) })
-        let deviceTypes = try allEndpoints()
+        try devices(ofNodesWhere: "1", [])
+    }
+
+    /// The devices of one node, in endpoint order; empty when it is not a commissioned node.
+    public func devices(of nodeID: UInt64) throws(HubStoreError) -> [DeviceRecord] {
+        try devices(ofNodesWhere: "node_id = ?", [.identifier(nodeID)])
+    }
+
+    private func devices(
+        ofNodesWhere condition: String, _ bindings: [SQLiteDatabase.Value]
+    ) throws(HubStoreError) -> [DeviceRecord] {
+        let nodes = Dictionary(uniqueKeysWithValues: try self.nodes(where: condition, bindings).map { ($0.nodeID, $0) })
+        let deviceTypes = try endpoints(ofNodesWhere: condition, bindings)
         var tags: [DeviceID: [EndpointSemanticTag]] = [:]
-        for (nodeID, tag) in try semanticTags(where: "1", []) {
+        for (nodeID, tag) in try semanticTags(where: condition, bindings) {
             tags[DeviceID(nodeID: nodeID, endpoint: tag.endpoint), default: []].append(tag)
         }
         var devices: [DeviceRecord] = []
@@ -110,8 +123,9 @@ extension HubStore {
             """
             SELECT d.node_id, d.endpoint, d.name, d.room_id, r.name AS room_name FROM devices d
             JOIN nodes n ON n.node_id = d.node_id LEFT JOIN rooms r ON r.room_id = d.room_id
-            WHERE n.state = 'commissioned' ORDER BY n.created_at, n.rowid, d.endpoint
-            """)
+            WHERE n.state = 'commissioned' AND d.node_id IN (SELECT node_id FROM nodes WHERE \(condition))
+            ORDER BY n.created_at, n.rowid, d.endpoint
+            """, bindings)
         for values in rows {
             let row = StoredRow(table: "devices", values: values)
             let nodeID = try row.identifier("node_id")
@@ -128,10 +142,16 @@ extension HubStore {
         return devices
     }
 
-    /// The device types of every endpoint of every node, in one query (a home may have thousands of devices).
-    private func allEndpoints() throws(HubStoreError) -> [DeviceID: [EndpointDeviceType]] {
+    /// The device types of every endpoint of the nodes the condition selects, in one query (a home may have thousands
+    /// of devices).
+    private func endpoints(
+        ofNodesWhere condition: String, _ bindings: [SQLiteDatabase.Value]
+    ) throws(HubStoreError) -> [DeviceID: [EndpointDeviceType]] {
         var endpoints: [DeviceID: [EndpointDeviceType]] = [:]
-        for values in try read("SELECT * FROM endpoints ORDER BY node_id, endpoint, device_type") {
+        let rows = try read(
+            "SELECT * FROM endpoints WHERE node_id IN (SELECT node_id FROM nodes WHERE \(condition)) ORDER BY node_id, endpoint, device_type",
+            bindings)
+        for values in rows {
             let row = StoredRow(table: "endpoints", values: values)
             let endpoint = try row.narrow("endpoint", as: UInt16.self)
             endpoints[DeviceID(nodeID: try row.identifier("node_id"), endpoint: endpoint), default: []].append(
@@ -144,7 +164,7 @@ extension HubStore {
 
     /// Renames one device (one endpoint). The name is stored as given: the caller validates it.
     public func renameDevice(_ id: DeviceID, to name: String) throws(HubStoreError) {
-        try write { transaction in
+        try write(touching: [id.nodeID]) { transaction in
             let changed = try transaction.query(
                 "UPDATE devices SET name = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
                 [.text(name), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
@@ -154,7 +174,7 @@ extension HubStore {
 
     /// Names the whole node, shown when the node is one device of several parts.
     public func renameNode(_ nodeID: UInt64, to name: String) throws(HubStoreError) {
-        try write { transaction in
+        try write(touching: [nodeID]) { transaction in
             let changed = try transaction.query(
                 "UPDATE nodes SET name = ? WHERE node_id = ? RETURNING node_id", [.text(name), .identifier(nodeID)])
             guard !changed.isEmpty else { throw HubStoreError.unknownNode(nodeID) }
@@ -163,7 +183,7 @@ extension HubStore {
 
     /// Puts the devices in `roomID` (or in no room when nil): all of them or none.
     public func moveDevices(_ ids: [DeviceID], toRoom roomID: String?) throws(HubStoreError) {
-        try write { transaction in
+        try write(touching: Set(ids.map(\.nodeID))) { transaction in
             if let roomID, try transaction.query("SELECT 1 FROM rooms WHERE room_id = ?", [.text(roomID)]).isEmpty {
                 throw HubStoreError.unknownRoom(roomID)
             }

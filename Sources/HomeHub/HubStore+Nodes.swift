@@ -17,7 +17,7 @@ extension HubStore {
         let node = NodeRecord(
             nodeID: nodeID, vendorID: vendorID, productID: productID, attestation: attestation, state: .commissioning,
             addresses: addresses, mrpParameters: mrpParameters, createdAt: now, updatedAt: now)
-        try write { transaction in
+        try write(touching: [nodeID]) { transaction in
             if let existing = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)])
                 .first
             {
@@ -57,7 +57,7 @@ extension HubStore {
         _ nodeID: UInt64, description: NodeDescription?, addresses: [SocketAddress], mrpParameters: MRPParameters?,
         deviceName: String, room: String?, resuming state: NodeRecord.CommissioningState = .commissioning
     ) throws(HubStoreError) -> [DeviceID] {
-        try write { transaction in
+        try write(touching: [nodeID]) { transaction in
             try Self.transition(nodeID, from: state, to: .commissioned, in: transaction)
             if let description {
                 try Self.updateIdentity(
@@ -83,7 +83,7 @@ extension HubStore {
     /// Removes the node with its addresses, endpoints, devices and its place in the add-device session. Its node ID
     /// stays allocated.
     public func deleteNode(_ nodeID: UInt64) throws(HubStoreError) {
-        try write { transaction in
+        try write(touching: [nodeID]) { transaction in
             guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
                 throw HubStoreError.unknownNode(nodeID)
             }
@@ -96,7 +96,7 @@ extension HubStore {
     public func updateIdentity(
         of nodeID: UInt64, vendorName: String?, productName: String?, serialNumber: String?
     ) throws(HubStoreError) {
-        try write { transaction in
+        try write(touching: [nodeID]) { transaction in
             try Self.updateIdentity(
                 of: nodeID, vendorName: vendorName, productName: productName, serialNumber: serialNumber,
                 in: transaction)
@@ -107,7 +107,7 @@ extension HubStore {
     public func updateReachability(
         of nodeID: UInt64, addresses: [SocketAddress], mrpParameters: MRPParameters?
     ) throws(HubStoreError) {
-        try write { transaction in
+        try write(touching: [nodeID]) { transaction in
             try Self.updateReachability(of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction)
         }
     }
@@ -117,7 +117,9 @@ extension HubStore {
     public func setEndpoints(
         _ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag] = [], of nodeID: UInt64
     ) throws(HubStoreError) {
-        try write { transaction in try Self.replaceEndpoints(endpoints, tags: tags, of: nodeID, in: transaction) }
+        try write(touching: [nodeID]) { transaction in
+            try Self.replaceEndpoints(endpoints, tags: tags, of: nodeID, in: transaction)
+        }
     }
 
     /// The node's semantic tags, by endpoint and in the order the device listed them.
@@ -175,7 +177,7 @@ extension HubStore {
         try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.failed.rawValue)])
     }
 
-    private func nodes(
+    func nodes(
         where condition: String, _ bindings: [SQLiteDatabase.Value]
     ) throws(HubStoreError) -> [NodeRecord] {
         var nodes: [NodeRecord] = []
@@ -227,7 +229,8 @@ extension HubStore {
     private func transition(
         _ nodeID: UInt64, from: NodeRecord.CommissioningState, to: NodeRecord.CommissioningState
     ) throws(HubStoreError) {
-        try write { transaction in try Self.transition(nodeID, from: from, to: to, in: transaction) }
+        try write(touching: [nodeID]) { transaction in try Self.transition(nodeID, from: from, to: to, in: transaction)
+        }
     }
 
     private static func transition(

@@ -16,7 +16,7 @@ extension HubStore {
     }
 
     public func renameStructure(_ structureID: String, to name: String) throws(HubStoreError) {
-        try write { transaction in
+        try write(touching: []) { transaction in
             let changed = try transaction.query(
                 "UPDATE structures SET name = ? WHERE structure_id = ? RETURNING structure_id",
                 [.text(name), .text(structureID)])
@@ -37,7 +37,7 @@ extension HubStore {
     /// Creates a room in the structure; its ID is a fresh UUID. A room of the same name (whatever its case) is refused.
     public func createRoom(named name: String, in structureID: String) throws(HubStoreError) -> RoomRecord {
         let room = RoomRecord(id: UUID().uuidString, name: name, structureID: structureID)
-        try write { transaction in
+        try write(touching: []) { transaction in
             if try transaction.query("SELECT 1 FROM structures WHERE structure_id = ?", [.text(structureID)]).isEmpty {
                 throw HubStoreError.unknownStructure(structureID)
             }
@@ -49,6 +49,7 @@ extension HubStore {
         return room
     }
 
+    /// Renames the room (and so the room name of its devices' records).
     public func renameRoom(_ roomID: String, to name: String) throws(HubStoreError) {
         try write { transaction in
             try Self.requireFreeRoomName(name, except: roomID, in: transaction)

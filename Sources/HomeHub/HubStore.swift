@@ -5,6 +5,8 @@ import MatterPlatform
 /// Callers see typed records only. Every write is one short transaction, so a crash leaves each change whole or absent.
 public final class HubStore: Sendable {
     let database: SQLiteDatabase
+    /// The database file as every connection to it in this process names it: where commits are told.
+    let canonicalPath: String
 
     /// The database file.
     public var path: String { database.path }
@@ -23,7 +25,14 @@ public final class HubStore: Sendable {
         } catch {
             throw .database(error)
         }
+        canonicalPath = StoreCommitObservers.canonical(path)
         try migrate()
+    }
+
+    /// Calls `observer` after every commit to this store's file by any connection of this process, at once, on the
+    /// writer's thread; until the token is released.
+    public func observeCommits(_ observer: @escaping @Sendable (StoreCommit) -> Void) -> StoreCommitToken {
+        StoreCommitObservers.observe(canonicalPath, observer)
     }
 
     /// The schema version the database is at.
@@ -100,10 +109,22 @@ public final class HubStore: Sendable {
         }
     }
 
+    /// One transaction. `nodes` names the nodes whose rows it may change, so the home model re-reads only those; nil
+    /// when it may change anything.
     @discardableResult
-    func write<Result>(_ body: (SQLiteDatabase.Transaction) throws -> Result) throws(HubStoreError) -> Result {
+    func write<Result>(
+        touching nodes: Set<UInt64>? = nil, _ body: (SQLiteDatabase.Transaction) throws -> Result
+    ) throws(HubStoreError) -> Result {
         do {
-            let result = try database.transaction(body)
+            let (result, before, after) = try database.transaction { transaction in
+                let before = Self.changeCounter(in: transaction)
+                let result = try body(transaction)
+                return (result, before, Self.changeCounter(in: transaction))
+            }
+            if before != after || before == nil {
+                StoreCommitObservers.committed(
+                    StoreCommit(counterBefore: before, counterAfter: after, nodes: nodes), to: canonicalPath)
+            }
             // Committed: other processes' live queries wake on this marker and read the change counter.
             FileChangeWatch.signal(changeMarkerPath)
             return result

@@ -17,6 +17,8 @@ public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case commissioningInProgress(ProcessIdentity)
     case noCommissioningSession
     case nothingCommissioned
+    /// Another writer changed the home during each of this many reads of it.
+    case changing(attempts: Int)
 
     public var description: String {
         switch self {
@@ -48,6 +50,8 @@ public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "no commissioning session is open: call prepareForMatterCommissioning() first"
         case .nothingCommissioned:
             "no device was commissioned in this commissioning session"
+        case .changing(let attempts):
+            "the home changed during each of \(attempts) reads of it; try again"
         case .corrupt(let table, let column, let reason):
             "the database is damaged: \(table).\(column): \(reason)"
         }

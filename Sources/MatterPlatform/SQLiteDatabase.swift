@@ -22,6 +22,12 @@ public final class SQLiteDatabase: Sendable {
     /// How long a writer waits for another process's transaction before giving up with `busy`.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
 
+    private static let statements = Atomic<Int>(0)
+
+    /// How many statements every database of this process has run: what a test counts to show that a path never
+    /// touches the store.
+    public static var statementsRun: Int { statements.load(ordering: .relaxed) }
+
     /// Opens (creating it when absent, readable by the owner only: it may hold key material) the database at `path`.
     public init(path: String) throws(SQLiteError) {
         let existed = FileManager.default.fileExists(atPath: path)
@@ -93,6 +99,7 @@ public final class SQLiteDatabase: Sendable {
     fileprivate static func run(
         _ sql: String, _ bindings: [Value], on connection: OpaquePointer
     ) throws(SQLiteError) -> [Row] {
+        statements.add(1, ordering: .relaxed)
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw .statement(sql: sql, message: String(cString: sqlite3_errmsg(connection)))

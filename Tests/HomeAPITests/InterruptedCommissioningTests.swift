@@ -18,9 +18,10 @@ import Testing
         try await structure.prepareForMatterCommissioning()
         try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
         _ = try structure.completeMatterCommissioning()
-        let database = fixture.home.context.store.database
-        try database.execute("DELETE FROM devices")
-        try database.execute("UPDATE nodes SET state = 'failed'")
+        try fixture.home.context.store.write { transaction in
+            try transaction.query("DELETE FROM devices")
+            try transaction.query("UPDATE nodes SET state = 'failed'")
+        }
         return fixture
     }
 

@@ -113,14 +113,14 @@ import Testing
             _ = await batches.values(count: 1)
             _ = try await home.createRoom(name: "Den")
             _ = await stream.values(count: 1)
-            #expect(home.context.feed.activity == (2, true))
+            #expect(home.context.model.listenerCount == 2)
             batches.cancel()
             stream.cancel()
             await batches.waitUntilFinished()
             await stream.waitUntilFinished()
             #expect(batches.finished && stream.finished)
             #expect(batches.error == nil && stream.error == nil)
-            #expect(home.context.feed.activity == (0, false))
+            #expect(home.context.model.listenerCount == 0)
         }
     }
 
@@ -129,11 +129,11 @@ import Testing
             do {
                 var batches = home.structures().batched().makeAsyncIterator()
                 _ = try await batches.next(isolation: nil)
-                #expect(home.context.feed.activity == (1, true))
+                #expect(home.context.model.listenerCount == 1)
             }
-            #expect(home.context.feed.activity == (0, false))
+            #expect(home.context.model.listenerCount == 0)
             _ = try await home.structures().list()
-            #expect(home.context.feed.activity == (0, false))
+            #expect(home.context.model.listenerCount == 0)
         }
     }
 

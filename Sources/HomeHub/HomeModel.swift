@@ -1,0 +1,463 @@
+import Foundation
+import MatterInteraction
+import MatterPlatform
+import MatterTLV
+import Synchronization
+
+/// The home in memory, one per store in a process: its structures, rooms, commissioned nodes with their devices
+/// (endpoints, device types, semantic tags), and each followed node's connectivity and attribute cache. Reads never
+/// touch the store. Writes go to the store first; once committed, the rows the commit may have changed are read back
+/// and compared with memory, and every difference becomes a typed `Change` — so a write the store refuses changes
+/// nothing here, and what memory holds is always what was committed. Commits by any connection of this process are
+/// heard at once (`HubStore.observeCommits`); another process's, through the store's change marker.
+public final class HomeModel: Sendable {
+    /// The home at one moment.
+    public struct Snapshot: Sendable {
+        /// The default structure first.
+        public fileprivate(set) var structures: [StructureRecord] = []
+        /// In order of creation.
+        public fileprivate(set) var rooms: [RoomRecord] = []
+        /// Each commissioned node's devices, in endpoint order.
+        public fileprivate(set) var devices: [UInt64: [DeviceRecord]] = [:]
+        /// What each followed node's connection last reported.
+        public fileprivate(set) var views: [UInt64: NodeView] = [:]
+
+        /// The structure a device without a room belongs to.
+        public var defaultStructureID: String? { structures.first?.id }
+    }
+
+    /// A node as its live connection last reported it.
+    public struct NodeView: Sendable {
+        public var cache: AttributeCache
+        public var state: NodeConnection.State
+
+        public init(cache: AttributeCache, state: NodeConnection.State) {
+            self.cache = cache
+            self.state = state
+        }
+    }
+
+    /// What changed, named precisely enough that a consumer re-reads only that.
+    public enum Change: Sendable, Hashable {
+        case structureAdded(String)
+        case structureRenamed(String)
+        case structureRemoved(String)
+        case roomAdded(String)
+        case roomRenamed(String)
+        case roomRemoved(String)
+        case deviceAdded(DeviceID)
+        case deviceRemoved(DeviceID)
+        case deviceRenamed(DeviceID)
+        /// Into another room, or into none.
+        case deviceMoved(DeviceID)
+        /// The node's record: its name, identity, addresses.
+        case nodeUpdated(UInt64)
+        /// The device types or semantic tags of some endpoint of the node.
+        case typesChanged(UInt64)
+        case connectivity(UInt64, NodeConnection.State)
+        /// Attribute values of one endpoint, with their new values (nil: no longer reported).
+        case attributes(nodeID: UInt64, endpoint: UInt16, values: [ConcreteAttributePath: TLVElement?])
+
+        /// The node the change is about; nil for structures and rooms.
+        public var nodeID: UInt64? {
+            switch self {
+            case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved: nil
+            case .deviceAdded(let id), .deviceRemoved(let id), .deviceRenamed(let id), .deviceMoved(let id): id.nodeID
+            case .nodeUpdated(let node), .typesChanged(let node), .connectivity(let node, _): node
+            case .attributes(let node, _, _): node
+            }
+        }
+
+        /// Whether the change is about attribute values only, which the home's own shape does not show.
+        public var isAttributes: Bool {
+            if case .attributes = self { true } else { false }
+        }
+    }
+
+    /// Which changes a listener hears.
+    public enum Scope: Sendable, Hashable {
+        /// Everything except attribute values: the home's shape, names, rooms, device types and connectivity.
+        case home
+        /// Everything about one node, attribute values included.
+        case node(UInt64)
+        /// Everything.
+        case all
+    }
+
+    /// What a listener receives: the changes of one commit or report, in order; or that it fell behind (its
+    /// backlog overflowed) and must read the model afresh.
+    public enum Update: Sendable {
+        case changes([Change])
+        case fellBehind
+    }
+
+    private struct Listener {
+        let scope: Scope
+        let continuation: AsyncStream<Delivery>.Continuation
+        var sequence: UInt64 = 0
+    }
+
+    /// A batch as one listener received it, numbered so the listener sees when older ones were dropped.
+    struct Delivery: Sendable {
+        let sequence: UInt64
+        let changes: [Change]
+    }
+
+    private struct State {
+        var snapshot = Snapshot()
+        /// The store's change counter that memory reflects; nil when unknown (read the whole store next time).
+        var counter: Int64?
+        /// Why the last read of the store failed (a damaged row): memory is behind the store until a read succeeds.
+        var failure: HubStoreError?
+        var listeners: [Int: Listener] = [:]
+        var nodeListeners: [UInt64: Set<Int>] = [:]
+        var homeListeners: Set<Int> = []
+        var nextListener = 0
+        var observers: [@Sendable (Snapshot, [Change]) -> Void] = []
+    }
+
+    public let store: HubStore
+    private let state: Mutex<State>
+    /// Serializes reading the store back, so an older read is never applied after a newer one.
+    private let reloading = Mutex(())
+    private let commits = Mutex<StoreCommitToken?>(nil)
+    private let watch = Mutex<FileChangeWatch?>(nil)
+
+    /// Loads the home from the store, then follows its commits.
+    public init(store: HubStore) throws(HubStoreError) {
+        self.store = store
+        let (snapshot, counter) = try Self.read(store)
+        var initial = State()
+        initial.snapshot = snapshot
+        initial.counter = counter
+        state = Mutex(initial)
+        let token = store.observeCommits { [weak self] commit in self?.committed(commit) }
+        commits.withLock { $0 = token }
+        let directory = (store.path as NSString).deletingLastPathComponent
+        // Other processes' commits: the handler runs on the watch's own queue, so the store is read off the
+        // cooperative pool. Without inotify (out of watches) this process sees only its own writes.
+        let fileWatch = try? FileChangeWatch(directory: directory.isEmpty ? "." : directory) { [weak self] in
+            self?.storeMayHaveChanged()
+        }
+        watch.withLock { $0 = fileWatch }
+    }
+
+    /// The home now.
+    public var snapshot: Snapshot {
+        state.withLock { $0.snapshot }
+    }
+
+    /// Runs `body` on the home now, while no change can land: for a projection that must be built from the same
+    /// snapshot its observer (`observe`) then keeps up to date. Keep it short; it holds every writer and report.
+    public func withSnapshot<Result>(_ body: (Snapshot) -> Result) -> Result {
+        state.withLock { body($0.snapshot) }
+    }
+
+    /// Why memory could not take in the store's last change (it holds a row this build cannot read); nil when it
+    /// reflects the store.
+    public var failure: HubStoreError? {
+        state.withLock { $0.failure }
+    }
+
+    public func devices(of nodeID: UInt64) -> [DeviceRecord]? {
+        state.withLock { $0.snapshot.devices[nodeID] }
+    }
+
+    public func view(of nodeID: UInt64) -> NodeView? {
+        state.withLock { $0.snapshot.views[nodeID] }
+    }
+
+    // MARK: Listening
+
+    /// The changes in `scope` from now on, until the sequence's task is cancelled or its iterator released.
+    public func changes(_ scope: Scope) -> Changes {
+        let (stream, continuation) = AsyncStream<Delivery>.makeStream(
+            bufferingPolicy: .bufferingNewest(HubConstants.modelListenerBacklog))
+        let id = state.withLock { state in
+            state.nextListener += 1
+            let id = state.nextListener
+            state.listeners[id] = Listener(scope: scope, continuation: continuation)
+            switch scope {
+            case .node(let nodeID): state.nodeListeners[nodeID, default: []].insert(id)
+            case .home, .all: state.homeListeners.insert(id)
+            }
+            return id
+        }
+        let release = ListenerRelease { [weak self] in self?.removeListener(id) }
+        continuation.onTermination = { _ in release.run() }
+        return Changes(stream: stream, release: release)
+    }
+
+    /// How many listeners hold a place: what a released or cancelled query must give back.
+    public var listenerCount: Int {
+        state.withLock { $0.listeners.count }
+    }
+
+    /// Calls `observer` with every batch of changes, synchronously and in order, with the snapshot they led to:
+    /// for projections that must be current when the write that caused them returns.
+    public func observe(_ observer: @escaping @Sendable (Snapshot, [Change]) -> Void) {
+        state.withLock { $0.observers.append(observer) }
+    }
+
+    private func removeListener(_ id: Int) {
+        state.withLock { state in
+            guard let listener = state.listeners.removeValue(forKey: id) else { return }
+            if case .node(let nodeID) = listener.scope {
+                state.nodeListeners[nodeID]?.remove(id)
+                if state.nodeListeners[nodeID]?.isEmpty == true { state.nodeListeners[nodeID] = nil }
+            } else {
+                state.homeListeners.remove(id)
+            }
+        }
+    }
+
+    // MARK: Live reports
+
+    /// The node's connection reported: its connectivity and, for `changed` paths, new attribute values.
+    public func nodeReported(_ nodeID: UInt64, view: NodeView, changed: Set<ConcreteAttributePath>) {
+        state.withLock { state in
+            // A node that left the home meanwhile keeps no view.
+            guard state.snapshot.devices[nodeID] != nil else { return }
+            let previous = state.snapshot.views[nodeID]
+            state.snapshot.views[nodeID] = view
+            var changes: [Change] = []
+            if previous?.state != view.state { changes.append(.connectivity(nodeID, view.state)) }
+            var byEndpoint: [UInt16: [ConcreteAttributePath: TLVElement?]] = [:]
+            for path in changed {
+                byEndpoint[path.endpoint, default: [:]][path] = .some(
+                    view.cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute))
+            }
+            for (endpoint, values) in byEndpoint.sorted(by: { $0.key < $1.key }) {
+                changes.append(.attributes(nodeID: nodeID, endpoint: endpoint, values: values))
+            }
+            Self.publish(changes, in: &state)
+        }
+    }
+
+    /// The node is no longer followed: what its connection reported is dropped (its connectivity becomes unknown).
+    public func forgetView(of nodeID: UInt64) {
+        state.withLock { state in
+            guard state.snapshot.views.removeValue(forKey: nodeID) != nil else { return }
+            Self.publish([.nodeUpdated(nodeID)], in: &state)
+        }
+    }
+
+    // MARK: Following the store
+
+    private func committed(_ commit: StoreCommit) {
+        reloading.withLock { _ in
+            let known = state.withLock { $0.counter }
+            if let before = commit.counterBefore, before == known, let nodes = commit.nodes {
+                reload(nodes: nodes, counter: commit.counterAfter)
+            } else {
+                reloadAll()
+            }
+        }
+    }
+
+    /// Another process (or a connection this process does not observe) may have written: re-read everything when
+    /// the change counter moved past what memory reflects.
+    private func storeMayHaveChanged() {
+        reloading.withLock { _ in
+            guard let current = try? store.changeCounter(), current != state.withLock({ $0.counter }) else { return }
+            reloadAll()
+        }
+    }
+
+    private func reload(nodes: Set<UInt64>, counter: Int64?) {
+        let rooms: [RoomRecord]
+        let structures: [StructureRecord]
+        var devices: [UInt64: [DeviceRecord]] = [:]
+        do {
+            rooms = try store.rooms()
+            structures = try store.structures()
+            for nodeID in nodes { devices[nodeID] = try store.devices(of: nodeID) }
+        } catch {
+            // The commit is in the store; memory catches up on the next full read, and says why it is behind.
+            state.withLock { state in
+                state.counter = nil
+                state.failure = error
+            }
+            return
+        }
+        state.withLock { state in
+            var changes = Self.apply(structures: structures, rooms: rooms, to: &state.snapshot)
+            for nodeID in nodes.sorted() {
+                changes += Self.apply(devices: devices[nodeID] ?? [], of: nodeID, to: &state.snapshot)
+            }
+            state.counter = counter
+            Self.publish(changes, in: &state)
+        }
+    }
+
+    private func reloadAll() {
+        let fresh: Snapshot
+        let counter: Int64
+        do {
+            (fresh, counter) = try Self.read(store)
+        } catch {
+            state.withLock { state in
+                state.counter = nil
+                state.failure = error
+            }
+            return
+        }
+        state.withLock { state in
+            state.failure = nil
+            var changes = Self.apply(structures: fresh.structures, rooms: fresh.rooms, to: &state.snapshot)
+            for nodeID in Set(state.snapshot.devices.keys).union(fresh.devices.keys).sorted() {
+                changes += Self.apply(devices: fresh.devices[nodeID] ?? [], of: nodeID, to: &state.snapshot)
+            }
+            state.counter = counter
+            Self.publish(changes, in: &state)
+        }
+    }
+
+    /// The whole home as the store holds it, read between two equal change counters so that its several reads see
+    /// one state.
+    private static func read(_ store: HubStore) throws(HubStoreError) -> (Snapshot, Int64) {
+        for _ in 0..<HubConstants.consistentReadAttempts {
+            let before = try store.changeCounter()
+            var snapshot = Snapshot()
+            snapshot.structures = try store.structures()
+            snapshot.rooms = try store.rooms()
+            for device in try store.devices() { snapshot.devices[device.id.nodeID, default: []].append(device) }
+            if try store.changeCounter() == before { return (snapshot, before) }
+        }
+        throw .changing(attempts: HubConstants.consistentReadAttempts)
+    }
+
+    // MARK: Differences
+
+    private static func apply(
+        structures: [StructureRecord], rooms: [RoomRecord], to snapshot: inout Snapshot
+    ) -> [Change] {
+        var changes: [Change] = []
+        changes += differences(
+            snapshot.structures, structures, added: Change.structureAdded, changed: Change.structureRenamed,
+            removed: Change.structureRemoved)
+        changes += differences(
+            snapshot.rooms, rooms, added: Change.roomAdded, changed: Change.roomRenamed, removed: Change.roomRemoved)
+        snapshot.structures = structures
+        snapshot.rooms = rooms
+        return changes
+    }
+
+    private static func differences<Record: Identifiable & Equatable>(
+        _ old: [Record], _ new: [Record], added: (Record.ID) -> Change, changed: (Record.ID) -> Change,
+        removed: (Record.ID) -> Change
+    ) -> [Change] {
+        guard old != new else { return [] }
+        let before = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Set(new.map(\.id))
+        var changes: [Change] = []
+        for record in new {
+            if let previous = before[record.id] {
+                if previous != record { changes.append(changed(record.id)) }
+            } else {
+                changes.append(added(record.id))
+            }
+        }
+        for record in old where !after.contains(record.id) { changes.append(removed(record.id)) }
+        return changes
+    }
+
+    /// Replaces one node's devices (empty: the node left the home) and names what differs.
+    private static func apply(devices new: [DeviceRecord], of nodeID: UInt64, to snapshot: inout Snapshot) -> [Change] {
+        let old = snapshot.devices[nodeID] ?? []
+        guard old != new else { return [] }
+        var changes: [Change] = []
+        let before = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Set(new.map(\.id))
+        if let first = old.first, let now = new.first, first.node != now.node { changes.append(.nodeUpdated(nodeID)) }
+        var typesChanged = false
+        for device in new {
+            guard let previous = before[device.id] else {
+                changes.append(.deviceAdded(device.id))
+                continue
+            }
+            if previous.name != device.name { changes.append(.deviceRenamed(device.id)) }
+            if previous.roomID != device.roomID { changes.append(.deviceMoved(device.id)) }
+            if previous.deviceTypes != device.deviceTypes || previous.rootDeviceTypes != device.rootDeviceTypes
+                || previous.semanticTags != device.semanticTags
+            {
+                typesChanged = true
+            }
+        }
+        if typesChanged { changes.append(.typesChanged(nodeID)) }
+        for device in old where !after.contains(device.id) { changes.append(.deviceRemoved(device.id)) }
+        if new.isEmpty {
+            snapshot.devices[nodeID] = nil
+            snapshot.views[nodeID] = nil
+        } else {
+            snapshot.devices[nodeID] = new
+        }
+        return changes
+    }
+
+    /// Tells the observers, then every listener whose scope the changes touch, in order. Under the state lock, so
+    /// two batches never reach a listener out of order (yielding to a stream only queues the batch).
+    private static func publish(_ changes: [Change], in state: inout State) {
+        guard !changes.isEmpty else { return }
+        for observer in state.observers { observer(state.snapshot, changes) }
+        var touched: [Int: [Change]] = [:]
+        for change in changes {
+            if let nodeID = change.nodeID {
+                for id in state.nodeListeners[nodeID] ?? [] { touched[id, default: []].append(change) }
+            }
+            for id in state.homeListeners {
+                guard let listener = state.listeners[id] else { continue }
+                if listener.scope == .all || !change.isAttributes { touched[id, default: []].append(change) }
+            }
+        }
+        for (id, batch) in touched {
+            guard var listener = state.listeners[id] else { continue }
+            listener.sequence += 1
+            listener.continuation.yield(Delivery(sequence: listener.sequence, changes: batch))
+            state.listeners[id] = listener
+        }
+    }
+
+    /// One listener's updates. A gap in the numbering means the backlog overflowed: `.fellBehind`.
+    /// Its listener holds its place for as long as the sequence or an iterator of it lives.
+    public struct Changes: AsyncSequence, Sendable {
+        let stream: AsyncStream<Delivery>
+        let release: ListenerRelease
+
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(deliveries: stream.makeAsyncIterator(), release: release)
+        }
+
+        public struct Iterator: AsyncIteratorProtocol {
+            var deliveries: AsyncStream<Delivery>.Iterator
+            let release: ListenerRelease
+            var last: UInt64 = 0
+
+            public mutating func next() async -> Update? {
+                guard let delivery = await deliveries.next() else { return nil }
+                defer { last = delivery.sequence }
+                return delivery.sequence == last + 1 ? .changes(delivery.changes) : .fellBehind
+            }
+        }
+    }
+}
+
+/// Gives a listener's place back once, when the last holder of its sequence goes or its task is cancelled.
+final class ListenerRelease: Sendable {
+    private let action: Mutex<(@Sendable () -> Void)?>
+
+    init(_ action: @escaping @Sendable () -> Void) {
+        self.action = Mutex(action)
+    }
+
+    func run() {
+        action.withLock { action in
+            defer { action = nil }
+            return action
+        }?()
+    }
+
+    deinit {
+        run()
+    }
+}
