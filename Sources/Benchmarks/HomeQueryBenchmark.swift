@@ -1,10 +1,62 @@
 import Foundation
-import HomeAPI
+@_spi(HomeModel) import HomeAPI
 import HomeHub
+import MatterInteraction
+import MatterTLV
+import Synchronization
 
-/// `Home.devices().list()` over a store of 10,000 devices (2,500 nodes of four lights each), in a temporary state directory.
+/// The Home API's queries over the home model: listing 10,000 devices (2,500 nodes of four lights each) cold and
+/// warm, after one rename, and a report reaching a `types.subscribe` consumer when N devices are each followed.
 func runHomeQueryBenchmark() async throws -> Report {
-    let nodes = 2_500
+    var report = Report()
+    try await withHomeOfLights(nodes: 2_500, endpoints: 4) { directory in
+        let clock = ContinuousClock()
+        let start = clock.now
+        let home = try await Home.connect(stateDirectory: directory)
+        var count = try await home.devices().list().count
+        let cold = (clock.now - start).seconds * 1000
+        var samples: [Duration] = []
+        for _ in 0..<5 {
+            let start = clock.now
+            count = try await home.devices().list().count
+            samples.append(clock.now - start)
+        }
+        samples.sort()
+        let warm = samples[samples.count / 2].seconds * 1000
+        var renames: [Duration] = []
+        for index in 0..<5 {
+            let device = try await home.devices().list().first { $0.name.hasPrefix("Light ") } ?? nil
+            let start = clock.now
+            _ = try await device?.setName("Renamed \(index)")
+            count = try await home.devices().list().count
+            renames.append(clock.now - start)
+        }
+        renames.sort()
+        let renamed = renames[renames.count / 2].seconds * 1000
+        report.add(
+            "Home.connect and the first devices().list(), \(count) devices", "\(format(cold, decimals: 1)) ms",
+            key: "open_and_list_10000_devices_ms", value: cold)
+        report.add(
+            "Home devices().list(), \(count) devices", "\(format(warm, decimals: 3)) ms",
+            key: "list_10000_devices_ms", value: warm)
+        report.add(
+            "A device renamed, then devices().list(), \(count) devices", "\(format(renamed, decimals: 2)) ms",
+            key: "rename_and_list_10000_devices_ms", value: renamed)
+    }
+    for followed in [10, 100, 1_000] {
+        let (latencies, cpu) = try await reportsToFollowers(followed: followed, reports: 1_000)
+        report.add(
+            "Report to a types.subscribe consumer, \(followed) devices followed (median)",
+            "\(format(latencies[latencies.count / 2].microseconds / 1000, decimals: 3)) ms",
+            key: "report_to_consumer_ms_p50_n\(followed)", value: latencies[latencies.count / 2].microseconds / 1000)
+        report.add(
+            "  CPU per report", "\(format(cpu, decimals: 1)) µs", key: "cpu_per_report_us_n\(followed)", value: cpu)
+    }
+    return report
+}
+
+/// A home of `nodes` commissioned nodes of `endpoints` On/Off lights each, in a temporary state directory.
+private func withHomeOfLights(nodes: Int, endpoints: UInt16, _ body: (String) async throws -> Void) async throws {
     let directory = NSTemporaryDirectory() + "/swift-home-bench-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let store = try HubStore(directory: StateDirectory(creating: directory))
@@ -14,24 +66,71 @@ func runHomeQueryBenchmark() async throws -> Report {
             nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000,
             attestation: NodeRecord.Attestation(verdict: "benchmark", trusted: true))
         try store.setEndpoints(
-            (1...4).map { EndpointDeviceType(endpoint: $0, deviceType: 0x0100, revision: 3) }, of: nodeID)
+            (1...endpoints).map { EndpointDeviceType(endpoint: $0, deviceType: 0x0100, revision: 3) }, of: nodeID)
         try store.markCommissioned(nodeID)
         try store.addDevices(of: nodeID, named: "Light \(index)", inRoom: index.isMultiple(of: 2) ? "Hall" : nil)
     }
-    let home = try await Home.connect(stateDirectory: directory)
-    let clock = ContinuousClock()
-    var count = try await home.devices().list().count  // warm-up
-    var samples: [Duration] = []
-    for _ in 0..<5 {
-        let start = clock.now
-        count = try await home.devices().list().count
-        samples.append(clock.now - start)
+    try await body(directory)
+}
+
+/// `followed` one-light nodes, each followed by its own `types.subscribe(OnOffLightDeviceType.self)`; `reports`
+/// OnOff reports handed to the home model as a node's live connection hands them over, round the nodes, each timed
+/// until its consumer has the new value. Returns the sorted latencies and the process CPU time per report in µs.
+private func reportsToFollowers(followed: Int, reports: Int) async throws -> ([Duration], Double) {
+    var result: ([Duration], Double) = ([], 0)
+    try await withHomeOfLights(nodes: followed, endpoints: 1) { directory in
+        let home = try await Home.connect(stateDirectory: directory)
+        let model = home.model
+        let (arrivals, arrived) = AsyncStream<(UInt64, ContinuousClock.Instant)>.makeStream()
+        var consumers: [Task<Void, Never>] = []
+        for device in try await home.devices().list() {
+            // `<node ID, 16 hex digits>-<endpoint>`.
+            let nodeID = UInt64(device.id.prefix(16), radix: 16) ?? 0
+            consumers.append(
+                Task {
+                    do {
+                        for try await _ in device.types.subscribe(OnOffLightDeviceType.self) {
+                            arrived.yield((nodeID, ContinuousClock.now))
+                        }
+                    } catch {}
+                })
+        }
+        var waiting = arrivals.makeAsyncIterator()
+        for _ in 0..<followed { _ = await waiting.next() }  // each consumer's first value
+        let nodes = Array(1...UInt64(followed))
+        var latencies: [Duration] = []
+        let cpuBefore = processCPUTime()
+        for index in 0..<reports {
+            let nodeID = nodes[index % nodes.count]
+            var cache = model.view(of: nodeID)?.cache ?? AttributeCache()
+            let changed = cache.apply([
+                .data(
+                    AttributeDataIB(
+                        dataVersion: UInt32(index + 2),
+                        path: AttributePathIB(endpoint: 1, cluster: 0x0006, attribute: 0),
+                        data: TLVElement(.bool(index / nodes.count % 2 == 0))))
+            ])
+            let state = model.view(of: nodeID)?.state ?? .online
+            let sent = ContinuousClock.now
+            model.nodeReported(nodeID, view: HomeModel.NodeView(cache: cache, state: state), changed: changed)
+            while let (from, at) = await waiting.next() {
+                if from == nodeID {
+                    latencies.append(at - sent)
+                    break
+                }
+            }
+        }
+        let cpu = (processCPUTime() - cpuBefore) / Double(reports) * 1e6
+        consumers.forEach { $0.cancel() }
+        await home.disconnect()
+        result = (latencies.sorted(), cpu)
     }
-    samples.sort()
-    var report = Report()
-    report.add(
-        "Home devices().list(), \(count) devices",
-        "\(format(samples[samples.count / 2].seconds * 1000, decimals: 1)) ms",
-        key: "home_list_10000_devices_ms", value: samples[samples.count / 2].seconds * 1000)
-    return report
+    return result
+}
+
+/// Seconds of CPU this process has used, on every thread.
+private func processCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

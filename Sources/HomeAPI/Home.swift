@@ -19,6 +19,9 @@ public final class Home: Sendable {
         context.close()
     }
 
+    /// The home model this `Home` reads: for the benchmarks, which feed it reports as a node's connection does.
+    @_spi(HomeModel) public var model: HomeModel { context.model }
+
     /// Sets where later `connect()` calls find the hub's state.
     public static func configure(_ change: (inout Configuration) -> Void) {
         configuration.withLock { change(&$0) }

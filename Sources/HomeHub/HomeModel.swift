@@ -12,7 +12,7 @@ import Synchronization
 /// heard at once (`HubStore.observeCommits`); another process's, through the store's change marker.
 public final class HomeModel: Sendable {
     /// The home at one moment.
-    public struct Snapshot: Sendable {
+    public struct Snapshot: Sendable, Equatable {
         /// The default structure first.
         public fileprivate(set) var structures: [StructureRecord] = []
         /// In order of creation.
@@ -27,7 +27,7 @@ public final class HomeModel: Sendable {
     }
 
     /// A node as its live connection last reported it.
-    public struct NodeView: Sendable {
+    public struct NodeView: Sendable, Hashable {
         public var cache: AttributeCache
         public var state: NodeConnection.State
 

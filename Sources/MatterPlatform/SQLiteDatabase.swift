@@ -22,11 +22,10 @@ public final class SQLiteDatabase: Sendable {
     /// How long a writer waits for another process's transaction before giving up with `busy`.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
 
-    private static let statements = Atomic<Int>(0)
+    private let statements = Atomic<Int>(0)
 
-    /// How many statements every database of this process has run: what a test counts to show that a path never
-    /// touches the store.
-    public static var statementsRun: Int { statements.load(ordering: .relaxed) }
+    /// How many statements this connection has run: what a test counts to show that a path never touches the store.
+    public var statementsRun: Int { statements.load(ordering: .relaxed) }
 
     /// Opens (creating it when absent, readable by the owner only: it may hold key material) the database at `path`.
     public init(path: String) throws(SQLiteError) {
@@ -54,6 +53,7 @@ public final class SQLiteDatabase: Sendable {
 
     /// Runs statements with no results (schema, pragmas).
     public func execute(_ sql: String) throws(SQLiteError) {
+        statements.add(1, ordering: .relaxed)
         try handle.withLock { connection throws(SQLiteError) in
             var message: UnsafeMutablePointer<CChar>?
             guard sqlite3_exec(connection, sql, nil, nil, &message) == SQLITE_OK else {
@@ -67,16 +67,18 @@ public final class SQLiteDatabase: Sendable {
     /// Runs one statement with bound parameters (`?`) and returns its rows.
     @discardableResult
     public func query(_ sql: String, _ bindings: [Value] = []) throws(SQLiteError) -> [Row] {
-        try handle.withLock { connection throws(SQLiteError) in try Self.run(sql, bindings, on: connection) }
+        statements.add(1, ordering: .relaxed)
+        return try handle.withLock { connection throws(SQLiteError) in try Self.run(sql, bindings, on: connection) }
     }
 
     /// Runs `body` in one IMMEDIATE transaction: other writers wait, and a throw rolls everything back.
     @discardableResult
     public func transaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
-        try handle.withLock { connection in
+        statements.add(1, ordering: .relaxed)
+        return try handle.withLock { connection in
             _ = try Self.run("BEGIN IMMEDIATE", [], on: connection)
             do {
-                let result = try body(Transaction(connection: connection))
+                let result = try body(Transaction(connection: connection, database: self))
                 _ = try Self.run("COMMIT", [], on: connection)
                 return result
             } catch {
@@ -89,17 +91,18 @@ public final class SQLiteDatabase: Sendable {
     /// The statements of one transaction.
     public struct Transaction {
         fileprivate let connection: OpaquePointer
+        fileprivate unowned let database: SQLiteDatabase
 
         @discardableResult
         public func query(_ sql: String, _ bindings: [Value] = []) throws(SQLiteError) -> [Row] {
-            try SQLiteDatabase.run(sql, bindings, on: connection)
+            database.statements.add(1, ordering: .relaxed)
+            return try SQLiteDatabase.run(sql, bindings, on: connection)
         }
     }
 
     fileprivate static func run(
         _ sql: String, _ bindings: [Value], on connection: OpaquePointer
     ) throws(SQLiteError) -> [Row] {
-        statements.add(1, ordering: .relaxed)
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw .statement(sql: sql, message: String(cString: sqlite3_errmsg(connection)))

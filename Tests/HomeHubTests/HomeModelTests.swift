@@ -1,0 +1,194 @@
+import Foundation
+import MatterInteraction
+import MatterPlatform
+import MatterTLV
+import Testing
+
+@testable import HomeHub
+
+/// Bounded: a listener that never hears its change fails the test instead of hanging the run.
+@Suite(.timeLimit(.minutes(1))) struct HomeModelTests {
+    /// A commissioned node with one On/Off light endpoint, named `name`, as the commissioner leaves it.
+    @discardableResult
+    static func addLight(
+        _ store: HubStore, _ nodeID: UInt64, named name: String, room: String? = nil
+    ) throws
+        -> [DeviceID]
+    {
+        try store.beginCommissioning(
+            nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000,
+            attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
+        try store.setEndpoints(
+            [
+                EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1),
+                EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3),
+            ], of: nodeID)
+        try store.markCommissioned(nodeID)
+        return try store.addDevices(of: nodeID, named: name, inRoom: room)
+    }
+
+    static func onOff(_ on: Bool, version: UInt32) -> (AttributeCache, Set<ConcreteAttributePath>) {
+        var cache = AttributeCache()
+        let changed = cache.apply([
+            .data(
+                AttributeDataIB(
+                    dataVersion: version, path: AttributePathIB(endpoint: 1, cluster: 0x0006, attribute: 0),
+                    data: TLVElement(.bool(on))))
+        ])
+        return (cache, changed)
+    }
+
+    static func changes(_ update: HomeModel.Update?) -> [HomeModel.Change]? {
+        if case .changes(let changes)? = update { changes } else { nil }
+    }
+
+    @Test func loadsTheHomeAndTakesInACommitBeforeTheWriteReturns() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            let lamp = try Self.addLight(store, 0x11, named: "Lamp")[0]
+            let model = try HomeModel(store: store)
+            #expect(model.devices(of: 0x11)?.map(\.name) == ["Lamp"])
+            #expect(model.snapshot.structures.map(\.name) == ["Home"])
+
+            var home = model.changes(.home).makeAsyncIterator()
+            // Through another connection, as the commissioner writes: memory has it when the call returns.
+            let other = try HubStore(path: base + "/hub.sqlite")
+            try other.renameDevice(lamp, to: "Desk lamp")
+            #expect(model.devices(of: 0x11)?.map(\.name) == ["Desk lamp"])
+            #expect(Self.changes(await home.next()) == [.deviceRenamed(lamp)])
+
+            let den = try other.createRoom(named: "Den", in: try #require(model.snapshot.defaultStructureID))
+            #expect(Self.changes(await home.next()) == [.roomAdded(den.id)])
+            try other.moveDevices([lamp], toRoom: den.id)
+            #expect(Self.changes(await home.next()) == [.deviceMoved(lamp)])
+            try other.deleteRoom(den.id)
+            #expect(Self.changes(await home.next()) == [.roomRemoved(den.id), .deviceMoved(lamp)])
+            #expect(model.devices(of: 0x11)?.first?.roomID == nil)
+
+            try other.deleteNode(0x11)
+            #expect(Self.changes(await home.next()) == [.deviceRemoved(lamp)])
+            #expect(model.devices(of: 0x11) == nil)
+        }
+    }
+
+    @Test func aNodeListenerHearsItsOwnNodeOnlyAndTheHomeListenerNoAttributes() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try Self.addLight(store, 0x11, named: "Lamp")
+            try Self.addLight(store, 0x22, named: "Desk")
+            let model = try HomeModel(store: store)
+            var home = model.changes(.home).makeAsyncIterator()
+            var lamp = model.changes(.node(0x11)).makeAsyncIterator()
+            var all = model.changes(.all).makeAsyncIterator()
+
+            let (cache, changed) = Self.onOff(true, version: 1)
+            model.nodeReported(0x22, view: HomeModel.NodeView(cache: cache, state: .online), changed: changed)
+            model.nodeReported(0x11, view: HomeModel.NodeView(cache: cache, state: .online), changed: changed)
+            let path = ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0)
+            let lampAttributes = HomeModel.Change.attributes(
+                nodeID: 0x11, endpoint: 1, values: [path: TLVElement(.bool(true))])
+            // The node's own listener: its connectivity and values, nothing of the other node.
+            #expect(Self.changes(await lamp.next()) == [.connectivity(0x11, .online), lampAttributes])
+            // The home: both nodes' connectivity, no values.
+            #expect(Self.changes(await home.next()) == [.connectivity(0x22, .online)])
+            #expect(Self.changes(await home.next()) == [.connectivity(0x11, .online)])
+            #expect(Self.changes(await all.next())?.count == 2)
+            #expect(model.view(of: 0x11)?.state == .online)
+
+            // The same report again changes nothing the home shows: the home listener hears nothing of it.
+            model.nodeReported(0x11, view: HomeModel.NodeView(cache: cache, state: .online), changed: [])
+            try store.renameDevice(DeviceID(nodeID: 0x22, endpoint: 1), to: "Desk lamp")
+            #expect(
+                Self.changes(await home.next()) == [.deviceRenamed(DeviceID(nodeID: 0x22, endpoint: 1))])
+        }
+    }
+
+    @Test func aRefusedWriteAndAFailedTransactionChangeNothingInMemory() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            let lamp = try Self.addLight(store, 0x11, named: "Lamp")[0]
+            let model = try HomeModel(store: store)
+            let before = model.snapshot
+            var home = model.changes(.home).makeAsyncIterator()
+
+            #expect(throws: HubStoreError.self) { try store.renameDevice(DeviceID(nodeID: 0x99, endpoint: 1), to: "X") }
+            // A transaction that dies half-way, after its first statement: rolled back, nothing committed.
+            struct Interrupted: Error {}
+            #expect(throws: HubStoreError.self) {
+                try store.write(touching: [0x11]) { transaction in
+                    try transaction.query("UPDATE devices SET name = 'Half'")
+                    throw Interrupted()
+                }
+            }
+            #expect(model.snapshot == before)
+            // Reloaded from the store, the home is what memory holds: what was committed.
+            #expect(try HomeModel(store: store).snapshot == model.snapshot)
+
+            try store.renameDevice(lamp, to: "Desk lamp")
+            // The first change heard is the rename: the refused and interrupted writes published nothing.
+            #expect(Self.changes(await home.next()) == [.deviceRenamed(lamp)])
+        }
+    }
+
+    /// A process that dies after its commit but before its memory took it in loses nothing: the store has it, and
+    /// a model loading the store (the next process) equals one that took it in.
+    @Test func aCommitMemoryNeverSawIsWhatTheNextLoadHas() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try Self.addLight(store, 0x11, named: "Lamp")
+            let survivor = try HomeModel(store: store)
+            // Committed outside every observer, as by a process that died at once.
+            try store.database.execute("UPDATE devices SET name = 'Renamed'")
+            let reloaded = try HomeModel(store: store)
+            #expect(reloaded.devices(of: 0x11)?.map(\.name) == ["Renamed"])
+            #expect(survivor.devices(of: 0x11)?.map(\.name) == ["Lamp"])
+        }
+    }
+
+    /// Another process's commit reaches memory through the store's change marker, with no write in this process.
+    @Test func anotherProcessesCommitIsTakenInFromTheChangeMarker() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            let lamp = try Self.addLight(store, 0x11, named: "Lamp")[0]
+            let model = try HomeModel(store: store)
+            var home = model.changes(.home).makeAsyncIterator()
+            // As another process does: its commit is invisible to this process's observers; then the marker.
+            try store.database.execute(
+                "UPDATE devices SET name = 'Hall lamp'; UPDATE change_counter SET value = value + 1")
+            FileChangeWatch.signal(store.changeMarkerPath)
+            #expect(Self.changes(await home.next()) == [.deviceRenamed(lamp)])
+            #expect(model.devices(of: 0x11)?.map(\.name) == ["Hall lamp"])
+        }
+    }
+
+    @Test func aListenerThatFallsBehindIsToldSoAndThenHearsWhatFollows() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try Self.addLight(store, 0x11, named: "Lamp")
+            let model = try HomeModel(store: store)
+            var lamp = model.changes(.node(0x11)).makeAsyncIterator()
+            for version in 1...UInt32(HubConstants.modelListenerBacklog + 10) {
+                let (cache, changed) = Self.onOff(version.isMultiple(of: 2), version: version)
+                model.nodeReported(0x11, view: HomeModel.NodeView(cache: cache, state: .online), changed: changed)
+            }
+            guard case .fellBehind? = await lamp.next() else {
+                Issue.record("a listener whose backlog overflowed was not told it fell behind")
+                return
+            }
+            #expect(Self.changes(await lamp.next())?.count == 1)
+        }
+    }
+
+    @Test func aReleasedListenerGivesBackItsPlace() async throws {
+        try await withTemporaryDirectory { base in
+            let model = try HomeModel(store: try HubStore(path: base + "/hub.sqlite"))
+            do {
+                let changes = model.changes(.home)
+                let iterator = changes.makeAsyncIterator()
+                #expect(model.listenerCount == 1)
+                withExtendedLifetime(iterator) {}
+            }
+            #expect(model.listenerCount == 0)
+        }
+    }
+}
