@@ -16,6 +16,18 @@ extension Trait {
         TraitMetadata(endpoint: context.endpoint, sourceConnectivity: context.sourceConnectivity)
     }
 
+    /// One attribute of the cluster from the hub's cache: nil when the device has not reported it; a `dataLoss` error
+    /// naming the path when what it reported does not decode as the attribute's type (`attributes` shows that as nil).
+    public func read<Value>(_ attribute: AttributeDefinition<Value>) throws(HomeError) -> Value? {
+        guard attribute.cluster == Cluster.id else {
+            throw HomeError(
+                .invalidArgument,
+                "\(attribute.name) is an attribute of \(ClusterRegistry.standard.describe(cluster: attribute.cluster)), "
+                    + "not of \(ClusterRegistry.standard.describe(cluster: Cluster.id))")
+        }
+        return try context.read(attribute)
+    }
+
     /// Whether the device lists the command in the cluster's AcceptedCommandList.
     public func supports<Command: ClusterCommand>(_ command: Command.Type) -> Bool where Command.Cluster == Cluster {
         context.supports(command)

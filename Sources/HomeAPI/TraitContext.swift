@@ -11,13 +11,33 @@ public struct TraitContext: Sendable, Hashable {
     public var endpoint: UInt16 { snapshot.endpoint }
     public var sourceConnectivity: SourceConnectivity { snapshot.connectivity }
 
-    /// The cached value of one of the cluster's attributes; nil when the device has not reported it, or reported a
-    /// value that does not decode as the attribute's type.
+    /// The cached value of one of the cluster's attributes, as the generated `attributes` properties read it: nil
+    /// when the device has not reported it. A value that does not decode as the attribute's type is nil here too, and
+    /// is logged once; `read(_:)` says what was wrong with it.
     public func value<Value>(_ attribute: AttributeDefinition<Value>) -> Value? {
+        do {
+            return try read(attribute)
+        } catch {
+            MalformedAttributeLog.shared.report(error)
+            return nil
+        }
+    }
+
+    /// The cached value of one of the cluster's attributes: nil when the device has not reported it; a `dataLoss`
+    /// error, naming the path and what was wrong, when what it reported does not decode as the attribute's type.
+    public func read<Value>(_ attribute: AttributeDefinition<Value>) throws(HomeError) -> Value? {
         let path = ConcreteAttributePath(
             endpoint: snapshot.endpoint, cluster: attribute.cluster.rawValue, attribute: attribute.id.rawValue)
         guard let element = snapshot.values[path] else { return nil }
-        return try? Value(tlv: element)
+        do {
+            return try Value(tlv: element)
+        } catch {
+            let cluster = ClusterRegistry.standard.describe(cluster: attribute.cluster)
+            throw HomeError(
+                .dataLoss,
+                "node \(HomeContext.nodeDeviceID(snapshot.nodeID)) endpoint \(snapshot.endpoint) \(cluster) "
+                    + "\(attribute.name): the reported value does not decode as its type: \(error)")
+        }
     }
 
     /// Whether the cluster's cached AcceptedCommandList holds the command (false when the device has not reported it).

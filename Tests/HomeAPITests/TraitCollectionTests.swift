@@ -37,6 +37,26 @@ import Testing
         return cache
     }
 
+    @Test func anAttributeNeverReportedIsNilAndOneThatDoesNotDecodeIsDataLossOnAnExplicitRead() throws {
+        var cache = AttributeCache()
+        // OnOff reported as a string: not a boolean. OnTime never reported.
+        cache.apply([Self.report(1, 0x0006, 0x0000, .utf8("on")), Self.report(1, 0x0006, 0xFFFD, .unsigned(6))])
+        let onOff = try #require(Self.traits(cache, endpoint: 1)[OnOffTrait.self])
+        #expect(try onOff.read(OnOffCluster.Attributes.onTime) == nil)
+        #expect(try onOff.read(OnOffCluster.Attributes.clusterRevision) == 6)
+        let malformed = HomeError(
+            .dataLoss,
+            "node 0000000000000011 endpoint 1 OnOff OnOff: the reported value does not decode as its type: "
+                + "expected boolean, found UTF-8 string")
+        #expect(throws: malformed) { try onOff.read(OnOffCluster.Attributes.onOff) }
+        // The implicit read shows it as not reported, and says so once on standard error.
+        #expect(onOff.attributes.onOff == nil)
+        #expect(MalformedAttributeLog.shared.hasReported(malformed))
+        #expect(onOff.attributes.onTime == nil)
+        // An attribute of another cluster is not this trait's to read.
+        #expect(throws: HomeError.self) { try onOff.read(LevelControlCluster.Attributes.currentLevel) }
+    }
+
     @Test func twoEndpointsSharingOnOffKeepTheirOwnTraits() throws {
         let light = Self.traits(Self.lightAndSpeaker, endpoint: 1)
         let speaker = Self.traits(Self.lightAndSpeaker, endpoint: 2)
