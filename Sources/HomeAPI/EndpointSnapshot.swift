@@ -2,11 +2,12 @@ import MatterInteraction
 import MatterTLV
 
 /// One endpoint of a node as the hub last heard it: its cached attribute values and connectivity, and the live side
-/// that reaches its node. Two snapshots are equal when the endpoint's values and connectivity are.
+/// that reaches its node. Two snapshots are equal when the endpoint's values and connectivity are. The node's cache
+/// is shared, not copied (a copy-on-write value), and a value is decoded only when a trait reads it.
 struct EndpointSnapshot: Sendable, Hashable {
     let nodeID: UInt64
     let endpoint: UInt16
-    let values: [ConcreteAttributePath: TLVElement]
+    let cache: AttributeCache
     let connectivity: SourceConnectivity
     /// nil where nothing can be sent (a snapshot made for a test).
     let live: LiveNodes?
@@ -14,29 +15,29 @@ struct EndpointSnapshot: Sendable, Hashable {
     init(nodeID: UInt64, endpoint: UInt16, cache: AttributeCache, connectivity: SourceConnectivity, live: LiveNodes?) {
         self.nodeID = nodeID
         self.endpoint = endpoint
-        var values: [ConcreteAttributePath: TLVElement] = [:]
-        for path in cache.paths where path.endpoint == endpoint {
-            values[path] = cache.value(endpoint: endpoint, cluster: path.cluster, attribute: path.attribute)
-        }
-        self.values = values
+        self.cache = cache
         self.connectivity = connectivity
         self.live = live
     }
 
+    func value(_ path: ConcreteAttributePath) -> TLVElement? {
+        cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute)
+    }
+
     /// Whether the endpoint reported any attribute of the cluster: a cluster it serves (ClusterRevision is mandatory).
     func hasCluster(_ cluster: UInt32) -> Bool {
-        values.keys.contains { $0.cluster == cluster }
+        cache.paths(endpoint: endpoint).contains { $0.cluster == cluster }
     }
 
     static func == (lhs: EndpointSnapshot, rhs: EndpointSnapshot) -> Bool {
-        lhs.nodeID == rhs.nodeID && lhs.endpoint == rhs.endpoint && lhs.values == rhs.values
-            && lhs.connectivity == rhs.connectivity
+        lhs.nodeID == rhs.nodeID && lhs.endpoint == rhs.endpoint && lhs.connectivity == rhs.connectivity
+            && lhs.cache.sameValues(endpoint: lhs.endpoint, as: rhs.cache)
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(nodeID)
         hasher.combine(endpoint)
-        hasher.combine(values)
+        cache.hashValues(endpoint: endpoint, into: &hasher)
         hasher.combine(connectivity)
     }
 }

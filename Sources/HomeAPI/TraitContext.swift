@@ -28,7 +28,7 @@ public struct TraitContext: Sendable, Hashable {
     public func read<Value>(_ attribute: AttributeDefinition<Value>) throws(HomeError) -> Value? {
         let path = ConcreteAttributePath(
             endpoint: snapshot.endpoint, cluster: attribute.cluster.rawValue, attribute: attribute.id.rawValue)
-        guard let element = snapshot.values[path] else { return nil }
+        guard let element = snapshot.value(path) else { return nil }
         do {
             return try Value(tlv: element)
         } catch {

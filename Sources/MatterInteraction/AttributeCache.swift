@@ -2,34 +2,84 @@ import MatterTLV
 
 // Matter Core §8.5 / §10.6.4: the attribute values of one node as its reports leave them, kept current by one
 // wildcard subscription, with the data version of each cluster instance for the filters of the next subscription.
+//
+// Compact, because a hub keeps one per node for as long as it runs: each value is kept as the TLV it was reported
+// in (anonymous tag), one after the other in a single byte buffer, with a path-sorted index into it; a value is
+// decoded when it is read. A dimmable light's 147 attributes cost about what their encoding does, instead of a tree
+// of elements and a hash table.
 public struct AttributeCache: Hashable, Sendable {
-    private var values: [ConcreteAttributePath: TLVElement] = [:]
-    private var dataVersions: [ConcreteClusterPath: UInt32] = [:]
+    /// Where one attribute's encoded value lies in `bytes`.
+    private struct Entry: Hashable, Sendable {
+        var path: ConcreteAttributePath
+        var offset: UInt32
+        var length: UInt32
+    }
+
+    /// Sorted by endpoint, cluster, attribute.
+    private var entries: [Entry] = []
+    private var bytes: [UInt8] = []
+    /// Bytes of `bytes` no entry points at any more (a value replaced by one of another length).
+    private var unused = 0
+    /// Sorted by endpoint, cluster.
+    private var dataVersions: [(path: ConcreteClusterPath, version: UInt32)] = []
 
     public init() {}
 
     public func value(endpoint: UInt16, cluster: UInt32, attribute: UInt32) -> TLVElement? {
-        values[ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: attribute)]
+        let path = ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: attribute)
+        guard case .found(let index) = search(path) else { return nil }
+        // Encoded here from a decoded element, so it decodes; a failure would be a bug, seen as no value.
+        return try? TLVReader.decode(Array(encoded(entries[index])))
     }
 
     public func dataVersion(endpoint: UInt16, cluster: UInt32) -> UInt32? {
-        dataVersions[ConcreteClusterPath(endpoint: endpoint, cluster: cluster)]
+        let path = ConcreteClusterPath(endpoint: endpoint, cluster: cluster)
+        return dataVersions.first { $0.path == path }?.version
+    }
+
+    /// The bytes the cache's three buffers hold (their capacity, with each one's 32-byte array header): what one node's
+    /// cache costs, before the allocator's own overhead.
+    public var allocatedBytes: Int {
+        let header = 32
+        return 3 * header + entries.capacity * MemoryLayout<Entry>.stride + bytes.capacity
+            + dataVersions.capacity * MemoryLayout<(path: ConcreteClusterPath, version: UInt32)>.stride
     }
 
     /// Every cached attribute path, in endpoint, cluster, attribute order.
     public var paths: [ConcreteAttributePath] {
-        values.keys.sorted { ($0.endpoint, $0.cluster, $0.attribute) < ($1.endpoint, $1.cluster, $1.attribute) }
+        entries.map(\.path)
+    }
+
+    /// The cached paths of one endpoint, in cluster, attribute order.
+    public func paths(endpoint: UInt16) -> [ConcreteAttributePath] {
+        entries[range(of: endpoint)].map(\.path)
+    }
+
+    /// Whether the endpoint's values are the same in both caches, compared as encoded: no value is decoded.
+    public func sameValues(endpoint: UInt16, as other: AttributeCache) -> Bool {
+        let mine = range(of: endpoint)
+        let theirs = other.range(of: endpoint)
+        guard mine.count == theirs.count else { return false }
+        return zip(entries[mine], other.entries[theirs]).allSatisfy { entry, otherEntry in
+            entry.path == otherEntry.path && encoded(entry).elementsEqual(other.encoded(otherEntry))
+        }
+    }
+
+    /// Hashes the endpoint's values as `sameValues` compares them.
+    public func hashValues(endpoint: UInt16, into hasher: inout Hasher) {
+        for entry in entries[range(of: endpoint)] {
+            hasher.combine(entry.path)
+            for byte in encoded(entry) { hasher.combine(byte) }
+        }
     }
 
     /// One filter per cluster instance whose version is known, to send with a resubscription so that the publisher
     /// leaves out clusters that did not change; in endpoint, cluster order.
     public var dataVersionFilters: [DataVersionFilterIB] {
-        dataVersions
-            .sorted { ($0.key.endpoint, $0.key.cluster) < ($1.key.endpoint, $1.key.cluster) }
-            .map {
-                DataVersionFilterIB(
-                    path: ClusterPathIB(endpoint: $0.key.endpoint, cluster: $0.key.cluster), dataVersion: $0.value)
-            }
+        dataVersions.map {
+            DataVersionFilterIB(
+                path: ClusterPathIB(endpoint: $0.path.endpoint, cluster: $0.path.cluster), dataVersion: $0.version)
+        }
     }
 
     /// Applies the attribute reports of one whole report, in order, and returns the paths whose value differs
@@ -38,50 +88,189 @@ public struct AttributeCache: Hashable, Sendable {
     /// replaces that item. A status report removes the value. Reports with wildcard paths are ignored.
     @discardableResult
     public mutating func apply(_ reports: [AttributeReportIB]) -> Set<ConcreteAttributePath> {
-        var before: [ConcreteAttributePath: TLVElement?] = [:]
+        var before: [ConcreteAttributePath: [UInt8]?] = [:]
         for report in reports {
             guard let path = report.path.concrete else { continue }
             if before[path] == nil {
-                before[path] = .some(values[path])
+                before[path] = .some(encodedValue(path))
             }
             switch report {
             case .status:
-                values[path] = nil
+                remove(path)
             case .data(let data):
                 if let version = data.dataVersion {
-                    dataVersions[path.clusterPath] = version
+                    setDataVersion(version, for: path.clusterPath)
                 }
                 apply(data, at: path)
             }
         }
-        return Set(before.compactMap { path, old in values[path] == old ? nil : path })
+        compactIfWasteful()
+        if before.count >= Self.primingSize { tighten() }
+        return Set(before.compactMap { path, old in encodedValue(path) == old ? nil : path })
     }
 
     /// Forgets the values and data versions of every endpoint not in `kept` (endpoints the node no longer has), and
     /// returns the paths forgotten.
     public mutating func keepOnly(endpoints kept: Set<UInt16>) -> Set<ConcreteAttributePath> {
-        let gone = Set(values.keys.filter { !kept.contains($0.endpoint) })
-        for path in gone { values[path] = nil }
-        dataVersions = dataVersions.filter { kept.contains($0.key.endpoint) }
+        let gone = Set(entries.lazy.map(\.path).filter { !kept.contains($0.endpoint) })
+        guard !gone.isEmpty || dataVersions.contains(where: { !kept.contains($0.path.endpoint) }) else { return [] }
+        for entry in entries where gone.contains(entry.path) { unused += Int(entry.length) }
+        entries.removeAll { gone.contains($0.path) }
+        dataVersions.removeAll { !kept.contains($0.path.endpoint) }
+        compactIfWasteful()
         return gone
+    }
+
+    public static func == (lhs: AttributeCache, rhs: AttributeCache) -> Bool {
+        lhs.entries.count == rhs.entries.count
+            && zip(lhs.entries, rhs.entries).allSatisfy { left, right in
+                left.path == right.path && lhs.encoded(left).elementsEqual(rhs.encoded(right))
+            }
+            && lhs.dataVersions.elementsEqual(rhs.dataVersions) { $0.path == $1.path && $0.version == $1.version }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entries.count)
+        for entry in entries {
+            hasher.combine(entry.path)
+            for byte in encoded(entry) { hasher.combine(byte) }
+        }
+    }
+
+    // MARK: Storage
+
+    private enum Position {
+        case found(Int)
+        case insertAt(Int)
+    }
+
+    private static func precedes(_ lhs: ConcreteAttributePath, _ rhs: ConcreteAttributePath) -> Bool {
+        (lhs.endpoint, lhs.cluster, lhs.attribute) < (rhs.endpoint, rhs.cluster, rhs.attribute)
+    }
+
+    private func search(_ path: ConcreteAttributePath) -> Position {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].path == path { return .found(middle) }
+            if Self.precedes(entries[middle].path, path) { low = middle + 1 } else { high = middle }
+        }
+        return .insertAt(low)
+    }
+
+    private func range(of endpoint: UInt16) -> Range<Int> {
+        let start = position(ConcreteAttributePath(endpoint: endpoint, cluster: 0, attribute: 0))
+        let end =
+            endpoint == .max
+            ? entries.count : position(ConcreteAttributePath(endpoint: endpoint + 1, cluster: 0, attribute: 0))
+        return start..<end
+    }
+
+    private func position(_ path: ConcreteAttributePath) -> Int {
+        switch search(path) {
+        case .found(let index), .insertAt(let index): index
+        }
+    }
+
+    private func encoded(_ entry: Entry) -> ArraySlice<UInt8> {
+        bytes[Int(entry.offset)..<Int(entry.offset + entry.length)]
+    }
+
+    private func encodedValue(_ path: ConcreteAttributePath) -> [UInt8]? {
+        guard case .found(let index) = search(path) else { return nil }
+        return Array(encoded(entries[index]))
+    }
+
+    private mutating func store(_ element: TLVElement, at path: ConcreteAttributePath) {
+        let encoding = TLVWriter.encode(TLVElement(element.value))
+        switch search(path) {
+        case .found(let index):
+            let entry = entries[index]
+            if Int(entry.length) == encoding.count {
+                bytes.replaceSubrange(Int(entry.offset)..<Int(entry.offset + entry.length), with: encoding)
+            } else {
+                unused += Int(entry.length)
+                entries[index] = Entry(path: path, offset: UInt32(bytes.count), length: UInt32(encoding.count))
+                bytes.append(contentsOf: encoding)
+            }
+        case .insertAt(let index):
+            entries.insert(Entry(path: path, offset: UInt32(bytes.count), length: UInt32(encoding.count)), at: index)
+            bytes.append(contentsOf: encoding)
+        }
+    }
+
+    private mutating func remove(_ path: ConcreteAttributePath) {
+        guard case .found(let index) = search(path) else { return }
+        unused += Int(entries[index].length)
+        entries.remove(at: index)
+    }
+
+    private mutating func setDataVersion(_ version: UInt32, for path: ConcreteClusterPath) {
+        if let index = dataVersions.firstIndex(where: { $0.path == path }) {
+            dataVersions[index].version = version
+            return
+        }
+        let index =
+            dataVersions.firstIndex { ($0.path.endpoint, $0.path.cluster) > (path.endpoint, path.cluster) }
+            ?? dataVersions.count
+        dataVersions.insert((path, version), at: index)
+    }
+
+    /// Rewrites the buffer without the bytes no entry uses, once they are more than half of it: replacing values of
+    /// changing length (strings, lists) then costs amortized constant space.
+    private mutating func compactIfWasteful() {
+        guard unused > 256, unused * 2 > bytes.count else { return }
+        var packed: [UInt8] = []
+        packed.reserveCapacity(bytes.count - unused)
+        for index in entries.indices {
+            let entry = entries[index]
+            entries[index].offset = UInt32(packed.count)
+            packed.append(contentsOf: encoded(entry))
+        }
+        bytes = packed
+        unused = 0
+    }
+
+    /// A report of this many attributes or more is a priming report (or a large part of one): afterwards the cache
+    /// will mostly change values in place, so its buffers are cut to what they hold instead of keeping the spare
+    /// capacity their growth left (up to half of each).
+    private static let primingSize = 32
+
+    private mutating func tighten() {
+        // Copied through a buffer pointer: `Array(array)` would share the old storage, spare capacity and all.
+        if entries.capacity > entries.count + entries.count / 8 {
+            entries = entries.withUnsafeBufferPointer(Array.init)
+        }
+        if bytes.capacity > bytes.count + bytes.count / 8 { bytes = bytes.withUnsafeBufferPointer(Array.init) }
+        if dataVersions.capacity > dataVersions.count + 4 {
+            dataVersions = dataVersions.withUnsafeBufferPointer(Array.init)
+        }
     }
 
     private mutating func apply(_ data: AttributeDataIB, at path: ConcreteAttributePath) {
         let item = TLVElement(data.data.value)
         switch data.path.listIndex {
         case nil:
-            values[path] = item
+            store(item, at: path)
         case .append:
-            guard case .array(var items)? = values[path]?.value else {
-                values[path] = TLVElement(.array([item]))
+            guard
+                case .array(var items)? = value(
+                    endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute)?.value
+            else {
+                store(TLVElement(.array([item])), at: path)
                 return
             }
             items.append(item)
-            values[path] = TLVElement(.array(items))
+            store(TLVElement(.array(items)), at: path)
         case .item(let index):
-            guard case .array(var items)? = values[path]?.value, Int(index) < items.count else { return }
+            guard
+                case .array(var items)? = value(
+                    endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute)?.value,
+                Int(index) < items.count
+            else { return }
             items[Int(index)] = item
-            values[path] = TLVElement(.array(items))
+            store(TLVElement(.array(items)), at: path)
         }
     }
 }

@@ -44,6 +44,40 @@ import Testing
         #expect(cache.keepOnly(endpoints: [0, 1]).isEmpty)
     }
 
+    /// Values of changing length (a label growing and shrinking) are kept compact: the buffer is rewritten once the
+    /// bytes no value uses outweigh the rest, and every value reads back as last reported.
+    @Test func valuesOfChangingLengthReadBackAndTheBufferStaysCompact() {
+        let label = AttributePathIB(endpoint: 1, cluster: 0x0028, attribute: 5)
+        var cache = AttributeCache()
+        cache.apply([Self.data(Self.onOffPath, .bool(true)), Self.data(label, .utf8("x"))])
+        for length in 1...400 {
+            cache.apply([Self.data(label, .utf8(String(repeating: "a", count: length % 97 + 1)))])
+        }
+        #expect(
+            cache.value(endpoint: 1, cluster: 0x0028, attribute: 5)
+                == TLVElement(.utf8(String(repeating: "a", count: 400 % 97 + 1))))
+        #expect(cache.value(endpoint: 1, cluster: 6, attribute: 0) == TLVElement(.bool(true)))
+        #expect(cache.allocatedBytes < 1_024)
+    }
+
+    /// Two caches that hold the same values are equal, however they came to hold them; an endpoint's values compare
+    /// without the other endpoints'.
+    @Test func equalityIsByValueWhateverTheHistory() {
+        let level = AttributePathIB(endpoint: 2, cluster: 8, attribute: 0)
+        var direct = AttributeCache()
+        direct.apply([Self.data(Self.onOffPath, .bool(true)), Self.data(level, .unsigned(3))])
+        var roundabout = AttributeCache()
+        roundabout.apply([Self.data(level, .unsigned(300)), Self.data(Self.onOffPath, .bool(false))])
+        roundabout.apply([Self.data(level, .unsigned(3)), Self.data(Self.onOffPath, .bool(true))])
+        #expect(direct == roundabout)
+        #expect(direct.hashValue == roundabout.hashValue)
+        roundabout.apply([Self.data(level, .unsigned(4))])
+        #expect(direct != roundabout)
+        #expect(direct.sameValues(endpoint: 1, as: roundabout))
+        #expect(!direct.sameValues(endpoint: 2, as: roundabout))
+        #expect(direct.paths(endpoint: 2) == [ConcreteAttributePath(endpoint: 2, cluster: 8, attribute: 0)])
+    }
+
     @Test func onlyChangedValuesAreReported() {
         var cache = AttributeCache()
         cache.apply([Self.data(Self.onOffPath, .bool(false), version: 1)])
