@@ -258,15 +258,25 @@ struct ClusterRenderer {
             "    attributes: \(dictionary(attributes.map { ($0.0, SwiftNaming.upperCamel($0.1)) }, digits: 4)),")
         writer.line("    acceptedCommands: \(dictionary(cluster.commands.map { ($0.id, $0.name) }, digits: 2)),")
         writer.line("    generatedCommands: \(dictionary(responses, digits: 2)),")
-        writer.line("    events: \(dictionary(cluster.events.map { ($0.id, $0.name) }, digits: 2))")
+        writer.line("    events: \(dictionary(cluster.events.map { ($0.id, $0.name) }, digits: 2)),")
+        let fields = cluster.events.filter { !$0.fields.isEmpty }.sorted { $0.id < $1.id }.map { event in
+            "\(Hex.format(event.id, digits: 2)): "
+                + dictionary(event.fields.map { ($0.id, SwiftNaming.member($0.name)) }, digits: 0)
+        }
+        writer.line("    eventFields: " + (fields.isEmpty ? "[:]" : "[" + fields.joined(separator: ", ") + "]"))
         writer.line(")")
     }
 
     private func dictionary(_ entries: [(UInt64, String)], digits: Int) -> String {
         guard !entries.isEmpty else { return "[:]" }
         return "["
-            + entries.sorted { $0.0 < $1.0 }.map { "\(Hex.format($0.0, digits: digits)): \"\($0.1)\"" }.joined(
+            + entries.sorted { $0.0 < $1.0 }.map { "\(key($0.0, digits: digits)): \"\($0.1)\"" }.joined(
                 separator: ", ") + "]"
+    }
+
+    /// IDs in hex with their width; a field's context tag (`digits` 0) in decimal, as the IDL writes it.
+    private func key(_ id: UInt64, digits: Int) -> String {
+        digits == 0 ? "\(id)" : Hex.format(id, digits: digits)
     }
 
     // MARK: Values

@@ -20,6 +20,12 @@ struct TraitRenderer {
             writer.line("public let context: TraitContext")
             writer.line("public init(context: TraitContext) { self.context = context }")
             writer.line("public var attributes: Attributes { Attributes(context: context) }")
+            for event in cluster.events {
+                let name = SwiftNaming.typeName(event.name, kind: "Event")
+                writer.line("/// The cluster's \(event.name) event, for `HomeDevice.events.subscribe(_:)`.")
+                writer.line(
+                    "public typealias \(SwiftNaming.upperCamel(event.name))Event = \(clusterType).Events.\(name)")
+            }
             writer.line()
             try writer.block("public struct Attributes: Hashable, Sendable") { writer throws(GeneratorError) in
                 writer.line("let context: TraitContext")

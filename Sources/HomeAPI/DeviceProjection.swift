@@ -43,7 +43,7 @@ final class DeviceProjection: Sendable {
 
     /// The model changed (called under its lock): rebuild the devices of the nodes the changes touch.
     func apply(_ changes: [HomeModel.Change], snapshot: HomeModel.Snapshot, context: HomeContext) {
-        let nodes = Set(changes.lazy.filter { !$0.isAttributes }.compactMap(\.nodeID))
+        let nodes = Set(changes.lazy.filter { !$0.isReport }.compactMap(\.nodeID))
         guard !nodes.isEmpty else { return }
         state.withLock { state in
             for nodeID in nodes {

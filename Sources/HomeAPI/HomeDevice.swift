@@ -22,6 +22,11 @@ public struct HomeDevice: Identifiable, Hashable, Sendable {
     let isMultipart: Bool
     let context: HomeContext
 
+    /// The device's events, as its node reports them: `events.subscribe(SwitchTrait.InitialPressEvent.self)`.
+    public var events: EventController {
+        EventController(nodeID: nodeID, endpoints: Set(parts.map(\.endpoint)), live: context.live)
+    }
+
     /// Renames the device and returns it renamed; this value stays as it was. The name is cut to 60 Unicode code
     /// points without error; an empty or white-space name is an `invalidArgument` error.
     public func setName(_ name: String) async throws(HomeError) -> HomeDevice {

@@ -120,13 +120,17 @@ final class LiveNodes: Sendable {
                 for await event in await connection.events() {
                     guard let self else { return }
                     var changed: Set<ConcreteAttributePath> = []
-                    if case .attributes(let paths) = event {
+                    var events: [NodeEvent] = []
+                    switch event {
+                    case .attributes(let paths):
                         changed = paths
                         if paths.contains(where: { $0.cluster == DescriptorCluster.id.rawValue }) {
                             await self.reconcile(nodeID, from: connection)
                         }
+                    case .events(let heard): events = heard
+                    case .connectivity: break
                     }
-                    await self.refresh(nodeID, from: connection, changed: changed)
+                    await self.refresh(nodeID, from: connection, changed: changed, events: events)
                 }
             }
         }
@@ -144,8 +148,11 @@ final class LiveNodes: Sendable {
         }
     }
 
-    private func refresh(_ nodeID: UInt64, from connection: NodeConnection, changed: Set<ConcreteAttributePath>) async {
+    private func refresh(
+        _ nodeID: UInt64, from connection: NodeConnection, changed: Set<ConcreteAttributePath>,
+        events: [NodeEvent] = []
+    ) async {
         let view = HomeModel.NodeView(cache: await connection.cache, state: await connection.state)
-        model.nodeReported(nodeID, view: view, changed: changed)
+        model.nodeReported(nodeID, view: view, changed: changed, events: events)
     }
 }

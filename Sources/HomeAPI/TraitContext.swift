@@ -18,7 +18,7 @@ public struct TraitContext: Sendable, Hashable {
         do {
             return try read(attribute)
         } catch {
-            MalformedAttributeLog.shared.report(error)
+            MalformedValueLog.shared.report(error)
             return nil
         }
     }

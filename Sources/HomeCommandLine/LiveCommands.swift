@@ -95,7 +95,7 @@ enum LiveCommands {
     static let watch = CommandSpec(
         name: "watch",
         summary:
-            "Print one line per change as it happens (time, device, attribute, new value) and every connectivity change, until Ctrl-C.",
+            "Print one line per change as it happens (time, device, attribute, new value), every event (time, device, event, fields) and every connectivity change, until Ctrl-C.",
         arguments: [
             .init(
                 name: "DEVICE", help: "Only this device (ID or name); without it, every device of the home.",
@@ -302,6 +302,12 @@ actor WatchLines {
                     return
                         "\(time)  \(device)  \(AttributeName.describe(path))  \(value.map(AttributeValueText.render) ?? "(removed)")"
                 }
+        case .events(let events):
+            return events.filter { only == nil || $0.endpoint == only?.id.endpoint }.map { event in
+                let id = DeviceID(nodeID: nodeID, endpoint: event.endpoint)
+                let device = names[id].map { "\($0) (\(id))" } ?? id.description
+                return "\(time)  \(device)  \(EventText.render(event))"
+            }
         }
     }
 

@@ -21,6 +21,9 @@ public final class HomeModel: Sendable {
         public fileprivate(set) var devices: [UInt64: [DeviceRecord]] = [:]
         /// What each followed node's connection last reported.
         public fileprivate(set) var views: [UInt64: NodeView] = [:]
+        /// Each followed node's latest events, oldest first (at most `HubConstants.recentEventsPerNode`): what a
+        /// consumer that fell behind catches up from.
+        public fileprivate(set) var recentEvents: [UInt64: [NodeEvent]] = [:]
 
         /// The structure a device without a room belongs to.
         public var defaultStructureID: String? { structures.first?.id }
@@ -57,6 +60,8 @@ public final class HomeModel: Sendable {
         case connectivity(UInt64, NodeConnection.State)
         /// Attribute values of one endpoint, with their new values (nil: no longer reported).
         case attributes(nodeID: UInt64, endpoint: UInt16, values: [ConcreteAttributePath: TLVElement?])
+        /// An event the node reported, once.
+        case event(nodeID: UInt64, NodeEvent)
 
         /// The node the change is about; nil for structures and rooms.
         public var nodeID: UInt64? {
@@ -64,21 +69,26 @@ public final class HomeModel: Sendable {
             case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved: nil
             case .deviceAdded(let id), .deviceRemoved(let id), .deviceRenamed(let id), .deviceMoved(let id): id.nodeID
             case .nodeUpdated(let node), .typesChanged(let node), .connectivity(let node, _): node
-            case .attributes(let node, _, _): node
+            case .attributes(let node, _, _), .event(let node, _): node
             }
         }
 
-        /// Whether the change is about attribute values only, which the home's own shape does not show.
-        public var isAttributes: Bool {
-            if case .attributes = self { true } else { false }
+        /// Whether the change is about what a node reports (attribute values, events), which the home's own shape
+        /// does not show.
+        public var isReport: Bool {
+            switch self {
+            case .attributes, .event: true
+            default: false
+            }
         }
     }
 
     /// Which changes a listener hears.
     public enum Scope: Sendable, Hashable {
-        /// Everything except attribute values: the home's shape, names, rooms, device types and connectivity.
+        /// Everything except attribute values and events: the home's shape, names, rooms, device types and
+        /// connectivity.
         case home
-        /// Everything about one node, attribute values included.
+        /// Everything about one node, attribute values and events included.
         case node(UInt64)
         /// Everything.
         case all
@@ -213,8 +223,10 @@ public final class HomeModel: Sendable {
 
     // MARK: Live reports
 
-    /// The node's connection reported: its connectivity and, for `changed` paths, new attribute values.
-    public func nodeReported(_ nodeID: UInt64, view: NodeView, changed: Set<ConcreteAttributePath>) {
+    /// The node's connection reported: its connectivity, for `changed` paths new attribute values, and new events.
+    public func nodeReported(
+        _ nodeID: UInt64, view: NodeView, changed: Set<ConcreteAttributePath>, events: [NodeEvent] = []
+    ) {
         state.withLock { state in
             // A node that left the home meanwhile keeps no view.
             guard state.snapshot.devices[nodeID] != nil else { return }
@@ -230,6 +242,12 @@ public final class HomeModel: Sendable {
             for (endpoint, values) in byEndpoint.sorted(by: { $0.key < $1.key }) {
                 changes.append(.attributes(nodeID: nodeID, endpoint: endpoint, values: values))
             }
+            if !events.isEmpty {
+                var recent = state.snapshot.recentEvents[nodeID, default: []] + events
+                recent.removeFirst(max(0, recent.count - HubConstants.recentEventsPerNode))
+                state.snapshot.recentEvents[nodeID] = recent
+                changes += events.map { .event(nodeID: nodeID, $0) }
+            }
             Self.publish(changes, in: &state)
         }
     }
@@ -237,6 +255,7 @@ public final class HomeModel: Sendable {
     /// The node is no longer followed: what its connection reported is dropped (its connectivity becomes unknown).
     public func forgetView(of nodeID: UInt64) {
         state.withLock { state in
+            state.snapshot.recentEvents[nodeID] = nil
             guard state.snapshot.views.removeValue(forKey: nodeID) != nil else { return }
             Self.publish([.nodeUpdated(nodeID)], in: &state)
         }
@@ -389,6 +408,7 @@ public final class HomeModel: Sendable {
         if new.isEmpty {
             snapshot.devices[nodeID] = nil
             snapshot.views[nodeID] = nil
+            snapshot.recentEvents[nodeID] = nil
         } else {
             snapshot.devices[nodeID] = new
         }
@@ -407,7 +427,7 @@ public final class HomeModel: Sendable {
             }
             for id in state.homeListeners {
                 guard let listener = state.listeners[id] else { continue }
-                if listener.scope == .all || !change.isAttributes { touched[id, default: []].append(change) }
+                if listener.scope == .all || !change.isReport { touched[id, default: []].append(change) }
             }
         }
         for (id, batch) in touched {

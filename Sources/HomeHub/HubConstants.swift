@@ -31,4 +31,7 @@ enum HubConstants {
     /// Batches of changes a home model listener may have waiting before the oldest are dropped and it is told it fell
     /// behind: a consumer this far behind re-reads the model instead, which costs less than catching up.
     static let modelListenerBacklog = 256
+    /// Events the home model keeps per followed node for consumers that fell behind: a switch pressed and released
+    /// many times in a second stays within it, and it costs a few KiB per node.
+    static let recentEventsPerNode = 64
 }

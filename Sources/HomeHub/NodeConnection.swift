@@ -4,7 +4,7 @@ import MatterMessaging
 import MatterPlatform
 
 /// The live connection to one commissioned node: a secure session, one wildcard subscription that keeps an
-/// `AttributeCache` of the whole node current, and honest connectivity. A subscription that falls silent past its
+/// `AttributeCache` of the whole node current and hears its events, and honest connectivity. A subscription that falls silent past its
 /// liveness deadline (max interval plus the node's MRP retransmission time) makes the node offline; the connection
 /// then drops the session and establishes a new one and a new subscription with `ResubscriptionBackoff`, until
 /// stopped. Everything that changes is published to every `events()` sequence.
@@ -18,6 +18,9 @@ public actor NodeConnection {
     public private(set) var state: State = .connecting
     /// Every attribute of the node as its reports left it.
     public private(set) var cache = AttributeCache()
+    /// The number of the last event heard: a resubscription asks only for later ones (§8.5.2 EventMin), and an
+    /// event is published once.
+    private var lastEventNumber: UInt64?
     private var session: NodeSession?
     private(set) var client: InteractionClient?
     private var subscription: Subscription?
@@ -77,7 +80,7 @@ public actor NodeConnection {
             switch event {
             case .connectivity(.online): return
             case .connectivity(.offline(_, let reason)): throw .unreachable(nodeID: nodeID, reason: reason)
-            case .connectivity(.connecting), .attributes: continue
+            case .connectivity(.connecting), .attributes, .events: continue
             }
         }
         throw .stopped(nodeID: nodeID)
@@ -122,9 +125,12 @@ public actor NodeConnection {
             transport: transport, session: current.session, peerParameters: current.peerParameters, router: router)
         self.client = client
         // Data version filters let the node leave out the clusters that did not change since the last subscription.
+        let eventFilters =
+            settings.eventPaths.isEmpty ? [] : lastEventNumber.map { [EventFilterIB(eventMinimum: $0 &+ 1)] } ?? []
         let request = SubscribeRequestMessage(
             minIntervalFloor: 0, maxIntervalCeiling: settings.maxIntervalCeiling,
-            attributeRequests: settings.attributePaths, dataVersionFilters: cache.dataVersionFilters)
+            attributeRequests: settings.attributePaths, eventRequests: settings.eventPaths, eventFilters: eventFilters,
+            dataVersionFilters: cache.dataVersionFilters)
         let subscription: Subscription
         do {
             subscription = try await client.subscribe(request, timeout: settings.responseTimeout)
@@ -133,7 +139,8 @@ public actor NodeConnection {
             throw error
         }
         self.subscription = subscription
-        apply(subscription.priming)
+        // The first priming brings the events the node kept from before we followed it: history, not news.
+        apply(subscription.priming, publishingEvents: lastEventNumber != nil)
         setState(.online)
         return subscription
     }
@@ -154,9 +161,15 @@ public actor NodeConnection {
         return "the subscription ended"
     }
 
-    private func apply(_ report: InteractionReport) {
+    private func apply(_ report: InteractionReport, publishingEvents: Bool = true) {
         let changed = cache.applyFollowingEndpoints(report.attributeReports)
         if !changed.isEmpty { publish(.attributes(changed)) }
+        let heard = lastEventNumber
+        let events = NodeEvent.events(of: report.eventReports).filter { event in
+            heard.map { event.number > $0 } ?? true
+        }
+        if let last = events.map(\.number).max() { lastEventNumber = max(last, heard ?? 0) }
+        if publishingEvents && !events.isEmpty { publish(.events(events)) }
     }
 
     private func dropSession() async {

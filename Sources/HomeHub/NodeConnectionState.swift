@@ -26,6 +26,8 @@ extension NodeConnection {
         case connectivity(State)
         /// These cached attributes have a new value (or were removed).
         case attributes(Set<ConcreteAttributePath>)
+        /// The node reported these events, each once, in order (none from before the connection first primed).
+        case events([NodeEvent])
     }
 
     /// How a connection subscribes.
@@ -40,15 +42,18 @@ extension NodeConnection {
         /// devices that handle several wildcard subscriptions badly (CircuitMatter reports changes only to the
         /// latest one).
         public var attributePaths: [AttributePathIB]
+        /// The events the subscription asks for: every event of the node; none for a short-lived caller.
+        public var eventPaths: [EventPathIB]
 
         public init(
             maxIntervalCeiling: UInt16 = HubTiming.liveMaxIntervalCeiling,
             responseTimeout: Duration = HubTiming.interactionResponse,
-            attributePaths: [AttributePathIB] = [AttributePathIB()]
+            attributePaths: [AttributePathIB] = [AttributePathIB()], eventPaths: [EventPathIB] = [EventPathIB()]
         ) {
             self.maxIntervalCeiling = maxIntervalCeiling
             self.responseTimeout = responseTimeout
             self.attributePaths = attributePaths
+            self.eventPaths = eventPaths
         }
     }
 }

@@ -22,8 +22,8 @@ public actor NodeConnections {
         router = InteractionRouter(transport: transport)
     }
 
-    /// The connection to a commissioned node, started on first use; `attributePaths` narrows its subscription (see
-    /// `NodeConnection.Settings.attributePaths`).
+    /// The connection to a commissioned node, started on first use; `attributePaths` narrows its subscription to
+    /// those attributes and no events (see `NodeConnection.Settings.attributePaths`).
     public func connection(to nodeID: UInt64, attributePaths: [AttributePathIB]? = nil) async throws -> NodeConnection {
         if let existing = connections[nodeID] { return existing }
         guard let node = try hub.store.node(nodeID), node.state == .commissioned else {
@@ -31,7 +31,10 @@ public actor NodeConnections {
         }
         let (hub, interfaces, transport) = (hub, interfaces, transport)
         var settings = settings
-        if let attributePaths { settings.attributePaths = attributePaths }
+        if let attributePaths {
+            settings.attributePaths = attributePaths
+            settings.eventPaths = []
+        }
         let connection = NodeConnection(nodeID: nodeID, transport: transport, router: router, settings: settings) {
             try await hub.establishSession(to: nodeID, interfaces: interfaces, over: transport)
         }

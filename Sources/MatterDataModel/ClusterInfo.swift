@@ -9,10 +9,13 @@ public struct ClusterInfo: Hashable, Sendable {
     /// Commands the server generates (responses); their IDs are a separate space from the accepted ones.
     public let generatedCommands: [CommandID: String]
     public let events: [EventID: String]
+    /// Each event's fields by context tag, as the typed event names them (`newPosition`).
+    public let eventFields: [EventID: [UInt8: String]]
 
     public init(
         id: ClusterID, name: String, revision: UInt16, attributes: [AttributeID: String],
-        acceptedCommands: [CommandID: String], generatedCommands: [CommandID: String], events: [EventID: String]
+        acceptedCommands: [CommandID: String], generatedCommands: [CommandID: String], events: [EventID: String],
+        eventFields: [EventID: [UInt8: String]] = [:]
     ) {
         self.id = id
         self.name = name
@@ -21,5 +24,6 @@ public struct ClusterInfo: Hashable, Sendable {
         self.acceptedCommands = acceptedCommands
         self.generatedCommands = generatedCommands
         self.events = events
+        self.eventFields = eventFields
     }
 }

@@ -51,7 +51,7 @@ import Testing
         #expect(throws: malformed) { try onOff.read(OnOffCluster.Attributes.onOff) }
         // The implicit read shows it as not reported, and says so once on standard error.
         #expect(onOff.attributes.onOff == nil)
-        #expect(MalformedAttributeLog.shared.hasReported(malformed))
+        #expect(MalformedValueLog.shared.hasReported(malformed))
         #expect(onOff.attributes.onTime == nil)
         // An attribute of another cluster is not this trait's to read.
         #expect(throws: HomeError.self) { try onOff.read(LevelControlCluster.Attributes.currentLevel) }

@@ -179,7 +179,7 @@ import Testing
                   toggle                  Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle).
                   level                   Set a device's level (LevelControl MoveToLevelWithOnOff, no transition).
                   read                    Print an attribute of a device from its node's live attribute cache.
-                  watch                   Print one line per change as it happens (time, device, attribute, new value) and every connectivity change, until Ctrl-C.
+                  watch                   Print one line per change as it happens (time, device, attribute, new value), every event (time, device, event, fields) and every connectivity change, until Ctrl-C.
                   -h, --help              Show help information.
 
                 """)

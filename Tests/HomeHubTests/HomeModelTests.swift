@@ -1,4 +1,5 @@
 import Foundation
+import MatterDataModel
 import MatterInteraction
 import MatterPlatform
 import MatterTLV
@@ -189,6 +190,38 @@ import Testing
                 withExtendedLifetime(iterator) {}
             }
             #expect(model.listenerCount == 0)
+        }
+    }
+}
+
+extension HomeModelTests {
+    @Test func eventsReachTheirNodesListenersOnceAndTheRecentOnesAreKept() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try Self.addLight(store, 0x11, named: "Lamp")
+            let model = try HomeModel(store: store)
+            var node = model.changes(.node(0x11)).makeAsyncIterator()
+            var home = model.changes(.home).makeAsyncIterator()
+            let view = HomeModel.NodeView(cache: AttributeCache(), state: .online)
+            let events = (1...UInt64(HubConstants.recentEventsPerNode + 3)).map { number in
+                NodeEvent(
+                    endpoint: 1, cluster: ClusterID(rawValue: 0x003B), event: EventID(rawValue: 1), number: number,
+                    priority: .info, timestamp: .systemMilliseconds(number * 10), data: nil)
+            }
+            model.nodeReported(0x11, view: view, changed: [], events: events)
+            let heard = Self.changes(await node.next()) ?? []
+            #expect(heard.first == .connectivity(0x11, .online))
+            #expect(
+                heard.dropFirst().map { change -> UInt64? in
+                    if case .event(_, let event) = change { event.number } else { nil }
+                } == events.map(\.number))
+            // The home hears the connectivity only; the model keeps the latest events.
+            #expect(Self.changes(await home.next()) == [.connectivity(0x11, .online)])
+            #expect(
+                model.snapshot.recentEvents[0x11]?.map(\.number)
+                    == Array(events.suffix(HubConstants.recentEventsPerNode).map(\.number)))
+            try store.deleteNode(0x11)
+            #expect(model.snapshot.recentEvents[0x11] == nil)
         }
     }
 }

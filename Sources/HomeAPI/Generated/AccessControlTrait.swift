@@ -8,6 +8,14 @@ public struct AccessControlTrait: Trait {
     public let context: TraitContext
     public init(context: TraitContext) { self.context = context }
     public var attributes: Attributes { Attributes(context: context) }
+    /// The cluster's AccessControlEntryChanged event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias AccessControlEntryChangedEvent = AccessControlCluster.Events.AccessControlEntryChanged
+    /// The cluster's AccessControlExtensionChanged event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias AccessControlExtensionChangedEvent = AccessControlCluster.Events.AccessControlExtensionChanged
+    /// The cluster's FabricRestrictionReviewUpdate event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias FabricRestrictionReviewUpdateEvent = AccessControlCluster.Events.FabricRestrictionReviewUpdate
+    /// The cluster's AuxiliaryAccessUpdated event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias AuxiliaryAccessUpdatedEvent = AccessControlCluster.Events.AuxiliaryAccessUpdated
 
     public struct Attributes: Hashable, Sendable {
         let context: TraitContext

@@ -8,6 +8,14 @@ public struct BasicInformationTrait: Trait {
     public let context: TraitContext
     public init(context: TraitContext) { self.context = context }
     public var attributes: Attributes { Attributes(context: context) }
+    /// The cluster's StartUp event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias StartUpEvent = BasicInformationCluster.Events.StartUp
+    /// The cluster's ShutDown event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias ShutDownEvent = BasicInformationCluster.Events.ShutDown
+    /// The cluster's Leave event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias LeaveEvent = BasicInformationCluster.Events.Leave
+    /// The cluster's ReachableChanged event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias ReachableChangedEvent = BasicInformationCluster.Events.ReachableChanged
 
     public struct Attributes: Hashable, Sendable {
         let context: TraitContext

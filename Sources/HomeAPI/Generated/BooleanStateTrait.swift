@@ -8,6 +8,8 @@ public struct BooleanStateTrait: Trait {
     public let context: TraitContext
     public init(context: TraitContext) { self.context = context }
     public var attributes: Attributes { Attributes(context: context) }
+    /// The cluster's StateChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias StateChangeEvent = BooleanStateCluster.Events.StateChange
 
     public struct Attributes: Hashable, Sendable {
         let context: TraitContext

@@ -8,6 +8,16 @@ public struct BridgedDeviceBasicInformationTrait: Trait {
     public let context: TraitContext
     public init(context: TraitContext) { self.context = context }
     public var attributes: Attributes { Attributes(context: context) }
+    /// The cluster's StartUp event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias StartUpEvent = BridgedDeviceBasicInformationCluster.Events.StartUp
+    /// The cluster's ShutDown event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias ShutDownEvent = BridgedDeviceBasicInformationCluster.Events.ShutDown
+    /// The cluster's Leave event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias LeaveEvent = BridgedDeviceBasicInformationCluster.Events.Leave
+    /// The cluster's ReachableChanged event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias ReachableChangedEvent = BridgedDeviceBasicInformationCluster.Events.ReachableChanged
+    /// The cluster's ActiveChanged event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias ActiveChangedEvent = BridgedDeviceBasicInformationCluster.Events.ActiveChanged
 
     public struct Attributes: Hashable, Sendable {
         let context: TraitContext

@@ -8,6 +8,16 @@ public struct DoorLockTrait: Trait {
     public let context: TraitContext
     public init(context: TraitContext) { self.context = context }
     public var attributes: Attributes { Attributes(context: context) }
+    /// The cluster's DoorLockAlarm event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias DoorLockAlarmEvent = DoorLockCluster.Events.DoorLockAlarm
+    /// The cluster's DoorStateChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias DoorStateChangeEvent = DoorLockCluster.Events.DoorStateChange
+    /// The cluster's LockOperation event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias LockOperationEvent = DoorLockCluster.Events.LockOperation
+    /// The cluster's LockOperationError event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias LockOperationErrorEvent = DoorLockCluster.Events.LockOperationError
+    /// The cluster's LockUserChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias LockUserChangeEvent = DoorLockCluster.Events.LockUserChange
 
     public struct Attributes: Hashable, Sendable {
         let context: TraitContext

@@ -8,6 +8,14 @@ public struct GeneralDiagnosticsTrait: Trait {
     public let context: TraitContext
     public init(context: TraitContext) { self.context = context }
     public var attributes: Attributes { Attributes(context: context) }
+    /// The cluster's HardwareFaultChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias HardwareFaultChangeEvent = GeneralDiagnosticsCluster.Events.HardwareFaultChange
+    /// The cluster's RadioFaultChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias RadioFaultChangeEvent = GeneralDiagnosticsCluster.Events.RadioFaultChange
+    /// The cluster's NetworkFaultChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias NetworkFaultChangeEvent = GeneralDiagnosticsCluster.Events.NetworkFaultChange
+    /// The cluster's BootReason event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias BootReasonEvent = GeneralDiagnosticsCluster.Events.BootReason
 
     public struct Attributes: Hashable, Sendable {
         let context: TraitContext

@@ -8,6 +8,8 @@ public struct OccupancySensingTrait: Trait {
     public let context: TraitContext
     public init(context: TraitContext) { self.context = context }
     public var attributes: Attributes { Attributes(context: context) }
+    /// The cluster's OccupancyChanged event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias OccupancyChangedEvent = OccupancySensingCluster.Events.OccupancyChanged
 
     public struct Attributes: Hashable, Sendable {
         let context: TraitContext

@@ -8,6 +8,12 @@ public struct PowerSourceTrait: Trait {
     public let context: TraitContext
     public init(context: TraitContext) { self.context = context }
     public var attributes: Attributes { Attributes(context: context) }
+    /// The cluster's WiredFaultChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias WiredFaultChangeEvent = PowerSourceCluster.Events.WiredFaultChange
+    /// The cluster's BatFaultChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias BatFaultChangeEvent = PowerSourceCluster.Events.BatFaultChange
+    /// The cluster's BatChargeFaultChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias BatChargeFaultChangeEvent = PowerSourceCluster.Events.BatChargeFaultChange
 
     public struct Attributes: Hashable, Sendable {
         let context: TraitContext

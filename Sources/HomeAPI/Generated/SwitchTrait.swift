@@ -8,6 +8,20 @@ public struct SwitchTrait: Trait {
     public let context: TraitContext
     public init(context: TraitContext) { self.context = context }
     public var attributes: Attributes { Attributes(context: context) }
+    /// The cluster's SwitchLatched event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias SwitchLatchedEvent = SwitchCluster.Events.SwitchLatched
+    /// The cluster's InitialPress event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias InitialPressEvent = SwitchCluster.Events.InitialPress
+    /// The cluster's LongPress event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias LongPressEvent = SwitchCluster.Events.LongPress
+    /// The cluster's ShortRelease event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias ShortReleaseEvent = SwitchCluster.Events.ShortRelease
+    /// The cluster's LongRelease event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias LongReleaseEvent = SwitchCluster.Events.LongRelease
+    /// The cluster's MultiPressOngoing event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias MultiPressOngoingEvent = SwitchCluster.Events.MultiPressOngoing
+    /// The cluster's MultiPressComplete event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias MultiPressCompleteEvent = SwitchCluster.Events.MultiPressComplete
 
     public struct Attributes: Hashable, Sendable {
         let context: TraitContext

@@ -8,6 +8,22 @@ public struct ThermostatTrait: Trait {
     public let context: TraitContext
     public init(context: TraitContext) { self.context = context }
     public var attributes: Attributes { Attributes(context: context) }
+    /// The cluster's SystemModeChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias SystemModeChangeEvent = ThermostatCluster.Events.SystemModeChange
+    /// The cluster's LocalTemperatureChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias LocalTemperatureChangeEvent = ThermostatCluster.Events.LocalTemperatureChange
+    /// The cluster's OccupancyChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias OccupancyChangeEvent = ThermostatCluster.Events.OccupancyChange
+    /// The cluster's SetpointChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias SetpointChangeEvent = ThermostatCluster.Events.SetpointChange
+    /// The cluster's RunningStateChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias RunningStateChangeEvent = ThermostatCluster.Events.RunningStateChange
+    /// The cluster's RunningModeChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias RunningModeChangeEvent = ThermostatCluster.Events.RunningModeChange
+    /// The cluster's ActiveScheduleChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias ActiveScheduleChangeEvent = ThermostatCluster.Events.ActiveScheduleChange
+    /// The cluster's ActivePresetChange event, for `HomeDevice.events.subscribe(_:)`.
+    public typealias ActivePresetChangeEvent = ThermostatCluster.Events.ActivePresetChange
 
     public struct Attributes: Hashable, Sendable {
         let context: TraitContext

@@ -473,6 +473,7 @@ public enum AccessControlCluster: ClusterDefinition {
         attributes: [0x0000: "Acl", 0x0001: "Extension", 0x0002: "SubjectsPerAccessControlEntry", 0x0003: "TargetsPerAccessControlEntry", 0x0004: "AccessControlEntriesPerFabric", 0x0005: "CommissioningARL", 0x0006: "Arl", 0x0007: "AuxiliaryACL", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "ReviewFabricRestrictions"],
         generatedCommands: [0x01: "ReviewFabricRestrictionsResponse"],
-        events: [0x00: "AccessControlEntryChanged", 0x01: "AccessControlExtensionChanged", 0x02: "FabricRestrictionReviewUpdate", 0x03: "AuxiliaryAccessUpdated"]
+        events: [0x00: "AccessControlEntryChanged", 0x01: "AccessControlExtensionChanged", 0x02: "FabricRestrictionReviewUpdate", 0x03: "AuxiliaryAccessUpdated"],
+        eventFields: [0x00: [1: "adminNodeID", 2: "adminPasscodeID", 3: "changeType", 4: "latestValue", 254: "fabricIndex"], 0x01: [1: "adminNodeID", 2: "adminPasscodeID", 3: "changeType", 4: "latestValue", 254: "fabricIndex"], 0x02: [0: "token", 1: "instruction", 2: "arlRequestFlowUrl", 254: "fabricIndex"], 0x03: [0: "adminNodeID", 254: "fabricIndex"]]
     )
 }

@@ -141,6 +141,7 @@ public enum AdministratorCommissioningCluster: ClusterDefinition {
         attributes: [0x0000: "WindowStatus", 0x0001: "AdminFabricIndex", 0x0002: "AdminVendorId", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "OpenCommissioningWindow", 0x01: "OpenBasicCommissioningWindow", 0x02: "RevokeCommissioning"],
         generatedCommands: [:],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

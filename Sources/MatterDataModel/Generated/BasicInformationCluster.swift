@@ -250,6 +250,7 @@ public enum BasicInformationCluster: ClusterDefinition {
         attributes: [0x0000: "DataModelRevision", 0x0001: "VendorName", 0x0002: "VendorID", 0x0003: "ProductName", 0x0004: "ProductID", 0x0005: "NodeLabel", 0x0006: "Location", 0x0007: "HardwareVersion", 0x0008: "HardwareVersionString", 0x0009: "SoftwareVersion", 0x000A: "SoftwareVersionString", 0x000B: "ManufacturingDate", 0x000C: "PartNumber", 0x000D: "ProductURL", 0x000E: "ProductLabel", 0x000F: "SerialNumber", 0x0010: "LocalConfigDisabled", 0x0011: "Reachable", 0x0012: "UniqueID", 0x0013: "CapabilityMinima", 0x0014: "ProductAppearance", 0x0015: "SpecificationVersion", 0x0016: "MaxPathsPerInvoke", 0x0018: "ConfigurationVersion", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "MfgSpecificPing"],
         generatedCommands: [:],
-        events: [0x00: "StartUp", 0x01: "ShutDown", 0x02: "Leave", 0x03: "ReachableChanged"]
+        events: [0x00: "StartUp", 0x01: "ShutDown", 0x02: "Leave", 0x03: "ReachableChanged"],
+        eventFields: [0x00: [0: "softwareVersion"], 0x02: [0: "fabricIndex"], 0x03: [0: "reachableNewValue"]]
     )
 }

@@ -57,6 +57,7 @@ public enum BooleanStateCluster: ClusterDefinition {
         attributes: [0x0000: "StateValue", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [:],
         generatedCommands: [:],
-        events: [0x00: "StateChange"]
+        events: [0x00: "StateChange"],
+        eventFields: [0x00: [0: "stateValue"]]
     )
 }

@@ -59,6 +59,7 @@ public enum DescriptorCluster: ClusterDefinition {
         attributes: [0x0000: "DeviceTypeList", 0x0001: "ServerList", 0x0002: "ClientList", 0x0003: "PartsList", 0x0004: "TagList", 0x0005: "EndpointUniqueID", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [:],
         generatedCommands: [:],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

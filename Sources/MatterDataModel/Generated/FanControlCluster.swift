@@ -148,6 +148,7 @@ public enum FanControlCluster: ClusterDefinition {
         attributes: [0x0000: "FanMode", 0x0001: "FanModeSequence", 0x0002: "PercentSetting", 0x0003: "PercentCurrent", 0x0004: "SpeedMax", 0x0005: "SpeedSetting", 0x0006: "SpeedCurrent", 0x0007: "RockSupport", 0x0008: "RockSetting", 0x0009: "WindSupport", 0x000A: "WindSetting", 0x000B: "AirflowDirection", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "Step"],
         generatedCommands: [:],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

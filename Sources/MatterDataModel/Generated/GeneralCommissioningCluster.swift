@@ -319,6 +319,7 @@ public enum GeneralCommissioningCluster: ClusterDefinition {
         attributes: [0x0000: "Breadcrumb", 0x0001: "BasicCommissioningInfo", 0x0002: "RegulatoryConfig", 0x0003: "LocationCapability", 0x0004: "SupportsConcurrentConnection", 0x0005: "TCAcceptedVersion", 0x0006: "TCMinRequiredVersion", 0x0007: "TCAcknowledgements", 0x0008: "TCAcknowledgementsRequired", 0x0009: "TCUpdateDeadline", 0x000A: "RecoveryIdentifier", 0x000B: "NetworkRecoveryReason", 0x000C: "IsCommissioningWithoutPower", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "ArmFailSafe", 0x02: "SetRegulatoryConfig", 0x04: "CommissioningComplete", 0x06: "SetTCAcknowledgements"],
         generatedCommands: [0x01: "ArmFailSafeResponse", 0x03: "SetRegulatoryConfigResponse", 0x05: "CommissioningCompleteResponse", 0x07: "SetTCAcknowledgementsResponse"],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

@@ -434,6 +434,7 @@ public enum GeneralDiagnosticsCluster: ClusterDefinition {
         attributes: [0x0000: "NetworkInterfaces", 0x0001: "RebootCount", 0x0002: "UpTime", 0x0003: "TotalOperationalHours", 0x0004: "BootReason", 0x0005: "ActiveHardwareFaults", 0x0006: "ActiveRadioFaults", 0x0007: "ActiveNetworkFaults", 0x0008: "TestEventTriggersEnabled", 0x000A: "DeviceLoadStatus", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "TestEventTrigger", 0x01: "TimeSnapshot", 0x03: "PayloadTestRequest"],
         generatedCommands: [0x02: "TimeSnapshotResponse", 0x04: "PayloadTestResponse"],
-        events: [0x00: "HardwareFaultChange", 0x01: "RadioFaultChange", 0x02: "NetworkFaultChange", 0x03: "BootReason"]
+        events: [0x00: "HardwareFaultChange", 0x01: "RadioFaultChange", 0x02: "NetworkFaultChange", 0x03: "BootReason"],
+        eventFields: [0x00: [0: "current", 1: "previous"], 0x01: [0: "current", 1: "previous"], 0x02: [0: "current", 1: "previous"], 0x03: [0: "bootReason"]]
     )
 }

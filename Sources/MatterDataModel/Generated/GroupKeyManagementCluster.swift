@@ -331,6 +331,7 @@ public enum GroupKeyManagementCluster: ClusterDefinition {
         attributes: [0x0000: "GroupKeyMap", 0x0001: "GroupTable", 0x0002: "MaxGroupsPerFabric", 0x0003: "MaxGroupKeysPerFabric", 0x0004: "GroupcastAdoption", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "KeySetWrite", 0x01: "KeySetRead", 0x03: "KeySetRemove", 0x04: "KeySetReadAllIndices"],
         generatedCommands: [0x02: "KeySetReadResponse", 0x05: "KeySetReadAllIndicesResponse"],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

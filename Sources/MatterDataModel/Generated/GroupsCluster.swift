@@ -307,6 +307,7 @@ public enum GroupsCluster: ClusterDefinition {
         attributes: [0x0000: "NameSupport", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "AddGroup", 0x01: "ViewGroup", 0x02: "GetGroupMembership", 0x03: "RemoveGroup", 0x04: "RemoveAllGroups", 0x05: "AddGroupIfIdentifying"],
         generatedCommands: [0x00: "AddGroupResponse", 0x01: "ViewGroupResponse", 0x02: "GetGroupMembershipResponse", 0x03: "RemoveGroupResponse"],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

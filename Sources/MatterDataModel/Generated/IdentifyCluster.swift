@@ -120,6 +120,7 @@ public enum IdentifyCluster: ClusterDefinition {
         attributes: [0x0000: "IdentifyTime", 0x0001: "IdentifyType", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "Identify", 0x40: "TriggerEffect"],
         generatedCommands: [:],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

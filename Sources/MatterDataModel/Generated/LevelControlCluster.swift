@@ -389,6 +389,7 @@ public enum LevelControlCluster: ClusterDefinition {
         attributes: [0x0000: "CurrentLevel", 0x0001: "RemainingTime", 0x0002: "MinLevel", 0x0003: "MaxLevel", 0x0004: "CurrentFrequency", 0x0005: "MinFrequency", 0x0006: "MaxFrequency", 0x000F: "Options", 0x0010: "OnOffTransitionTime", 0x0011: "OnLevel", 0x0012: "OnTransitionTime", 0x0013: "OffTransitionTime", 0x0014: "DefaultMoveRate", 0x4000: "StartUpCurrentLevel", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "MoveToLevel", 0x01: "Move", 0x02: "Step", 0x03: "Stop", 0x04: "MoveToLevelWithOnOff", 0x05: "MoveWithOnOff", 0x06: "StepWithOnOff", 0x07: "StopWithOnOff", 0x08: "MoveToClosestFrequency"],
         generatedCommands: [:],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

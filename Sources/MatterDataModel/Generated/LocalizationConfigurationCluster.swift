@@ -25,6 +25,7 @@ public enum LocalizationConfigurationCluster: ClusterDefinition {
         attributes: [0x0000: "ActiveLocale", 0x0001: "SupportedLocales", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [:],
         generatedCommands: [:],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

@@ -583,6 +583,7 @@ public enum NetworkCommissioningCluster: ClusterDefinition {
         attributes: [0x0000: "MaxNetworks", 0x0001: "Networks", 0x0002: "ScanMaxTimeSeconds", 0x0003: "ConnectMaxTimeSeconds", 0x0004: "InterfaceEnabled", 0x0005: "LastNetworkingStatus", 0x0006: "LastNetworkID", 0x0007: "LastConnectErrorValue", 0x0008: "SupportedWiFiBands", 0x0009: "SupportedThreadFeatures", 0x000A: "ThreadVersion", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "ScanNetworks", 0x02: "AddOrUpdateWiFiNetwork", 0x03: "AddOrUpdateThreadNetwork", 0x04: "RemoveNetwork", 0x06: "ConnectNetwork", 0x08: "ReorderNetwork", 0x09: "QueryIdentity"],
         generatedCommands: [0x01: "ScanNetworksResponse", 0x05: "NetworkConfigResponse", 0x07: "ConnectNetworkResponse", 0x0A: "QueryIdentityResponse"],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

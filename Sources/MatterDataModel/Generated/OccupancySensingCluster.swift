@@ -166,6 +166,7 @@ public enum OccupancySensingCluster: ClusterDefinition {
         attributes: [0x0000: "Occupancy", 0x0001: "OccupancySensorType", 0x0002: "OccupancySensorTypeBitmap", 0x0003: "HoldTime", 0x0004: "HoldTimeLimits", 0x0005: "PredictedOccupancy", 0x0010: "PIROccupiedToUnoccupiedDelay", 0x0011: "PIRUnoccupiedToOccupiedDelay", 0x0012: "PIRUnoccupiedToOccupiedThreshold", 0x0020: "UltrasonicOccupiedToUnoccupiedDelay", 0x0021: "UltrasonicUnoccupiedToOccupiedDelay", 0x0022: "UltrasonicUnoccupiedToOccupiedThreshold", 0x0030: "PhysicalContactOccupiedToUnoccupiedDelay", 0x0031: "PhysicalContactUnoccupiedToOccupiedDelay", 0x0032: "PhysicalContactUnoccupiedToOccupiedThreshold", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [:],
         generatedCommands: [:],
-        events: [0x00: "OccupancyChanged"]
+        events: [0x00: "OccupancyChanged"],
+        eventFields: [0x00: [0: "occupancy"]]
     )
 }

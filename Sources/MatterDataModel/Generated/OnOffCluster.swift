@@ -197,6 +197,7 @@ public enum OnOffCluster: ClusterDefinition {
         attributes: [0x0000: "OnOff", 0x4000: "GlobalSceneControl", 0x4001: "OnTime", 0x4002: "OffWaitTime", 0x4003: "StartUpOnOff", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "Off", 0x01: "On", 0x02: "Toggle", 0x40: "OffWithEffect", 0x41: "OnWithRecallGlobalScene", 0x42: "OnWithTimedOff"],
         generatedCommands: [:],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

@@ -571,6 +571,7 @@ public enum OperationalCredentialsCluster: ClusterDefinition {
         attributes: [0x0000: "NOCs", 0x0001: "Fabrics", 0x0002: "SupportedFabrics", 0x0003: "CommissionedFabrics", 0x0004: "TrustedRootCertificates", 0x0005: "CurrentFabricIndex", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "AttestationRequest", 0x02: "CertificateChainRequest", 0x04: "CSRRequest", 0x06: "AddNOC", 0x07: "UpdateNOC", 0x09: "UpdateFabricLabel", 0x0A: "RemoveFabric", 0x0B: "AddTrustedRootCertificate", 0x0C: "SetVIDVerificationStatement", 0x0D: "SignVIDVerificationRequest"],
         generatedCommands: [0x01: "AttestationResponse", 0x03: "CertificateChainResponse", 0x05: "CSRResponse", 0x08: "NOCResponse", 0x0E: "SignVIDVerificationResponse"],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

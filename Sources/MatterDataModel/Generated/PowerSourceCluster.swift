@@ -448,6 +448,7 @@ public enum PowerSourceCluster: ClusterDefinition {
         attributes: [0x0000: "Status", 0x0001: "Order", 0x0002: "Description", 0x0003: "WiredAssessedInputVoltage", 0x0004: "WiredAssessedInputFrequency", 0x0005: "WiredCurrentType", 0x0006: "WiredAssessedCurrent", 0x0007: "WiredNominalVoltage", 0x0008: "WiredMaximumCurrent", 0x0009: "WiredPresent", 0x000A: "ActiveWiredFaults", 0x000B: "BatVoltage", 0x000C: "BatPercentRemaining", 0x000D: "BatTimeRemaining", 0x000E: "BatChargeLevel", 0x000F: "BatReplacementNeeded", 0x0010: "BatReplaceability", 0x0011: "BatPresent", 0x0012: "ActiveBatFaults", 0x0013: "BatReplacementDescription", 0x0014: "BatCommonDesignation", 0x0015: "BatANSIDesignation", 0x0016: "BatIECDesignation", 0x0017: "BatApprovedChemistry", 0x0018: "BatCapacity", 0x0019: "BatQuantity", 0x001A: "BatChargeState", 0x001B: "BatTimeToFullCharge", 0x001C: "BatFunctionalWhileCharging", 0x001D: "BatChargingCurrent", 0x001E: "ActiveBatChargeFaults", 0x001F: "EndpointList", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [:],
         generatedCommands: [:],
-        events: [0x00: "WiredFaultChange", 0x01: "BatFaultChange", 0x02: "BatChargeFaultChange"]
+        events: [0x00: "WiredFaultChange", 0x01: "BatFaultChange", 0x02: "BatChargeFaultChange"],
+        eventFields: [0x00: [0: "current", 1: "previous"], 0x01: [0: "current", 1: "previous"], 0x02: [0: "current", 1: "previous"]]
     )
 }

@@ -648,6 +648,7 @@ public enum ScenesManagementCluster: ClusterDefinition {
         attributes: [0x0001: "SceneTableSize", 0x0002: "FabricSceneInfo", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "AddScene", 0x01: "ViewScene", 0x02: "RemoveScene", 0x03: "RemoveAllScenes", 0x04: "StoreScene", 0x05: "RecallScene", 0x06: "GetSceneMembership", 0x40: "CopyScene"],
         generatedCommands: [0x00: "AddSceneResponse", 0x01: "ViewSceneResponse", 0x02: "RemoveSceneResponse", 0x03: "RemoveAllScenesResponse", 0x04: "StoreSceneResponse", 0x06: "GetSceneMembershipResponse", 0x40: "CopySceneResponse"],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

@@ -216,6 +216,7 @@ public enum SwitchCluster: ClusterDefinition {
         attributes: [0x0000: "NumberOfPositions", 0x0001: "CurrentPosition", 0x0002: "MultiPressMax", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [:],
         generatedCommands: [:],
-        events: [0x00: "SwitchLatched", 0x01: "InitialPress", 0x02: "LongPress", 0x03: "ShortRelease", 0x04: "LongRelease", 0x05: "MultiPressOngoing", 0x06: "MultiPressComplete"]
+        events: [0x00: "SwitchLatched", 0x01: "InitialPress", 0x02: "LongPress", 0x03: "ShortRelease", 0x04: "LongRelease", 0x05: "MultiPressOngoing", 0x06: "MultiPressComplete"],
+        eventFields: [0x00: [0: "newPosition"], 0x01: [0: "newPosition"], 0x02: [0: "newPosition"], 0x03: [0: "previousPosition"], 0x04: [0: "previousPosition"], 0x05: [0: "newPosition", 1: "currentNumberOfPressesCounted"], 0x06: [0: "previousPosition", 1: "totalNumberOfPressesCounted"]]
     )
 }

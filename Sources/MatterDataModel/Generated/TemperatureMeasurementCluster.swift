@@ -27,6 +27,7 @@ public enum TemperatureMeasurementCluster: ClusterDefinition {
         attributes: [0x0000: "MeasuredValue", 0x0001: "MinMeasuredValue", 0x0002: "MaxMeasuredValue", 0x0003: "Tolerance", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [:],
         generatedCommands: [:],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

@@ -296,6 +296,7 @@ public enum WindowCoveringCluster: ClusterDefinition {
         attributes: [0x0000: "Type", 0x0001: "PhysicalClosedLimitLift", 0x0002: "PhysicalClosedLimitTilt", 0x0003: "CurrentPositionLift", 0x0004: "CurrentPositionTilt", 0x0005: "NumberOfActuationsLift", 0x0006: "NumberOfActuationsTilt", 0x0007: "ConfigStatus", 0x0008: "CurrentPositionLiftPercentage", 0x0009: "CurrentPositionTiltPercentage", 0x000A: "OperationalStatus", 0x000B: "TargetPositionLiftPercent100ths", 0x000C: "TargetPositionTiltPercent100ths", 0x000D: "EndProductType", 0x000E: "CurrentPositionLiftPercent100ths", 0x000F: "CurrentPositionTiltPercent100ths", 0x0010: "InstalledOpenLimitLift", 0x0011: "InstalledClosedLimitLift", 0x0012: "InstalledOpenLimitTilt", 0x0013: "InstalledClosedLimitTilt", 0x0017: "Mode", 0x001A: "SafetyStatus", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision"],
         acceptedCommands: [0x00: "UpOrOpen", 0x01: "DownOrClose", 0x02: "StopMotion", 0x04: "GoToLiftValue", 0x05: "GoToLiftPercentage", 0x07: "GoToTiltValue", 0x08: "GoToTiltPercentage"],
         generatedCommands: [:],
-        events: [:]
+        events: [:],
+        eventFields: [:]
     )
 }

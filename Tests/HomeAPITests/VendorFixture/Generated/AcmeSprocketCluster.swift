@@ -198,7 +198,8 @@ extension AcmeClusters {
             attributes: [0x0000: "Speed", 0x0001: "Direction", 0x0002: "LockLevel", 0xFFF8: "GeneratedCommandList", 0xFFF9: "AcceptedCommandList", 0xFFFB: "AttributeList", 0xFFFC: "FeatureMap", 0xFFFD: "ClusterRevision", 0xFFF10000: "Owners"],
             acceptedCommands: [0x00: "Spin", 0x02: "Stop"],
             generatedCommands: [0x01: "SpinResponse"],
-            events: [0x00: "SpinStopped"]
+            events: [0x00: "SpinStopped"],
+            eventFields: [0x00: [0: "turns", 1: "reason"]]
         )
     }
 }

@@ -10,6 +10,8 @@ extension AcmeClusters {
         public let context: TraitContext
         public init(context: TraitContext) { self.context = context }
         public var attributes: Attributes { Attributes(context: context) }
+        /// The cluster's SpinStopped event, for `HomeDevice.events.subscribe(_:)`.
+        public typealias SpinStoppedEvent = AcmeClusters.AcmeSprocketCluster.Events.SpinStopped
 
         public struct Attributes: Hashable, Sendable {
             let context: TraitContext

@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 
-/// Where a trait's implicit attribute read tells of a value that does not decode as its type: on standard error,
-/// once per message for the life of the process, since a query re-reads the same value on every change and a device
-/// keeps reporting it.
-final class MalformedAttributeLog: Sendable {
-    static let shared = MalformedAttributeLog()
+/// Where a value that does not decode as its type (an attribute read through a trait's `attributes`, an event's
+/// fields) is told of: on standard error, once per message for the life of the process, since a query re-reads the
+/// same value on every change and a device keeps reporting it.
+final class MalformedValueLog: Sendable {
+    static let shared = MalformedValueLog()
 
     private let reported = Mutex<Set<String>>([])
 
