@@ -1,6 +1,7 @@
 import Foundation
 @_spi(HomeModel) import HomeAPI
 import HomeHub
+import MatterDataModel
 import MatterInteraction
 import MatterTLV
 import Synchronization
@@ -52,11 +53,59 @@ func runHomeQueryBenchmark() async throws -> Report {
         report.add(
             "  CPU per report", "\(format(cpu, decimals: 1)) µs", key: "cpu_per_report_us_n\(followed)", value: cpu)
     }
+    let events = try await eventsToSubscriber(presses: 1_000)
+    report.add(
+        "Switch press event to an events.subscribe consumer (median)",
+        "\(format(events[events.count / 2].microseconds / 1000, decimals: 3)) ms", key: "event_to_consumer_ms_p50",
+        value: events[events.count / 2].microseconds / 1000)
     return report
 }
 
-/// A home of `nodes` commissioned nodes of `endpoints` On/Off lights each, in a temporary state directory.
-private func withHomeOfLights(nodes: Int, endpoints: UInt16, _ body: (String) async throws -> Void) async throws {
+/// One node's InitialPress events handed to the home model as its live connection hands them over, each timed until
+/// the device's `events.subscribe(SwitchTrait.InitialPressEvent.self)` consumer has it; sorted.
+private func eventsToSubscriber(presses: Int) async throws -> [Duration] {
+    var latencies: [Duration] = []
+    // One Generic Switch (0x000F).
+    try await withHomeOfLights(nodes: 1, endpoints: 1, deviceType: 0x000F) { directory in
+        let home = try await Home.connect(stateDirectory: directory)
+        let model = home.model
+        guard let device = try await home.devices().list().first else { return }
+        let (arrivals, arrived) = AsyncStream<(UInt64, ContinuousClock.Instant)>.makeStream()
+        let consumer = Task {
+            do {
+                for try await press in device.events.subscribe(SwitchTrait.InitialPressEvent.self) {
+                    arrived.yield((press.number, ContinuousClock.now))
+                }
+            } catch {}
+        }
+        // The subscriber is listening once following the node has been tried (offline here: no address).
+        while model.view(of: 1) == nil { try await Task.sleep(for: .milliseconds(1)) }
+        var waiting = arrivals.makeAsyncIterator()
+        let press = TLVElement(SwitchCluster.Events.InitialPress(newPosition: 1).tlvValue())
+        for number in 1...UInt64(presses) {
+            let event = NodeEvent(
+                endpoint: 1, cluster: SwitchCluster.id, event: SwitchCluster.Events.InitialPress.id, number: number,
+                priority: .info, timestamp: .systemMilliseconds(number), data: press)
+            let view = model.view(of: 1) ?? HomeModel.NodeView(cache: AttributeCache(), state: .online)
+            let sent = ContinuousClock.now
+            model.nodeReported(1, view: view, changed: [], events: [event])
+            while let (heard, at) = await waiting.next() {
+                if heard == number {
+                    latencies.append(at - sent)
+                    break
+                }
+            }
+        }
+        consumer.cancel()
+        await home.disconnect()
+    }
+    return latencies.sorted()
+}
+
+/// A home of `nodes` commissioned nodes of `endpoints` On/Off lights (or `deviceType`) each, in a temporary state directory.
+private func withHomeOfLights(
+    nodes: Int, endpoints: UInt16, deviceType: UInt32 = 0x0100, _ body: (String) async throws -> Void
+) async throws {
     let directory = NSTemporaryDirectory() + "/swift-home-bench-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let store = try HubStore(directory: StateDirectory(creating: directory))
@@ -66,7 +115,7 @@ private func withHomeOfLights(nodes: Int, endpoints: UInt16, _ body: (String) as
             nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000,
             attestation: NodeRecord.Attestation(verdict: "benchmark", trusted: true))
         try store.setEndpoints(
-            (1...endpoints).map { EndpointDeviceType(endpoint: $0, deviceType: 0x0100, revision: 3) }, of: nodeID)
+            (1...endpoints).map { EndpointDeviceType(endpoint: $0, deviceType: deviceType, revision: 3) }, of: nodeID)
         try store.markCommissioned(nodeID)
         try store.addDevices(of: nodeID, named: "Light \(index)", inRoom: index.isMultiple(of: 2) ? "Hall" : nil)
     }
