@@ -5,7 +5,7 @@
 #     devices, `home devices --multipart` as one device of two parts, `home show` prints types, tags, connectivity
 #     and every endpoint's traits;
 #   - then `home watch` in the background (max interval 3 s; its subscriptions ask for every event, which
-#     CircuitMatter has none of: nothing may fail for it);
+#     CircuitMatter has none of: nothing may fail for it, and the Home API's `device.events` yields none, no error);
 #   - `home on`/`off` on the on/off light and `home level` on the dimmable one: the device prints what it did,
 #     `home watch` prints the change;
 #   - `home read` answers OnOff.OnOff, LevelControl.CurrentLevel and BasicInformation.VendorName from the cache;
@@ -159,6 +159,12 @@ expect_command "does not accept Toggle; it was o*" '\[light light1\] O' "$light\
 # The watch's subscriptions ask for every event too; CircuitMatter keeps none: no event line, and nothing failed.
 [ ! -s "$work/watch.err" ] || fail "home watch wrote to standard error: $(cat "$work/watch.err")"
 echo "PASS (events): the subscriptions asked for every event; CircuitMatter reported none and nothing failed"
+# The Home API's EventController on it: none, and no error. Last: its wildcard subscription silences home watch's.
+events="$(timeout 60 "$peers/lab.sh" exec "$repo/.build/debug/home-examples" --state "$hub" events "$light" 2 2>"$work/events.err")" \
+  || fail "home-examples events: $(cat "$work/events.err")"
+[ "$events" = "CircuitMatter 1: 0 event(s) in 2 s" ] && [ ! -s "$work/events.err" ] \
+  || fail "home-examples events printed: $events / $(cat "$work/events.err")"
+echo "PASS (Home API events): $events"
 
 echo "--- home watch output:"
 cat "$work/watch.out"

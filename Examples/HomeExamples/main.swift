@@ -20,7 +20,7 @@ let usage = """
       addresses DEVICE             the IP addresses of the device's node
       multipart-parts              one device per node, its switch and light parts told apart by their tags
       remove DEVICE                what removing the device would do, then remove it (with its node)
-      presses DEVICE COUNT         the next COUNT button presses of a switch (its InitialPress events)
+      events DEVICE SECONDS        every event of the device for SECONDS, a switch's presses decoded
 
     """
 
@@ -50,12 +50,12 @@ do {
     case ("addresses", 2): try await IPAddresses.run(home, device: arguments[1])
     case ("multipart-parts", 1): try await MultipartParts.run(home)
     case ("remove", 2): try await RemoveDevice.run(home, device: arguments[1])
-    case ("presses", 3):
-        guard let count = Int(arguments[2]), count > 0 else {
-            FileHandle.standardError.write(Data("COUNT must be a positive number\n".utf8))
+    case ("events", 3):
+        guard let seconds = Int(arguments[2]), seconds > 0 else {
+            FileHandle.standardError.write(Data("SECONDS must be a positive number\n".utf8))
             exit(2)
         }
-        try await WatchPresses.run(home, device: arguments[1], count: count)
+        try await WatchEvents.run(home, device: arguments[1], seconds: seconds)
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
