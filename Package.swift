@@ -9,6 +9,7 @@ import PackageDescription
 //   MatterSecureChannel         PASE, CASE, StatusReport (sans-IO)
 //   MatterMessaging             message layer (sans-IO)
 //   MatterDiscovery             DNS-SD records and queries (sans-IO)
+//   MatterTime                  the one instant type and the drivers' clock (system or manual)
 //   MatterTLV, MatterOnboarding, MatterCertificates, MatterCrypto   codecs and crypto
 let package = Package(
     name: "swift-home",
@@ -35,14 +36,16 @@ let package = Package(
         // libc's epoll (sys/epoll.h), which the Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
 
+        // Time for every layer: the one instant type, and the clock drivers take (the system's, or a manual one).
+        .target(name: "MatterTime"),
         .target(name: "MatterTLV"),
         .target(name: "MatterOnboarding", dependencies: ["MatterTLV"]),
         .target(name: "MatterCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "MatterMessaging", dependencies: ["MatterCrypto"]),
+        .target(name: "MatterMessaging", dependencies: ["MatterCrypto", "MatterTime"]),
         .target(name: "MatterSecureChannel", dependencies: ["MatterMessaging", "MatterTLV", "MatterCrypto"]),
         .target(name: "MatterInteraction", dependencies: ["MatterTLV", "MatterMessaging"]),
         .target(name: "MatterCertificates", dependencies: ["MatterTLV", "MatterCrypto"]),
-        .target(name: "MatterDiscovery"),
+        .target(name: "MatterDiscovery", dependencies: ["MatterTime"]),
         // The entries of the libFuzzer targets in Fuzz/ (built apart by scripts/fuzz.sh), replayed by the tests.
         .target(name: "MatterFuzzing", dependencies: [
             "MatterTLV", "MatterOnboarding", "MatterMessaging", "MatterCertificates", "MatterDiscovery", "MatterInteraction",
@@ -53,7 +56,7 @@ let package = Package(
         // Development-time tool: Matter IDL and device-type XML in, Swift out (see scripts/generate-datamodel.sh).
         .executableTarget(name: "DataModelGenerator"),
         .target(
-            name: "MatterPlatform", dependencies: ["MatterDiscovery", "MatterMessaging", "MatterCrypto", "CSQLite", "CLinux"]),
+            name: "MatterPlatform", dependencies: ["MatterDiscovery", "MatterMessaging", "MatterCrypto", "MatterTime", "CSQLite", "CLinux"]),
         .target(name: "HomeHub", dependencies: [
             "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",

@@ -30,8 +30,7 @@ public actor VirtualDevice {
     private var factory: DeviceStateFile
     private let random: any RandomSource
     private let log: @Sendable (String) -> Void
-    private let clock = ContinuousClock()
-    private let origin: ContinuousClock.Instant
+    private let clock: any DriverClock
     private let interfaces: [String]
     private var responder: MulticastDNSResponder?
     private var advertised: Set<MatterAdvertisement> = []
@@ -40,7 +39,7 @@ public actor VirtualDevice {
     private var loops: [Task<Void, Never>] = []
     /// The one timer of the device's own behaviour (fail-safe, window, simulation, subscription reports), armed
     /// for the earliest of their deadlines and re-armed after every step.
-    private var timer = DeadlineTimer<Instant>()
+    private var timer = DeadlineTimer()
     private var isRunning = false
     private let simulationInterval: Duration
     private var nextSimulationStep: Instant
@@ -52,7 +51,7 @@ public actor VirtualDevice {
         store: DeviceStore, state: DeviceStateFile, port: UInt16 = 5540,
         sockets: (ipv4: any DatagramSocket, ipv6: any DatagramSocket)? = nil, interfaces: [String] = [],
         random: any RandomSource = SystemRandom(), simulation: Simulation = Simulation(),
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        clock: any DriverClock = SystemClock(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(DeviceError) {
         guard let kind = DeviceKind(rawValue: state.kind) else {
             throw .state(
@@ -70,9 +69,9 @@ public actor VirtualDevice {
         do {
             transport =
                 if let sockets {
-                    MatterTransport(ipv4: sockets.ipv4, ipv6: sockets.ipv6, random: random)
+                    MatterTransport(ipv4: sockets.ipv4, ipv6: sockets.ipv6, random: random, clock: clock)
                 } else {
-                    try MatterTransport(port: port, random: random)
+                    try MatterTransport(port: port, random: random, clock: clock)
                 }
             self.port = try transport.localPorts().ipv4
         } catch {
@@ -86,9 +85,9 @@ public actor VirtualDevice {
         self.random = random
         self.log = log
         self.interfaces = interfaces
-        origin = clock.now
+        self.clock = clock
         simulationInterval = simulation.interval
-        nextSimulationStep = .zero + simulation.interval
+        nextSimulationStep = clock.now + simulation.interval
         attestation = state.attestation
         setupPayload = SetupPayload(
             vendorID: state.identity.vendorID, productID: state.identity.productID, discoveryCapabilities: .onNetwork,
@@ -131,7 +130,7 @@ public actor VirtualDevice {
             do {
                 var generator = SystemRandomNumberGenerator()
                 responder = try MulticastDNSResponder(
-                    interfaces: interfaces, hostName: ResponderHost.randomName(using: &generator))
+                    interfaces: interfaces, hostName: ResponderHost.randomName(using: &generator), clock: clock)
             } catch {
                 throw .network("mDNS on \(interfaces.joined(separator: ", ")): \(error)")
             }
@@ -354,7 +353,7 @@ public actor VirtualDevice {
             timer.cancel()
             return
         }
-        timer.arm(deadline, after: now().duration(to: deadline)) { [weak self] deadline in
+        timer.arm(deadline, on: clock) { [weak self] deadline in
             await self?.timerFired(deadline)
         }
     }
@@ -386,9 +385,7 @@ public actor VirtualDevice {
     }
 
     private func now() -> Instant {
-        let (seconds, attoseconds) = (clock.now - origin).components
-        return Instant(
-            nanoseconds: UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000))
+        clock.now
     }
 
     // MARK: Effects

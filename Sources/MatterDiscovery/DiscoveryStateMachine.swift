@@ -6,7 +6,7 @@ public struct DiscoveryStateMachine: Sendable {
         /// Send this query to the mDNS group on every interface the caller chose.
         case send([UInt8])
         /// Call `timerFired(now:)` at this instant.
-        case armTimer(DiscoveryInstant)
+        case armTimer(Instant)
         /// A commissionable node matching the filter is now fully resolved (once per node, as soon as it is): a
         /// commissioner can start with it while the discovery goes on.
         case resolved(CommissionableNode)
@@ -26,8 +26,8 @@ public struct DiscoveryStateMachine: Sendable {
     public let target: DiscoveryTarget
     private let timeout: Duration
     private var state = State.idle
-    private var deadline = DiscoveryInstant.origin
-    private var nextQuery = DiscoveryInstant.origin
+    private var deadline = Instant.zero
+    private var nextQuery = Instant.zero
     private var interval = DiscoveryTiming.firstRequeryInterval
     private var cache = DiscoveryRecordCache()
     /// Follow-up questions already sent since the last full query, so each is asked once per round.
@@ -40,7 +40,7 @@ public struct DiscoveryStateMachine: Sendable {
         self.timeout = timeout
     }
 
-    public mutating func start(now: DiscoveryInstant) -> [Action] {
+    public mutating func start(now: Instant) -> [Action] {
         guard state == .idle else { return [] }
         state = .running
         deadline = now + timeout
@@ -48,7 +48,7 @@ public struct DiscoveryStateMachine: Sendable {
     }
 
     /// Takes one received packet. Queries, malformed packets and records that change nothing are ignored.
-    public mutating func receive(_ packet: [UInt8], now: DiscoveryInstant) -> [Action] {
+    public mutating func receive(_ packet: [UInt8], now: Instant) -> [Action] {
         guard state == .running, let message = try? DNSMessage(decoding: packet), message.isResponse else { return [] }
         var changed = false
         for record in message.allRecords where cache.insert(record) { changed = true }
@@ -69,7 +69,7 @@ public struct DiscoveryStateMachine: Sendable {
 
     /// A browse for a discriminator wants one device: once one is resolved, wait only `DiscoveryTiming.matchSettle`
     /// more for others that answered the same query. A browse for every device keeps its whole window.
-    private mutating func settleOnFirstMatch(now: DiscoveryInstant) -> [Action] {
+    private mutating func settleOnFirstMatch(now: Instant) -> [Action] {
         guard case .commissionable(let filter) = target, filter != .all, now + DiscoveryTiming.matchSettle < deadline,
             case .commissionable(let nodes) = result, !nodes.isEmpty
         else { return [] }
@@ -77,7 +77,7 @@ public struct DiscoveryStateMachine: Sendable {
         return [.armTimer(min(nextQuery, deadline))]
     }
 
-    public mutating func timerFired(now: DiscoveryInstant) -> [Action] {
+    public mutating func timerFired(now: Instant) -> [Action] {
         guard state == .running else { return [] }
         if now >= deadline {
             state = .finished
@@ -90,7 +90,7 @@ public struct DiscoveryStateMachine: Sendable {
     // MARK: Queries
 
     /// A full round: the base questions plus every follow-up still unanswered; then back off.
-    private mutating func query(now: DiscoveryInstant) -> [Action] {
+    private mutating func query(now: Instant) -> [Action] {
         let followUps = followUpQuestions()
         asked = Set(followUps)
         nextQuery = now + interval

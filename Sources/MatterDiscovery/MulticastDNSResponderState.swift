@@ -16,7 +16,7 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
     public enum Action: Hashable, Sendable {
         case send([UInt8], to: Destination)
         /// Call `timerFired(now:)` at this instant.
-        case armTimer(DiscoveryInstant)
+        case armTimer(Instant)
     }
 
     public let host: ResponderHost
@@ -25,7 +25,7 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
     /// The DNS-SD form of each advertisement, at the same index.
     private var services: [AdvertisedService] = []
     /// RFC 6762 §6: when each record last went out by multicast.
-    private var lastMulticast: [RecordKey: DiscoveryInstant] = [:]
+    private var lastMulticast: [RecordKey: Instant] = [:]
     private var announcements: [Announcement] = []
 
     /// A record without its TTL and cache-flush bit: what stays the same between an announcement and its goodbye.
@@ -52,7 +52,7 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
 
     /// Newly published records still owed announcements (§8.3).
     private struct Announcement: Sendable {
-        var due: DiscoveryInstant
+        var due: Instant
         var keys: Set<RecordKey>
         var gaps: ArraySlice<Duration>
     }
@@ -69,7 +69,7 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
     /// Publishes an advertisement, or replaces the one with the same instance name: new records are
     /// announced now and twice more (§8.3); records the replacement drops get goodbyes (§10.1).
     public mutating func advertise(
-        _ advertisement: MatterAdvertisement, now: DiscoveryInstant
+        _ advertisement: MatterAdvertisement, now: Instant
     ) throws(AdvertisementError) -> [Action] {
         let service = try advertisement.service()
         try Self.checkEncodable(serviceRecords(service))
@@ -86,7 +86,7 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
     }
 
     /// Stops publishing the advertisement with this instance name and says goodbye to its records.
-    public mutating func withdraw(_ advertisement: MatterAdvertisement, now: DiscoveryInstant) -> [Action] {
+    public mutating func withdraw(_ advertisement: MatterAdvertisement, now: Instant) -> [Action] {
         guard
             let index = advertisements.firstIndex(where: { $0.serviceInstanceName == advertisement.serviceInstanceName }
             )
@@ -98,19 +98,19 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
     }
 
     /// Withdraws everything, host records included: what a node sends before it goes away.
-    public mutating func withdrawAll(now: DiscoveryInstant) -> [Action] {
+    public mutating func withdrawAll(now: Instant) -> [Action] {
         let before = records
         advertisements = []
         services = []
         return publish(changesFrom: before, now: now)
     }
 
-    public mutating func timerFired(now: DiscoveryInstant) -> [Action] {
+    public mutating func timerFired(now: Instant) -> [Action] {
         announceDue(now: now) + timerAction
     }
 
     /// Goodbyes for the records gone since `before`, the first announcement of the new ones.
-    private mutating func publish(changesFrom before: [DNSResourceRecord], now: DiscoveryInstant) -> [Action] {
+    private mutating func publish(changesFrom before: [DNSResourceRecord], now: Instant) -> [Action] {
         let after = records
         let afterKeys = Set(after.map(RecordKey.init))
         let beforeKeys = Set(before.map(RecordKey.init))
@@ -134,7 +134,7 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
     }
 
     /// Multicasts every announcement due by `now` and schedules each one's next.
-    private mutating func announceDue(now: DiscoveryInstant) -> [Action] {
+    private mutating func announceDue(now: Instant) -> [Action] {
         var dueKeys: Set<RecordKey> = []
         for index in announcements.indices where announcements[index].due <= now {
             dueKeys.formUnion(announcements[index].keys)
@@ -160,7 +160,7 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
     /// Answers one received packet. `sourcePort` tells a legacy resolver (§6.7) from an mDNS querier;
     /// responses, malformed packets and questions about names this node does not own get no reply.
     public mutating func receive(
-        _ packet: [UInt8], from source: Address, sourcePort: UInt16, now: DiscoveryInstant
+        _ packet: [UInt8], from source: Address, sourcePort: UInt16, now: Instant
     ) -> [Action] {
         guard let query = try? DNSMessage(decoding: packet), !query.isResponse,
             query.flags & DNSMessage.opcodeAndResponseCodeMask == 0
@@ -212,7 +212,7 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
 
     /// §6: what went out by multicast less than a second ago stays out; nothing left, nothing sent.
     private mutating func multicast(
-        answers: [DNSResourceRecord], additionals: [DNSResourceRecord], now: DiscoveryInstant
+        answers: [DNSResourceRecord], additionals: [DNSResourceRecord], now: Instant
     ) -> [Action] {
         func allowed(_ record: DNSResourceRecord) -> Bool {
             lastMulticast[RecordKey(record)].map { $0 + DiscoveryTiming.minimumMulticastInterval <= now } ?? true
@@ -224,7 +224,7 @@ public struct MulticastDNSResponderState<Address: Hashable & Sendable>: Sendable
         return packets(answers: answers, additionals: additionals).map { .send($0, to: .multicast) }
     }
 
-    private func wasMulticastRecently(_ record: DNSResourceRecord, now: DiscoveryInstant) -> Bool {
+    private func wasMulticastRecently(_ record: DNSResourceRecord, now: Instant) -> Bool {
         lastMulticast[RecordKey(record)].map { now < $0 + .seconds(Int(record.ttl)) / 4 } ?? false
     }
 

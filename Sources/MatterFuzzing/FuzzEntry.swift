@@ -173,14 +173,14 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     /// The mDNS responder (RFC 6762 §6) answering whatever anyone on the link multicasts, with a node published.
     static func mdnsResponder(_ bytes: [UInt8]) {
         guard var responder = publishedResponder else { return }
-        _ = responder.receive(bytes, from: 1, sourcePort: 5353, now: DiscoveryInstant(sinceOrigin: .seconds(2)))
-        _ = responder.receive(bytes, from: 2, sourcePort: 50_123, now: DiscoveryInstant(sinceOrigin: .seconds(3)))
+        _ = responder.receive(bytes, from: 1, sourcePort: 5353, now: Instant(since: .seconds(2)))
+        _ = responder.receive(bytes, from: 2, sourcePort: 50_123, now: Instant(since: .seconds(3)))
     }
 
     /// A responder with one node published, made once (a value: each input gets its own copy).
     private static let publishedResponder: MulticastDNSResponderState<UInt32>? = {
         guard var responder = try? MulticastDNSResponderState<UInt32>(host: responderHost) else { return nil }
-        _ = try? responder.advertise(.commissionable(commissionable), now: .origin)
+        _ = try? responder.advertise(.commissionable(commissionable), now: .zero)
         return responder
     }()
 

@@ -1,26 +1,27 @@
-/// The one timer of a sans-IO machine's driver: armed for the machine's next deadline, left alone when already
-/// armed for it, replaced when the deadline moves, cancelled when nothing is due. The sleeping task calls `fire`
-/// with the deadline it was armed for; the driver asks `fired(_:)` whether that is still the armed one.
-public struct DeadlineTimer<Deadline: Equatable & Sendable>: Sendable {
-    private var armed: (deadline: Deadline, task: Task<Void, Never>)?
+import MatterTime
+
+/// The one timer of a sans-IO machine's driver: armed for the machine's next deadline on the driver's clock, left
+/// alone when already armed for it, replaced when the deadline moves, cancelled when nothing is due. The sleeping
+/// task calls `fire` with the deadline it was armed for; the driver asks `fired(_:)` whether that is still the armed
+/// one.
+public struct DeadlineTimer: Sendable {
+    private var armed: (deadline: Instant, task: Task<Void, Never>)?
 
     public init() {}
 
     /// The deadline armed, if any.
-    public var deadline: Deadline? { armed?.deadline }
+    public var deadline: Instant? { armed?.deadline }
 
-    /// Arms for `deadline`, due after `delay`; `fire` runs then, unless the timer was re-armed or cancelled.
+    /// Arms for `deadline` on `clock`; `fire` runs then, unless the timer was re-armed or cancelled.
     public mutating func arm(
-        _ deadline: Deadline, after delay: Duration, fire: @escaping @Sendable (Deadline) async -> Void
+        _ deadline: Instant, on clock: any DriverClock, fire: @escaping @Sendable (Instant) async -> Void
     ) {
         if let armed, armed.deadline == deadline { return }
         armed?.task.cancel()
         armed = (
             deadline,
             Task {
-                if delay > .zero {
-                    do { try await Task.sleep(for: delay) } catch { return }
-                }
+                do { try await clock.sleep(until: deadline) } catch { return }
                 await fire(deadline)
             }
         )
@@ -32,7 +33,7 @@ public struct DeadlineTimer<Deadline: Equatable & Sendable>: Sendable {
     }
 
     /// Whether `deadline` is the one armed (so the firing is current); the timer is then disarmed.
-    public mutating func fired(_ deadline: Deadline) -> Bool {
+    public mutating func fired(_ deadline: Instant) -> Bool {
         guard let armed, armed.deadline == deadline else { return false }
         self.armed = nil
         return true

@@ -12,8 +12,8 @@ public actor MatterTransport {
     private var manager: ExchangeManager<SocketAddress>
     private let ipv4: any DatagramSocket
     private let ipv6: any DatagramSocket
-    private let clock = ContinuousClock()
-    private let origin: ContinuousClock.Instant
+    /// The time of every timer and timeout of the transport, and of its users' (subscriptions' liveness).
+    public nonisolated let clock: any DriverClock
     private var mailboxes: [ExchangeHandle: Mailbox] = [:]
     private var isShutDown = false
     private let incoming: AsyncStream<(ExchangeHandle, ExchangeMessage)>.Continuation
@@ -37,23 +37,29 @@ public actor MatterTransport {
 
     private var nextWaiterID: UInt64 = 0
     private var readiness: [SocketReadiness] = []
-    private var timer = DeadlineTimer<Instant>()
+    private var timer = DeadlineTimer()
 
     /// Binds an IPv4 and an IPv6 socket; `port` 0 picks ephemeral ports (a controller), a device passes its own.
-    public init(port: UInt16 = 0, random: some RandomSource = SystemRandom()) throws(SocketError) {
+    public init(
+        port: UInt16 = 0, random: some RandomSource = SystemRandom(), clock: any DriverClock = SystemClock()
+    ) throws(SocketError) {
         let ipv4 = try UDPSocket(family: .ipv4)
         let ipv6 = try UDPSocket(family: .ipv6)
         try ipv4.bind(to: .ipv4(IPv4Address(0), port: port))
         try ipv6.bind(to: .ipv6(IPv6Address(0, 0), port: port))
-        self.init(ipv4: ipv4, ipv6: ipv6, random: random)
+        self.init(ipv4: ipv4, ipv6: ipv6, random: random, clock: clock)
     }
 
-    /// Runs over the given sockets: bound UDP sockets, or in tests a wrapper that impairs them.
-    public init(ipv4: some DatagramSocket, ipv6: some DatagramSocket, random: some RandomSource = SystemRandom()) {
+    /// Runs over the given sockets (bound UDP sockets, or in tests a simulated network's) on `clock` (in tests, a
+    /// `ManualClock`).
+    public init(
+        ipv4: some DatagramSocket, ipv6: some DatagramSocket, random: some RandomSource = SystemRandom(),
+        clock: any DriverClock = SystemClock()
+    ) {
         self.ipv4 = ipv4
         self.ipv6 = ipv6
+        self.clock = clock
         manager = ExchangeManager(random: random)
-        origin = clock.now
         (incomingExchanges, incoming) = AsyncStream.makeStream()
         // The readiness sources hold the transport weakly, so releasing the transport ends them too.
         Task { [weak self] in await self?.watchSockets() }
@@ -186,7 +192,7 @@ public actor MatterTransport {
             timer.cancel()
             return
         }
-        timer.arm(deadline, after: now().duration(to: deadline)) { [weak self] deadline in
+        timer.arm(deadline, on: clock) { [weak self] deadline in
             await self?.timerFired(deadline)
         }
     }
@@ -246,9 +252,7 @@ public actor MatterTransport {
     }
 
     private func now() -> Instant {
-        let elapsed = clock.now - origin
-        let (seconds, attoseconds) = elapsed.components
-        return Instant(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
+        clock.now
     }
 }
 

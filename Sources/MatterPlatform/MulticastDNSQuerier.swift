@@ -7,7 +7,12 @@ import MatterDiscovery
 /// heard through a second socket that shares port 5353 with SO_REUSEPORT; if the port cannot be
 /// shared, discovery goes on with unicast answers only.
 public struct MulticastDNSQuerier: Sendable {
-    public init() {}
+    /// The time of a browse's query schedule and of its window.
+    let clock: any DriverClock
+
+    public init(clock: any DriverClock = SystemClock()) {
+        self.clock = clock
+    }
 
     /// Commissionable nodes (`_matterc._udp`) matching the filter, heard until `timeout`.
     public func browseCommissionable(
@@ -63,9 +68,8 @@ public struct MulticastDNSQuerier: Sendable {
         } catch {
             throw .socket(error)
         }
-        let clock = ContinuousClock()
-        let origin = clock.now
-        func now() -> DiscoveryInstant { DiscoveryInstant(sinceOrigin: clock.now - origin) }
+        let clock = self.clock
+        func now() -> Instant { clock.now }
 
         // Wakes the loop when a socket is readable (with the `resume` that re-arms that socket once drained) or
         // when the machine's timer is due (with nothing to resume): the loop sleeps in between, never polls.
@@ -73,7 +77,7 @@ public struct MulticastDNSQuerier: Sendable {
         let watchers = sockets.all.map { socket in
             SocketReadiness(descriptor: socket.readinessDescriptor) { resume in wake.yield(resume) }
         }
-        var timer = DeadlineTimer<DiscoveryInstant>()
+        var timer = DeadlineTimer()
         defer {
             for watcher in watchers { watcher.cancel() }
             timer.cancel()
@@ -91,7 +95,7 @@ public struct MulticastDNSQuerier: Sendable {
                 case .send(let packet):
                     do { try sockets.sendQuery(packet) } catch { throw .socket(error) }
                 case .armTimer(let instant):
-                    timer.arm(instant, after: instant.sinceOrigin - now().sinceOrigin) { _ in wake.yield({}) }
+                    timer.arm(instant, on: clock) { _ in wake.yield({}) }
                 case .resolved(let node):
                     onResolved(node)
                 case .finished(let result):

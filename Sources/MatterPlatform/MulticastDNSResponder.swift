@@ -10,15 +10,17 @@ import MatterDiscovery
 public actor MulticastDNSResponder {
     private var state: MulticastDNSResponderState<SocketAddress>
     private let sockets: ResponderSockets
-    private let clock = ContinuousClock()
-    private let origin: ContinuousClock.Instant
-    private var timer = DeadlineTimer<DiscoveryInstant>()
+    private let clock: any DriverClock
+    private var timer = DeadlineTimer()
     private var readiness: [SocketReadiness] = []
     private var isShutDown = false
 
     /// Publishes the addresses the named interfaces have now under `hostName`. Nothing is sent until `advertise`.
-    public init(interfaces: [String], hostName: DNSName) throws(MulticastDNSError) {
+    public init(
+        interfaces: [String], hostName: DNSName, clock: any DriverClock = SystemClock()
+    ) throws(MulticastDNSError) {
         guard !interfaces.isEmpty else { throw .noInterfaces }
+        self.clock = clock
         var ipv4: [IPv4Address] = [], ipv6: [IPv6Address] = []
         do {
             for name in interfaces {
@@ -36,7 +38,6 @@ public actor MulticastDNSResponder {
         } catch {
             throw .advertisement(error)
         }
-        origin = clock.now
         // The readiness sources hold the responder weakly, so releasing the responder ends them too.
         Task { [weak self] in await self?.watchSockets() }
     }
@@ -73,7 +74,7 @@ public actor MulticastDNSResponder {
         timer.cancel()
     }
 
-    private var now: DiscoveryInstant { DiscoveryInstant(sinceOrigin: clock.now - origin) }
+    private var now: Instant { clock.now }
 
     private func watchSockets() {
         guard !isShutDown else { return }
@@ -95,13 +96,13 @@ public actor MulticastDNSResponder {
         }
     }
 
-    private func arm(_ deadline: DiscoveryInstant) {
-        timer.arm(deadline, after: deadline.sinceOrigin - now.sinceOrigin) { [weak self] deadline in
+    private func arm(_ deadline: Instant) {
+        timer.arm(deadline, on: clock) { [weak self] deadline in
             await self?.timerFired(deadline)
         }
     }
 
-    private func timerFired(_ deadline: DiscoveryInstant) {
+    private func timerFired(_ deadline: Instant) {
         guard !isShutDown, timer.fired(deadline) else { return }
         execute(state.timerFired(now: now))
     }

@@ -55,11 +55,11 @@ private struct SimulatedDevice {
 private struct Harness {
     var machine: DiscoveryStateMachine
     var devices: [SimulatedDevice]
-    var queries: [(at: DiscoveryInstant, questions: [DNSQuestion])] = []
-    var timer: DiscoveryInstant?
-    var finished: (at: DiscoveryInstant, result: DiscoveryStateMachine.DiscoveryResult)?
+    var queries: [(at: Instant, questions: [DNSQuestion])] = []
+    var timer: Instant?
+    var finished: (at: Instant, result: DiscoveryStateMachine.DiscoveryResult)?
     /// Each `resolved` action, when it came.
-    var resolved: [(at: DiscoveryInstant, node: CommissionableNode)] = []
+    var resolved: [(at: Instant, node: CommissionableNode)] = []
 
     init(_ target: DiscoveryTarget, timeout: Duration, devices: [SimulatedDevice]) {
         machine = DiscoveryStateMachine(target: target, timeout: timeout)
@@ -67,7 +67,7 @@ private struct Harness {
     }
 
     mutating func run() throws {
-        try handle(machine.start(now: .origin), now: .origin)
+        try handle(machine.start(now: .zero), now: .zero)
         while finished == nil, let instant = timer {
             timer = nil
             try handle(machine.timerFired(now: instant), now: instant)
@@ -75,7 +75,7 @@ private struct Harness {
     }
 
     /// Answers are heard once the whole batch of actions was carried out, as on a real network.
-    mutating func handle(_ actions: [DiscoveryStateMachine.Action], now: DiscoveryInstant) throws {
+    mutating func handle(_ actions: [DiscoveryStateMachine.Action], now: Instant) throws {
         var responses: [[UInt8]] = []
         for action in actions {
             switch action {
@@ -97,7 +97,7 @@ private struct Harness {
     }
 }
 
-private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceOrigin: .seconds(value)) }
+private func seconds(_ value: Int) -> Instant { Instant(since: .seconds(value)) }
 
 @Suite struct DiscoveryStateMachineTests {
     /// CircuitMatter advertises `_L3840` and `_CM` but no `_S15`: the browse of the whole service finds it.
@@ -143,14 +143,14 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
         twin.host = "c.local"
         var harness = Harness(.commissionable(.shortDiscriminator(15)), timeout: .seconds(3), devices: [first, twin])
         try harness.run()
-        #expect(harness.finished?.at == DiscoveryInstant(sinceOrigin: DiscoveryTiming.matchSettle))
+        #expect(harness.finished?.at == Instant(since: DiscoveryTiming.matchSettle))
         // Both answered the same query: both are kept, for the caller to choose.
         #expect(harness.commissionableNodes.map(\.instanceName) == ["AAAAAAAAAAAAAAAA", "CCCCCCCCCCCCCCCC"])
         #expect(harness.queries.count == 1)
         // Each is reported the moment it is resolved, long before the window ends: a commissioner starts with the
         // first at once and keeps the other as a fallback.
         #expect(Set(harness.resolved.map(\.node.instanceName)) == ["AAAAAAAAAAAAAAAA", "CCCCCCCCCCCCCCCC"])
-        #expect(harness.resolved.allSatisfy { $0.at == .origin })
+        #expect(harness.resolved.allSatisfy { $0.at == .zero })
         #expect(harness.resolved.map(\.node.instanceName).count == 2, "each node is reported once")
 
         var all = Harness(.commissionable(.all), timeout: .seconds(3), devices: [first, twin])
@@ -172,7 +172,7 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
         let peer = OperationalPeerID(compressedFabricID: 0x2906_C908_D115_D362, nodeID: 0x11)
         var harness = Harness(.operational(peer), timeout: .milliseconds(2500), devices: [])
         try harness.run()
-        #expect(harness.finished?.at == DiscoveryInstant(sinceOrigin: .milliseconds(2500)))
+        #expect(harness.finished?.at == Instant(since: .milliseconds(2500)))
         #expect(harness.finished?.result == .operational(nil))
         #expect(
             harness.queries.first?.questions == [
@@ -188,7 +188,7 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
         var harness = Harness(.operational(peer), timeout: .seconds(5), devices: [device])
         try harness.run()
         guard case .operational(let node) = harness.finished?.result else { Issue.record("not finished"); return }
-        #expect(harness.finished?.at == .origin)
+        #expect(harness.finished?.at == .zero)
         #expect(node?.port == 5541)
         #expect(node?.peerID == peer)
         #expect(node?.txt.sessionIdleInterval == nil)
@@ -201,7 +201,7 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
         var harness = Harness(.commissionable(.longDiscriminator(3840)), timeout: .seconds(2), devices: [device])
         try harness.run()
         let instance = device.instance
-        let followUps = harness.queries.filter { $0.at == .origin }.dropFirst().map(\.questions)
+        let followUps = harness.queries.filter { $0.at == .zero }.dropFirst().map(\.questions)
         #expect(
             followUps == [
                 [DNSQuestion(name: instance, type: .srv), DNSQuestion(name: instance, type: .txt)],
@@ -209,7 +209,7 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
             ])
         #expect(harness.commissionableNodes.map(\.port) == [5540])
         // Resolved within the first round: the browse for one discriminator ends without a second.
-        #expect(harness.queries.allSatisfy { $0.at == .origin })
+        #expect(harness.queries.allSatisfy { $0.at == .zero })
         // A browse for every device goes on; nothing is missing by its second round, so it repeats only the browse.
         var all = Harness(.commissionable(.all), timeout: .seconds(2), devices: [device])
         try all.run()
@@ -221,20 +221,20 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
 
     @Test func mergesDuplicateAnswers() throws {
         var machine = DiscoveryStateMachine(target: .commissionable(.all), timeout: .seconds(1))
-        _ = machine.start(now: .origin)
+        _ = machine.start(now: .zero)
         var device = SimulatedDevice.commissionable("DDDDDDDDDDDDDDDD", discriminator: 7, subtypes: [])
         let query = try DNSMessage(questions: [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)])
             .encoded()
         let first = try #require(try device.answer(query))
         // The first answer resolves the device; the same answer again changes nothing and reports nothing.
-        let resolved = machine.receive(first, now: .origin)
+        let resolved = machine.receive(first, now: .zero)
         guard case .resolved(let node) = resolved.first, resolved.count == 1 else {
             Issue.record("\(resolved)"); return
         }
         #expect(node.instanceName == "DDDDDDDDDDDDDDDD")
-        #expect(machine.receive(first, now: .origin) == [])
+        #expect(machine.receive(first, now: .zero) == [])
         device.addresses = [IPv6Address("fe80::1"), IPv6Address("::1")].compactMap { $0 }
-        #expect(machine.receive(try #require(try device.answer(query)), now: .origin) == [])
+        #expect(machine.receive(try #require(try device.answer(query)), now: .zero) == [])
         let actions = machine.timerFired(now: seconds(1))
         guard case .finished(.commissionable(let nodes)) = actions.first else { Issue.record("\(actions)"); return }
         #expect(nodes.count == 1)
@@ -243,25 +243,25 @@ private func seconds(_ value: Int) -> DiscoveryInstant { DiscoveryInstant(sinceO
 
     @Test func forgetsAnInstanceSaidGoodbyeTo() throws {
         var machine = DiscoveryStateMachine(target: .commissionable(.all), timeout: .seconds(1))
-        _ = machine.start(now: .origin)
+        _ = machine.start(now: .zero)
         let device = SimulatedDevice.commissionable("EEEEEEEEEEEEEEEE", discriminator: 7, subtypes: [])
         let query = try DNSMessage(questions: [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)])
             .encoded()
-        _ = machine.receive(try #require(try device.answer(query)), now: .origin)
+        _ = machine.receive(try #require(try device.answer(query)), now: .zero)
         let goodbye = DNSMessage(
             flags: 0x8400,
             answers: [DNSResourceRecord(name: MatterServiceName.commissionable, ttl: 0, data: .ptr(device.instance))])
-        _ = machine.receive(try goodbye.encoded(), now: .origin)
+        _ = machine.receive(try goodbye.encoded(), now: .zero)
         #expect(machine.timerFired(now: seconds(1)) == [.finished(.commissionable([]))])
     }
 
     @Test func ignoresQueriesAndGarbage() throws {
         var machine = DiscoveryStateMachine(target: .commissionable(.all), timeout: .seconds(1))
-        _ = machine.start(now: .origin)
+        _ = machine.start(now: .zero)
         let query = try DNSMessage(questions: [DNSQuestion(name: MatterServiceName.commissionable, type: .ptr)])
             .encoded()
-        #expect(machine.receive(query, now: .origin) == [])
-        #expect(machine.receive([0xFF, 0x00], now: .origin) == [])
-        #expect(machine.start(now: .origin) == [])
+        #expect(machine.receive(query, now: .zero) == [])
+        #expect(machine.receive([0xFF, 0x00], now: .zero) == [])
+        #expect(machine.start(now: .zero) == [])
     }
 }

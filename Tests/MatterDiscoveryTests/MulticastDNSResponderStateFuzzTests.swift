@@ -34,7 +34,7 @@ import Testing
             let port: UInt16 = random.below(2) == 0 ? F.mdnsPort : F.legacyPort
             let actions = responder.receive(
                 packet, from: round, sourcePort: port,
-                now: DiscoveryInstant(sinceOrigin: .milliseconds(10_000 + 100 * round)))
+                now: Instant(since: .milliseconds(10_000 + 100 * round)))
             for action in actions {
                 guard case .send(let bytes, let destination) = action else {
                     Issue.record("round \(round): a query armed a timer")

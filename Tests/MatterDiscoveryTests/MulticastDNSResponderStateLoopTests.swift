@@ -10,9 +10,9 @@ private struct Link {
     var querier: DiscoveryStateMachine
     /// 5353 makes the querier a full mDNS querier that hears the group; any other port makes it legacy.
     var querierPort: UInt16
-    var now = DiscoveryInstant.origin
-    var responderTimer: DiscoveryInstant?
-    var querierTimer: DiscoveryInstant?
+    var now = Instant.zero
+    var responderTimer: Instant?
+    var querierTimer: Instant?
     var result: DiscoveryStateMachine.DiscoveryResult?
     var multicastsHeard = 0
     var unicastsHeard = 0
@@ -28,7 +28,7 @@ private struct Link {
     }
 
     /// Starts the querier at `start` and runs both timers until it finishes.
-    mutating func discover(startingAt start: DiscoveryInstant) {
+    mutating func discover(startingAt start: Instant) {
         advance(to: start)
         fromQuerier(querier.start(now: now))
         while result == nil, let next = [responderTimer, querierTimer].compactMap({ $0 }).min() {
@@ -36,7 +36,7 @@ private struct Link {
         }
     }
 
-    private mutating func advance(to instant: DiscoveryInstant) {
+    private mutating func advance(to instant: Instant) {
         while let next = [responderTimer, querierTimer].compactMap({ $0 }).min(), next <= instant, result == nil {
             now = next
             if responderTimer == next {
@@ -110,7 +110,7 @@ private struct Link {
     @Test(arguments: [CommissionableFilter.longDiscriminator(3840), .shortDiscriminator(15)])
     func findsTheAdvertisementFromAnEphemeralPort(filter: CommissionableFilter) throws {
         var link = try link(.commissionable(filter), querierPort: 50_000)
-        link.discover(startingAt: DiscoveryInstant(sinceOrigin: .seconds(10)))
+        link.discover(startingAt: Instant(since: .seconds(10)))
         try expectTheDevice(link.result)
         #expect(link.unicastsHeard > 0)
         #expect(link.multicastsHeard == 0)
@@ -119,20 +119,20 @@ private struct Link {
     /// A querier on port 5353 starting with the announcements hears them, and later multicast answers.
     @Test func findsTheAdvertisementAsAFullMulticastQuerier() throws {
         var link = try link(.commissionable(.longDiscriminator(3840)), querierPort: F.mdnsPort)
-        link.discover(startingAt: .origin)
+        link.discover(startingAt: .zero)
         try expectTheDevice(link.result)
         #expect(link.multicastsHeard > 0)
     }
 
     @Test func missesADeviceWithAnotherDiscriminator() throws {
         var link = try link(.commissionable(.longDiscriminator(3841)), querierPort: 50_000)
-        link.discover(startingAt: DiscoveryInstant(sinceOrigin: .seconds(10)))
+        link.discover(startingAt: Instant(since: .seconds(10)))
         #expect(link.result == .commissionable([]))
     }
 
     @Test func resolvesTheOperationalInstance() throws {
         var link = try link(.operational(F.peer), querierPort: 50_000)
-        link.discover(startingAt: DiscoveryInstant(sinceOrigin: .seconds(10)))
+        link.discover(startingAt: Instant(since: .seconds(10)))
         guard case .operational(let node?) = link.result else {
             Issue.record("not resolved: \(String(describing: link.result))"); return
         }
@@ -140,14 +140,14 @@ private struct Link {
         #expect(node.port == 5540)
         #expect(node.txt.sessionIdleInterval == .milliseconds(500))
         #expect(node.ipv4Addresses == F.host.ipv4Addresses)
-        #expect(link.now == DiscoveryInstant(sinceOrigin: .seconds(10)))
+        #expect(link.now == Instant(since: .seconds(10)))
     }
 
     /// After withdrawal the querier, still listening, forgets the instance said goodbye to.
     @Test func losesTheAdvertisementAfterItsWithdrawal() throws {
         var link = try link(.commissionable(.longDiscriminator(3840)), querierPort: 50_000)
-        _ = link.responder.withdraw(.commissionable(F.commissionable), now: .origin)
-        link.discover(startingAt: DiscoveryInstant(sinceOrigin: .seconds(10)))
+        _ = link.responder.withdraw(.commissionable(F.commissionable), now: .zero)
+        link.discover(startingAt: Instant(since: .seconds(10)))
         #expect(link.result == .commissionable([]))
     }
 }

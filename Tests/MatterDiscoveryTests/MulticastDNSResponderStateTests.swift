@@ -22,8 +22,8 @@ enum ResponderFixture {
     /// A responder with both advertisements published at the origin and announced at 0 s, 1 s and 3 s.
     static func responder() throws -> Responder {
         var responder = try Responder(host: host)
-        _ = try responder.advertise(.commissionable(commissionable), now: .origin)
-        _ = try responder.advertise(.operational(operational), now: .origin)
+        _ = try responder.advertise(.commissionable(commissionable), now: .zero)
+        _ = try responder.advertise(.operational(operational), now: .zero)
         _ = responder.timerFired(now: at(1))
         _ = responder.timerFired(now: at(3))
         return responder
@@ -41,7 +41,7 @@ enum ResponderFixture {
         }
     }
 
-    static func at(_ seconds: Double) -> DiscoveryInstant { DiscoveryInstant(sinceOrigin: .seconds(seconds)) }
+    static func at(_ seconds: Double) -> Instant { Instant(since: .seconds(seconds)) }
 
     static var instance: DNSName { commissionable.serviceInstanceName }
     static var ptr: DNSResourceRecord {
@@ -212,7 +212,7 @@ enum ResponderFixture {
         // Right after the announcement: legacy replies are unicast, so the once-a-second rule does not hold them back.
         let sent = try F.sent(
             responder.receive(
-                try F.query([question, question], id: 0xBEEF), from: 9, sourcePort: F.legacyPort, now: .origin))
+                try F.query([question, question], id: 0xBEEF), from: 9, sourcePort: F.legacyPort, now: .zero))
         let (response, destination) = try #require(sent.first)
         #expect(sent.count == 1)
         #expect(destination == .unicast(9))
@@ -296,7 +296,7 @@ enum ResponderFixture {
     /// cache-flush bit (§10.2), host and SRV records live 120 s, the others 4500 s (§10).
     @Test func announcesOnAVirtualClock() throws {
         var responder = try Responder(host: F.host)
-        let actions = try responder.advertise(.commissionable(F.commissionable), now: .origin)
+        let actions = try responder.advertise(.commissionable(F.commissionable), now: .zero)
         #expect(actions.last == .armTimer(F.at(1)))
         let first = try #require(try F.sent(actions).first)
         #expect(first.to == .multicast)
@@ -382,7 +382,7 @@ enum ResponderFixture {
 
     @Test func dropsPendingAnnouncementsOfWithdrawnRecords() throws {
         var responder = try Responder(host: F.host)
-        _ = try responder.advertise(.commissionable(F.commissionable), now: .origin)
+        _ = try responder.advertise(.commissionable(F.commissionable), now: .zero)
         let goodbye = responder.withdraw(.commissionable(F.commissionable), now: F.at(0.5))
         #expect(!goodbye.contains { if case .armTimer = $0 { true } else { false } })
         #expect(responder.timerFired(now: F.at(1)).isEmpty)
@@ -394,7 +394,7 @@ enum ResponderFixture {
         for node in 1...40 {
             let advertisement = OperationalAdvertisement(
                 peerID: OperationalPeerID(compressedFabricID: 0xABCD, nodeID: UInt64(node)), port: 5540)
-            _ = try responder.advertise(.operational(advertisement), now: .origin)
+            _ = try responder.advertise(.operational(advertisement), now: .zero)
         }
         let actions = responder.receive(
             try F.query([DNSQuestion(name: "_matter._tcp.local", type: .ptr)]), from: 7, sourcePort: F.legacyPort,

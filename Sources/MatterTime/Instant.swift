@@ -46,7 +46,7 @@ public struct Instant: InstantProtocol, Sendable, CustomStringConvertible {
 
 extension Duration {
     /// The duration in whole nanoseconds, clamped to what an Int64 holds.
-    var saturatingNanoseconds: Int64 {
+    public var saturatingNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (wholeSeconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }
@@ -59,5 +59,12 @@ extension Duration {
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
+
+extension Instant {
+    /// The instant `duration` after the origin.
+    public init(since duration: Duration) {
+        self = Instant.zero + duration
     }
 }
