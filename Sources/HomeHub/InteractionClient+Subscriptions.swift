@@ -5,7 +5,7 @@ import MatterTLV
 /// What the client keeps for one established subscription.
 struct ActiveSubscription: Sendable {
     var transaction: SubscribeTransaction
-    var liveness: SubscriptionLiveness<ContinuousClock.Instant>
+    var liveness: SubscriptionLiveness
     let continuation: AsyncThrowingStream<InteractionReport, any Error>.Continuation
     let operation: String
     var watchdog: Task<Void, Never>?
@@ -66,13 +66,14 @@ extension InteractionClient {
         let (reports, continuation) = AsyncThrowingStream<InteractionReport, any Error>.makeStream()
         let liveness = SubscriptionLiveness(
             maxInterval: maxInterval, retransmissionAllowance: retransmissionAllowance,
-            establishedAt: ContinuousClock.now)
+            establishedAt: transport.clock.now)
         subscriptions[id] = ActiveSubscription(
             transaction: transaction, liveness: liveness, continuation: continuation,
             operation: operation)
+        let clock = transport.clock
         subscriptions[id]?.watchdog = Task { [weak self] in
             while let deadline = await self?.livenessDeadline(of: id) {
-                try? await Task.sleep(until: deadline, clock: .continuous)
+                try? await clock.sleep(until: deadline)
                 if Task.isCancelled { return }
             }
         }
@@ -94,9 +95,9 @@ extension InteractionClient {
     }
 
     /// The subscription's liveness deadline, or nil once it ended; ends it with an error when the deadline passed.
-    func livenessDeadline(of id: UInt32) -> ContinuousClock.Instant? {
+    func livenessDeadline(of id: UInt32) -> Instant? {
         guard let active = subscriptions[id] else { return nil }
-        switch active.liveness.check(now: .now) {
+        switch active.liveness.check(now: transport.clock.now) {
         case .alive(let deadline):
             return deadline
         case .lost:
@@ -130,7 +131,7 @@ extension InteractionClient {
                 return
             }
             let actions = active.transaction.receive(opcode: message.opcode, payload: message.payload)
-            active.liveness.reportReceived(at: .now)
+            active.liveness.reportReceived(at: transport.clock.now)
             subscriptions[id] = active
             for action in actions {
                 switch action {

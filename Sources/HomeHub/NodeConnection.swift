@@ -102,7 +102,7 @@ public actor NodeConnection {
             }
             guard !Task.isCancelled else { return }
             becomeOffline(reason)
-            try? await Task.sleep(for: backoff.nextDelay(using: &random))
+            try? await transport.clock.sleep(for: backoff.nextDelay(using: &random))
         }
     }
 

@@ -1,8 +1,12 @@
+import MatterMessaging
+
 // Matter Core §8.5 Subscribe Interaction, liveness: the publisher reports at least every max interval (an empty
 // report when nothing changed), so a subscription is lost when nothing arrived for the max interval plus the time
 // the peer's reliable messaging may take to deliver that report (its MRP retransmissions).
-/// The liveness deadline of one subscription. Generic over the driver's instant type; it never reads a clock.
-public struct SubscriptionLiveness<Moment: InstantProtocol & Sendable>: Sendable where Moment.Duration == Duration {
+/// The liveness deadline of one subscription, on the driver's clock; it never reads a clock itself.
+public struct SubscriptionLiveness: Sendable {
+    public typealias Moment = Instant
+
     public enum Status: Hashable, Sendable {
         /// A report is due by this deadline.
         case alive(until: Moment)

@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterInteraction
 import MatterPlatform
+import MatterTestSupport
 
 @testable import HomeHub
 
@@ -11,8 +12,13 @@ struct LiveConnectionFixture {
     /// How many sessions each connection established, by node ID.
     let establishments = Received<UInt64>()
 
-    init() throws {
-        controller = try MatterTransport()
+    /// On loopback UDP and the system clock, or on a test network and its manual clock.
+    init(network: ClockedNetwork? = nil) throws {
+        if let network {
+            controller = MatterTransport(ipv4: network.socket(), ipv6: network.socket(), clock: network.clock)
+        } else {
+            controller = try MatterTransport()
+        }
         router = InteractionRouter(transport: controller)
     }
 

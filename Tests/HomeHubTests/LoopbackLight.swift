@@ -4,6 +4,7 @@ import MatterInteraction
 import MatterMessaging
 import MatterPlatform
 import MatterTLV
+import MatterTestSupport
 
 @testable import HomeHub
 
@@ -119,19 +120,27 @@ actor LoopbackLight {
     private var isPoweredOn = true
     private let sessionIDBase: UInt16
     private var sessionCount: UInt16 = 0
-    private let origin = ContinuousClock.now
     private var tasks: [Task<Void, Never>] = []
 
     /// MRP intervals short enough that a lost subscription is noticed a fraction of a second after its max interval.
     static let peerParameters = MRPParameters(idleInterval: .milliseconds(50), activeInterval: .milliseconds(50))
     static let context = AccessContext(fabricIndex: 1, subject: 0x1122_3344, authMode: .case)
 
-    /// `sessionIDBase` keeps the session IDs of several lights apart on one controller transport.
-    init(toggle: LightDataModel.Toggle = .accepted, sessionIDBase: UInt16 = 100) throws {
-        transport = try MatterTransport()
+    /// `sessionIDBase` keeps the session IDs of several lights apart on one controller transport. On loopback UDP and
+    /// the system clock, or on a test network and its manual clock.
+    init(toggle: LightDataModel.Toggle = .accepted, sessionIDBase: UInt16 = 100, network: ClockedNetwork? = nil) throws
+    {
+        if let network {
+            transport = MatterTransport(ipv4: network.socket(), ipv6: network.socket(), clock: network.clock)
+        } else {
+            transport = try MatterTransport()
+        }
         server = InteractionServer(provider: LightDataModel(toggle: toggle))
         self.sessionIDBase = sessionIDBase
     }
+
+    /// The port its transport receives on.
+    var port: UInt16 { (try? transport.localPorts().ipv6) ?? 0 }
 
     func start() {
         let incoming = transport.incomingExchanges
@@ -146,7 +155,7 @@ actor LoopbackLight {
             Task { [weak self] in
                 while !Task.isCancelled, let self {
                     await self.tick()
-                    try? await Task.sleep(for: .milliseconds(10))
+                    try? await self.transport.clock.sleep(for: .milliseconds(10))
                 }
             })
     }
@@ -263,8 +272,7 @@ actor LoopbackLight {
     }
 
     private func now() -> Instant {
-        let (seconds, attoseconds) = (ContinuousClock.now - origin).components
-        return Instant(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
+        transport.clock.now
     }
 }
 

@@ -1,17 +1,10 @@
+import MatterTime
 import Testing
 
 @testable import MatterInteraction
 
 @Suite struct SubscriptionLivenessTests {
-    /// A virtual clock's instant for the tests; the driver supplies its own.
-    struct Moment: InstantProtocol, Sendable {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Moment { Moment(offset: offset + duration) }
-        func duration(to other: Moment) -> Duration { other.offset - offset }
-        static func < (lhs: Moment, rhs: Moment) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    static func at(_ milliseconds: Int64) -> Moment { Moment(offset: .milliseconds(milliseconds)) }
+    static func at(_ milliseconds: Int64) -> Instant { Instant(since: .milliseconds(milliseconds)) }
 
     @Test func lostExactlyAfterMaxIntervalPlusTheRetransmissionAllowance() {
         let liveness = SubscriptionLiveness(
@@ -19,7 +12,7 @@ import Testing
         #expect(liveness.deadline == Self.at(70_300))
         #expect(liveness.check(now: Self.at(70_299)) == .alive(until: Self.at(70_300)))
         #expect(liveness.check(now: Self.at(70_300)) == .alive(until: Self.at(70_300)))
-        #expect(liveness.check(now: Moment(offset: .milliseconds(70_300) + .nanoseconds(1))) == .lost)
+        #expect(liveness.check(now: Instant(since: .milliseconds(70_300) + .nanoseconds(1))) == .lost)
     }
 
     @Test func eachReportMovesTheDeadline() {

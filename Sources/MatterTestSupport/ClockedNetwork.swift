@@ -1,0 +1,167 @@
+import CLinux
+import Glibc
+import MatterDiscovery
+import MatterPlatform
+import MatterTime
+import Synchronization
+
+/// A datagram network for driver tests: the real transport, node connections and devices run over it, on a
+/// `ManualClock`. Each datagram may be lost, duplicated, delayed and so reordered (a random extra delay lets a later
+/// one overtake), from a seeded generator; a delayed one arrives when the test advances the clock past its arrival.
+/// Sockets are plain `DatagramSocket`s whose readiness is an eventfd, so the transport waits on them exactly as on
+/// UDP sockets. Addresses are IPv6 ones (`[::1]:port`) that the network hands out.
+public final class ClockedNetwork: Sendable {
+    public struct Conditions: Sendable, Hashable {
+        public var loss: Double
+        public var duplication: Double
+        public var delay: Duration
+        /// Each copy also waits a random extra delay in 0..<extraDelay.
+        public var extraDelay: Duration
+
+        public init(loss: Double = 0, duplication: Double = 0, delay: Duration = .zero, extraDelay: Duration = .zero) {
+            self.loss = loss
+            self.duplication = duplication
+            self.delay = delay
+            self.extraDelay = extraDelay
+        }
+    }
+
+    public struct Statistics: Sendable, Hashable {
+        public var sent = 0
+        public var lost = 0
+        public var duplicated = 0
+        public var delivered = 0
+    }
+
+    private struct State {
+        var random: SplitMix64
+        var conditions: Conditions
+        var sockets: [UInt16: ClockedSocket] = [:]
+        var nextPort: UInt16 = 40_000
+        var statistics = Statistics()
+        /// Ports whose datagrams are dropped, both ways: a node powered off, a cable pulled.
+        var unplugged: Set<UInt16> = []
+    }
+
+    public let clock: ManualClock
+    private let state: Mutex<State>
+
+    public init(clock: ManualClock, seed: UInt64, conditions: Conditions = Conditions()) {
+        self.clock = clock
+        state = Mutex(State(random: SplitMix64(seed: seed), conditions: conditions))
+    }
+
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    public var conditions: Conditions {
+        get { state.withLock { $0.conditions } }
+        set { state.withLock { $0.conditions = newValue } }
+    }
+
+    /// A new socket with its own port.
+    public func socket() -> ClockedSocket {
+        state.withLock { state in
+            let port = state.nextPort
+            state.nextPort += 1
+            let socket = ClockedSocket(network: self, address: .ipv6(IPv6Address(0, 1), port: port))
+            state.sockets[port] = socket
+            return socket
+        }
+    }
+
+    /// Drops everything from and to `port` until `plug`: silence without closing anything.
+    public func unplug(_ port: UInt16) {
+        state.withLock { _ = $0.unplugged.insert(port) }
+    }
+
+    public func plug(_ port: UInt16) {
+        state.withLock { _ = $0.unplugged.remove(port) }
+    }
+
+    func carry(_ bytes: [UInt8], from source: SocketAddress, to destination: SocketAddress) {
+        let arrivals: [(ClockedSocket, Duration)] = state.withLock { state in
+            state.statistics.sent += 1
+            guard let target = state.sockets[destination.port], !state.unplugged.contains(source.port),
+                !state.unplugged.contains(destination.port),
+                Double.random(in: 0..<1, using: &state.random) >= state.conditions.loss
+            else {
+                state.statistics.lost += 1
+                return []
+            }
+            var copies = 1
+            if Double.random(in: 0..<1, using: &state.random) < state.conditions.duplication {
+                state.statistics.duplicated += 1
+                copies = 2
+            }
+            return (0..<copies).map { _ in
+                let extra = state.conditions.extraDelay * Double.random(in: 0..<1, using: &state.random)
+                return (target, state.conditions.delay + extra)
+            }
+        }
+        for (target, delay) in arrivals {
+            if delay <= .zero {
+                deliver(bytes, from: source, to: target)
+            } else {
+                let arrival = clock.now + delay
+                Task { [clock] in
+                    guard (try? await clock.sleep(until: arrival)) != nil else { return }
+                    self.deliver(bytes, from: source, to: target)
+                }
+            }
+        }
+    }
+
+    private func deliver(_ bytes: [UInt8], from source: SocketAddress, to target: ClockedSocket) {
+        state.withLock { $0.statistics.delivered += 1 }
+        target.enqueue(bytes, from: source)
+    }
+}
+
+/// One socket of a `ClockedNetwork`: readable (its eventfd signalled) while datagrams wait.
+public final class ClockedSocket: DatagramSocket {
+    private unowned let network: ClockedNetwork
+    private let address: SocketAddress
+    private let queue = Mutex<[(bytes: [UInt8], sender: SocketAddress)]>([])
+    public let readinessDescriptor: Int32
+
+    init(network: ClockedNetwork, address: SocketAddress) {
+        self.network = network
+        self.address = address
+        readinessDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+    }
+
+    deinit {
+        close(readinessDescriptor)
+    }
+
+    public var port: UInt16 { address.port }
+
+    public func send(_ bytes: [UInt8], to destination: SocketAddress) throws(SocketError) {
+        network.carry(bytes, from: address, to: destination)
+    }
+
+    /// What waits, at once: the transport drains a socket when it is readable, never blocking on it.
+    public func receive(
+        maximumLength: Int, timeout: Duration
+    ) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)? {
+        queue.withLock { queue in
+            guard !queue.isEmpty else { return nil }
+            let first = queue.removeFirst()
+            if queue.isEmpty {
+                var counter: UInt64 = 0
+                _ = read(readinessDescriptor, &counter, 8)
+            }
+            return (Array(first.bytes.prefix(maximumLength)), first.sender)
+        }
+    }
+
+    public func localAddress() throws(SocketError) -> SocketAddress { address }
+
+    func enqueue(_ bytes: [UInt8], from sender: SocketAddress) {
+        queue.withLock { queue in
+            queue.append((bytes, sender))
+            var one: UInt64 = 1
+            _ = write(readinessDescriptor, &one, 8)
+        }
+    }
+}

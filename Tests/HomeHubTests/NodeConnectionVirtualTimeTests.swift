@@ -1,0 +1,120 @@
+import MatterDataModel
+import MatterInteraction
+import MatterPlatform
+import MatterTestSupport
+import MatterTime
+import Synchronization
+import Testing
+
+@testable import HomeHub
+
+/// Node connections on virtual time: the controller's transport and a loopback light on a `ClockedNetwork`, with a
+/// `ManualClock` the test advances. Liveness, offline detection and reconnection are measured in virtual time, so
+/// the figures are the protocol's, not the machine's, and the tests take milliseconds of real time.
+@Suite(.timeLimit(.minutes(1))) struct NodeConnectionVirtualTimeTests {
+    /// Advances `clock` by `step` at a time until `work` is done (or `limit` of virtual time has passed), letting
+    /// the drivers run between steps; returns its value and the virtual time it was done at.
+    static func drive<Value: Sendable>(
+        _ clock: ManualClock, step: Duration = .milliseconds(10), limit: Duration = .seconds(120),
+        _ work: @escaping @Sendable () async -> Value
+    ) async -> (value: Value, at: Instant)? {
+        let result = Mutex<(Value, Instant)?>(nil)
+        let task = Task {
+            let value = await work()
+            result.withLock { $0 = (value, clock.now) }
+        }
+        let end = clock.now + limit
+        while result.withLock({ $0 == nil }) && clock.now < end {
+            // Real time for the transports, the light and the connection to act on what the last step woke.
+            for _ in 0..<20 { await Task.yield() }
+            try? await Task.sleep(for: .microseconds(300))
+            if result.withLock({ $0 != nil }) { break }
+            clock.advance(by: step)
+        }
+        task.cancel()
+        return result.withLock { $0.map { (value: $0.0, at: $0.1) } }
+    }
+
+    @Test func silencePastLivenessIsOfflineOnTimeAndAPoweredOnNodeComesBack() async throws {
+        let network = ClockedNetwork(clock: ManualClock(), seed: 1)
+        let clock = network.clock
+        let fixture = try LiveConnectionFixture(network: network)
+        let light = try LoopbackLight(network: network)
+        await light.start()
+        let connection = await fixture.connect(to: light, maxInterval: 1)
+        let online = await Self.drive(clock) { try? await connection.connected() }
+        #expect(online != nil)
+        let feed = ConnectivityFeed(await connection.events().makeAsyncIterator())
+        _ = await Self.drive(clock) { await feed.nextConnectivity() }
+
+        await light.powerOff()
+        let silenceStarted = clock.now
+        let offline = await Self.drive(clock) { await feed.nextConnectivity() }
+        let (state, at) = try #require(offline)
+        guard case .offline(_, let reason)? = state else {
+            Issue.record("expected offline, got \(String(describing: state))")
+            return
+        }
+        // Max interval 1 s plus the retransmissions of a node with 50 ms MRP intervals (about 0.7 s), from the
+        // last keep-alive, which went out at most half an interval before the silence; a step of slack.
+        #expect(reason.hasPrefix("subscription lost: no report for 1.7"))
+        let silence = at - silenceStarted
+        #expect(
+            silence >= .milliseconds(1200) && silence <= .milliseconds(1760), "offline after \(silence) of virtual time"
+        )
+
+        // While it is off the retries fail; once it is back, the connection re-establishes and resubscribes.
+        await light.set(isOn: true)
+        await light.powerOn()
+        let back = await Self.drive(clock) { await feed.nextConnectivity() }
+        #expect(back?.value == .online)
+        #expect(try await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1) == true)
+        let establishments = await fixture.establishments.values
+        #expect(establishments.count >= 2 && Set(establishments) == [1])
+        await fixture.stop([connection], [light])
+    }
+
+    /// A fifth of the datagrams lost, both ways: MRP's retransmissions, on virtual time, still bring the node
+    /// online and its change through.
+    @Test func aLossyNetworkStillBringsTheNodeOnlineAndItsChangesThrough() async throws {
+        let network = ClockedNetwork(
+            clock: ManualClock(), seed: 7, conditions: .init(loss: 0.2, delay: .milliseconds(2)))
+        let clock = network.clock
+        let fixture = try LiveConnectionFixture(network: network)
+        let light = try LoopbackLight(network: network)
+        await light.start()
+        let connection = await fixture.connect(to: light, maxInterval: 5)
+        let online = await Self.drive(clock) { () -> Bool in
+            (try? await connection.connected()) != nil
+        }
+        #expect(online?.value == true)
+        await light.set(isOn: true)
+        let changed = await Self.drive(clock) { () -> Bool? in
+            try? await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1)
+        }
+        #expect(changed != nil)
+        let seen = await Self.drive(clock) { () -> Bool in
+            while (try? await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1)) != true {
+                try? await clock.sleep(for: .milliseconds(10))
+            }
+            return true
+        }
+        #expect(seen?.value == true)
+        #expect(network.statistics.lost > 0, "the network lost nothing: the test proved nothing")
+        await fixture.stop([connection], [light])
+    }
+}
+
+/// One connection's events, consumed by the driving tasks one after the other (never two at once: each `drive`
+/// awaits its work before the next begins), which is why it may be shared unchecked.
+final class ConnectivityFeed: @unchecked Sendable {
+    private var events: AsyncStream<NodeConnection.Event>.Iterator
+
+    init(_ events: AsyncStream<NodeConnection.Event>.Iterator) {
+        self.events = events
+    }
+
+    func nextConnectivity() async -> NodeConnection.State? {
+        await events.nextConnectivity()
+    }
+}
