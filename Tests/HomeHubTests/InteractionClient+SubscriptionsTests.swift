@@ -1,6 +1,8 @@
 import MatterDataModel
 import MatterInteraction
 import MatterTLV
+import MatterTestSupport
+import MatterTime
 import Testing
 
 @testable import HomeHub
@@ -81,32 +83,46 @@ import Testing
         await device.stop()
     }
 
+    /// On virtual time: the loss comes exactly a liveness deadline after the last report, not a moment before.
     @Test func aSubscriptionIsLostWhenTheDeviceFallsSilentAndNotBefore() async throws {
+        let network = ClockedNetwork(clock: ManualClock(), seed: 5)
+        let clock = network.clock
         let acknowledgements = Received<InteractionModelStatus>()
         let device = try await LoopbackInteractionDevice(
-            respond: Self.primingPublisher(id: 5, maxInterval: 1, acknowledgements: acknowledgements))
-        let subscription = try await device.client.subscribe(Self.request)
+            network: network, respond: Self.primingPublisher(id: 5, maxInterval: 1, acknowledgements: acknowledgements))
+        let subscribed = await drive(clock) { try? await device.client.subscribe(Self.request) }
+        let subscription = try #require(subscribed?.value)
         // Max interval 1 s plus the retransmissions of a device with 50 ms MRP intervals: lost after about 1.7 s.
         let deadline = Duration.seconds(1) + (await device.client.retransmissionAllowance)
         #expect(deadline > .milliseconds(1600) && deadline < .milliseconds(1800))
-
-        try await Task.sleep(for: .milliseconds(800))
-        let keepAliveSent = ContinuousClock.now
-        let exchange = try await device.openExchange()
-        try await exchange.send(Self.report(5, label: nil))
-        #expect(try await exchange.receiveStatus() == .success)
-        await exchange.close()
-
-        var reports = subscription.makeAsyncIterator()
-        #expect(try await reports.next()?.isEmpty == true)
-        await #expect {
-            _ = try await reports.next()
-        } throws: { error in
-            "\(error)".hasPrefix(
-                "subscribe to endpoint 0, cluster 0x0028, attribute *: subscription lost: no report for 1.7")
+        let reports = Task { () -> (empty: Int, error: String?) in
+            var empty = 0
+            do {
+                for try await report in subscription where report.isEmpty { empty += 1 }
+                return (empty, nil)
+            } catch {
+                return (empty, "\(error)")
+            }
         }
-        // The keep-alive moved the deadline: the loss came a whole deadline after it.
-        #expect(ContinuousClock.now - keepAliveSent >= deadline)
+
+        clock.advance(by: .milliseconds(800))
+        let keepAliveSent = clock.now
+        let acknowledged = await drive(clock) { () -> InteractionModelStatus? in
+            guard let exchange = try? await device.openExchange() else { return nil }
+            defer { Task { await exchange.close() } }
+            try? await exchange.send(Self.report(5, label: nil))
+            return try? await exchange.receiveStatus()
+        }
+        #expect(acknowledged?.value == .success)
+
+        let lost = try #require(await drive(clock) { await reports.value })
+        #expect(lost.value.empty == 1, "the keep-alive reached the consumer as an empty report")
+        #expect(
+            lost.value.error?.hasPrefix(
+                "subscribe to endpoint 0, cluster 0x0028, attribute *: subscription lost: no report for 1.7") == true)
+        // The keep-alive moved the deadline: the loss came a whole deadline after it, within one step.
+        let silence = lost.at - keepAliveSent
+        #expect(silence > deadline && silence <= deadline + .milliseconds(20), "lost after \(silence)")
         await device.stop()
     }
 

@@ -2,6 +2,8 @@ import MatterDataModel
 import MatterInteraction
 import MatterMessaging
 import MatterTLV
+import MatterTestSupport
+import MatterTime
 import Testing
 
 @testable import HomeHub
@@ -55,15 +57,22 @@ actor Received<Value: Sendable> {
         await device.stop()
     }
 
+    /// On virtual time: the read gives up exactly at its timeout.
     @Test func aSilentDeviceTimesOutNamingTheRead() async throws {
-        let device = try await LoopbackInteractionDevice { _ in }
-        let started = ContinuousClock.now
-        await #expect {
-            _ = try await device.client.read([Self.basicInformationVendorName], timeout: .milliseconds(500))
-        } throws: { error in
-            "\(error)" == "read endpoint 0, cluster 0x0028, attribute 0x0001: timed out after 500 ms"
-        }
-        #expect(ContinuousClock.now - started >= .milliseconds(500))
+        let network = ClockedNetwork(clock: ManualClock(), seed: 2)
+        let device = try await LoopbackInteractionDevice(network: network) { _ in }
+        let started = network.clock.now
+        let outcome = try #require(
+            await drive(network.clock) { () -> String in
+                do {
+                    _ = try await device.client.read([Self.basicInformationVendorName], timeout: .milliseconds(500))
+                    return "no error"
+                } catch {
+                    return "\(error)"
+                }
+            })
+        #expect(outcome.value == "read endpoint 0, cluster 0x0028, attribute 0x0001: timed out after 500 ms")
+        #expect(outcome.at - started >= .milliseconds(500) && outcome.at - started <= .milliseconds(510))
         await device.stop()
     }
 

@@ -3,6 +3,7 @@ import MatterInteraction
 import MatterMessaging
 import MatterPlatform
 import MatterTLV
+import MatterTestSupport
 
 @testable import HomeHub
 
@@ -19,9 +20,17 @@ final class LoopbackInteractionDevice: Sendable {
     /// within a second or two of its max interval.
     static let peerParameters = MRPParameters(idleInterval: .milliseconds(50), activeInterval: .milliseconds(50))
 
-    init(respond: @escaping @Sendable (DeviceExchange) async throws -> Void) async throws {
-        transport = try MatterTransport()
-        controller = try MatterTransport()
+    /// On loopback UDP and the system clock, or on a test network and its manual clock.
+    init(
+        network: ClockedNetwork? = nil, respond: @escaping @Sendable (DeviceExchange) async throws -> Void
+    ) async throws {
+        if let network {
+            transport = MatterTransport(ipv4: network.socket(), ipv6: network.socket(), clock: network.clock)
+            controller = MatterTransport(ipv4: network.socket(), ipv6: network.socket(), clock: network.clock)
+        } else {
+            transport = try MatterTransport()
+            controller = try MatterTransport()
+        }
         let devicePort = try transport.localPorts().ipv6
         let controllerPort = try controller.localPorts().ipv6
         let controllerToDevice = [UInt8](repeating: 0x11, count: 16)

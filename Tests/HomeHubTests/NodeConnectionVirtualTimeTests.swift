@@ -12,29 +12,6 @@ import Testing
 /// `ManualClock` the test advances. Liveness, offline detection and reconnection are measured in virtual time, so
 /// the figures are the protocol's, not the machine's, and the tests take milliseconds of real time.
 @Suite(.timeLimit(.minutes(1))) struct NodeConnectionVirtualTimeTests {
-    /// Advances `clock` by `step` at a time until `work` is done (or `limit` of virtual time has passed), letting
-    /// the drivers run between steps; returns its value and the virtual time it was done at.
-    static func drive<Value: Sendable>(
-        _ clock: ManualClock, step: Duration = .milliseconds(10), limit: Duration = .seconds(120),
-        _ work: @escaping @Sendable () async -> Value
-    ) async -> (value: Value, at: Instant)? {
-        let result = Mutex<(Value, Instant)?>(nil)
-        let task = Task {
-            let value = await work()
-            result.withLock { $0 = (value, clock.now) }
-        }
-        let end = clock.now + limit
-        while result.withLock({ $0 == nil }) && clock.now < end {
-            // Real time for the transports, the light and the connection to act on what the last step woke.
-            for _ in 0..<20 { await Task.yield() }
-            try? await Task.sleep(for: .microseconds(300))
-            if result.withLock({ $0 != nil }) { break }
-            clock.advance(by: step)
-        }
-        task.cancel()
-        return result.withLock { $0.map { (value: $0.0, at: $0.1) } }
-    }
-
     @Test func silencePastLivenessIsOfflineOnTimeAndAPoweredOnNodeComesBack() async throws {
         let network = ClockedNetwork(clock: ManualClock(), seed: 1)
         let clock = network.clock
@@ -42,14 +19,14 @@ import Testing
         let light = try LoopbackLight(network: network)
         await light.start()
         let connection = await fixture.connect(to: light, maxInterval: 1)
-        let online = await Self.drive(clock) { try? await connection.connected() }
+        let online = await drive(clock) { try? await connection.connected() }
         #expect(online != nil)
         let feed = ConnectivityFeed(await connection.events().makeAsyncIterator())
-        _ = await Self.drive(clock) { await feed.nextConnectivity() }
+        _ = await drive(clock) { await feed.nextConnectivity() }
 
         await light.powerOff()
         let silenceStarted = clock.now
-        let offline = await Self.drive(clock) { await feed.nextConnectivity() }
+        let offline = await drive(clock) { await feed.nextConnectivity() }
         let (state, at) = try #require(offline)
         guard case .offline(_, let reason)? = state else {
             Issue.record("expected offline, got \(String(describing: state))")
@@ -66,7 +43,7 @@ import Testing
         // While it is off the retries fail; once it is back, the connection re-establishes and resubscribes.
         await light.set(isOn: true)
         await light.powerOn()
-        let back = await Self.drive(clock) { await feed.nextConnectivity() }
+        let back = await drive(clock) { await feed.nextConnectivity() }
         #expect(back?.value == .online)
         #expect(try await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1) == true)
         let establishments = await fixture.establishments.values
@@ -84,16 +61,16 @@ import Testing
         let light = try LoopbackLight(network: network)
         await light.start()
         let connection = await fixture.connect(to: light, maxInterval: 5)
-        let online = await Self.drive(clock) { () -> Bool in
+        let online = await drive(clock) { () -> Bool in
             (try? await connection.connected()) != nil
         }
         #expect(online?.value == true)
         await light.set(isOn: true)
-        let changed = await Self.drive(clock) { () -> Bool? in
+        let changed = await drive(clock) { () -> Bool? in
             try? await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1)
         }
         #expect(changed != nil)
-        let seen = await Self.drive(clock) { () -> Bool in
+        let seen = await drive(clock) { () -> Bool in
             while (try? await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1)) != true {
                 try? await clock.sleep(for: .milliseconds(10))
             }

@@ -1,0 +1,25 @@
+import MatterTime
+import Synchronization
+
+/// Advances `clock` by `step` at a time until `work` is done (or `limit` of virtual time has passed), letting
+/// the drivers run between steps; returns its value and the virtual time it was done at.
+func drive<Value: Sendable>(
+    _ clock: ManualClock, step: Duration = .milliseconds(10), limit: Duration = .seconds(120),
+    _ work: @escaping @Sendable () async -> Value
+) async -> (value: Value, at: Instant)? {
+    let result = Mutex<(Value, Instant)?>(nil)
+    let task = Task {
+        let value = await work()
+        result.withLock { $0 = (value, clock.now) }
+    }
+    let end = clock.now + limit
+    while result.withLock({ $0 == nil }) && clock.now < end {
+        // Real time for the transports, the light and the connection to act on what the last step woke.
+        for _ in 0..<20 { await Task.yield() }
+        try? await Task.sleep(for: .microseconds(300))
+        if result.withLock({ $0 != nil }) { break }
+        clock.advance(by: step)
+    }
+    task.cancel()
+    return result.withLock { $0.map { (value: $0.0, at: $0.1) } }
+}
