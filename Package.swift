@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
         // Seeded randomness, fuzz mutations, the simulated network and a lossy socket, shared by the tests of every layer.
-        .target(name: "MatterTestSupport", dependencies: ["MatterPlatform", "MatterDiscovery", "MatterTime", "CLinux"], path: "Sources/MatterTestSupport"),
+        .target(name: "MatterTestSupport", dependencies: ["MatterPlatform", "MatterDiscovery", "MatterTime", "MatterCrypto", "CLinux"], path: "Sources/MatterTestSupport"),
 
         .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV", "MatterTestSupport"]),

@@ -18,7 +18,8 @@ public actor Commissioner {
     private let transport: MatterTransport
     private let random: any RandomSource
     private let progress: @Sendable (CommissioningProgress) -> Void
-    private let clock = ContinuousClock()
+    /// The transport's: step deadlines and the transcript's durations are on the time the transport runs on.
+    private var clock: any DriverClock { transport.clock }
 
     public init(
         authority: FabricAuthority, store: HubStore, transport: MatterTransport,
@@ -71,7 +72,7 @@ public actor Commissioner {
                 let stepStart = clock.now
                 do {
                     let before = context
-                    context = try await withDeadline(step.timeout) { [self] in
+                    context = try await withDeadline(step.timeout, on: clock) { [self] in
                         try await self.perform(step, request, before)
                     }
                     let duration = clock.now - stepStart
@@ -486,12 +487,14 @@ struct AttestationFailure: Error, CustomStringConvertible {
     var description: String { "the device is not a certified Matter device: " + reasons.joined(separator: "; ") }
 }
 
-/// Runs `body`, abandoning it with `StepTimeout` after `limit`.
-func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+/// Runs `body`, abandoning it with `StepTimeout` after `limit` on `clock`.
+func withDeadline<T: Sendable>(
+    _ limit: Duration, on clock: any DriverClock = SystemClock(), _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await body() }
         group.addTask {
-            try await Task.sleep(for: limit)
+            try await clock.sleep(for: limit)
             throw StepTimeout(limit: limit)
         }
         defer { group.cancelAll() }

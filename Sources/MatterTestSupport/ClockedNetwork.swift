@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import MatterCrypto
 import MatterDiscovery
 import MatterPlatform
 import MatterTime
@@ -9,7 +10,8 @@ import Synchronization
 /// `ManualClock`. Each datagram may be lost, duplicated, delayed and so reordered (a random extra delay lets a later
 /// one overtake), from a seeded generator; a delayed one arrives when the test advances the clock past its arrival.
 /// Sockets are plain `DatagramSocket`s whose readiness is an eventfd, so the transport waits on them exactly as on
-/// UDP sockets. Addresses are IPv6 ones (`[::1]:port`) that the network hands out.
+/// UDP sockets. Sockets come in pairs, one per family on one port (`127.0.0.1:port` and `[::1]:port`), as a
+/// transport binds them.
 public final class ClockedNetwork: Sendable {
     public struct Conditions: Sendable, Hashable {
         public var loss: Double
@@ -36,7 +38,7 @@ public final class ClockedNetwork: Sendable {
     private struct State {
         var random: SplitMix64
         var conditions: Conditions
-        var sockets: [UInt16: ClockedSocket] = [:]
+        var sockets: [SocketAddress: ClockedSocket] = [:]
         var nextPort: UInt16 = 40_000
         var statistics = Statistics()
         /// Ports whose datagrams are dropped, both ways: a node powered off, a cable pulled.
@@ -58,15 +60,23 @@ public final class ClockedNetwork: Sendable {
         set { state.withLock { $0.conditions = newValue } }
     }
 
-    /// A new socket with its own port.
-    public func socket() -> ClockedSocket {
+    /// An IPv4 and an IPv6 socket on a port of their own.
+    public func sockets() -> (ipv4: ClockedSocket, ipv6: ClockedSocket) {
         state.withLock { state in
             let port = state.nextPort
             state.nextPort += 1
-            let socket = ClockedSocket(network: self, address: .ipv6(IPv6Address(0, 1), port: port))
-            state.sockets[port] = socket
-            return socket
+            let ipv4 = ClockedSocket(network: self, address: .ipv4(IPv4Address(127 << 24 | 1), port: port))
+            let ipv6 = ClockedSocket(network: self, address: .ipv6(IPv6Address(0, 1), port: port))
+            state.sockets[.ipv4(IPv4Address(127 << 24 | 1), port: port)] = ipv4
+            state.sockets[.ipv6(IPv6Address(0, 1), port: port)] = ipv6
+            return (ipv4, ipv6)
         }
+    }
+
+    /// A transport on a new pair of sockets, on the network's clock.
+    public func transport(random: some RandomSource = SystemRandom()) -> MatterTransport {
+        let (ipv4, ipv6) = sockets()
+        return MatterTransport(ipv4: ipv4, ipv6: ipv6, random: random, clock: clock)
     }
 
     /// Drops everything from and to `port` until `plug`: silence without closing anything.
@@ -81,7 +91,7 @@ public final class ClockedNetwork: Sendable {
     func carry(_ bytes: [UInt8], from source: SocketAddress, to destination: SocketAddress) {
         let arrivals: [(ClockedSocket, Duration)] = state.withLock { state in
             state.statistics.sent += 1
-            guard let target = state.sockets[destination.port], !state.unplugged.contains(source.port),
+            guard let target = state.sockets[Self.routable(destination)], !state.unplugged.contains(source.port),
                 !state.unplugged.contains(destination.port),
                 Double.random(in: 0..<1, using: &state.random) >= state.conditions.loss
             else {
@@ -108,6 +118,14 @@ public final class ClockedNetwork: Sendable {
                     self.deliver(bytes, from: source, to: target)
                 }
             }
+        }
+    }
+
+    /// Where a datagram to `address` goes: scope IDs do not matter on this one link.
+    private static func routable(_ address: SocketAddress) -> SocketAddress {
+        switch address {
+        case .ipv6(let host, let port, _): .ipv6(host, port: port)
+        default: address
         }
     }
 

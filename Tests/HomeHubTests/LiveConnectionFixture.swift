@@ -15,7 +15,7 @@ struct LiveConnectionFixture {
     /// On loopback UDP and the system clock, or on a test network and its manual clock.
     init(network: ClockedNetwork? = nil) throws {
         if let network {
-            controller = MatterTransport(ipv4: network.socket(), ipv6: network.socket(), clock: network.clock)
+            controller = network.transport()
         } else {
             controller = try MatterTransport()
         }

@@ -25,8 +25,8 @@ final class LoopbackInteractionDevice: Sendable {
         network: ClockedNetwork? = nil, respond: @escaping @Sendable (DeviceExchange) async throws -> Void
     ) async throws {
         if let network {
-            transport = MatterTransport(ipv4: network.socket(), ipv6: network.socket(), clock: network.clock)
-            controller = MatterTransport(ipv4: network.socket(), ipv6: network.socket(), clock: network.clock)
+            transport = network.transport()
+            controller = network.transport()
         } else {
             transport = try MatterTransport()
             controller = try MatterTransport()

@@ -131,7 +131,7 @@ actor LoopbackLight {
     init(toggle: LightDataModel.Toggle = .accepted, sessionIDBase: UInt16 = 100, network: ClockedNetwork? = nil) throws
     {
         if let network {
-            transport = MatterTransport(ipv4: network.socket(), ipv6: network.socket(), clock: network.clock)
+            transport = network.transport()
         } else {
             transport = try MatterTransport()
         }

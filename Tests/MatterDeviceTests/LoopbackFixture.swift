@@ -8,6 +8,7 @@ import MatterInteraction
 import MatterOnboarding
 import MatterPlatform
 import MatterSecureChannel
+import MatterTestSupport
 import Synchronization
 
 /// The device's console lines, collected for assertions.
@@ -30,22 +31,37 @@ struct LoopbackFixture {
     let store: DeviceStore
     let device: VirtualDevice
     let lines: LogLines
+    /// The test network and its manual clock, when the device runs on one instead of loopback UDP.
+    var network: ClockedNetwork? = nil
 
     var address: SocketAddress { .ipv4(IPv4Address(127 << 24 | 1), port: device.port) }
     var hubPath: String { directory + "/hub" }
 
     /// Starts the device stored in `directory/device` (created on first use as a `kind`) on `port` (0: ephemeral).
+    /// On `network`, the device's sockets are the network's and its timers run on the network's manual clock.
     static func start(
         in directory: String, port: UInt16 = 0, kind: DeviceKind = .light,
-        simulation: Simulation = Simulation()
+        simulation: Simulation = Simulation(), network: ClockedNetwork? = nil
     ) async throws -> LoopbackFixture {
         let store = DeviceStore(directory: directory + "/device")
         let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: discriminator))
         let lines = LogLines()
-        let device = try VirtualDevice(
-            store: store, state: state, port: port, simulation: simulation, log: lines.append)
+        let device: VirtualDevice
+        if let network {
+            device = try VirtualDevice(
+                store: store, state: state, sockets: network.sockets(), simulation: simulation,
+                clock: network.clock, log: lines.append)
+        } else {
+            device = try VirtualDevice(
+                store: store, state: state, port: port, simulation: simulation, log: lines.append)
+        }
         try await device.start()
-        return LoopbackFixture(directory: directory, store: store, device: device, lines: lines)
+        return LoopbackFixture(directory: directory, store: store, device: device, lines: lines, network: network)
+    }
+
+    /// A controller transport: on the fixture's network when it has one, else on loopback UDP.
+    func controllerTransport() throws -> MatterTransport {
+        try network?.transport() ?? MatterTransport()
     }
 
     /// A trust store holding only this device's development PAA.

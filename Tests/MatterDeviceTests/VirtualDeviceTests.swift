@@ -9,6 +9,8 @@ import MatterOnboarding
 import MatterPlatform
 import MatterSecureChannel
 import MatterTLV
+import MatterTestSupport
+import MatterTime
 import Testing
 
 /// The device in-process on loopback, driven by our own hub: commissioning, CASE from stored state, invoke and
@@ -174,36 +176,57 @@ struct VirtualDeviceTests {
         }
     }
 
+    /// On virtual time: the fail-safe rolls AddNOC back when its 2 s run out.
     @Test func anExpiredFailSafeRollsBackAddNOC() async throws {
         try await withTemporaryDirectory { directory in
-            let fixture = try await LoopbackFixture.start(in: directory)
+            let network = ClockedNetwork(clock: ManualClock(), seed: 4)
+            let clock = network.clock
+            let fixture = try await LoopbackFixture.start(in: directory, network: network)
             let hub = try Hub(statePath: fixture.hubPath)
-            let transport = try MatterTransport()
-            let (client, pase) = try await fixture.paseClient(transport: transport)
-            let armed = try await client.invoke(
-                GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 2, breadcrumb: 1), endpoint: 0)
-            #expect(armed.errorCode == .ok)
-            let nonce = [UInt8](repeating: 0x42, count: 32)
-            let csrResponse = try await client.invoke(
-                OperationalCredentialsCluster.Commands.CSRRequest(csrNonce: nonce), endpoint: 0)
-            let csr = try CertificateSigningRequest(derEncoded: try NOCSRElements(tlv: csrResponse.nocsrElements).csr)
-            _ = try await client.invoke(
-                OperationalCredentialsCluster.Commands.AddTrustedRootCertificate(
-                    rootCACertificate: hub.authority.rootCertificateTLV), endpoint: 0)
+            let transport = try fixture.controllerTransport()
             let nodeID: UInt64 = 0x0000_0000_00AB_CDEF
-            let (noc, icac) = try hub.authority.issueNOC(for: csr, nodeID: nodeID)
-            let added = try await client.invoke(
-                OperationalCredentialsCluster.Commands.AddNOC(
-                    nocValue: noc, icacValue: icac, ipkValue: hub.authority.fabric.ipkEpochKey,
-                    caseAdminSubject: hub.authority.caseAdminSubject, adminVendorId: 0xFFF1), endpoint: 0)
-            #expect(added.statusCode == .ok)
+            let added = await drive(clock) {
+                () -> (armedAt: Instant, status: OperationalCredentialsCluster.NodeOperationalCertStatusEnum)? in
+                guard let (client, _) = try? await fixture.paseClient(transport: transport),
+                    let armed = try? await client.invoke(
+                        GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 2, breadcrumb: 1),
+                        endpoint: 0),
+                    armed.errorCode == .ok
+                else { return nil }
+                let armedAt = clock.now
+                let nonce = [UInt8](repeating: 0x42, count: 32)
+                guard
+                    let csrResponse = try? await client.invoke(
+                        OperationalCredentialsCluster.Commands.CSRRequest(csrNonce: nonce), endpoint: 0),
+                    let elements = try? NOCSRElements(tlv: csrResponse.nocsrElements),
+                    let csr = try? CertificateSigningRequest(derEncoded: elements.csr),
+                    (try? await client.invoke(
+                        OperationalCredentialsCluster.Commands.AddTrustedRootCertificate(
+                            rootCACertificate: hub.authority.rootCertificateTLV), endpoint: 0)) != nil,
+                    let (noc, icac) = try? hub.authority.issueNOC(for: csr, nodeID: nodeID),
+                    let response = try? await client.invoke(
+                        OperationalCredentialsCluster.Commands.AddNOC(
+                            nocValue: noc, icacValue: icac, ipkValue: hub.authority.fabric.ipkEpochKey,
+                            caseAdminSubject: hub.authority.caseAdminSubject, adminVendorId: 0xFFF1), endpoint: 0)
+                else { return nil }
+                return (armedAt, response.statusCode)
+            }
+            let (armedAt, status) = try #require(added?.value)
+            #expect(status == .ok)
             #expect(await fixture.device.fabrics.map(\.nodeID) == [nodeID])
             // Committed state does not include it yet.
             #expect(try fixture.store.load()?.fabrics.isEmpty == true)
-            _ = pase
 
-            // The commissioner goes away; two seconds later the device is back where it started.
-            #expect(await eventually(within: .seconds(5)) { await fixture.device.fabrics.isEmpty })
+            // The commissioner goes away; when the 2 s have passed the device is back where it started.
+            let rolledBack = try #require(
+                await drive(clock) {
+                    while await !fixture.device.fabrics.isEmpty { try? await clock.sleep(for: .milliseconds(10)) }
+                    return true
+                })
+            // Not before its 2 s (within the step in which the controller read the clock after the response), and
+            // noticed within a few steps of the drive after.
+            let expiry = rolledBack.at - armedAt
+            #expect(expiry >= .milliseconds(1_990) && expiry <= .milliseconds(2_100), "rolled back after \(expiry)")
             #expect(await fixture.device.isFailSafeArmed == false)
             #expect(await fixture.device.isCommissioningWindowOpen)
             // The console line is an effect the device applies after the state changed: it may follow a moment later.
@@ -211,9 +234,10 @@ struct VirtualDeviceTests {
                 await eventually(within: .seconds(5)) {
                     fixture.lines.all.contains("[commissioning] fail-safe expired: rolled back fabric 1")
                 })
-            await #expect(throws: (any Error).self) {
-                _ = try await fixture.caseClient(hub, nodeID: nodeID, transport: transport)
+            let refused = await drive(clock) { () -> Bool in
+                (try? await fixture.caseClient(hub, nodeID: nodeID, transport: transport)) == nil
             }
+            #expect(refused?.value == true, "CASE with the rolled-back NOC must fail")
             await transport.shutdown()
             await fixture.device.shutdown()
         }

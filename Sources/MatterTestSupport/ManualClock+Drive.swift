@@ -2,8 +2,10 @@ import MatterTime
 import Synchronization
 
 /// Advances `clock` by `step` at a time until `work` is done (or `limit` of virtual time has passed), letting
-/// the drivers run between steps; returns its value and the virtual time it was done at.
-func drive<Value: Sendable>(
+/// the drivers run between steps (a few hundred microseconds of real time each); returns its value and the virtual
+/// time it was done at, or nil when the limit came first. Driver tests run on it: what they measure is virtual time,
+/// precise to one step, whatever the machine's load.
+public func drive<Value: Sendable>(
     _ clock: ManualClock, step: Duration = .milliseconds(10), limit: Duration = .seconds(120),
     _ work: @escaping @Sendable () async -> Value
 ) async -> (value: Value, at: Instant)? {
@@ -14,7 +16,7 @@ func drive<Value: Sendable>(
     }
     let end = clock.now + limit
     while result.withLock({ $0 == nil }) && clock.now < end {
-        // Real time for the transports, the light and the connection to act on what the last step woke.
+        // Real time for the transports and drivers to act on what the last step woke.
         for _ in 0..<20 { await Task.yield() }
         try? await Task.sleep(for: .microseconds(300))
         if result.withLock({ $0 != nil }) { break }
