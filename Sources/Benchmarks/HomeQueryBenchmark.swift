@@ -71,6 +71,7 @@ private func eventsToSubscriber(presses: Int) async throws -> [Duration] {
         let model = home.model
         guard let device = try await home.devices().list().first else { return }
         let (arrivals, arrived) = AsyncStream<(UInt64, ContinuousClock.Instant)>.makeStream()
+        var followed = model.changes(.node(1)).makeAsyncIterator()
         let consumer = Task {
             do {
                 for try await press in device.events.subscribe(SwitchTrait.InitialPressEvent.self) {
@@ -78,8 +79,9 @@ private func eventsToSubscriber(presses: Int) async throws -> [Duration] {
                 }
             } catch {}
         }
-        // The subscriber is listening once following the node has been tried (offline here: no address).
-        while model.view(of: 1) == nil { try await Task.sleep(for: .milliseconds(1)) }
+        // The subscriber listens before it tries to follow the node, which leaves the node's view offline here (no
+        // address): once that change is heard, presses reach it.
+        _ = await followed.next()
         var waiting = arrivals.makeAsyncIterator()
         let press = TLVElement(SwitchCluster.Events.InitialPress(newPosition: 1).tlvValue())
         for number in 1...UInt64(presses) {

@@ -584,7 +584,7 @@ public actor VirtualDevice {
         }
         // The unsecured session stays a moment, so a retransmitted last message is still acknowledged.
         Task { [weak transport] in
-            try? await Task.sleep(for: DeviceTiming.unsecuredSessionLinger)
+            try? await clock.sleep(for: DeviceTiming.unsecuredSessionLinger)
             await transport?.removeSession(unsecured)
         }
     }
