@@ -5,10 +5,10 @@
 # entry (FuzzCorpusReplayTests), so the normal suite keeps it fixed.
 #
 #   scripts/fuzz.sh TARGET|all [--runs N | --seconds S]     (default: --seconds 30)
-#   targets: FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder
+#   targets: FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-all=(FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder)
+all=(FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer)
 usage() { echo "usage: scripts/fuzz.sh TARGET|all [--runs N | --seconds S]  (targets: ${all[*]})" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 case "$1" in
@@ -27,6 +27,8 @@ flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xsw
 swift build --package-path Fuzz "${flags[@]}" 2>&1 | tail -n 1
 bin="$(swift build --package-path Fuzz "${flags[@]}" --show-bin-path)"
 mkdir -p Fuzz/Crashes
+# Globals initialized once per process are not leaks (see the file).
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 for target in "${targets[@]}"; do
   work="$(mktemp -d)"
   cp -r "Fuzz/Corpus/$target/." "$work/"

@@ -6,6 +6,7 @@
 #     and every endpoint's traits;
 #   - then `home watch` in the background (max interval 3 s; its subscriptions ask for every event, which
 #     CircuitMatter has none of: nothing may fail for it, and the Home API's `device.events` yields none, no error);
+#   - last, `home serve` brings the node online from its last known address and stops cleanly on SIGTERM;
 #   - `home on`/`off` on the on/off light and `home level` on the dimmable one: the device prints what it did,
 #     `home watch` prints the change;
 #   - `home read` answers OnOff.OnOff, LevelControl.CurrentLevel and BasicInformation.VendorName from the cache;
@@ -165,6 +166,16 @@ events="$(timeout 60 "$peers/lab.sh" exec "$repo/.build/debug/home-examples" --s
 [ "$events" = "CircuitMatter 1: 0 event(s) in 2 s" ] && [ ! -s "$work/events.err" ] \
   || fail "home-examples events printed: $events / $(cat "$work/events.err")"
 echo "PASS (Home API events): $events"
+# home serve: follows the node from its last known address (no --interface), says so, and stops cleanly on SIGTERM.
+"$peers/lab.sh" exec "$home_tool" serve --state "$hub" 2>"$work/serve.err" &
+serve_pid=$!
+pids+=("$serve_pid")
+wait_for 30 "$work/serve.err" "node $node \\(CircuitMatter 1, CircuitMatter 2\\)  online$" || fail "home serve never had the node online: $(cat "$work/serve.err")"
+pkill -TERM -f "home serve --state $hub" || true
+timeout 30 bash -c "while kill -0 $serve_pid 2>/dev/null; do sleep 0.1; done" || fail "home serve did not stop on SIGTERM"
+wait "$serve_pid" || fail "home serve exited $? on SIGTERM: $(cat "$work/serve.err")"
+grep -q "stopped$" "$work/serve.err" || fail "home serve did not say it stopped: $(cat "$work/serve.err")"
+echo "PASS (home serve): $(grep -m1 ' online$' "$work/serve.err"); stopped on SIGTERM"
 
 echo "--- home watch output:"
 cat "$work/watch.out"

@@ -77,6 +77,20 @@ public final class Home: Sendable {
         await context.live.stop()
     }
 
+    /// Follows every node of the home live, as the hub of a home that runs all day does, until `disconnect()`: each
+    /// node's connection starts at once (at its last known address first), and a node added later is followed as
+    /// soon as it appears. Returns once every node present has had its first try.
+    @_spi(HomeCommandLine) public func followEveryNode() async {
+        let (context, model) = (context, context.model)
+        let added = model.changes(.home)
+        context.live.followAdded(from: added)
+        await withTaskGroup(of: Void.self) { group in
+            for nodeID in model.snapshot.devices.keys {
+                group.addTask { _ = try? await context.live.connection(to: nodeID) }
+            }
+        }
+    }
+
     /// One device per application endpoint: `devices(enableMultipartDevices: false)`.
     public func devices() -> Query<HomeDevice> {
         devices(enableMultipartDevices: false)

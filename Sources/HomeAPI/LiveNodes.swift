@@ -23,6 +23,8 @@ final class LiveNodes: Sendable {
     private struct State {
         var connections: NodeConnections?
         var watchers: [UInt64: Task<Void, Never>] = [:]
+        /// Starts the connection of each node the home gains, while every node is followed.
+        var follower: Task<Void, Never>?
     }
 
     private let hub: Hub
@@ -88,12 +90,28 @@ final class LiveNodes: Sendable {
         model.forgetView(of: nodeID)
     }
 
+    /// Follows each node the home gains from now on (its first device added), until `stop()`.
+    func followAdded(from changes: HomeModel.Changes) {
+        state.withLock { state in
+            guard state.follower == nil else { return }
+            state.follower = Task { [weak self] in
+                for await update in changes {
+                    guard let self, case .changes(let changes) = update else { continue }
+                    for case .deviceAdded(let id) in changes {
+                        Task { _ = try? await self.connection(to: id.nodeID) }
+                    }
+                }
+            }
+        }
+    }
+
     /// Stops every connection; a later subscription or command starts them again.
     func stop() async {
-        let (connections, watchers) = state.withLock { state in
+        let (connections, watchers, follower) = state.withLock { state in
             defer { state = State() }
-            return (state.connections, state.watchers)
+            return (state.connections, state.watchers, state.follower)
         }
+        follower?.cancel()
         watchers.values.forEach { $0.cancel() }
         await connections?.stopAll()
         for nodeID in model.snapshot.views.keys { model.forgetView(of: nodeID) }

@@ -1,5 +1,6 @@
 import MatterCertificates
 import MatterCrypto
+import MatterDevice
 import MatterDiscovery
 import MatterInteraction
 import MatterMessaging
@@ -20,6 +21,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case pase = "FuzzPASE"
     case caseResponder = "FuzzCASE"
     case mdnsResponder = "FuzzMDNSResponder"
+    case interactionServer = "FuzzInteractionServer"
 
     public func run(_ bytes: [UInt8]) {
         switch self {
@@ -32,6 +34,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .pase: Self.pase(bytes)
         case .caseResponder: Self.caseResponder(bytes)
         case .mdnsResponder: Self.mdnsResponder(bytes)
+        case .interactionServer: Self.interactionServer(bytes)
         }
     }
 
@@ -104,6 +107,40 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         _ = try? WriteRequestMessage(payload: bytes)
         _ = try? TimedRequestMessage(payload: bytes)
     }
+
+    /// Matter Core §8 Interaction Model requests as the virtual device's server handles them: a dimmable light's data
+    /// model (the device's own cluster servers) fed a sequence of messages, length-prefixed chunks as for PASE, on a
+    /// PASE session during commissioning (which may do everything), spread over three exchanges so that a chunked
+    /// report's StatusResponses and a timed request's follow-up reach the exchange they belong to; time moves 100 ms
+    /// per message, and the server's timers run in between.
+    static func interactionServer(_ bytes: [UInt8]) {
+        var server = InteractionServer(provider: deviceModel)
+        let session = SessionHandle(rawValue: 1)
+        let context = AccessContext(
+            fabricIndex: 0, subject: AccessContext.paseSubject, authMode: .pase, isCommissioning: true)
+        var now = Instant.zero
+        for (index, (opcode, payload)) in messages(bytes[...]).enumerated() {
+            let exchange = ExchangeHandle(session: session, exchangeID: UInt16(index % 3), role: .responder)
+            _ = server.handle(opcode: opcode, payload: payload, on: exchange, context: context, now: now)
+            now = now + .milliseconds(100)
+            _ = server.tick(now: now)
+        }
+    }
+
+    /// Built once: generating the attestation chain takes longer than many runs.
+    private static let deviceModel: DeviceDataModel = {
+        let attestation = try! DevelopmentAttestation.generate(vendorID: 0xFFF1, productID: 0x8000, deviceType: 0x0101)
+        let window = CommissioningWindow(
+            kind: .initial, verifier: paseVerifier, iterations: 1000, salt: paseSalt, discriminator: 3840, deadline: nil
+        )
+        let node = NodeState(
+            identity: DeviceIdentity(
+                vendorID: 0xFFF1, productID: 0x8000, productName: "fuzz light", serialNumber: "F1", uniqueID: "U1"),
+            attestation: attestation, onboardingWindow: window, fabrics: [], random: DeterministicRandom(seed: 3))
+        return DeviceDataModel(
+            node: node, root: .rootNode(interfaces: [], rebootCount: 1, bootTime: .zero),
+            applicationEndpoints: DeviceKind.dimmableLight.applicationEndpoints())
+    }()
 
     /// Matter Core §4.14.1 PASE as the device sees it: a fresh responder fed what a stranger sends, one message per
     /// length-prefixed chunk (the first byte of each chunk its opcode).

@@ -180,6 +180,7 @@ import Testing
                   level                   Set a device's level (LevelControl MoveToLevelWithOnOff, no transition).
                   read                    Print an attribute of a device from its node's live attribute cache.
                   watch                   Print one line per change as it happens (time, device, attribute, new value), every event (time, device, event, fields) and every connectivity change, until Ctrl-C.
+                  serve                   Run the hub: follow every device live until SIGINT or SIGTERM, one line per device state change.
                   -h, --help              Show help information.
 
                 """)

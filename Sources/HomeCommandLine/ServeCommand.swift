@@ -1,0 +1,108 @@
+import Foundation
+@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeHub
+
+/// `home serve`: the hub of a home that runs all day. It holds the home's serving lock (a second one is refused,
+/// naming the first's PID), follows every node live from the start (last known address first, then operational
+/// discovery on the named interfaces; each re-established with backoff for ever), prints one line per node state
+/// change on standard error, and on SIGINT or SIGTERM closes every subscription and session and exits 0.
+///
+/// Not yet built (see the hub service issue): the local client socket, through which the CLI, apps and helpers are
+/// to use this hub instead of opening sessions of their own; until then they still open their own.
+enum ServeCommand {
+    static let serve = CommandSpec(
+        name: "serve",
+        summary: "Run the hub: follow every device live until SIGINT or SIGTERM, one line per device state change.",
+        options: [HubCommands.interfaceOption, HubCommands.stateOption],
+        run: { arguments throws(CommandLineError) in
+            let interfaces = HubCommands.interfaceNames(arguments)
+            let hub = try HubCommands.open(arguments)
+            let lock: ServingLock
+            do {
+                lock = try ServingLock(directory: hub.directory.path)
+            } catch {
+                throw .failed("\(error)")
+            }
+            let home: Home
+            do throws(HomeError) {
+                home = try await Home.connect(
+                    Home.Configuration(stateDirectory: hub.directory.path, networkInterfaces: interfaces))
+            } catch {
+                throw .invalidInput("cannot open the hub's state: \(error.message)")
+            }
+            let say = arguments.progress
+            let stop = StopSignals()
+            let lines = ServeLines(model: home.model)
+            let logger = Task { await lines.follow(say) }
+            let nodes = home.model.snapshot.devices.count
+            say("\(ServeLines.now())  serving \(hub.directory.path) (PID \(getpid())): \(nodes) node(s)")
+            await home.followEveryNode()
+            let signal = await stop.next()
+            say("\(ServeLines.now())  \(signal): closing every subscription and session")
+            logger.cancel()
+            await home.disconnect()
+            withExtendedLifetime(lock) {}
+            say("\(ServeLines.now())  stopped")
+            return .success("")
+        }
+    )
+}
+
+/// One line per node state change, from the home model: "13:04:32.171  node 391D788B9528D5FA (Desk lamp 1, Desk lamp
+/// 2)  offline (subscription lost: no report for 10.051 s)".
+struct ServeLines: Sendable {
+    let model: HomeModel
+
+    private static let time: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss.SSS"
+        return formatter
+    }()
+
+    static func now() -> String { time.string(from: Date()) }
+
+    func follow(_ say: @escaping @Sendable (String) -> Void) async {
+        for await update in model.changes(.home) {
+            guard case .changes(let changes) = update else { continue }
+            for case .connectivity(let nodeID, let state) in changes where state != .connecting {
+                say("\(Self.now())  \(label(nodeID))  \(state)")
+            }
+        }
+    }
+
+    private func label(_ nodeID: UInt64) -> String {
+        let node = DeviceID(nodeID: nodeID, endpoint: 0).description.dropLast(2)
+        let names = model.devices(of: nodeID)?.map(\.name) ?? []
+        return "node \(node)" + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))")
+    }
+}
+
+/// SIGINT and SIGTERM, turned from process-ending signals into an event the hub waits for, so it can shut down in
+/// order.
+final class StopSignals: Sendable {
+    /// Only kept (to keep the handlers) and cancelled: never touched from two threads at once.
+    private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
+    private let stream: AsyncStream<String>
+
+    init() {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        self.stream = stream
+        sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(name) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// The name of the first signal that comes.
+    func next() async -> String {
+        var iterator = stream.makeAsyncIterator()
+        return await iterator.next() ?? "end"
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+    }
+}
