@@ -62,7 +62,7 @@ let package = Package(
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
-        .target(name: "HomeAPI", dependencies: ["HomeHub", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
+        .target(name: "HomeAPI", dependencies: ["HomeHub", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub",
                                                        "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterDevice"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),

@@ -157,7 +157,7 @@ enum HomeAPICommands {
     // MARK: Helpers
 
     /// The home on `--state` (or the default state directory); `interfaces` are where mDNS may look for devices.
-    private static func open(
+    static func open(
         _ arguments: ParsedArguments, interfaces: [String] = []
     ) async throws(CommandLineError) -> Home {
         do {
@@ -169,7 +169,7 @@ enum HomeAPICommands {
     }
 
     /// A device by its ID or its name, whatever its case; a name several devices share is refused (give the ID).
-    private static func device(_ text: String, in home: Home) async throws(CommandLineError) -> HomeDevice {
+    static func device(_ text: String, in home: Home) async throws(CommandLineError) -> HomeDevice {
         let devices = try await refusingBadInput { () throws(HomeError) in try await home.devices().list() }
         if let device = devices.first(where: { $0.id == text }) { return device }
         let named = devices.filter { $0.name.caseInsensitiveCompare(text) == .orderedSame }.sorted { $0.id < $1.id }
@@ -203,7 +203,7 @@ enum HomeAPICommands {
 
     /// Runs a Home API call: what the caller got wrong (a blank name, a name taken, a device or room gone meanwhile)
     /// exits 2; a failure of the hub's store exits 1.
-    private static func refusingBadInput<Result>(
+    static func refusingBadInput<Result>(
         _ body: () async throws(HomeError) -> Result
     ) async throws(CommandLineError) -> Result {
         do {

@@ -59,5 +59,11 @@ public struct InteractionClientError: Error, Hashable, Sendable, CustomStringCon
         return error.status
     }
 
+    /// The cluster-specific status that came with it (§8.10.3 ClusterStatus), when the cluster gave one.
+    public var clusterStatus: UInt8? {
+        guard case .interaction(.status(let status, _)) = reason else { return nil }
+        return status.clusterStatus
+    }
+
     public var description: String { "\(operation): \(reason)" }
 }

@@ -32,6 +32,19 @@ extension NodeConnection {
         }
     }
 
+    /// Reads `paths` from the node now (not from the cache), once the connection is online: for what the subscription
+    /// does not carry, such as a list read across fabrics (`isFabricFiltered` false).
+    public func read(
+        _ paths: [AttributePathIB], isFabricFiltered: Bool
+    ) async throws(NodeConnectionError) -> InteractionReport {
+        let client = try await onlineClient()
+        do {
+            return try await client.read(paths, isFabricFiltered: isFabricFiltered, timeout: settings.responseTimeout)
+        } catch {
+            throw .interaction(error)
+        }
+    }
+
     /// Whether the cluster on `endpoint` accepts the command, from its cached AcceptedCommandList; nil when the
     /// node has not reported that list (or it does not decode).
     public func supports<Command: ClusterCommand>(_ command: Command.Type, endpoint: UInt16) -> Bool? {

@@ -180,6 +180,8 @@ import Testing
                   level                   Set a device's level (LevelControl MoveToLevelWithOnOff, no transition).
                   read                    Print an attribute of a device from its node's live attribute cache.
                   watch                   Print one line per change as it happens (time, device, attribute, new value), every event (time, device, event, fields) and every connectivity change, until Ctrl-C.
+                  share                   Open a commissioning window so another ecosystem can add a device; print its codes.
+                  fabrics                 List the ecosystems that control a device: each fabric of its node, this hub's marked.
                   serve                   Run the hub: follow every device live until SIGINT or SIGTERM, one line per device state change.
                   -h, --help              Show help information.
 

@@ -1,0 +1,112 @@
+import Foundation
+@_spi(HomeCommandLine) import HomeAPI
+
+/// `home share`, `home fabrics`: a device shared with another ecosystem, and who controls it, through the Home API
+/// (`openCommissioningWindow`, `revokeCommissioningWindow`, `fabrics`), which keeps the rules.
+enum SharingCommands {
+    static let share = CommandSpec(
+        name: "share",
+        summary: "Open a commissioning window so another ecosystem can add a device; print its codes.",
+        arguments: [LiveCommands.deviceArgument],
+        options: [
+            .init(
+                name: "timeout", valueName: "SECONDS",
+                help: "How long the window stays open, 180 to 900 (default 180)."),
+            .init(name: "revoke", valueName: nil, help: "Close the window open on the device instead."),
+            .init(name: "json", valueName: nil, help: "Print one JSON object instead of lines."),
+            HubCommands.interfaceOption, HubCommands.stateOption,
+        ],
+        run: { arguments throws(CommandLineError) in
+            let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+            let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+            if arguments.flags.contains("revoke") {
+                try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                    try await device.revokeCommissioningWindow()
+                }
+                await home.disconnect()
+                return .success("\(device.name) (\(device.id)): commissioning window closed\n")
+            }
+            // The bounds are the Home API's to check: it refuses the others with their reason.
+            var timeout = 180
+            if let text = arguments.values["timeout"] {
+                guard let seconds = Int(text) else {
+                    throw .invalidInput("timeout '\(text)' is not a number of seconds")
+                }
+                timeout = seconds
+            }
+            let window = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                try await device.openCommissioningWindow(timeout: .seconds(timeout))
+            }
+            await home.disconnect()
+            return .success(render(window, of: device, json: arguments.flags.contains("json")))
+        }
+    )
+
+    static let fabrics = CommandSpec(
+        name: "fabrics",
+        summary: "List the ecosystems that control a device: each fabric of its node, this hub's marked.",
+        arguments: [LiveCommands.deviceArgument],
+        options: [
+            .init(name: "json", valueName: nil, help: "Print one JSON array instead of a table."),
+            HubCommands.interfaceOption, HubCommands.stateOption,
+        ],
+        run: { arguments throws(CommandLineError) in
+            let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+            let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+            let fabrics = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                try await device.fabrics()
+            }
+            await home.disconnect()
+            return .success(render(fabrics, json: arguments.flags.contains("json")))
+        }
+    )
+
+    static func render(_ window: CommissioningWindow, of device: HomeDevice, json: Bool) -> String {
+        let closes = ISO8601DateFormatter().string(from: window.expiresAt)
+        if json {
+            return JSONValue.object([
+                ("device", .string(device.id)), ("qrCode", .string(window.qrCode)),
+                ("manualCode", .string(window.manualCode)), ("discriminator", .unsigned(UInt64(window.discriminator))),
+                ("expiresAt", .string(closes)),
+            ]).rendered + "\n"
+        }
+        return """
+            \(device.name) (\(device.id)) can be added by another ecosystem until \(closes):
+              QR code:        \(window.qrCode)
+              Manual code:    \(window.manualCode)
+              Discriminator:  \(window.discriminator)
+
+            """
+    }
+
+    static func render(_ fabrics: [DeviceFabric], json: Bool) -> String {
+        let hex = { (value: UInt64, digits: Int) in
+            let text = String(value, radix: 16, uppercase: true)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        }
+        if json {
+            return JSONValue.array(
+                fabrics.map { fabric in
+                    .object([
+                        ("index", .unsigned(UInt64(fabric.index))), ("vendorID", .unsigned(UInt64(fabric.vendorID))),
+                        ("vendorName", fabric.vendorName.map(JSONValue.string) ?? .null),
+                        ("label", .string(fabric.label)),
+                        ("nodeID", .string(hex(fabric.nodeID, 16))), ("fabricID", .string(hex(fabric.fabricID, 16))),
+                        ("rootKeyFingerprint", .string(fabric.rootKeyFingerprint)),
+                        ("thisHub", .bool(fabric.isThisHub)),
+                    ])
+                }
+            ).rendered + "\n"
+        }
+        return TextTable.render(
+            header: ["INDEX", "VENDOR", "LABEL", "NODE ID", "ROOT KEY", ""],
+            rows: fabrics.map { fabric in
+                [
+                    "\(fabric.index)",
+                    (fabric.vendorName.map { "\($0) " } ?? "") + "(0x\(hex(UInt64(fabric.vendorID), 4)))",
+                    fabric.label.isEmpty ? "-" : fabric.label, hex(fabric.nodeID, 16), fabric.rootKeyFingerprint,
+                    fabric.isThisHub ? "this hub" : "",
+                ]
+            })
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import HomeHub
+import MatterCertificates
+import MatterDevice
+import MatterDiscovery
+import MatterOnboarding
+import MatterPlatform
+import Testing
+
+@testable import HomeAPI
+
+/// Sharing over a live node: our virtual light, commissioned by the home's hub, opened to a second hub.
+@Suite(.serialized) struct HomeDeviceSharingTests {
+    @Test func aSharedDeviceJoinsASecondHubAndBothFabricsAreListed() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, device in
+            let lamp = try #require(try await home.devices().list().first)
+            let window = try await lamp.openCommissioningWindow(timeout: .seconds(180))
+            #expect(await device.isCommissioningWindowOpen)
+            #expect(window.expiresAt > Date().addingTimeInterval(170))
+            let payload = try SetupPayload(parsing: window.manualCode)
+            #expect(try SetupPayload(parsing: window.qrCode).passcode == payload.passcode)
+            #expect(!Passcode.forbidden.contains(payload.passcode) && payload.passcode != 20_202_021)
+
+            // Open already: refused, and nothing changes.
+            let again = await #expect(throws: HomeError.self) { _ = try await lamp.openCommissioningWindow() }
+            #expect(again?.code == .failedPrecondition)
+
+            // Another ecosystem (a second hub of ours, as vendor 0xFFF1) commissions it with the code alone.
+            try await withTemporaryDirectory { directory in
+                let second = try Hub(statePath: directory + "/second")
+                let trust = PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)])
+                let address = SocketAddress.ipv4(IPv4Address(127 << 24 | 1), port: device.port)
+                let joined = try await second.commission(
+                    CommissioningRequest(payload: payload, address: address, trustStore: trust), name: "lamp",
+                    room: nil, progress: { _ in })
+                let fabrics = try await lamp.fabrics()
+                #expect(fabrics.map(\.index) == [1, 2])
+                #expect(fabrics.map(\.isThisHub) == [true, false])
+                #expect(fabrics.last?.nodeID == joined.nodeID && fabrics.last?.vendorName == "test vendor 1")
+                #expect(Set(fabrics.map(\.rootKeyFingerprint)).count == 2)
+            }
+            #expect(await device.isCommissioningWindowOpen == false)
+        }
+    }
+
+    @Test func aWindowCanBeRevokedAndBadRequestsChangeNothing() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, device in
+            let lamp = try #require(try await home.devices().list().first)
+            for timeout in [Duration.seconds(179), .seconds(901), .milliseconds(180_500)] {
+                let refused = await #expect(throws: HomeError.self) {
+                    _ = try await lamp.openCommissioningWindow(timeout: timeout)
+                }
+                #expect(refused?.code == .invalidArgument)
+            }
+            #expect(await device.isCommissioningWindowOpen == false)
+            let none = await #expect(throws: HomeError.self) { try await lamp.revokeCommissioningWindow() }
+            #expect(none?.code == .failedPrecondition)
+
+            _ = try await lamp.openCommissioningWindow(timeout: .seconds(900))
+            #expect(await device.isCommissioningWindowOpen)
+            try await lamp.revokeCommissioningWindow()
+            #expect(await device.isCommissioningWindowOpen == false)
+            #expect(try await lamp.fabrics().map(\.isThisHub) == [true])
+        }
+    }
+}
