@@ -69,7 +69,7 @@ extension HomeDevice {
                 throw HomeError(
                     .failedPrecondition,
                     "\(name) (\(id)) already has a commissioning window open, or is being commissioned: "
-                        + "try again once it closes, or close it with revokeCommissioningWindow()")
+                        + "try again once it closes, or revoke it first")
             }
             throw HomeError(error, command: command)
         }
