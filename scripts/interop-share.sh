@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Interop, multi-admin: our hub commissions matter-device, `home share` opens an enhanced commissioning window, and
 # connectedhomeip's Python controller (home-assistant-chip-core, from PyPI) commissions the device with nothing but
-# the printed code, reads it and switches it on; `home fabrics` then lists both fabrics, ours marked, and our hub
-# still switches the device. Everything runs in a private network namespace (../shared/peers/lab.sh) holding lo and
+# the printed code, reads it and switches it on; `home fabrics` then lists both fabrics, ours marked; `home fabrics
+# remove` refuses ours and removes the controller's; and our hub still switches the device. Everything runs in a private network namespace (../shared/peers/lab.sh) holding lo and
 # a veth pair, so no packet leaves the machine. Needs root (ip netns).
 #
 #   scripts/interop-share.sh             build, set up the venv (cached in $CHIP_VENV), run, clean up
@@ -107,6 +107,13 @@ assert fabrics[0]["rootKeyFingerprint"] != fabrics[1]["rootKeyFingerprint"], fab
 ' "$fabrics" || fail "home fabrics printed: $fabrics"
 echo "PASS (home fabrics): two fabrics, ours marked, the controller's node 0x1234"
 home fabrics "$lamp" --state "$hub"
+set +e; own="$(home fabrics remove "$lamp" 1 --yes --state "$hub" 2>&1 >/dev/null)"; own_status=$?; set -e
+[ "$own_status" = 2 ] && [[ "$own" == *"this hub's own"* ]] || fail "removing our own fabric exited $own_status: $own"
+home fabrics remove "$lamp" 2 --yes --state "$hub" || fail "home fabrics remove 2"
+left="$(home fabrics "$lamp" --json --state "$hub")" || fail "home fabrics after removing"
+python3 -c 'import json,sys; f=json.loads(sys.argv[1]); assert [x["index"] for x in f] == [1] and f[0]["thisHub"], f' "$left" \
+  || fail "after removing fabric 2: $left"
+echo "PASS (home fabrics remove): our own refused; the controller's removed, ours left"
 home off "$lamp" --state "$hub" >/dev/null || fail "home off after sharing"
 timeout 15 bash -c "until grep -q '^\[light\] OFF$' '$work/device.log'; do sleep 0.1; done" || fail "our hub no longer switches the device"
 echo "PASS (still ours): home off switched it off"

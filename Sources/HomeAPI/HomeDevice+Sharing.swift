@@ -130,6 +130,37 @@ extension HomeDevice {
         }.sorted { $0.index < $1.index }
     }
 
+    /// Removes another ecosystem's fabric from the device's node: that ecosystem can no longer reach the device.
+    /// This hub's own fabric is refused (`failedPrecondition`: remove the device from the home instead), an index the
+    /// node does not have is `notFound`.
+    public func removeFabric(index: UInt8) async throws(HomeError) {
+        let present = try await fabrics()
+        guard let fabric = present.first(where: { $0.index == index }) else {
+            throw HomeError(
+                .notFound,
+                "\(name) (\(id)) has no fabric \(index) (its fabrics: "
+                    + present.map { "\($0.index)" }.joined(separator: ", ") + ")")
+        }
+        guard !fabric.isThisHub else {
+            throw HomeError(
+                .failedPrecondition,
+                "fabric \(index) is this hub's own: remove the device from the home instead")
+        }
+        let connection = try await live()
+        let response: OperationalCredentialsCluster.Commands.NOCResponse
+        do {
+            response = try await connection.invoke(
+                OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: index), endpoint: 0)
+        } catch {
+            throw HomeError(error, command: "OperationalCredentials.RemoveFabric")
+        }
+        guard response.statusCode == .ok else {
+            throw HomeError(
+                response.statusCode == .invalidFabricIndex ? .notFound : .failedPrecondition,
+                "\(name) (\(id)) did not remove fabric \(index): \(response.statusCode)")
+        }
+    }
+
     private static func fingerprint(_ key: [UInt8]) -> String {
         SHA256.hash(key).prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
     }

@@ -50,6 +50,7 @@ enum SharingCommands {
             .init(name: "json", valueName: nil, help: "Print one JSON array instead of a table."),
             HubCommands.interfaceOption, HubCommands.stateOption,
         ],
+        subcommands: [removeFabric],
         run: { arguments throws(CommandLineError) in
             let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
             let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
@@ -58,6 +59,45 @@ enum SharingCommands {
             }
             await home.disconnect()
             return .success(render(fabrics, json: arguments.flags.contains("json")))
+        }
+    )
+
+    static let removeFabric = CommandSpec(
+        name: "remove",
+        summary: "Remove another ecosystem's fabric from a device: it can no longer reach the device.",
+        arguments: [
+            LiveCommands.deviceArgument,
+            .init(name: "INDEX", help: "The fabric's index (see 'home fabrics DEVICE'); not this hub's own."),
+        ],
+        options: [
+            .init(name: "yes", valueName: nil, help: "Do not ask; needed when standard input is not a terminal."),
+            HubCommands.interfaceOption, HubCommands.stateOption,
+        ],
+        run: { arguments throws(CommandLineError) in
+            guard let index = UInt8(arguments.argument("INDEX")) else {
+                throw .invalidInput("fabric index '\(arguments.argument("INDEX"))' is not a number from 0 to 255")
+            }
+            let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+            let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+            if !arguments.flags.contains("yes") {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw .invalidInput("removing a fabric needs --yes when standard input is not a terminal")
+                }
+                FileHandle.standardError.write(
+                    Data("Remove fabric \(index) from \(device.name) (\(device.id))? [y/N] ".utf8))
+                guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
+                    return .success("nothing removed\n")
+                }
+            }
+            try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                do throws(HomeError) {
+                    try await device.removeFabric(index: index)
+                } catch  where error.code == .failedPrecondition {
+                    throw HomeError(.invalidArgument, error.message)
+                }
+            }
+            await home.disconnect()
+            return .success("\(device.name) (\(device.id)): fabric \(index) removed\n")
         }
     )
 

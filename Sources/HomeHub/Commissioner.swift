@@ -260,8 +260,25 @@ public actor Commissioner {
             let client = InteractionClient(
                 transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
             context.description = try await NodeInterview.interview(client)
+            // Other ecosystems' "connected apps" lists name us by our fabric's label: the home's name. Best effort:
+            // a device that refuses a label is still commissioned.
+            if let home = try? store.structures().first?.name {
+                _ = try? await client.invoke(
+                    OperationalCredentialsCluster.Commands.UpdateFabricLabel(label: Self.fabricLabel(home)), endpoint: 0
+                )
+            }
         }
         return context
+    }
+
+    /// §11.18.6.11 UpdateFabricLabel: at most 32 bytes, cut at a character boundary.
+    static func fabricLabel(_ name: String) -> String {
+        var label = ""
+        for character in name {
+            guard label.utf8.count + character.utf8.count <= 32 else { break }
+            label.append(character)
+        }
+        return label
     }
 
     /// The first device discovery resolves for the payload, at once; the discovery goes on briefly for fallbacks.

@@ -38,6 +38,18 @@ import Testing
                 #expect(fabrics.map(\.isThisHub) == [true, false])
                 #expect(fabrics.last?.nodeID == joined.nodeID && fabrics.last?.vendorName == "test vendor 1")
                 #expect(Set(fabrics.map(\.rootKeyFingerprint)).count == 2)
+                // Each hub labels its fabric with its home's name at commissioning; the second's "Home" was taken
+                // (§11.18.6.11: LabelConflict), so its fabric stays unlabelled and its commissioning went on.
+                #expect(fabrics.map(\.label) == ["Home", ""])
+
+                // Our own fabric is refused, an index the node lacks is not found; the other one goes.
+                let own = await #expect(throws: HomeError.self) { try await lamp.removeFabric(index: 1) }
+                #expect(own?.code == .failedPrecondition)
+                let absent = await #expect(throws: HomeError.self) { try await lamp.removeFabric(index: 9) }
+                #expect(absent?.code == .notFound)
+                try await lamp.removeFabric(index: 2)
+                #expect(try await lamp.fabrics().map(\.index) == [1])
+                #expect(await device.fabrics.map(\.nodeID) == [fabrics[0].nodeID])
             }
             #expect(await device.isCommissioningWindowOpen == false)
         }
