@@ -38,15 +38,7 @@ extension HomeDevice {
     public func openCommissioningWindow(
         timeout: Duration = .seconds(180)
     ) async throws(HomeError) -> CommissioningWindow {
-        let seconds = timeout.components.seconds
-        let range = EnhancedCommissioningWindow.timeoutRange
-        guard timeout.components.attoseconds == 0, seconds >= Int64(range.lowerBound),
-            seconds <= Int64(range.upperBound)
-        else {
-            throw HomeError(
-                .invalidArgument,
-                "a commissioning window stays open \(range.lowerBound) to \(range.upperBound) seconds, not \(timeout)")
-        }
+        let seconds = try Self.windowSeconds(timeout)
         try refuseBridged()
         let connection = try await administered()
         guard let node = context.model.devices(of: nodeID)?.first?.node else {
@@ -55,23 +47,14 @@ extension HomeDevice {
         let window: EnhancedCommissioningWindow
         do {
             window = try EnhancedCommissioningWindow(
-                timeoutSeconds: UInt16(seconds), vendorID: node.vendorID, productID: node.productID)
+                timeoutSeconds: seconds, vendorID: node.vendorID, productID: node.productID)
         } catch {
             throw HomeError(.internal, "cannot compute the window's passcode verifier: \(error)")
         }
-        let command = "AdministratorCommissioning.OpenCommissioningWindow"
         do {
             try await connection.invoke(window.command, endpoint: 0)
         } catch {
-            if case .interaction(let interaction) = error,
-                interaction.clusterStatus == AdministratorCommissioningCluster.StatusCode.busy.rawValue
-            {
-                throw HomeError(
-                    .failedPrecondition,
-                    "\(name) (\(id)) already has a commissioning window open, or is being commissioned: "
-                        + "try again once it closes, or revoke it first")
-            }
-            throw HomeError(error, command: command)
+            throw refusal(error, command: "AdministratorCommissioning.OpenCommissioningWindow")
         }
         do {
             return CommissioningWindow(
@@ -80,6 +63,24 @@ extension HomeDevice {
         } catch {
             throw HomeError(.internal, "the window opened, but its code cannot be written: \(error)")
         }
+    }
+
+    /// Opens a basic commissioning window (§11.19.8.2) for `timeout` (3 to 15 minutes): the device's own setup code,
+    /// the one on its label, commissions it again meanwhile. For a device whose Administrator Commissioning offers
+    /// only that (`unimplemented` when it does not offer it either); returns when the window closes. Same refusals as
+    /// `openCommissioningWindow`.
+    public func openBasicCommissioningWindow(timeout: Duration = .seconds(180)) async throws(HomeError) -> Date {
+        let seconds = try Self.windowSeconds(timeout)
+        try refuseBridged()
+        let connection = try await administered()
+        do {
+            try await connection.invoke(
+                AdministratorCommissioningCluster.Commands.OpenBasicCommissioningWindow(
+                    commissioningTimeout: seconds), endpoint: 0)
+        } catch {
+            throw refusal(error, command: "AdministratorCommissioning.OpenBasicCommissioningWindow")
+        }
+        return Date().addingTimeInterval(Double(seconds))
     }
 
     /// Closes the commissioning window open on the device's node (whoever opened it); `failedPrecondition` when none
@@ -163,6 +164,33 @@ extension HomeDevice {
 
     private static func fingerprint(_ key: [UInt8]) -> String {
         SHA256.hash(key).prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
+    }
+
+    /// §11.19.8.1.1: a window's timeout in whole seconds within the bounds every window has.
+    private static func windowSeconds(_ timeout: Duration) throws(HomeError) -> UInt16 {
+        let seconds = timeout.components.seconds
+        let range = EnhancedCommissioningWindow.timeoutRange
+        guard timeout.components.attoseconds == 0, seconds >= Int64(range.lowerBound),
+            seconds <= Int64(range.upperBound)
+        else {
+            throw HomeError(
+                .invalidArgument,
+                "a commissioning window stays open \(range.lowerBound) to \(range.upperBound) seconds, not \(timeout)")
+        }
+        return UInt16(seconds)
+    }
+
+    /// A refused window: BUSY says one is open already (or a commissioning is under way).
+    private func refusal(_ error: NodeConnectionError, command: String) -> HomeError {
+        if case .interaction(let interaction) = error,
+            interaction.clusterStatus == AdministratorCommissioningCluster.StatusCode.busy.rawValue
+        {
+            return HomeError(
+                .failedPrecondition,
+                "\(name) (\(id)) already has a commissioning window open, or is being commissioned: "
+                    + "try again once it closes, or revoke it first")
+        }
+        return HomeError(error, command: command)
     }
 
     /// A bridged device's node is its bridge: sharing it would share every device of the bridge.

@@ -13,6 +13,9 @@ enum SharingCommands {
                 name: "timeout", valueName: "SECONDS",
                 help: "How long the window stays open, 180 to 900 (default 180)."),
             .init(name: "revoke", valueName: nil, help: "Close the window open on the device instead."),
+            .init(
+                name: "basic", valueName: nil,
+                help: "Open a basic window instead: the device's own setup code (on its label) works meanwhile."),
             .init(name: "json", valueName: nil, help: "Print one JSON object instead of lines."),
             HubCommands.interfaceOption, HubCommands.stateOption,
         ],
@@ -33,6 +36,15 @@ enum SharingCommands {
                     throw .invalidInput("timeout '\(text)' is not a number of seconds")
                 }
                 timeout = seconds
+            }
+            if arguments.flags.contains("basic") {
+                let closes = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                    try await device.openBasicCommissioningWindow(timeout: .seconds(timeout))
+                }
+                await home.disconnect()
+                return .success(
+                    "\(device.name) (\(device.id)) can be added with its own setup code until "
+                        + ISO8601DateFormatter().string(from: closes) + "\n")
             }
             let window = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
                 try await device.openCommissioningWindow(timeout: .seconds(timeout))

@@ -73,6 +73,29 @@ import Testing
             try await lamp.revokeCommissioningWindow()
             #expect(await device.isCommissioningWindowOpen == false)
             #expect(try await lamp.fabrics().map(\.isThisHub) == [true])
+
+            // A basic window: the device's own setup code works meanwhile.
+            let closes = try await lamp.openBasicCommissioningWindow(timeout: .seconds(180))
+            #expect(closes > Date().addingTimeInterval(170))
+            #expect(await device.isCommissioningWindowOpen)
+            try await lamp.revokeCommissioningWindow()
+            #expect(await device.isCommissioningWindowOpen == false)
+        }
+    }
+}
+
+@Suite struct HomeDeviceSharingRefusalTests {
+    /// A bridged device is shared through its bridge: refused before anything is sent (the node has no address).
+    @Test func aBridgedDeviceIsSharedThroughItsBridge() async throws {
+        try await withHome { home, store, _ in
+            try addNode(store, 0x11, endpoints: [(1, 0x000E), (2, 0x0013), (2, 0x0100)], named: "Bridge")
+            let bridged = try #require(try await home.devices().list().first { $0.id.hasSuffix("-2") })
+            let enhanced = await #expect(throws: HomeError.self) { _ = try await bridged.openCommissioningWindow() }
+            let basic = await #expect(throws: HomeError.self) { _ = try await bridged.openBasicCommissioningWindow() }
+            for refused in [enhanced, basic] {
+                #expect(refused?.code == .failedPrecondition)
+                #expect(refused?.message.contains("is a bridged device: share its bridge") == true)
+            }
         }
     }
 }

@@ -494,3 +494,49 @@ struct VirtualDeviceTests {
         return nil
     }
 }
+
+/// A shared device's window on virtual time: open for its 180 s, then closed, and its code no longer opens PASE.
+@Suite(.timeLimit(.minutes(1))) struct EnhancedCommissioningWindowTests {
+    @Test func theWindowClosesWhenItsTimeoutRunsOutAndItsCodeStopsWorking() async throws {
+        try await withTemporaryDirectory { directory in
+            let network = ClockedNetwork(clock: ManualClock(), seed: 9)
+            let clock = network.clock
+            let fixture = try await LoopbackFixture.start(in: directory, network: network)
+            let hub = try Hub(statePath: fixture.hubPath)
+            let transport = try fixture.controllerTransport()
+            let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: transport)
+            let request = CommissioningRequest(
+                payload: fixture.device.setupPayload, address: fixture.address, trustStore: try fixture.trustStore)
+            let commissioned = await drive(clock) { try? await commissioner.commission(request) }
+            let result = try #require(commissioned?.value)
+
+            let window = try EnhancedCommissioningWindow(timeoutSeconds: 180, vendorID: 0xFFF1, productID: 0x8000)
+            #expect(!Passcode.forbidden.contains(window.passcode) && window.discriminator <= 0xFFF)
+            let opened = await drive(clock) { () -> Instant? in
+                guard let client = try? await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport),
+                    (try? await client.invoke(window.command, endpoint: 0)) != nil
+                else { return nil }
+                return clock.now
+            }
+            let openedAt = try #require(opened?.value)
+            #expect(await fixture.device.isCommissioningWindowOpen)
+
+            // Still open a moment before its 180 s; closed once they have passed.
+            clock.advance(to: openedAt + .seconds(179))
+            #expect(await fixture.device.isCommissioningWindowOpen)
+            let closed = await drive(clock, step: .milliseconds(100)) { () -> Bool in
+                while await fixture.device.isCommissioningWindowOpen { try? await clock.sleep(for: .milliseconds(100)) }
+                return true
+            }
+            let closedAfter = try #require(closed?.at) - openedAt
+            #expect(
+                closedAfter >= .seconds(180) && closedAfter <= .milliseconds(180_400), "closed after \(closedAfter)")
+            let pase = await drive(clock) { () -> Bool in
+                (try? await fixture.paseClient(passcode: window.passcode, transport: transport)) != nil
+            }
+            #expect(pase?.value == false, "the window's code still opened PASE after it closed")
+            await transport.shutdown()
+            await fixture.device.shutdown()
+        }
+    }
+}
