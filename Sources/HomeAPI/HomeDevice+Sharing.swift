@@ -234,7 +234,8 @@ extension HomeDevice {
 /// Names for the vendor IDs a user meets on a device's fabrics (the CSA's Distributed Compliance Ledger's names).
 enum VendorNames {
     static let known: [UInt16: String] = [
-        0x1349: "Apple Home", 0x6006: "Google", 0x1217: "Amazon Alexa", 0x134B: "Home Assistant (Nabu Casa)",
+        0x1349: "Apple Home", 0x6006: "Google", 0x1217: "Amazon Alexa", 0x10E1: "Samsung SmartThings",
+        0x134B: "Home Assistant (Nabu Casa)",
         0xFFF1: "test vendor 1", 0xFFF2: "test vendor 2", 0xFFF3: "test vendor 3", 0xFFF4: "test vendor 4",
     ]
 

@@ -105,6 +105,18 @@ final class LiveNodes: Sendable {
         }
     }
 
+    /// Gives the hub's fabric `label` on every node of the home, in the background and best effort (a node out of reach
+    /// keeps the old one until the next rename): UpdateFabricLabel over each node's live connection.
+    func relabelFabric(_ label: String) {
+        for nodeID in model.snapshot.devices.keys {
+            Task {
+                guard let connection = try? await connection(to: nodeID) else { return }
+                _ = try? await connection.invoke(
+                    OperationalCredentialsCluster.Commands.UpdateFabricLabel(label: label), endpoint: 0)
+            }
+        }
+    }
+
     /// Stops every connection; a later subscription or command starts them again.
     func stop() async {
         let (connections, watchers, follower) = state.withLock { state in

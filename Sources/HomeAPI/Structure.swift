@@ -17,6 +17,8 @@ public struct Structure: Identifiable, Hashable, Sendable {
     public func setName(_ name: String) async throws(HomeError) -> Structure {
         let valid = try HomeName.validated(name, naming: "structure")
         try context.write { store throws(HubStoreError) in try store.renameStructure(id, to: valid) }
+        // The hub's fabric on every node is labelled with the home's name: other ecosystems show the new one.
+        if context.model.snapshot.defaultStructureID == id { context.live.relabelFabric(FabricLabel.of(home: valid)) }
         return Structure(StructureRecord(id: id, name: valid), context: context)
     }
 

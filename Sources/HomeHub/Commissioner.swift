@@ -264,21 +264,11 @@ public actor Commissioner {
             // a device that refuses a label is still commissioned.
             if let home = try? store.structures().first?.name {
                 _ = try? await client.invoke(
-                    OperationalCredentialsCluster.Commands.UpdateFabricLabel(label: Self.fabricLabel(home)), endpoint: 0
-                )
+                    OperationalCredentialsCluster.Commands.UpdateFabricLabel(label: FabricLabel.of(home: home)),
+                    endpoint: 0)
             }
         }
         return context
-    }
-
-    /// §11.18.6.11 UpdateFabricLabel: at most 32 bytes, cut at a character boundary.
-    static func fabricLabel(_ name: String) -> String {
-        var label = ""
-        for character in name {
-            guard label.utf8.count + character.utf8.count <= 32 else { break }
-            label.append(character)
-        }
-        return label
     }
 
     /// The first device discovery resolves for the payload, at once; the discovery goes on briefly for fallbacks.

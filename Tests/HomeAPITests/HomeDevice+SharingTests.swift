@@ -80,6 +80,18 @@ import Testing
             #expect(await device.isCommissioningWindowOpen)
             try await lamp.revokeCommissioningWindow()
             #expect(await device.isCommissioningWindowOpen == false)
+
+            // Renaming the home relabels the hub's fabric on its nodes, in the background.
+            #expect(try await lamp.fabrics().first?.label == "Home")
+            let structure = try #require(try await home.structures().list().first)
+            _ = try await structure.setName("Beach house")
+            var label: String?
+            for _ in 0..<500 {
+                label = try await lamp.fabrics().first?.label
+                if label == "Beach house" { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(label == "Beach house")
         }
     }
 }

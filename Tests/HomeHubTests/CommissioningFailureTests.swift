@@ -57,9 +57,9 @@ import Testing
 @Suite struct FabricLabelTests {
     /// §11.18.6.11: a label is at most 32 bytes; a longer home name is cut at a character boundary.
     @Test func theHomesNameIsCutToThirtyTwoBytesAtACharacterBoundary() {
-        #expect(Commissioner.fabricLabel("Home") == "Home")
-        #expect(Commissioner.fabricLabel(String(repeating: "a", count: 40)) == String(repeating: "a", count: 32))
+        #expect(FabricLabel.of(home: "Home") == "Home")
+        #expect(FabricLabel.of(home: String(repeating: "a", count: 40)) == String(repeating: "a", count: 32))
         // 31 ASCII bytes, then a 2-byte "é": it does not fit, and nothing after it is taken either.
-        #expect(Commissioner.fabricLabel(String(repeating: "b", count: 31) + "éc") == String(repeating: "b", count: 31))
+        #expect(FabricLabel.of(home: String(repeating: "b", count: 31) + "éc") == String(repeating: "b", count: 31))
     }
 }
