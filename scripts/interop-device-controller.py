@@ -1,7 +1,9 @@
 """Commission matter-device with connectedhomeip's Python controller (home-assistant-chip-core), read OnOff, invoke On.
 
-Run by interop-device.sh inside a network namespace holding only lo. Arguments: storage file, PAA trust store
-directory, passcode, discriminator. Prints one line per step; exits non-zero on the first failure.
+Run by interop-device.sh and interop-share.sh inside a network namespace. Arguments: storage file, PAA trust store
+directory, passcode, discriminator, and optionally --expect-unreachable: with the storage of an earlier run, only try
+to read the node, and succeed when that fails (its fabric was removed). Prints one line per step; exits non-zero on
+the first failure.
 """
 import asyncio
 import sys
@@ -15,7 +17,7 @@ from chip.discovery import FilterType
 NODE_ID = 0x1234
 
 
-async def main(storage: str, paa_dir: str, passcode: int, discriminator: int) -> int:
+async def main(storage: str, paa_dir: str, passcode: int, discriminator: int, expect_unreachable: bool) -> int:
     chip.native.Init()
     stack = ChipStack(persistentStoragePath=storage, enableServerInteractions=False)
     authorities = chip.CertificateAuthority.CertificateAuthorityManager(chipStack=stack)
@@ -24,6 +26,20 @@ async def main(storage: str, paa_dir: str, passcode: int, discriminator: int) ->
         authorities.NewCertificateAuthority().NewFabricAdmin(vendorId=0xFFF1, fabricId=1)
     admin = authorities.activeCaList[0].adminList[0]
     controller = admin.NewController(nodeId=112233, paaTrustStorePath=paa_dir)
+
+    if expect_unreachable:
+        try:
+            await asyncio.wait_for(
+                controller.ReadAttribute(NODE_ID, [(0, Clusters.BasicInformation.Attributes.VendorName)]), timeout=30)
+            print("the node still answered", flush=True)
+            reached = True
+        except Exception as error:  # the CASE session cannot be established any more
+            print(f"unreachable as expected: {type(error).__name__}", flush=True)
+            reached = False
+        controller.Shutdown()
+        authorities.Shutdown()
+        stack.Shutdown()
+        return 1 if reached else 0
 
     print(f"commissioning discriminator {discriminator} on the network", flush=True)
     node = await controller.CommissionOnNetwork(NODE_ID, passcode, filterType=FilterType.LONG_DISCRIMINATOR, filter=discriminator)
@@ -44,4 +60,5 @@ async def main(storage: str, paa_dir: str, passcode: int, discriminator: int) ->
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
+    sys.exit(asyncio.run(main(
+        sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:] == ["--expect-unreachable"])))

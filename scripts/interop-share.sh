@@ -99,7 +99,9 @@ echo "PASS (second ecosystem): connectedhomeip's controller joined with the shar
 fabrics="$(home fabrics "$lamp" --json --state "$hub")" || fail "home fabrics"
 python3 -c '
 import json, sys
-fabrics = json.loads(sys.argv[1])
+listing = json.loads(sys.argv[1])
+assert listing["commissioningWindow"] == "closed", listing
+fabrics = listing["fabrics"]
 assert [f["index"] for f in fabrics] == [1, 2], fabrics
 assert [f["thisHub"] for f in fabrics] == [True, False], fabrics
 assert fabrics[1]["nodeID"] == "0000000000001234", fabrics
@@ -111,9 +113,17 @@ set +e; own="$(home fabrics remove "$lamp" 1 --yes --state "$hub" 2>&1 >/dev/nul
 [ "$own_status" = 2 ] && [[ "$own" == *"this hub's own"* ]] || fail "removing our own fabric exited $own_status: $own"
 home fabrics remove "$lamp" 2 --yes --state "$hub" || fail "home fabrics remove 2"
 left="$(home fabrics "$lamp" --json --state "$hub")" || fail "home fabrics after removing"
-python3 -c 'import json,sys; f=json.loads(sys.argv[1]); assert [x["index"] for x in f] == [1] and f[0]["thisHub"], f' "$left" \
+python3 -c 'import json,sys; f=json.loads(sys.argv[1])["fabrics"]; assert [x["index"] for x in f] == [1] and f[0]["thisHub"], f' "$left" \
   || fail "after removing fabric 2: $left"
 echo "PASS (home fabrics remove): our own refused; the controller's removed, ours left"
+status=0
+timeout 120 "$lab" exec unshare --mount bash -c 'mount --bind "$1" /data && shift && exec "$@"' _ "$work/data" \
+    "$CHIP_VENV/bin/python" -u "$here/interop-device-controller.py" \
+    "$work/chip-storage.json" "$work/paa" "$shared_passcode" "$shared_discriminator" --expect-unreachable \
+    >"$work/controller-after.log" 2>&1 || status=$?
+grep -E '^(unreachable|the node still)' "$work/controller-after.log" || true
+[ "$status" -eq 0 ] || { tail -20 "$work/controller-after.log"; fail "the controller still reached the device after its fabric was removed (status $status)"; }
+echo "PASS (removed for real): the controller can no longer reach the device"
 home off "$lamp" --state "$hub" >/dev/null || fail "home off after sharing"
 timeout 15 bash -c "until grep -q '^\[light\] OFF$' '$work/device.log'; do sleep 0.1; done" || fail "our hub no longer switches the device"
 echo "PASS (still ours): home off switched it off"

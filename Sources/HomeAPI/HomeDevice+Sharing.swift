@@ -13,6 +13,15 @@ public struct CommissioningWindow: Sendable, Hashable {
     public let expiresAt: Date
 }
 
+/// Whether the device's node can be added by another ecosystem now (Matter Core §11.19.7.1 WindowStatus).
+public enum CommissioningWindowStatus: Sendable, Hashable {
+    case closed
+    /// Open with a passcode of its own (`openCommissioningWindow`).
+    case enhanced
+    /// Open with the device's own setup code (`openBasicCommissioningWindow`).
+    case basic
+}
+
 /// One ecosystem that controls the device's node: a fabric on it (Matter Core §11.18.5.3 FabricDescriptorStruct).
 public struct DeviceFabric: Sendable, Hashable {
     public let index: UInt8
@@ -96,6 +105,28 @@ extension HomeDevice {
                 throw HomeError(.failedPrecondition, "\(name) (\(id)) has no commissioning window open")
             }
             throw HomeError(error, command: "AdministratorCommissioning.RevokeCommissioning")
+        }
+    }
+
+    /// Whether a commissioning window is open on the device's node now, read from the node.
+    public func commissioningWindowStatus() async throws(HomeError) -> CommissioningWindowStatus {
+        let connection = try await administered()
+        let attribute = AdministratorCommissioningCluster.Attributes.windowStatus
+        let report: InteractionReport
+        do {
+            report = try await connection.read([attribute.path(endpoint: 0)], isFabricFiltered: true)
+        } catch {
+            throw HomeError(error, command: "read AdministratorCommissioning.WindowStatus")
+        }
+        var cache = AttributeCache()
+        cache.apply(report.attributeReports)
+        switch try? cache.value(attribute, endpoint: 0) {
+        case .enhancedWindowOpen?: return .enhanced
+        case .basicWindowOpen?: return .basic
+        case .windowNotOpen?: return .closed
+        default:
+            throw HomeError(
+                .dataLoss, "\(name) (\(id)): AdministratorCommissioning.WindowStatus is missing or malformed")
         }
     }
 

@@ -66,11 +66,11 @@ enum SharingCommands {
         run: { arguments throws(CommandLineError) in
             let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
             let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
-            let fabrics = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
-                try await device.fabrics()
+            let (fabrics, window) = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                (try await device.fabrics(), try await device.commissioningWindowStatus())
             }
             await home.disconnect()
-            return .success(render(fabrics, json: arguments.flags.contains("json")))
+            return .success(render(fabrics, window: window, json: arguments.flags.contains("json")))
         }
     )
 
@@ -131,13 +131,25 @@ enum SharingCommands {
             """
     }
 
-    static func render(_ fabrics: [DeviceFabric], json: Bool) -> String {
+    static func render(_ fabrics: [DeviceFabric], window: CommissioningWindowStatus, json: Bool) -> String {
+        let windowText =
+            switch window {
+            case .closed: "closed"
+            case .enhanced: "open (enhanced: its own code)"
+            case .basic: "open (basic: the device's setup code)"
+            }
         let hex = { (value: UInt64, digits: Int) in
             let text = String(value, radix: 16, uppercase: true)
             return String(repeating: "0", count: max(0, digits - text.count)) + text
         }
         if json {
-            return JSONValue.array(
+            let windowName =
+                switch window {
+                case .closed: "closed"
+                case .enhanced: "enhanced"
+                case .basic: "basic"
+                }
+            let list = JSONValue.array(
                 fabrics.map { fabric in
                     .object([
                         ("index", .unsigned(UInt64(fabric.index))), ("vendorID", .unsigned(UInt64(fabric.vendorID))),
@@ -147,8 +159,8 @@ enum SharingCommands {
                         ("rootKeyFingerprint", .string(fabric.rootKeyFingerprint)),
                         ("thisHub", .bool(fabric.isThisHub)),
                     ])
-                }
-            ).rendered + "\n"
+                })
+            return JSONValue.object([("fabrics", list), ("commissioningWindow", .string(windowName))]).rendered + "\n"
         }
         return TextTable.render(
             header: ["INDEX", "VENDOR", "LABEL", "NODE ID", "ROOT KEY", ""],
@@ -159,6 +171,6 @@ enum SharingCommands {
                     fabric.label.isEmpty ? "-" : fabric.label, hex(fabric.nodeID, 16), fabric.rootKeyFingerprint,
                     fabric.isThisHub ? "this hub" : "",
                 ]
-            })
+            }) + "Commissioning window: \(windowText)\n"
     }
 }

@@ -14,8 +14,10 @@ import Testing
     @Test func aSharedDeviceJoinsASecondHubAndBothFabricsAreListed() async throws {
         try await DeviceTypeControllerLiveTests.withLiveLight { home, device in
             let lamp = try #require(try await home.devices().list().first)
+            #expect(try await lamp.commissioningWindowStatus() == .closed)
             let window = try await lamp.openCommissioningWindow(timeout: .seconds(180))
             #expect(await device.isCommissioningWindowOpen)
+            #expect(try await lamp.commissioningWindowStatus() == .enhanced)
             #expect(window.expiresAt > Date().addingTimeInterval(170))
             let payload = try SetupPayload(parsing: window.manualCode)
             #expect(try SetupPayload(parsing: window.qrCode).passcode == payload.passcode)
@@ -78,6 +80,7 @@ import Testing
             let closes = try await lamp.openBasicCommissioningWindow(timeout: .seconds(180))
             #expect(closes > Date().addingTimeInterval(170))
             #expect(await device.isCommissioningWindowOpen)
+            #expect(try await lamp.commissioningWindowStatus() == .basic)
             try await lamp.revokeCommissioningWindow()
             #expect(await device.isCommissioningWindowOpen == false)
 

@@ -45,16 +45,17 @@ import Testing
                 rootKeyFingerprint: "0011223344556677", isThisHub: false),
         ]
         #expect(
-            SharingCommands.render(fabrics, json: false) == """
+            SharingCommands.render(fabrics, window: .closed, json: false) == """
                 INDEX  VENDOR                  LABEL    NODE ID           ROOT KEY
                 1      test vendor 1 (0xFFF1)  Home     391D788B9528D5FA  0A1B2C3D4E5F6071  this hub
                 2      Apple Home (0x1349)     -        0000000000000011  FFEEDDCCBBAA9988
                 3      (0x1234)                Kitchen  0000000000000022  0011223344556677
+                Commissioning window: closed
 
                 """)
         #expect(
-            SharingCommands.render(Array(fabrics.prefix(1)), json: true)
-                == #"[{"index":1,"vendorID":65521,"vendorName":"test vendor 1","label":"Home","nodeID":"391D788B9528D5FA","fabricID":"2906C908D115D362","rootKeyFingerprint":"0A1B2C3D4E5F6071","thisHub":true}]"#
+            SharingCommands.render(Array(fabrics.prefix(1)), window: .enhanced, json: true)
+                == #"{"fabrics":[{"index":1,"vendorID":65521,"vendorName":"test vendor 1","label":"Home","nodeID":"391D788B9528D5FA","fabricID":"2906C908D115D362","rootKeyFingerprint":"0A1B2C3D4E5F6071","thisHub":true}],"commissioningWindow":"enhanced"}"#
                 + "\n")
     }
 }
