@@ -42,7 +42,11 @@ public final class SQLiteDatabase: Sendable {
         sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
         self.handle = Mutex(connection)
         self.path = path
-        try execute("PRAGMA journal_mode = WAL")
+        // WAL is a property of the file, set once: asking for it again on a database already in WAL mode still takes
+        // the locks of a mode change, which a concurrent opener of the same file can hold up to the busy timeout.
+        if try query("PRAGMA journal_mode").first?["journal_mode"]?.text?.lowercased() != "wal" {
+            try execute("PRAGMA journal_mode = WAL")
+        }
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA synchronous = NORMAL")
     }
