@@ -17,6 +17,8 @@ public final class SQLiteDatabase: Sendable {
     public typealias Row = [String: Value]
 
     private let handle: Mutex<OpaquePointer>
+    /// Only touched while `handle` is locked.
+    private let prepared = PreparedStatements()
     public let path: String
 
     /// How long a writer waits for another process's transaction before giving up with `busy`.
@@ -52,7 +54,10 @@ public final class SQLiteDatabase: Sendable {
     }
 
     deinit {
-        handle.withLock { _ = sqlite3_close_v2($0) }
+        handle.withLock { connection in
+            prepared.finalizeAll()
+            _ = sqlite3_close_v2(connection)
+        }
     }
 
     /// Runs statements with no results (schema, pragmas).
@@ -72,7 +77,9 @@ public final class SQLiteDatabase: Sendable {
     @discardableResult
     public func query(_ sql: String, _ bindings: [Value] = []) throws(SQLiteError) -> [Row] {
         statements.add(1, ordering: .relaxed)
-        return try handle.withLock { connection throws(SQLiteError) in try Self.run(sql, bindings, on: connection) }
+        return try handle.withLock { connection throws(SQLiteError) in
+            try Self.run(sql, bindings, on: connection, prepared: prepared)
+        }
     }
 
     /// Runs `body` in one IMMEDIATE transaction: other writers wait, and a throw rolls everything back.
@@ -80,13 +87,13 @@ public final class SQLiteDatabase: Sendable {
     public func transaction<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
         statements.add(1, ordering: .relaxed)
         return try handle.withLock { connection in
-            _ = try Self.run("BEGIN IMMEDIATE", [], on: connection)
+            _ = try Self.run("BEGIN IMMEDIATE", [], on: connection, prepared: prepared)
             do {
                 let result = try body(Transaction(connection: connection, database: self))
-                _ = try Self.run("COMMIT", [], on: connection)
+                _ = try Self.run("COMMIT", [], on: connection, prepared: prepared)
                 return result
             } catch {
-                _ = try? Self.run("ROLLBACK", [], on: connection)
+                _ = try? Self.run("ROLLBACK", [], on: connection, prepared: prepared)
                 throw error
             }
         }
@@ -100,18 +107,19 @@ public final class SQLiteDatabase: Sendable {
         @discardableResult
         public func query(_ sql: String, _ bindings: [Value] = []) throws(SQLiteError) -> [Row] {
             database.statements.add(1, ordering: .relaxed)
-            return try SQLiteDatabase.run(sql, bindings, on: connection)
+            return try SQLiteDatabase.run(sql, bindings, on: connection, prepared: database.prepared)
         }
     }
 
     fileprivate static func run(
-        _ sql: String, _ bindings: [Value], on connection: OpaquePointer
+        _ sql: String, _ bindings: [Value], on connection: OpaquePointer, prepared: PreparedStatements
     ) throws(SQLiteError) -> [Row] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw .statement(sql: sql, message: String(cString: sqlite3_errmsg(connection)))
+        let statement = try prepared.statement(for: sql, on: connection)
+        // Reset for its next use whatever happens: a statement left mid-step would hold its read open.
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
         }
-        defer { sqlite3_finalize(statement) }
         for (index, value) in bindings.enumerated() {
             let position = Int32(index + 1)
             let status: Int32 =
@@ -181,4 +189,28 @@ extension SQLiteDatabase.Value {
     public var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
     public var text: String? { if case .text(let value) = self { value } else { nil } }
     public var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
+}
+
+/// The prepared statements of one connection, by SQL text, reused instead of compiled for every call (the store's
+/// statements are a fixed set). A statement outlives a schema change: SQLite re-prepares it when it must.
+final class PreparedStatements: @unchecked Sendable {
+    /// More distinct statements than this means SQL built from data; then the cache starts over rather than grow.
+    private static let limit = 256
+    private var statements: [String: OpaquePointer] = [:]
+
+    func statement(for sql: String, on connection: OpaquePointer) throws(SQLiteError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        if statements.count >= Self.limit { finalizeAll() }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw .statement(sql: sql, message: String(cString: sqlite3_errmsg(connection)))
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    func finalizeAll() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+    }
 }
