@@ -267,11 +267,6 @@ actor WatchLines {
     private let names: [DeviceID: String]
     private let only: DeviceRecord?
     private var hasBeenOnline = false
-    private static let time: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss.SSS"
-        return formatter
-    }()
 
     init(nodeID: UInt64, devices: [DeviceRecord], only: DeviceRecord?) {
         self.nodeID = nodeID
@@ -282,7 +277,7 @@ actor WatchLines {
     func render(
         _ event: NodeConnection.Event, from connection: NodeConnection, at date: Date = Date()
     ) async -> [String] {
-        let time = Self.time.string(from: date)
+        let time = LiveLineText.time(date)
         switch event {
         case .connectivity(.connecting):
             return []
@@ -311,10 +306,8 @@ actor WatchLines {
         }
     }
 
-    /// "node 8FC7772401CD0696 (Light 1, Light 2)".
     private var nodeLabel: String {
-        let node = DeviceID(nodeID: nodeID, endpoint: 0).description.dropLast(2)
-        let deviceNames = names.filter { $0.key.nodeID == nodeID }.sorted { $0.key < $1.key }.map(\.value)
-        return "node \(node)" + (deviceNames.isEmpty ? "" : " (\(deviceNames.joined(separator: ", ")))")
+        LiveLineText.node(
+            nodeID, deviceNames: names.filter { $0.key.nodeID == nodeID }.sorted { $0.key < $1.key }.map(\.value))
     }
 }

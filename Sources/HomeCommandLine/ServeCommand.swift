@@ -35,14 +35,14 @@ enum ServeCommand {
             let lines = ServeLines(model: home.model)
             let logger = Task { await lines.follow(say) }
             let nodes = home.model.snapshot.devices.count
-            say("\(ServeLines.now())  serving \(hub.directory.path) (PID \(getpid())): \(nodes) node(s)")
+            say("\(LiveLineText.time())  serving \(hub.directory.path) (PID \(getpid())): \(nodes) node(s)")
             await home.followEveryNode()
             let signal = await stop.next()
-            say("\(ServeLines.now())  \(signal): closing every subscription and session")
+            say("\(LiveLineText.time())  \(signal): closing every subscription and session")
             logger.cancel()
             await home.disconnect()
             withExtendedLifetime(lock) {}
-            say("\(ServeLines.now())  stopped")
+            say("\(LiveLineText.time())  stopped")
             return .success("")
         }
     )
@@ -53,27 +53,17 @@ enum ServeCommand {
 struct ServeLines: Sendable {
     let model: HomeModel
 
-    private static let time: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss.SSS"
-        return formatter
-    }()
-
-    static func now() -> String { time.string(from: Date()) }
-
     func follow(_ say: @escaping @Sendable (String) -> Void) async {
         for await update in model.changes(.home) {
             guard case .changes(let changes) = update else { continue }
             for case .connectivity(let nodeID, let state) in changes where state != .connecting {
-                say("\(Self.now())  \(label(nodeID))  \(state)")
+                say("\(LiveLineText.time())  \(label(nodeID))  \(state)")
             }
         }
     }
 
     private func label(_ nodeID: UInt64) -> String {
-        let node = DeviceID(nodeID: nodeID, endpoint: 0).description.dropLast(2)
-        let names = model.devices(of: nodeID)?.map(\.name) ?? []
-        return "node \(node)" + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))")
+        LiveLineText.node(nodeID, deviceNames: model.devices(of: nodeID)?.map(\.name) ?? [])
     }
 }
 

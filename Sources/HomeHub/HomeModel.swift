@@ -269,7 +269,7 @@ public final class HomeModel: Sendable {
             if let before = commit.counterBefore, before == known, let nodes = commit.nodes {
                 reload(nodes: nodes, counter: commit.counterAfter)
             } else {
-                reloadAll()
+                reload(nodes: nil)
             }
         }
     }
@@ -279,20 +279,26 @@ public final class HomeModel: Sendable {
     private func storeMayHaveChanged() {
         reloading.withLock { _ in
             guard let current = try? store.changeCounter(), current != state.withLock({ $0.counter }) else { return }
-            reloadAll()
+            reload(nodes: nil)
         }
     }
 
-    private func reload(nodes: Set<UInt64>, counter: Int64?) {
-        let rooms: [RoomRecord]
-        let structures: [StructureRecord]
-        var devices: [UInt64: [DeviceRecord]] = [:]
+    /// Reads back what a commit may have changed (`nodes`, or everything when nil) and takes the differences in.
+    /// `counter` is the store's change counter after a partial read; a whole read takes its own.
+    private func reload(nodes: Set<UInt64>?, counter: Int64? = nil) {
+        var fresh = Snapshot()
+        var counter = counter
         do {
-            rooms = try store.rooms()
-            structures = try store.structures()
-            for nodeID in nodes { devices[nodeID] = try store.devices(of: nodeID) }
+            if let nodes {
+                fresh.rooms = try store.rooms()
+                fresh.structures = try store.structures()
+                for nodeID in nodes { fresh.devices[nodeID] = try store.devices(of: nodeID) }
+            } else {
+                let (whole, wholeCounter) = try Self.read(store)
+                (fresh, counter) = (whole, wholeCounter)
+            }
         } catch {
-            // The commit is in the store; memory catches up on the next full read, and says why it is behind.
+            // The commit is in the store; memory catches up on the next whole read, and says why it is behind.
             state.withLock { state in
                 state.counter = nil
                 state.failure = error
@@ -300,31 +306,11 @@ public final class HomeModel: Sendable {
             return
         }
         state.withLock { state in
-            var changes = Self.apply(structures: structures, rooms: rooms, to: &state.snapshot)
-            for nodeID in nodes.sorted() {
-                changes += Self.apply(devices: devices[nodeID] ?? [], of: nodeID, to: &state.snapshot)
-            }
-            state.counter = counter
-            Self.publish(changes, in: &state)
-        }
-    }
-
-    private func reloadAll() {
-        let fresh: Snapshot
-        let counter: Int64
-        do {
-            (fresh, counter) = try Self.read(store)
-        } catch {
-            state.withLock { state in
-                state.counter = nil
-                state.failure = error
-            }
-            return
-        }
-        state.withLock { state in
-            state.failure = nil
+            // Only a whole read proves memory reflects the store again.
+            if nodes == nil { state.failure = nil }
             var changes = Self.apply(structures: fresh.structures, rooms: fresh.rooms, to: &state.snapshot)
-            for nodeID in Set(state.snapshot.devices.keys).union(fresh.devices.keys).sorted() {
+            let touched = nodes ?? Set(state.snapshot.devices.keys).union(fresh.devices.keys)
+            for nodeID in touched.sorted() {
                 changes += Self.apply(devices: fresh.devices[nodeID] ?? [], of: nodeID, to: &state.snapshot)
             }
             state.counter = counter

@@ -41,8 +41,6 @@ public final class ClockedNetwork: Sendable {
         var sockets: [SocketAddress: ClockedSocket] = [:]
         var nextPort: UInt16 = 40_000
         var statistics = Statistics()
-        /// Ports whose datagrams are dropped, both ways: a node powered off, a cable pulled.
-        var unplugged: Set<UInt16> = []
     }
 
     public let clock: ManualClock
@@ -54,11 +52,6 @@ public final class ClockedNetwork: Sendable {
     }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
-
-    public var conditions: Conditions {
-        get { state.withLock { $0.conditions } }
-        set { state.withLock { $0.conditions = newValue } }
-    }
 
     /// An IPv4 and an IPv6 socket on a port of their own.
     public func sockets() -> (ipv4: ClockedSocket, ipv6: ClockedSocket) {
@@ -79,20 +72,10 @@ public final class ClockedNetwork: Sendable {
         return MatterTransport(ipv4: ipv4, ipv6: ipv6, random: random, clock: clock)
     }
 
-    /// Drops everything from and to `port` until `plug`: silence without closing anything.
-    public func unplug(_ port: UInt16) {
-        state.withLock { _ = $0.unplugged.insert(port) }
-    }
-
-    public func plug(_ port: UInt16) {
-        state.withLock { _ = $0.unplugged.remove(port) }
-    }
-
     func carry(_ bytes: [UInt8], from source: SocketAddress, to destination: SocketAddress) {
         let arrivals: [(ClockedSocket, Duration)] = state.withLock { state in
             state.statistics.sent += 1
-            guard let target = state.sockets[Self.routable(destination)], !state.unplugged.contains(source.port),
-                !state.unplugged.contains(destination.port),
+            guard let target = state.sockets[Self.routable(destination)],
                 Double.random(in: 0..<1, using: &state.random) >= state.conditions.loss
             else {
                 state.statistics.lost += 1

@@ -71,9 +71,12 @@ struct LoopbackFixture {
 
     /// Commissions the device onto the hub in `hubPath` with our own commissioner.
     func commission(hub: Hub, payload: SetupPayload? = nil) async throws -> CommissioningResult {
-        let request = CommissioningRequest(
-            payload: payload ?? device.setupPayload, address: address, trustStore: try trustStore)
-        return try await hub.commission(request, name: "lamp", room: nil, progress: { _ in })
+        try await hub.commission(try request(payload: payload), name: "lamp", room: nil, progress: { _ in })
+    }
+
+    /// A commissioning of this device at its address, with `payload` or its own.
+    func request(payload: SetupPayload? = nil) throws -> CommissioningRequest {
+        CommissioningRequest(payload: payload ?? device.setupPayload, address: address, trustStore: try trustStore)
     }
 
     /// A CASE session from the hub's own node, and a client on it.

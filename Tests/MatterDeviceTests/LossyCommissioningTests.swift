@@ -20,8 +20,7 @@ import Testing
             let hub = try Hub(statePath: fixture.hubPath)
             let transport = try fixture.controllerTransport()
             let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: transport)
-            let request = CommissioningRequest(
-                payload: fixture.device.setupPayload, address: fixture.address, trustStore: try fixture.trustStore)
+            let request = try fixture.request()
             let outcome = await drive(network.clock, step: .milliseconds(5)) {
                 () -> Result<CommissioningResult, any Error> in
                 do {

@@ -59,8 +59,7 @@ struct VirtualDeviceTests {
             let fixture = try await LoopbackFixture.start(in: directory)
             let hub = try Hub(statePath: fixture.hubPath)
             // An empty name is refused by the store in the very transaction that would make the node commissioned.
-            let request = CommissioningRequest(
-                payload: fixture.device.setupPayload, address: fixture.address, trustStore: try fixture.trustStore)
+            let request = try fixture.request()
             await #expect(throws: CommissioningError.self) {
                 try await hub.commission(request, name: "  ", room: nil, progress: { _ in })
             }
@@ -505,8 +504,7 @@ struct VirtualDeviceTests {
             let hub = try Hub(statePath: fixture.hubPath)
             let transport = try fixture.controllerTransport()
             let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: transport)
-            let request = CommissioningRequest(
-                payload: fixture.device.setupPayload, address: fixture.address, trustStore: try fixture.trustStore)
+            let request = try fixture.request()
             let commissioned = await drive(clock) { try? await commissioner.commission(request) }
             let result = try #require(commissioned?.value)
 
