@@ -26,13 +26,13 @@ enum AddCommand {
             HubCommands.stateOption,
         ],
         run: { arguments throws(CommandLineError) in
-            Home.configure { configuration in
-                configuration.stateDirectory = arguments.values["state"]
-                configuration.networkInterfaces = HubCommands.interfaceNames(arguments)
-                configuration.paaTrustStore = arguments.values["paa-trust-store"]
-            }
+            // The home comes from the arguments, never from `Home.configure`: that is process-wide, and commands
+            // run side by side in one process (the tests) would open each other's state.
+            let home = try await HomeAPICommands.open(
+                arguments, interfaces: HubCommands.interfaceNames(arguments),
+                paaTrustStore: arguments.values["paa-trust-store"])
             do {
-                let ids = try await run(arguments)
+                let ids = try await run(arguments, in: home)
                 return .success(ids.sorted().joined(separator: "\n") + "\n")
             } catch {
                 return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
@@ -55,9 +55,9 @@ enum AddCommand {
             guard let uid = UInt32(arguments.argument("UID")) else {
                 throw .invalidInput("UID '\(arguments.argument("UID"))' is not a numeric user ID")
             }
+            let home = try await HomeAPICommands.open(arguments)
             do {
-                Home.configure { $0.stateDirectory = arguments.values["state"] }
-                let structure = try await structure(arguments, in: try await Home.connect())
+                let structure = try await structure(arguments, in: home)
                 if arguments.flags.contains("revoke") {
                     try structure.revokeCommissioning(fromUser: uid)
                     return .success("user \(uid) may no longer add devices to \(structure.name)\n")
@@ -70,8 +70,7 @@ enum AddCommand {
         }
     )
 
-    private static func run(_ arguments: ParsedArguments) async throws(HomeError) -> Set<String> {
-        let home = try await Home.connect()
+    private static func run(_ arguments: ParsedArguments, in home: Home) async throws(HomeError) -> Set<String> {
         let structure = try await structure(arguments, in: home)
         let code = arguments.arguments["CODE"]
         let request = MatterAddDeviceRequest(

@@ -156,13 +156,16 @@ enum HomeAPICommands {
 
     // MARK: Helpers
 
-    /// The home on `--state` (or the default state directory); `interfaces` are where mDNS may look for devices.
+    /// The home on `--state` (or the default state directory); `interfaces` are where mDNS may look for devices, and
+    /// `paaTrustStore` where attestation finds its roots (default: the state directory's paa/).
     static func open(
-        _ arguments: ParsedArguments, interfaces: [String] = []
+        _ arguments: ParsedArguments, interfaces: [String] = [], paaTrustStore: String? = nil
     ) async throws(CommandLineError) -> Home {
         do {
             return try await Home.connect(
-                Home.Configuration(stateDirectory: arguments.values["state"], networkInterfaces: interfaces))
+                Home.Configuration(
+                    stateDirectory: arguments.values["state"], networkInterfaces: interfaces,
+                    paaTrustStore: paaTrustStore))
         } catch {
             throw .invalidInput("cannot open the hub's state: \(error.message)")
         }

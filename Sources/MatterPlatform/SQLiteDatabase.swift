@@ -44,11 +44,7 @@ public final class SQLiteDatabase: Sendable {
         sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
         self.handle = Mutex(connection)
         self.path = path
-        // WAL is a property of the file, set once: asking for it again on a database already in WAL mode still takes
-        // the locks of a mode change, which a concurrent opener of the same file can hold up to the busy timeout.
-        if try query("PRAGMA journal_mode").first?["journal_mode"]?.text?.lowercased() != "wal" {
-            try execute("PRAGMA journal_mode = WAL")
-        }
+        try enterWALMode()
         try execute("PRAGMA foreign_keys = ON")
         try execute("PRAGMA synchronous = NORMAL")
     }
@@ -57,6 +53,26 @@ public final class SQLiteDatabase: Sendable {
         handle.withLock { connection in
             prepared.finalizeAll()
             _ = sqlite3_close_v2(connection)
+        }
+    }
+
+    /// WAL is a property of the file, set once by its first opener; a later one only checks it (asking again still
+    /// takes a mode change's locks). Two connections opening a fresh file at once both ask, and SQLite refuses one of
+    /// them at once, busy handler or not (both hold a read lock and want the write lock: waiting could deadlock), so
+    /// the refused one asks again until it sees the other's change, for at most the busy timeout.
+    private func enterWALMode() throws(SQLiteError) {
+        let sql = "PRAGMA journal_mode = WAL"
+        let deadline = ContinuousClock.now + .milliseconds(Int(Self.busyTimeoutMilliseconds))
+        while try query("PRAGMA journal_mode").first?["journal_mode"]?.text?.lowercased() != "wal" {
+            statements.add(1, ordering: .relaxed)
+            let status = handle.withLock { sqlite3_exec($0, sql, nil, nil, nil) }
+            switch status {
+            case SQLITE_OK: return
+            case SQLITE_BUSY where ContinuousClock.now < deadline: usleep(1_000)
+            case SQLITE_BUSY: throw .busy(sql: sql)
+            default:
+                throw .statement(sql: sql, message: handle.withLock { String(cString: sqlite3_errmsg($0)) })
+            }
         }
     }
 

@@ -44,4 +44,30 @@ import Testing
         #expect(invalid.exitCode == 2)
         #expect(invalid.standardError == "error: UID 'alice' is not a numeric user ID\n")
     }
+
+    @Test("commands run side by side in one process each open their own --state (nothing process-wide chooses it)")
+    func sideBySideCommandsKeepToTheirState() async throws {
+        var directories: [String] = []
+        for _ in 0..<4 {
+            var template = Array((NSTemporaryDirectory() + "/swift-home-grant-tests-XXXXXX").utf8CString)
+            directories.append(String(cString: try #require(mkdtemp(&template))))
+        }
+        defer { for directory in directories { try? FileManager.default.removeItem(atPath: directory) } }
+        let outputs = await withTaskGroup(of: CommandOutput.self) { group in
+            for (index, directory) in directories.enumerated() {
+                group.addTask { await HomeCommand.run(["grant", "\(1000 + index)", "--state", directory]) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outputs.allSatisfy { $0.exitCode == 0 }, "\(outputs)")
+        for (index, directory) in directories.enumerated() {
+            let store = try HubStore(path: directory + "/hub.sqlite")
+            let structureID = try #require(try store.structures().first?.id)
+            for other in 0..<directories.count {
+                #expect(
+                    try store.hasCommissioningGrant(uid: UInt32(1000 + other), structureID: structureID)
+                        == (other == index))
+            }
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import MatterPlatform
@@ -56,6 +57,37 @@ import Testing
         try app.execute("CREATE TABLE rooms (name TEXT)")
         try app.transaction { try $0.query("INSERT INTO rooms VALUES ('Kitchen')") }
         #expect(try helper.query("SELECT name FROM rooms") == [["name": .text("Kitchen")]])
+    }
+
+    @Test(
+        "connections opening one fresh file at once all open it, in WAL mode (an app and its helper starting together)")
+    func concurrentOpenersOfAFreshFile() throws {
+        for _ in 0..<40 {
+            let path = Self.temporaryPath()
+            let openers = 4
+            let failures = Mutex<[String]>([])
+            let start = DispatchSemaphore(value: 0)
+            let group = DispatchGroup()
+            for _ in 0..<openers {
+                group.enter()
+                Thread.detachNewThread {
+                    defer { group.leave() }
+                    start.wait()
+                    do {
+                        let database = try SQLiteDatabase(path: path)
+                        let mode = try database.query("PRAGMA journal_mode").first?["journal_mode"]
+                        if mode != .text("wal") {
+                            failures.withLock { $0.append("journal mode \(String(describing: mode))") }
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            for _ in 0..<openers { start.signal() }
+            group.wait()
+            #expect(failures.withLock { $0 } == [])
+        }
     }
 
     @Test func reportsBadStatementsClearly() throws {
