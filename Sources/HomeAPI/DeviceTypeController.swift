@@ -24,7 +24,7 @@ public struct DeviceTypeController: Sendable, Hashable {
     let nodeID: UInt64
     /// The node's connectivity when this value was made: `.unknown` before its live connection started.
     let connectivity: SourceConnectivity
-    let live: LiveNodes
+    let context: HomeContext
     /// Follows this device: a query whose result is the device or nothing.
     let device: Query<HomeDevice>
 
@@ -52,7 +52,7 @@ public struct DeviceTypeController: Sendable, Hashable {
         guard contains(type) else { return [] }
         // As `get` does: the parts' traits come from the node's live connection; a node that cannot be reached still has
         // its parts, reported offline.
-        _ = try? await live.connection(to: nodeID)
+        await context.follow(nodeID)
         guard let current = try await device.list().first else { return [] }
         return current.types.instances(of: type)
     }
@@ -64,12 +64,12 @@ public struct DeviceTypeController: Sendable, Hashable {
 
     /// Every device type of every endpoint, each with its endpoint's traits as the home model holds them now.
     var all: [DeviceTypeContext] {
-        let cache = live.model.view(of: nodeID)?.cache ?? AttributeCache()
+        let cache = context.model.view(of: nodeID)?.cache ?? AttributeCache()
         return allTypes.map { context(of: $0, cache: cache) }
     }
 
     func contexts(of deviceType: UInt32) -> [DeviceTypeContext] {
-        let cache = live.model.view(of: nodeID)?.cache ?? AttributeCache()
+        let cache = context.model.view(of: nodeID)?.cache ?? AttributeCache()
         return allTypes.filter { $0.deviceType == deviceType }.map { context(of: $0, cache: cache) }
     }
 
@@ -81,7 +81,7 @@ public struct DeviceTypeController: Sendable, Hashable {
             semanticTags: endpointTags[endpointType.endpoint] ?? [])
         let snapshot = EndpointSnapshot(
             nodeID: nodeID, endpoint: endpointType.endpoint, cache: cache,
-            connectivity: connectivity, live: live)
+            connectivity: connectivity, context: context)
         return DeviceTypeContext(metadata: metadata, traits: TraitCollection(snapshot: snapshot))
     }
 
@@ -127,7 +127,7 @@ struct DeviceUpdates<Value: Hashable & Sendable>: AsyncSequence {
             if !finished && !started {
                 started = true
                 // A node that cannot be reached still has its device types: they report it offline.
-                _ = try? await controller.live.connection(to: controller.nodeID)
+                await controller.context.follow(controller.nodeID)
             }
             while !finished, let current = try await devices.next() {
                 guard let value = current.first.flatMap({ derive($0.types) }) else {

@@ -10,14 +10,17 @@ struct EndpointSnapshot: Sendable, Hashable {
     let cache: AttributeCache
     let connectivity: SourceConnectivity
     /// nil where nothing can be sent (a snapshot made for a test).
-    let live: LiveNodes?
+    let context: HomeContext?
 
-    init(nodeID: UInt64, endpoint: UInt16, cache: AttributeCache, connectivity: SourceConnectivity, live: LiveNodes?) {
+    init(
+        nodeID: UInt64, endpoint: UInt16, cache: AttributeCache, connectivity: SourceConnectivity,
+        context: HomeContext?
+    ) {
         self.nodeID = nodeID
         self.endpoint = endpoint
         self.cache = cache
         self.connectivity = connectivity
-        self.live = live
+        self.context = context
     }
 
     func value(_ path: ConcreteAttributePath) -> TLVElement? {

@@ -12,7 +12,7 @@ public struct EventController: Sendable {
     let nodeID: UInt64
     /// The device's endpoints.
     let endpoints: Set<UInt16>
-    let live: LiveNodes
+    let context: HomeContext
 
     /// Events of one type, decoded. One that does not decode as its type is logged once and skipped.
     public func subscribe<Event: ClusterEvent>(_ type: Event.Type) -> some AsyncSequence<DeviceEvent<Event>, HomeError>
@@ -133,12 +133,12 @@ struct DeviceEvents<Value: Sendable>: AsyncSequence {
         }
 
         mutating func next() async throws(HomeError) -> Value? {
-            let model = controller.live.model
+            let model = controller.context.model
             if changes == nil {
                 // Listening starts before following, so nothing the first report brings is missed.
                 changes = model.changes(.node(controller.nodeID)).makeAsyncIterator()
                 // A node that cannot be reached is followed anyway: its events come once it answers.
-                _ = try? await controller.live.connection(to: controller.nodeID)
+                await controller.context.follow(controller.nodeID)
             }
             while true {
                 while !pending.isEmpty {

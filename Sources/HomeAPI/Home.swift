@@ -41,16 +41,33 @@ public final class Home: Sendable {
         return try await connect(current)
     }
 
-    /// Connects to the embedded hub as `configuration` says. A device an interrupted commissioning left holding the
-    /// hub's fabric is finished in the background (`Hub.finishInterruptedCommissionings`): its devices then appear
-    /// in the live queries like any other change.
+    /// Connects to the hub serving the home `configuration` names (`home serve`) when one is running: its model is
+    /// mirrored here and every change goes to it. Otherwise the hub is embedded in this process. A device an
+    /// interrupted commissioning left holding the hub's fabric is then finished in the background
+    /// (`Hub.finishInterruptedCommissionings`): its devices appear in the live queries like any other change.
     public static func connect(_ configuration: Configuration) async throws(HomeError) -> Home {
-        let home = try open(
-            statePath: configuration.statePath(environment: ProcessInfo.processInfo.environment),
-            configuration: configuration)
-        let (hub, interfaces) = (home.context.hub, configuration.networkInterfaces)
-        Task { _ = await hub.finishInterruptedCommissionings(interfaces: interfaces) }
+        let statePath = try configuration.statePath(environment: ProcessInfo.processInfo.environment)
+        let directory: StateDirectory
+        do {
+            directory = try StateDirectory(explicitPath: statePath)
+        } catch {
+            throw HomeError(error)
+        }
+        if let client = try await HubClient.attach(stateDirectory: directory.path) {
+            return Home(context: HomeContext(client: client))
+        }
+        let home = try open(statePath: directory.path, configuration: configuration)
+        if case .embedded(let local) = home.context.backend {
+            let interfaces = configuration.networkInterfaces
+            Task { _ = await local.hub.finishInterruptedCommissionings(interfaces: interfaces) }
+        }
         return home
+    }
+
+    /// Whether another process is this home's hub (and this `Home` its client).
+    public var isAttachedToHub: Bool {
+        if case .attached = context.backend { return true }
+        return false
     }
 
     static func open(
@@ -74,19 +91,18 @@ public final class Home: Sendable {
     /// Stops following devices live: every node's subscription and session end. A later subscription or command
     /// starts them again.
     public func disconnect() async {
-        await context.live.stop()
+        if case .embedded(let local) = context.backend { await local.live.stop() }
     }
 
     /// Follows every node of the home live, as the hub of a home that runs all day does, until `disconnect()`: each
     /// node's connection starts at once (at its last known address first), and a node added later is followed as
     /// soon as it appears. Returns once every node present has had its first try.
-    @_spi(HomeCommandLine) public func followEveryNode() async {
-        let (context, model) = (context, context.model)
-        let added = model.changes(.home)
-        context.live.followAdded(from: added)
+    @_spi(HomeCommandLine) public func followEveryNode() async throws(HomeError) {
+        let (live, model) = (try context.embedded("following every node").live, context.model)
+        live.followAdded(from: model.changes(.home))
         await withTaskGroup(of: Void.self) { group in
             for nodeID in model.snapshot.devices.keys {
-                group.addTask { _ = try? await context.live.connection(to: nodeID) }
+                group.addTask { _ = try? await live.connection(to: nodeID) }
             }
         }
     }
@@ -117,28 +133,20 @@ public final class Home: Sendable {
     /// Creates a room in `structure`, or in the default structure. The name is cut to 60 Unicode code points; an empty
     /// or white-space name is an `invalidArgument` error, the name of an existing room (whatever its case) `alreadyExists`.
     public func createRoom(name: String, in structure: Structure? = nil) async throws(HomeError) -> Room {
-        let valid = try HomeName.validated(name, naming: "room")
-        let structureID: String
-        if let structure {
-            structureID = structure.id
-        } else {
-            structureID = try HomeContext.defaultStructureID(context.model.snapshot)
-        }
-        let created = try context.write { store throws(HubStoreError) in
-            try store.createRoom(named: valid, in: structureID)
-        }
+        guard case .room(let created) = try await context.perform(.createRoom(name: name, structureID: structure?.id))
+        else { throw HomeError(.internal, "the hub answered creating a room with something else") }
         return Room(created, context: context)
     }
 
     /// Deletes the room. Its devices stay in the home, in no room (and in the default structure).
     public func deleteRoom(_ room: Room) async throws(HomeError) {
-        try context.write { store throws(HubStoreError) in try store.deleteRoom(room.id) }
+        _ = try await context.perform(.deleteRoom(id: room.id))
     }
 
     /// Puts the device (every part of it, for a multipart device) in the room, and returns it moved; the value passed
     /// in stays as it was.
     public func move(device: HomeDevice, to room: Room) async throws(HomeError) -> HomeDevice {
-        try context.write { store throws(HubStoreError) in try store.moveDevices(device.parts, toRoom: room.id) }
+        _ = try await context.perform(.moveDevices(device.parts, roomID: room.id))
         return device.with(room: room)
     }
 }

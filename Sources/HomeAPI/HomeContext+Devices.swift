@@ -53,7 +53,7 @@ extension HomeContext {
         }
         let types = DeviceTypeController(
             endpointTypes: own, rootEndpointTypes: root, endpointTags: tags, nodeID: nodeID,
-            connectivity: connectivity, live: live, device: follow)
+            connectivity: connectivity, context: self, device: follow)
         return HomeDevice(
             id: id, name: name, roomID: roomID, structureID: structureID, isMatterDevice: true,
             sourceConnectivity: own.isEmpty && root.isEmpty ? .unknown : connectivity, types: types,

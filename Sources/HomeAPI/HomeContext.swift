@@ -1,41 +1,69 @@
+import Foundation
 import HomeHub
 
-/// What every value of one `Home` shares: the hub, the home model over its store, and the projections the queries
-/// read. Reads come from memory; writes go to the store, and the model has taken them in when the write returns.
+/// What every value of one `Home` shares: where its operations run, the home model, and the projections the queries
+/// read. Reads come from memory; writes go to the hub, and the model has taken them in when the write returns.
 final class HomeContext: Sendable {
-    let hub: Hub
+    enum Backend: Sendable {
+        /// This process is the hub: it holds the store, the keys and the nodes' sessions.
+        case embedded(EmbeddedHub)
+        /// Another process is the hub: requests go to it over its socket, and the model mirrors its own.
+        case attached(HubClient)
+    }
+
+    let backend: Backend
     let model: HomeModel
     let projection = DeviceProjection()
-    let live: LiveNodes
-    let commissioning: CommissioningSettings
-    var store: HubStore { hub.store }
 
     init(
         hub: Hub, interfaces: [String], settings: NodeConnection.Settings, commissioning: CommissioningSettings
     ) throws(HubStoreError) {
-        self.hub = hub
-        self.commissioning = commissioning
-        model = try HomeModel(store: hub.store)
-        live = LiveNodes(hub: hub, model: model, interfaces: interfaces, settings: settings)
+        let model = try HomeModel(store: hub.store)
+        self.model = model
+        backend = .embedded(
+            EmbeddedHub(
+                hub: hub, live: LiveNodes(hub: hub, model: model, interfaces: interfaces, settings: settings),
+                commissioning: commissioning))
+        observeModel()
+    }
+
+    init(client: HubClient) {
+        model = client.model
+        backend = .attached(client)
+        observeModel()
+    }
+
+    private func observeModel() {
         model.observe { [weak self] snapshot, changes in
             guard let self else { return }
             projection.apply(changes, snapshot: snapshot, context: self)
         }
     }
 
+    /// The hub in this process, for what a client of another process's hub cannot do yet: that is an
+    /// `unimplemented` error naming `what`.
+    func embedded(_ what: @autoclosure () -> String) throws(HomeError) -> EmbeddedHub {
+        switch backend {
+        case .embedded(let hub): return hub
+        case .attached(let client):
+            throw HomeError(
+                .unimplemented,
+                "\(what()) is not yet carried over the hub's socket: stop the hub serving \(client.stateDirectory) "
+                    + "(PID \(client.status.pid)) to do it here")
+        }
+    }
+
+    /// Carries out `request` where the hub is: here, or in the hub process.
+    func perform(_ request: HubRequest) async throws(HomeError) -> HubReply {
+        switch backend {
+        case .embedded: try await execute(request)
+        case .attached(let client): try await client.send(request)
+        }
+    }
+
     /// The `Home` was let go of: the projections stop keeping devices (each holds this context).
     func close() {
         projection.close()
-    }
-
-    /// A write to the store; the model re-reads what it changed before this returns.
-    @discardableResult
-    func write<Result>(_ body: (HubStore) throws(HubStoreError) -> Result) throws(HomeError) -> Result {
-        do {
-            return try body(store)
-        } catch {
-            throw HomeError(error)
-        }
     }
 
     /// A query over the whole home: re-read after each change to the home's shape (not attribute values).
@@ -46,10 +74,25 @@ final class HomeContext: Sendable {
         }
     }
 
+    /// Starts following the node live, wherever the hub is, and returns once it had its first contact. A node that
+    /// cannot be reached is followed all the same (it shows offline), so there is nothing to report.
+    func follow(_ nodeID: UInt64) async {
+        _ = try? await perform(.follow(nodeID: nodeID))
+    }
+
+    /// Carries out a rename and returns the name as the hub kept it.
+    func performNaming(_ request: HubRequest) async throws(HomeError) -> String {
+        guard case .name(let name) = try await perform(request) else {
+            throw HomeError(.internal, "the hub answered '\(request.summary)' with something else")
+        }
+        return name
+    }
+
     /// Refuses to answer from a model that could not take in the store's last change: the store holds something this
     /// build cannot read, and an answer from memory would hide it.
     func requireCurrentModel() throws(HomeError) {
         if let failure = model.failure { throw HomeError(failure) }
+        if let lost = model.sourceLost { throw HomeError(.unavailable, lost) }
     }
 
     /// The structure a device without a room belongs to.
@@ -58,5 +101,25 @@ final class HomeContext: Sendable {
             throw HomeError(.dataLoss, "the home has no structure: it needs its default one")
         }
         return id
+    }
+}
+
+/// The hub in this process: the hub itself (store, keys, transport), its live node connections, and how it
+/// commissions.
+struct EmbeddedHub: Sendable {
+    let hub: Hub
+    let live: LiveNodes
+    let commissioning: CommissioningSettings
+    let startedAt = Date()
+    var store: HubStore { hub.store }
+
+    /// A write to the store; the model re-reads what it changed before this returns.
+    @discardableResult
+    func write<Result>(_ body: (HubStore) throws(HubStoreError) -> Result) throws(HomeError) -> Result {
+        do {
+            return try body(store)
+        } catch {
+            throw HomeError(error)
+        }
     }
 }

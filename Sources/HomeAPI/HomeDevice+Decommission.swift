@@ -57,14 +57,15 @@ extension HomeDevice {
                 .failedPrecondition,
                 "\(name) (\(id)) is a bridged device: remove its bridge, or remove it in the bridge's own app")
         }
-        await context.live.forget(nodeID)
+        let local = try context.embedded("removing a device")
+        await local.live.forget(nodeID)
         var fabricRemovalFailure: String?
         do {
-            try await context.hub.removeFromFabric(nodeID, interfaces: context.commissioning.interfaces)
+            try await local.hub.removeFromFabric(nodeID, interfaces: local.commissioning.interfaces)
         } catch {
             fabricRemovalFailure = "\(error)"
         }
-        try context.write { [nodeID] store throws(HubStoreError) in try store.deleteNode(nodeID) }
+        try local.write { [nodeID] store throws(HubStoreError) in try store.deleteNode(nodeID) }
         return Decommissioning(
             removedDeviceIDs: isMultipart ? [id] : nodeDeviceIDs, fabricRemovalFailure: fabricRemovalFailure)
     }
@@ -96,6 +97,7 @@ extension HomeDevice {
     private func requireDecommissionPermission() throws(HomeError) {
         let structures = context.model.snapshot.structures
         let structureName = structures.first { $0.id == structureID }?.name ?? structureID
-        try context.requireCommissioningPermission(structureID: structureID, structureName: structureName)
+        try context.embedded("removing a device").requireCommissioningPermission(
+            structureID: structureID, structureName: structureName)
     }
 }

@@ -239,7 +239,7 @@ extension HomeDevice {
 
     /// The node's live connection, online.
     private func live() async throws(HomeError) -> NodeConnection {
-        let connection = try await context.live.connection(to: nodeID)
+        let connection = try await context.embedded("sharing a device").live.connection(to: nodeID)
         do {
             try await connection.connected()
         } catch {

@@ -24,20 +24,14 @@ public struct HomeDevice: Identifiable, Hashable, Sendable {
 
     /// The device's events, as its node reports them: `events.subscribe(SwitchTrait.InitialPressEvent.self)`.
     public var events: EventController {
-        EventController(nodeID: nodeID, endpoints: Set(parts.map(\.endpoint)), live: context.live)
+        EventController(nodeID: nodeID, endpoints: Set(parts.map(\.endpoint)), context: context)
     }
 
     /// Renames the device and returns it renamed; this value stays as it was. The name is cut to 60 Unicode code
     /// points without error; an empty or white-space name is an `invalidArgument` error.
     public func setName(_ name: String) async throws(HomeError) -> HomeDevice {
-        let valid = try HomeName.validated(name, naming: "device")
-        try context.write { [parts, nodeID, isMultipart] store throws(HubStoreError) in
-            if isMultipart {
-                try store.renameNode(nodeID, to: valid)
-            } else {
-                for part in parts { try store.renameDevice(part, to: valid) }
-            }
-        }
+        let valid = try await context.performNaming(
+            .renameDevice(nodeID: nodeID, parts: parts, multipart: isMultipart, name: name))
         return with(name: valid)
     }
 

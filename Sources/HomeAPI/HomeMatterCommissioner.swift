@@ -59,7 +59,8 @@ public final class HomeMatterCommissioner: Sendable {
     /// Commissions the device the onboarding payload (an `MT:` QR payload or a manual pairing code) names onto the hub,
     /// as part of the open session; its devices join the session's structure, in no room, under the product's name.
     public func commissionMatterDevice(onboardingPayload: String) async throws(HomeError) {
-        let session = try context.liveSession()
+        let local = try context.embedded("adding a device")
+        let session = try local.liveSession()
         let payload: SetupPayload
         do {
             payload = try SetupPayload(parsing: onboardingPayload.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -74,10 +75,10 @@ public final class HomeMatterCommissioner: Sendable {
                 .failedPrecondition, "the PAA trust store \(session.paaTrustStore) cannot be used: \(error)")
         }
         let request = CommissioningRequest(
-            payload: payload, address: deviceAddress ?? context.commissioning.address, interfaces: session.interfaces,
+            payload: payload, address: deviceAddress ?? local.commissioning.address, interfaces: session.interfaces,
             trustStore: trustStore, session: session.id)
         do {
-            _ = try await context.hub.commission(request, name: nil, room: nil) { _ in }
+            _ = try await local.hub.commission(request, name: nil, room: nil) { _ in }
         } catch {
             throw HomeError(commissioning: error)
         }
@@ -85,7 +86,8 @@ public final class HomeMatterCommissioner: Sendable {
 
     /// The rooms of the session's structure.
     public func fetchRooms() throws(HomeError) -> [MatterAddDeviceRequest.Room] {
-        let session = try context.liveSession()
+        let local = try context.embedded("adding a device")
+        let session = try local.liveSession()
         return context.model.snapshot.rooms.filter { $0.structureID == session.structureID }.map {
             MatterAddDeviceRequest.Room(displayName: $0.name)
         }
@@ -107,10 +109,11 @@ public final class HomeMatterCommissioner: Sendable {
 
     /// `configureMatterDevice`, with the failure thrown: for handlers whose caller can report it.
     func configure(deviceName: String, roomName: String?) throws(HomeError) {
-        let session = try context.liveSession()
+        let local = try context.embedded("adding a device")
+        let session = try local.liveSession()
         let name = try HomeName.validated(deviceName, naming: "device")
         let room = try roomName.map { name throws(HomeError) in try HomeName.validated(name, naming: "room") }
-        try context.write { store throws(HubStoreError) in
+        try local.write { store throws(HubStoreError) in
             try store.configureSessionDevices(session.id, name: name, roomName: room)
         }
     }

@@ -7,4 +7,8 @@ enum HomeTiming {
     /// slow device) and names the device; ten minutes covers that with room to spare, yet a session its owner forgot
     /// frees the home soon.
     static let commissioningSession: Duration = .seconds(600)
+    /// How long a client waits for the hub's welcome once connected: a live hub answers in milliseconds (its snapshot
+    /// of a thousand nodes in well under a second); one that holds its socket without answering (stopped in a debugger,
+    /// hung) is given up on.
+    static let hubWelcome: Duration = .seconds(5)
 }

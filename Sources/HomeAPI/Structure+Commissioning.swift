@@ -8,31 +8,33 @@ extension Structure {
     /// home, from this or any other process (`failedPrecondition`). A session whose process died, or whose deadline
     /// passed, is cleared first, with what it had commissioned.
     public func prepareForMatterCommissioning() async throws(HomeError) {
-        try context.requireCommissioningPermission(structureID: id, structureName: name)
+        let local = try context.embedded("adding a device")
+        try local.requireCommissioningPermission(structureID: id, structureName: name)
         do {
-            try await context.hub.checkOnline(interfaces: context.commissioning.interfaces)
+            try await local.hub.checkOnline(interfaces: local.commissioning.interfaces)
         } catch {
             throw HomeError(.unavailable, "the hub cannot reach devices: \(error)")
         }
         guard let owner = ProcessIdentity.current() else {
             throw HomeError(.internal, "cannot read this process's start time from /proc/self/stat")
         }
-        if let abandoned = try? context.store.commissioningSession(), abandoned.isAbandoned(now: Date()) {
+        if let abandoned = try? local.store.commissioningSession(), abandoned.isAbandoned(now: Date()) {
             await removeFromFabric(commissionedIn: abandoned)
         }
         let now = Date()
         let session = CommissioningSessionRecord(
             id: UUID().uuidString, structureID: id, owner: owner,
             deadline: now.addingTimeInterval(Double(HomeTiming.commissioningSession.components.seconds)),
-            interfaces: context.commissioning.interfaces, paaTrustStore: context.commissioning.paaTrustStore)
-        try context.write { store throws(HubStoreError) in try store.openCommissioningSession(session, now: now) }
+            interfaces: local.commissioning.interfaces, paaTrustStore: local.commissioning.paaTrustStore)
+        try local.write { store throws(HubStoreError) in try store.openCommissioningSession(session, now: now) }
     }
 
     /// Closes this process's session and returns the IDs of the devices added in it (as `HomeDevice.id`). Throws
     /// `failedPrecondition` when no session of this process is open or nothing was commissioned in it.
     public func completeMatterCommissioning() throws(HomeError) -> Set<String> {
+        let local = try context.embedded("adding a device")
         let session = try ownSession()
-        let devices = try context.write { store throws(HubStoreError) in
+        let devices = try local.write { store throws(HubStoreError) in
             try store.completeCommissioningSession(session.id)
         }
         return Set(devices.map(\.description))
@@ -43,43 +45,49 @@ extension Structure {
     /// back by its fail-safe), and nothing of it stays in the store. Without such a session it does nothing. It cannot
     /// fail: should the store refuse the change, the session holds the home until its deadline.
     public func cancelMatterCommissioning() async {
-        guard let session = try? context.store.commissioningSession(),
+        guard let local = try? context.embedded("adding a device") else { return }
+        guard let session = try? local.store.commissioningSession(),
             session.owner == ProcessIdentity.current() || session.isAbandoned(now: Date())
         else { return }
         await removeFromFabric(commissionedIn: session)
-        _ = try? context.write { store throws(HubStoreError) in try store.cancelCommissioningSession(session.id) }
+        _ = try? local.write { store throws(HubStoreError) in try store.cancelCommissioningSession(session.id) }
     }
 
     /// Best effort, one node after the other, each bounded by the hub's fabric-removal timeout. Nodes still marked
     /// `commissioning` are asked too: their process may have died after CommissioningComplete, when the device's
     /// fail-safe no longer undoes anything (before it, CASE fails at once: the device dropped our NOC).
     private func removeFromFabric(commissionedIn session: CommissioningSessionRecord) async {
+        guard let local = try? context.embedded("adding a device") else { return }
         for nodeID in session.nodeIDs {
-            try? await context.hub.removeFromFabric(nodeID, interfaces: session.interfaces)
+            try? await local.hub.removeFromFabric(nodeID, interfaces: session.interfaces)
         }
     }
 
     /// Lets the local user `uid` add devices to this structure; only the hub's owner may grant.
     public func grantCommissioning(toUser uid: UInt32) throws(HomeError) {
+        let local = try context.embedded("granting permissions")
         try requireOwner()
-        try context.write { store throws(HubStoreError) in try store.grantCommissioning(uid: uid, structureID: id) }
+        try local.write { store throws(HubStoreError) in try store.grantCommissioning(uid: uid, structureID: id) }
     }
 
     /// Takes the grant back; the user's next call is refused.
     public func revokeCommissioning(fromUser uid: UInt32) throws(HomeError) {
+        let local = try context.embedded("granting permissions")
         try requireOwner()
-        try context.write { store throws(HubStoreError) in try store.revokeCommissioning(uid: uid, structureID: id) }
+        try local.write { store throws(HubStoreError) in try store.revokeCommissioning(uid: uid, structureID: id) }
     }
 
     private func requireOwner() throws(HomeError) {
+        let local = try context.embedded("adding a device")
         var status = stat()
-        guard stat(context.hub.directory.path, &status) == 0, status.st_uid == context.commissioning.callerUID else {
+        guard stat(local.hub.directory.path, &status) == 0, status.st_uid == local.commissioning.callerUID else {
             throw HomeError(.permissionDenied, "only the hub's owner may grant or revoke permissions")
         }
     }
 
     private func ownSession() throws(HomeError) -> CommissioningSessionRecord {
-        let session = try context.liveSession()
+        let local = try context.embedded("adding a device")
+        let session = try local.liveSession()
         guard session.owner == ProcessIdentity.current(), session.structureID == id else {
             throw HomeError(
                 .failedPrecondition, "no commissioning session of this process is open for structure \"\(name)\"")

@@ -15,10 +15,7 @@ public struct Structure: Identifiable, Hashable, Sendable {
     /// Renames the structure and returns it renamed; this value stays as it was. The name is cut to 60 Unicode code
     /// points; an empty or white-space name is an `invalidArgument` error.
     public func setName(_ name: String) async throws(HomeError) -> Structure {
-        let valid = try HomeName.validated(name, naming: "structure")
-        try context.write { store throws(HubStoreError) in try store.renameStructure(id, to: valid) }
-        // The hub's fabric on every node is labelled with the home's name: other ecosystems show the new one.
-        if context.model.snapshot.defaultStructureID == id { context.live.relabelFabric(FabricLabel.of(home: valid)) }
+        let valid = try await context.performNaming(.renameStructure(id: id, name: name))
         return Structure(StructureRecord(id: id, name: valid), context: context)
     }
 

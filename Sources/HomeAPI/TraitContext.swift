@@ -51,43 +51,46 @@ public struct TraitContext: Sendable, Hashable {
     /// Sends a command the device answers with a status only; a refusal is a `HomeError`.
     public func invoke<Command: ClusterCommand>(_ command: Command) async throws(HomeError)
     where Command.Response == DefaultSuccess {
-        let connection = try await liveConnection()
-        do {
-            try await connection.invoke(command, endpoint: snapshot.endpoint)
-        } catch {
-            throw HomeError(error, command: Command.name)
+        let (responseID, _) = try await send(command)
+        if let responseID {
+            throw HomeError(
+                .internal, "\(Command.name): the device answered with command \(responseID) where a status was due")
         }
     }
 
     /// Sends a command the device answers with a response command; a refusal is a `HomeError`.
     public func invoke<Command: ClusterCommand>(_ command: Command) async throws(HomeError) -> Command.Response
     where Command.Response: ClusterCommandResponse {
-        let connection = try await liveConnection()
+        let (responseID, fields) = try await send(command)
+        guard responseID == Command.Response.id.rawValue else {
+            throw HomeError(
+                .internal,
+                "\(Command.name): the device answered with \(responseID.map { "command \($0)" } ?? "a status only") "
+                    + "where \(Command.Response.name) was due")
+        }
         do {
-            return try await connection.invoke(command, endpoint: snapshot.endpoint)
+            return try Command.Response(tlv: fields ?? TLVElement(.structure([])))
         } catch {
-            throw HomeError(error, command: Command.name)
+            throw HomeError(.dataLoss, "\(Command.Response.name) does not decode: \(error)")
         }
     }
 
-    private func liveConnection() async throws(HomeError) -> NodeConnection {
-        guard let live = snapshot.live else {
+    /// Sends the command wherever the hub is; returns the response command's ID and fields.
+    private func send<Command: ClusterCommand>(_ command: Command) async throws(HomeError) -> (UInt32?, TLVElement?) {
+        guard let context = snapshot.context else {
             throw HomeError(.failedPrecondition, "this trait was not read from a home: it cannot send commands")
         }
-        let connection = try await live.connection(to: snapshot.nodeID)
-        // A trait kept from before its endpoint stopped serving the cluster (a bridge changed) is refused here,
-        // before anything is sent, from the node's live Descriptor.
-        let serverList = DescriptorCluster.Attributes.serverList
-        if let served = try? await connection.cache.value(serverList, endpoint: snapshot.endpoint),
-            !served.contains(cluster)
-        {
-            let names = served.map { ClusterRegistry.standard.describe(cluster: $0) }.joined(separator: ", ")
-            throw HomeError(
-                .failedPrecondition,
-                "endpoint \(snapshot.endpoint) has no \(ClusterRegistry.standard.describe(cluster: cluster)) "
-                    + "(its clusters: \(names))")
+        let window = Command.requiresTimedInvoke ? HubTiming.timedInvokeWindow : nil
+        let invocation = HubRequest.Invocation(
+            nodeID: snapshot.nodeID, endpoint: snapshot.endpoint, cluster: Command.Cluster.id.rawValue,
+            command: Command.id.rawValue, name: Command.name, fields: TLVElement(command.tlvValue()),
+            timedWindowMilliseconds: window.map {
+                $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000
+            })
+        guard case .invoked(let responseID, let fields) = try await context.perform(.invoke(invocation)) else {
+            throw HomeError(.internal, "the hub answered \(Command.name) with something else")
         }
-        return connection
+        return (responseID, fields)
     }
 
     // Matter Core §7.13 Global Elements: AcceptedCommandList.

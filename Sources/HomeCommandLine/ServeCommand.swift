@@ -5,17 +5,25 @@ import HomeHub
 /// `home serve`: the hub of a home that runs all day. It holds the home's serving lock (a second one is refused,
 /// naming the first's PID), follows every node live from the start (last known address first, then operational
 /// discovery on the named interfaces; each re-established with backoff for ever), prints one line per node state
-/// change on standard error, and on SIGINT or SIGTERM closes every subscription and session and exits 0.
-///
-/// Not yet built (see the hub service issue): the local client socket, through which the CLI, apps and helpers are
-/// to use this hub instead of opening sessions of their own; until then they still open their own.
+/// change on standard error, and on SIGINT or SIGTERM closes every subscription and session and exits 0. It serves
+/// the home on its local socket (`hub.socket` in the state directory, owner-only unless `--socket-group`): every
+/// `Home.connect()` on the directory, the CLI's included, then uses this hub instead of opening sessions of its own.
 enum ServeCommand {
     static let serve = CommandSpec(
         name: "serve",
         summary: "Run the hub: follow every device live until SIGINT or SIGTERM, one line per device state change.",
-        options: [HubCommands.interfaceOption, HubCommands.stateOption],
+        options: [
+            HubCommands.interfaceOption, HubCommands.stateOption,
+            .init(
+                name: "socket-group", valueName: "GROUP",
+                help: "Let this group's members use the hub's socket too (default: its owner only)."),
+        ],
         run: { arguments throws(CommandLineError) in
             let interfaces = HubCommands.interfaceNames(arguments)
+            let group = try arguments.values["socket-group"].map { name throws(CommandLineError) in
+                guard let entry = getgrnam(name) else { throw .invalidInput("no group named '\(name)'") }
+                return entry.pointee.gr_gid
+            }
             let hub = try HubCommands.open(arguments)
             let lock: ServingLock
             do {
@@ -30,16 +38,28 @@ enum ServeCommand {
             } catch {
                 throw .invalidInput("cannot open the hub's state: \(error.message)")
             }
+            let service: HubService
+            do throws(HomeError) {
+                service = try HubService(home: home, group: group)
+            } catch {
+                throw .failed(error.message)
+            }
             let say = arguments.progress
             let stop = StopSignals()
             let lines = ServeLines(model: home.model)
             let logger = Task { await lines.follow(say) }
             let nodes = home.model.snapshot.devices.count
             say("\(LiveLineText.time())  serving \(hub.directory.path) (PID \(getpid())): \(nodes) node(s)")
-            await home.followEveryNode()
+            say("\(LiveLineText.time())  clients connect at \(service.socketPath)")
+            do throws(HomeError) {
+                try await home.followEveryNode()
+            } catch {
+                throw .failed(error.message)
+            }
             let signal = await stop.next()
             say("\(LiveLineText.time())  \(signal): closing every subscription and session")
             logger.cancel()
+            service.stop()
             await home.disconnect()
             withExtendedLifetime(lock) {}
             say("\(LiveLineText.time())  stopped")

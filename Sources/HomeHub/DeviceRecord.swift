@@ -1,5 +1,5 @@
 /// A device as the home shows it: one application endpoint of a commissioned node, with its name and room.
-public struct DeviceRecord: Sendable, Hashable {
+public struct DeviceRecord: Sendable, Hashable, Codable {
     public var id: DeviceID
     public var name: String
     public var roomID: String?
@@ -30,7 +30,7 @@ public struct DeviceRecord: Sendable, Hashable {
 }
 
 /// Names a device: its node and endpoint, written `<node ID, 16 hex digits>-<endpoint>` (e.g. `8FC7772401CD0696-1`).
-public struct DeviceID: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct DeviceID: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
     public var nodeID: UInt64
     public var endpoint: UInt16
 

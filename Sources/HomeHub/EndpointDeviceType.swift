@@ -1,5 +1,5 @@
 // Matter Core §9.5.5.1 Descriptor DeviceTypeStruct, per endpoint.
-public struct EndpointDeviceType: Sendable, Hashable {
+public struct EndpointDeviceType: Sendable, Hashable, Codable {
     public var endpoint: UInt16
     public var deviceType: UInt32
     public var revision: UInt16

@@ -1,5 +1,5 @@
 // Matter Core §9.5.6.5 Descriptor TagList: one of an endpoint's semantic tags (SemanticTagStruct), as the hub stores it.
-public struct EndpointSemanticTag: Sendable, Hashable {
+public struct EndpointSemanticTag: Sendable, Hashable, Codable {
     public var endpoint: UInt16
     /// nil for a standard namespace; a vendor ID for a manufacturer-specific one.
     public var manufacturerCode: UInt16?

@@ -12,25 +12,25 @@ import Synchronization
 /// heard at once (`HubStore.observeCommits`); another process's, through the store's change marker.
 public final class HomeModel: Sendable {
     /// The home at one moment.
-    public struct Snapshot: Sendable, Equatable {
+    public struct Snapshot: Sendable, Equatable, Codable {
         /// The default structure first.
-        public fileprivate(set) var structures: [StructureRecord] = []
+        public internal(set) var structures: [StructureRecord] = []
         /// In order of creation.
-        public fileprivate(set) var rooms: [RoomRecord] = []
+        public internal(set) var rooms: [RoomRecord] = []
         /// Each commissioned node's devices, in endpoint order.
-        public fileprivate(set) var devices: [UInt64: [DeviceRecord]] = [:]
+        public internal(set) var devices: [UInt64: [DeviceRecord]] = [:]
         /// What each followed node's connection last reported.
-        public fileprivate(set) var views: [UInt64: NodeView] = [:]
+        public internal(set) var views: [UInt64: NodeView] = [:]
         /// Each followed node's latest events, oldest first (at most `HubConstants.recentEventsPerNode`): what a
         /// consumer that fell behind catches up from.
-        public fileprivate(set) var recentEvents: [UInt64: [NodeEvent]] = [:]
+        public internal(set) var recentEvents: [UInt64: [NodeEvent]] = [:]
 
         /// The structure a device without a room belongs to.
         public var defaultStructureID: String? { structures.first?.id }
     }
 
     /// A node as its live connection last reported it.
-    public struct NodeView: Sendable, Hashable {
+    public struct NodeView: Sendable, Hashable, Codable {
         public var cache: AttributeCache
         public var state: NodeConnection.State
 
@@ -41,7 +41,7 @@ public final class HomeModel: Sendable {
     }
 
     /// What changed, named precisely enough that a consumer re-reads only that.
-    public enum Change: Sendable, Hashable {
+    public enum Change: Sendable, Hashable, Codable {
         case structureAdded(String)
         case structureRenamed(String)
         case structureRemoved(String)
@@ -101,7 +101,7 @@ public final class HomeModel: Sendable {
         case fellBehind
     }
 
-    private struct Listener {
+    struct Listener {
         let scope: Scope
         let continuation: AsyncStream<Delivery>.Continuation
         var sequence: UInt64 = 0
@@ -113,7 +113,7 @@ public final class HomeModel: Sendable {
         let changes: [Change]
     }
 
-    private struct State {
+    struct State {
         var snapshot = Snapshot()
         /// The store's change counter that memory reflects; nil when unknown (read the whole store next time).
         var counter: Int64?
@@ -124,23 +124,22 @@ public final class HomeModel: Sendable {
         var homeListeners: Set<Int> = []
         var nextListener = 0
         var observers: [@Sendable (Snapshot, [Change]) -> Void] = []
+        /// A mirror's hub went away: why. Memory stays as it was last told, and says it is no longer current.
+        var sourceLost: String?
     }
 
-    public let store: HubStore
-    private let state: Mutex<State>
+    /// Nil in a mirror (`init(mirroring:)`): the hub process owns the store.
+    let store: HubStore?
+    let state: Mutex<State>
     /// Serializes reading the store back, so an older read is never applied after a newer one.
     private let reloading = Mutex(())
     private let commits = Mutex<StoreCommitToken?>(nil)
     private let watch = Mutex<FileChangeWatch?>(nil)
 
     /// Loads the home from the store, then follows its commits.
-    public init(store: HubStore) throws(HubStoreError) {
-        self.store = store
+    public convenience init(store: HubStore) throws(HubStoreError) {
         let (snapshot, counter) = try Self.read(store)
-        var initial = State()
-        initial.snapshot = snapshot
-        initial.counter = counter
-        state = Mutex(initial)
+        self.init(store: store, state: State(snapshot: snapshot, counter: counter))
         let token = store.observeCommits { [weak self] commit in self?.committed(commit) }
         commits.withLock { $0 = token }
         let directory = (store.path as NSString).deletingLastPathComponent
@@ -150,6 +149,11 @@ public final class HomeModel: Sendable {
             self?.storeMayHaveChanged()
         }
         watch.withLock { $0 = fileWatch }
+    }
+
+    init(store: HubStore? = nil, state: State) {
+        self.store = store
+        self.state = Mutex(state)
     }
 
     /// The home now.
@@ -278,7 +282,7 @@ public final class HomeModel: Sendable {
     /// the change counter moved past what memory reflects.
     private func storeMayHaveChanged() {
         reloading.withLock { _ in
-            guard let current = try? store.changeCounter(), current != state.withLock({ $0.counter }) else { return }
+            guard let current = try? store?.changeCounter(), current != state.withLock({ $0.counter }) else { return }
             reload(nodes: nil)
         }
     }
@@ -286,6 +290,7 @@ public final class HomeModel: Sendable {
     /// Reads back what a commit may have changed (`nodes`, or everything when nil) and takes the differences in.
     /// `counter` is the store's change counter after a partial read; a whole read takes its own.
     private func reload(nodes: Set<UInt64>?, counter: Int64? = nil) {
+        guard let store else { return }
         var fresh = Snapshot()
         var counter = counter
         do {
@@ -334,7 +339,7 @@ public final class HomeModel: Sendable {
 
     // MARK: Differences
 
-    private static func apply(
+    static func apply(
         structures: [StructureRecord], rooms: [RoomRecord], to snapshot: inout Snapshot
     ) -> [Change] {
         var changes: [Change] = []
@@ -368,7 +373,7 @@ public final class HomeModel: Sendable {
     }
 
     /// Replaces one node's devices (empty: the node left the home) and names what differs.
-    private static func apply(devices new: [DeviceRecord], of nodeID: UInt64, to snapshot: inout Snapshot) -> [Change] {
+    static func apply(devices new: [DeviceRecord], of nodeID: UInt64, to snapshot: inout Snapshot) -> [Change] {
         let old = snapshot.devices[nodeID] ?? []
         guard old != new else { return [] }
         var changes: [Change] = []
@@ -403,7 +408,7 @@ public final class HomeModel: Sendable {
 
     /// Tells the observers, then every listener whose scope the changes touch, in order. Under the state lock, so
     /// two batches never reach a listener out of order (yielding to a stream only queues the batch).
-    private static func publish(_ changes: [Change], in state: inout State) {
+    static func publish(_ changes: [Change], in state: inout State) {
         guard !changes.isEmpty else { return }
         for observer in state.observers { observer(state.snapshot, changes) }
         var touched: [Int: [Change]] = [:]

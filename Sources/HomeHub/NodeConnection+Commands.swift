@@ -1,5 +1,6 @@
 import MatterDataModel
 import MatterInteraction
+import MatterTLV
 
 /// Commands and cached reads through the live connection: its session is reused, its cache answers.
 extension NodeConnection {
@@ -27,6 +28,21 @@ extension NodeConnection {
         let client = try await onlineClient()
         do {
             _ = try await client.invoke(command, endpoint: endpoint, timeout: settings.responseTimeout)
+        } catch {
+            throw .interaction(error)
+        }
+    }
+
+    /// Invokes a command given as its path and TLV fields (a command another process encoded), once the connection
+    /// is online; returns the response command, or nil when the node answered with a status only.
+    public func invoke(
+        endpoint: UInt16, cluster: UInt32, command: UInt32, fields: TLVValue, timedWindow: Duration?
+    ) async throws(NodeConnectionError) -> CommandDataIB? {
+        let client = try await onlineClient()
+        do {
+            return try await client.invoke(
+                endpoint: endpoint, cluster: cluster, command: command, fields: fields, timedWindow: timedWindow,
+                timeout: settings.responseTimeout)
         } catch {
             throw .interaction(error)
         }

@@ -3,7 +3,7 @@ import MatterInteraction
 
 extension NodeConnection {
     /// Whether the hub hears the node: online while its subscription is alive.
-    public enum State: Hashable, Sendable, CustomStringConvertible {
+    public enum State: Hashable, Sendable, Codable, CustomStringConvertible {
         /// The first session and subscription are being set up.
         case connecting
         /// The subscription is established and alive.

@@ -4,9 +4,9 @@ import MatterTLV
 
 /// Matter Core §7.14 / §10.6.9: one event a node reported, as the hub keeps it: where it happened, its number (unique
 /// and increasing on the node, so each is delivered once), its priority and when, and its fields as reported.
-public struct NodeEvent: Hashable, Sendable {
+public struct NodeEvent: Hashable, Sendable, Codable {
     // Matter Core §7.14.2.1: an event's time, absolute; a delta on the wire is resolved against the event before it.
-    public enum Timestamp: Hashable, Sendable {
+    public enum Timestamp: Hashable, Sendable, Codable {
         /// Milliseconds since the Unix epoch, from a node that knows the time of day.
         case epochMilliseconds(UInt64)
         /// Milliseconds since the node booted.

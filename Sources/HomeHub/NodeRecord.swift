@@ -3,9 +3,9 @@ import MatterMessaging
 import MatterPlatform
 
 /// A node of the hub's fabric as stored: what it is, whether its commissioning finished, and how to reach it.
-public struct NodeRecord: Sendable, Hashable {
+public struct NodeRecord: Sendable, Hashable, Codable {
     /// Where the node is in its commissioning. Only `commissioned` nodes are part of the home.
-    public enum CommissioningState: String, Sendable, Hashable, CaseIterable {
+    public enum CommissioningState: String, Sendable, Hashable, CaseIterable, Codable {
         /// Inserted before AddNOC; stays so until CommissioningComplete succeeds. Found again after a crash.
         case commissioning
         case commissioned
@@ -14,7 +14,7 @@ public struct NodeRecord: Sendable, Hashable {
     }
 
     /// The outcome of device attestation, in words, and whether the device's certificates chained to a trusted PAA.
-    public struct Attestation: Sendable, Hashable {
+    public struct Attestation: Sendable, Hashable, Codable {
         public var verdict: String
         public var trusted: Bool
 

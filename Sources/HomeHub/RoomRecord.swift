@@ -1,5 +1,5 @@
 /// A room as stored: a name, unique in the home whatever its case, in one structure.
-public struct RoomRecord: Sendable, Hashable, Identifiable {
+public struct RoomRecord: Sendable, Hashable, Identifiable, Codable {
     public var id: String
     public var name: String
     public var structureID: String

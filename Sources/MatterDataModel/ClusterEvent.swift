@@ -17,7 +17,7 @@ extension ClusterEvent {
 }
 
 // Matter Core §7.14.1 Priority: which events a node keeps longest.
-public enum EventPriority: UInt8, Hashable, Comparable, Sendable {
+public enum EventPriority: UInt8, Hashable, Comparable, Sendable, Codable {
     case debug = 0
     case info = 1
     case critical = 2

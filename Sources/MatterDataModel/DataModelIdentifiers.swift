@@ -30,7 +30,7 @@ public struct DeviceTypeID: DataModelIdentifier {
 
 /// What every identifier shares: a 32-bit value, written as an integer literal, shown in hex, coded as a TLV unsigned integer.
 public protocol DataModelIdentifier: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral,
-    CustomStringConvertible, TLVCodable
+    CustomStringConvertible, TLVCodable, Codable
 where RawValue == UInt32 {
     init(rawValue: UInt32)
 }

@@ -274,3 +274,46 @@ public struct AttributeCache: Hashable, Sendable {
         }
     }
 }
+
+// MARK: Carrying a cache to another process
+
+extension AttributeCache: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case values, dataVersions
+    }
+
+    private struct EncodedValue: Codable {
+        let path: ConcreteAttributePath
+        let value: TLVElement
+    }
+
+    private struct EncodedVersion: Codable {
+        let path: ConcreteClusterPath
+        let version: UInt32
+    }
+
+    /// Takes in one value the node's connection reported elsewhere (the hub process): nil removes it.
+    public mutating func set(_ path: ConcreteAttributePath, to element: TLVElement?) {
+        if let element { store(element, at: path) } else { remove(path) }
+        compactIfWasteful()
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        for value in try container.decode([EncodedValue].self, forKey: .values) { store(value.value, at: value.path) }
+        for version in try container.decode([EncodedVersion].self, forKey: .dataVersions) {
+            setDataVersion(version.version, for: version.path)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let values = try entries.map { entry in
+            EncodedValue(path: entry.path, value: try TLVReader.decode(Array(encoded(entry))))
+        }
+        try container.encode(values, forKey: .values)
+        try container.encode(
+            dataVersions.map { EncodedVersion(path: $0.path, version: $0.version) }, forKey: .dataVersions)
+    }
+}

@@ -1,5 +1,5 @@
 // Matter Core §8.9.2 Attribute Path, concrete: one attribute of one cluster instance, the key of the attribute cache.
-public struct ConcreteAttributePath: Hashable, Sendable, CustomStringConvertible {
+public struct ConcreteAttributePath: Hashable, Sendable, Codable, CustomStringConvertible {
     public var endpoint: UInt16
     public var cluster: UInt32
     public var attribute: UInt32
@@ -20,7 +20,7 @@ public struct ConcreteAttributePath: Hashable, Sendable, CustomStringConvertible
 }
 
 /// One cluster instance: the unit that carries a data version.
-public struct ConcreteClusterPath: Hashable, Sendable, CustomStringConvertible {
+public struct ConcreteClusterPath: Hashable, Sendable, Codable, CustomStringConvertible {
     public var endpoint: UInt16
     public var cluster: UInt32
 

@@ -1,7 +1,7 @@
 // Matter Core §4.12.8 and §2.5.6.1: SESSION_IDLE_INTERVAL, SESSION_ACTIVE_INTERVAL, SESSION_ACTIVE_THRESHOLD
 /// The retransmission intervals a peer asks for, from its session parameters (PASE/CASE) or DNS-SD record
 /// (SII, SAI, SAT keys); the defaults apply when it advertises none.
-public struct MRPParameters: Sendable, Hashable {
+public struct MRPParameters: Sendable, Hashable, Codable {
     /// The base retransmission interval while the peer is idle (may be asleep).
     public var idleInterval: Duration
     /// The base retransmission interval while the peer is active.

@@ -2,7 +2,7 @@ import Glibc
 import MatterDiscovery
 
 /// An IP address and UDP port, printed the usual way: `127.0.0.1:5353`, `[::1]:5540`, `[fe80::1%2]:5353`.
-public enum SocketAddress: Hashable, Sendable, CustomStringConvertible {
+public enum SocketAddress: Hashable, Sendable, Codable, CustomStringConvertible {
     case ipv4(IPv4Address, port: UInt16)
     /// `scopeID` is the interface index a link-local or multicast address belongs to (0: none).
     case ipv6(IPv6Address, port: UInt16, scopeID: UInt32 = 0)

@@ -6,6 +6,8 @@ public enum SocketError: Error, Hashable, Sendable, CustomStringConvertible {
     case system(operation: String, code: Int32)
     case unknownInterface(String)
     case addressFamilyMismatch(SocketAddress, socket: String)
+    /// A Unix socket's path is longer than `sun_path` holds.
+    case pathTooLong(String, limit: Int)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum SocketError: Error, Hashable, Sendable, CustomStringConvertible {
             "no network interface named '\(name)'"
         case .addressFamilyMismatch(let address, let socket):
             "address \(address) does not fit an \(socket) socket"
+        case .pathTooLong(let path, let limit):
+            "the socket path \(path) is longer than the \(limit) bytes a Unix socket's path may be"
         }
     }
 

@@ -19,7 +19,7 @@ import Testing
     static func traits(_ cache: AttributeCache, endpoint: UInt16) -> TraitCollection {
         TraitCollection(
             snapshot: EndpointSnapshot(
-                nodeID: 0x11, endpoint: endpoint, cache: cache, connectivity: .unknown, live: nil))
+                nodeID: 0x11, endpoint: endpoint, cache: cache, connectivity: .unknown, context: nil))
     }
 
     /// A dimmable light on endpoint 1 (on, level 200) and a speaker on endpoint 2 (off, level 40), both with OnOff and

@@ -2,7 +2,7 @@ import Foundation
 import HomeHub
 
 /// The checks every add-device call makes: who may add devices, and which session is open.
-extension HomeContext {
+extension EmbeddedHub {
     /// The owner of the state directory holds every permission; another local user needs a grant for the structure,
     /// read at each call, so a revoked grant takes effect at once.
     func requireCommissioningPermission(structureID: String, structureName: String) throws(HomeError) {

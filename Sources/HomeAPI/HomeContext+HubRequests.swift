@@ -1,0 +1,104 @@
+import Foundation
+import HomeHub
+import MatterDataModel
+
+/// How the hub in this process carries out a `HubRequest`: for its own `Home`, and for every client of its socket.
+/// Each rule of a change to the home (a name's validation and cut, the default structure, the fabric label) lives
+/// here, once.
+extension HomeContext {
+    func execute(_ request: HubRequest) async throws(HomeError) -> HubReply {
+        let local = try embedded(request.summary)
+        switch request {
+        case .renameDevice(let nodeID, let parts, let multipart, let name):
+            let valid = try HomeName.validated(name, naming: "device")
+            try local.write { store throws(HubStoreError) in
+                if multipart {
+                    try store.renameNode(nodeID, to: valid)
+                } else {
+                    for part in parts { try store.renameDevice(part, to: valid) }
+                }
+            }
+            return .name(valid)
+        case .renameRoom(let id, let name):
+            let valid = try HomeName.validated(name, naming: "room")
+            try local.write { store throws(HubStoreError) in try store.renameRoom(id, to: valid) }
+            return .name(valid)
+        case .renameStructure(let id, let name):
+            let valid = try HomeName.validated(name, naming: "structure")
+            try local.write { store throws(HubStoreError) in try store.renameStructure(id, to: valid) }
+            // The hub's fabric on every node is labelled with the home's name: other ecosystems show the new one.
+            if model.snapshot.defaultStructureID == id { local.live.relabelFabric(FabricLabel.of(home: valid)) }
+            return .name(valid)
+        case .createRoom(let name, let structureID):
+            let valid = try HomeName.validated(name, naming: "room")
+            let structure: String
+            if let structureID {
+                structure = structureID
+            } else {
+                structure = try Self.defaultStructureID(model.snapshot)
+            }
+            let created = try local.write { store throws(HubStoreError) in
+                try store.createRoom(named: valid, in: structure)
+            }
+            return .room(created)
+        case .deleteRoom(let id):
+            try local.write { store throws(HubStoreError) in try store.deleteRoom(id) }
+            return .done
+        case .moveDevices(let parts, let roomID):
+            try local.write { store throws(HubStoreError) in try store.moveDevices(parts, toRoom: roomID) }
+            return .done
+        case .follow(let nodeID):
+            _ = try await local.live.connection(to: nodeID)
+            return .done
+        case .invoke(let invocation):
+            return try await invoke(invocation, on: local)
+        case .status:
+            return .status(status(of: local, clients: 0))
+        }
+    }
+
+    /// The hub as `home status` shows it; `clients` is how many its socket serves.
+    func status(of local: EmbeddedHub, clients: Int) -> HubStatus {
+        let snapshot = model.snapshot
+        var online = 0
+        var offline = 0
+        for nodeID in snapshot.devices.keys {
+            switch snapshot.views[nodeID]?.state {
+            case .online: online += 1
+            case .offline: offline += 1
+            case .connecting, nil: break
+            }
+        }
+        return HubStatus(
+            pid: getpid(), stateDirectory: local.hub.directory.path,
+            startedAt: local.startedAt.timeIntervalSince1970, nodesOnline: online, nodesOffline: offline,
+            nodesUnknown: snapshot.devices.count - online - offline, clients: clients)
+    }
+
+    private func invoke(_ invocation: HubRequest.Invocation, on local: EmbeddedHub) async throws(HomeError) -> HubReply
+    {
+        let connection = try await local.live.connection(to: invocation.nodeID)
+        // A trait kept from before its endpoint stopped serving the cluster (a bridge changed) is refused here,
+        // before anything is sent, from the node's live Descriptor.
+        let serverList = DescriptorCluster.Attributes.serverList
+        let cluster = ClusterID(rawValue: invocation.cluster)
+        if let served = try? await connection.cache.value(serverList, endpoint: invocation.endpoint),
+            !served.contains(cluster)
+        {
+            let names = served.map { ClusterRegistry.standard.describe(cluster: $0) }.joined(separator: ", ")
+            throw HomeError(
+                .failedPrecondition,
+                "endpoint \(invocation.endpoint) has no \(ClusterRegistry.standard.describe(cluster: cluster)) "
+                    + "(its clusters: \(names))")
+        }
+        do {
+            let response = try await connection.invoke(
+                endpoint: invocation.endpoint, cluster: invocation.cluster, command: invocation.command,
+                fields: invocation.fields.value,
+                timedWindow: invocation.timedWindowMilliseconds.map { .milliseconds($0) })
+            return .invoked(command: response?.path.command, fields: response?.fields)
+        } catch {
+            throw HomeError(error, command: invocation.name)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import HomeHub
+import MatterTLV
+
+/// What a `Home` asks of the hub that serves it: every operation that changes the home or reaches a device. The
+/// embedded hub carries one out in this process (`HomeContext.execute`); a client sends it over the hub's local
+/// socket, and the hub carries it out the same way. Reads are not requests: they come from the model, which a
+/// client mirrors.
+enum HubRequest: Codable, Sendable, Hashable {
+    /// A device renamed: the whole node when `multipart`, else each of `parts`.
+    case renameDevice(nodeID: UInt64, parts: [DeviceID], multipart: Bool, name: String)
+    case renameRoom(id: String, name: String)
+    case renameStructure(id: String, name: String)
+    case createRoom(name: String, structureID: String?)
+    case deleteRoom(id: String)
+    case moveDevices([DeviceID], roomID: String)
+    /// Start following the node live, and return once it has had its first contact (or its first-contact wait).
+    case follow(nodeID: UInt64)
+    case invoke(Invocation)
+    /// The hub itself: who it is and what it serves.
+    case status
+
+    /// One command to one cluster of one endpoint, its fields as TLV.
+    struct Invocation: Codable, Sendable, Hashable {
+        let nodeID: UInt64
+        let endpoint: UInt16
+        let cluster: UInt32
+        let command: UInt32
+        /// The generated command's name, for messages.
+        let name: String
+        let fields: TLVElement
+        /// Matter Core §8.7: a timed invoke, with this window in milliseconds.
+        let timedWindowMilliseconds: Int64?
+    }
+
+    /// What the request is, for messages: "rename a device", "invoke On".
+    var summary: String {
+        switch self {
+        case .renameDevice: "rename a device"
+        case .renameRoom: "rename a room"
+        case .renameStructure: "rename a structure"
+        case .createRoom: "create a room"
+        case .deleteRoom: "delete a room"
+        case .moveDevices: "move a device"
+        case .follow: "follow a device"
+        case .invoke(let invocation): "invoke \(invocation.name)"
+        case .status: "read the hub's status"
+        }
+    }
+}
+
+/// The hub's answer to one `HubRequest`.
+enum HubReply: Codable, Sendable, Hashable {
+    case done
+    /// The name as the hub kept it (cut to 60 Unicode code points).
+    case name(String)
+    case room(RoomRecord)
+    /// The invoked command's response: its command ID and fields; nil for a status-only answer.
+    case invoked(command: UInt32?, fields: TLVElement?)
+    case status(HubStatus)
+}
+
+/// The hub process as `home status` shows it.
+public struct HubStatus: Codable, Sendable, Hashable {
+    public let pid: Int32
+    /// The state directory it serves.
+    public let stateDirectory: String
+    public let startedAt: Double
+    public let nodesOnline: Int
+    public let nodesOffline: Int
+    /// Nodes whose connection is being set up or has not started.
+    public let nodesUnknown: Int
+    public let clients: Int
+}

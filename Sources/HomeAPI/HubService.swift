@@ -1,0 +1,169 @@
+import Dispatch
+import Foundation
+import HomeHub
+import MatterPlatform
+import Synchronization
+
+/// Serves a home this process is the hub of on its local socket (`HubProtocol`): each client gets the model, then
+/// every change, and has its requests carried out here exactly as this process's own `Home` has. A client that
+/// breaks the protocol (a frame over the limit, one that does not decode, a request before its hello, another
+/// version) is told why and disconnected; the others are served on.
+@_spi(HomeCommandLine)
+public final class HubService: Sendable {
+    private struct Client {
+        let connection: UnixStreamConnection
+        var decoder = FrameDecoder(limit: HubProtocol.clientMessageLimit)
+        /// Set once welcomed: from then on it receives the model's changes.
+        var welcomed = false
+    }
+
+    private struct State {
+        var clients: [ObjectIdentifier: Client] = [:]
+        var listener: UnixStreamListener?
+    }
+
+    private let context: HomeContext
+    private let local: EmbeddedHub
+    private let state = Mutex(State())
+    /// Encodes and queues what goes out, in order: a batch of changes always leaves before the reply of the request
+    /// that caused it, and encoding never holds the model's lock.
+    private let outgoing = DispatchQueue(label: "swift-home.hub-service.outgoing")
+
+    /// Starts serving `home`'s hub on `hub.socket` in its state directory: owner-only, or readable and writable by
+    /// `group` as well. The caller holds the state directory's serving lock.
+    public init(home: Home, group: gid_t? = nil) throws(HomeError) {
+        context = home.context
+        local = try home.context.embedded("serving the hub")
+        let path = (local.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
+        context.model.observe { [weak self] snapshot, changes in
+            self?.broadcast(HomeModel.MirroredChanges(changes, snapshot: snapshot))
+        }
+        let listener: UnixStreamListener
+        do {
+            listener = try UnixStreamListener(path: path, mode: group == nil ? 0o600 : 0o660, group: group) {
+                [weak self] connection in
+                self?.accept(connection)
+            }
+        } catch {
+            throw HomeError(.unavailable, "cannot serve the hub's socket: \(error)")
+        }
+        state.withLock { $0.listener = listener }
+    }
+
+    /// The socket clients connect to.
+    public var socketPath: String {
+        (local.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
+    }
+
+    public var clientCount: Int { state.withLock { $0.clients.count } }
+
+    /// Stops accepting and disconnects every client (their calls then fail `unavailable`).
+    public func stop() {
+        let (listener, clients) = state.withLock { state in
+            defer { state = State() }
+            return (state.listener, state.clients.values.map(\.connection))
+        }
+        listener?.close()
+        for connection in clients { connection.close() }
+    }
+
+    private func accept(_ connection: UnixStreamConnection) {
+        let id = ObjectIdentifier(connection)
+        state.withLock { $0.clients[id] = Client(connection: connection) }
+        connection.start(
+            received: { [weak self] bytes in self?.received(bytes, from: id) },
+            closed: { [weak self] in _ = self?.state.withLock { $0.clients.removeValue(forKey: id) } })
+    }
+
+    private func received(_ bytes: [UInt8], from id: ObjectIdentifier) {
+        typealias Decoded = Result<(UnixStreamConnection, [[UInt8]], Bool), FrameError>
+        let decoded = state.withLock { state -> Decoded? in
+            guard var client = state.clients[id] else { return nil }
+            do throws(FrameError) {
+                let frames = try client.decoder.append(bytes)
+                state.clients[id] = client
+                return .success((client.connection, frames, client.welcomed))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let decoded else { return }
+        switch decoded {
+        case .failure(let error):
+            refuse(id, "\(error)")
+        case .success(let (connection, frames, welcomed)):
+            var welcomed = welcomed
+            for frame in frames {
+                let message: HubProtocol.ClientMessage
+                do {
+                    message = try HubProtocol.decode(HubProtocol.ClientMessage.self, from: frame)
+                } catch {
+                    refuse(id, "\(error)")
+                    return
+                }
+                switch message {
+                case .hello(let version):
+                    guard !welcomed else { return refuse(id, "a second hello") }
+                    guard version == HubProtocol.version else {
+                        return refuse(
+                            id, "this hub speaks protocol version \(HubProtocol.version), the client \(version)")
+                    }
+                    welcome(id, connection)
+                    welcomed = true
+                case .request(let number, let request):
+                    guard welcomed else { return refuse(id, "a request before the hello") }
+                    Task { await self.answer(request, number: number, on: connection) }
+                }
+            }
+        }
+    }
+
+    /// Sends the model as it is now and starts the client's changes from exactly there: both under the model's lock,
+    /// so no batch is missed or sent twice.
+    private func welcome(_ id: ObjectIdentifier, _ connection: UnixStreamConnection) {
+        let clients = clientCount
+        let status = context.status(of: local, clients: clients)
+        context.model.withSnapshot { snapshot in
+            state.withLock { $0.clients[id]?.welcomed = true }
+            outgoing.async {
+                connection.send(
+                    HubProtocol.encode(
+                        HubProtocol.HubMessage.welcome(
+                            version: HubProtocol.version, status: status, snapshot: snapshot)))
+            }
+        }
+    }
+
+    /// Under the model's lock (its observer): the recipients are the clients welcomed by now.
+    private func broadcast(_ batch: HomeModel.MirroredChanges) {
+        let recipients = state.withLock { $0.clients.values.filter(\.welcomed).map(\.connection) }
+        guard !recipients.isEmpty else { return }
+        outgoing.async {
+            let frame = HubProtocol.encode(HubProtocol.HubMessage.changes(batch))
+            for connection in recipients { connection.send(frame) }
+        }
+    }
+
+    private func answer(_ request: HubRequest, number: UInt64, on connection: UnixStreamConnection) async {
+        let message: HubProtocol.HubMessage
+        do throws(HomeError) {
+            if case .status = request {
+                message = .reply(id: number, .status(context.status(of: local, clients: clientCount)))
+            } else {
+                message = .reply(id: number, try await context.execute(request))
+            }
+        } catch {
+            message = .failure(id: number, code: error.code, message: error.message)
+        }
+        outgoing.async { connection.send(HubProtocol.encode(message)) }
+    }
+
+    private func refuse(_ id: ObjectIdentifier, _ reason: String) {
+        guard let client = state.withLock({ $0.clients.removeValue(forKey: id) }) else { return }
+        outgoing.async {
+            client.connection.send(HubProtocol.encode(HubProtocol.HubMessage.refused(reason: reason)))
+            // Closed once the refusal is written: the connection's writes are in order, and its close waits for none.
+            client.connection.closeAfterWrites()
+        }
+    }
+}

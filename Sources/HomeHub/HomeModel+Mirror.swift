@@ -1,0 +1,109 @@
+import Foundation
+import MatterInteraction
+import Synchronization
+
+/// A model in another process than the hub's: the hub sends its snapshot once, then after each batch of changes
+/// what the batch needs to be replayed (`MirroredChanges`); the mirror applies it and publishes the hub's own
+/// changes, so a client's queries, device types and events behave as they do in the hub. A mirror never reads a
+/// store.
+extension HomeModel {
+    /// One batch of the hub's changes with the data they name: the structures and rooms when they changed, the
+    /// devices of every node whose devices changed, and the connection state of every node whose connectivity or
+    /// record changed (nil: the hub no longer follows it). Attribute values and events travel in the changes.
+    public struct MirroredChanges: Sendable, Codable, Equatable {
+        public let changes: [Change]
+        let structures: [StructureRecord]?
+        let rooms: [RoomRecord]?
+        let devices: [UInt64: [DeviceRecord]]
+        let states: [UInt64: NodeConnection.State?]
+
+        /// What a mirror needs to replay `changes`, read from `snapshot`, the model they led to.
+        public init(_ changes: [Change], snapshot: Snapshot) {
+            self.changes = changes
+            var shape = false
+            var devices: [UInt64: [DeviceRecord]] = [:]
+            var states: [UInt64: NodeConnection.State?] = [:]
+            for change in changes {
+                switch change {
+                case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved:
+                    shape = true
+                case .deviceAdded(let id), .deviceRemoved(let id), .deviceRenamed(let id), .deviceMoved(let id):
+                    devices[id.nodeID] = snapshot.devices[id.nodeID] ?? []
+                case .typesChanged(let nodeID):
+                    devices[nodeID] = snapshot.devices[nodeID] ?? []
+                case .nodeUpdated(let nodeID):
+                    devices[nodeID] = snapshot.devices[nodeID] ?? []
+                    states[nodeID] = .some(snapshot.views[nodeID]?.state)
+                case .connectivity(let nodeID, _):
+                    states[nodeID] = .some(snapshot.views[nodeID]?.state)
+                case .attributes, .event:
+                    break
+                }
+            }
+            structures = shape ? snapshot.structures : nil
+            rooms = shape ? snapshot.rooms : nil
+            self.devices = devices
+            self.states = states
+        }
+    }
+
+    /// A copy of the hub's model as it was at `snapshot`.
+    public convenience init(mirroring snapshot: Snapshot) {
+        self.init(state: State(snapshot: snapshot))
+    }
+
+    /// Replays one batch the hub sent, then tells the listeners the hub's changes.
+    public func applyMirrored(_ batch: MirroredChanges) {
+        state.withLock { state in
+            guard state.sourceLost == nil else { return }
+            if let structures = batch.structures, let rooms = batch.rooms {
+                _ = Self.apply(structures: structures, rooms: rooms, to: &state.snapshot)
+            }
+            for (nodeID, devices) in batch.devices { _ = Self.apply(devices: devices, of: nodeID, to: &state.snapshot) }
+            for (nodeID, connection) in batch.states {
+                if let connection {
+                    let cache = state.snapshot.views[nodeID]?.cache ?? AttributeCache()
+                    state.snapshot.views[nodeID] = NodeView(cache: cache, state: connection)
+                } else {
+                    state.snapshot.views[nodeID] = nil
+                    state.snapshot.recentEvents[nodeID] = nil
+                }
+            }
+            for change in batch.changes {
+                switch change {
+                case .attributes(let nodeID, _, let values):
+                    guard var view = state.snapshot.views[nodeID] else { continue }
+                    for (path, value) in values { view.cache.set(path, to: value) }
+                    state.snapshot.views[nodeID] = view
+                case .event(let nodeID, let event):
+                    var recent = state.snapshot.recentEvents[nodeID, default: []]
+                    recent.append(event)
+                    recent.removeFirst(max(0, recent.count - HubConstants.recentEventsPerNode))
+                    state.snapshot.recentEvents[nodeID] = recent
+                default:
+                    break
+                }
+            }
+            Self.publish(batch.changes, in: &state)
+        }
+    }
+
+    /// The mirror's hub went away (`reason` says which and why): from now on `sourceLost` says so, and every
+    /// listener is woken as if it had fallen behind, so that a live query reads again and fails.
+    public func sourceWentAway(_ reason: String) {
+        state.withLock { state in
+            guard state.sourceLost == nil else { return }
+            state.sourceLost = reason
+            for (id, var listener) in state.listeners {
+                listener.sequence += 2
+                listener.continuation.yield(Delivery(sequence: listener.sequence, changes: []))
+                state.listeners[id] = listener
+            }
+        }
+    }
+
+    /// Why this mirror no longer follows its hub; nil while it does (and always, for the hub's own model).
+    public var sourceLost: String? {
+        state.withLock { $0.sourceLost }
+    }
+}

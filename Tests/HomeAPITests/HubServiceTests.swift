@@ -1,0 +1,196 @@
+import Foundation
+import HomeHub
+import MatterCertificates
+import MatterDataModel
+import MatterDevice
+import MatterDiscovery
+import MatterPlatform
+import Synchronization
+import Testing
+
+@_spi(HomeCommandLine) @testable import HomeAPI
+
+/// One hub process serving its home on the local socket, and clients of it (here in the same test process, through
+/// the socket all the same): what a client sees and does goes through the hub's one session to each node.
+@Suite(.serialized) struct HubServiceTests {
+    /// A virtual light commissioned onto the hub in a temporary directory; the hub's `Home` served on its socket; the
+    /// device's log lines. The body gets the hub's home, the directory to attach clients to, the device and its log.
+    static func withServedLight(
+        _ body: (Home, String, VirtualDevice, HubService, @escaping @Sendable () -> [String]) async throws -> Void
+    ) async throws {
+        try await withTemporaryDirectory { directory in
+            let lines = Mutex<[String]>([])
+            let store = DeviceStore(directory: directory + "/device")
+            let state = try store.loadOrCreate(DeviceSettings(kind: .light, passcode: 20202021, discriminator: 3840))
+            let device = try VirtualDevice(store: store, state: state, port: 0) { line in
+                lines.withLock { $0.append(line) }
+            }
+            try await device.start()
+            let statePath = directory + "/hub"
+            let hub = try Hub(statePath: statePath)
+            let trust = PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)])
+            _ = try await hub.commission(
+                CommissioningRequest(
+                    payload: device.setupPayload, address: .ipv4(IPv4Address(127 << 24 | 1), port: device.port),
+                    trustStore: trust),
+                name: "lamp", room: nil, progress: { _ in })
+            let home = try await Home.connect(stateDirectory: statePath)
+            #expect(!home.isAttachedToHub)
+            let service = try HubService(home: home)
+            try await home.followEveryNode()
+            do {
+                try await body(home, statePath, device, service) { lines.withLock { $0 } }
+            } catch {
+                service.stop()
+                await home.disconnect()
+                await device.shutdown()
+                throw error
+            }
+            service.stop()
+            await home.disconnect()
+            await device.shutdown()
+        }
+    }
+
+    @Test(
+        "a client attached to the hub sees its home, changes it through the hub, and reaches the device over the hub's one session"
+    )
+    func aClientUsesTheHubsSession() async throws {
+        try await Self.withServedLight { hubHome, statePath, _, service, deviceLog in
+            func sessions() -> Int { deviceLog().filter { $0.hasPrefix("[session] CASE") }.count }
+            // The commissioner's own CASE check, then the hub's live session.
+            #expect(sessions() == 2)
+            let client = try await Home.connect(stateDirectory: statePath)
+            #expect(client.isAttachedToHub)
+            #expect(service.clientCount == 1)
+            let seen = try await client.devices().list()
+            #expect(Set(seen.map(\.id)) == Set(try await hubHome.devices().list().map(\.id)))
+            let lamp = try #require(seen.first { $0.types.contains(OnOffLightDeviceType.self) })
+            #expect(lamp.name == "lamp")
+
+            // A command from the client goes through the hub; the client's own subscription sees the device change.
+            let states = Recorder { record in
+                for try await light in lamp.types.subscribe(OnOffLightDeviceType.self) {
+                    record(light.matterTraits.onOffTrait?.attributes.onOff)
+                }
+            }
+            #expect(await states.values(count: 1) == [false])
+            let onOff = try #require(await lamp.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait)
+            try await onOff.on()
+            await states.until { $0.last == true }
+            #expect(states.values.last == true)
+            try await onOff.toggle()
+            await states.until { $0.last == false }
+            #expect(states.values.last == false)
+            states.cancel()
+            // The client opened no session of its own: the device saw none but the hub's.
+            #expect(sessions() == 2)
+
+            // Renames and rooms are the hub's rules, and the client's model has the change when the call returns.
+            let long = String(repeating: "é", count: 70)
+            let renamed = try await lamp.setName(long)
+            #expect(renamed.name == String(repeating: "é", count: 60))
+            #expect(try await client.devices().list().first { $0.id == lamp.id }?.name == renamed.name)
+            #expect(try await hubHome.devices().list().first { $0.id == lamp.id }?.name == renamed.name)
+            let empty = await #expect(throws: HomeError.self) { try await lamp.setName("   ") }
+            #expect(empty?.code == .invalidArgument)
+            let kitchen = try await client.createRoom(name: "Kitchen")
+            #expect(try await hubHome.rooms().list().map(\.name) == ["Kitchen"])
+            let moved = try await client.move(device: renamed, to: kitchen)
+            #expect(try await client.devices().list().first { $0.id == lamp.id }?.roomID == kitchen.id)
+            #expect(moved.roomID == kitchen.id)
+            let taken = await #expect(throws: HomeError.self) { try await client.createRoom(name: "kitchen") }
+            #expect(taken?.code == .alreadyExists)
+
+            // What is not carried over the socket yet says so, and changes nothing.
+            let removal = await #expect(throws: HomeError.self) { try await renamed.decommissionDevice() }
+            #expect(removal?.code == .unimplemented)
+            #expect(removal?.message.contains("PID \(getpid())") == true)
+            #expect(try await hubHome.devices().list().count == seen.count)
+        }
+    }
+
+    @Test("when the hub goes away, a client's calls and live queries fail unavailable, naming the hub")
+    func theHubGoingAwayIsUnavailable() async throws {
+        try await Self.withServedLight { _, statePath, _, service, _ in
+            let client = try await Home.connect(stateDirectory: statePath)
+            let rooms = Recorder { record in
+                for try await batch in client.rooms().batched() { record(batch.count) }
+            }
+            #expect(await rooms.values(count: 1) == [0])
+            service.stop()
+            await rooms.waitUntilFinished()
+            #expect(rooms.error?.code == .unavailable)
+            #expect(rooms.error?.message.contains("went away") == true)
+            let error = await #expect(throws: HomeError.self) { try await client.createRoom(name: "Hall") }
+            #expect(error?.code == .unavailable)
+            #expect(error?.message.contains(statePath) == true)
+        }
+    }
+
+    @Test(
+        "a client that breaks the protocol is told why and disconnected, while the hub serves the others",
+        arguments: [
+            ("oversized", [0x7F, 0xFF, 0xFF, 0xFF] as [UInt8], "over the limit"),
+            ("not JSON", HubServiceTests.frame(Array("{not json".utf8)), "does not decode"),
+            (
+                "a request first",
+                HubServiceTests.frame(Array(#"{"request":{"id":1,"_1":{"status":{}}}}"#.utf8)), "before the hello"
+            ),
+            ("another version", HubServiceTests.frame(Array(#"{"hello":{"version":99}}"#.utf8)), "the client 99"),
+            ("empty", [0, 0, 0, 0] as [UInt8], "empty"),
+        ])
+    func protocolViolations(name: String, bytes: [UInt8], reason: String) async throws {
+        try await Self.withServedLight { _, statePath, _, service, _ in
+            let good = try await Home.connect(stateDirectory: statePath)
+            let connection = try UnixStreamConnection.connect(path: statePath + "/hub.socket")
+            let received = Mutex<[UInt8]>([])
+            let closed = Mutex(false)
+            connection.start(
+                received: { bytes in received.withLock { $0 += bytes } }, closed: { closed.withLock { $0 = true } })
+            connection.send(bytes)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !closed.withLock({ $0 }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(closed.withLock { $0 }, "\(name): the hub kept the connection")
+            var decoder = FrameDecoder(limit: HubProtocol.hubMessageLimit)
+            let frames = try decoder.append(received.withLock { $0 })
+            let message = try HubProtocol.decode(HubProtocol.HubMessage.self, from: try #require(frames.first))
+            guard case .refused(let said) = message else {
+                Issue.record("\(name): the hub answered \(message)")
+                return
+            }
+            #expect(said.contains(reason), "\(name): \(said)")
+            // The well-behaved client is served on.
+            _ = try await good.createRoom(name: "Study")
+            #expect(service.clientCount == 1)
+        }
+    }
+
+    static func frame(_ payload: [UInt8]) -> [UInt8] {
+        let length = UInt32(payload.count)
+        return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+            + payload
+    }
+}
+
+@Suite struct FrameDecoderTests {
+    @Test func framesSplitAnywhereComeOutWhole() throws {
+        let first = Array("{\"a\":1}".utf8)
+        let second = Array(repeating: UInt8(ascii: "x"), count: 300)
+        let stream = HubServiceTests.frame(first) + HubServiceTests.frame(second)
+        for cut in 0...stream.count {
+            var decoder = FrameDecoder(limit: 1000)
+            let frames = try decoder.append(Array(stream[..<cut])) + decoder.append(Array(stream[cut...]))
+            #expect(frames == [first, second], "cut at \(cut)")
+        }
+    }
+
+    @Test func aLengthOverTheLimitIsRefusedBeforeItsBytesArrive() {
+        var decoder = FrameDecoder(limit: 1000)
+        #expect(throws: FrameError.oversized(length: 1001, limit: 1000)) {
+            _ = try decoder.append([0, 0, 0x03, 0xE9])
+        }
+    }
+}
