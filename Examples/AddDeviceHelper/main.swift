@@ -13,7 +13,7 @@ struct ExampleHandler: MatterAddDeviceRequestHandler {
     }
 
     func rooms(in home: MatterAddDeviceRequest.Home) async throws -> [MatterAddDeviceRequest.Room] {
-        try commissioner.fetchRooms()
+        try await commissioner.fetchRooms()
     }
 
     func configureDevice(named name: String, in room: MatterAddDeviceRequest.Room) async throws {

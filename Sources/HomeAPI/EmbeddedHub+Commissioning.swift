@@ -1,30 +1,154 @@
 import Foundation
 import HomeHub
+import MatterCertificates
+import MatterOnboarding
 
-/// The checks every add-device call makes: who may add devices, and which session is open.
+/// The add-device flow, removal and grants as the hub carries them out, for its own `Home` and for its clients: who
+/// may add devices, which session is open and whose it is, what commissioning and removal do to the store.
 extension EmbeddedHub {
+    func executeCommissioning(
+        _ request: HubRequest, caller: HubCaller, model: HomeModel
+    ) async throws(HomeError) -> HubReply {
+        let structureName = { (id: String) in model.snapshot.structures.first { $0.id == id }?.name ?? id }
+        switch request {
+        case .prepareCommissioning(let structureID):
+            try requireCommissioningPermission(
+                caller, structureID: structureID, structureName: structureName(structureID))
+            do {
+                try await hub.checkOnline(interfaces: commissioning.interfaces)
+            } catch {
+                throw HomeError(.unavailable, "the hub cannot reach devices: \(error)")
+            }
+            guard let owner = caller.process else {
+                throw HomeError(.internal, "cannot read the calling process's start time from /proc")
+            }
+            if let abandoned = try? store.commissioningSession(), abandoned.isAbandoned(now: Date()) {
+                await removeFromFabric(commissionedIn: abandoned)
+            }
+            let now = Date()
+            let session = CommissioningSessionRecord(
+                id: UUID().uuidString, structureID: structureID, owner: owner,
+                deadline: now.addingTimeInterval(Double(HomeTiming.commissioningSession.components.seconds)),
+                interfaces: commissioning.interfaces, paaTrustStore: commissioning.paaTrustStore)
+            try write { store throws(HubStoreError) in try store.openCommissioningSession(session, now: now) }
+            return .done
+        case .commission(let onboardingPayload, let deviceAddress):
+            let session = try liveSession()
+            let payload: SetupPayload
+            do {
+                payload = try SetupPayload(parsing: onboardingPayload.trimmingCharacters(in: .whitespacesAndNewlines))
+            } catch {
+                throw HomeError(.invalidArgument, "bad onboarding payload: \(error)")
+            }
+            let trustStore: PAATrustStore
+            do {
+                trustStore = try PAATrustStore(directory: session.paaTrustStore)
+            } catch {
+                throw HomeError(
+                    .failedPrecondition, "the PAA trust store \(session.paaTrustStore) cannot be used: \(error)")
+            }
+            let request = CommissioningRequest(
+                payload: payload, address: deviceAddress ?? commissioning.address, interfaces: session.interfaces,
+                trustStore: trustStore, session: session.id)
+            do {
+                _ = try await hub.commission(request, name: nil, room: nil) { _ in }
+            } catch {
+                throw HomeError(commissioning: error)
+            }
+            return .done
+        case .commissioningRooms:
+            let session = try liveSession()
+            return .names(model.snapshot.rooms.filter { $0.structureID == session.structureID }.map(\.name))
+        case .configureCommissioned(let deviceName, let roomName):
+            let session = try liveSession()
+            let name = try HomeName.validated(deviceName, naming: "device")
+            let room = try roomName.map { name throws(HomeError) in try HomeName.validated(name, naming: "room") }
+            try write { store throws(HubStoreError) in
+                try store.configureSessionDevices(session.id, name: name, roomName: room)
+            }
+            return .done
+        case .completeCommissioning(let structureID):
+            let session = try liveSession()
+            guard session.owner == caller.process, session.structureID == structureID else {
+                throw HomeError(
+                    .failedPrecondition,
+                    "no commissioning session of this process is open for structure \"\(structureName(structureID))\"")
+            }
+            let devices = try write { store throws(HubStoreError) in try store.completeCommissioningSession(session.id)
+            }
+            return .names(devices.map(\.description))
+        case .cancelCommissioning:
+            guard let session = try? store.commissioningSession(),
+                session.owner == caller.process || session.isAbandoned(now: Date())
+            else { return .done }
+            await removeFromFabric(commissionedIn: session)
+            _ = try? write { store throws(HubStoreError) in try store.cancelCommissioningSession(session.id) }
+            return .done
+        case .grantCommissioning(let uid, let structureID):
+            try requireOwner(caller)
+            try write { store throws(HubStoreError) in try store.grantCommissioning(uid: uid, structureID: structureID)
+            }
+            return .done
+        case .revokeCommissioning(let uid, let structureID):
+            try requireOwner(caller)
+            try write { store throws(HubStoreError) in try store.revokeCommissioning(uid: uid, structureID: structureID)
+            }
+            return .done
+        case .checkCommissioningPermission(let structureID):
+            try requireCommissioningPermission(
+                caller, structureID: structureID, structureName: structureName(structureID))
+            return .done
+        case .decommission(let nodeID, let structureID):
+            try requireCommissioningPermission(
+                caller, structureID: structureID, structureName: structureName(structureID))
+            await live.forget(nodeID)
+            var fabricRemovalFailure: String?
+            do {
+                try await hub.removeFromFabric(nodeID, interfaces: commissioning.interfaces)
+            } catch {
+                fabricRemovalFailure = "\(error)"
+            }
+            try write { store throws(HubStoreError) in try store.deleteNode(nodeID) }
+            return .decommissioned(fabricRemovalFailure: fabricRemovalFailure)
+        default:
+            throw HomeError(.internal, "\(request.summary) is not an add-device request")
+        }
+    }
+
     /// The owner of the state directory holds every permission; another local user needs a grant for the structure,
     /// read at each call, so a revoked grant takes effect at once.
-    func requireCommissioningPermission(structureID: String, structureName: String) throws(HomeError) {
-        var status = stat()
-        guard stat(hub.directory.path, &status) == 0 else {
-            throw HomeError(
-                .unavailable, "cannot read the owner of \(hub.directory.path): \(String(cString: strerror(errno)))")
-        }
-        let caller = commissioning.callerUID
-        if caller == status.st_uid { return }
+    func requireCommissioningPermission(
+        _ caller: HubCaller, structureID: String, structureName: String
+    ) throws(HomeError) {
+        let owner = try directoryOwner()
+        if caller.uid == owner { return }
         let granted: Bool
         do {
-            granted = try store.hasCommissioningGrant(uid: caller, structureID: structureID)
+            granted = try store.hasCommissioningGrant(uid: caller.uid, structureID: structureID)
         } catch {
             throw HomeError(error)
         }
         guard granted else {
             throw HomeError(
                 .permissionDenied,
-                "user \(caller) may not add devices to structure \"\(structureName)\": the hub's owner "
-                    + "(user \(status.st_uid)) has not granted it")
+                "user \(caller.uid) may not add devices to structure \"\(structureName)\": the hub's owner "
+                    + "(user \(owner)) has not granted it")
         }
+    }
+
+    private func requireOwner(_ caller: HubCaller) throws(HomeError) {
+        guard try directoryOwner() == caller.uid else {
+            throw HomeError(.permissionDenied, "only the hub's owner may grant or revoke permissions")
+        }
+    }
+
+    private func directoryOwner() throws(HomeError) -> UInt32 {
+        var status = stat()
+        guard stat(hub.directory.path, &status) == 0 else {
+            throw HomeError(
+                .unavailable, "cannot read the owner of \(hub.directory.path): \(String(cString: strerror(errno)))")
+        }
+        return status.st_uid
     }
 
     /// The open session, whoever opened it, when it is still live.
@@ -39,5 +163,14 @@ extension EmbeddedHub {
             throw HomeError(.failedPrecondition, HubStoreError.noCommissioningSession.description)
         }
         return session
+    }
+
+    /// Best effort, one node after the other, each bounded by the hub's fabric-removal timeout. Nodes still marked
+    /// `commissioning` are asked too: their process may have died after CommissioningComplete, when the device's
+    /// fail-safe no longer undoes anything (before it, CASE fails at once: the device dropped our NOC).
+    private func removeFromFabric(commissionedIn session: CommissioningSessionRecord) async {
+        for nodeID in session.nodeIDs {
+            try? await hub.removeFromFabric(nodeID, interfaces: session.interfaces)
+        }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import HomeHub
 import Synchronization
 
-/// The home: its structures, rooms and devices, over the embedded hub.
+/// The home: its structures, rooms and devices, through the one hub of its state directory: the process serving it
+/// (`home serve`, or another app), or this process, which then serves it for as long as the `Home` lives.
 ///
 ///     Home.configure { $0.sharedAppGroup = "group.example.home" }
 ///     let home = try await Home.connect()
@@ -10,12 +11,16 @@ import Synchronization
 public final class Home: Sendable {
     private static let configuration = Mutex(Configuration())
     let context: HomeContext
+    /// While this process is the home's hub: the lock that says so, and the socket its clients use.
+    let serving: (lock: ServingLock, service: HubService)?
 
-    private init(context: HomeContext) {
+    private init(context: HomeContext, serving: (lock: ServingLock, service: HubService)? = nil) {
         self.context = context
+        self.serving = serving
     }
 
     deinit {
+        serving?.service.stop()
         context.close()
     }
 
@@ -41,10 +46,13 @@ public final class Home: Sendable {
         return try await connect(current)
     }
 
-    /// Connects to the hub serving the home `configuration` names (`home serve`) when one is running: its model is
-    /// mirrored here and every change goes to it. Otherwise the hub is embedded in this process. A device an
-    /// interrupted commissioning left holding the hub's fabric is then finished in the background
-    /// (`Hub.finishInterruptedCommissionings`): its devices appear in the live queries like any other change.
+    /// Connects to the hub of the home `configuration` names. When a process serves it (`home serve`, or another
+    /// app), this `Home` is that hub's client: its model is mirrored here and every change goes to the hub. When
+    /// none does, this process becomes the hub, for as long as the `Home` lives: it takes the home's serving lock,
+    /// opens the store and the keys, and serves the home's socket, so the next process attaches to it instead of
+    /// opening sessions of its own. A device an interrupted commissioning left holding the hub's fabric is then
+    /// finished in the background (`Hub.finishInterruptedCommissionings`): its devices appear in the live queries
+    /// like any other change.
     public static func connect(_ configuration: Configuration) async throws(HomeError) -> Home {
         let statePath = try configuration.statePath(environment: ProcessInfo.processInfo.environment)
         let directory: StateDirectory
@@ -53,15 +61,40 @@ public final class Home: Sendable {
         } catch {
             throw HomeError(error)
         }
-        if let client = try await HubClient.attach(stateDirectory: directory.path) {
-            return Home(context: HomeContext(client: client))
+        var holder: Int32?
+        for attempt in 0..<HomeTiming.hubStartAttempts {
+            if attempt > 0 { try? await Task.sleep(for: HomeTiming.hubStartRetry) }
+            if let client = try await HubClient.attach(stateDirectory: directory.path) {
+                return Home(context: HomeContext(client: client))
+            }
+            let lock: ServingLock
+            do {
+                lock = try ServingLock(directory: directory.path)
+            } catch .held(_, let pid) {
+                // Its holder is starting up (the lock taken, its socket not bound yet), or ending.
+                holder = pid
+                continue
+            } catch {
+                throw HomeError(.unavailable, "\(error)")
+            }
+            let home = try open(statePath: directory.path, configuration: configuration, lock: lock)
+            if case .embedded(let local) = home.context.backend {
+                let interfaces = configuration.networkInterfaces
+                Task { _ = await local.hub.finishInterruptedCommissionings(interfaces: interfaces) }
+            }
+            return home
         }
-        let home = try open(statePath: directory.path, configuration: configuration)
-        if case .embedded(let local) = home.context.backend {
-            let interfaces = configuration.networkInterfaces
-            Task { _ = await local.hub.finishInterruptedCommissionings(interfaces: interfaces) }
+        throw HomeError(
+            .unavailable,
+            "a hub\(holder.map { " (PID \($0))" } ?? "") holds \(directory.path) but does not answer on its socket")
+    }
+
+    /// The hub serving this home: this process or the one it is attached to.
+    public func hubStatus() async throws(HomeError) -> HubStatus {
+        guard case .status(let status) = try await context.perform(.status) else {
+            throw HomeError(.internal, "the hub answered its status with something else")
         }
-        return home
+        return status
     }
 
     /// Whether another process is this home's hub (and this `Home` its client).
@@ -70,28 +103,40 @@ public final class Home: Sendable {
         return false
     }
 
+    /// The hub embedded in this process; with `lock` (the home's serving lock, taken), it also serves the home's
+    /// socket.
     static func open(
-        statePath: String?, configuration: Configuration, callerUID: UInt32 = getuid()
+        statePath: String?, configuration: Configuration, callerUID: UInt32 = getuid(), lock: ServingLock? = nil
     ) throws(HomeError) -> Home {
+        let context: HomeContext
         do {
             let hub = try Hub(statePath: statePath)
             let settings = CommissioningSettings(
                 interfaces: configuration.networkInterfaces,
                 paaTrustStore: configuration.paaTrustStore ?? hub.directory.path + "/paa",
                 address: configuration.commissioningAddress, callerUID: callerUID)
-            return Home(
-                context: try HomeContext(
-                    hub: hub, interfaces: configuration.networkInterfaces,
-                    settings: configuration.connectionSettings, commissioning: settings))
+            context = try HomeContext(
+                hub: hub, interfaces: configuration.networkInterfaces, settings: configuration.connectionSettings,
+                commissioning: settings)
         } catch {
             throw HomeError(opening: error)
         }
+        guard let lock else { return Home(context: context) }
+        let service = try HubService(context: context, group: configuration.hubSocketGroup)
+        return Home(context: context, serving: (lock, service))
     }
 
     /// Stops following devices live: every node's subscription and session end. A later subscription or command
     /// starts them again.
     public func disconnect() async {
         if case .embedded(let local) = context.backend { await local.live.stop() }
+    }
+
+    /// Stops being the home's hub, for `home serve` shutting down: its clients are disconnected (their calls fail
+    /// `unavailable`), and every node's subscription and session end.
+    @_spi(HomeCommandLine) public func stopServing() async {
+        serving?.service.stop()
+        await disconnect()
     }
 
     /// Follows every node of the home live, as the hub of a home that runs all day does, until `disconnect()`: each

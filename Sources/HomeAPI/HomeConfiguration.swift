@@ -20,6 +20,9 @@ extension Home {
         /// The directory of trusted PAA certificates (DER or PEM) that device attestation checks against; nil: the
         /// state directory's `paa/` (in the app group container when one is configured).
         public var paaTrustStore: String?
+        /// The group whose members may use the home's socket too, while this process is its hub; nil: its owner
+        /// only.
+        public var hubSocketGroup: UInt32?
         /// Skips discovery: the address devices being added answer at (tests over loopback, where no mDNS is sent).
         var commissioningAddress: SocketAddress?
 

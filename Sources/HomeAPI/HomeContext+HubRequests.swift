@@ -6,7 +6,7 @@ import MatterDataModel
 /// Each rule of a change to the home (a name's validation and cut, the default structure, the fabric label) lives
 /// here, once.
 extension HomeContext {
-    func execute(_ request: HubRequest) async throws(HomeError) -> HubReply {
+    func execute(_ request: HubRequest, caller: HubCaller) async throws(HomeError) -> HubReply {
         let local = try embedded(request.summary)
         switch request {
         case .renameDevice(let nodeID, let parts, let multipart, let name):
@@ -54,6 +54,10 @@ extension HomeContext {
             return try await invoke(invocation, on: local)
         case .status:
             return .status(status(of: local, clients: 0))
+        case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
+            .cancelCommissioning, .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission,
+            .decommission:
+            return try await local.executeCommissioning(request, caller: caller, model: model)
         }
     }
 

@@ -56,7 +56,9 @@ final class HomeContext: Sendable {
     /// Carries out `request` where the hub is: here, or in the hub process.
     func perform(_ request: HubRequest) async throws(HomeError) -> HubReply {
         switch backend {
-        case .embedded: try await execute(request)
+        case .embedded(let local):
+            try await execute(
+                request, caller: HubCaller(uid: local.commissioning.callerUID, process: ProcessIdentity.current()))
         case .attached(let client): try await client.send(request)
         }
     }

@@ -30,7 +30,7 @@ extension HomeDevice {
     /// device of its node, this one included).
     public func checkDecommissionEligibility() async throws(HomeError) -> DecommissionEligibility {
         do throws(HomeError) {
-            try requireDecommissionPermission()
+            try await requireDecommissionPermission()
         } catch  where error.code == .permissionDenied {
             return .ineligible(reason: .notAuthorized)
         }
@@ -50,22 +50,17 @@ extension HomeDevice {
     /// `decommissionDevice()`, also telling whether the node left the hub's fabric: for the `home` tool, which says so.
     @_spi(HomeCommandLine)
     public func decommission() async throws(HomeError) -> Decommissioning {
-        try requireDecommissionPermission()
+        try await requireDecommissionPermission()
         let (eligibility, nodeDeviceIDs) = try eligibility()
         if case .ineligible = eligibility {
             throw HomeError(
                 .failedPrecondition,
                 "\(name) (\(id)) is a bridged device: remove its bridge, or remove it in the bridge's own app")
         }
-        let local = try context.embedded("removing a device")
-        await local.live.forget(nodeID)
-        var fabricRemovalFailure: String?
-        do {
-            try await local.hub.removeFromFabric(nodeID, interfaces: local.commissioning.interfaces)
-        } catch {
-            fabricRemovalFailure = "\(error)"
-        }
-        try local.write { [nodeID] store throws(HubStoreError) in try store.deleteNode(nodeID) }
+        guard
+            case .decommissioned(let fabricRemovalFailure) = try await context.perform(
+                .decommission(nodeID: nodeID, structureID: structureID))
+        else { throw HomeError(.internal, "the hub answered removing a device with something else") }
         return Decommissioning(
             removedDeviceIDs: isMultipart ? [id] : nodeDeviceIDs, fabricRemovalFailure: fabricRemovalFailure)
     }
@@ -93,11 +88,9 @@ extension HomeDevice {
         public let fabricRemovalFailure: String?
     }
 
-    /// Removing a device is allowed to whoever may add devices to its structure.
-    private func requireDecommissionPermission() throws(HomeError) {
-        let structures = context.model.snapshot.structures
-        let structureName = structures.first { $0.id == structureID }?.name ?? structureID
-        try context.embedded("removing a device").requireCommissioningPermission(
-            structureID: structureID, structureName: structureName)
+    /// Removing a device is allowed to whoever may add devices to its structure: asked of the hub, which knows who
+    /// is asking.
+    private func requireDecommissionPermission() async throws(HomeError) {
+        _ = try await context.perform(.checkCommissioningPermission(structureID: structureID))
     }
 }

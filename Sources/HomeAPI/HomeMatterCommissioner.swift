@@ -59,38 +59,15 @@ public final class HomeMatterCommissioner: Sendable {
     /// Commissions the device the onboarding payload (an `MT:` QR payload or a manual pairing code) names onto the hub,
     /// as part of the open session; its devices join the session's structure, in no room, under the product's name.
     public func commissionMatterDevice(onboardingPayload: String) async throws(HomeError) {
-        let local = try context.embedded("adding a device")
-        let session = try local.liveSession()
-        let payload: SetupPayload
-        do {
-            payload = try SetupPayload(parsing: onboardingPayload.trimmingCharacters(in: .whitespacesAndNewlines))
-        } catch {
-            throw HomeError(.invalidArgument, "bad onboarding payload: \(error)")
-        }
-        let trustStore: PAATrustStore
-        do {
-            trustStore = try PAATrustStore(directory: session.paaTrustStore)
-        } catch {
-            throw HomeError(
-                .failedPrecondition, "the PAA trust store \(session.paaTrustStore) cannot be used: \(error)")
-        }
-        let request = CommissioningRequest(
-            payload: payload, address: deviceAddress ?? local.commissioning.address, interfaces: session.interfaces,
-            trustStore: trustStore, session: session.id)
-        do {
-            _ = try await local.hub.commission(request, name: nil, room: nil) { _ in }
-        } catch {
-            throw HomeError(commissioning: error)
-        }
+        _ = try await context.perform(.commission(payload: onboardingPayload, deviceAddress: deviceAddress))
     }
 
     /// The rooms of the session's structure.
-    public func fetchRooms() throws(HomeError) -> [MatterAddDeviceRequest.Room] {
-        let local = try context.embedded("adding a device")
-        let session = try local.liveSession()
-        return context.model.snapshot.rooms.filter { $0.structureID == session.structureID }.map {
-            MatterAddDeviceRequest.Room(displayName: $0.name)
+    public func fetchRooms() async throws(HomeError) -> [MatterAddDeviceRequest.Room] {
+        guard case .names(let names) = try await context.perform(.commissioningRooms) else {
+            throw HomeError(.internal, "the hub answered the session's rooms with something else")
         }
+        return names.map { MatterAddDeviceRequest.Room(displayName: $0) }
     }
 
     /// Names the devices commissioned in this session (numbered when a node has several; a name is cut to 60 Unicode
@@ -100,7 +77,7 @@ public final class HomeMatterCommissioner: Sendable {
     /// goes to standard error (a helper process's standard error is what its app shows).
     public func configureMatterDevice(deviceName: String, roomName: String?) async {
         do {
-            try configure(deviceName: deviceName, roomName: roomName)
+            try await configure(deviceName: deviceName, roomName: roomName)
         } catch {
             FileHandle.standardError.write(
                 Data("HomeMatterCommissioner: the device was not configured: \(error)\n".utf8))
@@ -108,13 +85,7 @@ public final class HomeMatterCommissioner: Sendable {
     }
 
     /// `configureMatterDevice`, with the failure thrown: for handlers whose caller can report it.
-    func configure(deviceName: String, roomName: String?) throws(HomeError) {
-        let local = try context.embedded("adding a device")
-        let session = try local.liveSession()
-        let name = try HomeName.validated(deviceName, naming: "device")
-        let room = try roomName.map { name throws(HomeError) in try HomeName.validated(name, naming: "room") }
-        try local.write { store throws(HubStoreError) in
-            try store.configureSessionDevices(session.id, name: name, roomName: room)
-        }
+    func configure(deviceName: String, roomName: String?) async throws(HomeError) {
+        _ = try await context.perform(.configureCommissioned(name: deviceName, room: roomName))
     }
 }

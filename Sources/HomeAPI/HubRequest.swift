@@ -1,4 +1,5 @@
 import HomeHub
+import MatterPlatform
 import MatterTLV
 
 /// What a `Home` asks of the hub that serves it: every operation that changes the home or reaches a device. The
@@ -18,6 +19,21 @@ enum HubRequest: Codable, Sendable, Hashable {
     case invoke(Invocation)
     /// The hub itself: who it is and what it serves.
     case status
+    // The add-device flow, its session owned by the calling process (`HubCaller`).
+    case prepareCommissioning(structureID: String)
+    case commission(payload: String, deviceAddress: SocketAddress?)
+    /// The names of the rooms of the open session's structure.
+    case commissioningRooms
+    case configureCommissioned(name: String, room: String?)
+    case completeCommissioning(structureID: String)
+    case cancelCommissioning
+    case grantCommissioning(uid: UInt32, structureID: String)
+    case revokeCommissioning(uid: UInt32, structureID: String)
+    /// Whether the caller may add (and so remove) devices in the structure: `permissionDenied` when not.
+    case checkCommissioningPermission(structureID: String)
+    /// Removes a node from the home (after asking it to leave the fabric); `structureID` is its device's, for the
+    /// permission.
+    case decommission(nodeID: UInt64, structureID: String)
 
     /// One command to one cluster of one endpoint, its fields as TLV.
     struct Invocation: Codable, Sendable, Hashable {
@@ -44,6 +60,11 @@ enum HubRequest: Codable, Sendable, Hashable {
         case .follow: "follow a device"
         case .invoke(let invocation): "invoke \(invocation.name)"
         case .status: "read the hub's status"
+        case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
+            .cancelCommissioning:
+            "add a device"
+        case .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission: "grant permissions"
+        case .decommission: "remove a device"
         }
     }
 }
@@ -57,6 +78,16 @@ enum HubReply: Codable, Sendable, Hashable {
     /// The invoked command's response: its command ID and fields; nil for a status-only answer.
     case invoked(command: UInt32?, fields: TLVElement?)
     case status(HubStatus)
+    case names([String])
+    /// Why the node did not leave the hub's fabric when it was removed, when it did not.
+    case decommissioned(fabricRemovalFailure: String?)
+}
+
+/// Who asks the hub: the user whose permissions are checked, and the process that owns an add-device session it
+/// opens. For a client of the socket, the kernel says (SO_PEERCRED); a client cannot claim to be someone else.
+struct HubCaller: Sendable, Hashable {
+    let uid: UInt32
+    let process: ProcessIdentity?
 }
 
 /// The hub process as `home status` shows it.
@@ -70,4 +101,7 @@ public struct HubStatus: Codable, Sendable, Hashable {
     /// Nodes whose connection is being set up or has not started.
     public let nodesUnknown: Int
     public let clients: Int
+
+    /// Where its clients connect.
+    public var socketPath: String { stateDirectory + "/" + HubProtocol.socketName }
 }

@@ -8,8 +8,7 @@ import Synchronization
 /// every change, and has its requests carried out here exactly as this process's own `Home` has. A client that
 /// breaks the protocol (a frame over the limit, one that does not decode, a request before its hello, another
 /// version) is told why and disconnected; the others are served on.
-@_spi(HomeCommandLine)
-public final class HubService: Sendable {
+final class HubService: Sendable {
     private struct Client {
         let connection: UnixStreamConnection
         var decoder = FrameDecoder(limit: HubProtocol.clientMessageLimit)
@@ -31,9 +30,9 @@ public final class HubService: Sendable {
 
     /// Starts serving `home`'s hub on `hub.socket` in its state directory: owner-only, or readable and writable by
     /// `group` as well. The caller holds the state directory's serving lock.
-    public init(home: Home, group: gid_t? = nil) throws(HomeError) {
-        context = home.context
-        local = try home.context.embedded("serving the hub")
+    init(context: HomeContext, group: gid_t? = nil) throws(HomeError) {
+        self.context = context
+        local = try context.embedded("serving the hub")
         let path = (local.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
         context.model.observe { [weak self] snapshot, changes in
             self?.broadcast(HomeModel.MirroredChanges(changes, snapshot: snapshot))
@@ -51,14 +50,14 @@ public final class HubService: Sendable {
     }
 
     /// The socket clients connect to.
-    public var socketPath: String {
+    var socketPath: String {
         (local.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
     }
 
-    public var clientCount: Int { state.withLock { $0.clients.count } }
+    var clientCount: Int { state.withLock { $0.clients.count } }
 
     /// Stops accepting and disconnects every client (their calls then fail `unavailable`).
-    public func stop() {
+    func stop() {
         let (listener, clients) = state.withLock { state in
             defer { state = State() }
             return (state.listener, state.clients.values.map(\.connection))
@@ -150,7 +149,11 @@ public final class HubService: Sendable {
             if case .status = request {
                 message = .reply(id: number, .status(context.status(of: local, clients: clientCount)))
             } else {
-                message = .reply(id: number, try await context.execute(request))
+                // Who asks is what the kernel says of the connection, never what the client claims.
+                let peer = connection.peer
+                let caller = HubCaller(
+                    uid: peer?.uid ?? UInt32.max, process: peer.flatMap { ProcessIdentity.running(pid: $0.pid) })
+                message = .reply(id: number, try await context.execute(request, caller: caller))
             }
         } catch {
             message = .failure(id: number, code: error.code, message: error.message)

@@ -20,10 +20,10 @@ extension HomeMatterCommissioner: MatterAddDeviceRequestHandler {
     }
 
     public func rooms(in home: MatterAddDeviceRequest.Home) async throws -> [MatterAddDeviceRequest.Room] {
-        try fetchRooms()
+        try await fetchRooms()
     }
 
     public func configureDevice(named name: String, in room: MatterAddDeviceRequest.Room) async throws {
-        try configure(deviceName: name, roomName: room.displayName)
+        try await configure(deviceName: name, roomName: room.displayName)
     }
 }

@@ -59,10 +59,10 @@ enum AddCommand {
             do {
                 let structure = try await structure(arguments, in: home)
                 if arguments.flags.contains("revoke") {
-                    try structure.revokeCommissioning(fromUser: uid)
+                    try await structure.revokeCommissioning(fromUser: uid)
                     return .success("user \(uid) may no longer add devices to \(structure.name)\n")
                 }
-                try structure.grantCommissioning(toUser: uid)
+                try await structure.grantCommissioning(toUser: uid)
                 return .success("user \(uid) may add devices to \(structure.name)\n")
             } catch {
                 return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
@@ -81,7 +81,7 @@ enum AddCommand {
             try await request.perform(
                 handler: HomeMatterCommissioner(home: home),
                 interaction: TerminalInteraction(room: arguments.values["room"], name: arguments.values["name"]))
-            return try structure.completeMatterCommissioning()
+            return try await structure.completeMatterCommissioning()
         } catch {
             await structure.cancelMatterCommissioning()
             throw error

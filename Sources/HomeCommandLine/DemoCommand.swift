@@ -220,7 +220,7 @@ enum DemoCommand {
         try await structure.prepareForMatterCommissioning()
         do {
             try await request.perform(handler: handler, interaction: interaction)
-            return try structure.completeMatterCommissioning().count
+            return try await structure.completeMatterCommissioning().count
         } catch {
             await structure.cancelMatterCommissioning()
             throw error

@@ -24,33 +24,27 @@ enum ServeCommand {
                 guard let entry = getgrnam(name) else { throw .invalidInput("no group named '\(name)'") }
                 return entry.pointee.gr_gid
             }
-            let hub = try HubCommands.open(arguments)
-            let lock: ServingLock
-            do {
-                lock = try ServingLock(directory: hub.directory.path)
-            } catch {
-                throw .failed("\(error)")
-            }
+            var configuration = Home.Configuration(
+                stateDirectory: arguments.values["state"], networkInterfaces: interfaces)
+            configuration.hubSocketGroup = group
             let home: Home
+            let status: HubStatus
             do throws(HomeError) {
-                home = try await Home.connect(
-                    Home.Configuration(stateDirectory: hub.directory.path, networkInterfaces: interfaces))
+                home = try await Home.connect(configuration)
+                status = try await home.hubStatus()
             } catch {
                 throw .invalidInput("cannot open the hub's state: \(error.message)")
             }
-            let service: HubService
-            do throws(HomeError) {
-                service = try HubService(home: home, group: group)
-            } catch {
-                throw .failed(error.message)
+            guard !home.isAttachedToHub else {
+                throw .failed("a hub already serves \(status.stateDirectory) (PID \(status.pid))")
             }
             let say = arguments.progress
             let stop = StopSignals()
             let lines = ServeLines(model: home.model)
             let logger = Task { await lines.follow(say) }
             let nodes = home.model.snapshot.devices.count
-            say("\(LiveLineText.time())  serving \(hub.directory.path) (PID \(getpid())): \(nodes) node(s)")
-            say("\(LiveLineText.time())  clients connect at \(service.socketPath)")
+            say("\(LiveLineText.time())  serving \(status.stateDirectory) (PID \(status.pid)): \(nodes) node(s)")
+            say("\(LiveLineText.time())  clients connect at \(status.socketPath)")
             do throws(HomeError) {
                 try await home.followEveryNode()
             } catch {
@@ -59,9 +53,7 @@ enum ServeCommand {
             let signal = await stop.next()
             say("\(LiveLineText.time())  \(signal): closing every subscription and session")
             logger.cancel()
-            service.stop()
-            await home.disconnect()
-            withExtendedLifetime(lock) {}
+            await home.stopServing()
             say("\(LiveLineText.time())  stopped")
             return .success("")
         }

@@ -40,16 +40,19 @@ import Testing
             try store.write(touching: [0x11]) { try $0.query("UPDATE devices SET endpoint = 70000") }
             let damaged = HomeError(.dataLoss, "the database is damaged: devices.endpoint: 70000 does not fit UInt16")
             await #expect(throws: damaged) { try await home.devices().list() }
-            // And a home opened on it afterwards refuses to start from it.
-            await #expect(throws: damaged) { try await Home.connect(stateDirectory: path) }
+            // And a hub opened on it afterwards (this process's home is its hub now: another process would be) refuses
+            // to start from it.
+            #expect(throws: damaged) {
+                try Home.open(statePath: path, configuration: Home.Configuration(stateDirectory: path))
+            }
         }
     }
 
     @Test func aStoreFromANewerSwiftHomeIsAFailedPrecondition() async throws {
         try await withHome { _, store, path in
             try store.database.execute("UPDATE schema_version SET version = 99")
-            await #expect {
-                try await Home.connect(stateDirectory: path)
+            #expect {
+                try Home.open(statePath: path, configuration: Home.Configuration(stateDirectory: path))
             } throws: { error in
                 (error as? HomeError)?.code == .failedPrecondition
             }

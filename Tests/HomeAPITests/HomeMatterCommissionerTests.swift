@@ -36,10 +36,10 @@ import Testing
             let commission = await #expect(throws: HomeError.self) {
                 try await commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
             }
-            #expect(commission?.code == .failedPrecondition)
-            #expect(throws: HomeError.self) { try commissioner.fetchRooms() }
-            let configure = #expect(throws: HomeError.self) {
-                try commissioner.configure(deviceName: "Lamp", roomName: "Hall")
+            await #expect(commission?.code == .failedPrecondition)
+            await #expect(throws: HomeError.self) { try await commissioner.fetchRooms() }
+            let configure = await #expect(throws: HomeError.self) {
+                try await commissioner.configure(deviceName: "Lamp", roomName: "Hall")
             }
             #expect(configure?.code == .failedPrecondition)
             await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall")
@@ -83,8 +83,8 @@ import Testing
             #expect(try await fixture.home.rooms().list().isEmpty)
             await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall")
             #expect(try await fixture.home.devices().list().map(\.name) == ["Lamp"])
-            #expect(try commissioner.fetchRooms() == [MatterAddDeviceRequest.Room(displayName: "Hall")])
-            #expect(try structure.completeMatterCommissioning().count == 1)
+            #expect(try await commissioner.fetchRooms() == [MatterAddDeviceRequest.Room(displayName: "Hall")])
+            #expect(try await structure.completeMatterCommissioning().count == 1)
             await fixture.device.shutdown()
         }
     }

@@ -34,9 +34,10 @@ import Testing
                     payload: device.setupPayload, address: .ipv4(IPv4Address(127 << 24 | 1), port: device.port),
                     trustStore: trust),
                 name: "lamp", room: nil, progress: { _ in })
+            // No hub serves the directory yet: this process becomes it.
             let home = try await Home.connect(stateDirectory: statePath)
             #expect(!home.isAttachedToHub)
-            let service = try HubService(home: home)
+            let service = try #require(home.serving?.service)
             try await home.followEveryNode()
             do {
                 try await body(home, statePath, device, service) { lines.withLock { $0 } }
@@ -103,10 +104,15 @@ import Testing
             #expect(taken?.code == .alreadyExists)
 
             // What is not carried over the socket yet says so, and changes nothing.
-            let removal = await #expect(throws: HomeError.self) { try await renamed.decommissionDevice() }
-            #expect(removal?.code == .unimplemented)
-            #expect(removal?.message.contains("PID \(getpid())") == true)
-            #expect(try await hubHome.devices().list().count == seen.count)
+            let sharing = await #expect(throws: HomeError.self) { try await renamed.fabrics() }
+            #expect(sharing?.code == .unimplemented)
+            #expect(sharing?.message.contains("PID \(getpid())") == true)
+
+            // Removing the device is the hub's work too: it asks the node to leave, and both homes lose it.
+            let removed = try await renamed.decommissionDevice()
+            #expect(removed.contains(lamp.id))
+            #expect(try await hubHome.devices().list().isEmpty)
+            #expect(try await client.devices().list().isEmpty)
         }
     }
 

@@ -17,7 +17,7 @@ import Testing
         let structure = try await fixture.structure()
         try await structure.prepareForMatterCommissioning()
         try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
-        _ = try structure.completeMatterCommissioning()
+        _ = try await structure.completeMatterCommissioning()
         try fixture.home.context.store.write { transaction in
             try transaction.query("DELETE FROM devices")
             try transaction.query("UPDATE nodes SET state = 'failed'")
@@ -84,7 +84,7 @@ import Testing
             let structure = try await fixture.structure()
             try await structure.prepareForMatterCommissioning()
             try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
-            _ = try structure.completeMatterCommissioning()
+            _ = try await structure.completeMatterCommissioning()
 
             let hub = try Hub(statePath: fixture.statePath)
             let request = CommissioningRequest(

@@ -16,7 +16,7 @@ struct StructureCommissioningTests {
             try await fixture.request(structure, payload: try fixture.qrCode)
                 .perform(
                     handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
-            let added = try structure.completeMatterCommissioning()
+            let added = try await structure.completeMatterCommissioning()
             let devices = try await fixture.home.devices().list()
             #expect(Set(devices.map(\.id)) == added)
             #expect(added.count == 1)
@@ -26,7 +26,7 @@ struct StructureCommissioningTests {
             #expect(device.roomID == kitchen.id)
             #expect(kitchen.structureID == structure.id)
             // The session is closed: completing again has nothing to complete.
-            #expect(throws: HomeError.self) { try structure.completeMatterCommissioning() }
+            await #expect(throws: HomeError.self) { try await structure.completeMatterCommissioning() }
             await fixture.device.shutdown()
         }
     }
@@ -118,7 +118,7 @@ struct StructureCommissioningTests {
             try await fixture.request(structure, payload: try fixture.qrCode)
                 .perform(
                     handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
-            _ = try structure.completeMatterCommissioning()
+            _ = try await structure.completeMatterCommissioning()
             try await fixture.openBasicCommissioningWindow(through: fixture.home)
             let nodesBefore = try fixture.storedNodeIDs()
 
@@ -151,7 +151,7 @@ struct StructureCommissioningTests {
                 try await otherStructure.prepareForMatterCommissioning()
                 try await HomeMatterCommissioner(home: other).commissionMatterDevice(
                     onboardingPayload: try fixture.qrCode)
-                _ = try otherStructure.completeMatterCommissioning()
+                _ = try await otherStructure.completeMatterCommissioning()
                 try await fixture.openBasicCommissioningWindow(through: other)
                 await other.disconnect()
             }
@@ -202,13 +202,13 @@ struct StructureCommissioningTests {
                 try await guestStructure.prepareForMatterCommissioning()
             }
             #expect(denied?.code == .permissionDenied)
-            #expect(throws: HomeError.self) { try guestStructure.grantCommissioning(toUser: otherUser) }
+            await #expect(throws: HomeError.self) { try await guestStructure.grantCommissioning(toUser: otherUser) }
 
-            try ownerStructure.grantCommissioning(toUser: otherUser)
+            try await ownerStructure.grantCommissioning(toUser: otherUser)
             try await guestStructure.prepareForMatterCommissioning()
             await guestStructure.cancelMatterCommissioning()
 
-            try ownerStructure.revokeCommissioning(fromUser: otherUser)
+            try await ownerStructure.revokeCommissioning(fromUser: otherUser)
             let revoked = await #expect(throws: HomeError.self) {
                 try await guestStructure.prepareForMatterCommissioning()
             }
@@ -243,7 +243,7 @@ struct StructureCommissioningTests {
             try await structure.prepareForMatterCommissioning()
             try await request.perform(
                 handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
-            #expect(try structure.completeMatterCommissioning().count == 1)
+            #expect(try await structure.completeMatterCommissioning().count == 1)
             #expect(try await fixture.home.devices().list().map(\.name) == ["Desk lamp"])
             await fixture.device.shutdown()
         }
@@ -255,10 +255,10 @@ struct StructureCommissioningTests {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
-            let noSession = #expect(throws: HomeError.self) { try structure.completeMatterCommissioning() }
+            let noSession = await #expect(throws: HomeError.self) { try await structure.completeMatterCommissioning() }
             #expect(noSession?.code == .failedPrecondition)
             try await structure.prepareForMatterCommissioning()
-            let nothing = #expect(throws: HomeError.self) { try structure.completeMatterCommissioning() }
+            let nothing = await #expect(throws: HomeError.self) { try await structure.completeMatterCommissioning() }
             #expect(nothing?.code == .failedPrecondition)
             #expect(nothing?.message.contains("no device was commissioned") == true)
             #expect(try fixture.home.context.store.commissioningSession() != nil)
