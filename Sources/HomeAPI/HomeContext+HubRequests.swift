@@ -52,6 +52,17 @@ extension HomeContext {
             return .done
         case .invoke(let invocation):
             return try await invoke(invocation, on: local)
+        case .toggle(let nodeID, let endpoint):
+            let connection = try await local.live.connection(to: nodeID)
+            do {
+                switch try await connection.toggle(endpoint: endpoint) {
+                case .toggle: return .toggled(.toggled)
+                case .on: return .toggled(.turnedOn)
+                case .off: return .toggled(.turnedOff)
+                }
+            } catch {
+                throw HomeError(error, command: "Toggle")
+            }
         case .status:
             return .status(status(of: local, clients: 0))
         case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,

@@ -17,6 +17,8 @@ enum HubRequest: Codable, Sendable, Hashable {
     /// Start following the node live, and return once it has had its first contact (or its first-contact wait).
     case follow(nodeID: UInt64)
     case invoke(Invocation)
+    /// OnOff Toggle, or On or Off for a node that does not accept Toggle.
+    case toggle(nodeID: UInt64, endpoint: UInt16)
     /// The hub itself: who it is and what it serves.
     case status
     // The add-device flow, its session owned by the calling process (`HubCaller`).
@@ -59,6 +61,7 @@ enum HubRequest: Codable, Sendable, Hashable {
         case .moveDevices: "move a device"
         case .follow: "follow a device"
         case .invoke(let invocation): "invoke \(invocation.name)"
+        case .toggle: "invoke Toggle"
         case .status: "read the hub's status"
         case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
             .cancelCommissioning:
@@ -79,6 +82,7 @@ enum HubReply: Codable, Sendable, Hashable {
     case invoked(command: UInt32?, fields: TLVElement?)
     case status(HubStatus)
     case names([String])
+    case toggled(OnOffTrait.ToggleOutcome)
     /// Why the node did not leave the hub's fabric when it was removed, when it did not.
     case decommissioned(fabricRemovalFailure: String?)
 }

@@ -1,36 +1,35 @@
 import Foundation
+@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
 import HomeHub
 import MatterDataModel
 import MatterInteraction
+import Synchronization
 
-/// `home on|off|toggle|level|read|watch`: devices through the hub's live connection to their node (CASE session,
-/// one wildcard subscription keeping the attribute cache current).
+/// `home on|off|toggle|level|read|watch`: devices through the Home API, so through the home's one hub: the process
+/// serving the home when one does (its session and subscription to the node), or this one for as long as it runs.
 enum LiveCommands {
     static let deviceArgument = CommandSpec.Argument(
         name: "DEVICE", help: "A device ID (see 'home devices') or a device name.")
 
-    static let on = command("on", summary: "Turn a device on (OnOff On).", watching: [OnOffCluster.Attributes.onOff.id])
-    { connection, device throws(NodeConnectionError) in
-        try await connection.invoke(OnOffCluster.Commands.On(), endpoint: device.id.endpoint)
-        return "\(label(device)): on"
+    static let on = command("on", summary: "Turn a device on (OnOff On).") { (trait: OnOffTrait) throws(HomeError) in
+        try await trait.on()
+        return "on"
     }
 
-    static let off = command(
-        "off", summary: "Turn a device off (OnOff Off).", watching: [OnOffCluster.Attributes.onOff.id]
-    ) { connection, device throws(NodeConnectionError) in
-        try await connection.invoke(OnOffCluster.Commands.Off(), endpoint: device.id.endpoint)
-        return "\(label(device)): off"
+    static let off = command("off", summary: "Turn a device off (OnOff Off).") {
+        (trait: OnOffTrait) throws(HomeError) in
+        try await trait.off()
+        return "off"
     }
 
     static let toggle = command(
         "toggle",
-        summary: "Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle).",
-        watching: [OnOffCluster.Attributes.onOff.id, OnOffCluster.Attributes.acceptedCommandList.id]
-    ) { connection, device throws(NodeConnectionError) in
-        switch try await connection.toggle(endpoint: device.id.endpoint) {
-        case .toggle: "\(label(device)): toggled"
-        case .on: "\(label(device)): on (it does not accept Toggle; it was off)"
-        case .off: "\(label(device)): off (it does not accept Toggle; it was on)"
+        summary: "Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle)."
+    ) { (trait: OnOffTrait) throws(HomeError) in
+        switch try await trait.toggleFallingBackToOnOff() {
+        case .toggled: "toggled"
+        case .turnedOn: "on (it does not accept Toggle; it was off)"
+        case .turnedOff: "off (it does not accept Toggle; it was on)"
         }
     }
 
@@ -44,15 +43,10 @@ enum LiveCommands {
             guard let level = UInt8(text), level <= 254 else {
                 throw .invalidInput("level '\(text)' is not a number from 0 to 254")
             }
-            let currentLevel = LevelControlCluster.Attributes.currentLevel
-            return try await withConnection(
-                arguments, requiring: LevelControlCluster.id, paths: { [currentLevel.path(endpoint: $0.endpoint)] }
-            ) { connection, device throws(NodeConnectionError) in
-                try await connection.invoke(
-                    LevelControlCluster.Commands.MoveToLevelWithOnOff(
-                        level: level, transitionTime: .value(0), optionsMask: [], optionsOverride: []),
-                    endpoint: device.id.endpoint)
-                return "\(label(device)): level \(level)"
+            return try await withTrait(arguments) { (trait: LevelControlTrait) throws(HomeError) in
+                try await trait.moveToLevelWithOnOff(
+                    level: level, transitionTime: .value(0), optionsMask: [], optionsOverride: [])
+                return "level \(level)"
             }
         }
     )
@@ -74,21 +68,17 @@ enum LiveCommands {
                     "unknown attribute '\(text)': write Cluster.Attribute, e.g. OnOff.OnOff or BasicInformation.VendorName"
                 )
             }
-            let paths = { @Sendable (device: DeviceID) in
-                readEndpoints(device).map {
-                    AttributePathIB(endpoint: $0, cluster: name.cluster.rawValue, attribute: name.attribute.rawValue)
+            let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+            let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+            await device.follow()
+            for endpoint in readEndpoints(device) {
+                if let value = device.cachedValue(
+                    endpoint: endpoint, cluster: name.cluster.rawValue, attribute: name.attribute.rawValue)
+                {
+                    return .success(AttributeValueText.render(value) + "\n")
                 }
             }
-            return try await withConnection(arguments, paths: paths) { connection, device throws(NodeConnectionError) in
-                for endpoint in readEndpoints(device.id) {
-                    if let value = await connection.cache.value(
-                        endpoint: endpoint, cluster: name.cluster.rawValue, attribute: name.attribute.rawValue)
-                    {
-                        return AttributeValueText.render(value)
-                    }
-                }
-                throw .missingAttribute(name.description, endpoint: device.id.endpoint)
-            }
+            return failure("\(label(device)): \(name) is not reported on endpoint \(readEndpoints(device).first ?? 0)")
         }
     )
 
@@ -124,135 +114,100 @@ enum LiveCommands {
                 }
                 settings.maxIntervalCeiling = seconds
             }
-            let hub = try HubCommands.open(arguments)
-            let devices: [DeviceRecord]
-            let only: DeviceRecord?
-            do {
-                devices = try hub.devices()
-                only = try arguments.arguments["DEVICE"].map { try hub.device(named: $0) }
+            var configuration = Home.Configuration(
+                stateDirectory: arguments.values["state"], networkInterfaces: HubCommands.interfaceNames(arguments))
+            configuration.liveness = .seconds(Int(settings.maxIntervalCeiling))
+            let home: Home
+            do throws(HomeError) {
+                home = try await Home.connect(configuration)
             } catch {
-                throw .invalidInput("\(error)")
+                throw .invalidInput("cannot open the hub's state: \(error.message)")
             }
-            let connections: NodeConnections
-            do {
-                connections = try NodeConnections(
-                    hub: hub, interfaces: HubCommands.interfaceNames(arguments), settings: settings)
-            } catch {
-                return failure("cannot open the hub's transport: \(error)")
-            }
-            let nodes = only.map { [$0.id.nodeID] } ?? Array(Set(devices.map(\.id.nodeID))).sorted()
-            var watchers: [Task<Void, Never>] = []
-            for nodeID in nodes {
-                do {
-                    let connection = try await connections.connection(to: nodeID)
-                    let events = await connection.events()
-                    let lines = WatchLines(nodeID: nodeID, devices: devices, only: only)
-                    let output = arguments.output
-                    watchers.append(
-                        Task {
-                            for await event in events {
-                                for line in await lines.render(event, from: connection) { output(line) }
-                            }
-                        })
-                } catch {
-                    await connections.stopAll()
-                    return failure("\(error)")
+            let only: HomeDevice? =
+                if let text = arguments.arguments["DEVICE"] {
+                    try await HomeAPICommands.device(text, in: home)
+                } else { nil }
+            let output = arguments.output
+            let changes = home.model.changes(.all)
+            let watcher = Task {
+                let lines = WatchLines(model: home.model, only: only.map { ($0.address.nodeID, $0.address.endpoint) })
+                for line in lines.start() { output(line) }
+                for await update in changes {
+                    guard case .changes(let changes) = update else { continue }
+                    for line in lines.render(changes) { output(line) }
                 }
+            }
+            // Followed once the watch listens, so the first contact's lines are not missed.
+            await withTaskGroup(of: Void.self) { group in
+                let devices = (try? await home.devices().list()) ?? []
+                for device in only.map({ [$0] }) ?? Array(devices) { group.addTask { await device.follow() } }
             }
             if let duration {
                 try? await Task.sleep(for: duration)
             } else {
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             }
-            await connections.stopAll()
-            for watcher in watchers { await watcher.value }
+            watcher.cancel()
+            await home.disconnect()
             return .success("")
         }
     )
 
     // MARK: Helpers
 
-    /// A command on one device that needs these OnOff attributes of its endpoint: the body runs once the device's
-    /// node is online and returns the line to print.
+    /// A command on one device's OnOff trait, returning what to print after the device's label.
     private static func command(
-        _ name: String, summary: String, watching attributes: [AttributeID],
-        _ body: @escaping @Sendable (NodeConnection, DeviceRecord) async throws(NodeConnectionError) -> String
+        _ name: String, summary: String, _ body: @escaping @Sendable (OnOffTrait) async throws(HomeError) -> String
     ) -> CommandSpec {
-        let paths = { @Sendable (device: DeviceID) in
-            attributes.map {
-                AttributePathIB(endpoint: device.endpoint, cluster: OnOffCluster.id.rawValue, attribute: $0.rawValue)
-            }
-        }
-        return CommandSpec(
+        CommandSpec(
             name: name, summary: summary, arguments: [deviceArgument],
             options: [HubCommands.interfaceOption, HubCommands.stateOption],
-            run: { arguments throws(CommandLineError) in
-                try await withConnection(arguments, requiring: OnOffCluster.id, paths: paths, body)
-            })
+            run: { arguments throws(CommandLineError) in try await withTrait(arguments, body) })
     }
 
-    /// Opens the hub, finds DEVICE, connects to its node subscribing to `paths` only (a one-shot command needs no
-    /// more, and leaves the hub's whole-node subscriptions alone) and runs `body` once it is online. An unknown
-    /// device is bad input (exit 2), and so is a device whose endpoint does not serve `cluster` (its Descriptor
-    /// ServerList, read with the paths, says so before anything is sent); an unreachable node or a failed command
-    /// exits 1 saying why.
-    private static func withConnection(
-        _ arguments: ParsedArguments, requiring cluster: ClusterID? = nil,
-        paths: @Sendable (DeviceID) -> [AttributePathIB],
-        _ body: @Sendable (NodeConnection, DeviceRecord) async throws(NodeConnectionError) -> String
+    /// Finds DEVICE through the Home API and runs `body` on its endpoint's trait once its node has had its first
+    /// contact. An unknown device is bad input (exit 2), and so is a device whose endpoint does not serve the
+    /// trait's cluster (its Descriptor ServerList says so before anything is sent); an unreachable node or a refused
+    /// command exits 1 saying why.
+    private static func withTrait<T: Trait>(
+        _ arguments: ParsedArguments, _ body: @Sendable (T) async throws(HomeError) -> String
     ) async throws(CommandLineError) -> CommandOutput {
-        let hub = try HubCommands.open(arguments)
-        let device: DeviceRecord
-        do {
-            device = try hub.device(named: arguments.argument("DEVICE"))
-        } catch {
-            throw .invalidInput("\(error)")
-        }
-        let connections: NodeConnections
-        do {
-            connections = try NodeConnections(hub: hub, interfaces: HubCommands.interfaceNames(arguments))
-        } catch {
-            return failure("cannot open the hub's transport: \(error)")
-        }
-        let serverList = DescriptorCluster.Attributes.serverList
-        let watched = paths(device.id) + (cluster == nil ? [] : [serverList.path(endpoint: device.id.endpoint)])
-        let result: CommandOutput
-        do {
-            let connection = try await connections.connection(to: device.id.nodeID, attributePaths: watched)
-            try await connection.connected()
-            if let cluster, let served = try? await connection.cache.value(serverList, endpoint: device.id.endpoint),
-                !served.contains(cluster)
-            {
-                await connections.stopAll()
-                let names = served.map { ClusterRegistry.standard.describe(cluster: $0) }.joined(separator: ", ")
-                throw CommandLineError.invalidInput(
-                    "\(label(device)) has no \(ClusterRegistry.standard.describe(cluster: cluster)) (its clusters: \(names))"
-                )
+        let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+        let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+        defer { Task { await home.disconnect() } }
+        guard let trait = await device.liveTrait(T.self) else {
+            let cluster = ClusterRegistry.standard.describe(cluster: T.Cluster.id)
+            guard let served = device.servedClusters else {
+                return failure("\(label(device)) is unreachable: its clusters are not known yet")
             }
-            result = .success(try await body(connection, device) + "\n")
-        } catch let error as CommandLineError {
-            throw error
-        } catch let error as NodeConnectionError {
-            if case .unreachable(_, let reason) = error {
-                result = failure("\(label(device)) is unreachable: \(reason)")
-            } else {
-                result = failure("\(label(device)): \(error)")
-            }
-        } catch {
-            result = failure("\(error)")
+            let names = served.map { ClusterRegistry.standard.describe(cluster: $0) }.joined(separator: ", ")
+            throw .invalidInput("\(label(device)) has no \(cluster) (its clusters: \(names))")
         }
-        await connections.stopAll()
-        return result
+        do {
+            return .success("\(label(device)): \(try await body(trait))\n")
+        } catch  where error.code == .unavailable {
+            return failure("\(label(device)) is unreachable: \(error.message)")
+        } catch {
+            return failure("\(label(device)): \(error.message)")
+        }
     }
 
     /// Where `home read` looks: the device's endpoint, then the root endpoint, where node-wide clusters (Basic
     /// Information…) live.
-    private static func readEndpoints(_ device: DeviceID) -> [UInt16] {
-        Set([device.endpoint, 0]).sorted(by: >)
+    private static func readEndpoints(_ device: HomeDevice) -> [UInt16] {
+        Set([device.address.endpoint, 0]).sorted(by: >)
+    }
+
+    static func label(_ device: HomeDevice) -> String {
+        label(name: device.name, id: device.id)
     }
 
     static func label(_ device: DeviceRecord) -> String {
-        "\(device.name) (\(device.id))"
+        label(name: device.name, id: device.id.description)
+    }
+
+    private static func label(name: String, id: String) -> String {
+        "\(name) (\(id))"
     }
 
     private static func failure(_ message: String) -> CommandOutput {
@@ -260,54 +215,75 @@ enum LiveCommands {
     }
 }
 
-/// Turns one node's connection events into `home watch` lines. Its first report (the priming of the whole node)
-/// is not a change and prints nothing; what a later priming brings after a reconnection is.
-actor WatchLines {
-    private let nodeID: UInt64
-    private let names: [DeviceID: String]
-    private let only: DeviceRecord?
-    private var hasBeenOnline = false
+/// Turns the home model's changes into `home watch` lines: each node's connectivity as the watch starts, then each
+/// change of connectivity, attribute value and event. What a node's first report after it was followed brings (its
+/// priming) is not a change and prints nothing; what a later priming brings after a reconnection is.
+final class WatchLines: Sendable {
+    private let model: HomeModel
+    /// One device only: its node and endpoint.
+    private let only: (nodeID: UInt64, endpoint: UInt16)?
+    private let online = Mutex<Set<UInt64>>([])
 
-    init(nodeID: UInt64, devices: [DeviceRecord], only: DeviceRecord?) {
-        self.nodeID = nodeID
-        self.names = Dictionary(devices.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    init(model: HomeModel, only: (nodeID: UInt64, endpoint: UInt16)?) {
+        self.model = model
         self.only = only
     }
 
-    func render(
-        _ event: NodeConnection.Event, from connection: NodeConnection, at date: Date = Date()
-    ) async -> [String] {
-        let time = LiveLineText.time(date)
-        switch event {
-        case .connectivity(.connecting):
-            return []
-        case .connectivity(let state):
-            if state == .online { hasBeenOnline = true }
-            let subject = only.map(LiveCommands.label) ?? nodeLabel
-            return ["\(time)  \(subject)  \(state)"]
-        case .attributes(let paths):
-            guard hasBeenOnline else { return [] }
-            let cache = await connection.cache
-            return paths.filter { only == nil || $0.endpoint == only?.id.endpoint }
-                .sorted { ($0.endpoint, $0.cluster, $0.attribute) < ($1.endpoint, $1.cluster, $1.attribute) }
-                .map { path in
-                    let id = DeviceID(nodeID: nodeID, endpoint: path.endpoint)
-                    let device = names[id].map { "\($0) (\(id))" } ?? id.description
-                    let value = cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute)
-                    return
-                        "\(time)  \(device)  \(AttributeName.describe(path))  \(value.map(AttributeValueText.render) ?? "(removed)")"
-                }
-        case .events(let events):
-            return events.filter { only == nil || $0.endpoint == only?.id.endpoint }.map { event in
-                let id = DeviceID(nodeID: nodeID, endpoint: event.endpoint)
-                let device = names[id].map { "\($0) (\(id))" } ?? id.description
-                return "\(time)  \(device)  \(EventText.render(event))"
-            }
+    /// The connectivity of each node already known when the watch starts (a hub serving the home knows them).
+    func start(at date: Date = Date()) -> [String] {
+        let snapshot = model.snapshot
+        var lines: [String] = []
+        for nodeID in snapshot.devices.keys.sorted() where only == nil || only?.nodeID == nodeID {
+            guard let state = snapshot.views[nodeID]?.state, state != .connecting else { continue }
+            if state == .online { online.withLock { _ = $0.insert(nodeID) } }
+            lines.append("\(LiveLineText.time(date))  \(subject(nodeID))  \(state)")
         }
+        return lines
     }
 
-    private var nodeLabel: String {
-        LiveLineText.node(
-            nodeID, deviceNames: names.filter { $0.key.nodeID == nodeID }.sorted { $0.key < $1.key }.map(\.value))
+    func render(_ changes: [HomeModel.Change], at date: Date = Date()) -> [String] {
+        let time = LiveLineText.time(date)
+        var lines: [String] = []
+        for change in changes {
+            guard let nodeID = change.nodeID, only == nil || only?.nodeID == nodeID else { continue }
+            switch change {
+            case .connectivity(_, .connecting):
+                continue
+            case .connectivity(_, let state):
+                if state == .online { online.withLock { _ = $0.insert(nodeID) } }
+                lines.append("\(time)  \(subject(nodeID))  \(state)")
+            case .attributes(_, let endpoint, let values):
+                guard online.withLock({ $0.contains(nodeID) }), only == nil || only?.endpoint == endpoint else {
+                    continue
+                }
+                let device = name(DeviceID(nodeID: nodeID, endpoint: endpoint))
+                for (path, value) in values.sorted(by: {
+                    ($0.key.cluster, $0.key.attribute) < ($1.key.cluster, $1.key.attribute)
+                }) {
+                    lines.append(
+                        "\(time)  \(device)  \(AttributeName.describe(path))  \(value.map(AttributeValueText.render) ?? "(removed)")"
+                    )
+                }
+            case .event(_, let event):
+                guard only == nil || only?.endpoint == event.endpoint else { continue }
+                lines.append(
+                    "\(time)  \(name(DeviceID(nodeID: nodeID, endpoint: event.endpoint)))  \(EventText.render(event))")
+            default:
+                continue
+            }
+        }
+        return lines
+    }
+
+    private func subject(_ nodeID: UInt64) -> String {
+        let devices = model.devices(of: nodeID) ?? []
+        if let only, let device = devices.first(where: { $0.id.endpoint == only.endpoint }) {
+            return "\(device.name) (\(device.id))"
+        }
+        return LiveLineText.node(nodeID, deviceNames: devices.map(\.name))
+    }
+
+    private func name(_ id: DeviceID) -> String {
+        model.devices(of: id.nodeID)?.first { $0.id == id }.map { "\($0.name) (\(id))" } ?? id.description
     }
 }

@@ -20,14 +20,13 @@ public final class UnixStreamListener: Sendable {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .lastError("socket(AF_UNIX)") }
         unlink(path)
-        // Bound owner-only first, so no one can connect between bind and chmod.
-        let previous = umask(0o177)
+        // Not umask around bind: it is the whole process's, and another thread creating a file meanwhile would get it.
+        // The socket lives in an owner-only directory, so no one else can reach it before the chmod below.
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        umask(previous)
         guard bound == 0 else {
             let error = SocketError.lastError("bind to \(path)")
             Glibc.close(descriptor)

@@ -61,6 +61,9 @@ import Testing
             func sessions() -> Int { deviceLog().filter { $0.hasPrefix("[session] CASE") }.count }
             // The commissioner's own CASE check, then the hub's live session.
             #expect(sessions() == 2)
+            var socket = stat()
+            #expect(stat(statePath + "/hub.socket", &socket) == 0)
+            #expect(socket.st_mode & 0o777 == 0o600, "the hub's socket is its owner's only")
             let client = try await Home.connect(stateDirectory: statePath)
             #expect(client.isAttachedToHub)
             #expect(service.clientCount == 1)

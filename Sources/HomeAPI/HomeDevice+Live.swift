@@ -1,0 +1,72 @@
+import HomeHub
+import MatterDataModel
+import MatterInteraction
+import MatterTLV
+
+/// A device's own endpoint reached directly, whatever its device types: for the `home` tool, whose commands name a
+/// cluster (`home on`, `home level`, `home read`) rather than a device type.
+extension HomeDevice {
+    /// The device's node and (its first part's) endpoint.
+    @_spi(HomeCommandLine) public var address: DeviceID {
+        DeviceID(nodeID: nodeID, endpoint: parts.first?.endpoint ?? 0)
+    }
+
+    /// The trait of the device's endpoint (the first part's, for a multipart device), once its node has been
+    /// followed and had its first contact; nil when the endpoint does not serve the trait's cluster.
+    @_spi(HomeCommandLine) public func liveTrait<T: Trait>(_ type: T.Type) async -> T? {
+        await context.follow(nodeID)
+        return TraitCollection(snapshot: endpointSnapshot())[type]
+    }
+
+    /// What the device's endpoint serves, from its node's cached Descriptor ServerList; nil before the node reported it.
+    @_spi(HomeCommandLine) public var servedClusters: [ClusterID]? {
+        let list = DescriptorCluster.Attributes.serverList
+        return try? cachedValue(
+            endpoint: parts.first?.endpoint ?? 0, cluster: list.cluster.rawValue, attribute: list.id.rawValue
+        ).map { element in try [ClusterID](tlv: element) }
+    }
+
+    /// One attribute as the node's cache holds it: for `home read`, which shows any attribute of any cluster.
+    @_spi(HomeCommandLine) public func cachedValue(endpoint: UInt16, cluster: UInt32, attribute: UInt32) -> TLVElement?
+    {
+        context.model.view(of: nodeID)?.cache.value(endpoint: endpoint, cluster: cluster, attribute: attribute)
+    }
+
+    /// Starts following the device's node live and returns once it had its first contact.
+    @_spi(HomeCommandLine) public func follow() async {
+        await context.follow(nodeID)
+    }
+
+    private func endpointSnapshot() -> EndpointSnapshot {
+        let view = context.model.view(of: nodeID)
+        return EndpointSnapshot(
+            nodeID: nodeID, endpoint: parts.first?.endpoint ?? 0, cache: view?.cache ?? AttributeCache(),
+            connectivity: view?.connectivity ?? .unknown, context: context)
+    }
+}
+
+extension OnOffTrait {
+    /// What `toggleFallingBackToOnOff()` sent.
+    public enum ToggleOutcome: Sendable, Hashable, Codable {
+        case toggled
+        /// On, the device being off (it does not accept Toggle).
+        case turnedOn
+        /// Off, the device being on (it does not accept Toggle).
+        case turnedOff
+    }
+
+    /// Toggle; for a device that does not accept it (its AcceptedCommandList lacks Toggle, or it refuses Toggle as
+    /// an unsupported command: CircuitMatter lists it yet refuses it), On or Off, the opposite of its cached OnOff.
+    /// The rule is the hub's (`NodeConnection.toggle`), carried out where the node's session is.
+    public func toggleFallingBackToOnOff() async throws(HomeError) -> ToggleOutcome {
+        guard let context = context.snapshot.context else {
+            throw HomeError(.failedPrecondition, "this trait was not read from a home: it cannot send commands")
+        }
+        let reply = try await context.perform(
+            .toggle(nodeID: self.context.snapshot.nodeID, endpoint: self.context.endpoint))
+        guard case .toggled(let outcome) = reply else {
+            throw HomeError(.internal, "the hub answered Toggle with something else")
+        }
+        return outcome
+    }
+}
