@@ -160,17 +160,31 @@ expect_command "does not accept Toggle; it was o*" '\[light light1\] O' "$light\
 # The watch's subscriptions ask for every event too; CircuitMatter keeps none: no event line, and nothing failed.
 [ ! -s "$work/watch.err" ] || fail "home watch wrote to standard error: $(cat "$work/watch.err")"
 echo "PASS (events): the subscriptions asked for every event; CircuitMatter reported none and nothing failed"
-# The Home API's EventController on it: none, and no error. Last: its wildcard subscription silences home watch's.
+# The Home API's EventController on it, attached to home watch's hub: none, and no error.
 events="$(timeout 60 "$peers/lab.sh" exec "$repo/.build/debug/home-examples" --state "$hub" events "$light" 2 2>"$work/events.err")" \
   || fail "home-examples events: $(cat "$work/events.err")"
 [ "$events" = "CircuitMatter 1: 0 event(s) in 2 s" ] && [ ! -s "$work/events.err" ] \
   || fail "home-examples events printed: $events / $(cat "$work/events.err")"
 echo "PASS (Home API events): $events"
-# home serve: follows the node from its last known address (no --interface), says so, and stops cleanly on SIGTERM.
+
+# One hub per home: home watch was the hub for every command above. Stopped, home serve takes over, from the node's
+# last known address (no --interface); a second one is refused naming the first.
+for pid in "${pids[@]}"; do [ "$pid" = "$device_pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; done
 "$peers/lab.sh" exec "$home_tool" serve --state "$hub" 2>"$work/serve.err" &
 serve_pid=$!
 pids+=("$serve_pid")
 wait_for 30 "$work/serve.err" "node $node \\(CircuitMatter 1, CircuitMatter 2\\)  online$" || fail "home serve never had the node online: $(cat "$work/serve.err")"
+set +e; second="$(home serve --state "$hub" 2>&1 >/dev/null)"; status=$?; set -e
+[ "$status" = 1 ] && [[ "$second" == *"a hub already serves $hub (PID "* ]] || fail "a second home serve exited $status: $second"
+echo "PASS (one hub): a second home serve exits 1: $second"
+for round in 1 2 3 4 5; do
+  home on "$light" --state "$hub" >/dev/null || fail "home on through home serve"
+  home off "$light" --state "$hub" >/dev/null || fail "home off through home serve"
+done
+[ "$(home read "$light" OnOff.OnOff --state "$hub")" = false ] || fail "home read through home serve"
+status_line="$(home status --state "$hub")" || fail "home status"
+echo "PASS (through home serve): ten on/off and a read from client processes; status: $status_line"
+
 pkill -TERM -f "home serve --state $hub" || true
 timeout 30 bash -c "while kill -0 $serve_pid 2>/dev/null; do sleep 0.1; done" || fail "home serve did not stop on SIGTERM"
 wait "$serve_pid" || fail "home serve exited $? on SIGTERM: $(cat "$work/serve.err")"

@@ -97,6 +97,23 @@ public final class Home: Sendable {
         return status
     }
 
+    /// The hub serving the home `configuration` names, attached to; nil when no process serves it (this process does
+    /// not become its hub): for `home status`.
+    @_spi(HomeCommandLine) public static func attachToServingHub(
+        _ configuration: Configuration
+    ) async throws(HomeError)
+        -> Home?
+    {
+        let statePath = try configuration.statePath(environment: ProcessInfo.processInfo.environment)
+        let directory: StateDirectory
+        do {
+            directory = try StateDirectory(explicitPath: statePath)
+        } catch {
+            throw HomeError(error)
+        }
+        return try await HubClient.attach(stateDirectory: directory.path).map { Home(context: HomeContext(client: $0)) }
+    }
+
     /// Whether another process is this home's hub (and this `Home` its client).
     public var isAttachedToHub: Bool {
         if case .attached = context.backend { return true }

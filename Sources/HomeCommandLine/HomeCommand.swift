@@ -10,6 +10,7 @@ public enum HomeCommand {
             HomeAPICommands.move, HomeAPICommands.remove, HubCommands.ping,
             LiveCommands.on, LiveCommands.off, LiveCommands.toggle, LiveCommands.level, LiveCommands.read,
             LiveCommands.watch, SharingCommands.share, SharingCommands.fabrics, ServeCommand.serve,
+            StatusCommand.status,
         ]
     )
 

@@ -243,6 +243,8 @@ final class WatchLines: Sendable {
 
     func render(_ changes: [HomeModel.Change], at date: Date = Date()) -> [String] {
         let time = LiveLineText.time(date)
+        // A node's first priming comes in the batch that brings it online: only nodes online before it print values.
+        let wasOnline = online.withLock { $0 }
         var lines: [String] = []
         for change in changes {
             guard let nodeID = change.nodeID, only == nil || only?.nodeID == nodeID else { continue }
@@ -253,7 +255,7 @@ final class WatchLines: Sendable {
                 if state == .online { online.withLock { _ = $0.insert(nodeID) } }
                 lines.append("\(time)  \(subject(nodeID))  \(state)")
             case .attributes(_, let endpoint, let values):
-                guard online.withLock({ $0.contains(nodeID) }), only == nil || only?.endpoint == endpoint else {
+                guard wasOnline.contains(nodeID), only == nil || only?.endpoint == endpoint else {
                     continue
                 }
                 let device = name(DeviceID(nodeID: nodeID, endpoint: endpoint))

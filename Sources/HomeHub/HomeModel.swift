@@ -239,7 +239,9 @@ public final class HomeModel: Sendable {
             var changes: [Change] = []
             if previous?.state != view.state { changes.append(.connectivity(nodeID, view.state)) }
             var byEndpoint: [UInt16: [ConcreteAttributePath: TLVElement?]] = [:]
-            for path in changed {
+            // A path the model already held at this value is no change (a report that repeats what a first contact
+            // took in).
+            for path in changed where !(previous?.cache.sameValue(path, as: view.cache) ?? false) {
                 byEndpoint[path.endpoint, default: [:]][path] = .some(
                     view.cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute))
             }

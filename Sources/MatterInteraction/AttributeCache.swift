@@ -65,6 +65,11 @@ public struct AttributeCache: Hashable, Sendable {
         }
     }
 
+    /// Whether both caches hold the same value at `path` (or neither holds one), compared as encoded.
+    public func sameValue(_ path: ConcreteAttributePath, as other: AttributeCache) -> Bool {
+        encodedValue(path) == other.encodedValue(path)
+    }
+
     /// Hashes the endpoint's values as `sameValues` compares them.
     public func hashValues(endpoint: UInt16, into hasher: inout Hasher) {
         for entry in entries[range(of: endpoint)] {

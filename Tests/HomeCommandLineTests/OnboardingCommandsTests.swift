@@ -183,6 +183,7 @@ import Testing
                   share                   Open a commissioning window so another ecosystem can add a device; print its codes.
                   fabrics                 List the ecosystems that control a device: each fabric of its node, this hub's marked.
                   serve                   Run the hub: follow every device live until SIGINT or SIGTERM, one line per device state change.
+                  status                  Show the hub serving the home: PID, uptime, nodes online and offline, clients connected.
                   -h, --help              Show help information.
 
                 """)

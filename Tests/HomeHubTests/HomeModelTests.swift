@@ -104,6 +104,27 @@ import Testing
         }
     }
 
+    @Test("a report naming paths whose values the model already holds is no change; a new value is")
+    func aRepeatedValueIsNoChange() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try HubStore(path: base + "/hub.sqlite")
+            try Self.addLight(store, 0x11, named: "Lamp")
+            let model = try HomeModel(store: store)
+            var lamp = model.changes(.node(0x11)).makeAsyncIterator()
+            let (on, changed) = Self.onOff(true, version: 1)
+            // A first contact takes the primed cache in; the priming report that follows repeats it.
+            model.nodeReported(0x11, view: HomeModel.NodeView(cache: on, state: .online), changed: [])
+            #expect(Self.changes(await lamp.next()) == [.connectivity(0x11, .online)])
+            model.nodeReported(0x11, view: HomeModel.NodeView(cache: on, state: .online), changed: changed)
+            let (off, _) = Self.onOff(false, version: 2)
+            model.nodeReported(0x11, view: HomeModel.NodeView(cache: off, state: .online), changed: changed)
+            let path = ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0)
+            #expect(
+                Self.changes(await lamp.next())
+                    == [.attributes(nodeID: 0x11, endpoint: 1, values: [path: TLVElement(.bool(false))])])
+        }
+    }
+
     @Test func aRefusedWriteAndAFailedTransactionChangeNothingInMemory() async throws {
         try await withTemporaryDirectory { base in
             let store = try HubStore(path: base + "/hub.sqlite")
