@@ -69,7 +69,7 @@ let package = Package(
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
         .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples/HomeExamples"),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI",
-                                                          "MatterInteraction", "MatterDataModel"]),
+                                                          "MatterInteraction", "MatterDataModel", "MatterDevice"]),
         // A commissionable Matter device over IP: its data model, commissioning server side and attestation.
         .target(name: "MatterDevice", dependencies: [
             "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",

@@ -40,31 +40,29 @@ func runCommissioningBenchmark(
     for step in CommissioningStep.allCases {
         guard let times = stepTimes[step] else { continue }
         report.add(
-            "  \(step)", milliseconds(median(times)),
+            "  \(step)", milliseconds(median(times), decimals: 2),
             key: "commission_step_ms.\(String(describing: step).replacingOccurrences(of: " ", with: "_"))",
             value: median(times).microseconds / 1000)
     }
     report.add(
-        "Commissioning, whole (median of \(devices.count))", milliseconds(median(totals)), key: "commission_ms",
+        "Commissioning, whole (median of \(devices.count))", milliseconds(median(totals), decimals: 2),
+        key: "commission_ms",
         value: median(totals).microseconds / 1000)
     report.add(
-        "Hub CPU time per commissioning (median)", milliseconds(median(cpuTimes)), key: "commission_cpu_ms",
+        "Hub CPU time per commissioning (median)", milliseconds(median(cpuTimes), decimals: 2),
+        key: "commission_cpu_ms",
         value: median(cpuTimes).microseconds / 1000)
     report.add(
-        "home ping: CASE from scratch (median of \(sessions.count))", milliseconds(median(sessions)),
+        "home ping: CASE from scratch (median of \(sessions.count))", milliseconds(median(sessions), decimals: 2),
         key: "case_session_ms", value: median(sessions).microseconds / 1000)
     report.add(
-        "home ping: VendorName read round trip (median of \(pings.count))", milliseconds(median(pings)),
+        "home ping: VendorName read round trip (median of \(pings.count))", milliseconds(median(pings), decimals: 2),
         key: "read_rtt_us_p50", value: median(pings).microseconds)
     return report
 }
 
 private func median(_ values: [Duration]) -> Duration {
     values.sorted()[values.count / 2]
-}
-
-private func milliseconds(_ duration: Duration) -> String {
-    "\(format(duration.microseconds / 1000, decimals: 2)) ms"
 }
 
 /// User + system CPU time of this process so far.

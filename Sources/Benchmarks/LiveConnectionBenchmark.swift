@@ -271,7 +271,3 @@ private func residentBytes() -> Int {
     guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
-
-private func milliseconds(_ duration: Duration) -> String {
-    "\(format(duration.microseconds / 1000, decimals: 3)) ms"
-}

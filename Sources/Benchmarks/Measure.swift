@@ -21,6 +21,11 @@ struct Measurement {
     }
 }
 
+/// A duration as a table shows it.
+func milliseconds(_ duration: Duration, decimals: Int = 3) -> String {
+    "\(format(duration.microseconds / 1000, decimals: decimals)) ms"
+}
+
 extension Duration {
     var seconds: Double {
         let (seconds, attoseconds) = components

@@ -60,5 +60,6 @@ if arguments.first == "commission" {
     emit([
         (nil, try runCodecBenchmarks()), (nil, try await runHomeQueryBenchmark()),
         ("Live connections:", try await runLiveConnectionBenchmarks()),
+        ("The hub's local socket:", try await runHubServiceBenchmark()),
     ])
 }
