@@ -49,7 +49,7 @@ let package = Package(
         // The entries of the libFuzzer targets in Fuzz/ (built apart by scripts/fuzz.sh), replayed by the tests.
         .target(name: "MatterFuzzing", dependencies: [
             "MatterTLV", "MatterOnboarding", "MatterMessaging", "MatterCertificates", "MatterDiscovery", "MatterInteraction",
-            "MatterSecureChannel", "MatterCrypto", "MatterDevice",
+            "MatterSecureChannel", "MatterCrypto", "MatterDevice", "HomeAPI",
         ]),
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),

@@ -5,7 +5,7 @@ import PackageDescription
 // the project's own build and tests: scripts/fuzz.sh builds them with -sanitize=fuzzer,address and runs them.
 let entries = [
     "FuzzTLV", "FuzzOnboarding", "FuzzMessage", "FuzzCertificates", "FuzzDNS", "FuzzInteraction", "FuzzPASE",
-    "FuzzCASE", "FuzzMDNSResponder", "FuzzInteractionServer",
+    "FuzzCASE", "FuzzMDNSResponder", "FuzzInteractionServer", "FuzzHubProtocol",
 ]
 
 let package = Package(

@@ -23,5 +23,5 @@ struct ExampleHandler: MatterAddDeviceRequestHandler {
 
 exit(
     await MatterAddDeviceHelper.run(Array(CommandLine.arguments.dropFirst())) { appGroup in
-        ExampleHandler(commissioner: try HomeMatterCommissioner(appGroup: appGroup))
+        ExampleHandler(commissioner: try await HomeMatterCommissioner(appGroup: appGroup))
     })

@@ -69,6 +69,9 @@ extension HomeContext {
             .cancelCommissioning, .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission,
             .decommission:
             return try await local.executeCommissioning(request, caller: caller, model: model)
+        case .openCommissioningWindow, .openBasicCommissioningWindow, .revokeCommissioningWindow,
+            .commissioningWindowStatus, .fabrics, .removeFabric:
+            return try await local.executeSharing(request, caller: caller, model: model)
         }
     }
 

@@ -11,16 +11,19 @@ public final class HomeMatterCommissioner: Sendable {
     let context: HomeContext
     /// Where the device being added answers, when the caller already knows it; nil: found by discovery.
     let deviceAddress: SocketAddress?
+    /// The home opened for the app group, kept while the commissioner lives (it may be this process's hub).
+    private let home: Home?
 
-    /// Opens the hub state in the app group container. Throws when the container does not exist, or holds no hub
+    /// The home in the app group container, through its hub: the app serving it (the usual case: the app started
+    /// this helper), or this process when none does. Throws when the container does not exist, or holds no hub
     /// state because the app never configured it (`Home.configure { $0.sharedAppGroup = … }`, then `Home.connect()`).
-    public convenience init(appGroup: String) throws(HomeError) {
-        try self.init(appGroup: appGroup, environment: ProcessInfo.processInfo.environment)
+    public convenience init(appGroup: String) async throws(HomeError) {
+        try await self.init(appGroup: appGroup, environment: ProcessInfo.processInfo.environment)
     }
 
     /// The app group container as `environment` (`XDG_DATA_HOME`, `HOME`) places it. Discovery settings come from the
     /// session the app prepared, not from this process's configuration.
-    init(appGroup: String, environment: [String: String]) throws(HomeError) {
+    convenience init(appGroup: String, environment: [String: String]) async throws(HomeError) {
         let configuration = Home.Configuration(sharedAppGroup: appGroup)
         guard let path = try configuration.statePath(environment: environment) else {
             throw HomeError(.internal, "the app group \(appGroup) resolved to no directory")
@@ -36,8 +39,8 @@ public final class HomeMatterCommissioner: Sendable {
             throw HomeError(
                 .failedPrecondition, "the app group container \(path) holds no hub state: the app never configured it")
         }
-        context = try Home.open(statePath: path, configuration: configuration).context
-        deviceAddress = nil
+        let home = try await Home.connect(Home.Configuration(stateDirectory: path))
+        self.init(context: home.context, home: home)
     }
 
     /// Carries out the flow in this process, on `home`'s hub.
@@ -51,9 +54,10 @@ public final class HomeMatterCommissioner: Sendable {
         self.init(context: home.context, deviceAddress: deviceAddress)
     }
 
-    init(context: HomeContext, deviceAddress: SocketAddress? = nil) {
+    init(context: HomeContext, deviceAddress: SocketAddress? = nil, home: Home? = nil) {
         self.context = context
         self.deviceAddress = deviceAddress
+        self.home = home
     }
 
     /// Commissions the device the onboarding payload (an `MT:` QR payload or a manual pairing code) names onto the hub,

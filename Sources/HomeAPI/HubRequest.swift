@@ -1,3 +1,4 @@
+import Foundation
 import HomeHub
 import MatterPlatform
 import MatterTLV
@@ -36,6 +37,24 @@ enum HubRequest: Codable, Sendable, Hashable {
     /// Removes a node from the home (after asking it to leave the fabric); `structureID` is its device's, for the
     /// permission.
     case decommission(nodeID: UInt64, structureID: String)
+    // Sharing with another ecosystem, over the hub's session to the node.
+    case openCommissioningWindow(SharedDevice, seconds: UInt16)
+    case openBasicCommissioningWindow(SharedDevice, seconds: UInt16)
+    case revokeCommissioningWindow(SharedDevice)
+    case commissioningWindowStatus(SharedDevice)
+    case fabrics(SharedDevice)
+    case removeFabric(SharedDevice, index: UInt8)
+
+    /// A device being shared: its node, what its window's code carries, and how messages name it.
+    struct SharedDevice: Codable, Sendable, Hashable {
+        let nodeID: UInt64
+        let vendorID: UInt16
+        let productID: UInt16
+        /// Its structure: who may add devices there may share it.
+        let structureID: String
+        /// "Desk lamp (391D788B9528D5FA-1)".
+        let label: String
+    }
 
     /// One command to one cluster of one endpoint, its fields as TLV.
     struct Invocation: Codable, Sendable, Hashable {
@@ -48,6 +67,17 @@ enum HubRequest: Codable, Sendable, Hashable {
         let fields: TLVElement
         /// Matter Core §8.7: a timed invoke, with this window in milliseconds.
         let timedWindowMilliseconds: Int64?
+    }
+
+    /// The device a sharing request is about.
+    var sharedDevice: SharedDevice? {
+        switch self {
+        case .openCommissioningWindow(let device, _), .openBasicCommissioningWindow(let device, _),
+            .revokeCommissioningWindow(let device), .commissioningWindowStatus(let device), .fabrics(let device),
+            .removeFabric(let device, _):
+            device
+        default: nil
+        }
     }
 
     /// What the request is, for messages: "rename a device", "invoke On".
@@ -68,6 +98,9 @@ enum HubRequest: Codable, Sendable, Hashable {
             "add a device"
         case .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission: "grant permissions"
         case .decommission: "remove a device"
+        case .openCommissioningWindow, .openBasicCommissioningWindow, .revokeCommissioningWindow,
+            .commissioningWindowStatus, .fabrics, .removeFabric:
+            "share a device"
         }
     }
 }
@@ -85,6 +118,10 @@ enum HubReply: Codable, Sendable, Hashable {
     case toggled(OnOffTrait.ToggleOutcome)
     /// Why the node did not leave the hub's fabric when it was removed, when it did not.
     case decommissioned(fabricRemovalFailure: String?)
+    case window(CommissioningWindow)
+    case closesAt(Date)
+    case windowStatus(CommissioningWindowStatus)
+    case fabrics([DeviceFabric])
 }
 
 /// Who asks the hub: the user whose permissions are checked, and the process that owns an add-device session it

@@ -18,7 +18,7 @@ public enum MatterAddDeviceHelper {
     /// Runs one call and returns the exit status.
     public static func run(
         _ arguments: [String],
-        handler makeHandler: (_ appGroup: String) throws -> any MatterAddDeviceRequestHandler
+        handler makeHandler: (_ appGroup: String) async throws -> any MatterAddDeviceRequestHandler
     ) async -> Int32 {
         do {
             try await dispatch(arguments, makeHandler)
@@ -32,7 +32,7 @@ public enum MatterAddDeviceHelper {
     }
 
     private static func dispatch(
-        _ arguments: [String], _ makeHandler: (String) throws -> any MatterAddDeviceRequestHandler
+        _ arguments: [String], _ makeHandler: (String) async throws -> any MatterAddDeviceRequestHandler
     ) async throws {
         guard let call = arguments.first else { throw usage("no call given") }
         var options: [String: String] = [:]
@@ -47,7 +47,7 @@ public enum MatterAddDeviceHelper {
             }
         }
         guard let appGroup = options["app-group"] else { throw usage("missing --app-group") }
-        let handler = try makeHandler(appGroup)
+        let handler = try await makeHandler(appGroup)
         // The helper is told no home: the session the app prepared names the structure.
         let home = MatterAddDeviceRequest.Home(displayName: appGroup)
         switch call {

@@ -1,3 +1,4 @@
+@_spi(Fuzzing) import HomeAPI
 import MatterCertificates
 import MatterCrypto
 import MatterDevice
@@ -22,6 +23,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case caseResponder = "FuzzCASE"
     case mdnsResponder = "FuzzMDNSResponder"
     case interactionServer = "FuzzInteractionServer"
+    case hubProtocol = "FuzzHubProtocol"
 
     public func run(_ bytes: [UInt8]) {
         switch self {
@@ -35,6 +37,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .caseResponder: Self.caseResponder(bytes)
         case .mdnsResponder: Self.mdnsResponder(bytes)
         case .interactionServer: Self.interactionServer(bytes)
+        case .hubProtocol: HubProtocolFuzzing.take(bytes)
         }
     }
 

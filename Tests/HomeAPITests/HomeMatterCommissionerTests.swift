@@ -10,19 +10,19 @@ import Testing
     func appGroupContainer() async throws {
         try await withTemporaryDirectory { directory in
             let environment = ["XDG_DATA_HOME": directory]
-            let absent = #expect(throws: HomeError.self) {
-                try HomeMatterCommissioner(appGroup: "group.example.absent", environment: environment)
+            let absent = await #expect(throws: HomeError.self) {
+                try await HomeMatterCommissioner(appGroup: "group.example.absent", environment: environment)
             }
             #expect(absent?.code == .notFound)
             try FileManager.default.createDirectory(
                 atPath: directory + "/swift-home/app-groups/group.example.empty", withIntermediateDirectories: true)
-            let empty = #expect(throws: HomeError.self) {
-                try HomeMatterCommissioner(appGroup: "group.example.empty", environment: environment)
+            let empty = await #expect(throws: HomeError.self) {
+                try await HomeMatterCommissioner(appGroup: "group.example.empty", environment: environment)
             }
             #expect(empty?.code == .failedPrecondition)
             #expect(empty?.message.contains("never configured") == true)
-            let invalid = #expect(throws: HomeError.self) {
-                try HomeMatterCommissioner(appGroup: "../escape", environment: environment)
+            let invalid = await #expect(throws: HomeError.self) {
+                try await HomeMatterCommissioner(appGroup: "../escape", environment: environment)
             }
             #expect(invalid?.code == .invalidArgument)
         }

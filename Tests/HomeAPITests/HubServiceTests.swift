@@ -106,10 +106,16 @@ import Testing
             let taken = await #expect(throws: HomeError.self) { try await client.createRoom(name: "kitchen") }
             #expect(taken?.code == .alreadyExists)
 
-            // What is not carried over the socket yet says so, and changes nothing.
-            let sharing = await #expect(throws: HomeError.self) { try await renamed.fabrics() }
-            #expect(sharing?.code == .unimplemented)
-            #expect(sharing?.message.contains("PID \(getpid())") == true)
+            // Sharing goes over the hub's session too: the node's fabrics (this hub's marked), a window opened and
+            // revoked.
+            let fabrics = try await renamed.fabrics()
+            #expect(fabrics.count == 1 && fabrics.first?.isThisHub == true)
+            let window = try await renamed.openCommissioningWindow()
+            #expect(window.manualCode.count == 11)
+            #expect(try await renamed.commissioningWindowStatus() == .enhanced)
+            try await renamed.revokeCommissioningWindow()
+            #expect(try await renamed.commissioningWindowStatus() == .closed)
+            #expect(sessions() == 2)
 
             // Removing the device is the hub's work too: it asks the node to leave, and both homes lose it.
             let removed = try await renamed.decommissionDevice()
