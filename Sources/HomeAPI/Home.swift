@@ -114,6 +114,14 @@ public final class Home: Sendable {
         return try await HubClient.attach(stateDirectory: directory.path).map { Home(context: HomeContext(client: $0)) }
     }
 
+    /// Nodes a commissioning left past AddNOC and not yet finished (they are finished when they answer).
+    @_spi(HomeCommandLine) public func interruptedCommissionings() async throws(HomeError) -> [NodeRecord] {
+        guard case .nodes(let nodes) = try await context.perform(.interruptedCommissionings) else {
+            throw HomeError(.internal, "the hub answered the interrupted commissionings with something else")
+        }
+        return nodes
+    }
+
     /// Whether another process is this home's hub (and this `Home` its client).
     public var isAttachedToHub: Bool {
         if case .attached = context.backend { return true }
@@ -149,11 +157,13 @@ public final class Home: Sendable {
         if case .embedded(let local) = context.backend { await local.live.stop() }
     }
 
-    /// Stops being the home's hub, for `home serve` shutting down: its clients are disconnected (their calls fail
-    /// `unavailable`), and every node's subscription and session end.
+    /// Stops being the home's hub, for `home serve` shutting down and each `home` command ending: its clients are
+    /// disconnected (their calls fail `unavailable`), every node's subscription and session end, and the home's lock
+    /// is released, so the next process becomes its hub at once. A client `Home` only disconnects.
     @_spi(HomeCommandLine) public func stopServing() async {
         serving?.service.stop()
         await disconnect()
+        serving?.lock.release()
     }
 
     /// Follows every node of the home live, as the hub of a home that runs all day does, until `disconnect()`: each

@@ -65,6 +65,18 @@ extension HomeContext {
             }
         case .status:
             return .status(status(of: local, clients: 0))
+        case .nodeEndpoints(let nodeID):
+            do {
+                return .endpoints(try local.store.endpoints(of: nodeID), tags: try local.store.semanticTags(of: nodeID))
+            } catch {
+                throw HomeError(error)
+            }
+        case .interruptedCommissionings:
+            do {
+                return .nodes(try local.store.interruptedCommissionings())
+            } catch {
+                throw HomeError(error)
+            }
         case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
             .cancelCommissioning, .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission,
             .decommission:

@@ -32,6 +32,18 @@ extension HomeDevice {
         context.model.view(of: nodeID)?.cache.value(endpoint: endpoint, cluster: cluster, attribute: attribute)
     }
 
+    /// Every endpoint of the device's node with its device types, and their semantic tags, as the hub's store keeps
+    /// them.
+    @_spi(HomeCommandLine) public func nodeEndpoints() async throws(HomeError) -> (
+        [EndpointDeviceType], [EndpointSemanticTag]
+    ) {
+        guard case .endpoints(let endpoints, let tags) = try await context.perform(.nodeEndpoints(nodeID: nodeID))
+        else {
+            throw HomeError(.internal, "the hub answered a node's endpoints with something else")
+        }
+        return (endpoints, tags)
+    }
+
     /// Starts following the device's node live and returns once it had its first contact.
     @_spi(HomeCommandLine) public func follow() async {
         await context.follow(nodeID)

@@ -22,6 +22,11 @@ enum HubRequest: Codable, Sendable, Hashable {
     case toggle(nodeID: UInt64, endpoint: UInt16)
     /// The hub itself: who it is and what it serves.
     case status
+    /// Every endpoint of a node with its device types and semantic tags, as the store keeps them (endpoints that
+    /// are no device of the home included: a bridge's aggregator): for `home show`.
+    case nodeEndpoints(nodeID: UInt64)
+    /// Nodes a commissioning left past AddNOC, not yet finished: for `home devices`, which says they exist.
+    case interruptedCommissionings
     // The add-device flow, its session owned by the calling process (`HubCaller`).
     case prepareCommissioning(structureID: String)
     case commission(payload: String, deviceAddress: SocketAddress?)
@@ -93,6 +98,8 @@ enum HubRequest: Codable, Sendable, Hashable {
         case .invoke(let invocation): "invoke \(invocation.name)"
         case .toggle: "invoke Toggle"
         case .status: "read the hub's status"
+        case .nodeEndpoints: "read a node's endpoints"
+        case .interruptedCommissionings: "list interrupted commissionings"
         case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
             .cancelCommissioning:
             "add a device"
@@ -115,6 +122,8 @@ enum HubReply: Codable, Sendable, Hashable {
     case invoked(command: UInt32?, fields: TLVElement?)
     case status(HubStatus)
     case names([String])
+    case endpoints([EndpointDeviceType], tags: [EndpointSemanticTag])
+    case nodes([NodeRecord])
     case toggled(OnOffTrait.ToggleOutcome)
     /// Why the node did not leave the hub's fabric when it was removed, when it did not.
     case decommissioned(fabricRemovalFailure: String?)

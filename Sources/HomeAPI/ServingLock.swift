@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// The one hub serving a home: an exclusive lock (`flock`) on `hub.lock` in the state directory, held for the life of
 /// the process that serves it and released by the kernel when that process dies, however it dies; the file names
 /// the holder's PID so a second one can say who serves the home.
 final class ServingLock: Sendable {
     private let descriptor: Int32
+    private let released = Mutex(false)
 
     enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Another process serves the home (its PID, when it could be read).
@@ -39,9 +41,19 @@ final class ServingLock: Sendable {
         self.descriptor = descriptor
     }
 
-    deinit {
+    /// Releases the lock (once): the home may be served by another process from now on.
+    func release() {
+        guard
+            released.withLock({ released in
+                defer { released = true }; return !released
+            })
+        else { return }
         _ = ftruncate(descriptor, 0)
         flock(descriptor, LOCK_UN)
         close(descriptor)
+    }
+
+    deinit {
+        release()
     }
 }

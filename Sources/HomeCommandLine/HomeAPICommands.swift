@@ -1,5 +1,6 @@
 import Foundation
 @_spi(HomeCommandLine) import HomeAPI
+import Synchronization
 
 /// `home rename`, `home rooms`, `home room add|rename|delete`, `home move`, `home remove`: the home's names, rooms and
 /// devices, changed through the Home API
@@ -162,10 +163,12 @@ enum HomeAPICommands {
         _ arguments: ParsedArguments, interfaces: [String] = [], paaTrustStore: String? = nil
     ) async throws(CommandLineError) -> Home {
         do {
-            return try await Home.connect(
+            let home = try await Home.connect(
                 Home.Configuration(
                     stateDirectory: arguments.values["state"], networkInterfaces: interfaces,
                     paaTrustStore: paaTrustStore))
+            OpenedHomes.current?.add(home)
+            return home
         } catch {
             throw .invalidInput("cannot open the hub's state: \(error.message)")
         }
@@ -217,5 +220,21 @@ enum HomeAPICommands {
             default: throw .failed(error.message)
             }
         }
+    }
+}
+
+/// The homes one command opened, closed when it ends (`HomeCommand.run`).
+final class OpenedHomes: Sendable {
+    @TaskLocal static var current: OpenedHomes?
+    private let homes = Mutex<[Home]>([])
+
+    func add(_ home: Home) {
+        homes.withLock { $0.append(home) }
+    }
+
+    func close() async {
+        for home in homes.withLock({ homes in
+            defer { homes = [] }; return homes
+        }) { await home.stopServing() }
     }
 }

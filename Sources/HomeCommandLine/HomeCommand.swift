@@ -26,7 +26,19 @@ public enum HomeCommand {
                 return .success(HelpText.render(command, path: path))
             case .run(let command, let parsed):
                 guard let run = command.run else { return .success(HelpText.render(command, path: parsed.commandPath)) }
-                return try await run(parsed)
+                // The homes the command opened stop being their home's hub as it ends, before it returns: a
+                // command run next (in this process: the tests) must not attach to a hub that is going away.
+                let opened = OpenedHomes()
+                let output = await OpenedHomes.$current.withValue(opened) {
+                    do throws(CommandLineError) {
+                        return try await run(parsed)
+                    } catch {
+                        return CommandOutput(
+                            exitCode: error.exitCode, standardOutput: "", standardError: "error: \(error.message)\n")
+                    }
+                }
+                await opened.close()
+                return output
             }
         } catch {
             return CommandOutput(

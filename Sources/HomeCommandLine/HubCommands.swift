@@ -1,4 +1,5 @@
 import Foundation
+@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
 import HomeHub
 import MatterCertificates
 import MatterDiscovery
@@ -113,30 +114,19 @@ enum HubCommands {
             interfaceOption, stateOption,
         ],
         run: { arguments throws(CommandLineError) in
-            let hub = try open(arguments)
-            let devices: [DeviceRecord]
-            do {
-                devices = try hub.devices()
-            } catch {
-                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
-            }
+            let home = try await HomeAPICommands.open(arguments, interfaces: interfaceNames(arguments))
+            let snapshot = home.model.snapshot
+            let devices = snapshot.devices.values.flatMap { $0 }.sorted { $0.id < $1.id }
             var connectivity: [UInt64: NodeConnection.State]?
             if arguments.flags.contains("live"), !devices.isEmpty {
-                let connections: NodeConnections
-                do {
-                    connections = try NodeConnections(hub: hub, interfaces: interfaceNames(arguments))
-                } catch {
-                    return CommandOutput(
-                        exitCode: 1, standardOutput: "",
-                        standardError: "error: cannot open the hub's transport: \(error)\n")
+                let all = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                    try await home.devices().list()
                 }
-                connectivity = await LiveConnectivity.states(
-                    of: Set(devices.map(\.id.nodeID)), connections: connections)
-                await connections.stopAll()
+                connectivity = await LiveConnectivity.states(of: all, in: home)
             }
             let json = arguments.flags.contains("json")
             // Nodes a commissioning left unfinished are not devices yet, but the user should know they exist.
-            for node in (try? hub.store.interruptedCommissionings()) ?? [] {
+            for node in (try? await home.interruptedCommissionings()) ?? [] {
                 arguments.progress(
                     "note: node \(paddedHex(node.nodeID)) (vendor \(String(format: "0x%04X", node.vendorID)), product "
                         + "\(String(format: "0x%04X", node.productID))) was interrupted while being added; it is finished "

@@ -174,7 +174,6 @@ enum LiveCommands {
     ) async throws(CommandLineError) -> CommandOutput {
         let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
         let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
-        defer { Task { await home.disconnect() } }
         guard let trait = await device.liveTrait(T.self) else {
             let cluster = ClusterRegistry.standard.describe(cluster: T.Cluster.id)
             guard let served = device.servedClusters else {

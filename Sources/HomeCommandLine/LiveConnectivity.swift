@@ -1,43 +1,45 @@
 import Foundation
+@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
 import HomeHub
 import MatterDataModel
 import MatterInteraction
 
 /// Whether nodes answer: each connection is given `CommandLineTiming.liveAnswer` to come online.
 enum LiveConnectivity {
-    /// The smallest subscription that proves a node answers: its mandatory Basic Information VendorID.
-    static let probe = [BasicInformationCluster.Attributes.vendorID.path(endpoint: 0)]
-
-    /// The connection's state once it is online, offline, or out of time (then still `.connecting`).
-    static func settle(
-        _ connection: NodeConnection, within limit: Duration = CommandLineTiming.liveAnswer
-    ) async -> NodeConnection.State {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await connection.connected() }
-            group.addTask { try? await Task.sleep(for: limit) }
-            await group.next()
-            group.cancelAll()
-        }
-        return await connection.state
-    }
-
-    /// Connects to every node at once, subscribing to `probe` only, and returns how each settled.
-    static func states(of nodeIDs: Set<UInt64>, connections: NodeConnections) async -> [UInt64: NodeConnection.State] {
-        await withTaskGroup(of: (UInt64, NodeConnection.State).self) { group in
-            for nodeID in nodeIDs {
+    /// Follows every device's node through the home's hub, all at once, and returns how each settled: online,
+    /// offline, or still connecting after `limit`.
+    static func states(
+        of devices: Set<HomeDevice>, in home: Home, within limit: Duration = CommandLineTiming.liveAnswer
+    ) async -> [UInt64: NodeConnection.State] {
+        let nodes = Dictionary(grouping: devices, by: \.address.nodeID).compactMapValues(\.first)
+        let model = home.model
+        // Each node's task is false once it settled; the deadline's is true.
+        await withTaskGroup(of: Bool.self) { group in
+            for (nodeID, device) in nodes {
                 group.addTask {
-                    do {
-                        return (
-                            nodeID, await settle(try await connections.connection(to: nodeID, attributePaths: probe))
-                        )
-                    } catch {
-                        return (nodeID, .offline(since: .now, reason: "\(error)"))
+                    // Listening first, so a state that settles during the first contact is heard.
+                    let changes = model.changes(.node(nodeID))
+                    await device.follow()
+                    guard model.view(of: nodeID)?.state ?? .connecting == .connecting else { return false }
+                    for await _ in changes where model.view(of: nodeID)?.state ?? .connecting != .connecting {
+                        return false
                     }
+                    return false
                 }
             }
-            var states: [UInt64: NodeConnection.State] = [:]
-            for await (nodeID, state) in group { states[nodeID] = state }
-            return states
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return true
+            }
+            var settled = 0
+            for await deadline in group {
+                settled += 1
+                if deadline || settled == nodes.count { break }
+            }
+            group.cancelAll()
+        }
+        return nodes.keys.reduce(into: [:]) { states, nodeID in
+            states[nodeID] = model.view(of: nodeID)?.state ?? .connecting
         }
     }
 

@@ -1,4 +1,6 @@
+@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
 import HomeHub
+import MatterInteraction
 
 /// `home show DEVICE`: everything about one device, with every attribute value of its node read live.
 enum ShowCommand {
@@ -12,44 +14,28 @@ enum ShowCommand {
             HubCommands.interfaceOption, HubCommands.stateOption,
         ],
         run: { arguments throws(CommandLineError) in
-            let hub = try HubCommands.open(arguments)
-            let device: DeviceRecord
+            let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+            let found = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+            let nodeID = found.address.nodeID
+            let records = home.model.devices(of: nodeID) ?? []
+            guard let device = records.first(where: { $0.id == found.address }) else {
+                throw .invalidInput("no device \"\(arguments.argument("DEVICE"))\" (see 'home devices')")
+            }
             let nodeEndpoints: [EndpointDeviceType]
             let nodeTags: [EndpointSemanticTag]
-            let otherDevices: [UInt16: String]
-            do {
-                device = try hub.device(named: arguments.argument("DEVICE"))
-                nodeEndpoints = try hub.store.endpoints(of: device.id.nodeID)
-                nodeTags = try hub.store.semanticTags(of: device.id.nodeID)
-                otherDevices = Dictionary(
-                    try hub.devices().filter { $0.id.nodeID == device.id.nodeID && $0.id != device.id }.map {
-                        ($0.id.endpoint, $0.name)
-                    },
-                    uniquingKeysWith: { first, _ in first })
+            do throws(HomeError) {
+                (nodeEndpoints, nodeTags) = try await found.nodeEndpoints()
             } catch {
-                throw .invalidInput("\(error)")
+                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error.message)\n")
             }
-            let connections: NodeConnections
-            do {
-                connections = try NodeConnections(hub: hub, interfaces: HubCommands.interfaceNames(arguments))
-            } catch {
-                return CommandOutput(
-                    exitCode: 1, standardOutput: "", standardError: "error: cannot open the hub's transport: \(error)\n"
-                )
-            }
-            // The whole node: every endpoint's every attribute is what this command shows.
-            let details: DeviceDetails
-            do {
-                let connection = try await connections.connection(to: device.id.nodeID)
-                let state = await LiveConnectivity.settle(connection)
-                details = DeviceDetails(
-                    device: device, nodeEndpoints: nodeEndpoints, nodeTags: nodeTags, otherDevices: otherDevices,
-                    state: state, cache: await connection.cache)
-            } catch {
-                await connections.stopAll()
-                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
-            }
-            await connections.stopAll()
+            let otherDevices = Dictionary(
+                records.filter { $0.id != device.id }.map { ($0.id.endpoint, $0.name) },
+                uniquingKeysWith: { first, _ in first })
+            // The whole node: every endpoint's every attribute is what this command shows, from the hub's cache.
+            let state = await LiveConnectivity.states(of: [found], in: home)[nodeID] ?? .connecting
+            let details = DeviceDetails(
+                device: device, nodeEndpoints: nodeEndpoints, nodeTags: nodeTags, otherDevices: otherDevices,
+                state: state, cache: home.model.view(of: nodeID)?.cache ?? AttributeCache())
             return .success(arguments.flags.contains("json") ? details.json.rendered + "\n" : details.text)
         }
     )

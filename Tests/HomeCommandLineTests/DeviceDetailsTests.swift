@@ -146,7 +146,7 @@ import Testing
         #expect(output.exitCode == 0)
         #expect(
             output.standardOutput.contains(
-                "  Connectivity:  offline (node 0x391D788B9528D5FA has no known address; pass --interface to find it by DNS-SD)\n"
+                "  Connectivity:  offline (no address is known for it and no network interface is configured to look it up)\n"
             ))
         #expect(output.standardOutput.hasSuffix("Endpoint 2 (Desk lamp 2): On/Off Light, Dimmable Light\n"))
     }

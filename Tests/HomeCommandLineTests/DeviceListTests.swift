@@ -33,7 +33,7 @@ import Testing
     /// The fixture's node has no known address: connecting fails at once, and says why.
     @Test func liveShowsEachNodesConnectivity() async throws {
         let state = try HomeFixture.hubWithLamps()
-        let reason = "node 0x391D788B9528D5FA has no known address; pass --interface to find it by DNS-SD"
+        let reason = "no address is known for it and no network interface is configured to look it up"
         #expect(
             await HomeCommand.run(["devices", "--live", "--state", state])
                 == .success(
