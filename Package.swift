@@ -106,7 +106,7 @@ let package = Package(
             "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",
         ]),
-        .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine", "HomeHub", "MatterInteraction", "MatterTLV"]),
+        .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),
         // VendorFixture/Generated is datamodel-generator output for the vendor IDL beside it.
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport"],
                     exclude: ["VendorFixture/AcmeClusters.matter"]),

@@ -1,4 +1,9 @@
 import Foundation
+import HomeHub
+import MatterCertificates
+import MatterDevice
+import MatterDiscovery
+import MatterPlatform
 import Synchronization
 import Testing
 
@@ -24,6 +29,15 @@ import Testing
         }
 
         var all: String { text.withLock { $0 } }
+
+        /// Until `fragment` was written `count` times (or 30 s passed, a ceiling for a loaded machine).
+        func wait(count: Int, of fragment: String) async -> Bool {
+            for _ in 0..<3_000 {
+                if all.components(separatedBy: fragment).count - 1 >= count { return true }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return all.components(separatedBy: fragment).count - 1 >= count
+        }
 
         /// Until `fragment` was written (or 20 s passed, a ceiling for a loaded machine).
         func wait(for fragment: String) async -> Bool {
@@ -82,5 +96,46 @@ import Testing
         again.interrupt()
         #expect(await Self.exit(again) == 0)
         #expect(await againLines.wait(for: "SIGINT: closing"))
+    }
+
+    @Test(
+        "killed with SIGKILL and started again (no --interface), the hub has every node online again from its last known address"
+    )
+    func everyNodeComesBackAfterSIGKILL() async throws {
+        var template = Array((NSTemporaryDirectory() + "/swift-home-serve-tests-XXXXXX").utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let state = directory + "/hub"
+        var devices: [VirtualDevice] = []
+        do {
+            let hub = try Hub(statePath: state)
+            for index in 0..<10 {
+                let store = DeviceStore(directory: directory + "/device-\(index)")
+                let settings = try store.loadOrCreate(
+                    DeviceSettings(kind: .light, passcode: 20202021, discriminator: UInt16(3840 + index)))
+                let device = try VirtualDevice(store: store, state: settings, port: 0, log: { _ in })
+                try await device.start()
+                devices.append(device)
+                _ = try await hub.commission(
+                    CommissioningRequest(
+                        payload: device.setupPayload, address: .ipv4(IPv4Address(127 << 24 | 1), port: device.port),
+                        trustStore: PAATrustStore(certificates: [
+                            try X509Certificate(derEncoded: device.attestation.paa)
+                        ])),
+                    name: "lamp \(index)", room: nil, progress: { _ in })
+            }
+        }
+        let (first, firstLines) = try Self.start(["serve", "--state", state])
+        #expect(await firstLines.wait(count: 10, of: ")  online\n"))
+        kill(first.processIdentifier, SIGKILL)
+        #expect(await Self.exit(first) == SIGKILL)
+
+        // Its lock went with it (the kernel's), its socket file stayed: the next hub replaces it.
+        let (second, secondLines) = try Self.start(["serve", "--state", state])
+        #expect(await secondLines.wait(for: "serving \(state) (PID \(second.processIdentifier)): 10 node(s)"))
+        #expect(await secondLines.wait(count: 10, of: ")  online\n"), "\(secondLines.all)")
+        second.terminate()
+        #expect(await Self.exit(second) == 0)
+        for device in devices { await device.shutdown() }
     }
 }
