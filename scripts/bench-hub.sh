@@ -4,7 +4,8 @@
 # /proc/PID/stat, in percent of one core. Then 500 reads of one attribute over one CASE session (`home ping
 # --count 500`). Runs inside a network namespace holding only lo (../shared/peers/lab.sh): nothing leaves the
 # machine. Needs root (ip netns). Prints one JSON object: idle_cpu_percent_device, idle_cpu_percent_hub,
-# read_rtt_us_p50, read_rtt_us_p90, idle_seconds.
+# hub_rss_kib (the watch, which is the home's hub, with its one node, after the idle time), read_rtt_us_p50,
+# read_rtt_us_p90, idle_seconds.
 #
 #   sudo scripts/bench-hub.sh [SECONDS]     (default 60)
 set -euo pipefail
@@ -49,17 +50,19 @@ hz="$(getconf CLK_TCK)"
 d0="$(ticks "$device_pid")"; h0="$(ticks "$hub_pid")"; t0="$(date +%s.%N)"
 sleep "$seconds"
 d1="$(ticks "$device_pid")"; h1="$(ticks "$hub_pid")"; t1="$(date +%s.%N)"
+rss="$(awk '/^VmRSS:/ {print $2}' "/proc/$hub_pid/status")"
 pings="$("$lab" exec "$bin/home" ping Lamp --count 500 --state "$work/hub")"
-python3 - "$d0" "$d1" "$h0" "$h1" "$t0" "$t1" "$hz" "$pings" <<'PY'
+python3 - "$d0" "$d1" "$h0" "$h1" "$t0" "$t1" "$hz" "$pings" "$rss" <<'PY'
 import json, re, sys
 d0, d1, h0, h1, t0, t1, hz = map(float, sys.argv[1:8])
+rss = int(sys.argv[9])
 wall = t1 - t0
 def micros(text):
     value, unit = re.match(r"([0-9.]+) (µs|ms|s)", text).groups()
     return float(value) * {"µs": 1, "ms": 1000, "s": 1e6}[unit]
 reads = re.search(r"median (.+?), 90th percentile (.+?) \(", sys.argv[8])
 print(json.dumps({"idle_cpu_percent_device": round(100 * (d1 - d0) / hz / wall, 3),
-                  "idle_cpu_percent_hub": round(100 * (h1 - h0) / hz / wall, 3),
+                  "idle_cpu_percent_hub": round(100 * (h1 - h0) / hz / wall, 3), "hub_rss_kib": rss,
                   "read_rtt_us_p50": micros(reads.group(1)), "read_rtt_us_p90": micros(reads.group(2)),
                   "idle_seconds": round(wall, 1)}))
 PY
