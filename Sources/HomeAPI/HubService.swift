@@ -35,7 +35,7 @@ final class HubService: Sendable {
         local = try context.embedded("serving the hub")
         let path = (local.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
         context.model.observe { [weak self] snapshot, changes in
-            self?.broadcast(HomeModel.MirroredChanges(changes, snapshot: snapshot))
+            self?.broadcast(changes, snapshot: snapshot)
         }
         let listener: UnixStreamListener
         do {
@@ -133,10 +133,12 @@ final class HubService: Sendable {
         }
     }
 
-    /// Under the model's lock (its observer): the recipients are the clients welcomed by now.
-    private func broadcast(_ batch: HomeModel.MirroredChanges) {
+    /// Under the model's lock (its observer): the recipients are the clients welcomed by now; with none, nothing is
+    /// built.
+    private func broadcast(_ changes: [HomeModel.Change], snapshot: HomeModel.Snapshot) {
         let recipients = state.withLock { $0.clients.values.filter(\.welcomed).map(\.connection) }
         guard !recipients.isEmpty else { return }
+        let batch = HomeModel.MirroredChanges(changes, snapshot: snapshot)
         outgoing.async {
             let frame = HubProtocol.encode(HubProtocol.HubMessage.changes(batch))
             for connection in recipients { connection.send(frame) }
