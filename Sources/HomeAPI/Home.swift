@@ -157,6 +157,12 @@ public final class Home: Sendable {
         if case .embedded(let local) = context.backend { await local.live.stop() }
     }
 
+    /// What happens on the hub's socket while this process serves it: clients connecting, refused and gone, and their
+    /// requests, one line each; an empty sequence for a client `Home`.
+    @_spi(HomeCommandLine) public var hubActivity: AsyncStream<String> {
+        serving?.service.activity ?? AsyncStream { $0.finish() }
+    }
+
     /// Stops being the home's hub, for `home serve` shutting down and each `home` command ending: its clients are
     /// disconnected (their calls fail `unavailable`), every node's subscription and session end, and the home's lock
     /// is released, so the next process becomes its hub at once. A client `Home` only disconnects.

@@ -24,6 +24,9 @@ final class HubService: Sendable {
     private let context: HomeContext
     private let local: EmbeddedHub
     private let state = Mutex(State())
+    /// One line per client event (connected, refused, gone) and request: what `home serve --log-level debug` prints.
+    let activity: AsyncStream<String>
+    private let say: AsyncStream<String>.Continuation
     /// Encodes and queues what goes out, in order: a batch of changes always leaves before the reply of the request
     /// that caused it, and encoding never holds the model's lock.
     private let outgoing = DispatchQueue(label: "swift-home.hub-service.outgoing")
@@ -33,6 +36,7 @@ final class HubService: Sendable {
     init(context: HomeContext, group: gid_t? = nil) throws(HomeError) {
         self.context = context
         local = try context.embedded("serving the hub")
+        (activity, say) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let path = (local.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
         context.model.observe { [weak self] snapshot, changes in
             self?.broadcast(changes, snapshot: snapshot)
@@ -64,14 +68,24 @@ final class HubService: Sendable {
         }
         listener?.close()
         for connection in clients { connection.close() }
+        say.finish()
     }
 
     private func accept(_ connection: UnixStreamConnection) {
         let id = ObjectIdentifier(connection)
+        let who = Self.describe(connection.peer)
         state.withLock { $0.clients[id] = Client(connection: connection) }
+        say.yield("client \(who) connected")
         connection.start(
             received: { [weak self] bytes in self?.received(bytes, from: id) },
-            closed: { [weak self] in _ = self?.state.withLock { $0.clients.removeValue(forKey: id) } })
+            closed: { [weak self] in
+                guard let self, state.withLock({ $0.clients.removeValue(forKey: id) }) != nil else { return }
+                say.yield("client \(who) disconnected")
+            })
+    }
+
+    private static func describe(_ peer: UnixStreamConnection.Peer?) -> String {
+        peer.map { "PID \($0.pid) (user \($0.uid))" } ?? "of unknown process"
     }
 
     private func received(_ bytes: [UInt8], from id: ObjectIdentifier) {
@@ -111,6 +125,7 @@ final class HubService: Sendable {
                     welcomed = true
                 case .request(let number, let request):
                     guard welcomed else { return refuse(id, "a request before the hello") }
+                    say.yield("client \(Self.describe(connection.peer)): \(request.summary)")
                     Task { await self.answer(request, number: number, on: connection) }
                 }
             }
@@ -165,6 +180,7 @@ final class HubService: Sendable {
 
     private func refuse(_ id: ObjectIdentifier, _ reason: String) {
         guard let client = state.withLock({ $0.clients.removeValue(forKey: id) }) else { return }
+        say.yield("client \(Self.describe(client.connection.peer)) refused: \(reason)")
         outgoing.async {
             client.connection.send(HubProtocol.encode(HubProtocol.HubMessage.refused(reason: reason)))
             // Closed once the refusal is written: the connection's writes are in order, and its close waits for none.

@@ -17,9 +17,21 @@ enum ServeCommand {
             .init(
                 name: "socket-group", valueName: "GROUP",
                 help: "Let this group's members use the hub's socket too (default: its owner only)."),
+            .init(
+                name: "log-level", valueName: "LEVEL",
+                help:
+                    "error: failures only; info (the default): also each node's state changes; debug: also each client and request on the socket."
+            ),
         ],
         run: { arguments throws(CommandLineError) in
             let interfaces = HubCommands.interfaceNames(arguments)
+            let level =
+                try arguments.values["log-level"].map { text throws(CommandLineError) in
+                    guard let level = ServeLogLevel(rawValue: text) else {
+                        throw .invalidInput("log level '\(text)' is not one of error, info, debug")
+                    }
+                    return level
+                } ?? .info
             let group = try arguments.values["socket-group"].map { name throws(CommandLineError) in
                 guard let entry = getgrnam(name) else { throw .invalidInput("no group named '\(name)'") }
                 return entry.pointee.gr_gid
@@ -38,10 +50,15 @@ enum ServeCommand {
             guard !home.isAttachedToHub else {
                 throw .failed("a hub already serves \(status.stateDirectory) (PID \(status.pid))")
             }
-            let say = arguments.progress
+            let progress = arguments.progress
+            let say = { @Sendable (line: String) in if level >= .info { progress(line) } }
             let stop = StopSignals()
             let lines = ServeLines(model: home.model)
             let logger = Task { await lines.follow(say) }
+            let activity = home.hubActivity
+            let clientLogger = Task {
+                for await line in activity where level >= .debug { progress("\(LiveLineText.time())  \(line)") }
+            }
             let nodes = home.model.snapshot.devices.count
             say("\(LiveLineText.time())  serving \(status.stateDirectory) (PID \(status.pid)): \(nodes) node(s)")
             say("\(LiveLineText.time())  clients connect at \(status.socketPath)")
@@ -54,10 +71,21 @@ enum ServeCommand {
             say("\(LiveLineText.time())  \(signal): closing every subscription and session")
             logger.cancel()
             await home.stopServing()
+            clientLogger.cancel()
             say("\(LiveLineText.time())  stopped")
             return .success("")
         }
     )
+}
+
+/// How much `home serve` says on standard error.
+enum ServeLogLevel: String, Comparable {
+    case error, info, debug
+
+    static func < (lhs: ServeLogLevel, rhs: ServeLogLevel) -> Bool {
+        let order: [ServeLogLevel] = [.error, .info, .debug]
+        return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
+    }
 }
 
 /// One line per node state change, from the home model: "13:04:32.171  node 391D788B9528D5FA (Desk lamp 1, Desk lamp

@@ -7,6 +7,8 @@ import MatterPlatform
 import Synchronization
 import Testing
 
+@testable import HomeCommandLine
+
 /// `home serve` as a user runs it: a process of its own, stopped by a signal.
 @Suite(.timeLimit(.minutes(1))) struct ServeCommandTests {
     /// The `home` tool `swift build` made.
@@ -137,5 +139,31 @@ import Testing
         second.terminate()
         #expect(await Self.exit(second) == 0)
         for device in devices { await device.shutdown() }
+    }
+
+    @Test(
+        "at --log-level debug the hub says who connects and what they ask; home status asks it; a bad level is refused")
+    func debugLogsClientsAndStatusAsksTheHub() async throws {
+        let state = try HomeFixture.hubWithLamps()
+        let bad = await HomeCommand.run(["serve", "--log-level", "loud", "--state", state])
+        #expect(bad.exitCode == 2)
+        #expect(bad.standardError == "error: log level 'loud' is not one of error, info, debug\n")
+        let none = await HomeCommand.run(["status", "--state", state])
+        #expect(none.exitCode == 1)
+        #expect(none.standardError == "error: no hub serves \(state) (start one with 'home serve')\n")
+
+        let (hub, lines) = try Self.start(["serve", "--log-level", "debug", "--state", state])
+        #expect(await lines.wait(for: "clients connect at \(state)/hub.socket"))
+        let status = await HomeCommand.run(["status", "--state", state])
+        #expect(status.exitCode == 0)
+        #expect(status.standardOutput.hasPrefix("hub PID \(hub.processIdentifier) serving \(state), up "))
+        #expect(
+            status.standardOutput.hasSuffix(
+                ": 0 node(s) online, 1 offline, 0 not yet reached; 1 client(s) connected (this one included)\n"))
+        #expect(await lines.wait(for: "client PID \(getpid()) (user \(getuid())) connected"))
+        #expect(await lines.wait(for: "client PID \(getpid()) (user \(getuid())): read the hub's status"))
+        #expect(await lines.wait(for: "client PID \(getpid()) (user \(getuid())) disconnected"))
+        hub.terminate()
+        #expect(await Self.exit(hub) == 0)
     }
 }
