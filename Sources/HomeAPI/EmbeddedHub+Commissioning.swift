@@ -115,6 +115,56 @@ extension EmbeddedHub {
         }
     }
 
+    /// `home commission`: interrupted commissionings finished first (each said in a note), then the device.
+    func commission(
+        _ request: HubRequest.DirectCommissioning, progress: @escaping @Sendable (HubProgress) -> Void
+    ) async throws(HomeError) -> CommissionedDevice {
+        let payload: SetupPayload
+        do {
+            payload = try SetupPayload(parsing: request.payload)
+        } catch {
+            throw HomeError(.invalidArgument, "bad onboarding payload: \(error)")
+        }
+        let trustStore: PAATrustStore
+        do {
+            trustStore =
+                try request.paaTrustStore.map { try PAATrustStore(directory: $0) } ?? PAATrustStore(certificates: [])
+        } catch {
+            throw HomeError(
+                .failedPrecondition, "the PAA trust store \(request.paaTrustStore ?? "") cannot be used: \(error)")
+        }
+        // A device an earlier, interrupted commissioning left on our fabric may be the very device this is for (a
+        // closed window, a BUSY device, would otherwise say nothing).
+        for finished in await hub.finishInterruptedCommissionings(interfaces: request.interfaces) {
+            progress(
+                .note(
+                    "finished adding \(finished.productName) (interrupted earlier): "
+                        + finished.devices.map(\.description).joined(separator: ", ")))
+        }
+        let commissioning = CommissioningRequest(
+            payload: payload, address: request.address, interfaces: request.interfaces, trustStore: trustStore,
+            acceptUntrustedDevice: request.acceptUntrustedDevice)
+        do {
+            let result = try await hub.commission(commissioning, name: request.name, room: request.room) { event in
+                switch event {
+                case .started: break
+                case .finished(let step, let duration):
+                    progress(.finished(step: step.description, seconds: Self.seconds(duration)))
+                case .note(let text): progress(.note(text))
+                }
+            }
+            return CommissionedDevice(
+                nodeID: result.nodeID, vendorID: result.vendorID, productID: result.productID, devices: result.devices,
+                elapsedSeconds: Self.seconds(result.elapsed))
+        } catch {
+            throw HomeError(commissioning: error)
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     /// The owner of the state directory holds every permission; another local user needs a grant for the structure,
     /// read at each call, so a revoked grant takes effect at once.
     func requireCommissioningPermission(

@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import MatterPlatform
 import Synchronization
 
 /// The home: its structures, rooms and devices, through the one hub of its state directory: the process serving it
@@ -112,6 +113,37 @@ public final class Home: Sendable {
             throw HomeError(error)
         }
         return try await HubClient.attach(stateDirectory: directory.path).map { Home(context: HomeContext(client: $0)) }
+    }
+
+    /// `home commission`: commissions a device onto the hub's fabric outside an add-device session (the caller must
+    /// be allowed to add devices to the default structure), telling each step as it ends.
+    @_spi(HomeCommandLine) public func commissionDevice(
+        payload: String, address: SocketAddress?, interfaces: [String], paaTrustStore: String?,
+        acceptUntrustedDevice: Bool, name: String?, room: String?,
+        progress: @escaping @Sendable (HubProgress) -> Void
+    ) async throws(HomeError) -> CommissionedDevice {
+        let request = HubRequest.DirectCommissioning(
+            payload: payload, address: address, interfaces: interfaces, paaTrustStore: paaTrustStore,
+            acceptUntrustedDevice: acceptUntrustedDevice, name: name, room: room)
+        guard case .commissioned(let device) = try await context.perform(.commissionDevice(request), progress: progress)
+        else { throw HomeError(.internal, "the hub answered commissioning with something else") }
+        return device
+    }
+
+    /// `home ping`: a CASE session to the device's node from scratch (besides the hub's own), then `reads` reads of
+    /// its vendor name over it.
+    @_spi(HomeCommandLine) public func ping(
+        _ device: HomeDevice, reads: Int
+    ) async throws(HomeError) -> (
+        address: SocketAddress, vendorName: String, session: Duration, roundTrips: [Duration]
+    ) {
+        guard
+            case .pinged(let address, let vendorName, let session, let roundTrips) = try await context.perform(
+                .ping(nodeID: device.address.nodeID, reads: reads))
+        else { throw HomeError(.internal, "the hub answered a ping with something else") }
+        return (
+            address, vendorName, .nanoseconds(Int64(session * 1e9)), roundTrips.map { .nanoseconds(Int64($0 * 1e9)) }
+        )
     }
 
     /// Nodes a commissioning left past AddNOC and not yet finished (they are finished when they answer).

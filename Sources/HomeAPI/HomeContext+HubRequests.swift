@@ -6,7 +6,9 @@ import MatterDataModel
 /// Each rule of a change to the home (a name's validation and cut, the default structure, the fabric label) lives
 /// here, once.
 extension HomeContext {
-    func execute(_ request: HubRequest, caller: HubCaller) async throws(HomeError) -> HubReply {
+    func execute(
+        _ request: HubRequest, caller: HubCaller, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
+    ) async throws(HomeError) -> HubReply {
         let local = try embedded(request.summary)
         switch request {
         case .renameDevice(let nodeID, let parts, let multipart, let name):
@@ -84,7 +86,30 @@ extension HomeContext {
         case .openCommissioningWindow, .openBasicCommissioningWindow, .revokeCommissioningWindow,
             .commissioningWindowStatus, .fabrics, .removeFabric:
             return try await local.executeSharing(request, caller: caller, model: model)
+        case .commissionDevice(let commissioning):
+            let structureID = try Self.defaultStructureID(model.snapshot)
+            try local.requireCommissioningPermission(
+                caller, structureID: structureID,
+                structureName: model.snapshot.structures.first?.name ?? structureID)
+            return .commissioned(try await local.commission(commissioning, progress: progress))
+        case .ping(let nodeID, let reads):
+            guard let node = model.devices(of: nodeID)?.first else {
+                throw HomeError(.notFound, "node \(Self.nodeDeviceID(nodeID)) is no longer in the home")
+            }
+            do {
+                let result = try await local.hub.ping(node, interfaces: local.commissioning.interfaces, reads: reads)
+                return .pinged(
+                    address: result.address, vendorName: result.vendorName,
+                    sessionSeconds: Self.seconds(result.sessionEstablishment),
+                    roundTripSeconds: result.roundTrips.map(Self.seconds))
+            } catch {
+                throw HomeError(.unavailable, "\(error)")
+            }
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The hub as `home status` shows it; `clients` is how many its socket serves.

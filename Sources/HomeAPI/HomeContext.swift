@@ -54,12 +54,15 @@ final class HomeContext: Sendable {
     }
 
     /// Carries out `request` where the hub is: here, or in the hub process.
-    func perform(_ request: HubRequest) async throws(HomeError) -> HubReply {
+    func perform(
+        _ request: HubRequest, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
+    ) async throws(HomeError) -> HubReply {
         switch backend {
         case .embedded(let local):
             try await execute(
-                request, caller: HubCaller(uid: local.commissioning.callerUID, process: ProcessIdentity.current()))
-        case .attached(let client): try await client.send(request)
+                request, caller: HubCaller(uid: local.commissioning.callerUID, process: ProcessIdentity.current()),
+                progress: progress)
+        case .attached(let client): try await client.send(request, progress: progress)
         }
     }
 

@@ -62,10 +62,12 @@ final class HubClient: Sendable {
     }
 
     /// Sends `request` and waits for the hub's answer.
-    func send(_ request: HubRequest) async throws(HomeError) -> HubReply {
+    func send(
+        _ request: HubRequest, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
+    ) async throws(HomeError) -> HubReply {
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<HubReply, HomeError>, Never>) in
-            guard let id = receiver.expectReply(continuation) else { return }
+            guard let id = receiver.expectReply(continuation, progress: progress) else { return }
             connection.send(HubProtocol.encode(HubProtocol.ClientMessage.request(id: id, request)))
         }
         return try result.get()
@@ -87,6 +89,7 @@ final class HubClient: Sendable {
             var decoder = FrameDecoder(limit: HubProtocol.hubMessageLimit)
             var nextID: UInt64 = 0
             var pending: [UInt64: Answer] = [:]
+            var progress: [UInt64: @Sendable (HubProgress) -> Void] = [:]
         }
 
         private let state = Mutex(State())
@@ -115,11 +118,12 @@ final class HubClient: Sendable {
 
         /// A number for a request about to be sent, its answer to go to `continuation`; nil (the continuation
         /// answered) when the hub is gone.
-        func expectReply(_ continuation: Answer) -> UInt64? {
+        func expectReply(_ continuation: Answer, progress: @escaping @Sendable (HubProgress) -> Void) -> UInt64? {
             let outcome: Result<UInt64, HomeError> = state.withLock { state in
                 if case .gone(let error) = state.phase { return .failure(error) }
                 state.nextID += 1
                 state.pending[state.nextID] = continuation
+                state.progress[state.nextID] = progress
                 return .success(state.nextID)
             }
             switch outcome {
@@ -169,12 +173,20 @@ final class HubClient: Sendable {
             case .refused(let reason):
                 fail(HomeError(.failedPrecondition, "the hub serving \(stateDirectory) refused this client: \(reason)"))
             case .reply(let id, let reply):
-                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(returning: .success(reply))
+                answer(id)?.resume(returning: .success(reply))
             case .failure(let id, let code, let text):
-                state.withLock { $0.pending.removeValue(forKey: id) }?.resume(
-                    returning: .failure(HomeError(code, text)))
+                answer(id)?.resume(returning: .failure(HomeError(code, text)))
+            case .progress(let id, let line):
+                state.withLock { $0.progress[id] }?(line)
             case .changes(let batch):
                 if case .attached(let model, _) = state.withLock({ $0.phase }) { model.applyMirrored(batch) }
+            }
+        }
+
+        private func answer(_ id: UInt64) -> Answer? {
+            state.withLock { state in
+                state.progress[id] = nil
+                return state.pending.removeValue(forKey: id)
             }
         }
 
@@ -201,6 +213,7 @@ final class HubClient: Sendable {
                 state.phase = .gone(error)
                 let pending = Array(state.pending.values)
                 state.pending = [:]
+                state.progress = [:]
                 switch previous {
                 case .greeting(let continuation): return (continuation, pending, nil)
                 case .attached(let model, _): return (nil, pending, model)

@@ -31,6 +31,8 @@ enum HubProtocol {
         case reply(id: UInt64, HubReply)
         case failure(id: UInt64, code: HomeError.Code, message: String)
         case changes(HomeModel.MirroredChanges)
+        /// A line of progress of the request with that number, before its reply.
+        case progress(id: UInt64, HubProgress)
     }
 
     static func encode(_ message: some Encodable) -> [UInt8] {

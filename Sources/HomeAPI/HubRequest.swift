@@ -27,6 +27,12 @@ enum HubRequest: Codable, Sendable, Hashable {
     case nodeEndpoints(nodeID: UInt64)
     /// Nodes a commissioning left past AddNOC, not yet finished: for `home devices`, which says they exist.
     case interruptedCommissionings
+    /// `home commission`: a device onto the fabric outside an add-device session, named and placed as asked, its
+    /// progress told step by step (`HubProgress`). A device an earlier, interrupted commissioning left on the fabric
+    /// is finished first.
+    case commissionDevice(DirectCommissioning)
+    /// `home ping`: a CASE session to the node from scratch (besides the hub's own), and `reads` reads over it.
+    case ping(nodeID: UInt64, reads: Int)
     // The add-device flow, its session owned by the calling process (`HubCaller`).
     case prepareCommissioning(structureID: String)
     case commission(payload: String, deviceAddress: SocketAddress?)
@@ -49,6 +55,17 @@ enum HubRequest: Codable, Sendable, Hashable {
     case commissioningWindowStatus(SharedDevice)
     case fabrics(SharedDevice)
     case removeFabric(SharedDevice, index: UInt8)
+
+    struct DirectCommissioning: Codable, Sendable, Hashable {
+        let payload: String
+        let address: SocketAddress?
+        let interfaces: [String]
+        /// The trusted PAA certificates' directory; nil: none trusted (with `acceptUntrustedDevice`).
+        let paaTrustStore: String?
+        let acceptUntrustedDevice: Bool
+        let name: String?
+        let room: String?
+    }
 
     /// A device being shared: its node, what its window's code carries, and how messages name it.
     struct SharedDevice: Codable, Sendable, Hashable {
@@ -105,6 +122,8 @@ enum HubRequest: Codable, Sendable, Hashable {
             "add a device"
         case .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission: "grant permissions"
         case .decommission: "remove a device"
+        case .commissionDevice: "commission a device"
+        case .ping: "ping a device"
         case .openCommissioningWindow, .openBasicCommissioningWindow, .revokeCommissioningWindow,
             .commissioningWindowStatus, .fabrics, .removeFabric:
             "share a device"
@@ -127,6 +146,8 @@ enum HubReply: Codable, Sendable, Hashable {
     case toggled(OnOffTrait.ToggleOutcome)
     /// Why the node did not leave the hub's fabric when it was removed, when it did not.
     case decommissioned(fabricRemovalFailure: String?)
+    case commissioned(CommissionedDevice)
+    case pinged(address: SocketAddress, vendorName: String, sessionSeconds: Double, roundTripSeconds: [Double])
     case window(CommissioningWindow)
     case closesAt(Date)
     case windowStatus(CommissioningWindowStatus)
@@ -154,4 +175,20 @@ public struct HubStatus: Codable, Sendable, Hashable {
 
     /// Where its clients connect.
     public var socketPath: String { stateDirectory + "/" + HubProtocol.socketName }
+}
+
+/// What `home commission` added.
+public struct CommissionedDevice: Codable, Sendable, Hashable {
+    public let nodeID: UInt64
+    public let vendorID: UInt16
+    public let productID: UInt16
+    public let devices: [DeviceID]
+    public let elapsedSeconds: Double
+}
+
+/// One line of a request's progress, as the hub tells it while the request runs.
+public enum HubProgress: Codable, Sendable, Hashable {
+    /// A commissioning step done, in this many seconds.
+    case finished(step: String, seconds: Double)
+    case note(String)
 }

@@ -170,7 +170,14 @@ final class HubService: Sendable {
                 let peer = connection.peer
                 let caller = HubCaller(
                     uid: peer?.uid ?? UInt32.max, process: peer.flatMap { ProcessIdentity.running(pid: $0.pid) })
-                message = .reply(id: number, try await context.execute(request, caller: caller))
+                let outgoing = outgoing
+                message = .reply(
+                    id: number,
+                    try await context.execute(request, caller: caller) { line in
+                        outgoing.async {
+                            connection.send(HubProtocol.encode(HubProtocol.HubMessage.progress(id: number, line)))
+                        }
+                    })
             }
         } catch {
             message = .failure(id: number, code: error.code, message: error.message)

@@ -51,29 +51,23 @@ enum HubCommands {
                     commandPath: arguments.commandPath)
             }
             let acceptUntrusted = arguments.flags.contains("accept-untrusted-device")
-            let trustStore = try trustStore(arguments.values["paa-trust-store"], acceptUntrusted: acceptUntrusted)
-            let hub = try open(arguments)
-            let request = CommissioningRequest(
-                payload: payload, address: address, interfaces: interfaces, trustStore: trustStore,
-                acceptUntrustedDevice: acceptUntrusted)
+            // Checked here, so bad input is refused before anything is sent; the hub loads it again.
+            _ = try trustStore(arguments.values["paa-trust-store"], acceptUntrusted: acceptUntrusted)
+            let home = try await HomeAPICommands.open(arguments, interfaces: interfaces)
             let progress = arguments.progress
-            // A device an earlier, interrupted `home commission` left on our fabric is finished first: it may be
-            // the very device this command is for (a closed window, a BUSY device, would otherwise say nothing).
-            for finished in await hub.finishInterruptedCommissionings(interfaces: interfaces) {
-                progress(
-                    "note: finished adding \(finished.productName) (interrupted earlier): "
-                        + finished.devices.map(\.description).joined(separator: ", "))
-            }
             let clock = ContinuousClock()
             let start = clock.now
-            do {
-                let result = try await hub.commission(
-                    request, name: arguments.values["name"], room: arguments.values["room"]
-                ) { event in
-                    switch event {
-                    case .started: break
-                    case .finished(let step, let duration):
-                        progress("\(format(clock.now - start)) \(step) done in \(format(duration))")
+            do throws(HomeError) {
+                let result = try await home.commissionDevice(
+                    payload: arguments.argument("CODE"), address: address, interfaces: interfaces,
+                    paaTrustStore: arguments.values["paa-trust-store"], acceptUntrustedDevice: acceptUntrusted,
+                    name: arguments.values["name"], room: arguments.values["room"]
+                ) { line in
+                    switch line {
+                    case .finished(let step, let seconds):
+                        progress(
+                            "\(format(clock.now - start)) \(step) done in \(format(.nanoseconds(Int64(seconds * 1e9))))"
+                        )
                     case .note(let text):
                         progress("\(format(clock.now - start)) note: \(text)")
                     }
@@ -85,12 +79,12 @@ enum HubCommands {
                             ("nodeID", .string(paddedHex(result.nodeID))),
                             ("vendorID", .unsigned(UInt64(result.vendorID))),
                             ("productID", .unsigned(UInt64(result.productID))),
-                            ("elapsedSeconds", .seconds(result.elapsed.seconds)),
+                            ("elapsedSeconds", .seconds(result.elapsedSeconds)),
                         ]).rendered + "\n")
                 }
                 return .success(result.devices.map(\.description).joined(separator: "\n") + "\n")
             } catch {
-                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
+                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error.message)\n")
             }
         }
     )
@@ -157,10 +151,10 @@ enum HubCommands {
                     }
                     return count
                 } ?? 1
-            let hub = try open(arguments)
-            do {
-                let device = try hub.device(named: arguments.argument("DEVICE"))
-                let result = try await hub.ping(device, interfaces: interfaceNames(arguments), reads: count)
+            let home = try await HomeAPICommands.open(arguments, interfaces: interfaceNames(arguments))
+            let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+            do throws(HomeError) {
+                let result = try await home.ping(device, reads: count)
                 let sorted = result.roundTrips.sorted()
                 let reads =
                     count == 1
@@ -168,22 +162,14 @@ enum HubCommands {
                     : "\(count) reads: median \(format(sorted[count / 2])), 90th percentile \(format(sorted[count * 9 / 10]))"
                 return .success(
                     "\(result.vendorName) at \(result.address): \(reads) "
-                        + "(CASE session established in \(format(result.sessionEstablishment)))\n")
+                        + "(CASE session established in \(format(result.session)))\n")
             } catch {
-                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error)\n")
+                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error.message)\n")
             }
         }
     )
 
     // MARK: Helpers
-
-    static func open(_ arguments: ParsedArguments) throws(CommandLineError) -> Hub {
-        do {
-            return try Hub(statePath: arguments.values["state"])
-        } catch {
-            throw .invalidInput("cannot open the hub's state: \(error)")
-        }
-    }
 
     static func interfaceNames(_ arguments: ParsedArguments) -> [String] {
         arguments.repeatedValues["interface", default: []].flatMap { $0.split(separator: ",").map(String.init) }

@@ -88,7 +88,7 @@ import Testing
 
     @Test func pingNamesAnUnknownDevice() async {
         let output = await HomeCommand.run(["ping", "Kitchen lamp", "--state", Self.temporaryState()])
-        #expect(output.exitCode == 1)
+        #expect(output.exitCode == 2)
         #expect(output.standardError == "error: no device \"Kitchen lamp\" (see 'home devices')\n")
     }
 
