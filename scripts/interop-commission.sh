@@ -46,6 +46,11 @@ start_device() {  # start_device <name> <port> <discriminator> [passcode]: sets 
 }
 
 hub="$work/hub"
+# The home's hub, for the whole run: every command below (commission, ping, devices) is its client.
+"$peers/lab.sh" exec "$home_tool" serve --state "$hub" --interface lo 2>"$work/serve.err" &
+pids+=($!)
+timeout 30 bash -c "until grep -q 'clients connect at' '$work/serve.err'; do sleep 0.1; done" \
+  || fail "home serve did not start: $(cat "$work/serve.err")"
 check_commissioned() {  # check_commissioned <label> <json>: both endpoints became devices, then ping each from a fresh process
   local label="$1" json="$2"
   python3 - "$json" "$label" <<'PY'
@@ -122,5 +127,9 @@ for round in 1 2; do
   echo "PASS (shared short discriminator, round $round): the device with the passcode, at port $((base + 1)), was commissioned$(grep -q 'PASE with the device at' "$work/twin-$round.err" && echo ' after the other one failed PASE')"
 done
 echo "(the other device answered first in $fallbacks of 2 rounds)"
+
+status_line="$(home status --state "$hub")" || fail "home status"
+[[ "$status_line" == "hub PID "*", up "*": 5 node(s) online, 0 offline"* ]] || fail "home status said: $status_line"
+echo "PASS (through home serve): every command above was its client; $status_line"
 
 echo "interop-commission: all checks passed"

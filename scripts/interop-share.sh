@@ -15,6 +15,12 @@ fail() { echo "FAIL: $*"; echo "--- device"; cat "$work/device.log"; exit 1; }
 home() { timeout 120 "$lab" exec "$home_tool" "$@"; }
 
 hub="$work/hub"
+# The home's hub for the whole run: every home command below is its client, over its one session to the device.
+"$lab" exec "$home_tool" serve --state "$hub" 2>"$work/serve.err" &
+serve_pid=$!
+trap 'kill "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; cleanup' EXIT
+timeout 30 bash -c "until grep -q 'clients connect at' '$work/serve.err'; do sleep 0.1; done" \
+  || fail "home serve did not start: $(cat "$work/serve.err")"
 code="$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["qr"])' "$(head -n1 "$work/device.log")")"
 home commission "$code" --address 10.213.0.1:5540 --paa-trust-store "$work/paa" --state "$hub" >/dev/null || fail "home commission"
 lamp="$(home devices --state "$hub" | awk 'NR==2 {print $1}')"
@@ -71,4 +77,7 @@ echo "PASS (removed for real): the controller can no longer reach the device"
 home off "$lamp" --state "$hub" >/dev/null || fail "home off after sharing"
 timeout 15 bash -c "until grep -q '^\[light\] OFF$' '$work/device.log'; do sleep 0.1; done" || fail "our hub no longer switches the device"
 echo "PASS (still ours): home off switched it off"
+status_line="$(home status --state "$hub")" || fail "home status"
+[[ "$status_line" == "hub PID $serve_pid serving"*"1 node(s) online"* ]] || fail "home status said: $status_line"
+echo "PASS (through home serve): every home command above was its client; $status_line"
 echo "interop-share: all checks passed"
