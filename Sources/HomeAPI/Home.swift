@@ -55,18 +55,25 @@ public final class Home: Sendable {
     /// finished in the background (`Hub.finishInterruptedCommissionings`): its devices appear in the live queries
     /// like any other change.
     public static func connect(_ configuration: Configuration) async throws(HomeError) -> Home {
-        let statePath = try configuration.statePath(environment: ProcessInfo.processInfo.environment)
+        // A client needs nothing but the socket: a hub serving the directory is asked first, before anything of the
+        // directory is checked or created (another user's home, shared with --socket-group, is not ours to write).
+        let path = try statePath(configuration)
+        if let client = try await HubClient.attach(stateDirectory: path) {
+            return Home(context: HomeContext(client: client))
+        }
         let directory: StateDirectory
         do {
-            directory = try StateDirectory(explicitPath: statePath)
+            directory = try StateDirectory(creating: path)
         } catch {
             throw HomeError(error)
         }
         var holder: Int32?
         for attempt in 0..<HomeTiming.hubStartAttempts {
-            if attempt > 0 { try? await Task.sleep(for: HomeTiming.hubStartRetry) }
-            if let client = try await HubClient.attach(stateDirectory: directory.path) {
-                return Home(context: HomeContext(client: client))
+            if attempt > 0 {
+                try? await Task.sleep(for: HomeTiming.hubStartRetry)
+                if let client = try await HubClient.attach(stateDirectory: directory.path) {
+                    return Home(context: HomeContext(client: client))
+                }
             }
             let lock: ServingLock
             do {
@@ -105,14 +112,20 @@ public final class Home: Sendable {
     ) async throws(HomeError)
         -> Home?
     {
-        let statePath = try configuration.statePath(environment: ProcessInfo.processInfo.environment)
-        let directory: StateDirectory
+        try await HubClient.attach(stateDirectory: try statePath(configuration)).map {
+            Home(context: HomeContext(client: $0))
+        }
+    }
+
+    /// The state directory `configuration` names, as a path: nothing is checked or created.
+    private static func statePath(_ configuration: Configuration) throws(HomeError) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let explicitPath = try configuration.statePath(environment: environment)
         do {
-            directory = try StateDirectory(explicitPath: statePath)
+            return try StateDirectory.resolve(explicitPath: explicitPath, environment: environment)
         } catch {
             throw HomeError(error)
         }
-        return try await HubClient.attach(stateDirectory: directory.path).map { Home(context: HomeContext(client: $0)) }
     }
 
     /// `home commission`: commissions a device onto the hub's fabric outside an add-device session (the caller must

@@ -164,6 +164,8 @@ public actor VirtualDevice {
     public var fabrics: [Fabric] { server.provider.node.fabrics }
     public var isCommissioningWindowOpen: Bool { server.provider.node.commissioningWindow != nil }
     public var isFailSafeArmed: Bool { server.provider.node.failSafe != nil }
+    /// The subscriptions it serves now, whoever holds them.
+    public var subscriptionCount: Int { server.subscriptionIDs.count }
 
     // MARK: Bridged devices
 

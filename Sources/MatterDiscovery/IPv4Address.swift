@@ -28,19 +28,4 @@ public struct IPv4Address: Hashable, Sendable, CustomStringConvertible {
     public var description: String { bytes.map(String.init).joined(separator: ".") }
 }
 
-/// Carried as its text form, parsed back with the same rules as any address given to the hub.
-extension IPv4Address: Codable {
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let address = IPv4Address(text) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "not an address: \(text)"))
-        }
-        self = address
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-}
+extension IPv4Address: TextCodableAddress {}

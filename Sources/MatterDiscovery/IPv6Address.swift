@@ -78,19 +78,4 @@ public struct IPv6Address: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Carried as its text form, parsed back with the same rules as any address given to the hub.
-extension IPv6Address: Codable {
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let address = IPv6Address(text) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "not an address: \(text)"))
-        }
-        self = address
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-}
+extension IPv6Address: TextCodableAddress {}

@@ -57,10 +57,12 @@ import Testing
         "a client attached to the hub sees its home, changes it through the hub, and reaches the device over the hub's one session"
     )
     func aClientUsesTheHubsSession() async throws {
-        try await Self.withServedLight { hubHome, statePath, _, service, deviceLog in
+        try await Self.withServedLight { hubHome, statePath, device, service, deviceLog in
             func sessions() -> Int { deviceLog().filter { $0.hasPrefix("[session] CASE") }.count }
             // The commissioner's own CASE check, then the hub's live session.
             #expect(sessions() == 2)
+            // The hub's, and the commissioner's interview's until the device drops it.
+            let subscriptions = await device.subscriptionCount
             var socket = stat()
             #expect(stat(statePath + "/hub.socket", &socket) == 0)
             #expect(socket.st_mode & 0o777 == 0o600, "the hub's socket is its owner's only")
@@ -87,8 +89,9 @@ import Testing
             await states.until { $0.last == false }
             #expect(states.values.last == false)
             states.cancel()
-            // The client opened no session of its own: the device saw none but the hub's.
+            // The client opened no session of its own, nor a subscription: the device saw none but the hub's.
             #expect(sessions() == 2)
+            #expect(await device.subscriptionCount == subscriptions)
 
             // Renames and rooms are the hub's rules, and the client's model has the change when the call returns.
             let long = String(repeating: "é", count: 70)

@@ -166,4 +166,28 @@ import Testing
         hub.terminate()
         #expect(await Self.exit(hub) == 0)
     }
+
+    @Test(
+        "a user who may not use the hub's socket gets one clear line and exit 1",
+        .enabled(if: getuid() == 0, "switching to another user needs root"))
+    func aUserWithoutTheSocketIsToldPermissionDenied() async throws {
+        let state = try HomeFixture.hubWithLamps()
+        let (hub, lines) = try Self.start(["serve", "--state", state])
+        #expect(await lines.wait(for: "clients connect at \(state)/hub.socket"))
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        other.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", try Self.homeTool().path, "status", "--state", state,
+        ]
+        let errors = Pipe()
+        other.standardError = errors
+        other.standardOutput = FileHandle.nullDevice
+        try other.run()
+        let said = Lines(errors)
+        #expect(await Self.exit(other) == 1)
+        #expect(await said.wait(for: "\n"))
+        #expect(said.all == "error: permission denied: cannot connect to the hub's socket \(state)/hub.socket\n")
+        hub.terminate()
+        #expect(await Self.exit(hub) == 0)
+    }
 }
