@@ -97,6 +97,7 @@ final class HomeContext: Sendable {
     /// build cannot read, and an answer from memory would hide it.
     func requireCurrentModel() throws(HomeError) {
         if let failure = model.failure { throw HomeError(failure) }
+        if let failure = model.mirroredFailure { throw HomeError(.dataLoss, failure) }
         if let lost = model.sourceLost { throw HomeError(.unavailable, lost) }
     }
 

@@ -158,12 +158,12 @@ final class HubClient: Sendable {
 
         private func handle(_ message: HubProtocol.HubMessage) {
             switch message {
-            case .welcome(let version, let status, let snapshot):
+            case .welcome(let version, let status, let snapshot, let failure):
                 guard version == HubProtocol.version else {
                     fail(versionMismatch(hub: version))
                     return
                 }
-                let model = HomeModel(mirroring: snapshot)
+                let model = HomeModel(mirroring: snapshot, failure: failure)
                 let greeting = state.withLock { state -> Greeting? in
                     guard case .greeting(let continuation) = state.phase else { return nil }
                     state.phase = .attached(model, status)

@@ -26,7 +26,8 @@ enum HubProtocol {
     }
 
     enum HubMessage: Codable, Sendable {
-        case welcome(version: Int, status: HubStatus, snapshot: HomeModel.Snapshot)
+        /// `failure`: why the hub cannot read its store now, when it cannot (its queries refuse to answer).
+        case welcome(version: Int, status: HubStatus, snapshot: HomeModel.Snapshot, failure: String?)
         case refused(reason: String)
         case reply(id: UInt64, HubReply)
         case failure(id: UInt64, code: HomeError.Code, message: String)

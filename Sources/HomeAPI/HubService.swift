@@ -137,13 +137,16 @@ final class HubService: Sendable {
     private func welcome(_ id: ObjectIdentifier, _ connection: UnixStreamConnection) {
         let clients = clientCount
         let status = context.status(of: local, clients: clients)
-        context.model.withSnapshot { snapshot in
+        let model = context.model
+        model.withSnapshotAndFailure { snapshot, failure in
             state.withLock { $0.clients[id]?.welcomed = true }
+            // Read under the same lock: a failure set or cleared later comes as a change.
+            let failure = failure?.description
             outgoing.async {
                 connection.send(
                     HubProtocol.encode(
                         HubProtocol.HubMessage.welcome(
-                            version: HubProtocol.version, status: status, snapshot: snapshot)))
+                            version: HubProtocol.version, status: status, snapshot: snapshot, failure: failure)))
             }
         }
     }

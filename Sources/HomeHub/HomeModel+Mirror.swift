@@ -36,7 +36,7 @@ extension HomeModel {
                     states[nodeID] = .some(snapshot.views[nodeID]?.state)
                 case .connectivity(let nodeID, _):
                     states[nodeID] = .some(snapshot.views[nodeID]?.state)
-                case .attributes, .event:
+                case .attributes, .event, .unreadable:
                     break
                 }
             }
@@ -47,9 +47,12 @@ extension HomeModel {
         }
     }
 
-    /// A copy of the hub's model as it was at `snapshot`.
-    public convenience init(mirroring snapshot: Snapshot) {
-        self.init(state: State(snapshot: snapshot))
+    /// A copy of the hub's model as it was at `snapshot`, `failure` saying why the hub's store could not be read
+    /// then, if it could not.
+    public convenience init(mirroring snapshot: Snapshot, failure: String? = nil) {
+        var state = State(snapshot: snapshot)
+        state.mirroredFailure = failure
+        self.init(state: state)
     }
 
     /// Replays one batch the hub sent, then tells the listeners the hub's changes.
@@ -75,6 +78,8 @@ extension HomeModel {
                     guard var view = state.snapshot.views[nodeID] else { continue }
                     for (path, value) in values { view.cache.set(path, to: value) }
                     state.snapshot.views[nodeID] = view
+                case .unreadable(let failure):
+                    state.mirroredFailure = failure
                 case .event(let nodeID, let event):
                     var recent = state.snapshot.recentEvents[nodeID, default: []]
                     recent.append(event)
@@ -100,6 +105,12 @@ extension HomeModel {
                 state.listeners[id] = listener
             }
         }
+    }
+
+    /// Why the mirror's hub cannot read its store now; nil when it can (and always, for the hub's own model, whose
+    /// `failure` says it).
+    public var mirroredFailure: String? {
+        state.withLock { $0.mirroredFailure }
     }
 
     /// Why this mirror no longer follows its hub; nil while it does (and always, for the hub's own model).

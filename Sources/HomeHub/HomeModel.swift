@@ -62,11 +62,15 @@ public final class HomeModel: Sendable {
         case attributes(nodeID: UInt64, endpoint: UInt16, values: [ConcreteAttributePath: TLVElement?])
         /// An event the node reported, once.
         case event(nodeID: UInt64, NodeEvent)
+        /// The store holds what this build cannot read (why), so memory is behind it; nil: it is read again.
+        case unreadable(String?)
 
         /// The node the change is about; nil for structures and rooms.
         public var nodeID: UInt64? {
             switch self {
-            case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved: nil
+            case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved,
+                .unreadable:
+                nil
             case .deviceAdded(let id), .deviceRemoved(let id), .deviceRenamed(let id), .deviceMoved(let id): id.nodeID
             case .nodeUpdated(let node), .typesChanged(let node), .connectivity(let node, _): node
             case .attributes(let node, _, _), .event(let node, _): node
@@ -126,6 +130,8 @@ public final class HomeModel: Sendable {
         var observers: [@Sendable (Snapshot, [Change]) -> Void] = []
         /// A mirror's hub went away: why. Memory stays as it was last told, and says it is no longer current.
         var sourceLost: String?
+        /// A mirror's hub cannot read its store (`Change.unreadable`): why.
+        var mirroredFailure: String?
     }
 
     /// Nil in a mirror (`init(mirroring:)`): the hub process owns the store.
@@ -165,6 +171,11 @@ public final class HomeModel: Sendable {
     /// snapshot its observer (`observe`) then keeps up to date. Keep it short; it holds every writer and report.
     public func withSnapshot<Result>(_ body: (Snapshot) -> Result) -> Result {
         state.withLock { body($0.snapshot) }
+    }
+
+    /// `withSnapshot`, with why the store could not be read then (`failure`): what a mirror starts from.
+    public func withSnapshotAndFailure<Result>(_ body: (Snapshot, HubStoreError?) -> Result) -> Result {
+        state.withLock { body($0.snapshot, $0.failure) }
     }
 
     /// Why memory could not take in the store's last change (it holds a row this build cannot read); nil when it
@@ -308,14 +319,20 @@ public final class HomeModel: Sendable {
             // The commit is in the store; memory catches up on the next whole read, and says why it is behind.
             state.withLock { state in
                 state.counter = nil
+                let known = state.failure != nil
                 state.failure = error
+                if !known { Self.publish([.unreadable(error.description)], in: &state) }
             }
             return
         }
         state.withLock { state in
+            var changes: [Change] = []
             // Only a whole read proves memory reflects the store again.
-            if nodes == nil { state.failure = nil }
-            var changes = Self.apply(structures: fresh.structures, rooms: fresh.rooms, to: &state.snapshot)
+            if nodes == nil, state.failure != nil {
+                state.failure = nil
+                changes.append(.unreadable(nil))
+            }
+            changes += Self.apply(structures: fresh.structures, rooms: fresh.rooms, to: &state.snapshot)
             let touched = nodes ?? Set(state.snapshot.devices.keys).union(fresh.devices.keys)
             for nodeID in touched.sorted() {
                 changes += Self.apply(devices: fresh.devices[nodeID] ?? [], of: nodeID, to: &state.snapshot)

@@ -36,10 +36,21 @@ import Testing
         try await withHome { home, store, path in
             try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             #expect(try await home.devices().list().count == 1)
+            // A client of this home's hub, following its devices.
+            let client = try await Home.connect(stateDirectory: path)
+            #expect(client.isAttachedToHub)
+            let followed = Recorder { record in
+                for try await devices in client.devices().batched() { record(devices.count) }
+            }
+            #expect(await followed.values(count: 1) == [1])
             // Damaged by a write this build did not make: the model cannot read the node back.
             try store.write(touching: [0x11]) { try $0.query("UPDATE devices SET endpoint = 70000") }
             let damaged = HomeError(.dataLoss, "the database is damaged: devices.endpoint: 70000 does not fit UInt16")
             await #expect(throws: damaged) { try await home.devices().list() }
+            // The client says so too: its live query ends with the hub's reason, and so does a new one.
+            await followed.waitUntilFinished()
+            #expect(followed.error == damaged)
+            await #expect(throws: damaged) { try await client.devices().list() }
             // And a hub opened on it afterwards (this process's home is its hub now: another process would be) refuses
             // to start from it.
             #expect(throws: damaged) {
