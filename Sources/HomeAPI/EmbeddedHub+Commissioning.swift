@@ -149,20 +149,16 @@ extension EmbeddedHub {
                 switch event {
                 case .started: break
                 case .finished(let step, let duration):
-                    progress(.finished(step: step.description, seconds: Self.seconds(duration)))
+                    progress(.finished(step: step.description, seconds: duration.inSeconds))
                 case .note(let text): progress(.note(text))
                 }
             }
             return CommissionedDevice(
                 nodeID: result.nodeID, vendorID: result.vendorID, productID: result.productID, devices: result.devices,
-                elapsedSeconds: Self.seconds(result.elapsed))
+                elapsedSeconds: result.elapsed.inSeconds)
         } catch {
             throw HomeError(commissioning: error)
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The owner of the state directory holds every permission; another local user needs a grant for the structure,

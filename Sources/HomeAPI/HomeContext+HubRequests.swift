@@ -100,16 +100,12 @@ extension HomeContext {
                 let result = try await local.hub.ping(node, interfaces: local.commissioning.interfaces, reads: reads)
                 return .pinged(
                     address: result.address, vendorName: result.vendorName,
-                    sessionSeconds: Self.seconds(result.sessionEstablishment),
-                    roundTripSeconds: result.roundTrips.map(Self.seconds))
+                    sessionSeconds: result.sessionEstablishment.inSeconds,
+                    roundTripSeconds: result.roundTrips.map(\.inSeconds))
             } catch {
                 throw HomeError(.unavailable, "\(error)")
             }
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The hub as `home status` shows it; `clients` is how many its socket serves.

@@ -192,3 +192,8 @@ public enum HubProgress: Codable, Sendable, Hashable {
     case finished(step: String, seconds: Double)
     case note(String)
 }
+
+extension Duration {
+    /// As the socket carries a duration: seconds, a JSON number.
+    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

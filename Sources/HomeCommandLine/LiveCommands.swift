@@ -148,7 +148,7 @@ enum LiveCommands {
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             }
             watcher.cancel()
-            await home.disconnect()
+            await home.stopServing()
             return .success("")
         }
     )
