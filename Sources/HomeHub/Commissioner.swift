@@ -94,7 +94,6 @@ public actor Commissioner {
                     action = machine.failed(step, CommissioningFailure(error))
                 }
             case .finished:
-                await closeSessions(context)
                 guard let nodeID = context.nodeID, let identity = identity(context) else {
                     throw .stepFailed(
                         .interview,
@@ -115,9 +114,11 @@ public actor Commissioner {
                     // The store refused (the session was cancelled meanwhile, or the disk failed): the device must not
                     // stay on a fabric whose hub forgot it.
                     await leaveFabric(context)
+                    await closeSessions(context)
                     try? store.deleteNode(nodeID)
                     throw .stepFailed(.interview, CommissioningFailure(error))
                 }
+                await closeSessions(context)
                 return CommissioningResult(
                     nodeID: nodeID, vendorID: identity.vendorID, productID: identity.productID,
                     description: context.description,
@@ -451,6 +452,8 @@ public actor Commissioner {
     private func closeSessions(_ context: Context) async {
         await context.candidates?.stop()
         if let pase = context.pase { await transport.removeSession(pase.session) }
+        // The commissioner's own CASE session (its interview's subscription with it) is not the hub's live one.
+        if let operational = context.caseSession { await transport.closeSession(operational.session) }
     }
 
     // MARK: Helpers

@@ -64,7 +64,7 @@ public final class Hub: Sendable {
         let session = try await SessionEstablishment.case(
             with: address, nodeID: node.nodeID, credentials: authority.operationalCredentials,
             validator: authority.peerValidator, over: transport)
-        defer { Task { await transport.removeSession(session.session) } }
+        defer { Task { await transport.closeSession(session.session) } }
         let client = InteractionClient(
             transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
         // Over CASE, as the commissioner does (§5.5): it commits a fail-safe still armed when the process died before
@@ -131,7 +131,7 @@ public final class Hub: Sendable {
         guard let vendorName = try cache.value(vendorNameAttribute, endpoint: 0) else {
             throw HubError.missingAttribute(vendorNameAttribute.qualifiedName)
         }
-        await transport.removeSession(session.session)
+        await transport.closeSession(session.session)
         return PingResult(
             address: address, vendorName: vendorName, sessionEstablishment: sessionTime, roundTrips: roundTrips)
     }

@@ -173,7 +173,7 @@ public actor NodeConnection {
     }
 
     private func dropSession() async {
-        if let session { await transport.removeSession(session.session) }
+        if let session { await transport.closeSession(session.session) }
         session = nil
         client = nil
     }

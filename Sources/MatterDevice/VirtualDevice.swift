@@ -232,8 +232,18 @@ public actor VirtualDevice {
             await interact(message, on: exchange)
         case .secureChannel where sessions[exchange.session] == nil:
             await establish(message, on: exchange)
+        case .secureChannel where message.opcode == SecureChannelOpcode.statusReport.rawValue:
+            // Matter Core §4.11.1.4: the peer closed the session; its subscriptions end with it.
+            await transport.close(exchange)
+            if let report = try? StatusReport.decode(message.payload),
+                report.protocolID == 0, report.protocolCode == SecureChannelStatusCode.closeSession.rawValue
+            {
+                log("[session] closed by the peer")
+                _ = await perform(server.sessionClosed(exchange.session))
+                await removeSession(exchange.session)
+            }
         default:
-            // Secure-channel messages on a secure session (CloseSession) and other protocols need no answer here.
+            // Other secure-channel messages on a secure session and other protocols need no answer here.
             await transport.close(exchange)
         }
     }

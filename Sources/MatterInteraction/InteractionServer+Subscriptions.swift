@@ -79,6 +79,12 @@ extension InteractionServer {
         }
     }
 
+    /// Ends every subscription of a session that closed (Matter Core §4.11.1.4 CloseSession, or the session
+    /// removed): nothing more is reported on it.
+    public mutating func sessionClosed(_ session: SessionHandle) -> [ServerAction] {
+        subscriptions.values.filter { $0.session == session }.map(\.id).sorted().flatMap { cancelSubscription($0) }
+    }
+
     /// These attributes changed: every subscription covering one reports it once its min interval allows.
     /// Returns the reports already due.
     public mutating func attributesChanged(_ paths: [ConcreteAttributePath], now: Instant) -> [ServerAction] {
