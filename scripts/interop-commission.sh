@@ -58,7 +58,11 @@ import json, sys
 result, label = json.loads(sys.argv[1]), sys.argv[2]
 if result["vendorID"] != 0xFFF4 or result["productID"] != 0x1234 or len(result["deviceIDs"]) != 2:
     sys.exit(f"FAIL ({label}): unexpected result {result}")
-print(f"PASS ({label}): node {result['nodeID']} with devices {', '.join(result['deviceIDs'])} in {result['elapsedSeconds']} s")
+steps = {step["step"]: step["seconds"] for step in result["steps"]}
+if "PASE session" not in steps or "commissioning complete" not in steps or sum(steps.values()) > result["elapsedSeconds"] + 0.001:
+    sys.exit(f"FAIL ({label}): the steps do not account for the commissioning: {result}")
+print(f"PASS ({label}): node {result['nodeID']} with devices {', '.join(result['deviceIDs'])} in {result['elapsedSeconds']} s"
+      f" ({', '.join(f'{name} {seconds:.3f} s' for name, seconds in steps.items())})")
 PY
   for id in $(python3 -c 'import json,sys; print(" ".join(json.loads(sys.argv[1])["deviceIDs"]))' "$json"); do
     local pong

@@ -155,7 +155,8 @@ extension EmbeddedHub {
             }
             return CommissionedDevice(
                 nodeID: result.nodeID, vendorID: result.vendorID, productID: result.productID, devices: result.devices,
-                elapsedSeconds: result.elapsed.inSeconds)
+                elapsedSeconds: result.elapsed.inSeconds,
+                steps: result.stepDurations.map { .init(step: $0.step.description, seconds: $0.duration.inSeconds) })
         } catch {
             throw HomeError(commissioning: error)
         }

@@ -184,6 +184,13 @@ public struct CommissionedDevice: Codable, Sendable, Hashable {
     public let productID: UInt16
     public let devices: [DeviceID]
     public let elapsedSeconds: Double
+    /// Each step the commissioning took, in order, with how long it took.
+    public let steps: [Step]
+
+    public struct Step: Codable, Sendable, Hashable {
+        public let step: String
+        public let seconds: Double
+    }
 }
 
 /// One line of a request's progress, as the hub tells it while the request runs.

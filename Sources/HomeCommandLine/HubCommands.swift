@@ -80,6 +80,13 @@ enum HubCommands {
                             ("vendorID", .unsigned(UInt64(result.vendorID))),
                             ("productID", .unsigned(UInt64(result.productID))),
                             ("elapsedSeconds", .seconds(result.elapsedSeconds)),
+                            (
+                                "steps",
+                                .array(
+                                    result.steps.map {
+                                        .object([("step", .string($0.step)), ("seconds", .seconds($0.seconds))])
+                                    })
+                            ),
                         ]).rendered + "\n")
                 }
                 return .success(result.devices.map(\.description).joined(separator: "\n") + "\n")
