@@ -66,7 +66,7 @@ extension HomeContext {
                 throw HomeError(error, command: "Toggle")
             }
         case .status:
-            return .status(status(of: local, clients: 0))
+            return .status(status(of: local))
         case .nodeEndpoints(let nodeID):
             do {
                 return .endpoints(try local.store.endpoints(of: nodeID), tags: try local.store.semanticTags(of: nodeID))
@@ -108,8 +108,8 @@ extension HomeContext {
         }
     }
 
-    /// The hub as `home status` shows it; `clients` is how many its socket serves.
-    func status(of local: EmbeddedHub, clients: Int) -> HubStatus {
+    /// The hub as `home status` shows it.
+    func status(of local: EmbeddedHub) -> HubStatus {
         let snapshot = model.snapshot
         var online = 0
         var offline = 0
@@ -123,7 +123,7 @@ extension HomeContext {
         return HubStatus(
             pid: getpid(), stateDirectory: local.hub.directory.path,
             startedAt: local.startedAt.timeIntervalSince1970, nodesOnline: online, nodesOffline: offline,
-            nodesUnknown: snapshot.devices.count - online - offline, clients: clients)
+            nodesUnknown: snapshot.devices.count - online - offline, clients: local.clients.value)
     }
 
     private func invoke(_ invocation: HubRequest.Invocation, on local: EmbeddedHub) async throws(HomeError) -> HubReply

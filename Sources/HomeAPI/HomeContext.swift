@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import Synchronization
 
 /// What every value of one `Home` shares: where its operations run, the home model, and the projections the queries
 /// read. Reads come from memory; writes go to the hub, and the model has taken them in when the write returns.
@@ -40,16 +41,16 @@ final class HomeContext: Sendable {
         }
     }
 
-    /// The hub in this process, for what a client of another process's hub cannot do yet: that is an
-    /// `unimplemented` error naming `what`.
+    /// The hub in this process, for what only the hub itself does (serving, following every node): from a client
+    /// of another process's hub that is a `failedPrecondition` error naming `what`.
     func embedded(_ what: @autoclosure () -> String) throws(HomeError) -> EmbeddedHub {
         switch backend {
         case .embedded(let hub): return hub
         case .attached(let client):
             throw HomeError(
-                .unimplemented,
-                "\(what()) is not yet carried over the hub's socket: stop the hub serving \(client.stateDirectory) "
-                    + "(PID \(client.status.pid)) to do it here")
+                .failedPrecondition,
+                "\(what()) needs this process to be the home's hub, and the hub serving \(client.stateDirectory) "
+                    + "is PID \(client.status.pid)")
         }
     }
 
@@ -117,6 +118,8 @@ struct EmbeddedHub: Sendable {
     let live: LiveNodes
     let commissioning: CommissioningSettings
     let startedAt = Date()
+    /// How many clients its socket serves now.
+    let clients = ClientCount()
     var store: HubStore { hub.store }
 
     /// A write to the store; the model re-reads what it changed before this returns.
@@ -127,5 +130,17 @@ struct EmbeddedHub: Sendable {
         } catch {
             throw HomeError(error)
         }
+    }
+}
+
+/// How many clients the hub's socket serves now, as the service serving it counts them (none while it serves none).
+final class ClientCount: Sendable {
+    private let source = Mutex<(@Sendable () -> Int)?>(nil)
+
+    var value: Int { source.withLock { $0 }?() ?? 0 }
+
+    /// The service whose clients these are.
+    func count(with source: @escaping @Sendable () -> Int) {
+        self.source.withLock { $0 = source }
     }
 }

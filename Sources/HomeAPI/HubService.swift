@@ -38,6 +38,7 @@ final class HubService: Sendable {
         local = try context.embedded("serving the hub")
         (activity, say) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let path = (local.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
+        local.clients.count { [weak self] in self?.clientCount ?? 0 }
         context.model.observe { [weak self] snapshot, changes in
             self?.broadcast(changes, snapshot: snapshot)
         }
@@ -135,8 +136,7 @@ final class HubService: Sendable {
     /// Sends the model as it is now and starts the client's changes from exactly there: both under the model's lock,
     /// so no batch is missed or sent twice.
     private func welcome(_ id: ObjectIdentifier, _ connection: UnixStreamConnection) {
-        let clients = clientCount
-        let status = context.status(of: local, clients: clients)
+        let status = context.status(of: local)
         let model = context.model
         model.withSnapshotAndFailure { snapshot, failure in
             state.withLock { $0.clients[id]?.welcomed = true }
@@ -166,22 +166,18 @@ final class HubService: Sendable {
     private func answer(_ request: HubRequest, number: UInt64, on connection: UnixStreamConnection) async {
         let message: HubProtocol.HubMessage
         do throws(HomeError) {
-            if case .status = request {
-                message = .reply(id: number, .status(context.status(of: local, clients: clientCount)))
-            } else {
-                // Who asks is what the kernel says of the connection, never what the client claims.
-                let peer = connection.peer
-                let caller = HubCaller(
-                    uid: peer?.uid ?? UInt32.max, process: peer.flatMap { ProcessIdentity.running(pid: $0.pid) })
-                let outgoing = outgoing
-                message = .reply(
-                    id: number,
-                    try await context.execute(request, caller: caller) { line in
-                        outgoing.async {
-                            connection.send(HubProtocol.encode(HubProtocol.HubMessage.progress(id: number, line)))
-                        }
-                    })
-            }
+            // Who asks is what the kernel says of the connection, never what the client claims.
+            let peer = connection.peer
+            let caller = HubCaller(
+                uid: peer?.uid ?? UInt32.max, process: peer.flatMap { ProcessIdentity.running(pid: $0.pid) })
+            let outgoing = outgoing
+            message = .reply(
+                id: number,
+                try await context.execute(request, caller: caller) { line in
+                    outgoing.async {
+                        connection.send(HubProtocol.encode(HubProtocol.HubMessage.progress(id: number, line)))
+                    }
+                })
         } catch {
             message = .failure(id: number, code: error.code, message: error.message)
         }

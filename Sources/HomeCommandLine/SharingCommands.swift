@@ -26,7 +26,6 @@ enum SharingCommands {
                 try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
                     try await device.revokeCommissioningWindow()
                 }
-                await home.disconnect()
                 return .success("\(device.name) (\(device.id)): commissioning window closed\n")
             }
             // The bounds are the Home API's to check: it refuses the others with their reason.
@@ -41,7 +40,6 @@ enum SharingCommands {
                 let closes = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
                     try await device.openBasicCommissioningWindow(timeout: .seconds(timeout))
                 }
-                await home.disconnect()
                 return .success(
                     "\(device.name) (\(device.id)) can be added with its own setup code until "
                         + ISO8601DateFormatter().string(from: closes) + "\n")
@@ -49,7 +47,6 @@ enum SharingCommands {
             let window = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
                 try await device.openCommissioningWindow(timeout: .seconds(timeout))
             }
-            await home.disconnect()
             return .success(render(window, of: device, json: arguments.flags.contains("json")))
         }
     )
@@ -69,7 +66,6 @@ enum SharingCommands {
             let (fabrics, window) = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
                 (try await device.fabrics(), try await device.commissioningWindowStatus())
             }
-            await home.disconnect()
             return .success(render(fabrics, window: window, json: arguments.flags.contains("json")))
         }
     )
@@ -108,7 +104,6 @@ enum SharingCommands {
                     throw HomeError(.invalidArgument, error.message)
                 }
             }
-            await home.disconnect()
             return .success("\(device.name) (\(device.id)): fabric \(index) removed\n")
         }
     )

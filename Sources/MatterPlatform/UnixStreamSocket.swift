@@ -42,6 +42,8 @@ public final class UnixStreamListener: Sendable {
             Glibc.close(descriptor)
             throw error
         }
+        // Accepting never blocks the loop's thread: set before the loop may call the handler.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         self.path = path
         self.descriptor = descriptor
         readiness.withLock {
@@ -55,8 +57,6 @@ public final class UnixStreamListener: Sendable {
                 resume()
             }
         }
-        // Accepting never blocks: the loop calls the handler only when a client waits.
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
     /// Stops accepting and removes the socket file; connections already accepted go on.
