@@ -97,7 +97,7 @@ let package = Package(
                     exclude: ["Vectors"]),
         .testTarget(name: "MatterFuzzingTests", dependencies: ["MatterFuzzing"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
-        .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery"]),
+        .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
         .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV",

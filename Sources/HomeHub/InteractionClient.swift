@@ -64,11 +64,11 @@ public actor InteractionClient {
 
     func invoke(
         _ path: CommandPathIB, fields: TLVValue, timedWindow: Duration?, timeout: Duration,
-        operation: String
+        operation: @autoclosure () -> String
     ) async throws(InteractionClientError) -> CommandDataIB? {
         let transaction = InvokeTransaction(
             command: CommandDataIB(path: path, fields: TLVElement(fields)), timedWindow: timedWindow)
-        switch try await run(transaction, operation: operation, timeout: timeout) {
+        switch try await run(transaction, operation: operation(), timeout: timeout) {
         case .response(let data): return data
         case .success: return nil
         }
@@ -76,18 +76,16 @@ public actor InteractionClient {
 
     /// Carries one transaction on a new exchange until it completes or fails.
     private func run<T: InteractionTransaction>(
-        _ transaction: T, operation: String,
+        _ transaction: T, operation: @autoclosure () -> String,
         timeout: Duration
     ) async throws(InteractionClientError) -> T.Result {
+        // The operation is described only for a failure: a read's path text costs more than its encoding.
         var transaction = transaction
-        let fail = { (reason: InteractionClientError.Reason) in
-            InteractionClientError(operation: operation, reason: reason)
-        }
         let exchange: ExchangeHandle
         do {
             exchange = try await transport.openExchange(on: session)
         } catch {
-            throw fail(.exchange(error))
+            throw InteractionClientError(operation: operation(), reason: .exchange(error))
         }
         var pending = [transaction.start()]
         do throws(InteractionClientError.Reason) {
@@ -108,7 +106,7 @@ public actor InteractionClient {
             }
         } catch {
             await transport.close(exchange)
-            throw fail(error)
+            throw InteractionClientError(operation: operation(), reason: error)
         }
     }
 

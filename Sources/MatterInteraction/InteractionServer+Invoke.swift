@@ -27,9 +27,9 @@ extension InteractionServer {
     /// At least one command; with several, each has its own path and CommandRef.
     private static func isWellFormed(_ commands: [CommandDataIB]) -> Bool {
         guard commands.count > 1 else { return commands.count == 1 }
-        let references = commands.compactMap(\.commandRef)
+        let references = commands.compactMap { $0.commandRef }
         return references.count == commands.count && Set(references).count == commands.count
-            && Set(commands.map(\.path)).count == commands.count
+            && Set(commands.map { $0.path }).count == commands.count
     }
 
     private mutating func invoke(_ command: CommandDataIB, timed: Bool, context: AccessContext) -> InvokeResponseIB {

@@ -16,7 +16,7 @@ extension InteractionServer {
         let attributes = attributeReports(
             for: request.attributeRequests, skipping: request.dataVersionFilters,
             isFabricFiltered: request.isFabricFiltered, context: context)
-        let minimum = request.eventFilters.map(\.eventMinimum).max() ?? 0
+        let minimum = request.eventFilters.map { $0.eventMinimum }.max() ?? 0
         let events =
             eventStatuses(for: request.eventRequests, context: context)
             + eventData(for: request.eventRequests, from: minimum, context: context).reports

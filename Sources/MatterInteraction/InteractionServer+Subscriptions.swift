@@ -30,7 +30,7 @@ extension InteractionServer {
         let attributes = attributeReports(
             for: request.attributeRequests, skipping: request.dataVersionFilters,
             isFabricFiltered: request.isFabricFiltered, context: context)
-        let minimum = request.eventFilters.map(\.eventMinimum).max() ?? 0
+        let minimum = request.eventFilters.map { $0.eventMinimum }.max() ?? 0
         let events = eventData(for: request.eventRequests, from: minimum, context: context)
         // The publisher picks the max interval: the subscriber's ceiling, at least 1 s so keep-alives cannot spin.
         let maxInterval = max(request.maxIntervalCeiling, 1)
@@ -82,7 +82,7 @@ extension InteractionServer {
     /// Ends every subscription of a session that closed (Matter Core §4.11.1.4 CloseSession, or the session
     /// removed): nothing more is reported on it.
     public mutating func sessionClosed(_ session: SessionHandle) -> [ServerAction] {
-        subscriptions.values.filter { $0.session == session }.map(\.id).sorted().flatMap { cancelSubscription($0) }
+        subscriptions.values.filter { $0.session == session }.map { $0.id }.sorted().flatMap { cancelSubscription($0) }
     }
 
     /// These attributes changed: every subscription covering one reports it once its min interval allows.

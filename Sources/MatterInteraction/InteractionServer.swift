@@ -202,7 +202,8 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
 
     /// When `tick(now:)` has something to do next; nil when nothing is scheduled.
     public var nextDeadline: Instant? {
-        let exchangeDeadlines = exchanges.values.map(\.deadline)
+        // Closures, not key paths, throughout this generic type: a generic key path is built at run time per call.
+        let exchangeDeadlines = exchanges.values.map { $0.deadline }
         let subscriptionDeadlines = subscriptions.values.compactMap { subscription -> Instant? in
             switch subscription.phase {
             case .idle:

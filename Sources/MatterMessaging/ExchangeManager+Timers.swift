@@ -2,7 +2,8 @@
 extension ExchangeManager {
     /// The earliest time `handleTimer(now:)` has something to do; nil when nothing waits.
     public var nextDeadline: Instant? {
-        exchanges.values.compactMap(\.nextDeadline).min()
+        // A closure, not a key path: in a generic type a key path is built at run time on every call.
+        exchanges.values.compactMap { $0.nextDeadline }.min()
     }
 
     /// Sends the standalone acknowledgements and retransmissions that are due, and fails the exchanges whose

@@ -1,11 +1,11 @@
 import MatterTime
 
 /// The one timer of a sans-IO machine's driver: armed for the machine's next deadline on the driver's clock, left
-/// alone when already armed for it, replaced when the deadline moves, cancelled when nothing is due. The sleeping
-/// task calls `fire` with the deadline it was armed for; the driver asks `fired(_:)` whether that is still the armed
-/// one.
+/// alone when already armed for it, replaced when the deadline moves, cancelled when nothing is due. When it comes,
+/// a task calls `fire` with the deadline it was armed for; the driver asks `fired(_:)` whether that is still the
+/// armed one. Arming costs a clock timer, not a task: only a firing starts one.
 public struct DeadlineTimer: Sendable {
-    private var armed: (deadline: Instant, task: Task<Void, Never>)?
+    private var armed: (deadline: Instant, timer: ClockTimer)?
 
     public init() {}
 
@@ -17,18 +17,14 @@ public struct DeadlineTimer: Sendable {
         _ deadline: Instant, on clock: any DriverClock, fire: @escaping @Sendable (Instant) async -> Void
     ) {
         if let armed, armed.deadline == deadline { return }
-        armed?.task.cancel()
-        armed = (
-            deadline,
-            Task {
-                do { try await clock.sleep(until: deadline) } catch { return }
-                await fire(deadline)
-            }
-        )
+        armed?.timer.cancel()
+        // Recorded before scheduling: a deadline already past fires at once, and its firing must find it armed.
+        armed = (deadline, .done)
+        armed?.timer = clock.schedule(at: deadline) { Task { await fire(deadline) } }
     }
 
     public mutating func cancel() {
-        armed?.task.cancel()
+        armed?.timer.cancel()
         armed = nil
     }
 

@@ -63,31 +63,35 @@ public final class UDPSocket: Sendable {
     public func receive(
         maximumLength: Int = 9000, timeout: Duration = .zero
     ) throws(SocketError) -> (bytes: [UInt8], sender: SocketAddress)? {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(
-            clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        let ready = poll(&poller, 1, milliseconds)
-        guard ready >= 0 else {
-            if errno == EINTR { return nil }
-            throw .lastError("poll")
+        // A zero timeout is the event loop draining a readable socket: one non-blocking recvfrom, no poll.
+        if timeout > .zero {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(
+                clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            let ready = poll(&poller, 1, milliseconds)
+            guard ready >= 0 else {
+                if errno == EINTR { return nil }
+                throw .lastError("poll")
+            }
+            guard ready > 0 else { return nil }
         }
-        guard ready > 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: maximumLength)
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let received = buffer.withUnsafeMutableBytes { bytes in
-            withUnsafeMutablePointer(to: &storage) {
+        var received = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: maximumLength) { buffer, initialized in
+            received = withUnsafeMutablePointer(to: &storage) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    recvfrom(descriptor, bytes.baseAddress, bytes.count, 0, $0, &length)
+                    recvfrom(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), $0, &length)
                 }
             }
+            initialized = max(0, received)
         }
         guard received >= 0 else {
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return nil }
             throw .lastError("recvfrom")
         }
         guard let sender = SocketAddress(storage) else { return nil }
-        return (Array(buffer.prefix(received)), sender)
+        return (bytes, sender)
     }
 
     // MARK: Multicast
