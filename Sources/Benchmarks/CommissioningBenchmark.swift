@@ -13,7 +13,7 @@ func runCommissioningBenchmark(
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("swift-home-bench-\(UUID().uuidString)")
         .path
     defer { try? FileManager.default.removeItem(atPath: state) }
-    let hub = try Hub(statePath: state)
+    let hub = try await Hub(statePath: state)
     var stepTimes: [CommissioningStep: [Duration]] = [:]
     var totals: [Duration] = []
     var cpuTimes: [Duration] = []
@@ -29,7 +29,7 @@ func runCommissioningBenchmark(
         cpuTimes.append(processCPUTime() - cpuBefore)
         totals.append(result.elapsed)
         for (step, duration) in result.stepDurations { stepTimes[step, default: []].append(duration) }
-        let record = try hub.device(named: result.devices[0].description)
+        let record = try await hub.device(named: result.devices[0].description)
         for _ in 0..<5 {
             let ping = try await hub.ping(record, interfaces: [])
             pings.append(contentsOf: ping.roundTrips)

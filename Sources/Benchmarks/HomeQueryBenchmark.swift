@@ -110,16 +110,16 @@ private func withHomeOfLights(
 ) async throws {
     let directory = NSTemporaryDirectory() + "/swift-home-bench-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let store = try HubStore(directory: StateDirectory(creating: directory))
+    let store = try await HubStore(directory: StateDirectory(creating: directory))
     for index in 1...nodes {
         let nodeID = UInt64(index)
-        try store.beginCommissioning(
+        try await store.beginCommissioning(
             nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000,
             attestation: NodeRecord.Attestation(verdict: "benchmark", trusted: true))
-        try store.setEndpoints(
+        try await store.setEndpoints(
             (1...endpoints).map { EndpointDeviceType(endpoint: $0, deviceType: deviceType, revision: 3) }, of: nodeID)
-        try store.markCommissioned(nodeID)
-        try store.addDevices(of: nodeID, named: "Light \(index)", inRoom: index.isMultiple(of: 2) ? "Hall" : nil)
+        try await store.markCommissioned(nodeID)
+        try await store.addDevices(of: nodeID, named: "Light \(index)", inRoom: index.isMultiple(of: 2) ? "Hall" : nil)
     }
     try await body(directory)
 }

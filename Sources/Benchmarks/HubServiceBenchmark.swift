@@ -21,7 +21,7 @@ func runHubServiceBenchmark() async throws -> Report {
     let state = try store.loadOrCreate(DeviceSettings(kind: .light, passcode: 20202021, discriminator: 3840))
     let device = try VirtualDevice(store: store, state: state, port: 0, log: { _ in })
     try await device.start()
-    let hub = try Hub(statePath: directory + "/hub")
+    let hub = try await Hub(statePath: directory + "/hub")
     _ = try await hub.commission(
         CommissioningRequest(
             payload: device.setupPayload, address: .ipv4(IPv4Address(127 << 24 | 1), port: device.port),

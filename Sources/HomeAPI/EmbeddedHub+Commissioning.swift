@@ -12,7 +12,7 @@ extension EmbeddedHub {
         let structureName = { (id: String) in model.snapshot.structures.first { $0.id == id }?.name ?? id }
         switch request {
         case .prepareCommissioning(let structureID):
-            try requireCommissioningPermission(
+            try await requireCommissioningPermission(
                 caller, structureID: structureID, structureName: structureName(structureID))
             do {
                 try await hub.checkOnline(interfaces: commissioning.interfaces)
@@ -22,7 +22,7 @@ extension EmbeddedHub {
             guard let owner = caller.process else {
                 throw HomeError(.internal, "cannot read the calling process's start time from /proc")
             }
-            if let abandoned = try? store.commissioningSession(), abandoned.isAbandoned(now: Date()) {
+            if let abandoned = try? await store.commissioningSession(), abandoned.isAbandoned(now: Date()) {
                 await removeFromFabric(commissionedIn: abandoned)
             }
             let now = Date()
@@ -30,10 +30,12 @@ extension EmbeddedHub {
                 id: UUID().uuidString, structureID: structureID, owner: owner,
                 deadline: now.addingTimeInterval(Double(HomeTiming.commissioningSession.components.seconds)),
                 interfaces: commissioning.interfaces, paaTrustStore: commissioning.paaTrustStore)
-            try write { store throws(HubStoreError) in try store.openCommissioningSession(session, now: now) }
+            try await write { store async throws(HubStoreError) in
+                try await store.openCommissioningSession(session, now: now)
+            }
             return .done
         case .commission(let onboardingPayload, let deviceAddress):
-            let session = try liveSession()
+            let session = try await liveSession()
             let payload: SetupPayload
             do {
                 payload = try SetupPayload(parsing: onboardingPayload.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -57,49 +59,54 @@ extension EmbeddedHub {
             }
             return .done
         case .commissioningRooms:
-            let session = try liveSession()
+            let session = try await liveSession()
             return .names(model.snapshot.rooms.filter { $0.structureID == session.structureID }.map(\.name))
         case .configureCommissioned(let deviceName, let roomName):
-            let session = try liveSession()
+            let session = try await liveSession()
             let name = try HomeName.validated(deviceName, naming: "device")
             let room = try roomName.map { name throws(HomeError) in try HomeName.validated(name, naming: "room") }
-            try write { store throws(HubStoreError) in
-                try store.configureSessionDevices(session.id, name: name, roomName: room)
+            try await write { store async throws(HubStoreError) in
+                try await store.configureSessionDevices(session.id, name: name, roomName: room)
             }
             return .done
         case .completeCommissioning(let structureID):
-            let session = try liveSession()
+            let session = try await liveSession()
             guard session.owner == caller.process, session.structureID == structureID else {
                 throw HomeError(
                     .failedPrecondition,
                     "no commissioning session of this process is open for structure \"\(structureName(structureID))\"")
             }
-            let devices = try write { store throws(HubStoreError) in try store.completeCommissioningSession(session.id)
+            let devices = try await write { store async throws(HubStoreError) in
+                try await store.completeCommissioningSession(session.id)
             }
             return .names(devices.map(\.description))
         case .cancelCommissioning:
-            guard let session = try? store.commissioningSession(),
+            guard let session = try? await store.commissioningSession(),
                 session.owner == caller.process || session.isAbandoned(now: Date())
             else { return .done }
             await removeFromFabric(commissionedIn: session)
-            _ = try? write { store throws(HubStoreError) in try store.cancelCommissioningSession(session.id) }
+            _ = try? await write { store async throws(HubStoreError) in
+                try await store.cancelCommissioningSession(session.id)
+            }
             return .done
         case .grantCommissioning(let uid, let structureID):
             try requireOwner(caller)
-            try write { store throws(HubStoreError) in try store.grantCommissioning(uid: uid, structureID: structureID)
+            try await write { store async throws(HubStoreError) in
+                try await store.grantCommissioning(uid: uid, structureID: structureID)
             }
             return .done
         case .revokeCommissioning(let uid, let structureID):
             try requireOwner(caller)
-            try write { store throws(HubStoreError) in try store.revokeCommissioning(uid: uid, structureID: structureID)
+            try await write { store async throws(HubStoreError) in
+                try await store.revokeCommissioning(uid: uid, structureID: structureID)
             }
             return .done
         case .checkCommissioningPermission(let structureID):
-            try requireCommissioningPermission(
+            try await requireCommissioningPermission(
                 caller, structureID: structureID, structureName: structureName(structureID))
             return .done
         case .decommission(let nodeID, let structureID):
-            try requireCommissioningPermission(
+            try await requireCommissioningPermission(
                 caller, structureID: structureID, structureName: structureName(structureID))
             await live.forget(nodeID)
             var fabricRemovalFailure: String?
@@ -108,7 +115,7 @@ extension EmbeddedHub {
             } catch {
                 fabricRemovalFailure = "\(error)"
             }
-            try write { store throws(HubStoreError) in try store.deleteNode(nodeID) }
+            try await write { store async throws(HubStoreError) in try await store.deleteNode(nodeID) }
             return .decommissioned(fabricRemovalFailure: fabricRemovalFailure)
         default:
             throw HomeError(.internal, "\(request.summary) is not an add-device request")
@@ -166,12 +173,12 @@ extension EmbeddedHub {
     /// read at each call, so a revoked grant takes effect at once.
     func requireCommissioningPermission(
         _ caller: HubCaller, structureID: String, structureName: String
-    ) throws(HomeError) {
+    ) async throws(HomeError) {
         let owner = try directoryOwner()
         if caller.uid == owner { return }
         let granted: Bool
         do {
-            granted = try store.hasCommissioningGrant(uid: caller.uid, structureID: structureID)
+            granted = try await store.hasCommissioningGrant(uid: caller.uid, structureID: structureID)
         } catch {
             throw HomeError(error)
         }
@@ -199,10 +206,10 @@ extension EmbeddedHub {
     }
 
     /// The open session, whoever opened it, when it is still live.
-    func liveSession() throws(HomeError) -> CommissioningSessionRecord {
+    func liveSession() async throws(HomeError) -> CommissioningSessionRecord {
         let session: CommissioningSessionRecord?
         do {
-            session = try store.commissioningSession()
+            session = try await store.commissioningSession()
         } catch {
             throw HomeError(error)
         }

@@ -12,7 +12,7 @@ extension EmbeddedHub {
     ) async throws(HomeError) -> HubReply {
         if let device = request.sharedDevice {
             let name = model.snapshot.structures.first { $0.id == device.structureID }?.name ?? device.structureID
-            try requireCommissioningPermission(caller, structureID: device.structureID, structureName: name)
+            try await requireCommissioningPermission(caller, structureID: device.structureID, structureName: name)
         }
         switch request {
         case .openCommissioningWindow(let device, let seconds):

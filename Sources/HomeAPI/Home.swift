@@ -85,7 +85,7 @@ public final class Home: Sendable {
             } catch {
                 throw HomeError(.unavailable, "\(error)")
             }
-            let home = try open(statePath: directory.path, configuration: configuration, lock: lock)
+            let home = try await open(statePath: directory.path, configuration: configuration, lock: lock)
             if case .embedded(let local) = home.context.backend {
                 let interfaces = configuration.networkInterfaces
                 Task { _ = await local.hub.finishInterruptedCommissionings(interfaces: interfaces) }
@@ -177,15 +177,15 @@ public final class Home: Sendable {
     /// socket.
     static func open(
         statePath: String?, configuration: Configuration, callerUID: UInt32 = getuid(), lock: ServingLock? = nil
-    ) throws(HomeError) -> Home {
+    ) async throws(HomeError) -> Home {
         let context: HomeContext
         do {
-            let hub = try Hub(statePath: statePath)
+            let hub = try await Hub(statePath: statePath)
             let settings = CommissioningSettings(
                 interfaces: configuration.networkInterfaces,
                 paaTrustStore: configuration.paaTrustStore ?? hub.directory.path + "/paa",
                 address: configuration.commissioningAddress, callerUID: callerUID)
-            context = try HomeContext(
+            context = try await HomeContext(
                 hub: hub, interfaces: configuration.networkInterfaces, settings: configuration.connectionSettings,
                 commissioning: settings)
         } catch {

@@ -13,21 +13,22 @@ extension HomeContext {
         switch request {
         case .renameDevice(let nodeID, let parts, let multipart, let name):
             let valid = try HomeName.validated(name, naming: "device")
-            try local.write { store throws(HubStoreError) in
+            try await local.write { store async throws(HubStoreError) in
                 if multipart {
-                    try store.renameNode(nodeID, to: valid)
+                    try await store.renameNode(nodeID, to: valid)
                 } else {
-                    for part in parts { try store.renameDevice(part, to: valid) }
+                    for part in parts { try await store.renameDevice(part, to: valid) }
                 }
             }
             return .name(valid)
         case .renameRoom(let id, let name):
             let valid = try HomeName.validated(name, naming: "room")
-            try local.write { store throws(HubStoreError) in try store.renameRoom(id, to: valid) }
+            try await local.write { store async throws(HubStoreError) in try await store.renameRoom(id, to: valid) }
             return .name(valid)
         case .renameStructure(let id, let name):
             let valid = try HomeName.validated(name, naming: "structure")
-            try local.write { store throws(HubStoreError) in try store.renameStructure(id, to: valid) }
+            try await local.write { store async throws(HubStoreError) in try await store.renameStructure(id, to: valid)
+            }
             // The hub's fabric on every node is labelled with the home's name: other ecosystems show the new one.
             if model.snapshot.defaultStructureID == id { local.live.relabelFabric(FabricLabel.of(home: valid)) }
             return .name(valid)
@@ -39,15 +40,17 @@ extension HomeContext {
             } else {
                 structure = try Self.defaultStructureID(model.snapshot)
             }
-            let created = try local.write { store throws(HubStoreError) in
-                try store.createRoom(named: valid, in: structure)
+            let created = try await local.write { store async throws(HubStoreError) in
+                try await store.createRoom(named: valid, in: structure)
             }
             return .room(created)
         case .deleteRoom(let id):
-            try local.write { store throws(HubStoreError) in try store.deleteRoom(id) }
+            try await local.write { store async throws(HubStoreError) in try await store.deleteRoom(id) }
             return .done
         case .moveDevices(let parts, let roomID):
-            try local.write { store throws(HubStoreError) in try store.moveDevices(parts, toRoom: roomID) }
+            try await local.write { store async throws(HubStoreError) in
+                try await store.moveDevices(parts, toRoom: roomID)
+            }
             return .done
         case .follow(let nodeID):
             _ = try await local.live.connection(to: nodeID)
@@ -69,13 +72,14 @@ extension HomeContext {
             return .status(status(of: local))
         case .nodeEndpoints(let nodeID):
             do {
-                return .endpoints(try local.store.endpoints(of: nodeID), tags: try local.store.semanticTags(of: nodeID))
+                return .endpoints(
+                    try await local.store.endpoints(of: nodeID), tags: try await local.store.semanticTags(of: nodeID))
             } catch {
                 throw HomeError(error)
             }
         case .interruptedCommissionings:
             do {
-                return .nodes(try local.store.interruptedCommissionings())
+                return .nodes(try await local.store.interruptedCommissionings())
             } catch {
                 throw HomeError(error)
             }
@@ -88,7 +92,7 @@ extension HomeContext {
             return try await local.executeSharing(request, caller: caller, model: model)
         case .commissionDevice(let commissioning):
             let structureID = try Self.defaultStructureID(model.snapshot)
-            try local.requireCommissioningPermission(
+            try await local.requireCommissioningPermission(
                 caller, structureID: structureID,
                 structureName: model.snapshot.structures.first?.name ?? structureID)
             return .commissioned(try await local.commission(commissioning, progress: progress))

@@ -18,8 +18,8 @@ final class HomeContext: Sendable {
 
     init(
         hub: Hub, interfaces: [String], settings: NodeConnection.Settings, commissioning: CommissioningSettings
-    ) throws(HubStoreError) {
-        let model = try HomeModel(store: hub.store)
+    ) async throws(HubStoreError) {
+        let model = try await HomeModel(store: hub.store)
         self.model = model
         backend = .embedded(
             EmbeddedHub(
@@ -124,9 +124,9 @@ struct EmbeddedHub: Sendable {
 
     /// A write to the store; the model re-reads what it changed before this returns.
     @discardableResult
-    func write<Result>(_ body: (HubStore) throws(HubStoreError) -> Result) throws(HomeError) -> Result {
+    func write<Result>(_ body: (HubStore) async throws(HubStoreError) -> Result) async throws(HomeError) -> Result {
         do {
-            return try body(store)
+            return try await body(store)
         } catch {
             throw HomeError(error)
         }

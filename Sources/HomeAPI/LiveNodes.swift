@@ -171,7 +171,7 @@ final class LiveNodes: Sendable {
     /// cache that does not describe the whole node (a subscription to some paths only) changes nothing.
     private func reconcile(_ nodeID: UInt64, from connection: NodeConnection) async {
         guard let description = try? NodeInterview.describe(await connection.cache) else { return }
-        _ = try? hub.store.reconcileEndpoints(of: nodeID, with: description) { endpoint in
+        _ = try? await hub.store.reconcileEndpoints(of: nodeID, with: description) { endpoint in
             // A bridged device is called what its bridge calls it; otherwise the product's name and the endpoint.
             let fallback = "\(description.productName) \(endpoint?.endpoint ?? 0)"
             return (try? HomeName.validated(endpoint?.label ?? fallback, naming: "device")) ?? fallback

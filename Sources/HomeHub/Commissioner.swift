@@ -106,7 +106,7 @@ public actor Commissioner {
                     session.established.peerParameters.map { _ in session.established.mrpParameters }
                 }
                 do {
-                    devices = try store.finishCommissioning(
+                    devices = try await store.finishCommissioning(
                         nodeID, description: context.description, addresses: operational.map { [$0.peer] } ?? [],
                         mrpParameters: mrpParameters,
                         deviceName: name ?? context.description?.productName ?? Self.defaultDeviceName, room: room)
@@ -115,7 +115,7 @@ public actor Commissioner {
                     // stay on a fabric whose hub forgot it.
                     await leaveFabric(context)
                     await closeSessions(context)
-                    try? store.deleteNode(nodeID)
+                    try? await store.deleteNode(nodeID)
                     throw .stepFailed(.interview, CommissioningFailure(error))
                 }
                 await closeSessions(context)
@@ -159,7 +159,7 @@ public actor Commissioner {
                 } catch {
                     // Another device with the same discriminator may be the one the payload is for.
                     let failure = CommissioningFailure(error)
-                    if failure.kind == .deviceBusy, let known = try? explainBusy(at: address) { throw known }
+                    if failure.kind == .deviceBusy, let known = try? await explainBusy(at: address) { throw known }
                     guard failure.kind == .noAnswer || failure.kind == .wrongPasscode,
                         let next = await context.candidates?.next(), let nextAddress = next.socketAddresses.first
                     else { throw error }
@@ -213,11 +213,11 @@ public actor Commissioner {
 
         case .addOperationalCertificate:
             guard let csr = context.csr else { throw CommissioningFailure(.hubFailure, "no verified CSR") }
-            let nodeID = try authority.allocateNodeID()
+            let nodeID = try await authority.allocateNodeID()
             let (noc, icac) = try authority.issueNOC(for: csr, nodeID: nodeID)
             let identity = identity(context)
             // The row goes in before AddNOC, so a crash from here on leaves a trace to roll back.
-            try store.beginCommissioning(
+            try await store.beginCommissioning(
                 nodeID: nodeID, vendorID: identity?.vendorID ?? 0, productID: identity?.productID ?? 0,
                 attestation: context.attestationRecord, addresses: context.address.map { [$0] } ?? [],
                 session: request.session)
@@ -227,7 +227,7 @@ public actor Commissioner {
             } catch {
                 // This step's context is lost with its failure, so its row goes here; the fail-safe's expiry undoes
                 // the device's side should AddNOC have succeeded without its answer reaching us.
-                try? store.deleteNode(nodeID)
+                try? await store.deleteNode(nodeID)
                 throw error
             }
 
@@ -263,7 +263,7 @@ public actor Commissioner {
             context.description = try await NodeInterview.interview(client)
             // Other ecosystems' "connected apps" lists name us by our fabric's label: the home's name. Best effort:
             // a device that refuses a label is still commissioned.
-            if let home = try? store.structures().first?.name {
+            if let home = try? await store.structures().first?.name {
                 _ = try? await client.invoke(
                     OperationalCredentialsCluster.Commands.UpdateFabricLabel(label: FabricLabel.of(home: home)),
                     endpoint: 0)
@@ -413,7 +413,7 @@ public actor Commissioner {
                 timeout: HubTiming.rollbackStep)
         }
         if rollback.contains(.forgetNode), let nodeID = context.nodeID {
-            try? store.deleteNode(nodeID)
+            try? await store.deleteNode(nodeID)
         }
     }
 
@@ -429,8 +429,8 @@ public actor Commissioner {
 
     /// What the store knows of a device that answered PASE with BUSY at `address`: already on this hub, or held by an
     /// earlier attempt of this hub whose fail-safe has not expired yet; nil when it knows nothing of it.
-    private func explainBusy(at address: SocketAddress) throws -> CommissioningFailure? {
-        let nodes = try store.nodes().filter { $0.addresses.contains(address) }
+    private func explainBusy(at address: SocketAddress) async throws -> CommissioningFailure? {
+        let nodes = try await store.nodes().filter { $0.addresses.contains(address) }
         if let ours = nodes.first(where: { $0.state == .commissioned }) {
             return CommissioningFailure(
                 .alreadyCommissioned,

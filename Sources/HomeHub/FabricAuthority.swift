@@ -36,12 +36,12 @@ public struct FabricAuthority: Sendable {
     public init(
         store: HubStore, keys: KeyStore, withIntermediate: Bool = false,
         random: some RandomSource = SystemRandom()
-    ) throws(FabricAuthorityError) {
+    ) async throws(FabricAuthorityError) {
         let record: FabricRecord
-        if let existing = try Self.storing({ () throws(HubStoreError) in try store.fabric() }) {
+        if let existing = try await Self.storing({ () async throws(HubStoreError) in try await store.fabric() }) {
             record = existing
         } else {
-            record = try Self.create(in: store, keys: keys, withIntermediate: withIntermediate, random: random)
+            record = try await Self.create(in: store, keys: keys, withIntermediate: withIntermediate, random: random)
         }
         try self.init(record, store: store, keys: keys, random: random)
     }
@@ -64,10 +64,12 @@ public struct FabricAuthority: Sendable {
     }
 
     /// A random operational node ID that no node, earlier allocation or the hub uses, recorded as taken.
-    public func allocateNodeID() throws(FabricAuthorityError) -> UInt64 {
+    public func allocateNodeID() async throws(FabricAuthorityError) -> UInt64 {
         for _ in 0..<HubConstants.nodeIDAllocationAttempts {
             let candidate = Self.randomIdentifier(in: HubConstants.operationalNodeIDs, random)
-            if try Self.storing({ () throws(HubStoreError) in try store.reserveNodeID(candidate) }) { return candidate }
+            if try await Self.storing({ () async throws(HubStoreError) in try await store.reserveNodeID(candidate) }) {
+                return candidate
+            }
         }
         throw .nodeIDsExhausted(attempts: HubConstants.nodeIDAllocationAttempts)
     }
@@ -143,7 +145,7 @@ public struct FabricAuthority: Sendable {
     private static func create(
         in store: HubStore, keys: KeyStore, withIntermediate: Bool,
         random: some RandomSource
-    ) throws(FabricAuthorityError) -> FabricRecord {
+    ) async throws(FabricAuthorityError) -> FabricRecord {
         let fabricID = randomIdentifier(in: HubConstants.fabricIDs, random)
         let hubNodeID = randomIdentifier(in: HubConstants.operationalNodeIDs, random)
         let notBefore = matterTimeNow()
@@ -193,11 +195,11 @@ public struct FabricAuthority: Sendable {
             throw .keys(error)
         }
         do {
-            try store.insertFabric(record)
+            try await store.insertFabric(record)
             return record
         } catch .fabricExists {
             // Another process created the fabric first: use theirs.
-            guard let theirs = try storing({ () throws(HubStoreError) in try store.fabric() }) else {
+            guard let theirs = try await storing({ () async throws(HubStoreError) in try await store.fabric() }) else {
                 throw .inconsistent("the store reported a fabric, then none")
             }
             return theirs
@@ -238,8 +240,10 @@ public struct FabricAuthority: Sendable {
         return UInt32(clamping: seconds)
     }
 
-    private static func storing<T>(_ body: () throws(HubStoreError) -> T) throws(FabricAuthorityError) -> T {
-        do { return try body() } catch { throw .store(error) }
+    private static func storing<T>(
+        _ body: () async throws(HubStoreError) -> T
+    ) async throws(FabricAuthorityError) -> T {
+        do { return try await body() } catch { throw .store(error) }
     }
 
     private static func certifying<T>(_ body: () throws(CertificateError) -> T) throws(FabricAuthorityError) -> T {

@@ -143,14 +143,14 @@ public final class HomeModel: Sendable {
     private let watch = Mutex<FileChangeWatch?>(nil)
 
     /// Loads the home from the store, then follows its commits.
-    public convenience init(store: HubStore) throws(HubStoreError) {
-        let (snapshot, counter) = try Self.read(store)
+    public convenience init(store: HubStore) async throws(HubStoreError) {
+        let (snapshot, counter) = try await store.onQueue { () throws(HubStoreError) in try Self.read(store) }
         self.init(store: store, state: State(snapshot: snapshot, counter: counter))
         let token = store.observeCommits { [weak self] commit in self?.committed(commit) }
         commits.withLock { $0 = token }
         let directory = (store.path as NSString).deletingLastPathComponent
-        // Other processes' commits: the handler runs on the watch's own queue, so the store is read off the
-        // cooperative pool. Without inotify (out of watches) this process sees only its own writes.
+        // Other processes' commits: the handler hands the re-read to the store's queue. Without inotify (out of
+        // watches) this process sees only its own writes.
         let fileWatch = try? FileChangeWatch(directory: directory.isEmpty ? "." : directory) { [weak self] in
             self?.storeMayHaveChanged()
         }
@@ -294,9 +294,13 @@ public final class HomeModel: Sendable {
     /// Another process (or a connection this process does not observe) may have written: re-read everything when
     /// the change counter moved past what memory reflects.
     private func storeMayHaveChanged() {
-        reloading.withLock { _ in
-            guard let current = try? store?.changeCounter(), current != state.withLock({ $0.counter }) else { return }
-            reload(nodes: nil)
+        store?.queue.async { [weak self] in
+            guard let self, let store else { return }
+            reloading.withLock { _ in
+                guard let current = try? store.changeCounterOnQueue(), current != state.withLock({ $0.counter })
+                else { return }
+                reload(nodes: nil)
+            }
         }
     }
 
@@ -308,9 +312,9 @@ public final class HomeModel: Sendable {
         var counter = counter
         do {
             if let nodes {
-                fresh.rooms = try store.rooms()
-                fresh.structures = try store.structures()
-                for nodeID in nodes { fresh.devices[nodeID] = try store.devices(of: nodeID) }
+                fresh.rooms = try store.roomsOnQueue()
+                fresh.structures = try store.structuresOnQueue()
+                for nodeID in nodes { fresh.devices[nodeID] = try store.devicesOnQueue(of: nodeID) }
             } else {
                 let (whole, wholeCounter) = try Self.read(store)
                 (fresh, counter) = (whole, wholeCounter)
@@ -346,12 +350,12 @@ public final class HomeModel: Sendable {
     /// one state.
     private static func read(_ store: HubStore) throws(HubStoreError) -> (Snapshot, Int64) {
         for _ in 0..<HubConstants.consistentReadAttempts {
-            let before = try store.changeCounter()
+            let before = try store.changeCounterOnQueue()
             var snapshot = Snapshot()
-            snapshot.structures = try store.structures()
-            snapshot.rooms = try store.rooms()
-            for device in try store.devices() { snapshot.devices[device.id.nodeID, default: []].append(device) }
-            if try store.changeCounter() == before { return (snapshot, before) }
+            snapshot.structures = try store.structuresOnQueue()
+            snapshot.rooms = try store.roomsOnQueue()
+            for device in try store.devicesOnQueue() { snapshot.devices[device.id.nodeID, default: []].append(device) }
+            if try store.changeCounterOnQueue() == before { return (snapshot, before) }
         }
         throw .changing(attempts: HubConstants.consistentReadAttempts)
     }

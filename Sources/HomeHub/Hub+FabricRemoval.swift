@@ -17,7 +17,7 @@ extension Hub {
         let transport = try MatterTransport()
         defer { Task { await transport.shutdown() } }
         // Any state: a commissioning interrupted after CommissioningComplete left the NOC on the device, not the fail-safe.
-        guard let record = try store.node(nodeID) else { throw HubError.unknownNode(nodeID) }
+        guard let record = try await store.node(nodeID) else { throw HubError.unknownNode(nodeID) }
         let node = try await establishSession(to: record, interfaces: interfaces, over: transport)
         let client = InteractionClient(transport: transport, session: node.session, peerParameters: node.peerParameters)
         let currentFabricIndex = OperationalCredentialsCluster.Attributes.currentFabricIndex

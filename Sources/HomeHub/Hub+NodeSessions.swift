@@ -7,7 +7,9 @@ extension Hub {
     public func establishSession(
         to nodeID: UInt64, interfaces: [String], over transport: MatterTransport
     ) async throws -> NodeSession {
-        guard let node = try store.node(nodeID), node.state == .commissioned else { throw HubError.unknownNode(nodeID) }
+        guard let node = try await store.node(nodeID), node.state == .commissioned else {
+            throw HubError.unknownNode(nodeID)
+        }
         return try await establishSession(to: node, interfaces: interfaces, over: transport)
     }
 
@@ -24,7 +26,7 @@ extension Hub {
             resumption: resumption)
         resumptions.withLock { $0[nodeID] = established.established.resumption }
         if node.addresses.first != address {
-            try store.updateReachability(
+            try await store.updateReachability(
                 of: nodeID, addresses: [address] + node.addresses.filter { $0 != address },
                 mrpParameters: node.mrpParameters)
         }

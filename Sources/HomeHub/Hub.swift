@@ -20,15 +20,15 @@ public final class Hub: Sendable {
 
     /// Opens (creating on first use) the hub in `statePath`, or in the default XDG data directory. A commissioning
     /// that a crash interrupted long ago is marked failed here, so it blocks nothing and can be retried.
-    public init(statePath: String?) throws {
+    public init(statePath: String?) async throws {
         directory = try StateDirectory(explicitPath: statePath)
-        store = try HubStore(directory: directory)
-        authority = try FabricAuthority(store: store, keys: KeyStore(directory: directory))
+        store = try await HubStore(directory: directory)
+        authority = try await FabricAuthority(store: store, keys: KeyStore(directory: directory))
         // A commissioning still running in another process updates its row within the fail-safe; one older
         // than that was abandoned by a process that died.
         let abandoned = Date().addingTimeInterval(-Double(HubTiming.abandonedCommissioning.components.seconds))
-        for node in try store.pendingCommissionings() where node.updatedAt < abandoned {
-            try store.markFailed(node.nodeID)
+        for node in try await store.pendingCommissionings() where node.updatedAt < abandoned {
+            try await store.markFailed(node.nodeID)
         }
     }
 
@@ -39,7 +39,7 @@ public final class Hub: Sendable {
     /// room. A node that does not answer was rolled back by its fail-safe, or is away; it stays marked failed and is
     /// tried again next time.
     public func finishInterruptedCommissionings(interfaces: [String]) async -> [FinishedCommissioning] {
-        guard let nodes = try? store.interruptedCommissionings(), !nodes.isEmpty,
+        guard let nodes = try? await store.interruptedCommissionings(), !nodes.isEmpty,
             let transport = try? MatterTransport()
         else { return [] }
         defer { Task { await transport.shutdown() } }
@@ -72,7 +72,7 @@ public final class Hub: Sendable {
         _ = try? await client.invoke(GeneralCommissioningCluster.Commands.CommissioningComplete(), endpoint: 0)
         let description = try await NodeInterview.interview(client)
         let name = description.productName.isEmpty ? Commissioner.defaultDeviceName : description.productName
-        let devices = try store.finishCommissioning(
+        let devices = try await store.finishCommissioning(
             node.nodeID, description: description, addresses: [session.peer],
             mrpParameters: session.established.peerParameters.map { _ in session.established.mrpParameters },
             deviceName: name, room: nil, resuming: .failed)
@@ -92,13 +92,13 @@ public final class Hub: Sendable {
     }
 
     /// The devices of the home.
-    public func devices() throws -> [DeviceRecord] {
-        try store.devices()
+    public func devices() async throws -> [DeviceRecord] {
+        try await store.devices()
     }
 
     /// The device with this ID (`8FC7772401CD0696-1`), or the only device of a node given by its node ID.
-    public func device(named text: String) throws -> DeviceRecord {
-        let devices = try store.devices()
+    public func device(named text: String) async throws -> DeviceRecord {
+        let devices = try await store.devices()
         if let id = DeviceID(text), let device = devices.first(where: { $0.id == id }) { return device }
         if let byName = devices.filter({ $0.name.caseInsensitiveCompare(text) == .orderedSame }).first { return byName }
         throw HubError.unknownDevice(text)

@@ -5,8 +5,10 @@ import MatterPlatform
 /// processes opening a session at once cannot both succeed, and no reader sees a session half opened or half closed.
 extension HubStore {
     /// The session row as stored (possibly abandoned: see `CommissioningSessionRecord.isAbandoned`), or nil.
-    public func commissioningSession() throws(HubStoreError) -> CommissioningSessionRecord? {
-        try write { transaction in try Self.session(in: transaction) }
+    public func commissioningSession() async throws(HubStoreError) -> CommissioningSessionRecord? {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write { transaction in try Self.session(in: transaction) }
+        }
     }
 
     /// Opens `session` unless a live one holds the home. An abandoned one (owner gone, or past its deadline) is
@@ -14,48 +16,55 @@ extension HubStore {
     @discardableResult
     public func openCommissioningSession(
         _ session: CommissioningSessionRecord, now: Date
-    ) throws(HubStoreError) -> CommissioningSessionRecord? {
-        try write { transaction in
-            let existing = try Self.session(in: transaction)
-            if let existing {
-                guard existing.isAbandoned(now: now) else {
-                    throw HubStoreError.commissioningInProgress(existing.owner)
+    ) async throws(HubStoreError) -> CommissioningSessionRecord? {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write { transaction in
+                let existing = try Self.session(in: transaction)
+                if let existing {
+                    guard existing.isAbandoned(now: now) else {
+                        throw HubStoreError.commissioningInProgress(existing.owner)
+                    }
+                    try Self.clearSession(deletingNodes: true, in: transaction)
                 }
-                try Self.clearSession(deletingNodes: true, in: transaction)
+                try transaction.query(
+                    """
+                    INSERT INTO commissioning_session (id, session_id, structure_id, owner_pid, owner_start_ticks, deadline, interfaces,
+                                                       paa_trust_store, created_at)
+                    VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .text(session.id), .text(session.structureID), .integer(Int64(session.owner.pid)),
+                        .integer(Int64(bitPattern: session.owner.startTicks)), .date(session.deadline),
+                        .text(session.interfaces.joined(separator: ",")), .text(session.paaTrustStore),
+                        .date(Self.now()),
+                    ])
+                return existing
             }
-            try transaction.query(
-                """
-                INSERT INTO commissioning_session (id, session_id, structure_id, owner_pid, owner_start_ticks, deadline, interfaces,
-                                                   paa_trust_store, created_at)
-                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(session.id), .text(session.structureID), .integer(Int64(session.owner.pid)),
-                    .integer(Int64(bitPattern: session.owner.startTicks)), .date(session.deadline),
-                    .text(session.interfaces.joined(separator: ",")), .text(session.paaTrustStore), .date(Self.now()),
-                ])
-            return existing
         }
     }
 
     /// Closes the session, keeping what it commissioned; returns the devices it added. Refused (and the session left
     /// open) when no device was commissioned in it.
-    public func completeCommissioningSession(_ sessionID: String) throws(HubStoreError) -> [DeviceID] {
-        try write { transaction in
-            try Self.requireSession(sessionID, in: transaction)
-            let devices = try Self.sessionDevices(in: transaction)
-            guard !devices.isEmpty else { throw HubStoreError.nothingCommissioned }
-            try Self.clearSession(deletingNodes: false, in: transaction)
-            return devices
+    public func completeCommissioningSession(_ sessionID: String) async throws(HubStoreError) -> [DeviceID] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write { transaction in
+                try Self.requireSession(sessionID, in: transaction)
+                let devices = try Self.sessionDevices(in: transaction)
+                guard !devices.isEmpty else { throw HubStoreError.nothingCommissioned }
+                try Self.clearSession(deletingNodes: false, in: transaction)
+                return devices
+            }
         }
     }
 
     /// Closes the session and deletes every node it commissioned, with their devices; returns those node IDs so the
     /// caller can remove the hub's fabric from the devices.
-    public func cancelCommissioningSession(_ sessionID: String) throws(HubStoreError) -> [UInt64] {
-        try write { transaction in
-            try Self.requireSession(sessionID, in: transaction)
-            return try Self.clearSession(deletingNodes: true, in: transaction)
+    public func cancelCommissioningSession(_ sessionID: String) async throws(HubStoreError) -> [UInt64] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write { transaction in
+                try Self.requireSession(sessionID, in: transaction)
+                return try Self.clearSession(deletingNodes: true, in: transaction)
+            }
         }
     }
 
@@ -64,64 +73,75 @@ extension HubStore {
     @discardableResult
     public func configureSessionDevices(
         _ sessionID: String, name: String, roomName: String?
-    ) throws(HubStoreError) -> [DeviceID] {
-        try write { transaction in
-            let session = try Self.requireSession(sessionID, in: transaction)
-            let devices = try Self.sessionDevices(in: transaction)
-            guard !devices.isEmpty else { throw HubStoreError.nothingCommissioned }
-            var roomID: String?
-            if let roomName {
-                if let existing = try transaction.query("SELECT room_id FROM rooms WHERE name = ?", [.text(roomName)])
-                    .first
-                {
-                    roomID = try StoredRow(table: "rooms", values: existing).text("room_id")
-                } else {
-                    let created = UUID().uuidString
-                    try transaction.query(
-                        "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
-                        [.text(created), .text(roomName), .text(session.structureID), .date(Self.now())])
-                    roomID = created
+    ) async throws(HubStoreError) -> [DeviceID] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write { transaction in
+                let session = try Self.requireSession(sessionID, in: transaction)
+                let devices = try Self.sessionDevices(in: transaction)
+                guard !devices.isEmpty else { throw HubStoreError.nothingCommissioned }
+                var roomID: String?
+                if let roomName {
+                    if let existing = try transaction.query(
+                        "SELECT room_id FROM rooms WHERE name = ?", [.text(roomName)]
+                    )
+                    .first {
+                        roomID = try StoredRow(table: "rooms", values: existing).text("room_id")
+                    } else {
+                        let created = UUID().uuidString
+                        try transaction.query(
+                            "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
+                            [.text(created), .text(roomName), .text(session.structureID), .date(Self.now())])
+                        roomID = created
+                    }
                 }
+                for (index, device) in devices.enumerated() {
+                    let deviceName = devices.count == 1 ? name : "\(name) \(index + 1)"
+                    try transaction.query(
+                        "UPDATE devices SET name = ?, room_id = ? WHERE node_id = ? AND endpoint = ?",
+                        [
+                            .text(deviceName), roomID.map { .text($0) } ?? .null, .identifier(device.nodeID),
+                            .integer(Int64(device.endpoint)),
+                        ])
+                }
+                return devices
             }
-            for (index, device) in devices.enumerated() {
-                let deviceName = devices.count == 1 ? name : "\(name) \(index + 1)"
-                try transaction.query(
-                    "UPDATE devices SET name = ?, room_id = ? WHERE node_id = ? AND endpoint = ?",
-                    [
-                        .text(deviceName), roomID.map { .text($0) } ?? .null, .identifier(device.nodeID),
-                        .integer(Int64(device.endpoint)),
-                    ])
-            }
-            return devices
         }
     }
 
     // MARK: Grants
 
     /// Lets the local user `uid` add devices to the structure.
-    public func grantCommissioning(uid: UInt32, structureID: String) throws(HubStoreError) {
-        try write { transaction in
-            if try transaction.query("SELECT 1 FROM structures WHERE structure_id = ?", [.text(structureID)]).isEmpty {
-                throw HubStoreError.unknownStructure(structureID)
+    public func grantCommissioning(uid: UInt32, structureID: String) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write { transaction in
+                if try transaction.query("SELECT 1 FROM structures WHERE structure_id = ?", [.text(structureID)])
+                    .isEmpty
+                {
+                    throw HubStoreError.unknownStructure(structureID)
+                }
+                try transaction.query(
+                    "INSERT OR IGNORE INTO commissioning_grants (uid, structure_id, granted_at) VALUES (?, ?, ?)",
+                    [.integer(Int64(uid)), .text(structureID), .date(Self.now())])
             }
-            try transaction.query(
-                "INSERT OR IGNORE INTO commissioning_grants (uid, structure_id, granted_at) VALUES (?, ?, ?)",
-                [.integer(Int64(uid)), .text(structureID), .date(Self.now())])
         }
     }
 
-    public func revokeCommissioning(uid: UInt32, structureID: String) throws(HubStoreError) {
-        try write { transaction in
-            try transaction.query(
-                "DELETE FROM commissioning_grants WHERE uid = ? AND structure_id = ?",
-                [.integer(Int64(uid)), .text(structureID)])
+    public func revokeCommissioning(uid: UInt32, structureID: String) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write { transaction in
+                try transaction.query(
+                    "DELETE FROM commissioning_grants WHERE uid = ? AND structure_id = ?",
+                    [.integer(Int64(uid)), .text(structureID)])
+            }
         }
     }
 
-    public func hasCommissioningGrant(uid: UInt32, structureID: String) throws(HubStoreError) -> Bool {
-        !(try read(
-            "SELECT 1 FROM commissioning_grants WHERE uid = ? AND structure_id = ?",
-            [.integer(Int64(uid)), .text(structureID)])).isEmpty
+    public func hasCommissioningGrant(uid: UInt32, structureID: String) async throws(HubStoreError) -> Bool {
+        try await onQueue { [self] () throws(HubStoreError) in
+            !(try read(
+                "SELECT 1 FROM commissioning_grants WHERE uid = ? AND structure_id = ?",
+                [.integer(Int64(uid)), .text(structureID)])).isEmpty
+        }
     }
 
     // MARK: Plumbing

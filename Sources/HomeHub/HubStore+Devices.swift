@@ -13,9 +13,11 @@ extension HubStore {
     @discardableResult
     public func addDevices(
         of nodeID: UInt64, named name: String, inRoom room: String?
-    ) throws(HubStoreError) -> [DeviceID] {
-        try write(touching: [nodeID]) { transaction in
-            try Self.insertDevices(of: nodeID, named: name, inRoom: room, in: transaction)
+    ) async throws(HubStoreError) -> [DeviceID] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: [nodeID]) { transaction in
+                try Self.insertDevices(of: nodeID, named: name, inRoom: room, in: transaction)
+            }
         }
     }
 
@@ -55,58 +57,68 @@ extension HubStore {
     @discardableResult
     public func reconcileEndpoints(
         of nodeID: UInt64, with description: NodeDescription,
-        naming name: (EndpointDescription?) -> String
-    ) throws(HubStoreError) -> Bool {
-        let types = description.endpointDeviceTypes
-        let tags = description.endpointSemanticTags
-        // Not a whole node: leave the store alone.
-        guard types.contains(where: { $0.endpoint == 0 }) else { return false }
-        return try write(touching: [nodeID]) { transaction in
-            guard
-                let values = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)])
+        naming name: @escaping @Sendable (EndpointDescription?) -> String
+    ) async throws(HubStoreError) -> Bool {
+        try await onQueue { [self] () throws(HubStoreError) in
+            let types = description.endpointDeviceTypes
+            let tags = description.endpointSemanticTags
+            // Not a whole node: leave the store alone.
+            guard types.contains(where: { $0.endpoint == 0 }) else { return false }
+            return try write(touching: [nodeID]) { transaction in
+                guard
+                    let values = try transaction.query(
+                        "SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]
+                    )
                     .first,
-                try StoredRow(table: "nodes", values: values).text("state")
-                    == NodeRecord.CommissioningState.commissioned.rawValue
-            else {
-                throw HubStoreError.unknownNode(nodeID)
+                    try StoredRow(table: "nodes", values: values).text("state")
+                        == NodeRecord.CommissioningState.commissioned.rawValue
+                else {
+                    throw HubStoreError.unknownNode(nodeID)
+                }
+                let storedTypes = try Self.storedEndpoints(of: nodeID, in: transaction)
+                let storedTags = try Self.storedTags(of: nodeID, in: transaction)
+                guard Set(storedTypes) != Set(types) || storedTags != tags else { return false }
+                try Self.replaceEndpoints(types, tags: tags, of: nodeID, in: transaction)
+                let wanted = Set(Self.deviceEndpoints(of: types))
+                let present = Set(
+                    try transaction.query("SELECT endpoint FROM devices WHERE node_id = ?", [.identifier(nodeID)]).map {
+                        values in
+                        try StoredRow(table: "devices", values: values).narrow("endpoint", as: UInt16.self)
+                    })
+                for endpoint in present.subtracting(wanted) {
+                    try transaction.query(
+                        "DELETE FROM devices WHERE node_id = ? AND endpoint = ?",
+                        [.identifier(nodeID), .integer(Int64(endpoint))])
+                }
+                let now = Self.now()
+                for endpoint in wanted.subtracting(present).sorted() {
+                    try transaction.query(
+                        "INSERT INTO devices (node_id, endpoint, name, room_id, created_at) VALUES (?, ?, ?, NULL, ?)",
+                        [
+                            .identifier(nodeID), .integer(Int64(endpoint)),
+                            .text(name(description.endpoints.first { $0.endpoint == endpoint })),
+                            .date(now),
+                        ])
+                }
+                return true
             }
-            let storedTypes = try Self.storedEndpoints(of: nodeID, in: transaction)
-            let storedTags = try Self.storedTags(of: nodeID, in: transaction)
-            guard Set(storedTypes) != Set(types) || storedTags != tags else { return false }
-            try Self.replaceEndpoints(types, tags: tags, of: nodeID, in: transaction)
-            let wanted = Set(Self.deviceEndpoints(of: types))
-            let present = Set(
-                try transaction.query("SELECT endpoint FROM devices WHERE node_id = ?", [.identifier(nodeID)]).map {
-                    values in
-                    try StoredRow(table: "devices", values: values).narrow("endpoint", as: UInt16.self)
-                })
-            for endpoint in present.subtracting(wanted) {
-                try transaction.query(
-                    "DELETE FROM devices WHERE node_id = ? AND endpoint = ?",
-                    [.identifier(nodeID), .integer(Int64(endpoint))])
-            }
-            let now = Self.now()
-            for endpoint in wanted.subtracting(present).sorted() {
-                try transaction.query(
-                    "INSERT INTO devices (node_id, endpoint, name, room_id, created_at) VALUES (?, ?, ?, NULL, ?)",
-                    [
-                        .identifier(nodeID), .integer(Int64(endpoint)),
-                        .text(name(description.endpoints.first { $0.endpoint == endpoint })),
-                        .date(now),
-                    ])
-            }
-            return true
         }
     }
 
     /// Every device of a commissioned node, in order of node creation and endpoint.
-    public func devices() throws(HubStoreError) -> [DeviceRecord] {
-        try devices(ofNodesWhere: "1", [])
+    public func devices() async throws(HubStoreError) -> [DeviceRecord] {
+        try await onQueue { [self] () throws(HubStoreError) in try devicesOnQueue() }
     }
 
     /// The devices of one node, in endpoint order; empty when it is not a commissioned node.
-    public func devices(of nodeID: UInt64) throws(HubStoreError) -> [DeviceRecord] {
-        try devices(ofNodesWhere: "node_id = ?", [.identifier(nodeID)])
+    public func devices(of nodeID: UInt64) async throws(HubStoreError) -> [DeviceRecord] {
+        try await onQueue { [self] () throws(HubStoreError) in try devicesOnQueue(of: nodeID) }
+    }
+
+    /// `devices()` and `devices(of:)` for code already on the store's queue (or a commit observer, on the writer's).
+    func devicesOnQueue(of nodeID: UInt64? = nil) throws(HubStoreError) -> [DeviceRecord] {
+        guard let nodeID else { return try devices(ofNodesWhere: "1", []) }
+        return try devices(ofNodesWhere: "node_id = ?", [.identifier(nodeID)])
     }
 
     private func devices(
@@ -163,41 +175,49 @@ extension HubStore {
     }
 
     /// Renames one device (one endpoint). The name is stored as given: the caller validates it.
-    public func renameDevice(_ id: DeviceID, to name: String) throws(HubStoreError) {
-        try write(touching: [id.nodeID]) { transaction in
-            let changed = try transaction.query(
-                "UPDATE devices SET name = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
-                [.text(name), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
-            guard !changed.isEmpty else { throw HubStoreError.unknownDevice(id) }
-        }
-    }
-
-    /// Names the whole node, shown when the node is one device of several parts.
-    public func renameNode(_ nodeID: UInt64, to name: String) throws(HubStoreError) {
-        try write(touching: [nodeID]) { transaction in
-            let changed = try transaction.query(
-                "UPDATE nodes SET name = ? WHERE node_id = ? RETURNING node_id", [.text(name), .identifier(nodeID)])
-            guard !changed.isEmpty else { throw HubStoreError.unknownNode(nodeID) }
-        }
-    }
-
-    /// Puts the devices in `roomID` (or in no room when nil): all of them or none.
-    public func moveDevices(_ ids: [DeviceID], toRoom roomID: String?) throws(HubStoreError) {
-        try write(touching: Set(ids.map(\.nodeID))) { transaction in
-            if let roomID, try transaction.query("SELECT 1 FROM rooms WHERE room_id = ?", [.text(roomID)]).isEmpty {
-                throw HubStoreError.unknownRoom(roomID)
-            }
-            for id in ids {
+    public func renameDevice(_ id: DeviceID, to name: String) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: [id.nodeID]) { transaction in
                 let changed = try transaction.query(
-                    "UPDATE devices SET room_id = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
-                    [.optionalText(roomID), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
+                    "UPDATE devices SET name = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
+                    [.text(name), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
                 guard !changed.isEmpty else { throw HubStoreError.unknownDevice(id) }
             }
         }
     }
 
-    public func device(_ id: DeviceID) throws(HubStoreError) -> DeviceRecord? {
-        try devices().first { $0.id == id }
+    /// Names the whole node, shown when the node is one device of several parts.
+    public func renameNode(_ nodeID: UInt64, to name: String) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: [nodeID]) { transaction in
+                let changed = try transaction.query(
+                    "UPDATE nodes SET name = ? WHERE node_id = ? RETURNING node_id", [.text(name), .identifier(nodeID)])
+                guard !changed.isEmpty else { throw HubStoreError.unknownNode(nodeID) }
+            }
+        }
+    }
+
+    /// Puts the devices in `roomID` (or in no room when nil): all of them or none.
+    public func moveDevices(_ ids: [DeviceID], toRoom roomID: String?) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: Set(ids.map(\.nodeID))) { transaction in
+                if let roomID, try transaction.query("SELECT 1 FROM rooms WHERE room_id = ?", [.text(roomID)]).isEmpty {
+                    throw HubStoreError.unknownRoom(roomID)
+                }
+                for id in ids {
+                    let changed = try transaction.query(
+                        "UPDATE devices SET room_id = ? WHERE node_id = ? AND endpoint = ? RETURNING node_id",
+                        [.optionalText(roomID), .identifier(id.nodeID), .integer(Int64(id.endpoint))])
+                    guard !changed.isEmpty else { throw HubStoreError.unknownDevice(id) }
+                }
+            }
+        }
+    }
+
+    public func device(_ id: DeviceID) async throws(HubStoreError) -> DeviceRecord? {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try devices(ofNodesWhere: "node_id = ?", [.identifier(id.nodeID)]).first { $0.id == id }
+        }
     }
 
     /// The room with this name (case-insensitive), created in the default structure when absent; its ID is a fresh UUID.

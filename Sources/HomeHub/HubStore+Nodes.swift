@@ -12,40 +12,47 @@ extension HubStore {
         nodeID: UInt64, vendorID: UInt16, productID: UInt16, attestation: NodeRecord.Attestation,
         addresses: [SocketAddress] = [], mrpParameters: MRPParameters? = nil,
         session: String? = nil
-    ) throws(HubStoreError) -> NodeRecord {
-        let now = Self.now()
-        let node = NodeRecord(
-            nodeID: nodeID, vendorID: vendorID, productID: productID, attestation: attestation, state: .commissioning,
-            addresses: addresses, mrpParameters: mrpParameters, createdAt: now, updatedAt: now)
-        try write(touching: [nodeID]) { transaction in
-            if let existing = try transaction.query("SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)])
-                .first
-            {
-                throw HubStoreError.nodeExists(nodeID, try Self.state(StoredRow(table: "nodes", values: existing)))
+    ) async throws(HubStoreError) -> NodeRecord {
+        try await onQueue { [self] () throws(HubStoreError) in
+            let now = Self.now()
+            let node = NodeRecord(
+                nodeID: nodeID, vendorID: vendorID, productID: productID, attestation: attestation,
+                state: .commissioning,
+                addresses: addresses, mrpParameters: mrpParameters, createdAt: now, updatedAt: now)
+            try write(touching: [nodeID]) { transaction in
+                if let existing = try transaction.query(
+                    "SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]
+                )
+                .first {
+                    throw HubStoreError.nodeExists(nodeID, try Self.state(StoredRow(table: "nodes", values: existing)))
+                }
+                let mrp = Self.mrpValues(mrpParameters)
+                try transaction.query(
+                    """
+                    INSERT INTO nodes (node_id, vendor_id, product_id, attestation_verdict, attestation_trusted, state,
+                                       mrp_idle_ms, mrp_active_ms, mrp_active_threshold_ms, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .identifier(nodeID), .integer(Int64(vendorID)), .integer(Int64(productID)),
+                        .text(attestation.verdict),
+                        .integer(attestation.trusted ? 1 : 0),
+                        .text(NodeRecord.CommissioningState.commissioning.rawValue),
+                        mrp[0], mrp[1], mrp[2], .date(now), .date(now),
+                    ])
+                try Self.replaceAddresses(addresses, of: nodeID, in: transaction)
+                // In the same transaction: a cancelled session cannot miss a node that is starting, and a node cannot start in a closed session.
+                if let session { try Self.addSessionNode(nodeID, session: session, in: transaction) }
             }
-            let mrp = Self.mrpValues(mrpParameters)
-            try transaction.query(
-                """
-                INSERT INTO nodes (node_id, vendor_id, product_id, attestation_verdict, attestation_trusted, state,
-                                   mrp_idle_ms, mrp_active_ms, mrp_active_threshold_ms, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .identifier(nodeID), .integer(Int64(vendorID)), .integer(Int64(productID)),
-                    .text(attestation.verdict),
-                    .integer(attestation.trusted ? 1 : 0), .text(NodeRecord.CommissioningState.commissioning.rawValue),
-                    mrp[0], mrp[1], mrp[2], .date(now), .date(now),
-                ])
-            try Self.replaceAddresses(addresses, of: nodeID, in: transaction)
-            // In the same transaction: a cancelled session cannot miss a node that is starting, and a node cannot start in a closed session.
-            if let session { try Self.addSessionNode(nodeID, session: session, in: transaction) }
+            return node
         }
-        return node
     }
 
     /// CommissioningComplete succeeded: the node is part of the home.
-    public func markCommissioned(_ nodeID: UInt64) throws(HubStoreError) {
-        try transition(nodeID, from: .commissioning, to: .commissioned)
+    public func markCommissioned(_ nodeID: UInt64) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try transition(nodeID, from: .commissioning, to: .commissioned)
+        }
     }
 
     /// CommissioningComplete succeeded: in one transaction the node becomes commissioned with what its interview
@@ -56,59 +63,73 @@ extension HubStore {
     public func finishCommissioning(
         _ nodeID: UInt64, description: NodeDescription?, addresses: [SocketAddress], mrpParameters: MRPParameters?,
         deviceName: String, room: String?, resuming state: NodeRecord.CommissioningState = .commissioning
-    ) throws(HubStoreError) -> [DeviceID] {
-        try write(touching: [nodeID]) { transaction in
-            try Self.transition(nodeID, from: state, to: .commissioned, in: transaction)
-            if let description {
-                try Self.updateIdentity(
-                    of: nodeID, vendorName: description.vendorName, productName: description.productName,
-                    serialNumber: description.serialNumber, in: transaction)
-                try Self.replaceEndpoints(
-                    description.endpointDeviceTypes, tags: description.endpointSemanticTags, of: nodeID, in: transaction
-                )
+    ) async throws(HubStoreError) -> [DeviceID] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: [nodeID]) { transaction in
+                try Self.transition(nodeID, from: state, to: .commissioned, in: transaction)
+                if let description {
+                    try Self.updateIdentity(
+                        of: nodeID, vendorName: description.vendorName, productName: description.productName,
+                        serialNumber: description.serialNumber, in: transaction)
+                    try Self.replaceEndpoints(
+                        description.endpointDeviceTypes, tags: description.endpointSemanticTags, of: nodeID,
+                        in: transaction
+                    )
+                }
+                if !addresses.isEmpty {
+                    try Self.updateReachability(
+                        of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction)
+                }
+                return try Self.insertDevices(of: nodeID, named: deviceName, inRoom: room, in: transaction)
             }
-            if !addresses.isEmpty {
-                try Self.updateReachability(
-                    of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction)
-            }
-            return try Self.insertDevices(of: nodeID, named: deviceName, inRoom: room, in: transaction)
         }
     }
 
     /// The commissioning was abandoned (or found pending after a crash); the node can be commissioned again.
-    public func markFailed(_ nodeID: UInt64) throws(HubStoreError) {
-        try transition(nodeID, from: .commissioning, to: .failed)
+    public func markFailed(_ nodeID: UInt64) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try transition(nodeID, from: .commissioning, to: .failed)
+        }
     }
 
     /// Removes the node with its addresses, endpoints, devices and its place in the add-device session. Its node ID
     /// stays allocated.
-    public func deleteNode(_ nodeID: UInt64) throws(HubStoreError) {
-        try write(touching: [nodeID]) { transaction in
-            guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty else {
-                throw HubStoreError.unknownNode(nodeID)
+    public func deleteNode(_ nodeID: UInt64) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: [nodeID]) { transaction in
+                guard try !transaction.query("SELECT 1 FROM nodes WHERE node_id = ?", [.identifier(nodeID)]).isEmpty
+                else {
+                    throw HubStoreError.unknownNode(nodeID)
+                }
+                try transaction.query("DELETE FROM nodes WHERE node_id = ?", [.identifier(nodeID)])
+                try transaction.query(
+                    "DELETE FROM commissioning_session_nodes WHERE node_id = ?", [.identifier(nodeID)])
             }
-            try transaction.query("DELETE FROM nodes WHERE node_id = ?", [.identifier(nodeID)])
-            try transaction.query("DELETE FROM commissioning_session_nodes WHERE node_id = ?", [.identifier(nodeID)])
         }
     }
 
     /// What the device said about itself once it could be read (Basic Information cluster).
     public func updateIdentity(
         of nodeID: UInt64, vendorName: String?, productName: String?, serialNumber: String?
-    ) throws(HubStoreError) {
-        try write(touching: [nodeID]) { transaction in
-            try Self.updateIdentity(
-                of: nodeID, vendorName: vendorName, productName: productName, serialNumber: serialNumber,
-                in: transaction)
+    ) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: [nodeID]) { transaction in
+                try Self.updateIdentity(
+                    of: nodeID, vendorName: vendorName, productName: productName, serialNumber: serialNumber,
+                    in: transaction)
+            }
         }
     }
 
     /// Where the node was last reached, and the MRP intervals it advertised there.
     public func updateReachability(
         of nodeID: UInt64, addresses: [SocketAddress], mrpParameters: MRPParameters?
-    ) throws(HubStoreError) {
-        try write(touching: [nodeID]) { transaction in
-            try Self.updateReachability(of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction)
+    ) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: [nodeID]) { transaction in
+                try Self.updateReachability(
+                    of: nodeID, addresses: addresses, mrpParameters: mrpParameters, in: transaction)
+            }
         }
     }
 
@@ -116,15 +137,19 @@ extension HubStore {
     /// keep the order given.
     public func setEndpoints(
         _ endpoints: [EndpointDeviceType], tags: [EndpointSemanticTag] = [], of nodeID: UInt64
-    ) throws(HubStoreError) {
-        try write(touching: [nodeID]) { transaction in
-            try Self.replaceEndpoints(endpoints, tags: tags, of: nodeID, in: transaction)
+    ) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: [nodeID]) { transaction in
+                try Self.replaceEndpoints(endpoints, tags: tags, of: nodeID, in: transaction)
+            }
         }
     }
 
     /// The node's semantic tags, by endpoint and in the order the device listed them.
-    public func semanticTags(of nodeID: UInt64) throws(HubStoreError) -> [EndpointSemanticTag] {
-        try semanticTags(where: "node_id = ?", [.identifier(nodeID)]).map(\.tag)
+    public func semanticTags(of nodeID: UInt64) async throws(HubStoreError) -> [EndpointSemanticTag] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try semanticTags(where: "node_id = ?", [.identifier(nodeID)]).map(\.tag)
+        }
     }
 
     /// Tags with their node, in node, endpoint and list order.
@@ -141,40 +166,50 @@ extension HubStore {
         return tags
     }
 
-    public func endpoints(of nodeID: UInt64) throws(HubStoreError) -> [EndpointDeviceType] {
-        var endpoints: [EndpointDeviceType] = []
-        for values in try read(
-            "SELECT * FROM endpoints WHERE node_id = ? ORDER BY endpoint, device_type", [.identifier(nodeID)])
-        {
-            let row = StoredRow(table: "endpoints", values: values)
-            endpoints.append(
-                EndpointDeviceType(
-                    endpoint: try row.narrow("endpoint", as: UInt16.self),
-                    deviceType: try row.narrow("device_type", as: UInt32.self),
-                    revision: try row.narrow("revision", as: UInt16.self)))
+    public func endpoints(of nodeID: UInt64) async throws(HubStoreError) -> [EndpointDeviceType] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            var endpoints: [EndpointDeviceType] = []
+            for values in try read(
+                "SELECT * FROM endpoints WHERE node_id = ? ORDER BY endpoint, device_type", [.identifier(nodeID)])
+            {
+                let row = StoredRow(table: "endpoints", values: values)
+                endpoints.append(
+                    EndpointDeviceType(
+                        endpoint: try row.narrow("endpoint", as: UInt16.self),
+                        deviceType: try row.narrow("device_type", as: UInt32.self),
+                        revision: try row.narrow("revision", as: UInt16.self)))
+            }
+            return endpoints
         }
-        return endpoints
     }
 
-    public func node(_ nodeID: UInt64) throws(HubStoreError) -> NodeRecord? {
-        try nodes(where: "node_id = ?", [.identifier(nodeID)]).first
+    public func node(_ nodeID: UInt64) async throws(HubStoreError) -> NodeRecord? {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try nodes(where: "node_id = ?", [.identifier(nodeID)]).first
+        }
     }
 
     /// Every node, in order of creation.
-    public func nodes() throws(HubStoreError) -> [NodeRecord] {
-        try nodes(where: "1", [])
+    public func nodes() async throws(HubStoreError) -> [NodeRecord] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try nodes(where: "1", [])
+        }
     }
 
     /// Nodes whose commissioning started but neither completed nor was marked failed: after a crash, these
     /// are rolled back (`markFailed` or `deleteNode`) before anything else.
-    public func pendingCommissionings() throws(HubStoreError) -> [NodeRecord] {
-        try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.commissioning.rawValue)])
+    public func pendingCommissionings() async throws(HubStoreError) -> [NodeRecord] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.commissioning.rawValue)])
+        }
     }
 
     /// Nodes whose commissioning was interrupted (a process that died mid-way) and marked failed: each may hold
     /// our NOC, if the interruption came after CommissioningComplete.
-    public func interruptedCommissionings() throws(HubStoreError) -> [NodeRecord] {
-        try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.failed.rawValue)])
+    public func interruptedCommissionings() async throws(HubStoreError) -> [NodeRecord] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.failed.rawValue)])
+        }
     }
 
     func nodes(

@@ -3,8 +3,13 @@ import MatterPlatform
 
 /// The hub's persistent state over SQLite: the fabric, the nodes and their endpoints, the node IDs handed out.
 /// Callers see typed records only. Every write is one short transaction, so a crash leaves each change whole or absent.
+///
+/// Every method runs its statements on the store's own serial queue and is awaited: no cooperative thread ever
+/// waits on the database, which a writer can for up to the busy timeout while another process holds its lock.
 public final class HubStore: Sendable {
     let database: SQLiteDatabase
+    /// Where every statement of this store runs, one at a time, in order.
+    let queue: DispatchQueue
     /// The database file as every connection to it in this process names it: where commits are told.
     let canonicalPath: String
 
@@ -15,18 +20,39 @@ public final class HubStore: Sendable {
     var changeMarkerPath: String { database.path + "-written" }
 
     /// Opens the database in the state directory, creating or migrating its schema.
-    public convenience init(directory: StateDirectory) throws(HubStoreError) {
-        try self.init(path: directory.databasePath)
+    public convenience init(directory: StateDirectory) async throws(HubStoreError) {
+        try await self.init(path: directory.databasePath)
     }
 
-    public init(path: String) throws(HubStoreError) {
-        do {
-            database = try SQLiteDatabase(path: path)
-        } catch {
-            throw .database(error)
+    public init(path: String) async throws(HubStoreError) {
+        let queue = DispatchQueue(label: "swift-home.store")
+        self.queue = queue
+        database = try await Self.run(on: queue) { () throws(HubStoreError) in
+            do throws(SQLiteError) {
+                return try SQLiteDatabase(path: path)
+            } catch {
+                throw .database(error)
+            }
         }
         canonicalPath = StoreCommitObservers.canonical(path)
-        try migrate()
+        try await onQueue { [self] () throws(HubStoreError) in try migrate() }
+    }
+
+    /// Runs `body` on the store's queue and hands back what it returned or threw.
+    @discardableResult
+    func onQueue<Result: Sendable>(
+        _ body: @escaping @Sendable () throws(HubStoreError) -> Result
+    ) async throws(HubStoreError) -> Result {
+        try await Self.run(on: queue, body)
+    }
+
+    private static func run<Result: Sendable>(
+        on queue: DispatchQueue, _ body: @escaping @Sendable () throws(HubStoreError) -> Result
+    ) async throws(HubStoreError) -> Result {
+        let outcome = await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: Swift.Result { () throws(HubStoreError) in try body() }) }
+        }
+        return try outcome.get()
     }
 
     /// Calls `observer` after every commit to this store's file by any connection of this process, at once, on the
@@ -36,7 +62,11 @@ public final class HubStore: Sendable {
     }
 
     /// The schema version the database is at.
-    public func schemaVersion() throws(HubStoreError) -> Int {
+    public func schemaVersion() async throws(HubStoreError) -> Int {
+        try await onQueue { [self] () throws(HubStoreError) in try storedSchemaVersion() }
+    }
+
+    private func storedSchemaVersion() throws(HubStoreError) -> Int {
         let rows = try read("SELECT version FROM schema_version")
         guard let row = rows.first else { return 0 }
         return Int(try StoredRow(table: "schema_version", values: row).integer("version"))
@@ -45,31 +75,37 @@ public final class HubStore: Sendable {
     // MARK: Fabric
 
     /// The hub's fabric, or nil before it was created.
-    public func fabric() throws(HubStoreError) -> FabricRecord? {
-        guard let values = try read("SELECT * FROM fabric").first else { return nil }
-        let row = StoredRow(table: "fabric", values: values)
-        return FabricRecord(
-            fabricID: try row.identifier("fabric_id"), hubNodeID: try row.identifier("hub_node_id"),
-            vendorID: try row.narrow("vendor_id", as: UInt16.self), rootCertificate: try row.blob("rcac"),
-            intermediateCertificate: try row.optionalBlob("icac"), hubOperationalCertificate: try row.blob("hub_noc"),
-            ipkEpochKey: try row.blob("ipk_epoch_key"), createdAt: try row.date("created_at"))
+    public func fabric() async throws(HubStoreError) -> FabricRecord? {
+        try await onQueue { [self] () throws(HubStoreError) in
+            guard let values = try read("SELECT * FROM fabric").first else { return nil }
+            let row = StoredRow(table: "fabric", values: values)
+            return FabricRecord(
+                fabricID: try row.identifier("fabric_id"), hubNodeID: try row.identifier("hub_node_id"),
+                vendorID: try row.narrow("vendor_id", as: UInt16.self), rootCertificate: try row.blob("rcac"),
+                intermediateCertificate: try row.optionalBlob("icac"),
+                hubOperationalCertificate: try row.blob("hub_noc"),
+                ipkEpochKey: try row.blob("ipk_epoch_key"), createdAt: try row.date("created_at"))
+        }
     }
 
     /// Stores the hub's fabric; a hub has exactly one, so a second is refused.
-    public func insertFabric(_ fabric: FabricRecord) throws(HubStoreError) {
-        try write { transaction in
-            if let existing = try transaction.query("SELECT fabric_id FROM fabric").first {
-                throw HubStoreError.fabricExists(
-                    try StoredRow(table: "fabric", values: existing).identifier("fabric_id"))
+    public func insertFabric(_ fabric: FabricRecord) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write { transaction in
+                if let existing = try transaction.query("SELECT fabric_id FROM fabric").first {
+                    throw HubStoreError.fabricExists(
+                        try StoredRow(table: "fabric", values: existing).identifier("fabric_id"))
+                }
+                try transaction.query(
+                    "INSERT INTO fabric (fabric_id, hub_node_id, vendor_id, rcac, icac, hub_noc, ipk_epoch_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        .identifier(fabric.fabricID), .identifier(fabric.hubNodeID), .integer(Int64(fabric.vendorID)),
+                        .blob(fabric.rootCertificate),
+                        fabric.intermediateCertificate.map { .blob($0) } ?? .null,
+                        .blob(fabric.hubOperationalCertificate),
+                        .blob(fabric.ipkEpochKey), .date(fabric.createdAt),
+                    ])
             }
-            try transaction.query(
-                "INSERT INTO fabric (fabric_id, hub_node_id, vendor_id, rcac, icac, hub_noc, ipk_epoch_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    .identifier(fabric.fabricID), .identifier(fabric.hubNodeID), .integer(Int64(fabric.vendorID)),
-                    .blob(fabric.rootCertificate),
-                    fabric.intermediateCertificate.map { .blob($0) } ?? .null, .blob(fabric.hubOperationalCertificate),
-                    .blob(fabric.ipkEpochKey), .date(fabric.createdAt),
-                ])
         }
     }
 
@@ -78,19 +114,21 @@ public final class HubStore: Sendable {
     /// Records `nodeID` as handed out when no node, no earlier allocation and not the hub itself uses it.
     /// Returns false when it is taken. Allocations are never released: a device that crashed mid-commissioning
     /// may still hold a NOC for its ID.
-    public func reserveNodeID(_ nodeID: UInt64) throws(HubStoreError) -> Bool {
-        try write { transaction in
-            let taken = try transaction.query(
-                """
-                SELECT 1 FROM node_id_allocations WHERE node_id = ?1
-                UNION ALL SELECT 1 FROM nodes WHERE node_id = ?1
-                UNION ALL SELECT 1 FROM fabric WHERE hub_node_id = ?1
-                """, [.identifier(nodeID)])
-            guard taken.isEmpty else { return false }
-            try transaction.query(
-                "INSERT INTO node_id_allocations (node_id, allocated_at) VALUES (?, ?)",
-                [.identifier(nodeID), .date(Self.now())])
-            return true
+    public func reserveNodeID(_ nodeID: UInt64) async throws(HubStoreError) -> Bool {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write { transaction in
+                let taken = try transaction.query(
+                    """
+                    SELECT 1 FROM node_id_allocations WHERE node_id = ?1
+                    UNION ALL SELECT 1 FROM nodes WHERE node_id = ?1
+                    UNION ALL SELECT 1 FROM fabric WHERE hub_node_id = ?1
+                    """, [.identifier(nodeID)])
+                guard taken.isEmpty else { return false }
+                try transaction.query(
+                    "INSERT INTO node_id_allocations (node_id, allocated_at) VALUES (?, ?)",
+                    [.identifier(nodeID), .date(Self.now())])
+                return true
+            }
         }
     }
 
@@ -144,7 +182,7 @@ public final class HubStore: Sendable {
                 try transaction.query("INSERT INTO schema_version (version) VALUES (0)")
             }
         }
-        let found = try schemaVersion()
+        let found = try storedSchemaVersion()
         guard found <= HubSchema.currentVersion else {
             throw .newerSchema(found: found, supported: HubSchema.currentVersion)
         }

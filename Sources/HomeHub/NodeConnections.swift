@@ -26,7 +26,7 @@ public actor NodeConnections {
     /// those attributes and no events (see `NodeConnection.Settings.attributePaths`).
     public func connection(to nodeID: UInt64, attributePaths: [AttributePathIB]? = nil) async throws -> NodeConnection {
         if let existing = connections[nodeID] { return existing }
-        guard let node = try hub.store.node(nodeID), node.state == .commissioned else {
+        guard let node = try await hub.store.node(nodeID), node.state == .commissioned else {
             throw HubError.unknownNode(nodeID)
         }
         let (hub, interfaces, transport) = (hub, interfaces, transport)
@@ -46,7 +46,7 @@ public actor NodeConnections {
     /// Starts a connection to every commissioned node; returns them in the store's order.
     public func connectAll() async throws -> [NodeConnection] {
         var all: [NodeConnection] = []
-        for node in try hub.store.nodes() where node.state == .commissioned {
+        for node in try await hub.store.nodes() where node.state == .commissioned {
             all.append(try await connection(to: node.nodeID))
         }
         return all

@@ -24,7 +24,7 @@ import Testing
         try await withHome { home, store, _ in
             let count = 1_000
             for index in 1...count {
-                try addNode(store, UInt64(index), endpoints: [(1, 0x0100)], named: "Light \(index)")
+                try await addNode(store, UInt64(index), endpoints: [(1, 0x0100)], named: "Light \(index)")
             }
             let devices = try await home.devices().list()
             #expect(devices.count == count)
@@ -53,8 +53,8 @@ import Testing
 
     @Test func aReportChangesNoDeviceValueSoTheHomesQueriesStayQuiet() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
-            try addNode(store, 0x22, endpoints: [(1, 0x0100)], named: "Desk")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x22, endpoints: [(1, 0x0100)], named: "Desk")
             let batches = Recorder { record in for try await value in home.devices().batched() { record(value) } }
             _ = await batches.values(count: 1)
             // Connectivity is part of a device: the lamp coming online is a batch.
@@ -63,7 +63,7 @@ import Testing
             _ = await batches.values(count: 2)
             Self.report(onOff: true, version: 2, to: 0x11, in: model)
             let desk = DeviceID(nodeID: 0x22, endpoint: 1)
-            try store.renameDevice(desk, to: "Desk lamp")
+            try await store.renameDevice(desk, to: "Desk lamp")
             // The rename is the next batch: the report before it emitted nothing.
             let values = await batches.values(count: 3)
             #expect(values.count == 3)

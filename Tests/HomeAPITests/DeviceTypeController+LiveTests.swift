@@ -33,7 +33,7 @@ import Testing
             let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: 3840))
             let device = try VirtualDevice(store: store, state: state, port: 0, simulation: simulation, log: { _ in })
             try await device.start()
-            let hub = try Hub(statePath: directory + "/hub")
+            let hub = try await Hub(statePath: directory + "/hub")
             let trust = PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)])
             let address = SocketAddress.ipv4(IPv4Address(127 << 24 | 1), port: device.port)
             _ = try await hub.commission(
@@ -114,9 +114,9 @@ import Testing
             let store = home.context.store
             let lamp = try #require(try await home.devices().list().first)
             let nodeID = lamp.types.nodeID
-            let stored = try store.endpoints(of: nodeID)
+            let stored = try await store.endpoints(of: nodeID)
             // The store lost the light's type (as if commissioned by an older build, or before a firmware update).
-            try store.setEndpoints(stored.filter { $0.endpoint == 0 }, of: nodeID)
+            try await store.setEndpoints(stored.filter { $0.endpoint == 0 }, of: nodeID)
             let stale = try #require(try await home.devices().list().first)
             #expect(!stale.types.contains(OnOffLightDeviceType.self))
 
@@ -131,7 +131,7 @@ import Testing
             await batches.until { $0.last == true }
             batches.cancel()
             #expect(batches.values.last == true)
-            #expect(Set(try store.endpoints(of: nodeID)) == Set(stored))
+            #expect(Set(try await store.endpoints(of: nodeID)) == Set(stored))
         }
     }
 
@@ -197,7 +197,7 @@ import Testing
                 store: store, state: try store.loadOrCreate(DeviceSettings(kind: .light)), port: 0, log: { _ in })
             try await restarted.start()
             // Back on a new port, which mDNS would announce; here the hub is told.
-            try home.context.store.updateReachability(
+            try await home.context.store.updateReachability(
                 of: lamp.nodeID, addresses: [.ipv4(IPv4Address(127 << 24 | 1), port: restarted.port)],
                 mrpParameters: nil)
             await batches.until { $0.drop { $0 != .offline }.contains(.online) }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct DeviceTypeControllerTests {
     @Test func containsAndGetFollowTheStoredDeviceTypes() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0101)], named: "Spot")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0101)], named: "Spot")
             let spot = try #require(try await home.devices().list().first)
             #expect(spot.types.contains(DimmableLightDeviceType.self))
             #expect(!spot.types.contains(OnOffLightDeviceType.self))
@@ -30,9 +30,9 @@ import Testing
     /// `subscribe` would end.
     @Test func getIsNilForADeviceNoLongerInTheHome() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0101)], named: "Spot")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0101)], named: "Spot")
             let spot = try #require(try await home.devices().list().first)
-            try store.deleteNode(0x11)
+            try await store.deleteNode(0x11)
             #expect(await spot.types.get(DimmableLightDeviceType.self) == nil)
         }
     }
@@ -41,9 +41,9 @@ import Testing
     /// a multipart device whose tags change is a changed device.
     @Test func getAllGivesEachPartInEndpointOrderWithItsTags() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(3, 0x0100), (1, 0x0100), (2, 0x0302)], named: "Lamps")
-            let endpoints = try store.endpoints(of: 0x11)
-            try store.setEndpoints(
+            try await addNode(store, 0x11, endpoints: [(3, 0x0100), (1, 0x0100), (2, 0x0302)], named: "Lamps")
+            let endpoints = try await store.endpoints(of: 0x11)
+            try await store.setEndpoints(
                 endpoints,
                 tags: [
                     EndpointSemanticTag(endpoint: 3, namespaceID: 0x08, tag: 1),
@@ -61,7 +61,7 @@ import Testing
                 for try await devices in home.devices(enableMultipartDevices: true).batched() { record(devices) }
             }
             #expect(await batches.values(count: 1).count == 1)
-            try store.setEndpoints(
+            try await store.setEndpoints(
                 endpoints, tags: [EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 4)], of: 0x11)
             let changed = await batches.values(count: 2).last?.first
             #expect(
@@ -74,7 +74,7 @@ import Testing
 
     @Test func subscribeToAMissingTypeFinishesWithoutEmitting() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
             let missing = Recorder { record in
                 for try await value in lamp.types.subscribe(ContactSensorDeviceType.self) { record(value) }
@@ -86,7 +86,7 @@ import Testing
 
     @Test func subscribeEmitsTheTypeAndFinishesWhenTheDeviceLosesIt() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
             let light = Recorder { record in
                 for try await value in lamp.types.subscribe(OnOffLightDeviceType.self) { record(value) }
@@ -94,10 +94,10 @@ import Testing
             #expect(await light.values(count: 1).map(\.metadata.revision) == [3])
             // A new revision on the endpoint is a change to the device type (its connectivity may change too: the test
             // node cannot be reached).
-            try store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 4)], of: 0x11)
+            try await store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 4)], of: 0x11)
             await light.until { $0.last?.metadata.revision == 4 }
             #expect(light.values.last?.metadata.revision == 4)
-            try store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0015, revision: 1)], of: 0x11)
+            try await store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0015, revision: 1)], of: 0x11)
             await light.waitUntilFinished()
             #expect(light.finished && Set(light.values.map(\.metadata.revision)) == [3, 4])
             await home.disconnect()
@@ -106,7 +106,7 @@ import Testing
 
     @Test func subscribeAllEmitsEveryTypeSubscriptableByType() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100), (2, 0x0015)], named: "Combo")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100), (2, 0x0015)], named: "Combo")
             let combo = try #require(try await home.devices(enableMultipartDevices: true).list().first)
             let all = Recorder { record in for try await value in combo.types.subscribeAll() { record(value) } }
             let first = try #require(await all.values(count: 1).first)

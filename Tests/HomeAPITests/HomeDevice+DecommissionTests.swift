@@ -21,7 +21,7 @@ import Testing
             await batches.until { $0.last == [] }
             batches.cancel()
             #expect(batches.values.last == [])
-            #expect(try home.context.store.nodes().isEmpty)
+            #expect(try await home.context.store.nodes().isEmpty)
             // The device took RemoveFabric: with no fabric left it is commissionable again.
             #expect(await device.fabrics.isEmpty)
             #expect(await device.isCommissioningWindowOpen)
@@ -70,7 +70,7 @@ import Testing
             let statePath = home.context.hub.directory.path
             var status = stat()
             #expect(stat(statePath, &status) == 0)
-            let guest = try Home.open(
+            let guest = try await Home.open(
                 statePath: statePath, configuration: Home.Configuration(stateDirectory: statePath),
                 callerUID: status.st_uid + 1)
             let lamp = try #require(try await guest.devices().list().first)
@@ -88,7 +88,7 @@ import Testing
             await device.shutdown()
             #expect(try await lamp.decommissionDevice() == [lamp.id])
             #expect(try await home.devices().list().isEmpty)
-            #expect(try home.context.store.nodes().isEmpty)
+            #expect(try await home.context.store.nodes().isEmpty)
         }
     }
 }

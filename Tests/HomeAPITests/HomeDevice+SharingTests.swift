@@ -29,7 +29,7 @@ import Testing
 
             // Another ecosystem (a second hub of ours, as vendor 0xFFF1) commissions it with the code alone.
             try await withTemporaryDirectory { directory in
-                let second = try Hub(statePath: directory + "/second")
+                let second = try await Hub(statePath: directory + "/second")
                 let trust = PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)])
                 let address = SocketAddress.ipv4(IPv4Address(127 << 24 | 1), port: device.port)
                 let joined = try await second.commission(
@@ -103,7 +103,7 @@ import Testing
     /// A bridged device is shared through its bridge: refused before anything is sent (the node has no address).
     @Test func aBridgedDeviceIsSharedThroughItsBridge() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x000E), (2, 0x0013), (2, 0x0100)], named: "Bridge")
+            try await addNode(store, 0x11, endpoints: [(1, 0x000E), (2, 0x0013), (2, 0x0100)], named: "Bridge")
             let bridged = try #require(try await home.devices().list().first { $0.id.hasSuffix("-2") })
             let enhanced = await #expect(throws: HomeError.self) { _ = try await bridged.openCommissioningWindow() }
             let basic = await #expect(throws: HomeError.self) { _ = try await bridged.openBasicCommissioningWindow() }

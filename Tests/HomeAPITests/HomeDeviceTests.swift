@@ -6,45 +6,45 @@ import Testing
 @Suite struct HomeDeviceTests {
     @Test func setNameReturnsTheRenamedDeviceAndLeavesTheOriginalAsItWas() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
             let renamed = try await lamp.setName("Desk lamp")
             #expect(lamp.name == "Lamp")
             #expect(renamed.name == "Desk lamp")
             #expect(renamed.id == lamp.id && renamed != lamp)
             #expect(try await home.devices().list() == [renamed])
-            #expect(try store.devices().map(\.name) == ["Desk lamp"])
+            #expect(try await store.devices().map(\.name) == ["Desk lamp"])
         }
     }
 
     @Test func setNameStoresSixtyCodePointsOfALongerName() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
             // 59 letters + e + COMBINING ACUTE ACCENT: 61 code points, 60 grapheme clusters.
             let renamed = try await lamp.setName(String(repeating: "x", count: 59) + "e\u{301}")
             #expect(renamed.name == String(repeating: "x", count: 59) + "e")
-            #expect(try store.devices().first?.name == renamed.name)
+            #expect(try await store.devices().first?.name == renamed.name)
         }
     }
 
     @Test func aBlankNameIsRefusedAndChangesNothing() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
             await #expect {
                 try await lamp.setName(" \t ")
             } throws: { error in
                 (error as? HomeError)?.code == .invalidArgument
             }
-            #expect(try store.devices().first?.name == "Lamp")
+            #expect(try await store.devices().first?.name == "Lamp")
         }
     }
 
     @Test func devicesCarryTheirRoomStructureAndUnknownConnectivity() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp", room: "Kitchen")
-            try addNode(store, 0x22, endpoints: [(1, 0x0015)], named: "Door")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp", room: "Kitchen")
+            try await addNode(store, 0x22, endpoints: [(1, 0x0015)], named: "Door")
             let devices = try await home.devices().list()
             let structure = try #require(try await home.structures().list().first)
             let kitchen = try #require(try await home.rooms().list().first)
@@ -58,8 +58,8 @@ import Testing
 
     @Test func multipartDevicesAreWholeNodesWithTheirPartsInTypes() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100), (2, 0x0100), (3, 0x0015)], named: "Strip")
-            try addNode(store, 0x22, endpoints: [(1, 0x0101)], named: "Spot")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100), (2, 0x0100), (3, 0x0015)], named: "Strip")
+            try await addNode(store, 0x22, endpoints: [(1, 0x0101)], named: "Spot")
             let endpoints = try await home.devices().list()
             #expect(Set(endpoints.map(\.name)) == ["Strip 1", "Strip 2", "Strip 3", "Spot"])
 
@@ -92,9 +92,9 @@ import Testing
 
     @Test func renamingADeviceThatIsGoneIsNotFound() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
-            try store.deleteNode(0x11)
+            try await store.deleteNode(0x11)
             await #expect(throws: HomeError(.notFound, "no device 0000000000000011-1 in the store")) {
                 try await lamp.setName("Gone")
             }

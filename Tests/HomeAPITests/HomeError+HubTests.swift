@@ -34,7 +34,7 @@ import Testing
 
     @Test func aDamagedStoreIsDataLoss() async throws {
         try await withHome { home, store, path in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             #expect(try await home.devices().list().count == 1)
             // A client of this home's hub, following its devices.
             let client = try await Home.connect(stateDirectory: path)
@@ -53,8 +53,8 @@ import Testing
             await #expect(throws: damaged) { try await client.devices().list() }
             // And a hub opened on it afterwards (this process's home is its hub now: another process would be) refuses
             // to start from it.
-            #expect(throws: damaged) {
-                try Home.open(statePath: path, configuration: Home.Configuration(stateDirectory: path))
+            await #expect(throws: damaged) {
+                try await Home.open(statePath: path, configuration: Home.Configuration(stateDirectory: path))
             }
         }
     }
@@ -62,8 +62,8 @@ import Testing
     @Test func aStoreFromANewerSwiftHomeIsAFailedPrecondition() async throws {
         try await withHome { _, store, path in
             try store.database.execute("UPDATE schema_version SET version = 99")
-            #expect {
-                try Home.open(statePath: path, configuration: Home.Configuration(stateDirectory: path))
+            await #expect {
+                try await Home.open(statePath: path, configuration: Home.Configuration(stateDirectory: path))
             } throws: { error in
                 (error as? HomeError)?.code == .failedPrecondition
             }

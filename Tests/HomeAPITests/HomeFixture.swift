@@ -14,7 +14,7 @@ func withHome<Result>(_ body: (Home, HubStore, String) async throws -> Result) a
     let path = String(cString: created)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let home = try await Home.connect(stateDirectory: path)
-    let store = try HubStore(path: path + "/hub.sqlite")
+    let store = try await HubStore(path: path + "/hub.sqlite")
     // A home followed live holds a transport whose socket polls: stop it, or it keeps a thread busy after the test.
     do {
         let result = try await body(home, store, path)
@@ -30,15 +30,15 @@ func withHome<Result>(_ body: (Home, HubStore, String) async throws -> Result) a
 @discardableResult
 func addNode(
     _ store: HubStore, _ nodeID: UInt64, endpoints: [(UInt16, UInt32)], named name: String, room: String? = nil
-) throws -> [DeviceID] {
-    try store.beginCommissioning(
+) async throws -> [DeviceID] {
+    try await store.beginCommissioning(
         nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000,
         attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
-    try store.setEndpoints(
+    try await store.setEndpoints(
         [EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1)]
             + endpoints.map { EndpointDeviceType(endpoint: $0.0, deviceType: $0.1, revision: 3) }, of: nodeID)
-    try store.markCommissioned(nodeID)
-    return try store.addDevices(of: nodeID, named: name, inRoom: room)
+    try await store.markCommissioned(nodeID)
+    return try await store.addDevices(of: nodeID, named: name, inRoom: room)
 }
 
 /// Consumes a sequence in a task of its own and keeps what it emits, so a test can wait for values with a deadline.

@@ -44,7 +44,7 @@ import Testing
             #expect(configure?.code == .failedPrecondition)
             await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall")
             #expect(try await fixture.home.rooms().list().isEmpty)
-            #expect(try fixture.storedNodeIDs().isEmpty)
+            #expect(try await fixture.storedNodeIDs().isEmpty)
             await fixture.device.shutdown()
         }
     }
@@ -69,8 +69,8 @@ import Testing
             }
             #expect(refused?.code == .unauthenticated)
             #expect(refused?.message.contains("PASE session failed: wrong passcode") == true)
-            #expect(try fixture.storedNodeIDs().isEmpty)
-            #expect(try fixture.home.context.store.commissioningSession()?.nodeIDs == [])
+            #expect(try await fixture.storedNodeIDs().isEmpty)
+            #expect(try await fixture.home.context.store.commissioningSession()?.nodeIDs == [])
             try await commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
             let named = try await fixture.home.devices().list().map(\.name)
             await commissioner.configureMatterDevice(deviceName: "  ", roomName: "Hall")
@@ -108,7 +108,7 @@ import Testing
             }
             #expect(error?.code == .permissionDenied)
             #expect(error?.message.contains("device attestation failed") == true)
-            #expect(try fixture.storedNodeIDs().isEmpty)
+            #expect(try await fixture.storedNodeIDs().isEmpty)
             #expect(await fixture.device.fabrics.isEmpty)
             await structure.cancelMatterCommissioning()
             await fixture.device.shutdown()
@@ -128,7 +128,7 @@ import Testing
             }
             #expect(error?.code == .deadlineExceeded)
             #expect(error?.message.hasPrefix("adding the device: PASE session failed") == true)
-            #expect(try fixture.storedNodeIDs().isEmpty)
+            #expect(try await fixture.storedNodeIDs().isEmpty)
             await structure.cancelMatterCommissioning()
         }
     }

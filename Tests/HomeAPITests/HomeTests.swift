@@ -6,7 +6,7 @@ import Testing
 @Suite struct HomeTests {
     @Test func aSecondHomeOnTheSameDirectorySeesTheFirstOnesChanges() async throws {
         try await withHome { first, store, path in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             // Its own connection, as another process sharing the app group would have.
             let second = try await Home.connect(stateDirectory: path)
             let devices = Recorder { record in for try await value in second.devices().batched() { record(value) } }
@@ -27,7 +27,7 @@ import Testing
 
     @Test func changesSurviveReconnecting() async throws {
         try await withHome { home, store, path in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
             let den = try await home.createRoom(name: "Den")
             _ = try await home.move(device: try await lamp.setName("Den lamp"), to: den)

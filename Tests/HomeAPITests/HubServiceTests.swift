@@ -27,7 +27,7 @@ import Testing
             }
             try await device.start()
             let statePath = directory + "/hub"
-            let hub = try Hub(statePath: statePath)
+            let hub = try await Hub(statePath: statePath)
             let trust = PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)])
             _ = try await hub.commission(
                 CommissioningRequest(

@@ -28,14 +28,14 @@ import Testing
     @Test func aDeviceLeftHoldingOurFabricIsFinishedAndItsDevicesAdded() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await Self.interruptedAfterCommissioningComplete(in: directory)
-            let nodeID = try #require(try fixture.storedNodeIDs().first)
+            let nodeID = try #require(try await fixture.storedNodeIDs().first)
             #expect(try await fixture.home.devices().list().isEmpty)
 
-            let hub = try Hub(statePath: fixture.statePath)
+            let hub = try await Hub(statePath: fixture.statePath)
             let finished = await hub.finishInterruptedCommissionings(interfaces: [])
             #expect(finished.map(\.nodeID) == [nodeID])
             #expect(finished.first?.devices.map(\.nodeID) == [nodeID])
-            #expect(try hub.store.interruptedCommissionings().isEmpty)
+            #expect(try await hub.store.interruptedCommissionings().isEmpty)
             let devices = try await fixture.home.devices().list()
             #expect(devices.map(\.name) == [finished.first?.productName])
             #expect(devices.first?.roomID == nil)
@@ -69,9 +69,9 @@ import Testing
             // The device does not answer (gone, or rolled back by its fail-safe and no longer ours): nothing to finish.
             await fixture.device.shutdown()
 
-            let hub = try Hub(statePath: fixture.statePath)
+            let hub = try await Hub(statePath: fixture.statePath)
             #expect(await hub.finishInterruptedCommissionings(interfaces: []).isEmpty)
-            #expect(try hub.store.interruptedCommissionings().count == 1)
+            #expect(try await hub.store.interruptedCommissionings().count == 1)
             #expect(try await fixture.home.devices().list().isEmpty)
         }
     }
@@ -86,7 +86,7 @@ import Testing
             try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
             _ = try await structure.completeMatterCommissioning()
 
-            let hub = try Hub(statePath: fixture.statePath)
+            let hub = try await Hub(statePath: fixture.statePath)
             let request = CommissioningRequest(
                 payload: fixture.device.setupPayload, address: fixture.address,
                 trustStore: try PAATrustStore(directory: fixture.statePath + "/paa"))

@@ -37,7 +37,7 @@ func builtExecutable(_ name: String) throws -> String {
             let helper = try builtExecutable("ExampleAddDeviceHelper")
             // The helper finds the app group container through XDG_DATA_HOME, which it inherits; no other test reads it.
             setenv("XDG_DATA_HOME", directory, 1)
-            let home = try Home.open(
+            let home = try await Home.open(
                 statePath: directory + "/swift-home/app-groups/group.example.tests",
                 configuration: Home.Configuration(sharedAppGroup: "group.example.tests"))
             let structure = try #require(try await home.structures().list().first)
@@ -79,7 +79,7 @@ func builtExecutable(_ name: String) throws -> String {
             #expect(
                 message.contains(
                     "failedPrecondition: another commissioning session is in progress (opened by process \(getpid()))"))
-            #expect(try home.context.store.commissioningSession()?.owner == ProcessIdentity.current())
+            #expect(try await home.context.store.commissioningSession()?.owner == ProcessIdentity.current())
         }
     }
 }

@@ -6,8 +6,8 @@ import Testing
 @Suite struct QueryTests {
     @Test func listIsTheFirstValueOfBatched() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
-            try addNode(store, 0x22, endpoints: [(1, 0x0015)], named: "Door")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x22, endpoints: [(1, 0x0015)], named: "Door")
             let listed = try await home.devices().list()
             var batches = home.devices().batched().makeAsyncIterator()
             let first = try await batches.next(isolation: nil)
@@ -19,8 +19,8 @@ import Testing
 
     @Test func batchedEmitsTheWholeSetOnRenameMoveAndRoomCreation() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
-            try addNode(store, 0x22, endpoints: [(1, 0x0015)], named: "Door")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x22, endpoints: [(1, 0x0015)], named: "Door")
             let devices = Recorder { record in for try await value in home.devices().batched() { record(value) } }
             let rooms = Recorder { record in for try await value in home.rooms().batched() { record(value) } }
             #expect(await devices.values(count: 1).count == 1)
@@ -48,12 +48,12 @@ import Testing
 
     @Test func batchedDoesNotRepeatAnUnchangedSet() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let devices = Recorder { record in for try await value in home.devices().batched() { record(value) } }
             #expect(await devices.values(count: 1).count == 1)
             // Both bump the change counter without changing any device.
             _ = try await home.createRoom(name: "Hall")
-            try store.updateIdentity(of: 0x11, vendorName: "Acme", productName: "Lamp 2000", serialNumber: "S1")
+            try await store.updateIdentity(of: 0x11, vendorName: "Acme", productName: "Lamp 2000", serialNumber: "S1")
             try await Task.sleep(for: quietPeriod)
             #expect(devices.values.count == 1)
             devices.cancel()
@@ -62,9 +62,9 @@ import Testing
 
     @Test func streamEmitsEveryElementFirstThenOnlyWhatChangedOrAppeared() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
-            try addNode(store, 0x22, endpoints: [(1, 0x0015)], named: "Door")
-            try addNode(store, 0x33, endpoints: [(1, 0x0101)], named: "Spot")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x22, endpoints: [(1, 0x0015)], named: "Door")
+            try await addNode(store, 0x33, endpoints: [(1, 0x0101)], named: "Spot")
             let stream = Recorder { record in for try await value in home.devices().stream() { record(value) } }
             let initial = await stream.values(count: 3)
             #expect(Set(initial.map(\.name)) == ["Lamp", "Door", "Spot"])
@@ -77,10 +77,10 @@ import Testing
             #expect(afterRename.last?.name == "Front door")
 
             // A device another connection adds appears; one it removes is not emitted.
-            try addNode(store, 0x44, endpoints: [(1, 0x0100)], named: "Porch")
+            try await addNode(store, 0x44, endpoints: [(1, 0x0100)], named: "Porch")
             let afterAdd = await stream.values(count: 5)
             #expect(afterAdd.last?.name == "Porch")
-            try store.deleteNode(0x33)
+            try await store.deleteNode(0x33)
             try await Task.sleep(for: quietPeriod)
             #expect(stream.values.count == 5)
             stream.cancel()
@@ -89,7 +89,7 @@ import Testing
 
     @Test func twoConsumersEachSeeEveryChange() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let first = Recorder { record in for try await value in home.devices().batched() { record(value) } }
             let second = Recorder { record in for try await value in home.devices().batched() { record(value) } }
             #expect(await first.values(count: 1).count == 1)
@@ -107,7 +107,7 @@ import Testing
 
     @Test func cancellingTheConsumerEndsTheSequenceAndReleasesItsListener() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let batches = Recorder { record in for try await value in home.devices().batched() { record(value) } }
             let stream = Recorder { record in for try await value in home.rooms().stream() { record(value) } }
             _ = await batches.values(count: 1)

@@ -13,7 +13,7 @@ import Testing
 
             let renamed = try await kitchen.setName("Cuisine")
             #expect(kitchen.name == "Kitchen" && renamed.name == "Cuisine" && renamed.id == kitchen.id)
-            #expect(try store.rooms().map(\.name) == ["Cuisine"])
+            #expect(try await store.rooms().map(\.name) == ["Cuisine"])
 
             try await home.deleteRoom(renamed)
             #expect(try await home.rooms().list().isEmpty)
@@ -52,7 +52,7 @@ import Testing
 
     @Test func devicesOfADeletedRoomStayInNoRoom() async throws {
         try await withHome { home, store, _ in
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp")
             let lamp = try #require(try await home.devices().list().first)
             let den = try await home.createRoom(name: "Den")
             let moved = try await home.move(device: lamp, to: den)

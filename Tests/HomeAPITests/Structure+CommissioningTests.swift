@@ -49,14 +49,14 @@ struct StructureCommissioningTests {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
-            let other = try fixture.openSessionOwnedByAnotherProcess(structure)
+            let other = try await fixture.openSessionOwnedByAnotherProcess(structure)
             let error = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
             #expect(error?.code == .failedPrecondition)
             #expect(error?.message.contains("process \(other.processIdentifier)") == true)
             kill(other.processIdentifier, SIGKILL)
             _ = await ChildProcess.finish(other)
             try await structure.prepareForMatterCommissioning()
-            #expect(try fixture.home.context.store.commissioningSession()?.owner == ProcessIdentity.current())
+            #expect(try await fixture.home.context.store.commissioningSession()?.owner == ProcessIdentity.current())
             await fixture.device.shutdown()
         }
     }
@@ -68,16 +68,16 @@ struct StructureCommissioningTests {
             let structure = try await fixture.structure()
             let store = fixture.home.context.store
             let owner = try #require(ProcessIdentity.current())
-            try store.openCommissioningSession(
+            try await store.openCommissioningSession(
                 CommissioningSessionRecord(
                     id: "stale", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(-1),
                     interfaces: [], paaTrustStore: directory), now: Date())
-            try store.beginCommissioning(
+            try await store.beginCommissioning(
                 nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000,
                 attestation: .init(verdict: "test", trusted: true), session: "stale")
             try await structure.prepareForMatterCommissioning()
-            #expect(try fixture.storedNodeIDs().isEmpty)
-            #expect(try store.commissioningSession()?.id != "stale")
+            #expect(try await fixture.storedNodeIDs().isEmpty)
+            #expect(try await store.commissioningSession()?.id != "stale")
             await fixture.device.shutdown()
         }
     }
@@ -89,9 +89,9 @@ struct StructureCommissioningTests {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
-            let other = try fixture.openSessionOwnedByAnotherProcess(structure)
+            let other = try await fixture.openSessionOwnedByAnotherProcess(structure)
             try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
-            #expect(try fixture.storedNodeIDs().count == 1)
+            #expect(try await fixture.storedNodeIDs().count == 1)
             #expect(await fixture.device.fabrics.count == 1)
             if diedBeforeTheFinalWrite {
                 // As if the process died after CommissioningComplete, before the node was written as commissioned.
@@ -101,7 +101,7 @@ struct StructureCommissioningTests {
             _ = await ChildProcess.finish(other)
 
             try await structure.prepareForMatterCommissioning()
-            #expect(try fixture.storedNodeIDs().isEmpty)
+            #expect(try await fixture.storedNodeIDs().isEmpty)
             #expect(await fixture.device.fabrics.isEmpty, "the device still holds the abandoned session's fabric")
             #expect(await fixture.device.isCommissioningWindowOpen)
             await fixture.device.shutdown()
@@ -120,7 +120,7 @@ struct StructureCommissioningTests {
                     handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
             _ = try await structure.completeMatterCommissioning()
             try await fixture.openBasicCommissioningWindow(through: fixture.home)
-            let nodesBefore = try fixture.storedNodeIDs()
+            let nodesBefore = try await fixture.storedNodeIDs()
 
             try await structure.prepareForMatterCommissioning()
             let error = await #expect(throws: HomeError.self) {
@@ -129,7 +129,7 @@ struct StructureCommissioningTests {
             #expect(error?.code == .alreadyExists)
             #expect(error?.message.contains("already commissioned to this hub") == true)
             await structure.cancelMatterCommissioning()
-            #expect(try fixture.storedNodeIDs() == nodesBefore)
+            #expect(try await fixture.storedNodeIDs() == nodesBefore)
             #expect(try await fixture.home.devices().list().map(\.name) == ["Desk lamp"])
             #expect(await fixture.device.fabrics.count == 1)
             await fixture.home.disconnect()
@@ -146,7 +146,7 @@ struct StructureCommissioningTests {
                 var configuration = Home.Configuration(
                     stateDirectory: directory + "/other\(index)", paaTrustStore: fixture.statePath + "/paa")
                 configuration.commissioningAddress = fixture.address
-                let other = try Home.open(statePath: directory + "/other\(index)", configuration: configuration)
+                let other = try await Home.open(statePath: directory + "/other\(index)", configuration: configuration)
                 let otherStructure = try #require(try await other.structures().list().first)
                 try await otherStructure.prepareForMatterCommissioning()
                 try await HomeMatterCommissioner(home: other).commissionMatterDevice(
@@ -164,8 +164,8 @@ struct StructureCommissioningTests {
             }
             #expect(error?.code == .resourceExhausted)
             #expect(error?.message.contains("TableFull") == true)
-            #expect(try fixture.storedNodeIDs().isEmpty)
-            #expect(try fixture.home.context.store.commissioningSession()?.nodeIDs == [])
+            #expect(try await fixture.storedNodeIDs().isEmpty)
+            #expect(try await fixture.home.context.store.commissioningSession()?.nodeIDs == [])
             #expect(await fixture.device.fabrics.count == Int(DeviceConstants.supportedFabrics))
             await structure.cancelMatterCommissioning()
             await fixture.device.shutdown()
@@ -180,7 +180,7 @@ struct StructureCommissioningTests {
             let error = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
             #expect(error?.code == .unavailable)
             #expect(error?.message.contains("swifthome-absent0") == true)
-            #expect(try fixture.home.context.store.commissioningSession() == nil)
+            #expect(try await fixture.home.context.store.commissioningSession() == nil)
             await fixture.device.shutdown()
         }
     }
@@ -194,7 +194,8 @@ struct StructureCommissioningTests {
             let otherUser = status.st_uid + 1
             var configuration = Home.Configuration(stateDirectory: owner.statePath)
             configuration.commissioningAddress = owner.address
-            let guest = try Home.open(statePath: owner.statePath, configuration: configuration, callerUID: otherUser)
+            let guest = try await Home.open(
+                statePath: owner.statePath, configuration: configuration, callerUID: otherUser)
             let guestStructure = try #require(try await guest.structures().list().first)
             let ownerStructure = try await owner.structure()
 
@@ -222,7 +223,7 @@ struct StructureCommissioningTests {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
-            let counterBefore = try fixture.home.context.store.changeCounter()
+            let counterBefore = try await fixture.home.context.store.changeCounter()
             try await structure.prepareForMatterCommissioning()
             let request = fixture.request(structure, payload: try fixture.qrCode)
             let interrupted = await #expect(throws: HomeError.self) {
@@ -231,12 +232,12 @@ struct StructureCommissioningTests {
                     interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
             }
             #expect(interrupted?.code == .aborted)
-            #expect(try fixture.storedNodeIDs().count == 1)
+            #expect(try await fixture.storedNodeIDs().count == 1)
             await structure.cancelMatterCommissioning()
-            #expect(try fixture.storedNodeIDs().isEmpty)
+            #expect(try await fixture.storedNodeIDs().isEmpty)
             #expect(try await fixture.home.devices().list().isEmpty)
-            #expect(try fixture.home.context.store.commissioningSession() == nil)
-            #expect(try fixture.home.context.store.changeCounter() > counterBefore)
+            #expect(try await fixture.home.context.store.commissioningSession() == nil)
+            #expect(try await fixture.home.context.store.changeCounter() > counterBefore)
             // RemoveFabric took the device's only fabric: it is commissionable again.
             #expect(await fixture.device.isCommissioningWindowOpen)
 
@@ -261,7 +262,7 @@ struct StructureCommissioningTests {
             let nothing = await #expect(throws: HomeError.self) { try await structure.completeMatterCommissioning() }
             #expect(nothing?.code == .failedPrecondition)
             #expect(nothing?.message.contains("no device was commissioned") == true)
-            #expect(try fixture.home.context.store.commissioningSession() != nil)
+            #expect(try await fixture.home.context.store.commissioningSession() != nil)
             await fixture.device.shutdown()
         }
     }

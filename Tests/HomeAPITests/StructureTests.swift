@@ -8,7 +8,7 @@ import Testing
         try await withHome { home, store, _ in
             let structures = try await home.structures().list()
             #expect(structures.map(\.name) == ["Home"])
-            #expect(try store.structures().map(\.id) == structures.map(\.id))
+            #expect(try await store.structures().map(\.id) == structures.map(\.id))
         }
     }
 
@@ -17,7 +17,7 @@ import Testing
             let structure = try #require(try await home.structures().list().first)
             let renamed = try await structure.setName("Beach house")
             #expect(structure.name == "Home" && renamed.name == "Beach house" && renamed.id == structure.id)
-            #expect(try store.structures().map(\.name) == ["Beach house"])
+            #expect(try await store.structures().map(\.name) == ["Beach house"])
             let room = try await home.createRoom(name: "Porch", in: renamed)
             #expect(room.structureID == structure.id)
         }
@@ -26,7 +26,7 @@ import Testing
     @Test func roomsTheCommissionerCreatesJoinTheDefaultStructure() async throws {
         try await withHome { home, store, _ in
             // The commissioner's `--room` creates rooms through the store directly.
-            try addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp", room: "Garage")
+            try await addNode(store, 0x11, endpoints: [(1, 0x0100)], named: "Lamp", room: "Garage")
             let structure = try #require(try await home.structures().list().first)
             #expect(try await home.rooms().list().map(\.structureID) == [structure.id])
         }

@@ -29,7 +29,8 @@ struct VirtualDeviceFixture {
         try Data(device.attestation.paa).write(to: URL(fileURLWithPath: directory + "/hub/paa/development-paa.der"))
         var configuration = Home.Configuration(stateDirectory: directory + "/hub", networkInterfaces: interfaces)
         configuration.commissioningAddress = .ipv4(IPv4Address(127 << 24 | 1), port: device.port)
-        let home = try Home.open(statePath: directory + "/hub", configuration: configuration, callerUID: callerUID)
+        let home = try await Home.open(
+            statePath: directory + "/hub", configuration: configuration, callerUID: callerUID)
         return VirtualDeviceFixture(directory: directory, device: device, home: home)
     }
 
@@ -62,13 +63,13 @@ struct VirtualDeviceFixture {
 
     /// Opens the home's add-device session as another live process does (a `sleep`, which the test kills to play a
     /// crash); returns that process.
-    func openSessionOwnedByAnotherProcess(_ structure: Structure) throws -> Process {
+    func openSessionOwnedByAnotherProcess(_ structure: Structure) async throws -> Process {
         let other = Process()
         other.executableURL = URL(fileURLWithPath: "/bin/sleep")
         other.arguments = ["60"]
         try other.run()
         let owner = try #require(ProcessIdentity.running(pid: other.processIdentifier))
-        try home.context.store.openCommissioningSession(
+        try await home.context.store.openCommissioningSession(
             CommissioningSessionRecord(
                 id: "other process", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(600),
                 interfaces: [], paaTrustStore: statePath + "/paa"), now: Date())
@@ -76,8 +77,8 @@ struct VirtualDeviceFixture {
     }
 
     /// Every node of the store, whatever its state: what "no trace" is checked against.
-    func storedNodeIDs() throws -> [UInt64] {
-        try home.context.store.nodes().map(\.nodeID)
+    func storedNodeIDs() async throws -> [UInt64] {
+        try await home.context.store.nodes().map(\.nodeID)
     }
 }
 

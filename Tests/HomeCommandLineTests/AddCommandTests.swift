@@ -34,12 +34,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let granted = await HomeCommand.run(["grant", "1234", "--state", directory])
         #expect(granted == .success("user 1234 may add devices to Home\n"))
-        let store = try HubStore(path: directory + "/hub.sqlite")
-        let structureID = try #require(try store.structures().first?.id)
-        #expect(try store.hasCommissioningGrant(uid: 1234, structureID: structureID))
+        let store = try await HubStore(path: directory + "/hub.sqlite")
+        let structureID = try await #require(try await store.structures().first?.id)
+        #expect(try await store.hasCommissioningGrant(uid: 1234, structureID: structureID))
         let revoked = await HomeCommand.run(["grant", "1234", "--revoke", "--state", directory])
         #expect(revoked == .success("user 1234 may no longer add devices to Home\n"))
-        #expect(try !store.hasCommissioningGrant(uid: 1234, structureID: structureID))
+        #expect(try await !store.hasCommissioningGrant(uid: 1234, structureID: structureID))
         let invalid = await HomeCommand.run(["grant", "alice", "--state", directory])
         #expect(invalid.exitCode == 2)
         #expect(invalid.standardError == "error: UID 'alice' is not a numeric user ID\n")
@@ -61,12 +61,12 @@ import Testing
         }
         #expect(outputs.allSatisfy { $0.exitCode == 0 }, "\(outputs)")
         for (index, directory) in directories.enumerated() {
-            let store = try HubStore(path: directory + "/hub.sqlite")
-            let structureID = try #require(try store.structures().first?.id)
+            let store = try await HubStore(path: directory + "/hub.sqlite")
+            let structureID = try await #require(try await store.structures().first?.id)
             for other in 0..<directories.count {
-                #expect(
-                    try store.hasCommissioningGrant(uid: UInt32(1000 + other), structureID: structureID)
-                        == (other == index))
+                let granted = try await store.hasCommissioningGrant(
+                    uid: UInt32(1000 + other), structureID: structureID)
+                #expect(granted == (other == index))
             }
         }
     }

@@ -141,7 +141,7 @@ import Testing
     }
 
     @Test func showOfAnUnreachableDeviceSaysOffline() async throws {
-        let state = try HomeFixture.hubWithLamps()
+        let state = try await HomeFixture.hubWithLamps()
         let output = await HomeCommand.run(["show", "Desk lamp 1", "--state", state])
         #expect(output.exitCode == 0)
         #expect(
@@ -153,7 +153,7 @@ import Testing
 
     /// The tags come from the store: an unreachable panel still shows which button is which.
     @Test func showPrintsTheStoredTagsOfEveryPart() async throws {
-        let state = try HomeFixture.hubWithLampsAndPanel()
+        let state = try await HomeFixture.hubWithLampsAndPanel()
         let output = await HomeCommand.run(["show", "Panel 4", "--state", state])
         #expect(output.exitCode == 0)
         #expect(output.standardOutput.contains("  Tags:          Number 4 \"Night\"\n"))

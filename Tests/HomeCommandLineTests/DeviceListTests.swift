@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct DeviceListTests {
     @Test func theTableNamesDeviceTypesAndRooms() async throws {
-        let state = try HomeFixture.hubWithLamps(room: "Office")
+        let state = try await HomeFixture.hubWithLamps(room: "Office")
         #expect(
             await HomeCommand.run(["devices", "--state", state])
                 == .success(
@@ -32,7 +32,7 @@ import Testing
 
     /// The fixture's node has no known address: connecting fails at once, and says why.
     @Test func liveShowsEachNodesConnectivity() async throws {
-        let state = try HomeFixture.hubWithLamps()
+        let state = try await HomeFixture.hubWithLamps()
         let reason = "no address is known for it and no network interface is configured to look it up"
         #expect(
             await HomeCommand.run(["devices", "--live", "--state", state])
@@ -53,7 +53,7 @@ import Testing
     /// One line per node, named as the Home API names a multipart device (its product, as neither node has a name of
     /// its own), and its parts under it with their types and tags.
     @Test func multipartListsEachNodeWithItsTaggedParts() async throws {
-        let state = try HomeFixture.hubWithLampsAndPanel()
+        let state = try await HomeFixture.hubWithLampsAndPanel()
         #expect(
             await HomeCommand.run(["devices", "--multipart", "--state", state])
                 == .success(

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct HomeAPICommandsTests {
     @Test func roomsAreAddedListedAndRefusedWhenTheNameIsTaken() async throws {
-        let state = try HomeFixture.hubWithLamps(room: "Office")
+        let state = try await HomeFixture.hubWithLamps(room: "Office")
         #expect(
             await HomeCommand.run(["room", "add", "kitchen", "--state", state]) == .success("added room \"kitchen\"\n"))
         let taken = await HomeCommand.run(["room", "add", "KITCHEN", "--state", state])
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func renameByNameOrIDAndCutLongNames() async throws {
-        let state = try HomeFixture.hubWithLamps()
+        let state = try await HomeFixture.hubWithLamps()
         #expect(
             await HomeCommand.run(["rename", "desk LAMP 1", "Reading lamp", "--state", state])
                 == .success("Desk lamp 1 (391D788B9528D5FA-1) is now \"Reading lamp\"\n"))
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func refusesBadInput() async throws {
-        let state = try HomeFixture.hubWithLamps()
+        let state = try await HomeFixture.hubWithLamps()
         #expect(await HomeCommand.run(["rename", "Desk lamp 1", "Twin", "--state", state]).exitCode == 0)
         #expect(await HomeCommand.run(["rename", "Desk lamp 2", "twin", "--state", state]).exitCode == 0)
         let cases: [([String], String)] = [
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func moveToAnUnknownRoomListsTheRooms() async throws {
-        let state = try HomeFixture.hubWithLamps()
+        let state = try await HomeFixture.hubWithLamps()
         for room in ["Office", "attic", "Kitchen"] {
             #expect(await HomeCommand.run(["room", "add", room, "--state", state]).exitCode == 0)
         }
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func removeTakesTheWholeNodeSaysWhenTheDeviceKeepsTheFabricAndRefusesWhatIsNotThere() async throws {
-        let state = try HomeFixture.hubWithLampsAndPanel()
+        let state = try await HomeFixture.hubWithLampsAndPanel()
         // The fixture's nodes have no known address: they cannot be told to leave the fabric, and are forgotten all the same.
         #expect(
             await HomeCommand.run(["remove", "Desk lamp 1", "--state", state])
@@ -153,7 +153,7 @@ import Testing
     }
 
     @Test func roomsAreRenamedAndDeletedAndTheirDevicesStay() async throws {
-        let state = try HomeFixture.hubWithLamps(room: "Office")
+        let state = try await HomeFixture.hubWithLamps(room: "Office")
         #expect(
             await HomeCommand.run(["room", "rename", "office", "Study", "--state", state])
                 == .success("room \"Office\" is now \"Study\"\n"))

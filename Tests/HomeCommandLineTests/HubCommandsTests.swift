@@ -71,10 +71,10 @@ import Testing
     @Test func devicesMentionsAnInterruptedNode() async throws {
         let state = Self.temporaryState()
         _ = await HomeCommand.run(["devices", "--state", state])
-        let hub = try Hub(statePath: state)
-        _ = try hub.store.beginCommissioning(
+        let hub = try await Hub(statePath: state)
+        _ = try await hub.store.beginCommissioning(
             nodeID: 0x1234, vendorID: 0xFFF1, productID: 0x8000, attestation: .init(verdict: "trusted", trusted: true))
-        try hub.store.markFailed(0x1234)
+        try await hub.store.markFailed(0x1234)
         let lines = Mutex<[String]>([])
         let output = await HomeCommand.run(
             ["devices", "--state", state], progress: { line in lines.withLock { $0.append(line) } })

@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func servesUntilSIGTERMSaysEachNodeStateAndRefusesASecondHub() async throws {
-        let state = try HomeFixture.hubWithLamps()
+        let state = try await HomeFixture.hubWithLamps()
         let (hub, lines) = try Self.start(["serve", "--state", state])
         #expect(await lines.wait(for: "serving \(state) (PID \(hub.processIdentifier)): 1 node(s)"))
         // The fixture's node has no known address and no interface is given: offline at once, saying why.
@@ -110,7 +110,7 @@ import Testing
         let state = directory + "/hub"
         var devices: [VirtualDevice] = []
         do {
-            let hub = try Hub(statePath: state)
+            let hub = try await Hub(statePath: state)
             for index in 0..<10 {
                 let store = DeviceStore(directory: directory + "/device-\(index)")
                 let settings = try store.loadOrCreate(
@@ -144,7 +144,7 @@ import Testing
     @Test(
         "at --log-level debug the hub says who connects and what they ask; home status asks it; a bad level is refused")
     func debugLogsClientsAndStatusAsksTheHub() async throws {
-        let state = try HomeFixture.hubWithLamps()
+        let state = try await HomeFixture.hubWithLamps()
         let bad = await HomeCommand.run(["serve", "--log-level", "loud", "--state", state])
         #expect(bad.exitCode == 2)
         #expect(bad.standardError == "error: log level 'loud' is not one of error, info, debug\n")
@@ -171,7 +171,7 @@ import Testing
         "a user who may not use the hub's socket gets one clear line and exit 1",
         .enabled(if: getuid() == 0, "switching to another user needs root"))
     func aUserWithoutTheSocketIsToldPermissionDenied() async throws {
-        let state = try HomeFixture.hubWithLamps()
+        let state = try await HomeFixture.hubWithLamps()
         let (hub, lines) = try Self.start(["serve", "--state", state])
         #expect(await lines.wait(for: "clients connect at \(state)/hub.socket"))
         let other = Process()

@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct SharingCommandsTests {
     @Test func badInputExits2AndAnUnreachableDeviceExits1SayingWhy() async throws {
-        let state = try HomeFixture.hubWithLamps()
+        let state = try await HomeFixture.hubWithLamps()
         let cases: [([String], Int32, String)] = [
             (["share", "Lamp", "--state", state], 2, "error: no device \"Lamp\" (see 'home devices')\n"),
             (["fabrics", "Lamp", "--state", state], 2, "error: no device \"Lamp\" (see 'home devices')\n"),

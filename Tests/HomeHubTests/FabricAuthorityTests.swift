@@ -9,9 +9,9 @@ import Testing
 @Suite struct FabricAuthorityTests {
     @Test func theFabricIsCreatedOnceAndReloadedIdentically() async throws {
         try await withTemporaryDirectory { base in
-            let created = try openFabric(in: base, seed: 1)
+            let created = try await openFabric(in: base, seed: 1)
             // A new process: new store and key store instances, another random source.
-            let reloaded = try openFabric(in: base, seed: 2)
+            let reloaded = try await openFabric(in: base, seed: 2)
             #expect(reloaded.fabric == created.fabric)
             #expect(reloaded.rootCertificate == created.rootCertificate)
             #expect(reloaded.compressedFabricID == created.compressedFabricID)
@@ -22,13 +22,13 @@ import Testing
                     && mine.rootPublicKey == theirs.rootPublicKey)
             #expect(mine.noc == theirs.noc && mine.icac == nil && theirs.icac == nil)
             #expect(mine.operationalKey.rawRepresentation == theirs.operationalKey.rawRepresentation)
-            #expect(try HubStore(path: base + "/hub.sqlite").fabric() == created.fabric)
+            #expect(try await HubStore(path: base + "/hub.sqlite").fabric() == created.fabric)
         }
     }
 
     @Test func theFabricHasValidIdentifiersAndASelfSignedRoot() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
+            let fabric = try await openFabric(in: base)
             #expect(fabric.fabricID != 0)
             #expect((1...0xFFFF_FFEF_FFFF_FFFF).contains(fabric.hubNodeID))
             #expect(fabric.caseAdminSubject == fabric.hubNodeID)
@@ -60,8 +60,8 @@ import Testing
 
     @Test func hubsSideBySideHaveTheirOwnFabrics() async throws {
         try await withTemporaryDirectory { base in
-            let first = try openFabric(in: base + "/a", seed: 1)
-            let second = try openFabric(in: base + "/b", seed: 2)
+            let first = try await openFabric(in: base + "/a", seed: 1)
+            let second = try await openFabric(in: base + "/b", seed: 2)
             #expect(first.fabricID != second.fabricID)
             #expect(first.rootCertificate.publicKey != second.rootCertificate.publicKey)
         }
@@ -69,7 +69,7 @@ import Testing
 
     @Test func keyFilesAreOwnerOnly() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base, withIntermediate: true)
+            let fabric = try await openFabric(in: base, withIntermediate: true)
             let prefix = String(fabric.fabricID, radix: 16, uppercase: true)
             let files = try FileManager.default.contentsOfDirectory(atPath: base + "/keys").sorted()
             #expect(files == ["\(prefix)-icac.key", "\(prefix)-operational.key", "\(prefix)-rcac.key"])
@@ -82,12 +82,12 @@ import Testing
 
     @Test func aMissingKeyFileIsNamed() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
+            let fabric = try await openFabric(in: base)
             let path = KeyStore(directory: try StateDirectory(creating: base)).path(
                 of: .hubOperational, fabricID: fabric.fabricID)
             try FileManager.default.removeItem(atPath: path)
-            #expect {
-                try openFabric(in: base)
+            await #expect {
+                try await openFabric(in: base)
             } throws: { error in
                 "\(error)" == "fabric keys: key file \(path) is missing"
             }
@@ -96,11 +96,11 @@ import Testing
 
     @Test func aKeyFileWithAnotherKeyIsRefused() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
+            let fabric = try await openFabric(in: base)
             let keys = KeyStore(directory: try StateDirectory(creating: base))
             try keys.save(P256.PrivateKey(using: DeterministicRandom(seed: 77)), as: .rootCA, fabricID: fabric.fabricID)
-            #expect {
-                try openFabric(in: base)
+            await #expect {
+                try await openFabric(in: base)
             } throws: { error in
                 "\(error)"
                     == "key file \(keys.path(of: .rootCA, fabricID: fabric.fabricID)) does not hold the key of the root certificate (RCAC)"
@@ -112,17 +112,17 @@ import Testing
         try await withTemporaryDirectory { base in
             let keys = KeyStore(directory: try StateDirectory(creating: base))
             try keys.save(P256.PrivateKey(using: DeterministicRandom(seed: 5)), as: .rootCA, fabricID: 0x1234)
-            let fabric = try openFabric(in: base)
+            let fabric = try await openFabric(in: base)
             #expect(fabric.fabricID != 0x1234)
-            #expect(try openFabric(in: base).fabric == fabric.fabric)
+            #expect(try await openFabric(in: base).fabric == fabric.fabric)
         }
     }
 
     @Test(arguments: [false, true])
     func anIssuedNOCCarriesTheCSRKeyAndValidates(withIntermediate: Bool) async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base, withIntermediate: withIntermediate)
-            let device = try enrolledDevice(on: fabric, seed: 40)
+            let fabric = try await openFabric(in: base, withIntermediate: withIntermediate)
+            let device = try await enrolledDevice(on: fabric, seed: 40)
             let noc = try MatterCertificate(tlv: device.noc)
             #expect(try noc.subject.nodeID == device.nodeID && noc.subject.fabricID == fabric.fabricID)
             #expect(noc.publicKey == device.operationalKey.publicKey.x963Representation)
@@ -144,7 +144,7 @@ import Testing
 
     @Test func aCSRWhoseSignatureDoesNotVerifyGetsNoNOC() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
+            let fabric = try await openFabric(in: base)
             let request = try CertificateSigningRequest(
                 subject: DistinguishedName([.commonName("CSA")]),
                 signingKey: P256.PrivateKey(using: DeterministicRandom(seed: 41)))
@@ -164,7 +164,7 @@ import Testing
 
     @Test func nonOperationalNodeIDsGetNoNOC() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
+            let fabric = try await openFabric(in: base)
             let request = try CertificateSigningRequest(
                 subject: DistinguishedName([]), signingKey: P256.PrivateKey(using: DeterministicRandom(seed: 42)))
             for nodeID: UInt64 in [0, 0xFFFF_FFF0_0000_0000, 0xFFFF_FFFF_FFFF_FFFF] {
@@ -180,12 +180,13 @@ import Testing
 
     @Test func allocatedNodeIDsAreOperationalAndUnique() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
-            let allocated = try (0..<20).map { _ in try fabric.allocateNodeID() }
+            let fabric = try await openFabric(in: base)
+            var allocated: [UInt64] = []
+            for _ in 0..<20 { allocated.append(try await fabric.allocateNodeID()) }
             #expect(Set(allocated).count == 20)
             #expect(allocated.allSatisfy { (1...0xFFFF_FFEF_FFFF_FFFF).contains($0) && $0 != fabric.hubNodeID })
-            let store = try HubStore(path: base + "/hub.sqlite")
-            for nodeID in allocated { #expect(try !store.reserveNodeID(nodeID)) }
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            for nodeID in allocated { #expect(try await !store.reserveNodeID(nodeID)) }
         }
     }
 
@@ -193,10 +194,10 @@ import Testing
         try await withTemporaryDirectory { base in
             let directory = try StateDirectory(creating: base)
             // Every draw yields the hub's own node ID, which is never handed out.
-            let fabric = try FabricAuthority(
+            let fabric = try await FabricAuthority(
                 store: HubStore(directory: directory), keys: KeyStore(directory: directory), random: ConstantRandom())
-            #expect {
-                try fabric.allocateNodeID()
+            await #expect {
+                try await fabric.allocateNodeID()
             } throws: { error in
                 "\(error)" == "no free node ID after 16 random draws: the random source is broken"
             }

@@ -79,9 +79,9 @@ actor LoopbackCASEDevice {
 
     @Test func aNOCOfAnotherFabricIsRefused() async throws {
         try await withTemporaryDirectory { base in
-            let ours = try openFabric(in: base + "/ours", seed: 1)
-            let theirs = try openFabric(in: base + "/theirs", seed: 2)
-            let stranger = try enrolledDevice(on: theirs, seed: 50)
+            let ours = try await openFabric(in: base + "/ours", seed: 1)
+            let theirs = try await openFabric(in: base + "/theirs", seed: 2)
+            let stranger = try await enrolledDevice(on: theirs, seed: 50)
             let reason = Self.refusal {
                 _ = try ours.peerValidator.validate(
                     noc: stranger.noc, icac: nil, credentials: ours.operationalCredentials)
@@ -93,7 +93,7 @@ actor LoopbackCASEDevice {
 
     @Test func aNOCFromAnotherRootWithOurFabricIDIsRefused() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
+            let fabric = try await openFabric(in: base)
             // An impostor root with the same name (RCAC ID 1, our fabric ID) but its own key.
             let impostor = try CertificateAuthority.root(
                 signingKey: P256.PrivateKey(using: DeterministicRandom(seed: 90)), rcacID: 1,
@@ -113,8 +113,8 @@ actor LoopbackCASEDevice {
 
     @Test func aTamperedNOCIsRefused() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
-            let device = try enrolledDevice(on: fabric, seed: 51)
+            let fabric = try await openFabric(in: base)
+            let device = try await enrolledDevice(on: fabric, seed: 51)
             var certificate = try MatterCertificate(tlv: device.noc)
             certificate.subject = DistinguishedName([
                 .matterNodeID(device.nodeID ^ 1), .matterFabricID(fabric.fabricID),
@@ -135,8 +135,8 @@ actor LoopbackCASEDevice {
 
     @Test func aNOCOfOurRootForAnotherFabricIsRefused() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
-            let root = try rootAuthority(of: fabric, in: base)
+            let fabric = try await openFabric(in: base)
+            let root = try await rootAuthority(of: fabric, in: base)
             let elsewhere = try root.issueOperational(
                 publicKey: P256.PrivateKey(using: DeterministicRandom(seed: 52)).publicKey.x963Representation,
                 nodeID: 0x42, fabricID: fabric.fabricID ^ 1, serialNumber: [3], notBefore: 0, notAfter: 0)
@@ -151,8 +151,8 @@ actor LoopbackCASEDevice {
 
     @Test func aNOCMustBeANodeCertificateForCASE() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
-            let device = try MatterCertificate(tlv: try enrolledDevice(on: fabric, seed: 53).noc)
+            let fabric = try await openFabric(in: base)
+            let device = try MatterCertificate(tlv: try await enrolledDevice(on: fabric, seed: 53).noc)
             let validate = { (noc: [UInt8]) in
                 Self.refusal {
                     _ = try fabric.peerValidator.validate(
@@ -188,8 +188,8 @@ actor LoopbackCASEDevice {
 
     @Test func theChainThroughTheIntermediateIsChecked() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base, withIntermediate: true)
-            let device = try enrolledDevice(on: fabric, seed: 54)
+            let fabric = try await openFabric(in: base, withIntermediate: true)
+            let device = try await enrolledDevice(on: fabric, seed: 54)
             let icac = try #require(device.icac)
             let validator = fabric.peerValidator
             #expect(
@@ -221,8 +221,8 @@ actor LoopbackCASEDevice {
 
     @Test func credentialsOfAnotherRootCannotBeJudged() async throws {
         try await withTemporaryDirectory { base in
-            let ours = try openFabric(in: base + "/ours", seed: 1)
-            let theirs = try openFabric(in: base + "/theirs", seed: 2)
+            let ours = try await openFabric(in: base + "/ours", seed: 1)
+            let theirs = try await openFabric(in: base + "/theirs", seed: 2)
             let reason = Self.refusal {
                 _ = try ours.peerValidator.validate(
                     noc: ours.operationalCredentials.noc, icac: nil, credentials: theirs.operationalCredentials)
@@ -235,8 +235,8 @@ actor LoopbackCASEDevice {
     @Test(arguments: [false, true])
     func caseOverLoopbackWithTwoNOCsOfOurFabric(withIntermediate: Bool) async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base, withIntermediate: withIntermediate)
-            let deviceCredentials = try enrolledDevice(on: fabric, seed: 60)
+            let fabric = try await openFabric(in: base, withIntermediate: withIntermediate)
+            let deviceCredentials = try await enrolledDevice(on: fabric, seed: 60)
             let device = try LoopbackCASEDevice(credentials: deviceCredentials, validator: fabric.peerValidator)
             let controller = try MatterTransport()
             let address = SocketAddress.ipv6(IPv6Address(0, 1), port: device.port)
@@ -262,7 +262,7 @@ actor LoopbackCASEDevice {
 
     @Test func caseOverLoopbackRefusesADeviceWithAForgedNOC() async throws {
         try await withTemporaryDirectory { base in
-            let fabric = try openFabric(in: base)
+            let fabric = try await openFabric(in: base)
             // The device knows our root's public key and IPK, so it answers our Sigma1, but its NOC is from another root.
             let key = P256.PrivateKey(using: DeterministicRandom(seed: 61))
             let impostor = try CertificateAuthority.root(

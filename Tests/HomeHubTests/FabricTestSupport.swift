@@ -6,18 +6,18 @@ import MatterSecureChannel
 @testable import HomeHub
 
 /// A hub's fabric in its own state directory, opened as a fresh process would.
-func openFabric(in path: String, withIntermediate: Bool = false, seed: UInt64 = 1) throws -> FabricAuthority {
+func openFabric(in path: String, withIntermediate: Bool = false, seed: UInt64 = 1) async throws -> FabricAuthority {
     let directory = try StateDirectory(creating: path)
-    return try FabricAuthority(
+    return try await FabricAuthority(
         store: HubStore(directory: directory), keys: KeyStore(directory: directory),
         withIntermediate: withIntermediate, random: DeterministicRandom(seed: seed))
 }
 
 /// A device's operational identity on `fabric`: a key of its own, a CSR for it, and the NOC the hub issued.
-func enrolledDevice(on fabric: FabricAuthority, seed: UInt64) throws -> OperationalCredentials {
+func enrolledDevice(on fabric: FabricAuthority, seed: UInt64) async throws -> OperationalCredentials {
     let key = P256.PrivateKey(using: DeterministicRandom(seed: seed))
     let request = try CertificateSigningRequest(subject: DistinguishedName([.commonName("CSA")]), signingKey: key)
-    let nodeID = try fabric.allocateNodeID()
+    let nodeID = try await fabric.allocateNodeID()
     let issued = try fabric.issueNOC(for: request, nodeID: nodeID)
     return OperationalCredentials(
         fabricID: fabric.fabricID, nodeID: nodeID, rootPublicKey: fabric.rootCertificate.publicKey,
@@ -26,7 +26,7 @@ func enrolledDevice(on fabric: FabricAuthority, seed: UInt64) throws -> Operatio
 }
 
 /// The signing authority over the fabric's root, rebuilt from its key file, to forge certificates the hub would never issue.
-func rootAuthority(of fabric: FabricAuthority, in path: String) throws -> CertificateAuthority {
+func rootAuthority(of fabric: FabricAuthority, in path: String) async throws -> CertificateAuthority {
     let keys = KeyStore(directory: try StateDirectory(creating: path))
     return try CertificateAuthority(
         certificate: fabric.rootCertificate, signingKey: keys.load(.rootCA, fabricID: fabric.fabricID))

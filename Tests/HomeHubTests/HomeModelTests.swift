@@ -13,19 +13,19 @@ import Testing
     @discardableResult
     static func addLight(
         _ store: HubStore, _ nodeID: UInt64, named name: String, room: String? = nil
-    ) throws
+    ) async throws
         -> [DeviceID]
     {
-        try store.beginCommissioning(
+        try await store.beginCommissioning(
             nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8000,
             attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
-        try store.setEndpoints(
+        try await store.setEndpoints(
             [
                 EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1),
                 EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3),
             ], of: nodeID)
-        try store.markCommissioned(nodeID)
-        return try store.addDevices(of: nodeID, named: name, inRoom: room)
+        try await store.markCommissioned(nodeID)
+        return try await store.addDevices(of: nodeID, named: name, inRoom: room)
     }
 
     static func onOff(_ on: Bool, version: UInt32) -> (AttributeCache, Set<ConcreteAttributePath>) {
@@ -45,28 +45,28 @@ import Testing
 
     @Test func loadsTheHomeAndTakesInACommitBeforeTheWriteReturns() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            let lamp = try Self.addLight(store, 0x11, named: "Lamp")[0]
-            let model = try HomeModel(store: store)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            let lamp = try await Self.addLight(store, 0x11, named: "Lamp")[0]
+            let model = try await HomeModel(store: store)
             #expect(model.devices(of: 0x11)?.map(\.name) == ["Lamp"])
             #expect(model.snapshot.structures.map(\.name) == ["Home"])
 
             var home = model.changes(.home).makeAsyncIterator()
             // Through another connection, as the commissioner writes: memory has it when the call returns.
-            let other = try HubStore(path: base + "/hub.sqlite")
-            try other.renameDevice(lamp, to: "Desk lamp")
+            let other = try await HubStore(path: base + "/hub.sqlite")
+            try await other.renameDevice(lamp, to: "Desk lamp")
             #expect(model.devices(of: 0x11)?.map(\.name) == ["Desk lamp"])
             #expect(Self.changes(await home.next()) == [.deviceRenamed(lamp)])
 
-            let den = try other.createRoom(named: "Den", in: try #require(model.snapshot.defaultStructureID))
+            let den = try await other.createRoom(named: "Den", in: try #require(model.snapshot.defaultStructureID))
             #expect(Self.changes(await home.next()) == [.roomAdded(den.id)])
-            try other.moveDevices([lamp], toRoom: den.id)
+            try await other.moveDevices([lamp], toRoom: den.id)
             #expect(Self.changes(await home.next()) == [.deviceMoved(lamp)])
-            try other.deleteRoom(den.id)
+            try await other.deleteRoom(den.id)
             #expect(Self.changes(await home.next()) == [.roomRemoved(den.id), .deviceMoved(lamp)])
             #expect(model.devices(of: 0x11)?.first?.roomID == nil)
 
-            try other.deleteNode(0x11)
+            try await other.deleteNode(0x11)
             #expect(Self.changes(await home.next()) == [.deviceRemoved(lamp)])
             #expect(model.devices(of: 0x11) == nil)
         }
@@ -74,10 +74,10 @@ import Testing
 
     @Test func aNodeListenerHearsItsOwnNodeOnlyAndTheHomeListenerNoAttributes() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try Self.addLight(store, 0x11, named: "Lamp")
-            try Self.addLight(store, 0x22, named: "Desk")
-            let model = try HomeModel(store: store)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await Self.addLight(store, 0x11, named: "Lamp")
+            try await Self.addLight(store, 0x22, named: "Desk")
+            let model = try await HomeModel(store: store)
             var home = model.changes(.home).makeAsyncIterator()
             var lamp = model.changes(.node(0x11)).makeAsyncIterator()
             var all = model.changes(.all).makeAsyncIterator()
@@ -98,7 +98,7 @@ import Testing
 
             // The same report again changes nothing the home shows: the home listener hears nothing of it.
             model.nodeReported(0x11, view: HomeModel.NodeView(cache: cache, state: .online), changed: [])
-            try store.renameDevice(DeviceID(nodeID: 0x22, endpoint: 1), to: "Desk lamp")
+            try await store.renameDevice(DeviceID(nodeID: 0x22, endpoint: 1), to: "Desk lamp")
             #expect(
                 Self.changes(await home.next()) == [.deviceRenamed(DeviceID(nodeID: 0x22, endpoint: 1))])
         }
@@ -107,9 +107,9 @@ import Testing
     @Test("a report naming paths whose values the model already holds is no change; a new value is")
     func aRepeatedValueIsNoChange() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try Self.addLight(store, 0x11, named: "Lamp")
-            let model = try HomeModel(store: store)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await Self.addLight(store, 0x11, named: "Lamp")
+            let model = try await HomeModel(store: store)
             var lamp = model.changes(.node(0x11)).makeAsyncIterator()
             let (on, changed) = Self.onOff(true, version: 1)
             // A first contact takes the primed cache in; the priming report that follows repeats it.
@@ -127,26 +127,30 @@ import Testing
 
     @Test func aRefusedWriteAndAFailedTransactionChangeNothingInMemory() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            let lamp = try Self.addLight(store, 0x11, named: "Lamp")[0]
-            let model = try HomeModel(store: store)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            let lamp = try await Self.addLight(store, 0x11, named: "Lamp")[0]
+            let model = try await HomeModel(store: store)
             let before = model.snapshot
             var home = model.changes(.home).makeAsyncIterator()
 
-            #expect(throws: HubStoreError.self) { try store.renameDevice(DeviceID(nodeID: 0x99, endpoint: 1), to: "X") }
+            await #expect(throws: HubStoreError.self) {
+                try await store.renameDevice(DeviceID(nodeID: 0x99, endpoint: 1), to: "X")
+            }
             // A transaction that dies half-way, after its first statement: rolled back, nothing committed.
             struct Interrupted: Error {}
-            #expect(throws: HubStoreError.self) {
-                try store.write(touching: [0x11]) { transaction in
-                    try transaction.query("UPDATE devices SET name = 'Half'")
-                    throw Interrupted()
+            await #expect(throws: HubStoreError.self) {
+                try await store.onQueue { () throws(HubStoreError) in
+                    try store.write(touching: [0x11]) { transaction in
+                        try transaction.query("UPDATE devices SET name = 'Half'")
+                        throw Interrupted()
+                    }
                 }
             }
             #expect(model.snapshot == before)
             // Reloaded from the store, the home is what memory holds: what was committed.
-            #expect(try HomeModel(store: store).snapshot == model.snapshot)
+            #expect(try await HomeModel(store: store).snapshot == model.snapshot)
 
-            try store.renameDevice(lamp, to: "Desk lamp")
+            try await store.renameDevice(lamp, to: "Desk lamp")
             // The first change heard is the rename: the refused and interrupted writes published nothing.
             #expect(Self.changes(await home.next()) == [.deviceRenamed(lamp)])
         }
@@ -156,12 +160,12 @@ import Testing
     /// a model loading the store (the next process) equals one that took it in.
     @Test func aCommitMemoryNeverSawIsWhatTheNextLoadHas() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try Self.addLight(store, 0x11, named: "Lamp")
-            let survivor = try HomeModel(store: store)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await Self.addLight(store, 0x11, named: "Lamp")
+            let survivor = try await HomeModel(store: store)
             // Committed outside every observer, as by a process that died at once.
             try store.database.execute("UPDATE devices SET name = 'Renamed'")
-            let reloaded = try HomeModel(store: store)
+            let reloaded = try await HomeModel(store: store)
             #expect(reloaded.devices(of: 0x11)?.map(\.name) == ["Renamed"])
             #expect(survivor.devices(of: 0x11)?.map(\.name) == ["Lamp"])
         }
@@ -170,9 +174,9 @@ import Testing
     /// Another process's commit reaches memory through the store's change marker, with no write in this process.
     @Test func anotherProcessesCommitIsTakenInFromTheChangeMarker() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            let lamp = try Self.addLight(store, 0x11, named: "Lamp")[0]
-            let model = try HomeModel(store: store)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            let lamp = try await Self.addLight(store, 0x11, named: "Lamp")[0]
+            let model = try await HomeModel(store: store)
             var home = model.changes(.home).makeAsyncIterator()
             // As another process does: its commit is invisible to this process's observers; then the marker.
             try store.database.execute(
@@ -185,9 +189,9 @@ import Testing
 
     @Test func aListenerThatFallsBehindIsToldSoAndThenHearsWhatFollows() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try Self.addLight(store, 0x11, named: "Lamp")
-            let model = try HomeModel(store: store)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await Self.addLight(store, 0x11, named: "Lamp")
+            let model = try await HomeModel(store: store)
             var lamp = model.changes(.node(0x11)).makeAsyncIterator()
             for version in 1...UInt32(HubConstants.modelListenerBacklog + 10) {
                 let (cache, changed) = Self.onOff(version.isMultiple(of: 2), version: version)
@@ -203,7 +207,7 @@ import Testing
 
     @Test func aReleasedListenerGivesBackItsPlace() async throws {
         try await withTemporaryDirectory { base in
-            let model = try HomeModel(store: try HubStore(path: base + "/hub.sqlite"))
+            let model = try await HomeModel(store: try await HubStore(path: base + "/hub.sqlite"))
             do {
                 let changes = model.changes(.home)
                 let iterator = changes.makeAsyncIterator()
@@ -218,9 +222,9 @@ import Testing
 extension HomeModelTests {
     @Test func eventsReachTheirNodesListenersOnceAndTheRecentOnesAreKept() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try Self.addLight(store, 0x11, named: "Lamp")
-            let model = try HomeModel(store: store)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await Self.addLight(store, 0x11, named: "Lamp")
+            let model = try await HomeModel(store: store)
             var node = model.changes(.node(0x11)).makeAsyncIterator()
             var home = model.changes(.home).makeAsyncIterator()
             let view = HomeModel.NodeView(cache: AttributeCache(), state: .online)
@@ -241,7 +245,7 @@ extension HomeModelTests {
             #expect(
                 model.snapshot.recentEvents[0x11]?.map(\.number)
                     == Array(events.suffix(HubConstants.recentEventsPerNode).map(\.number)))
-            try store.deleteNode(0x11)
+            try await store.deleteNode(0x11)
             #expect(model.snapshot.recentEvents[0x11] == nil)
         }
     }

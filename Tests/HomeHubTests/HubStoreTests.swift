@@ -19,20 +19,20 @@ import Testing
 
     @Test func aNewDatabaseRecordsItsSchemaVersion() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            #expect(try store.schemaVersion() == HubSchema.migrations.count)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            #expect(try await store.schemaVersion() == HubSchema.migrations.count)
             #expect(permissions(base + "/hub.sqlite") == 0o600)
             // Reopening neither migrates again nor fails.
-            #expect(try HubStore(path: base + "/hub.sqlite").schemaVersion() == HubSchema.migrations.count)
+            #expect(try await HubStore(path: base + "/hub.sqlite").schemaVersion() == HubSchema.migrations.count)
         }
     }
 
     @Test func aDatabaseFromANewerBuildIsRefused() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
+            let store = try await HubStore(path: base + "/hub.sqlite")
             try store.database.execute("UPDATE schema_version SET version = 7")
-            #expect(throws: HubStoreError.newerSchema(found: 7, supported: HubSchema.migrations.count)) {
-                try HubStore(path: base + "/hub.sqlite")
+            await #expect(throws: HubStoreError.newerSchema(found: 7, supported: HubSchema.migrations.count)) {
+                try await HubStore(path: base + "/hub.sqlite")
             }
             #expect(
                 "\(HubStoreError.newerSchema(found: 7, supported: 1))"
@@ -42,12 +42,12 @@ import Testing
 
     @Test func theFabricReadsBackInAnotherConnection() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            #expect(try store.fabric() == nil)
-            try store.insertFabric(Self.fabric())
-            #expect(try HubStore(path: base + "/hub.sqlite").fabric() == Self.fabric())
-            #expect(throws: HubStoreError.fabricExists(0x2906_C908_D115_D362)) {
-                try store.insertFabric(Self.fabric(id: 5))
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            #expect(try await store.fabric() == nil)
+            try await store.insertFabric(Self.fabric())
+            #expect(try await HubStore(path: base + "/hub.sqlite").fabric() == Self.fabric())
+            await #expect(throws: HubStoreError.fabricExists(0x2906_C908_D115_D362)) {
+                try await store.insertFabric(Self.fabric(id: 5))
             }
         }
     }
@@ -65,23 +65,23 @@ import Testing
 
     @Test func aNodeIsCommissionedOnlyAfterCommissioningComplete() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
+            let store = try await HubStore(path: base + "/hub.sqlite")
             let nodeID: UInt64 = 0xCD55_44AA_7B13_EF14
-            let inserted = try store.beginCommissioning(
+            let inserted = try await store.beginCommissioning(
                 nodeID: nodeID, vendorID: 0xFFF1, productID: 0x8001, attestation: Self.trusted)
-            #expect(try store.node(nodeID) == inserted)
-            #expect(try store.node(nodeID)?.state == .commissioning)
-            #expect(try store.pendingCommissionings().map(\.nodeID) == [nodeID])
+            #expect(try await store.node(nodeID) == inserted)
+            #expect(try await store.node(nodeID)?.state == .commissioning)
+            #expect(try await store.pendingCommissionings().map(\.nodeID) == [nodeID])
 
-            try store.markCommissioned(nodeID)
-            #expect(try store.node(nodeID)?.state == .commissioned)
-            #expect(try store.pendingCommissionings().isEmpty)
+            try await store.markCommissioned(nodeID)
+            #expect(try await store.node(nodeID)?.state == .commissioned)
+            #expect(try await store.pendingCommissionings().isEmpty)
             // A commissioned node cannot fall back to failed, nor be inserted twice.
-            #expect(throws: HubStoreError.wrongState(nodeID, .commissioned, expected: .commissioning)) {
-                try store.markFailed(nodeID)
+            await #expect(throws: HubStoreError.wrongState(nodeID, .commissioned, expected: .commissioning)) {
+                try await store.markFailed(nodeID)
             }
-            #expect(throws: HubStoreError.nodeExists(nodeID, .commissioned)) {
-                try store.beginCommissioning(nodeID: nodeID, vendorID: 1, productID: 1, attestation: Self.trusted)
+            await #expect(throws: HubStoreError.nodeExists(nodeID, .commissioned)) {
+                try await store.beginCommissioning(nodeID: nodeID, vendorID: 1, productID: 1, attestation: Self.trusted)
             }
             #expect(
                 "\(HubStoreError.wrongState(nodeID, .commissioned, expected: .commissioning))"
@@ -93,34 +93,35 @@ import Testing
         try await withTemporaryDirectory { base in
             let path = base + "/hub.sqlite"
             do {
-                let store = try HubStore(path: path)
-                try store.beginCommissioning(
+                let store = try await HubStore(path: path)
+                try await store.beginCommissioning(
                     nodeID: 0x11, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-                try store.beginCommissioning(
+                try await store.beginCommissioning(
                     nodeID: 0x22, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-                try store.beginCommissioning(
+                try await store.beginCommissioning(
                     nodeID: 0x33, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-                try store.markCommissioned(0x33)
-                try store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3)], of: 0x22)
+                try await store.markCommissioned(0x33)
+                try await store.setEndpoints(
+                    [EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3)], of: 0x22)
             }
             // The process "crashed"; a new one finds the two unfinished commissionings.
-            let store = try HubStore(path: path)
-            #expect(try store.pendingCommissionings().map(\.nodeID) == [0x11, 0x22])
-            try store.markFailed(0x11)
-            try store.deleteNode(0x22)
-            #expect(try store.pendingCommissionings().isEmpty)
-            #expect(try store.nodes().map(\.nodeID) == [0x11, 0x33])
-            #expect(try store.node(0x11)?.state == .failed)
-            #expect(try store.node(0x22) == nil)
-            #expect(try store.endpoints(of: 0x22).isEmpty)
-            #expect(throws: HubStoreError.unknownNode(0x22)) { try store.deleteNode(0x22) }
-            #expect(throws: HubStoreError.unknownNode(0x22)) { try store.markCommissioned(0x22) }
+            let store = try await HubStore(path: path)
+            #expect(try await store.pendingCommissionings().map(\.nodeID) == [0x11, 0x22])
+            try await store.markFailed(0x11)
+            try await store.deleteNode(0x22)
+            #expect(try await store.pendingCommissionings().isEmpty)
+            #expect(try await store.nodes().map(\.nodeID) == [0x11, 0x33])
+            #expect(try await store.node(0x11)?.state == .failed)
+            #expect(try await store.node(0x22) == nil)
+            #expect(try await store.endpoints(of: 0x22).isEmpty)
+            await #expect(throws: HubStoreError.unknownNode(0x22)) { try await store.deleteNode(0x22) }
+            await #expect(throws: HubStoreError.unknownNode(0x22)) { try await store.markCommissioned(0x22) }
         }
     }
 
     @Test func addressesMRPAndIdentityReadBack() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
+            let store = try await HubStore(path: base + "/hub.sqlite")
             let addresses: [SocketAddress] = [
                 .ipv6(IPv6Address(0xFE80_0000_0000_0000, 0x1234), port: 5540, scopeID: 3),
                 .ipv4(IPv4Address(0xC0A8_0105), port: 5540),
@@ -128,53 +129,55 @@ import Testing
             let mrp = MRPParameters(
                 idleInterval: .milliseconds(5_000), activeInterval: .milliseconds(300),
                 activeThreshold: .milliseconds(4_000))
-            try store.beginCommissioning(
+            try await store.beginCommissioning(
                 nodeID: 0x42, vendorID: 0x1234, productID: 0x5678,
                 attestation: .init(verdict: "test DAC, not trusted", trusted: false), addresses: addresses,
                 mrpParameters: mrp)
-            var node = try #require(try store.node(0x42))
+            var node = try #require(try await store.node(0x42))
             #expect(node.addresses == addresses)
             #expect(node.mrpParameters == mrp)
             #expect(node.attestation == .init(verdict: "test DAC, not trusted", trusted: false))
             #expect(node.vendorID == 0x1234 && node.productID == 0x5678)
 
-            try store.updateIdentity(of: 0x42, vendorName: "Acme", productName: "Lamp", serialNumber: "SN-1")
-            try store.updateReachability(
+            try await store.updateIdentity(of: 0x42, vendorName: "Acme", productName: "Lamp", serialNumber: "SN-1")
+            try await store.updateReachability(
                 of: 0x42, addresses: [.ipv4(IPv4Address(0x0A00_0002), port: 5541)], mrpParameters: nil)
-            node = try #require(try store.node(0x42))
+            node = try #require(try await store.node(0x42))
             #expect(node.vendorName == "Acme" && node.productName == "Lamp" && node.serialNumber == "SN-1")
             #expect(node.addresses == [.ipv4(IPv4Address(0x0A00_0002), port: 5541)])
             #expect(node.mrpParameters == nil)
-            #expect(throws: HubStoreError.unknownNode(0x43)) {
-                try store.updateIdentity(of: 0x43, vendorName: nil, productName: nil, serialNumber: nil)
+            await #expect(throws: HubStoreError.unknownNode(0x43)) {
+                try await store.updateIdentity(of: 0x43, vendorName: nil, productName: nil, serialNumber: nil)
             }
-            #expect(throws: HubStoreError.unknownNode(0x43)) {
-                try store.updateReachability(of: 0x43, addresses: [], mrpParameters: nil)
+            await #expect(throws: HubStoreError.unknownNode(0x43)) {
+                try await store.updateReachability(of: 0x43, addresses: [], mrpParameters: nil)
             }
         }
     }
 
     @Test func endpointsAreReplacedAsAWhole() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await store.beginCommissioning(
+                nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
             let first = [
                 EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1),
                 EndpointDeviceType(endpoint: 1, deviceType: 0x010D, revision: 2),
             ]
-            try store.setEndpoints(first, of: 0x42)
-            #expect(try store.endpoints(of: 0x42) == first)
+            try await store.setEndpoints(first, of: 0x42)
+            #expect(try await store.endpoints(of: 0x42) == first)
             let second = [EndpointDeviceType(endpoint: 2, deviceType: 0x0100, revision: 3)]
-            try store.setEndpoints(second, of: 0x42)
-            #expect(try store.endpoints(of: 0x42) == second)
-            #expect(throws: HubStoreError.unknownNode(0x99)) { try store.setEndpoints(second, of: 0x99) }
+            try await store.setEndpoints(second, of: 0x42)
+            #expect(try await store.endpoints(of: 0x42) == second)
+            await #expect(throws: HubStoreError.unknownNode(0x99)) { try await store.setEndpoints(second, of: 0x99) }
         }
     }
 
     @Test func finishingACommissioningWritesTheNodeAndItsDevicesTogetherOrNothing() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await store.beginCommissioning(
+                nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
             // CircuitMatter lists a device type twice on one endpoint: stored once.
             let light = DescriptorCluster.DeviceTypeStruct(deviceType: 0x0100, revision: 3)
             let description = NodeDescription(
@@ -192,32 +195,32 @@ import Testing
             let address = SocketAddress.ipv4(IPv4Address(0x7F00_0001), port: 5541)
 
             // A name the store refuses undoes the whole transaction: the node stays as it was, with no devices.
-            #expect(throws: HubStoreError.self) {
-                try store.finishCommissioning(
+            await #expect(throws: HubStoreError.self) {
+                try await store.finishCommissioning(
                     0x42, description: description, addresses: [address], mrpParameters: nil, deviceName: "  ",
                     room: "Hall")
             }
-            #expect(try store.node(0x42)?.state == .commissioning)
-            #expect(try store.node(0x42)?.productName == nil)
-            #expect(try store.endpoints(of: 0x42).isEmpty)
-            #expect(try store.rooms().isEmpty)
+            #expect(try await store.node(0x42)?.state == .commissioning)
+            #expect(try await store.node(0x42)?.productName == nil)
+            #expect(try await store.endpoints(of: 0x42).isEmpty)
+            #expect(try await store.rooms().isEmpty)
 
-            let devices = try store.finishCommissioning(
+            let devices = try await store.finishCommissioning(
                 0x42, description: description, addresses: [address], mrpParameters: nil,
                 deviceName: "Lamp", room: "Hall")
             #expect(devices == [DeviceID(nodeID: 0x42, endpoint: 1), DeviceID(nodeID: 0x42, endpoint: 2)])
-            let node = try #require(try store.node(0x42))
+            let node = try #require(try await store.node(0x42))
             #expect(
                 node.state == .commissioned && node.productName == "Lamp" && node.serialNumber == "SN-9"
                     && node.addresses == [address])
-            #expect(try store.endpoints(of: 0x42).count == 3)
-            #expect(
-                try store.semanticTags(of: 0x42) == [EndpointSemanticTag(endpoint: 2, namespaceID: 0x08, tag: 0x01)])
-            #expect(try store.devices().map(\.name) == ["Lamp 1", "Lamp 2"])
-            #expect(try store.devices().allSatisfy { $0.roomName == "Hall" })
+            #expect(try await store.endpoints(of: 0x42).count == 3)
+            let tags = try await store.semanticTags(of: 0x42)
+            #expect(tags == [EndpointSemanticTag(endpoint: 2, namespaceID: 0x08, tag: 0x01)])
+            #expect(try await store.devices().map(\.name) == ["Lamp 1", "Lamp 2"])
+            #expect(try await store.devices().allSatisfy { $0.roomName == "Hall" })
             // Only once: a commissioned node cannot be finished again.
-            #expect(throws: HubStoreError.wrongState(0x42, .commissioned, expected: .commissioning)) {
-                try store.finishCommissioning(
+            await #expect(throws: HubStoreError.wrongState(0x42, .commissioned, expected: .commissioning)) {
+                try await store.finishCommissioning(
                     0x42, description: nil, addresses: [], mrpParameters: nil, deviceName: "Lamp", room: nil)
             }
         }
@@ -226,8 +229,9 @@ import Testing
     /// Tags keep the device's order per endpoint, go with the endpoints they were stored with, and reach each device.
     @Test func semanticTagsAreStoredInOrderAndReplacedWithTheEndpoints() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await store.beginCommissioning(
+                nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
             let endpoints = [
                 EndpointDeviceType(endpoint: 0, deviceType: 0x0016, revision: 1),
                 EndpointDeviceType(endpoint: 1, deviceType: 0x000F, revision: 3),
@@ -238,21 +242,22 @@ import Testing
                 EndpointSemanticTag(endpoint: 1, namespaceID: 0x08, tag: 0x00),
                 EndpointSemanticTag(endpoint: 2, manufacturerCode: 0xFFF1, namespaceID: 0x80, tag: 0xFF, label: "Bed"),
             ]
-            try store.setEndpoints(endpoints, tags: tags, of: 0x42)
-            #expect(try store.semanticTags(of: 0x42) == tags)
-            try store.markCommissioned(0x42)
-            try store.addDevices(of: 0x42, named: "Panel", inRoom: nil)
-            #expect(try store.devices().map(\.semanticTags) == [Array(tags.prefix(2)), [tags[2]]])
-            try store.setEndpoints(endpoints, of: 0x42)
-            #expect(try store.semanticTags(of: 0x42).isEmpty)
-            #expect(try store.devices().allSatisfy { $0.semanticTags.isEmpty })
+            try await store.setEndpoints(endpoints, tags: tags, of: 0x42)
+            #expect(try await store.semanticTags(of: 0x42) == tags)
+            try await store.markCommissioned(0x42)
+            try await store.addDevices(of: 0x42, named: "Panel", inRoom: nil)
+            #expect(try await store.devices().map(\.semanticTags) == [Array(tags.prefix(2)), [tags[2]]])
+            try await store.setEndpoints(endpoints, of: 0x42)
+            #expect(try await store.semanticTags(of: 0x42).isEmpty)
+            #expect(try await store.devices().allSatisfy { $0.semanticTags.isEmpty })
         }
     }
 
     @Test func aLiveNodesDescriptorBringsItsEndpointsTagsAndDevicesInStep() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await store.beginCommissioning(
+                nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
             func node(
                 _ endpoints: [UInt16: [UInt32]], tags: [UInt16: [SemanticTagStruct]] = [:],
                 labels: [UInt16: String] = [:]
@@ -269,73 +274,77 @@ import Testing
                             label: labels[endpoint])
                     })
             }
-            let naming = { (endpoint: EndpointDescription?) in endpoint?.label ?? "Bridge \(endpoint?.endpoint ?? 0)" }
+            let naming = { @Sendable (endpoint: EndpointDescription?) in
+                endpoint?.label ?? "Bridge \(endpoint?.endpoint ?? 0)"
+            }
             let first = node([0: [0x0016], 1: [0x000E], 2: [0x0100, 0x0013]])
-            _ = try store.finishCommissioning(
+            _ = try await store.finishCommissioning(
                 0x42, description: first, addresses: [], mrpParameters: nil, deviceName: "Porch light", room: "Porch")
-            #expect(try store.devices().map(\.name) == ["Porch light"])
+            #expect(try await store.devices().map(\.name) == ["Porch light"])
 
             // The same description changes nothing, not even the change counter.
-            let counter = try store.changeCounter()
-            #expect(try store.reconcileEndpoints(of: 0x42, with: first, naming: naming) == false)
-            #expect(try store.changeCounter() == counter)
+            let counter = try await store.changeCounter()
+            #expect(try await store.reconcileEndpoints(of: 0x42, with: first, naming: naming) == false)
+            #expect(try await store.changeCounter() == counter)
 
             // The bridge adds a bridged device with a tag: a new device, in no room, named after the product; the old
             // one keeps its name and room.
             let second = node(
                 [0: [0x0016], 1: [0x000E], 2: [0x0100, 0x0013], 3: [0x0100, 0x0013], 4: [0x0100, 0x0013]],
                 tags: [3: [SemanticTagStruct(mfgCode: .null, namespaceID: 0x08, tag: 0x00)]], labels: [4: "Shed"])
-            #expect(try store.reconcileEndpoints(of: 0x42, with: second, naming: naming))
-            #expect(try store.devices().map(\.name) == ["Porch light", "Bridge 3", "Shed"])
-            #expect(try store.devices().map(\.roomName) == ["Porch", nil, nil])
-            #expect(
-                try store.semanticTags(of: 0x42) == [EndpointSemanticTag(endpoint: 3, namespaceID: 0x08, tag: 0x00)])
-            #expect(try store.changeCounter() > counter)
+            #expect(try await store.reconcileEndpoints(of: 0x42, with: second, naming: naming))
+            #expect(try await store.devices().map(\.name) == ["Porch light", "Bridge 3", "Shed"])
+            #expect(try await store.devices().map(\.roomName) == ["Porch", nil, nil])
+            let tags = try await store.semanticTags(of: 0x42)
+            #expect(tags == [EndpointSemanticTag(endpoint: 3, namespaceID: 0x08, tag: 0x00)])
+            #expect(try await store.changeCounter() > counter)
 
             // It drops the first one: that device goes, with its endpoint.
-            #expect(
-                try store.reconcileEndpoints(
-                    of: 0x42, with: node([0: [0x0016], 1: [0x000E], 3: [0x0100, 0x0013]]), naming: naming))
-            #expect(try store.devices().map(\.id.endpoint) == [3])
-            #expect(Set(try store.endpoints(of: 0x42).map(\.endpoint)) == [0, 1, 3])
-            #expect(try store.semanticTags(of: 0x42).isEmpty)
+            let dropped = try await store.reconcileEndpoints(
+                of: 0x42, with: node([0: [0x0016], 1: [0x000E], 3: [0x0100, 0x0013]]), naming: naming)
+            #expect(dropped)
+            #expect(try await store.devices().map(\.id.endpoint) == [3])
+            #expect(Set(try await store.endpoints(of: 0x42).map(\.endpoint)) == [0, 1, 3])
+            #expect(try await store.semanticTags(of: 0x42).isEmpty)
 
             // A description without the root endpoint is not a whole node: nothing changes.
-            #expect(try store.reconcileEndpoints(of: 0x42, with: node([3: [0x0100]]), naming: naming) == false)
-            #expect(Set(try store.endpoints(of: 0x42).map(\.endpoint)) == [0, 1, 3])
+            #expect(try await store.reconcileEndpoints(of: 0x42, with: node([3: [0x0100]]), naming: naming) == false)
+            #expect(Set(try await store.endpoints(of: 0x42).map(\.endpoint)) == [0, 1, 3])
             // Only commissioned nodes follow their Descriptor.
-            try store.beginCommissioning(nodeID: 0x43, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
-            #expect(throws: HubStoreError.unknownNode(0x43)) {
-                try store.reconcileEndpoints(of: 0x43, with: first, naming: naming)
+            try await store.beginCommissioning(
+                nodeID: 0x43, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            await #expect(throws: HubStoreError.unknownNode(0x43)) {
+                try await store.reconcileEndpoints(of: 0x43, with: first, naming: naming)
             }
         }
     }
 
     @Test func aNodeIDIsHandedOutOnce() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try store.insertFabric(Self.fabric())
-            #expect(try store.reserveNodeID(0x10))
-            #expect(try !store.reserveNodeID(0x10))
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await store.insertFabric(Self.fabric())
+            #expect(try await store.reserveNodeID(0x10))
+            #expect(try await !store.reserveNodeID(0x10))
             // Neither the hub's own ID nor a stored node's ID is free, and a deleted node's ID stays taken.
-            #expect(try !store.reserveNodeID(0xFFFF_FFEF_0000_0001))
-            try store.beginCommissioning(nodeID: 0x20, vendorID: 1, productID: 1, attestation: Self.trusted)
-            #expect(try !store.reserveNodeID(0x20))
-            #expect(try store.reserveNodeID(0x30))
-            try store.beginCommissioning(nodeID: 0x30, vendorID: 1, productID: 1, attestation: Self.trusted)
-            try store.deleteNode(0x30)
-            #expect(try !store.reserveNodeID(0x30))
+            #expect(try await !store.reserveNodeID(0xFFFF_FFEF_0000_0001))
+            try await store.beginCommissioning(nodeID: 0x20, vendorID: 1, productID: 1, attestation: Self.trusted)
+            #expect(try await !store.reserveNodeID(0x20))
+            #expect(try await store.reserveNodeID(0x30))
+            try await store.beginCommissioning(nodeID: 0x30, vendorID: 1, productID: 1, attestation: Self.trusted)
+            try await store.deleteNode(0x30)
+            #expect(try await !store.reserveNodeID(0x30))
         }
     }
 
     @Test func aDamagedRowNamesItsColumn() async throws {
         try await withTemporaryDirectory { base in
-            let store = try HubStore(path: base + "/hub.sqlite")
-            try store.beginCommissioning(nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await store.beginCommissioning(
+                nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000, attestation: Self.trusted)
             try store.database.execute("UPDATE nodes SET vendor_id = 70000")
-            #expect(
+            await #expect(
                 throws: HubStoreError.corrupt(table: "nodes", column: "vendor_id", reason: "70000 does not fit UInt16")
-            ) { try store.nodes() }
+            ) { try await store.nodes() }
             #expect(
                 "\(HubStoreError.corrupt(table: "nodes", column: "vendor_id", reason: "70000 does not fit UInt16"))"
                     == "the database is damaged: nodes.vendor_id: 70000 does not fit UInt16")

@@ -24,7 +24,7 @@ struct DeviceKindTests {
     func theHubCommissionsItAndItsInterviewShowsItsEndpoints(kind: DeviceKind) async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory, kind: kind)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
             let description = try #require(result.description)
             let wanted = try #require(Self.expected[kind])
@@ -46,7 +46,7 @@ struct DeviceKindTests {
             let tags = description.endpoints.flatMap { endpoint in
                 endpoint.tags.map { (endpoint.endpoint, $0.namespaceID, $0.tag) }
             }
-            let stored = try hub.store.semanticTags(of: result.nodeID)
+            let stored = try await hub.store.semanticTags(of: result.nodeID)
             if kind == .switchPanel {
                 #expect(tags.map { [$0.0, UInt16($0.1), UInt16($0.2)] } == (1...4).map { [$0, 0x07, $0] })
                 #expect(stored == (1...4).map { EndpointSemanticTag(endpoint: $0, namespaceID: 0x07, tag: UInt8($0)) })
@@ -69,7 +69,7 @@ struct DeviceKindTests {
             let fixture = try await LoopbackFixture.start(
                 in: directory, kind: .temperatureSensor,
                 simulation: Simulation(seed: 5, interval: .milliseconds(100)))
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
@@ -96,7 +96,7 @@ struct DeviceKindTests {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(
                 in: directory, kind: .switchPanel, simulation: Simulation(seed: 11, interval: .milliseconds(100)))
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
@@ -130,7 +130,7 @@ struct DeviceKindTests {
     @Test func theDimmableLightKeepsItsLevelAcrossARestart() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory, kind: .dimmableLight)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
@@ -152,8 +152,9 @@ struct DeviceKindTests {
             await fixture.device.shutdown()
 
             let restarted = try await LoopbackFixture.start(in: directory, kind: .dimmableLight)
-            let again = try Hub(statePath: fixture.hubPath)
-            try again.store.updateReachability(of: result.nodeID, addresses: [restarted.address], mrpParameters: nil)
+            let again = try await Hub(statePath: fixture.hubPath)
+            try await again.store.updateReachability(
+                of: result.nodeID, addresses: [restarted.address], mrpParameters: nil)
             let secondTransport = try MatterTransport()
             let second = try await restarted.caseClient(again, nodeID: result.nodeID, transport: secondTransport)
             var after = AttributeCache()

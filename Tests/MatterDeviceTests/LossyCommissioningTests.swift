@@ -17,7 +17,7 @@ import Testing
         try await withTemporaryDirectory { directory in
             let network = ClockedNetwork(clock: ManualClock(), seed: 31, conditions: Self.conditions)
             let fixture = try await LoopbackFixture.start(in: directory, network: network)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let transport = try fixture.controllerTransport()
             let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: transport)
             let request = try fixture.request()
@@ -31,7 +31,7 @@ import Testing
             }
             let result = try #require(try outcome?.value.get())
             #expect(result.description?.vendorName == "swift-home")
-            #expect(try hub.store.node(result.nodeID)?.state == .commissioned)
+            #expect(try await hub.store.node(result.nodeID)?.state == .commissioned)
             #expect(await fixture.device.fabrics.map(\.nodeID) == [result.nodeID])
             // The network really was lossy.
             #expect(network.statistics.lost > 0 && network.statistics.duplicated > 0, "\(network.statistics)")

@@ -20,7 +20,7 @@ struct VirtualDeviceTests {
     @Test func hubCommissionsTheDeviceAndReachesItAgainAfterBothRestart() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
             #expect(result.attestation.trusted)
             #expect(result.description?.vendorName == "swift-home")
@@ -41,8 +41,9 @@ struct VirtualDeviceTests {
             let restarted = try await LoopbackFixture.start(in: directory)
             #expect(await restarted.device.fabrics.map(\.nodeID) == [result.nodeID])
             #expect(await restarted.device.isCommissioningWindowOpen == false)
-            let again = try Hub(statePath: fixture.hubPath)
-            try again.store.updateReachability(of: result.nodeID, addresses: [restarted.address], mrpParameters: nil)
+            let again = try await Hub(statePath: fixture.hubPath)
+            try await again.store.updateReachability(
+                of: result.nodeID, addresses: [restarted.address], mrpParameters: nil)
             let ping = try await again.ping(try again.devices()[0], interfaces: [])
             #expect(ping.vendorName == "swift-home")
             #expect(
@@ -57,14 +58,14 @@ struct VirtualDeviceTests {
     @Test func whenTheStoreRefusesTheFinishedNodeTheDeviceLeavesTheFabricAndNothingIsStored() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             // An empty name is refused by the store in the very transaction that would make the node commissioned.
             let request = try fixture.request()
             await #expect(throws: CommissioningError.self) {
                 try await hub.commission(request, name: "  ", room: nil, progress: { _ in })
             }
-            #expect(try hub.store.nodes().isEmpty)
-            #expect(try hub.devices().isEmpty)
+            #expect(try await hub.store.nodes().isEmpty)
+            #expect(try await hub.devices().isEmpty)
             // CommissioningComplete had made the fabric permanent: RemoveFabric took it back, and the window reopened.
             #expect(await fixture.device.fabrics.isEmpty)
             #expect(await fixture.device.isCommissioningWindowOpen)
@@ -75,7 +76,7 @@ struct VirtualDeviceTests {
     @Test func theHubResumesItsCASESessionAndTheResumedSessionCarriesReads() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
             let transport = try MatterTransport()
             defer { Task { await transport.shutdown() } }
@@ -111,7 +112,7 @@ struct VirtualDeviceTests {
     @Test func toggleChangesOnOffAndTheSubscriptionReportsIt() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
@@ -141,7 +142,7 @@ struct VirtualDeviceTests {
     @Test func aSubjectWithoutAnACLEntryIsRefusedWithUnsupportedAccess() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
             // Another node of the same fabric: valid certificates, but the ACL names only the hub.
             let key = P256.PrivateKey()
@@ -181,7 +182,7 @@ struct VirtualDeviceTests {
             let network = ClockedNetwork(clock: ManualClock(), seed: 4)
             let clock = network.clock
             let fixture = try await LoopbackFixture.start(in: directory, network: network)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let transport = try fixture.controllerTransport()
             let nodeID: UInt64 = 0x0000_0000_00AB_CDEF
             let added = await drive(clock) {
@@ -245,7 +246,7 @@ struct VirtualDeviceTests {
     @Test func aSecondControllerJoinsThroughAnEnhancedCommissioningWindow() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
-            let first = try Hub(statePath: directory + "/first")
+            let first = try await Hub(statePath: directory + "/first")
             let firstResult = try await fixture.commission(hub: first)
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(first, nodeID: firstResult.nodeID, transport: transport)
@@ -274,7 +275,7 @@ struct VirtualDeviceTests {
             await #expect(throws: (any Error).self) {
                 _ = try await fixture.paseClient(transport: transport)
             }
-            let second = try Hub(statePath: directory + "/second")
+            let second = try await Hub(statePath: directory + "/second")
             let payload = SetupPayload(
                 vendorID: nil, productID: nil, discoveryCapabilities: .onNetwork, discriminator: .long(discriminator),
                 passcode: passcode)
@@ -308,7 +309,7 @@ struct VirtualDeviceTests {
     @Test func aBridgeAddsAndRemovesABridgedDeviceWhileASubscriberWatches() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory, kind: .bridge)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
@@ -392,7 +393,7 @@ struct VirtualDeviceTests {
     @Test func bridgedDevicesAndRetiredEndpointsSurviveARestart() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory, kind: .bridge)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
             #expect(try await fixture.device.addBridgedDevice(label: "Shed light") == 4)
             #expect(try await fixture.device.addBridgedDevice(label: "Porch light") == 5)
@@ -501,7 +502,7 @@ struct VirtualDeviceTests {
             let network = ClockedNetwork(clock: ManualClock(), seed: 9)
             let clock = network.clock
             let fixture = try await LoopbackFixture.start(in: directory, network: network)
-            let hub = try Hub(statePath: fixture.hubPath)
+            let hub = try await Hub(statePath: fixture.hubPath)
             let transport = try fixture.controllerTransport()
             let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: transport)
             let request = try fixture.request()
