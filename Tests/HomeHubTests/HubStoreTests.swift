@@ -3,6 +3,7 @@ import MatterDataModel
 import MatterDiscovery
 import MatterMessaging
 import MatterPlatform
+import Synchronization
 import Testing
 
 @testable import HomeHub
@@ -24,6 +25,35 @@ import Testing
             #expect(permissions(base + "/hub.sqlite") == 0o600)
             // Reopening neither migrates again nor fails.
             #expect(try await HubStore(path: base + "/hub.sqlite").schemaVersion() == HubSchema.migrations.count)
+        }
+    }
+
+    /// Writes that wait on another process's lock wait on the store's queue: more of them than the cooperative pool
+    /// has threads still leave it free, so other tasks run while they wait, and the writes land once the lock goes.
+    @Test func writesWaitingForALockHoldNoCooperativeThread() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            let structureID = try #require(try await store.structures().first?.id)
+            let otherProcess = try SQLiteDatabase(path: base + "/hub.sqlite")
+            try otherProcess.execute("BEGIN IMMEDIATE")
+            final class Count: Sendable { let value = Mutex(0) }
+            let landed = Count()
+            let writers = (0..<2 * ProcessInfo.processInfo.activeProcessorCount + 2).map { index in
+                Task {
+                    _ = try await store.createRoom(named: "Room \(index)", in: structureID)
+                    landed.value.withLock { $0 += 1 }
+                }
+            }
+            // Work that needs the cooperative pool, while every writer waits on the lock.
+            let sum = await withTaskGroup(of: Int.self) { group in
+                for value in 1...100 { group.addTask { value } }
+                return await group.reduce(0, +)
+            }
+            #expect(sum == 5050)
+            #expect(landed.value.withLock { $0 } == 0, "no write lands while the other process holds its lock")
+            try otherProcess.execute("COMMIT")
+            for writer in writers { try await writer.value }
+            #expect(try await store.rooms().count == writers.count)
         }
     }
 
