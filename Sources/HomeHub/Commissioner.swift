@@ -18,6 +18,8 @@ public actor Commissioner {
     private let transport: MatterTransport
     private let random: any RandomSource
     private let progress: @Sendable (CommissioningProgress) -> Void
+    /// The crash tests' hook: after this step the commissioner stops as a killed process would, undoing nothing.
+    private var endsAbruptlyAfter: CommissioningStep?
     /// The transport's: step deadlines and the transcript's durations are on the time the transport runs on.
     private var clock: any DriverClock { transport.clock }
 
@@ -31,6 +33,12 @@ public actor Commissioner {
         self.transport = transport
         self.random = random
         self.progress = progress
+    }
+
+    /// Makes `commission` stop right after `step`, leaving the device and the store as a process killed there would
+    /// (sessions are not closed: the caller shuts the transport down, as the process's death would).
+    @_spi(CrashTesting) public func endAbruptly(after step: CommissioningStep) {
+        endsAbruptlyAfter = step
     }
 
     /// What the steps learn, handed from one to the next.
@@ -78,6 +86,8 @@ public actor Commissioner {
                     let duration = clock.now - stepStart
                     context.durations.append((step, duration))
                     progress(.finished(step, duration))
+                    // From AddNOC on the node's row says how far it got: what a restart after a crash goes by.
+                    if let nodeID = context.nodeID { try? await store.recordStep(step, of: nodeID) }
                     action = machine.succeeded(step)
                 } catch is StepTimeout {
                     action = machine.failed(step, CommissioningFailure(.noAnswer, "no answer within \(step.timeout)"))
@@ -92,6 +102,9 @@ public actor Commissioner {
                     action = machine.failed(step, failure)
                 } catch {
                     action = machine.failed(step, CommissioningFailure(error))
+                }
+                if step == endsAbruptlyAfter, context.durations.last?.0 == step {
+                    throw .stepFailed(step, CommissioningFailure(.hubFailure, "ended abruptly after \(step)"))
                 }
             case .finished:
                 guard let nodeID = context.nodeID, let identity = identity(context) else {

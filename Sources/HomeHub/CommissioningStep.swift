@@ -1,6 +1,6 @@
 // Matter Core §5.5 Commissioning Flows: the steps a commissioner takes, in order, each with its own
 // deadline and its own name in progress lines and errors.
-public enum CommissioningStep: String, CaseIterable, Sendable, CustomStringConvertible {
+public enum CommissioningStep: String, CaseIterable, Sendable, Codable, Comparable, CustomStringConvertible {
     case discovery = "discover the device"
     case passcodeSession = "PASE session"
     case armFailSafe = "arm fail-safe"
@@ -34,5 +34,12 @@ public enum CommissioningStep: String, CaseIterable, Sendable, CustomStringConve
         // A priming report of a whole device spans several packets.
         case .interview: .seconds(30)
         }
+    }
+}
+
+extension CommissioningStep {
+    /// In the order the flow takes them.
+    public static func < (lhs: CommissioningStep, rhs: CommissioningStep) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

@@ -19,7 +19,8 @@ public final class Hub: Sendable {
     let resumptions = Mutex<[UInt64: CASEResumptionRecord]>([:])
 
     /// Opens (creating on first use) the hub in `statePath`, or in the default XDG data directory. A commissioning
-    /// that a crash interrupted long ago is marked failed here, so it blocks nothing and can be retried.
+    /// that a crash interrupted is marked failed here, so it blocks nothing and can be finished or retried: at once
+    /// when the process doing it is gone, after `HubTiming.abandonedCommissioning` for a row that does not say who.
     public init(statePath: String?) async throws {
         directory = try StateDirectory(explicitPath: statePath)
         store = try await HubStore(directory: directory)
@@ -27,8 +28,9 @@ public final class Hub: Sendable {
         // A commissioning still running in another process updates its row within the fail-safe; one older
         // than that was abandoned by a process that died.
         let abandoned = Date().addingTimeInterval(-Double(HubTiming.abandonedCommissioning.components.seconds))
-        for node in try await store.pendingCommissionings() where node.updatedAt < abandoned {
-            try await store.markFailed(node.nodeID)
+        for node in try await store.pendingCommissionings() {
+            let ownerGone = node.owner.map { !$0.isRunning } ?? (node.updatedAt < abandoned)
+            if ownerGone { try await store.markFailed(node.nodeID) }
         }
     }
 
@@ -36,18 +38,27 @@ public final class Hub: Sendable {
     /// CommissioningComplete the fail-safe no longer undoes it, so the device is ours whether or not the store said
     /// so): every node marked failed is tried over CASE, all at once, for `HubTiming.interruptedProbe`; one that
     /// answers is sent CommissioningComplete, interviewed, and its devices added, named after its product, in no
-    /// room. A node that does not answer was rolled back by its fail-safe, or is away; it stays marked failed and is
-    /// tried again next time.
-    public func finishInterruptedCommissionings(interfaces: [String]) async -> [FinishedCommissioning] {
-        guard let nodes = try? await store.interruptedCommissionings(), !nodes.isEmpty,
-            let transport = try? MatterTransport()
-        else { return [] }
-        defer { Task { await transport.shutdown() } }
+    /// room. A node that does not answer and never reached CommissioningComplete is forgotten once its fail-safe
+    /// has surely expired (it rolled our NOC back: the device is commissionable again); any other stays marked failed
+    /// (away, or ours without knowing it) and is tried again next time. `transport` (default: a new one on UDP)
+    /// and `now` are the tests' way in.
+    public func finishInterruptedCommissionings(
+        interfaces: [String], over transport: MatterTransport? = nil, now: Date = Date()
+    ) async -> [FinishedCommissioning] {
+        guard let nodes = try? await store.interruptedCommissionings(), !nodes.isEmpty else { return [] }
+        let ownTransport = transport == nil ? try? MatterTransport() : nil
+        guard let transport = transport ?? ownTransport else { return [] }
+        defer { if let ownTransport { Task { await ownTransport.shutdown() } } }
         return await withTaskGroup(of: FinishedCommissioning?.self) { group in
             for node in nodes {
                 group.addTask { [self] in
-                    try? await withDeadline(HubTiming.interruptedProbe) {
-                        try await self.finishInterrupted(node, interfaces: interfaces, over: transport)
+                    do {
+                        return try await withDeadline(HubTiming.interruptedProbe, on: transport.clock) {
+                            try await self.finishInterrupted(node, interfaces: interfaces, over: transport)
+                        }
+                    } catch {
+                        if Self.failSafeRolledBack(node, now: now) { try? await store.deleteNode(node.nodeID) }
+                        return nil
                     }
                 }
             }
@@ -55,6 +66,13 @@ public final class Hub: Sendable {
             for await result in group { if let result { finished.append(result) } }
             return finished.sorted { $0.nodeID < $1.nodeID }
         }
+    }
+
+    /// Whether a node that did not answer has surely been rolled back by its device: it never reached
+    /// CommissioningComplete, and its row (written after the fail-safe was armed) is older than the fail-safe.
+    static func failSafeRolledBack(_ node: NodeRecord, now: Date) -> Bool {
+        let completed = node.stepReached.map { $0 >= .commissioningComplete } ?? false
+        return !completed && node.createdAt.addingTimeInterval(Double(HubConstants.failSafeSeconds)) < now
     }
 
     private func finishInterrupted(

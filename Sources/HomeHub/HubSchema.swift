@@ -157,6 +157,14 @@ enum HubSchema {
         ],
         // 6: a change of tags alone (the node's Descriptor changed while live) is a change of the home, as for endpoints.
         countingChanges(of: "endpoint_tags"),
+        // 7: who is commissioning a node (so a row whose process died is known at once, not after a timeout) and the
+        // last step it finished (so a node that never reached CommissioningComplete is forgotten once its fail-safe
+        // has surely rolled it back).
+        [
+            "ALTER TABLE nodes ADD COLUMN owner_pid INTEGER",
+            "ALTER TABLE nodes ADD COLUMN owner_start_ticks INTEGER",
+            "ALTER TABLE nodes ADD COLUMN step_reached TEXT",
+        ],
     ]
 
     static var currentVersion: Int { migrations.count }

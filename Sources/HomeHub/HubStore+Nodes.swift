@@ -11,14 +11,14 @@ extension HubStore {
     public func beginCommissioning(
         nodeID: UInt64, vendorID: UInt16, productID: UInt16, attestation: NodeRecord.Attestation,
         addresses: [SocketAddress] = [], mrpParameters: MRPParameters? = nil,
-        session: String? = nil
+        session: String? = nil, owner: ProcessIdentity? = .current()
     ) async throws(HubStoreError) -> NodeRecord {
         try await onQueue { [self] () throws(HubStoreError) in
             let now = Self.now()
             let node = NodeRecord(
                 nodeID: nodeID, vendorID: vendorID, productID: productID, attestation: attestation,
                 state: .commissioning,
-                addresses: addresses, mrpParameters: mrpParameters, createdAt: now, updatedAt: now)
+                addresses: addresses, mrpParameters: mrpParameters, createdAt: now, updatedAt: now, owner: owner)
             try write(touching: [nodeID]) { transaction in
                 if let existing = try transaction.query(
                     "SELECT state FROM nodes WHERE node_id = ?", [.identifier(nodeID)]
@@ -30,8 +30,9 @@ extension HubStore {
                 try transaction.query(
                     """
                     INSERT INTO nodes (node_id, vendor_id, product_id, attestation_verdict, attestation_trusted, state,
-                                       mrp_idle_ms, mrp_active_ms, mrp_active_threshold_ms, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       mrp_idle_ms, mrp_active_ms, mrp_active_threshold_ms, created_at, updated_at,
+                                       owner_pid, owner_start_ticks)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .identifier(nodeID), .integer(Int64(vendorID)), .integer(Int64(productID)),
@@ -39,12 +40,28 @@ extension HubStore {
                         .integer(attestation.trusted ? 1 : 0),
                         .text(NodeRecord.CommissioningState.commissioning.rawValue),
                         mrp[0], mrp[1], mrp[2], .date(now), .date(now),
+                        owner.map { .integer(Int64($0.pid)) } ?? .null,
+                        owner.map { .integer(Int64(bitPattern: $0.startTicks)) } ?? .null,
                     ])
                 try Self.replaceAddresses(addresses, of: nodeID, in: transaction)
                 // In the same transaction: a cancelled session cannot miss a node that is starting, and a node cannot start in a closed session.
                 if let session { try Self.addSessionNode(nodeID, session: session, in: transaction) }
             }
             return node
+        }
+    }
+
+    /// A step of a node's commissioning finished (AddNOC and after): the row says how far it got.
+    public func recordStep(_ step: CommissioningStep, of nodeID: UInt64) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: [nodeID]) { transaction in
+                try transaction.query(
+                    "UPDATE nodes SET step_reached = ? WHERE node_id = ? AND state = ?",
+                    [
+                        .text(step.rawValue), .identifier(nodeID),
+                        .text(NodeRecord.CommissioningState.commissioning.rawValue),
+                    ])
+            }
         }
     }
 
@@ -231,7 +248,8 @@ extension HubStore {
                         trusted: try row.integer("attestation_trusted") != 0),
                     state: try Self.state(row), addresses: addresses[nodeID] ?? [],
                     mrpParameters: try Self.mrpParameters(row),
-                    createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")))
+                    createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
+                    owner: try Self.owner(row), stepReached: try Self.stepReached(row)))
         }
         return nodes
     }
@@ -396,6 +414,21 @@ extension HubStore {
                     .integer(Int64(scopeID)),
                 ])
         }
+    }
+
+    private static func owner(_ row: StoredRow) throws(HubStoreError) -> ProcessIdentity? {
+        guard let pid = try row.optionalInteger("owner_pid"), let ticks = try row.optionalInteger("owner_start_ticks")
+        else { return nil }
+        guard let narrow = Int32(exactly: pid) else { throw row.corrupt("owner_pid", "\(pid) is not a process ID") }
+        return ProcessIdentity(pid: narrow, startTicks: UInt64(bitPattern: ticks))
+    }
+
+    private static func stepReached(_ row: StoredRow) throws(HubStoreError) -> CommissioningStep? {
+        guard let text = try row.optionalText("step_reached") else { return nil }
+        guard let step = CommissioningStep(rawValue: text) else {
+            throw row.corrupt("step_reached", "\"\(text)\" is no commissioning step")
+        }
+        return step
     }
 
     private static func state(_ row: StoredRow) throws(HubStoreError) -> NodeRecord.CommissioningState {

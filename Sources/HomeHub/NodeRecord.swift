@@ -40,12 +40,19 @@ public struct NodeRecord: Sendable, Hashable, Codable {
     public var mrpParameters: MRPParameters?
     public var createdAt: Date
     public var updatedAt: Date
+    /// While `commissioning`: the process doing it (nil in rows from before it was recorded).
+    public var owner: ProcessIdentity?
+    /// The last commissioning step finished, from AddNOC on.
+    public var stepReached: CommissioningStep?
 
     public init(
         nodeID: UInt64, vendorID: UInt16, productID: UInt16, vendorName: String? = nil, productName: String? = nil,
         serialNumber: String? = nil, name: String? = nil, attestation: Attestation, state: CommissioningState,
-        addresses: [SocketAddress], mrpParameters: MRPParameters?, createdAt: Date, updatedAt: Date
+        addresses: [SocketAddress], mrpParameters: MRPParameters?, createdAt: Date, updatedAt: Date,
+        owner: ProcessIdentity? = nil, stepReached: CommissioningStep? = nil
     ) {
+        self.owner = owner
+        self.stepReached = stepReached
         self.nodeID = nodeID
         self.vendorID = vendorID
         self.productID = productID

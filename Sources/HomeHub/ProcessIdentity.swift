@@ -2,7 +2,7 @@ import Foundation
 
 /// A running process, told apart from a later one that reuses its PID by its start time (field 22 of
 /// `/proc/<pid>/stat`, in clock ticks since boot; proc(5)).
-public struct ProcessIdentity: Sendable, Hashable, CustomStringConvertible {
+public struct ProcessIdentity: Sendable, Hashable, Codable, CustomStringConvertible {
     public let pid: Int32
     public let startTicks: UInt64
 

@@ -35,7 +35,7 @@ import Testing
         let granted = await HomeCommand.run(["grant", "1234", "--state", directory])
         #expect(granted == .success("user 1234 may add devices to Home\n"))
         let store = try await HubStore(path: directory + "/hub.sqlite")
-        let structureID = try await #require(try await store.structures().first?.id)
+        let structureID = try #require(try await store.structures().first?.id)
         #expect(try await store.hasCommissioningGrant(uid: 1234, structureID: structureID))
         let revoked = await HomeCommand.run(["grant", "1234", "--revoke", "--state", directory])
         #expect(revoked == .success("user 1234 may no longer add devices to Home\n"))
@@ -62,7 +62,7 @@ import Testing
         #expect(outputs.allSatisfy { $0.exitCode == 0 }, "\(outputs)")
         for (index, directory) in directories.enumerated() {
             let store = try await HubStore(path: directory + "/hub.sqlite")
-            let structureID = try await #require(try await store.structures().first?.id)
+            let structureID = try #require(try await store.structures().first?.id)
             for other in 0..<directories.count {
                 let granted = try await store.hasCommissioningGrant(
                     uid: UInt32(1000 + other), structureID: structureID)

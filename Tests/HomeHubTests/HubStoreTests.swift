@@ -60,8 +60,9 @@ import Testing
     @Test func aDatabaseFromANewerBuildIsRefused() async throws {
         try await withTemporaryDirectory { base in
             let store = try await HubStore(path: base + "/hub.sqlite")
-            try store.database.execute("UPDATE schema_version SET version = 7")
-            await #expect(throws: HubStoreError.newerSchema(found: 7, supported: HubSchema.migrations.count)) {
+            let newer = HubSchema.migrations.count + 1
+            try store.database.execute("UPDATE schema_version SET version = \(newer)")
+            await #expect(throws: HubStoreError.newerSchema(found: newer, supported: HubSchema.migrations.count)) {
                 try await HubStore(path: base + "/hub.sqlite")
             }
             #expect(
