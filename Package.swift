@@ -9,6 +9,7 @@ import PackageDescription
 //   MatterSecureChannel         PASE, CASE, StatusReport (sans-IO)
 //   MatterMessaging             message layer (sans-IO)
 //   MatterDiscovery             DNS-SD records and queries (sans-IO)
+//   HTTPWebSocket               HTTP/1.1 request heads and WebSocket (RFC 6455) for the Matter-server API (sans-IO)
 //   MatterTime                  the one instant type and the drivers' clock (system or manual)
 //   MatterTLV, MatterOnboarding, MatterCertificates, MatterCrypto   codecs and crypto
 let package = Package(
@@ -48,11 +49,13 @@ let package = Package(
         .target(name: "MatterDiscovery", dependencies: ["MatterTime"]),
         // The entries of the libFuzzer targets in Fuzz/ (built apart by scripts/fuzz.sh), replayed by the tests.
         .target(name: "MatterFuzzing", dependencies: [
+            "HTTPWebSocket",
             "MatterTLV", "MatterOnboarding", "MatterMessaging", "MatterCertificates", "MatterDiscovery", "MatterInteraction",
             "MatterSecureChannel", "MatterCrypto", "MatterDevice", "HomeAPI",
         ]),
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
+        .target(name: "HTTPWebSocket", dependencies: ["MatterCrypto"]),
         // Development-time tool: Matter IDL and device-type XML in, Swift out (see scripts/generate-datamodel.sh).
         .executableTarget(name: "DataModelGenerator"),
         .target(
@@ -97,6 +100,7 @@ let package = Package(
                     exclude: ["Vectors"]),
         .testTarget(name: "MatterFuzzingTests", dependencies: ["MatterFuzzing"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
+        .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.

@@ -5,7 +5,7 @@ import PackageDescription
 // the project's own build and tests: scripts/fuzz.sh builds them with -sanitize=fuzzer,address and runs them.
 let entries = [
     "FuzzTLV", "FuzzOnboarding", "FuzzMessage", "FuzzCertificates", "FuzzDNS", "FuzzInteraction", "FuzzPASE",
-    "FuzzCASE", "FuzzMDNSResponder", "FuzzInteractionServer", "FuzzHubProtocol",
+    "FuzzCASE", "FuzzMDNSResponder", "FuzzInteractionServer", "FuzzHubProtocol", "FuzzHTTPRequest", "FuzzWebSocket",
 ]
 
 let package = Package(

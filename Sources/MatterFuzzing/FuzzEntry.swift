@@ -1,3 +1,4 @@
+import HTTPWebSocket
 @_spi(Fuzzing) import HomeAPI
 import MatterCertificates
 import MatterCrypto
@@ -24,6 +25,8 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case mdnsResponder = "FuzzMDNSResponder"
     case interactionServer = "FuzzInteractionServer"
     case hubProtocol = "FuzzHubProtocol"
+    case httpRequest = "FuzzHTTPRequest"
+    case webSocket = "FuzzWebSocket"
 
     public func run(_ bytes: [UInt8]) {
         switch self {
@@ -38,6 +41,36 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .mdnsResponder: Self.mdnsResponder(bytes)
         case .interactionServer: Self.interactionServer(bytes)
         case .hubProtocol: HubProtocolFuzzing.take(bytes)
+        case .httpRequest: Self.httpRequest(bytes)
+        case .webSocket: Self.webSocket(bytes)
+        }
+    }
+
+    /// An HTTP/1.1 request head from anyone who can reach the Matter-server port, and the WebSocket handshake on it:
+    /// whatever parses says how long it was, and an accepted handshake answers 101.
+    static func httpRequest(_ bytes: [UInt8]) {
+        switch HTTPRequestHead.parse(bytes) {
+        case .incomplete:
+            precondition(bytes.count <= HTTPWebSocketLimits.requestHeadBytes, "an endless head is never incomplete")
+        case .complete(let head, let length):
+            precondition(length <= bytes.count, "a head longer than its bytes")
+            if let response = try? WebSocketHandshake.accept(head) { precondition(response.status == 101) }
+        case .invalid(let error):
+            precondition([400, 431, 505].contains(error.status), "an unexpected status \(error.status)")
+        }
+    }
+
+    /// A WebSocket client's bytes after the handshake, fed in two pieces cut where the first byte says: the same
+    /// actions either way, and nothing read after the connection closed.
+    static func webSocket(_ bytes: [UInt8]) {
+        var whole = WebSocketConnection()
+        let all = whole.receive(bytes)
+        var pieces = WebSocketConnection()
+        let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+        let split = pieces.receive(Array(bytes[..<cut])) + pieces.receive(Array(bytes[cut...]))
+        precondition(all == split, "the actions depend on how the bytes were cut")
+        if let close = all.firstIndex(where: { if case .closeConnection = $0 { true } else { false } }) {
+            precondition(close == all.count - 1 && whole.isClosed, "actions after the connection closed")
         }
     }
 

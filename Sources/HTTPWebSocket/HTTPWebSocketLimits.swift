@@ -1,0 +1,15 @@
+/// Every limit of the HTTP/1.1 and WebSocket layer, with why it was chosen. The Matter-server API listens on
+/// loopback by default, but a `--listen` on the network takes connections from anyone before the token is checked,
+/// so each limit bounds what a stranger can make the hub hold.
+public enum HTTPWebSocketLimits {
+    /// A request head (request line and headers) larger than this is refused with 431. The clients that speak this
+    /// API (python-matter-server's, Home Assistant's aiohttp) send under 1 KiB; aiohttp itself caps a line at 8 KiB.
+    public static let requestHeadBytes = 16 * 1024
+    /// More header fields than this is refused with 431: a handshake needs seven or eight.
+    public static let headerFields = 64
+    /// An incoming WebSocket message (all its fragments) larger than this closes the connection with 1009. The
+    /// largest command a client sends is `import_test_node` with a node dump: a large bridge's runs to a few MB.
+    public static let messageBytes = 8 * 1024 * 1024
+    /// RFC 6455 §5.5: a control frame's payload is at most 125 bytes and is never fragmented.
+    public static let controlPayloadBytes = 125
+}

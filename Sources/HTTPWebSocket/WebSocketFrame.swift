@@ -1,0 +1,71 @@
+/// RFC 6455 §5.2 base framing: the opcodes, the close codes, and the server's frames (never masked, §5.1).
+public enum WebSocketOpcode: UInt8, Sendable {
+    case continuation = 0x0
+    case text = 0x1
+    case binary = 0x2
+    case close = 0x8
+    case ping = 0x9
+    case pong = 0xA
+
+    var isControl: Bool { rawValue & 0x8 != 0 }
+}
+
+/// §7.4.1 status codes this side sends, and which received ones are valid.
+public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let normal = WebSocketCloseCode(rawValue: 1000)
+    public static let goingAway = WebSocketCloseCode(rawValue: 1001)
+    public static let protocolError = WebSocketCloseCode(rawValue: 1002)
+    public static let unsupportedData = WebSocketCloseCode(rawValue: 1003)
+    public static let invalidPayload = WebSocketCloseCode(rawValue: 1007)
+    public static let policyViolation = WebSocketCloseCode(rawValue: 1008)
+    public static let messageTooBig = WebSocketCloseCode(rawValue: 1009)
+    public static let internalError = WebSocketCloseCode(rawValue: 1011)
+
+    /// May a peer send it in a Close frame? 1004–1006 and 1015 are never sent; 1016–2999 are unassigned; 3000–4999
+    /// are for applications.
+    var isValidOnTheWire: Bool {
+        switch rawValue {
+        case 1000...1003, 1007...1014, 3000...4999: true
+        default: false
+        }
+    }
+
+    public var description: String { "\(rawValue)" }
+}
+
+public enum WebSocketFrame {
+    /// One unfragmented frame from the server: FIN set, no mask, the shortest length form.
+    public static func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8]) -> [UInt8] {
+        var frame: [UInt8] = [0x80 | opcode.rawValue]
+        frame.reserveCapacity(payload.count + 10)
+        switch payload.count {
+        case 0...125:
+            frame.append(UInt8(payload.count))
+        case 126...0xFFFF:
+            frame.append(126)
+            frame.append(contentsOf: [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)])
+        default:
+            frame.append(127)
+            let length = UInt64(payload.count)
+            frame.append(contentsOf: (0..<8).reversed().map { UInt8(truncatingIfNeeded: length >> ($0 * 8)) })
+        }
+        frame.append(contentsOf: payload)
+        return frame
+    }
+
+    /// A Close frame's payload: the code, then the reason cut to what fits a control frame.
+    public static func close(_ code: WebSocketCloseCode, reason: String) -> [UInt8] {
+        var reasonBytes = Array(reason.utf8)
+        let room = HTTPWebSocketLimits.controlPayloadBytes - 2
+        if reasonBytes.count > room {
+            // Cut on a character boundary so the reason stays UTF-8.
+            var cut = String(decoding: reasonBytes.prefix(room), as: UTF8.self)
+            while cut.utf8.count > room || cut.last == "\u{FFFD}" { cut.removeLast() }
+            reasonBytes = Array(cut.utf8)
+        }
+        return encode(.close, [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)] + reasonBytes)
+    }
+}
