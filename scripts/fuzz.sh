@@ -5,10 +5,10 @@
 # entry (FuzzCorpusReplayTests), so the normal suite keeps it fixed.
 #
 #   scripts/fuzz.sh TARGET|all [--runs N | --seconds S]     (default: --seconds 30)
-#   targets: FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol
+#   targets: FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-all=(FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol)
+all=(FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket)
 usage() { echo "usage: scripts/fuzz.sh TARGET|all [--runs N | --seconds S]  (targets: ${all[*]})" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 case "$1" in

@@ -6,14 +6,7 @@ public enum SHA1 {
     public static let digestLength = 20
 
     public static func hash(_ data: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: digestLength)
-        var length: UInt32 = 0
-        let status = data.withUnsafeBytes { bytes in
-            EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, fetchedSHA1, nil)
-        }
-        precondition(
-            fetchedSHA1 != nil && status == 1 && Int(length) == digestLength, "OpenSSL EVP_Digest(SHA-1) failed")
-        return digest
+        openSSLDigest(data, fetchedSHA1, length: digestLength, name: "SHA-1")
     }
 }
 
