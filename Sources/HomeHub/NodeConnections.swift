@@ -29,6 +29,8 @@ public actor NodeConnections {
         guard let node = try await hub.store.node(nodeID), node.state == .commissioned else {
             throw HubError.unknownNode(nodeID)
         }
+        // Another caller may have started it while the store was read: an actor's state can change across an await.
+        if let existing = connections[nodeID] { return existing }
         let (hub, interfaces, transport) = (hub, interfaces, transport)
         var settings = settings
         if let attributePaths {
