@@ -65,7 +65,7 @@ let package = Package(
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
-        .target(name: "HomeAPI", dependencies: ["HomeHub", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
+        .target(name: "HomeAPI", dependencies: ["HomeHub", "HTTPWebSocket", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub",
                                                        "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterDevice"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
-        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV",
+        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV",
                                                          "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",

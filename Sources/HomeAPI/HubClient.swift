@@ -12,11 +12,11 @@ final class HubClient: Sendable {
     /// The hub as it was when this client attached.
     let status: HubStatus
     let stateDirectory: String
-    private let connection: UnixStreamConnection
+    private let connection: StreamConnection
     private let receiver: Receiver
 
     private init(
-        model: HomeModel, status: HubStatus, stateDirectory: String, connection: UnixStreamConnection,
+        model: HomeModel, status: HubStatus, stateDirectory: String, connection: StreamConnection,
         receiver: Receiver
     ) {
         self.model = model
@@ -33,9 +33,9 @@ final class HubClient: Sendable {
     /// The hub serving `stateDirectory`, attached to; nil when no hub serves it (no socket, or nobody listening).
     static func attach(stateDirectory: String) async throws(HomeError) -> HubClient? {
         let path = (stateDirectory as NSString).appendingPathComponent(HubProtocol.socketName)
-        let connection: UnixStreamConnection
+        let connection: StreamConnection
         do {
-            connection = try UnixStreamConnection.connect(path: path)
+            connection = try StreamConnection.connect(path: path)
         } catch {
             if case .system(_, let code) = error, code == EACCES || code == EPERM {
                 throw HomeError(.permissionDenied, "permission denied: cannot connect to the hub's socket \(path)")

@@ -10,7 +10,7 @@ import Synchronization
 /// version) is told why and disconnected; the others are served on.
 final class HubService: Sendable {
     private struct Client {
-        let connection: UnixStreamConnection
+        let connection: StreamConnection
         var decoder = FrameDecoder(limit: HubProtocol.clientMessageLimit)
         /// Set once welcomed: from then on it receives the model's changes.
         var welcomed = false
@@ -72,7 +72,7 @@ final class HubService: Sendable {
         say.finish()
     }
 
-    private func accept(_ connection: UnixStreamConnection) {
+    private func accept(_ connection: StreamConnection) {
         let id = ObjectIdentifier(connection)
         let who = Self.describe(connection.peer)
         state.withLock { $0.clients[id] = Client(connection: connection) }
@@ -85,12 +85,12 @@ final class HubService: Sendable {
             })
     }
 
-    private static func describe(_ peer: UnixStreamConnection.Peer?) -> String {
+    private static func describe(_ peer: StreamConnection.Peer?) -> String {
         peer.map { "PID \($0.pid) (user \($0.uid))" } ?? "of unknown process"
     }
 
     private func received(_ bytes: [UInt8], from id: ObjectIdentifier) {
-        typealias Decoded = Result<(UnixStreamConnection, [[UInt8]], Bool), FrameError>
+        typealias Decoded = Result<(StreamConnection, [[UInt8]], Bool), FrameError>
         let decoded = state.withLock { state -> Decoded? in
             guard var client = state.clients[id] else { return nil }
             do throws(FrameError) {
@@ -135,7 +135,7 @@ final class HubService: Sendable {
 
     /// Sends the model as it is now and starts the client's changes from exactly there: both under the model's lock,
     /// so no batch is missed or sent twice.
-    private func welcome(_ id: ObjectIdentifier, _ connection: UnixStreamConnection) {
+    private func welcome(_ id: ObjectIdentifier, _ connection: StreamConnection) {
         let status = context.status(of: local)
         let model = context.model
         model.withSnapshotAndFailure { snapshot, failure in
@@ -163,7 +163,7 @@ final class HubService: Sendable {
         }
     }
 
-    private func answer(_ request: HubRequest, number: UInt64, on connection: UnixStreamConnection) async {
+    private func answer(_ request: HubRequest, number: UInt64, on connection: StreamConnection) async {
         let message: HubProtocol.HubMessage
         do throws(HomeError) {
             // Who asks is what the kernel says of the connection, never what the client claims.

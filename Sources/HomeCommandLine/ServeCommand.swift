@@ -1,6 +1,7 @@
 import Foundation
 @_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
 import HomeHub
+import MatterPlatform
 
 /// `home serve`: the hub of a home that runs all day. It holds the home's serving lock (a second one is refused,
 /// naming the first's PID), follows every node live from the start (last known address first, then operational
@@ -17,6 +18,11 @@ enum ServeCommand {
             .init(
                 name: "socket-group", valueName: "GROUP",
                 help: "Let this group's members use the hub's socket too (default: its owner only)."),
+            .init(
+                name: "listen", valueName: "ADDRESS",
+                help:
+                    "Serve the Matter-server WebSocket API (Home Assistant's) at ws://ADDRESS/ws, on loopback only for now (e.g. 127.0.0.1:5580 or [::1]:5580); repeat it for several. A first step: server_info only."
+            ),
             .init(
                 name: "log-level", valueName: "LEVEL",
                 help:
@@ -35,6 +41,16 @@ enum ServeCommand {
             let group = try arguments.values["socket-group"].map { name throws(CommandLineError) in
                 guard let entry = getgrnam(name) else { throw .invalidInput("no group named '\(name)'") }
                 return entry.pointee.gr_gid
+            }
+            let listen = try (arguments.repeatedValues["listen"] ?? []).map {
+                text throws(CommandLineError) -> SocketAddress in
+                let address = try HubCommands.parseAddress(text)
+                guard address.isLoopback else {
+                    throw .invalidInput(
+                        "--listen \(text): the Matter-server API listens on loopback only until its token (--token-file) is built"
+                    )
+                }
+                return address
             }
             var configuration = Home.Configuration(
                 stateDirectory: arguments.values["state"], networkInterfaces: interfaces)
@@ -62,14 +78,20 @@ enum ServeCommand {
             let nodes = home.model.snapshot.devices.count
             say("\(LiveLineText.time())  serving \(status.stateDirectory) (PID \(status.pid)): \(nodes) node(s)")
             say("\(LiveLineText.time())  clients connect at \(status.socketPath)")
+            let matterServerAPI: MatterServerAPI?
             do throws(HomeError) {
+                matterServerAPI = listen.isEmpty ? nil : try home.serveMatterServerAPI(listeningOn: listen)
                 try await home.followEveryNode()
             } catch {
                 throw .failed(error.message)
             }
+            for address in matterServerAPI?.addresses ?? [] {
+                say("\(LiveLineText.time())  Matter-server API at ws://\(address)/ws")
+            }
             let signal = await stop.next()
             say("\(LiveLineText.time())  \(signal): closing every subscription and session")
             logger.cancel()
+            matterServerAPI?.stop()
             await home.stopServing()
             clientLogger.cancel()
             say("\(LiveLineText.time())  stopped")

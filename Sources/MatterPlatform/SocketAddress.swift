@@ -21,6 +21,14 @@ public enum SocketAddress: Hashable, Sendable, Codable, CustomStringConvertible 
     }
 
     /// Calls `body` with this address as a C `sockaddr` and its length.
+    /// 127.0.0.0/8 or ::1: reachable from this machine only.
+    public var isLoopback: Bool {
+        switch self {
+        case .ipv4(let address, _): address.bytes[0] == 127
+        case .ipv6(let address, _, _): address.bytes == Array(repeating: 0, count: 15) + [1]
+        }
+    }
+
     func withSocketAddress<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
         switch self {
         case .ipv4(let address, let port):

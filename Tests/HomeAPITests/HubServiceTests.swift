@@ -165,7 +165,7 @@ import Testing
     func protocolViolations(name: String, bytes: [UInt8], reason: String) async throws {
         try await Self.withServedLight { _, statePath, _, service, _ in
             let good = try await Home.connect(stateDirectory: statePath)
-            let connection = try UnixStreamConnection.connect(path: statePath + "/hub.socket")
+            let connection = try StreamConnection.connect(path: statePath + "/hub.socket")
             let received = Mutex<[UInt8]>([])
             let closed = Mutex(false)
             connection.start(

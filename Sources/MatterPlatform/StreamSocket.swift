@@ -14,7 +14,7 @@ public final class UnixStreamListener: Sendable {
     /// `accepted` on the loop's thread for each client (it must return at once).
     public init(
         path: String, mode: mode_t, group: gid_t? = nil,
-        accepted: @escaping @Sendable (UnixStreamConnection) -> Void
+        accepted: @escaping @Sendable (StreamConnection) -> Void
     ) throws(SocketError) {
         var address = try Self.address(path)
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -37,7 +37,7 @@ public final class UnixStreamListener: Sendable {
             Glibc.close(descriptor)
             throw error
         }
-        guard chmod(path, mode) == 0, listen(descriptor, UnixStreamTiming.backlog) == 0 else {
+        guard chmod(path, mode) == 0, listen(descriptor, StreamTiming.backlog) == 0 else {
             let error = SocketError.lastError("listen on \(path)")
             Glibc.close(descriptor)
             throw error
@@ -52,7 +52,7 @@ public final class UnixStreamListener: Sendable {
                     let client = accept(descriptor, nil, nil)
                     guard client >= 0 else { break }
                     _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                    accepted(UnixStreamConnection(descriptor: client))
+                    accepted(StreamConnection(descriptor: client))
                 }
                 resume()
             }
@@ -89,11 +89,78 @@ public final class UnixStreamListener: Sendable {
     }
 }
 
-/// One end of a Unix domain stream connection. Reads arrive on the runtime's readiness loop; writes are queued and
+/// A listening TCP socket: the Matter-server API's (`home serve --listen`). Accepts on the runtime's readiness loop,
+/// like the Unix listener, and hands each connection on.
+public final class TCPListener: Sendable {
+    private let descriptor: Int32
+    private let readiness = Mutex<SocketReadiness?>(nil)
+    /// Where it listens (with the port the kernel chose for port 0).
+    public let address: SocketAddress
+
+    public init(
+        address: SocketAddress, accepted: @escaping @Sendable (StreamConnection) -> Void
+    ) throws(SocketError) {
+        let family = address.isIPv4 ? AF_INET : AF_INET6
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .lastError("socket(TCP)") }
+        var yes: Int32 = 1
+        // A restarted hub binds its port again at once, though the last one's connections are still in TIME_WAIT.
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if !address.isIPv4 {
+            _ = setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        }
+        let bound = address.withSocketAddress { bind(descriptor, $0, $1) }
+        guard bound == 0, listen(descriptor, StreamTiming.backlog) == 0 else {
+            let error = SocketError.lastError("listen on \(address)")
+            Glibc.close(descriptor)
+            throw error
+        }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.address = SocketAddress(storage) ?? address
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        self.descriptor = descriptor
+        readiness.withLock {
+            $0 = SocketReadiness(descriptor: descriptor) { resume in
+                while true {
+                    let client = accept(descriptor, nil, nil)
+                    guard client >= 0 else { break }
+                    _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                    var noDelay: Int32 = 1
+                    // Each WebSocket message is one small write that should leave at once.
+                    _ = setsockopt(
+                        client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+                    accepted(StreamConnection(descriptor: client))
+                }
+                resume()
+            }
+        }
+    }
+
+    /// Stops accepting; connections already accepted go on.
+    public func close() {
+        guard
+            let readiness = readiness.withLock({ readiness in
+                defer { readiness = nil }; return readiness
+            })
+        else {
+            return
+        }
+        readiness.cancel()
+        Glibc.close(descriptor)
+    }
+
+    deinit { close() }
+}
+
+/// One end of a stream connection (a Unix domain socket's or TCP's). Reads arrive on the runtime's readiness loop; writes are queued and
 /// written in order on the connection's own thread, so a sender never blocks. A peer that lets more than
-/// `UnixStreamTiming.outgoingLimit` bytes pile up, or does not read for `UnixStreamTiming.sendTimeout`, is closed:
+/// `StreamTiming.outgoingLimit` bytes pile up, or does not read for `StreamTiming.sendTimeout`, is closed:
 /// one slow client cannot hold the hub's memory or its threads.
-public final class UnixStreamConnection: Sendable {
+public final class StreamConnection: Sendable {
     /// Who is on the other end, as the kernel says (SO_PEERCRED).
     public struct Peer: Sendable, Hashable {
         public let pid: Int32
@@ -117,12 +184,12 @@ public final class UnixStreamConnection: Sendable {
         // Writes block (on the writer's queue, never the caller's), for at most the send timeout; reads never do
         // (MSG_DONTWAIT).
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        var timeout = timeval(tv_sec: Int(UnixStreamTiming.sendTimeout.components.seconds), tv_usec: 0)
+        var timeout = timeval(tv_sec: Int(StreamTiming.sendTimeout.components.seconds), tv_usec: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Connects to the socket at `path`.
-    public static func connect(path: String) throws(SocketError) -> UnixStreamConnection {
+    public static func connect(path: String) throws(SocketError) -> StreamConnection {
         var address = try UnixStreamListener.address(path)
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .lastError("socket(AF_UNIX)") }
@@ -136,7 +203,7 @@ public final class UnixStreamConnection: Sendable {
             Glibc.close(descriptor)
             throw error
         }
-        return UnixStreamConnection(descriptor: descriptor)
+        return StreamConnection(descriptor: descriptor)
     }
 
     /// The peer's process, user and group.
@@ -157,7 +224,7 @@ public final class UnixStreamConnection: Sendable {
         state.withLock { state in
             state.onClose = closed
             state.readiness = SocketReadiness(descriptor: descriptor) { [weak self] resume in
-                var buffer = [UInt8](repeating: 0, count: UnixStreamTiming.readChunk)
+                var buffer = [UInt8](repeating: 0, count: StreamTiming.readChunk)
                 while true {
                     let count = buffer.withUnsafeMutableBytes {
                         recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
@@ -181,7 +248,7 @@ public final class UnixStreamConnection: Sendable {
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
         let accepted = state.withLock { state in
-            guard !state.closed, state.pending + bytes.count <= UnixStreamTiming.outgoingLimit else { return false }
+            guard !state.closed, state.pending + bytes.count <= StreamTiming.outgoingLimit else { return false }
             state.pending += bytes.count
             return true
         }
@@ -234,8 +301,8 @@ public final class UnixStreamConnection: Sendable {
     }
 }
 
-/// The local socket's limits, each with its reason.
-public enum UnixStreamTiming {
+/// The stream sockets' limits, each with its reason.
+public enum StreamTiming {
     /// Clients that may wait to be accepted: the CLI starts a few at once; more retry.
     static let backlog: Int32 = 64
     /// Bytes read per system call: a whole small message, and a large one in few calls.

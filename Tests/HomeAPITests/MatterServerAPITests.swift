@@ -1,0 +1,163 @@
+import Foundation
+import HTTPWebSocket
+import HomeHub
+import MatterDiscovery
+import MatterPlatform
+import Testing
+
+@_spi(HomeCommandLine) @testable import HomeAPI
+
+/// The Matter-server API's first step on a real TCP socket on loopback: `/info`, the WebSocket handshake,
+/// `server_info` first, and the protocol's errors for what is not built yet.
+@Suite(.timeLimit(.minutes(1))) struct MatterServerAPITests {
+    @Test func infoAndTheWebSocketAnswerAsPythonMatterServerDoes() async throws {
+        try await withHome { home, _, _ in
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let address = try #require(api.addresses.first)
+            let authority = try home.context.embedded("test").hub.authority
+            let compressed = authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }
+
+            // GET /info: server_info as plain JSON; the compressed fabric ID a 64-bit integer, exactly.
+            let info = try TestClient(address)
+            info.write(Array("GET /info HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+            let response = String(decoding: info.readToEnd(), as: UTF8.self)
+            #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            let body = try #require(response.components(separatedBy: "\r\n\r\n").last)
+            #expect(body.contains("\"compressed_fabric_id\": \(compressed),"))
+            let fields = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+            #expect(fields["schema_version"] as? Int == 11 && fields["min_supported_schema_version"] as? Int == 9)
+            #expect((fields["fabric_id"] as? NSNumber)?.uint64Value == authority.fabricID)
+
+            // GET /ws: upgraded, then server_info unprompted, then answers matched by message_id.
+            let client = try TestClient(address)
+            client.write(
+                Array(
+                    """
+                    GET /ws HTTP/1.1\r
+                    Host: 127.0.0.1\r
+                    Upgrade: websocket\r
+                    Connection: Upgrade\r
+                    Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r
+                    Sec-WebSocket-Version: 13\r
+                    \r
+
+                    """.utf8))
+            let upgrade = String(decoding: client.readHead(), as: UTF8.self)
+            #expect(upgrade.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
+            #expect(upgrade.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
+            #expect(
+                try client.readText()
+                    == MatterServerAPI.serverInfo(fabricID: authority.fabricID, compressedFabricID: compressed))
+
+            client.sendText(#"{"message_id": "1", "command": "server_info"}"#)
+            let again = try client.readText()
+            #expect(again.hasPrefix(#"{"message_id": "1", "result": {"fabric_id""#))
+            client.sendText(#"{"message_id": "2", "command": "get_nodes"}"#)
+            #expect(try client.readText().contains(#""message_id": "2", "error_code": 0"#))
+            client.sendText(#"{"message_id": "3", "command": "make_coffee"}"#)
+            #expect(
+                try client.readText()
+                    == #"{"message_id": "3", "error_code": 9, "details": "Invalid command: make_coffee"}"#)
+            client.sendText("not json")
+            #expect(try client.readText().contains(#""error_code": 8"#))
+            client.sendFrame(0x8, [0x03, 0xE8])
+            #expect(try client.readFrame() == (0x8, [0x03, 0xE8]))
+            #expect(client.readToEnd().isEmpty, "the server closes after the close handshake")
+        }
+    }
+}
+
+/// A blocking TCP client with a receive timeout, so no test waits for ever.
+private final class TestClient {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(_ address: SocketAddress) throws {
+        guard case .ipv4(let host, let port) = address else { throw POSIXError(.EAFNOSUPPORT) }
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var storage = sockaddr_in()
+        storage.sin_family = sa_family_t(AF_INET)
+        storage.sin_port = port.bigEndian
+        withUnsafeMutableBytes(of: &storage.sin_addr) { $0.copyBytes(from: host.bytes) }
+        let connected = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(descriptor) }
+
+    func write(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads more into the buffer; false at the end (or the timeout).
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        buffer += chunk[0..<count]
+        return true
+    }
+
+    func readToEnd() -> [UInt8] {
+        while fill() {}
+        defer { buffer = [] }
+        return buffer
+    }
+
+    func readHead() -> [UInt8] {
+        while true {
+            if let end = (0..<max(0, buffer.count - 3)).first(where: { buffer[$0..<$0 + 4] == [13, 10, 13, 10] }) {
+                defer { buffer.removeFirst(end + 4) }
+                return Array(buffer[..<(end + 4)])
+            }
+            guard fill() else { return buffer }
+        }
+    }
+
+    func readFrame() throws -> (UInt8, [UInt8]) {
+        func need(_ count: Int) throws {
+            while buffer.count < count { guard fill() else { throw POSIXError(.ETIMEDOUT) } }
+        }
+        try need(2)
+        var length = Int(buffer[1] & 0x7F)
+        var header = 2
+        if length == 126 {
+            try need(4)
+            length = Int(buffer[2]) << 8 | Int(buffer[3])
+            header = 4
+        } else if length == 127 {
+            try need(10)
+            length = (2..<10).reduce(0) { $0 << 8 | Int(buffer[$1]) }
+            header = 10
+        }
+        try need(header + length)
+        defer { buffer.removeFirst(header + length) }
+        return (buffer[0] & 0x0F, Array(buffer[header..<(header + length)]))
+    }
+
+    func readText() throws -> String {
+        let (opcode, payload) = try readFrame()
+        guard opcode == 0x1 else { throw POSIXError(.EPROTO) }
+        return String(decoding: payload, as: UTF8.self)
+    }
+
+    func sendFrame(_ opcode: UInt8, _ payload: [UInt8]) {
+        let mask: [UInt8] = [9, 8, 7, 6]
+        var frame: [UInt8] = [0x80 | opcode]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        }
+        write(frame + mask + payload.enumerated().map { $0.element ^ mask[$0.offset & 3] })
+    }
+
+    func sendText(_ text: String) { sendFrame(0x1, Array(text.utf8)) }
+}
