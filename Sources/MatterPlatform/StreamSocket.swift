@@ -6,8 +6,7 @@ import Synchronization
 /// and hands each connection on; it never waits for a client.
 public final class UnixStreamListener: Sendable {
     public let path: String
-    private let descriptor: Int32
-    private let readiness = Mutex<SocketReadiness?>(nil)
+    private let accepting: AcceptLoop
 
     /// Binds `path` (a stale socket file left by a process that died is replaced: the caller holds the lock that
     /// says no one else serves it), with `mode` as its permissions and, when given, `group` as its group; calls
@@ -42,35 +41,13 @@ public final class UnixStreamListener: Sendable {
             Glibc.close(descriptor)
             throw error
         }
-        // Accepting never blocks the loop's thread: set before the loop may call the handler.
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         self.path = path
-        self.descriptor = descriptor
-        readiness.withLock {
-            $0 = SocketReadiness(descriptor: descriptor) { resume in
-                while true {
-                    let client = accept(descriptor, nil, nil)
-                    guard client >= 0 else { break }
-                    _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                    accepted(StreamConnection(descriptor: client))
-                }
-                resume()
-            }
-        }
+        accepting = AcceptLoop(descriptor: descriptor, tune: { _ in }, accepted: accepted)
     }
 
     /// Stops accepting and removes the socket file; connections already accepted go on.
     public func close() {
-        guard
-            let readiness = readiness.withLock({ readiness in
-                defer { readiness = nil }; return readiness
-            })
-        else {
-            return
-        }
-        readiness.cancel()
-        Glibc.close(descriptor)
-        unlink(path)
+        if accepting.stop() { unlink(path) }
     }
 
     deinit { close() }
@@ -92,8 +69,7 @@ public final class UnixStreamListener: Sendable {
 /// A listening TCP socket: the Matter-server API's (`home serve --listen`). Accepts on the runtime's readiness loop,
 /// like the Unix listener, and hands each connection on.
 public final class TCPListener: Sendable {
-    private let descriptor: Int32
-    private let readiness = Mutex<SocketReadiness?>(nil)
+    private let accepting: AcceptLoop
     /// Where it listens (with the port the kernel chose for port 0).
     public let address: SocketAddress
 
@@ -121,18 +97,42 @@ public final class TCPListener: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
         self.address = SocketAddress(storage) ?? address
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        accepting = AcceptLoop(
+            descriptor: descriptor,
+            tune: { client in
+                var noDelay: Int32 = 1
+                // Each WebSocket message is one small write that should leave at once.
+                _ = setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+            }, accepted: accepted)
+    }
+
+    /// Stops accepting; connections already accepted go on.
+    public func close() {
+        accepting.stop()
+    }
+
+    deinit { close() }
+}
+
+/// A listening socket's accepts on the loop: every pending client at each wake-up, each tuned and handed on.
+private final class AcceptLoop: Sendable {
+    private let descriptor: Int32
+    private let readiness = Mutex<SocketReadiness?>(nil)
+
+    init(
+        descriptor: Int32, tune: @escaping @Sendable (Int32) -> Void,
+        accepted: @escaping @Sendable (StreamConnection) -> Void
+    ) {
         self.descriptor = descriptor
+        // Accepting never blocks the loop's thread: set before the loop may call the handler.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         readiness.withLock {
             $0 = SocketReadiness(descriptor: descriptor) { resume in
                 while true {
                     let client = accept(descriptor, nil, nil)
                     guard client >= 0 else { break }
                     _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                    var noDelay: Int32 = 1
-                    // Each WebSocket message is one small write that should leave at once.
-                    _ = setsockopt(
-                        client, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+                    tune(client)
                     accepted(StreamConnection(descriptor: client))
                 }
                 resume()
@@ -140,20 +140,22 @@ public final class TCPListener: Sendable {
         }
     }
 
-    /// Stops accepting; connections already accepted go on.
-    public func close() {
+    /// Stops accepting and closes the socket; true the first time.
+    @discardableResult
+    func stop() -> Bool {
         guard
             let readiness = readiness.withLock({ readiness in
                 defer { readiness = nil }; return readiness
             })
         else {
-            return
+            return false
         }
         readiness.cancel()
         Glibc.close(descriptor)
+        return true
     }
 
-    deinit { close() }
+    deinit { stop() }
 }
 
 /// One end of a stream connection (a Unix domain socket's or TCP's). Reads arrive on the runtime's readiness loop; writes are queued and
