@@ -8,10 +8,10 @@ public struct HTTPRequestHead: Sendable, Hashable {
     /// The path of the target, percent-decoded (`/ws`).
     public let path: String
     /// The query's parameters, percent-decoded, in order (`?token=…`).
-    public let query: [(name: String, value: String)]
+    public let query: [HTTPField]
     public let version: String
     /// Field names lowercased, values without surrounding whitespace, in order.
-    public let fields: [(name: String, value: String)]
+    public let fields: [HTTPField]
 
     /// The value of the field named `name` (any case); several fields of that name are joined with ", " (§5.3).
     public func field(_ name: String) -> String? {
@@ -87,7 +87,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
         guard fieldLines.count <= HTTPWebSocketLimits.headerFields else {
             throw HTTPError(431, "more than \(HTTPWebSocketLimits.headerFields) header fields")
         }
-        var fields: [(String, String)] = []
+        var fields: [HTTPField] = []
         for line in fieldLines {
             guard let colon = line.firstIndex(of: ":"), line.first != " ", line.first != "\t" else {
                 throw HTTPError(400, "a header line is not NAME: VALUE")
@@ -100,19 +100,19 @@ public struct HTTPRequestHead: Sendable, Hashable {
             guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
                 throw HTTPError(400, "a header value holds control characters")
             }
-            fields.append((name.lowercased(), value))
+            fields.append(HTTPField(name.lowercased(), value))
         }
         return HTTPRequestHead(
             method: String(requestLine[0]), path: path, query: query, version: version, fields: fields)
     }
 
-    private static func pathAndQuery(_ target: String) throws(HTTPError) -> (String, [(name: String, value: String)]) {
+    private static func pathAndQuery(_ target: String) throws(HTTPError) -> (String, [HTTPField]) {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         guard let path = String(parts[0]).removingPercentEncoding else {
             throw HTTPError(400, "the path has a bad percent-encoding")
         }
         guard parts.count == 2 else { return (path, []) }
-        var query: [(name: String, value: String)] = []
+        var query: [HTTPField] = []
         for item in parts[1].split(separator: "&") {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (text: Substring) in
@@ -121,7 +121,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
             guard let name = decode(pair[0]), let value = pair.count == 2 ? decode(pair[1]) : "" else {
                 throw HTTPError(400, "the query has a bad percent-encoding")
             }
-            query.append((name, value))
+            query.append(HTTPField(name, value))
         }
         return (path, query)
     }
@@ -133,14 +133,16 @@ public struct HTTPRequestHead: Sendable, Hashable {
             || "!#$%&'*+-.^_`|~".utf8.contains(ascii)
     }
 
-    public static func == (lhs: HTTPRequestHead, rhs: HTTPRequestHead) -> Bool {
-        lhs.method == rhs.method && lhs.path == rhs.path && lhs.version == rhs.version
-            && lhs.query.elementsEqual(rhs.query) { $0 == $1 } && lhs.fields.elementsEqual(rhs.fields) { $0 == $1 }
-    }
+}
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(method)
-        hasher.combine(path)
+/// A header field, or a query parameter: a name and its value.
+public struct HTTPField: Sendable, Hashable {
+    public let name: String
+    public let value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
     }
 }
 
@@ -158,17 +160,17 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The response that tells the client, closing the connection.
     public var response: HTTPResponse {
-        HTTPResponse(status: status, fields: [("Connection", "close")], body: Array((reason + "\n").utf8))
+        HTTPResponse(status: status, fields: [HTTPField("Connection", "close")], body: Array((reason + "\n").utf8))
     }
 }
 
 /// A response to send: status line, fields (Content-Length added), body.
 public struct HTTPResponse: Sendable, Hashable {
     public var status: Int
-    public var fields: [(name: String, value: String)]
+    public var fields: [HTTPField]
     public var body: [UInt8]
 
-    public init(status: Int, fields: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(status: Int, fields: [HTTPField] = [], body: [UInt8] = []) {
         self.status = status
         self.fields = fields
         self.body = body
@@ -176,7 +178,7 @@ public struct HTTPResponse: Sendable, Hashable {
 
     public var bytes: [UInt8] {
         var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
-        for (name, value) in fields { head += "\(name): \(value)\r\n" }
+        for field in fields { head += "\(field.name): \(field.value)\r\n" }
         if status != 101 { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
         return Array(head.utf8) + body
@@ -197,7 +199,4 @@ public struct HTTPResponse: Sendable, Hashable {
         default: "Status"
         }
     }
-
-    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool { lhs.bytes == rhs.bytes }
-    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 }

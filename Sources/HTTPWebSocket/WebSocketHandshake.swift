@@ -29,7 +29,8 @@ public enum WebSocketHandshake {
         return HTTPResponse(
             status: 101,
             fields: [
-                ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", acceptValue(for: key)),
+                HTTPField("Upgrade", "websocket"), HTTPField("Connection", "Upgrade"),
+                HTTPField("Sec-WebSocket-Accept", acceptValue(for: key)),
             ])
     }
 
@@ -43,7 +44,7 @@ extension HTTPError {
     /// A version the server does not speak is answered with the one it does (§4.4).
     public var handshakeResponse: HTTPResponse {
         var response = self.response
-        if status == 426 { response.fields.append(("Sec-WebSocket-Version", "13")) }
+        if status == 426 { response.fields.append(HTTPField("Sec-WebSocket-Version", "13")) }
         return response
     }
 }

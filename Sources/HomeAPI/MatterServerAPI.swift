@@ -134,20 +134,17 @@ private final class MatterServerClient: Sendable {
         case "/info":
             phase = .done
             let response = HTTPResponse(
-                status: 200, fields: [("Content-Type", "application/json"), ("Connection", "close")],
+                status: 200, fields: [HTTPField("Content-Type", "application/json"), HTTPField("Connection", "close")],
                 body: Array(serverInfo.utf8))
             return ([response.bytes], true)
         case "/ws":
             do throws(HTTPError) {
                 let upgrade = try WebSocketHandshake.accept(request)
                 var webSocket = WebSocketConnection()
-                var writes = [upgrade.bytes]
-                writes += webSocket.send(text: serverInfo).compactMap {
-                    if case .write(let bytes) = $0 { bytes } else { nil }
-                }
-                let (more, close) = carryOut(rest.isEmpty ? [] : webSocket.receive(rest), &webSocket)
+                // server_info goes first, unprompted; then whatever the client sent behind its request.
+                let (writes, close) = carryOut(webSocket.send(text: serverInfo) + webSocket.receive(rest), &webSocket)
                 phase = webSocket.isClosed ? .done : .webSocket(webSocket)
-                return (writes + more, close)
+                return ([upgrade.bytes] + writes, close)
             } catch {
                 phase = .done
                 return ([error.handshakeResponse.bytes], true)
@@ -170,16 +167,16 @@ private final class MatterServerClient: Sendable {
             case .write(let bytes): writes.append(bytes)
             case .closeConnection: close = true
             case .deliver(.text(let text)):
-                for reply in webSocket.send(text: answer(text)) {
-                    if case .write(let bytes) = reply { writes.append(bytes) }
-                }
+                writes += Self.writes(of: webSocket.send(text: answer(text)))
             case .deliver(.binary):
-                for reply in webSocket.close(.unsupportedData, reason: "commands are JSON text frames") {
-                    if case .write(let bytes) = reply { writes.append(bytes) }
-                }
+                writes += Self.writes(of: webSocket.close(.unsupportedData, reason: "commands are JSON text frames"))
             }
         }
         return (writes, close)
+    }
+
+    private static func writes(of actions: [WebSocketConnection.Action]) -> [[UInt8]] {
+        actions.compactMap { if case .write(let bytes) = $0 { bytes } else { nil } }
     }
 
     /// The reply to one command frame (§2: `{"message_id", "command", "args"}`).
@@ -219,7 +216,7 @@ extension Home {
         let authority = local.hub.authority
         return try MatterServerAPI(
             fabricID: authority.fabricID,
-            compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) },
+            compressedFabricID: authority.compressedFabricIDNumber,
             listeningOn: addresses)
     }
 }

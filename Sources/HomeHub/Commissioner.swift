@@ -322,7 +322,7 @@ public actor Commissioner {
             return commissioningAddress
         }
         let peer = OperationalPeerID(
-            compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: nodeID)
+            compressedFabricID: authority.compressedFabricIDNumber, nodeID: nodeID)
         do {
             let node = try await MulticastDNSQuerier().resolveOperational(
                 peer, interfaces: request.interfaces, timeout: HubTiming.operationalResolve)

@@ -13,6 +13,8 @@ public struct FabricAuthority: Sendable {
     public let rootCertificate: MatterCertificate
     /// Matter Core §4.3.2.2: names the fabric in operational DNS-SD instance names.
     public let compressedFabricID: [UInt8]
+    /// The same eight bytes as one big-endian number: what DNS-SD instance names and Home Assistant's device IDs show.
+    public var compressedFabricIDNumber: UInt64 { compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) } }
     /// Matter Core §4.15.2: the IPK, derived from the epoch key and the compressed fabric ID; sent in AddNOC.
     public let identityProtectionKey: [UInt8]
     /// What the hub proves in CASE: its NOC, key and the fabric's facts.

@@ -158,7 +158,7 @@ public final class Hub: Sendable {
     func operationalAddress(of node: NodeRecord, interfaces: [String]) async throws -> SocketAddress {
         if !interfaces.isEmpty {
             let peer = OperationalPeerID(
-                compressedFabricID: authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: node.nodeID
+                compressedFabricID: authority.compressedFabricIDNumber, nodeID: node.nodeID
             )
             if let resolved = try? await MulticastDNSQuerier().resolveOperational(
                 peer, interfaces: interfaces, timeout: HubTiming.operationalResolve),

@@ -16,7 +16,7 @@ import Testing
             defer { api.stop() }
             let address = try #require(api.addresses.first)
             let authority = try home.context.embedded("test").hub.authority
-            let compressed = authority.compressedFabricID.reduce(0) { $0 << 8 | UInt64($1) }
+            let compressed = authority.compressedFabricIDNumber
 
             // GET /info: server_info as plain JSON; the compressed fabric ID a 64-bit integer, exactly.
             let info = try TestClient(address)
