@@ -137,13 +137,7 @@ public final class Hub: Sendable {
         let client = InteractionClient(
             transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
         let vendorNameAttribute = BasicInformationCluster.Attributes.vendorName
-        var roundTrips: [Duration] = []
-        var report = InteractionReport(attributeReports: [], eventReports: [])
-        for _ in 0..<max(1, reads) {
-            let readStart = clock.now
-            report = try await client.read([vendorNameAttribute.path(endpoint: 0)])
-            roundTrips.append(clock.now - readStart)
-        }
+        let (report, roundTrips) = try await client.timedReads([vendorNameAttribute.path(endpoint: 0)], count: reads)
         var cache = AttributeCache()
         cache.apply(report.attributeReports)
         guard let vendorName = try cache.value(vendorNameAttribute, endpoint: 0) else {

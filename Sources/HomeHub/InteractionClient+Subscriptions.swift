@@ -1,5 +1,6 @@
 import MatterInteraction
 import MatterMessaging
+import MatterPlatform
 import MatterTLV
 
 /// What the client keeps for one established subscription.
@@ -17,6 +18,17 @@ extension InteractionClient {
     public func subscribe(
         _ request: SubscribeRequestMessage,
         timeout: Duration = HubTiming.interactionResponse
+    ) async throws(InteractionClientError) -> Subscription {
+        // On the loop, the SubscribeResponse's continuation runs before the loop reads the next datagram, so the
+        // subscription is registered before its first report, which the device may send at once, is routed here.
+        try await withTaskExecutorPreference(EventLoopExecutor.preferred) {
+            () async throws(InteractionClientError) -> Subscription in
+            try await establish(request, timeout: timeout)
+        }
+    }
+
+    private func establish(
+        _ request: SubscribeRequestMessage, timeout: Duration
     ) async throws(InteractionClientError) -> Subscription {
         let operation =
             "subscribe to \(request.attributeRequests.count == 1 ? request.attributeRequests[0].description : "\(request.attributeRequests.count) paths")"

@@ -20,6 +20,8 @@ public actor InteractionClient {
     private var routing: Task<Void, Never>?
     private var isRouting = false
 
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { EventLoopExecutor.serial }
+
     public init(
         transport: MatterTransport, session: SessionHandle, peerParameters: MRPParameters = .default,
         router: InteractionRouter? = nil
@@ -41,6 +43,22 @@ public actor InteractionClient {
         let request = ReadRequestMessage(attributeRequests: paths, isFabricFiltered: isFabricFiltered)
         return try await run(
             ReadTransaction(request: request), operation: "read \(Self.describe(paths))", timeout: timeout)
+    }
+
+    /// Reads `paths` `count` times, one read after another, and times each on the transport's clock. The reads are
+    /// issued from the client's executor, the loop's, so a round trip is the protocol's, with no hop to the caller.
+    public func timedReads(
+        _ paths: [AttributePathIB], count: Int
+    ) async throws(InteractionClientError) -> (report: InteractionReport, roundTrips: [Duration]) {
+        var roundTrips: [Duration] = []
+        roundTrips.reserveCapacity(count)
+        var report = InteractionReport(attributeReports: [], eventReports: [])
+        for _ in 0..<max(1, count) {
+            let start = transport.clock.now
+            report = try await read(paths)
+            roundTrips.append(start.duration(to: transport.clock.now))
+        }
+        return (report, roundTrips)
     }
 
     /// Writes attributes; returns every path's status when all succeeded, else throws the first failure.
@@ -76,6 +94,18 @@ public actor InteractionClient {
 
     /// Carries one transaction on a new exchange until it completes or fails.
     private func run<T: InteractionTransaction>(
+        _ transaction: T, operation: @autoclosure () -> String,
+        timeout: Duration
+    ) async throws(InteractionClientError) -> T.Result {
+        // Every wait of a transaction ends on the loop, where the transport delivers: preferring the loop, the task
+        // resumes there at once instead of through the global pool.
+        try await withTaskExecutorPreference(EventLoopExecutor.preferred) {
+            () async throws(InteractionClientError) -> T.Result in
+            try await carry(transaction, operation: operation(), timeout: timeout)
+        }
+    }
+
+    private func carry<T: InteractionTransaction>(
         _ transaction: T, operation: @autoclosure () -> String,
         timeout: Duration
     ) async throws(InteractionClientError) -> T.Result {
@@ -150,7 +180,7 @@ public actor InteractionClient {
         guard !isRouting else { return }
         isRouting = true
         let exchanges = await router.exchanges(for: session)
-        routing = Task { [weak self] in
+        routing = Task(executorPreference: EventLoopExecutor.preferred) { [weak self] in
             for await (exchange, message) in exchanges {
                 guard let self else { return }
                 await self.handleIncoming(exchange, message)

@@ -14,6 +14,8 @@ public actor InteractionRouter {
     private var lastRegistration: UInt64 = 0
     private var pump: Task<Void, Never>?
 
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { EventLoopExecutor.serial }
+
     public init(transport: MatterTransport) {
         self.transport = transport
     }
@@ -42,7 +44,7 @@ public actor InteractionRouter {
     private func startPump() {
         guard pump == nil else { return }
         let incoming = transport.incomingExchanges
-        pump = Task { [weak self] in
+        pump = Task(executorPreference: EventLoopExecutor.preferred) { [weak self] in
             for await (exchange, message) in incoming {
                 guard let self else { return }
                 await self.dispatch(exchange, message)

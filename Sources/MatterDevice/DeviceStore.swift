@@ -37,8 +37,20 @@ public struct DeviceStore: Sendable {
         return state
     }
 
-    /// Writes atomically (a temporary file renamed over the old one), readable by the owner only.
-    public func save(_ state: DeviceStateFile) throws(DeviceError) {
+    /// Every device's writes, one after another, off the event loop: a device's actor runs on the loop, which must
+    /// not wait on a file.
+    private static let writes = DispatchQueue(label: "swift-home.device-state")
+
+    /// Writes atomically (a temporary file renamed over the old one), readable by the owner only; returns once the
+    /// file is in place. Writes are made in the order they are asked for.
+    public func save(_ state: DeviceStateFile) async throws(DeviceError) {
+        let result = await withCheckedContinuation { (done: CheckedContinuation<Result<Void, DeviceError>, Never>) in
+            Self.writes.async { done.resume(returning: Result { () throws(DeviceError) in try write(state) }) }
+        }
+        try result.get()
+    }
+
+    private func write(_ state: DeviceStateFile) throws(DeviceError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
@@ -98,7 +110,7 @@ public struct DeviceStore: Sendable {
             dacKey: Data(attestation.dacKey),
             certificationDeclaration: Data(attestation.certificationDeclaration), fabrics: [], clusters: [:],
             rebootCount: 0)
-        try save(state)
+        try write(state)
         return state
     }
 

@@ -13,6 +13,7 @@ import MatterTLV
 /// fabric it joined, serves its data model through the Interaction Model engine with access control, runs the
 /// fail-safe and subscription timers, keeps its state in its store and, given interfaces, advertises by mDNS.
 public actor VirtualDevice {
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { EventLoopExecutor.serial }
     /// The onboarding payload of the initial window (QR code and manual code).
     public nonisolated let setupPayload: SetupPayload
     /// The UDP port the device answers on (IPv4; IPv6 is bound too, on the same port unless it was ephemeral).
@@ -123,7 +124,7 @@ public actor VirtualDevice {
 
     /// Saves the new boot count, starts answering and advertising.
     public func start() async throws(DeviceError) {
-        try save()
+        try await save()
         if interfaces.isEmpty {
             log("[mdns] no --interface given: not advertising (controllers must be given the address)")
         } else {
@@ -138,7 +139,7 @@ public actor VirtualDevice {
         await refreshAdvertisements()
         let incoming = transport.incomingExchanges
         loops.append(
-            Task {
+            Task(executorPreference: EventLoopExecutor.preferred) {
                 for await (exchange, message) in incoming {
                     await self.accept(exchange, message)
                 }
@@ -214,7 +215,7 @@ public actor VirtualDevice {
         do {
             try body(&server.provider)
             factory.bridge = changes
-            try save()
+            try await save()
         } catch {
             (server.provider, factory) = (model, stored)
             throw error
@@ -278,7 +279,7 @@ public actor VirtualDevice {
         // What was acknowledged is on disk first: a crash after the response cannot lose it.
         if effects.contains(.persist) {
             effects.removeAll { $0 == .persist }
-            saveOrLog()
+            await saveOrLog()
         }
         // The console tells what the device did before its answer leaves: whoever got the answer finds the line there.
         for case .log(let line) in effects { log(line) }
@@ -329,7 +330,7 @@ public actor VirtualDevice {
     private func follow(_ exchange: ExchangeHandle) {
         guard following.insert(exchange).inserted else { return }
         let transport = transport
-        Task {
+        Task(executorPreference: EventLoopExecutor.preferred) {
             while true {
                 let message: ExchangeMessage
                 do {
@@ -365,7 +366,7 @@ public actor VirtualDevice {
             timer.cancel()
             return
         }
-        timer.arm(deadline, on: clock) { [weak self] deadline in
+        timer.arm(deadline, on: clock, preferring: EventLoopExecutor.preferred) { [weak self] deadline in
             await self?.timerFired(deadline)
         }
     }
@@ -418,7 +419,7 @@ public actor VirtualDevice {
                 for (handle, session) in sessions where session.isPASE { await removeSession(handle) }
             }
         }
-        if needsSave { saveOrLog() }
+        if needsSave { await saveOrLog() }
         if needsAdvertising { await refreshAdvertisements() }
     }
 
@@ -427,20 +428,20 @@ public actor VirtualDevice {
         await transport.removeSession(handle)
     }
 
-    private func saveOrLog() {
+    private func saveOrLog() async {
         do {
-            try save()
+            try await save()
         } catch {
             log("[state] \(error)")
         }
     }
 
     /// Writes what survives a restart: the fabrics as committed (not what an armed fail-safe may still undo).
-    private func save() throws(DeviceError) {
+    private func save() async throws(DeviceError) {
         let node = server.provider.node
         factory.fabrics = DeviceStateFile.stored(node.failSafe?.fabricsBefore ?? node.fabrics)
         factory.clusters = server.provider.persistentClusterState.mapValues { Data($0) }
-        try store.save(factory)
+        try await store.save(factory)
     }
 
     // MARK: Advertising

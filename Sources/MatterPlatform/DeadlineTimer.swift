@@ -12,15 +12,17 @@ public struct DeadlineTimer: Sendable {
     /// The deadline armed, if any.
     public var deadline: Instant? { armed?.deadline }
 
-    /// Arms for `deadline` on `clock`; `fire` runs then, unless the timer was re-armed or cancelled.
+    /// Arms for `deadline` on `clock`; `fire` runs then, unless the timer was re-armed or cancelled. A driver on
+    /// the event loop passes `EventLoopExecutor.preferred`, so the firing task starts there, not on the pool.
     public mutating func arm(
-        _ deadline: Instant, on clock: any DriverClock, fire: @escaping @Sendable (Instant) async -> Void
+        _ deadline: Instant, on clock: any DriverClock, preferring executor: (any TaskExecutor)? = nil,
+        fire: @escaping @Sendable (Instant) async -> Void
     ) {
         if let armed, armed.deadline == deadline { return }
         armed?.timer.cancel()
         // Recorded before scheduling: a deadline already past fires at once, and its firing must find it armed.
         armed = (deadline, .done)
-        armed?.timer = clock.schedule(at: deadline) { Task { await fire(deadline) } }
+        armed?.timer = clock.schedule(at: deadline) { Task(executorPreference: executor) { await fire(deadline) } }
     }
 
     public mutating func cancel() {

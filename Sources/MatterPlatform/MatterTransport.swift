@@ -39,6 +39,8 @@ public actor MatterTransport {
     private var readiness: [SocketReadiness] = []
     private var timer = DeadlineTimer()
 
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { EventLoopExecutor.serial }
+
     /// Binds an IPv4 and an IPv6 socket; `port` 0 picks ephemeral ports (a controller), a device passes its own.
     public init(
         port: UInt16 = 0, random: some RandomSource = SystemRandom(), clock: any DriverClock = SystemClock()
@@ -123,20 +125,27 @@ public actor MatterTransport {
 
     /// The next message on `exchange`, waiting at most `timeout`.
     public func receive(on exchange: ExchangeHandle, timeout: Duration) async throws -> ExchangeMessage {
-        if var mailbox = mailboxes[exchange], !mailbox.queue.isEmpty {
-            let message = mailbox.queue.removeFirst()
-            mailboxes[exchange] = mailbox
-            return message
-        }
-        guard let mailbox = mailboxes[exchange] else { throw ExchangeError.unknownExchange(exchange) }
-        if let failure = mailbox.failure { throw failure }
-        nextWaiterID += 1
-        let waiterID = nextWaiterID
-        let deadline = now().advanced(by: timeout)
-        return try await withCheckedThrowingContinuation { continuation in
-            mailboxes[exchange]?.waiter = Waiter(
-                id: waiterID, continuation: continuation, deadline: deadline, timeout: timeout)
-            armTimer()
+        // The mailbox is looked at inside the continuation's body: entering the body can be a hop to the actor's
+        // executor (when the task's executor preference differs), and a message may be delivered meanwhile.
+        try await withCheckedThrowingContinuation { continuation in
+            guard var mailbox = mailboxes[exchange] else {
+                continuation.resume(throwing: ExchangeError.unknownExchange(exchange))
+                return
+            }
+            if !mailbox.queue.isEmpty {
+                let message = mailbox.queue.removeFirst()
+                mailboxes[exchange] = mailbox
+                continuation.resume(returning: message)
+            } else if let failure = mailbox.failure {
+                continuation.resume(throwing: failure)
+            } else {
+                nextWaiterID += 1
+                mailbox.waiter = Waiter(
+                    id: nextWaiterID, continuation: continuation, deadline: now().advanced(by: timeout),
+                    timeout: timeout)
+                mailboxes[exchange] = mailbox
+                armTimer()
+            }
         }
     }
 
@@ -154,10 +163,8 @@ public actor MatterTransport {
         guard !isShutDown else { return }
         readiness = [ipv6, ipv4].map { socket in
             SocketReadiness(descriptor: socket.readinessDescriptor) { [weak self] resume in
-                Task {
-                    await self?.drain(socket)
-                    resume()
-                }
+                self?.assumeIsolated { $0.drain(socket) }
+                resume()
             }
         }
     }
@@ -192,7 +199,7 @@ public actor MatterTransport {
             timer.cancel()
             return
         }
-        timer.arm(deadline, on: clock) { [weak self] deadline in
+        timer.arm(deadline, on: clock, preferring: EventLoopExecutor.preferred) { [weak self] deadline in
             await self?.timerFired(deadline)
         }
     }

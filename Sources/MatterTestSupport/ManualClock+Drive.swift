@@ -1,8 +1,9 @@
+import MatterPlatform
 import MatterTime
 import Synchronization
 
 /// Advances `clock` by `step` at a time until `work` is done (or `limit` of virtual time has passed), letting
-/// the drivers run between steps (a few hundred microseconds of real time each); returns its value and the virtual
+/// the drivers run between steps (half a millisecond of real time each); returns its value and the virtual
 /// time it was done at, or nil when the limit came first. Driver tests run on it: what they measure is virtual time,
 /// precise to one step, whatever the machine's load.
 public func drive<Value: Sendable>(
@@ -16,9 +17,13 @@ public func drive<Value: Sendable>(
     }
     let end = clock.now + limit
     while result.withLock({ $0 == nil }) && clock.now < end {
-        // Real time for the transports and drivers to act on what the last step woke.
-        for _ in 0..<20 { await Task.yield() }
-        try? await Task.sleep(for: .microseconds(300))
+        // Real time for the transports and drivers to act on what the last step woke: the protocol actors run on
+        // the event loop, the rest on the cooperative pool, and work passes between them.
+        for _ in 0..<4 {
+            for _ in 0..<10 { await Task.yield() }
+            await EventLoopExecutor.flush()
+        }
+        try? await Task.sleep(for: .microseconds(500))
         if result.withLock({ $0 != nil }) { break }
         clock.advance(by: step)
     }

@@ -1,5 +1,6 @@
 import MatterDataModel
 import MatterInteraction
+import MatterPlatform
 import MatterTLV
 import MatterTestSupport
 import MatterTime
@@ -84,6 +85,36 @@ import Testing
     }
 
     /// On virtual time: the loss comes exactly a liveness deadline after the last report, not a moment before.
+    /// A device may report as soon as it has sent its SubscribeResponse: that report is the subscription's (not
+    /// refused as one of an unknown subscription), even when it arrives before `subscribe` has returned.
+    @Test(arguments: 0..<20) func aReportRightAfterTheSubscribeResponseIsTheSubscriptions(round: Int) async throws {
+        let acknowledgements = Received<InteractionModelStatus>()
+        let publish = Self.primingPublisher(id: 0x78, maxInterval: 2, acknowledgements: acknowledgements)
+        let device = try await LoopbackInteractionDevice { exchange in
+            // On the loop, as a virtual device runs: the SubscribeResponse and the report leave in one go.
+            try await withTaskExecutorPreference(EventLoopExecutor.preferred) {
+                try await publish(exchange)
+                let transport = exchange.transport
+                let report = DeviceExchange(
+                    transport: transport, exchange: try await transport.openExchange(on: exchange.exchange.session),
+                    first: nil)
+                try await report.send(Self.report(0x78, label: "Hall \(round)"))
+                await acknowledgements.append(try await report.receiveStatus())
+                await report.close()
+            }
+        }
+        let subscription = try await device.client.subscribe(Self.request)
+        var reports = subscription.makeAsyncIterator()
+        var cache = AttributeCache()
+        cache.apply(try #require(try await reports.next()).attributeReports)
+        #expect(try cache.value(BasicInformationCluster.Attributes.nodeLabel, endpoint: 0) == "Hall \(round)")
+        // The device records the answer to its report once it has it, which may be just after the report is ours.
+        while await acknowledgements.values.count < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await acknowledgements.values == [.success, .success])
+        await subscription.cancel()
+        await device.stop()
+    }
+
     @Test func aSubscriptionIsLostWhenTheDeviceFallsSilentAndNotBefore() async throws {
         let network = ClockedNetwork(clock: ManualClock(), seed: 5)
         let clock = network.clock

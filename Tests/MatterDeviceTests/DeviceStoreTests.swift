@@ -34,7 +34,7 @@ struct DeviceStoreTests {
             var state = try store.loadOrCreate(DeviceSettings(kind: .bridge, passcode: 20202021, iterations: 1000))
             #expect(state.bridge == nil)
             state.bridge = BridgeChanges(added: [BridgedDevice(endpoint: 5, label: "Shed light")], retired: [4])
-            try store.save(state)
+            try await store.save(state)
             #expect(try store.load() == state)
 
             let written = try #require(FileManager.default.contents(atPath: store.path))
