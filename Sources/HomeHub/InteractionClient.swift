@@ -20,8 +20,6 @@ public actor InteractionClient {
     private var routing: Task<Void, Never>?
     private var isRouting = false
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { EventLoopExecutor.serial }
-
     public init(
         transport: MatterTransport, session: SessionHandle, peerParameters: MRPParameters = .default,
         router: InteractionRouter? = nil
@@ -45,8 +43,8 @@ public actor InteractionClient {
             ReadTransaction(request: request), operation: "read \(Self.describe(paths))", timeout: timeout)
     }
 
-    /// Reads `paths` `count` times, one read after another, and times each on the transport's clock. The reads are
-    /// issued from the client's executor, the loop's, so a round trip is the protocol's, with no hop to the caller.
+    /// Reads `paths` `count` times, one read after another, and times each on the transport's clock: a round trip is
+    /// the protocol's, with no hop back to the caller between reads.
     public func timedReads(
         _ paths: [AttributePathIB], count: Int
     ) async throws(InteractionClientError) -> (report: InteractionReport, roundTrips: [Duration]) {

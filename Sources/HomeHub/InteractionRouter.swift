@@ -14,8 +14,6 @@ public actor InteractionRouter {
     private var lastRegistration: UInt64 = 0
     private var pump: Task<Void, Never>?
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { EventLoopExecutor.serial }
-
     public init(transport: MatterTransport) {
         self.transport = transport
     }

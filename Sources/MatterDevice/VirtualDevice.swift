@@ -13,7 +13,6 @@ import MatterTLV
 /// fabric it joined, serves its data model through the Interaction Model engine with access control, runs the
 /// fail-safe and subscription timers, keeps its state in its store and, given interfaces, advertises by mDNS.
 public actor VirtualDevice {
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { EventLoopExecutor.serial }
     /// The onboarding payload of the initial window (QR code and manual code).
     public nonisolated let setupPayload: SetupPayload
     /// The UDP port the device answers on (IPv4; IPv6 is bound too, on the same port unless it was ephemeral).
