@@ -37,8 +37,8 @@ public struct DeviceStore: Sendable {
         return state
     }
 
-    /// Every device's writes, one after another, off the event loop: a device's actor runs on the loop, which must
-    /// not wait on a file.
+    /// Every device's writes, one after another, off the event loop: a device's work runs there (its tasks prefer
+    /// the loop), and the loop must not wait on a file.
     private static let writes = DispatchQueue(label: "swift-home.device-state")
 
     /// Writes atomically (a temporary file renamed over the old one), readable by the owner only; returns once the

@@ -3,7 +3,8 @@ import MatterDiscovery
 import MatterMessaging
 
 /// Carries a node's exchanges over UDP: it owns the sockets and the sans-IO `ExchangeManager`, feeds it
-/// datagrams and time, and carries out what it asks. One actor, so the protocol state has one owner.
+/// datagrams and time, and carries out what it asks. One actor, so the protocol state has one owner. It runs on the
+/// event loop's thread (`EventLoopExecutor`): a readable socket is drained right in the loop's handler.
 ///
 /// It never polls: it sleeps until a socket is readable (`SocketReadiness`) or the earliest deadline is due —
 /// the manager's own (`ExchangeManager.nextDeadline`: MRP retransmissions, acknowledgements) or a waiting
