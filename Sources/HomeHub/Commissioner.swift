@@ -18,6 +18,7 @@ public actor Commissioner {
     private let transport: MatterTransport
     private let random: any RandomSource
     private let progress: @Sendable (CommissioningProgress) -> Void
+    private let discovery: CommissionableDiscovery
     /// The crash tests' hook: after this step the commissioner stops as a killed process would, undoing nothing.
     private var endsAbruptlyAfter: CommissioningStep?
     /// The transport's: step deadlines and the transcript's durations are on the time the transport runs on.
@@ -25,14 +26,26 @@ public actor Commissioner {
 
     public init(
         authority: FabricAuthority, store: HubStore, transport: MatterTransport,
-        random: any RandomSource = SystemRandom(),
+        random: any RandomSource = SystemRandom(), discovery: @escaping CommissionableDiscovery = mDNSDiscovery,
         progress: @escaping @Sendable (CommissioningProgress) -> Void = { _ in }
     ) {
         self.authority = authority
         self.store = store
         self.transport = transport
         self.random = random
+        self.discovery = discovery
         self.progress = progress
+    }
+
+    /// Where a commissioning without an address finds devices for its payload: the commissionable nodes that match
+    /// the filter on those interfaces, each as it is resolved.
+    public typealias CommissionableDiscovery =
+        @Sendable (CommissionableFilter, _ interfaces: [String]) -> AsyncThrowingStream<CommissionableNode, any Error>
+
+    /// DNS-SD over mDNS (Matter Core §4.3.1), browsing for `HubTiming.commissionableBrowse` at most.
+    public static let mDNSDiscovery: CommissionableDiscovery = { filter, interfaces in
+        MulticastDNSQuerier().commissionableMatches(
+            filter, interfaces: interfaces, timeout: HubTiming.commissionableBrowse)
     }
 
     /// Makes `commission` stop right after `step`, leaving the device and the store as a process killed there would
@@ -299,9 +312,7 @@ public actor Commissioner {
             case .long(let value): .longDiscriminator(value)
             case .short(let value): .shortDiscriminator(value)
             }
-        let candidates = CommissionableCandidates(
-            MulticastDNSQuerier().commissionableMatches(
-                filter, interfaces: request.interfaces, timeout: HubTiming.commissionableBrowse))
+        let candidates = CommissionableCandidates(discovery(filter, request.interfaces))
         while let node = await candidates.next() {
             if let address = node.socketAddresses.first { return (address, candidates) }
         }

@@ -37,13 +37,14 @@ struct LoopbackFixture {
     var address: SocketAddress { .ipv4(IPv4Address(127 << 24 | 1), port: device.port) }
     var hubPath: String { directory + "/hub" }
 
-    /// Starts the device stored in `directory/device` (created on first use as a `kind`) on `port` (0: ephemeral).
+    /// Starts the device stored in `directory/name` (created on first use as a `kind`) on `port` (0: ephemeral).
     /// On `network`, the device's sockets are the network's and its timers run on the network's manual clock.
     static func start(
         in directory: String, port: UInt16 = 0, kind: DeviceKind = .light,
-        simulation: Simulation = Simulation(), network: ClockedNetwork? = nil
+        simulation: Simulation = Simulation(), network: ClockedNetwork? = nil, name: String = "device",
+        passcode: UInt32 = passcode, discriminator: UInt16 = discriminator
     ) async throws -> LoopbackFixture {
-        let store = DeviceStore(directory: directory + "/device")
+        let store = DeviceStore(directory: directory + "/" + name)
         let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: discriminator))
         let lines = LogLines()
         let device: VirtualDevice
