@@ -45,7 +45,7 @@ public struct FabricAuthority: Sendable {
         } else {
             record = try await Self.create(in: store, keys: keys, withIntermediate: withIntermediate, random: random)
         }
-        try self.init(record, store: store, keys: keys, random: random)
+        try await self.init(record, store: store, keys: keys, random: random)
     }
 
     /// A NOC for the key in a device's CSR (whose signature is checked first), with the ICAC that chains it to the root.
@@ -78,8 +78,8 @@ public struct FabricAuthority: Sendable {
 
     private init(
         _ record: FabricRecord, store: HubStore, keys: KeyStore, random: some RandomSource
-    ) throws(FabricAuthorityError) {
-        let rootKey = try Self.loading(.rootCA, of: record, from: keys)
+    ) async throws(FabricAuthorityError) {
+        let rootKey = try await Self.loading(.rootCA, of: record, from: keys)
         let root = try Self.certifying { () throws(CertificateError) in
             try MatterCertificate(tlv: record.rootCertificate)
         }
@@ -89,7 +89,7 @@ public struct FabricAuthority: Sendable {
             try CertificateAuthority(certificate: root, signingKey: rootKey)
         }
         if let icacBytes = record.intermediateCertificate {
-            let icacKey = try Self.loading(.intermediateCA, of: record, from: keys)
+            let icacKey = try await Self.loading(.intermediateCA, of: record, from: keys)
             let icac = try Self.certifying { () throws(CertificateError) in try MatterCertificate(tlv: icacBytes) }
             try Self.requireMatch(
                 icacKey, icac, keys.path(of: .intermediateCA, fabricID: record.fabricID),
@@ -98,7 +98,7 @@ public struct FabricAuthority: Sendable {
                 try CertificateAuthority(certificate: icac, signingKey: icacKey)
             }
         }
-        let operationalKey = try Self.loading(.hubOperational, of: record, from: keys)
+        let operationalKey = try await Self.loading(.hubOperational, of: record, from: keys)
         let noc = try Self.certifying { () throws(CertificateError) in
             try MatterCertificate(tlv: record.hubOperationalCertificate)
         }
@@ -190,9 +190,9 @@ public struct FabricAuthority: Sendable {
             ipkEpochKey: random.bytes(HubConstants.epochKeyLength), createdAt: HubStore.now())
 
         do {
-            try keys.save(rootKey, as: .rootCA, fabricID: fabricID)
-            if let intermediate { try keys.save(intermediate.key, as: .intermediateCA, fabricID: fabricID) }
-            try keys.save(operationalKey, as: .hubOperational, fabricID: fabricID)
+            try await keys.save(rootKey, as: .rootCA, fabricID: fabricID)
+            if let intermediate { try await keys.save(intermediate.key, as: .intermediateCA, fabricID: fabricID) }
+            try await keys.save(operationalKey, as: .hubOperational, fabricID: fabricID)
         } catch {
             throw .keys(error)
         }
@@ -212,9 +212,9 @@ public struct FabricAuthority: Sendable {
 
     private static func loading(
         _ role: KeyStore.Role, of record: FabricRecord, from keys: KeyStore
-    ) throws(FabricAuthorityError) -> P256.PrivateKey {
+    ) async throws(FabricAuthorityError) -> P256.PrivateKey {
         do {
-            return try keys.load(role, fabricID: record.fabricID)
+            return try await keys.load(role, fabricID: record.fabricID)
         } catch {
             throw .keys(error)
         }

@@ -98,7 +98,8 @@ import Testing
         try await withTemporaryDirectory { base in
             let fabric = try await openFabric(in: base)
             let keys = KeyStore(directory: try StateDirectory(creating: base))
-            try keys.save(P256.PrivateKey(using: DeterministicRandom(seed: 77)), as: .rootCA, fabricID: fabric.fabricID)
+            try await keys.save(
+                P256.PrivateKey(using: DeterministicRandom(seed: 77)), as: .rootCA, fabricID: fabric.fabricID)
             await #expect {
                 try await openFabric(in: base)
             } throws: { error in
@@ -111,7 +112,7 @@ import Testing
     @Test func keysLeftByACrashBeforeTheRowDoNotStopANewFabric() async throws {
         try await withTemporaryDirectory { base in
             let keys = KeyStore(directory: try StateDirectory(creating: base))
-            try keys.save(P256.PrivateKey(using: DeterministicRandom(seed: 5)), as: .rootCA, fabricID: 0x1234)
+            try await keys.save(P256.PrivateKey(using: DeterministicRandom(seed: 5)), as: .rootCA, fabricID: 0x1234)
             let fabric = try await openFabric(in: base)
             #expect(fabric.fabricID != 0x1234)
             #expect(try await openFabric(in: base).fabric == fabric.fabric)

@@ -28,8 +28,8 @@ func enrolledDevice(on fabric: FabricAuthority, seed: UInt64) async throws -> Op
 /// The signing authority over the fabric's root, rebuilt from its key file, to forge certificates the hub would never issue.
 func rootAuthority(of fabric: FabricAuthority, in path: String) async throws -> CertificateAuthority {
     let keys = KeyStore(directory: try StateDirectory(creating: path))
-    return try CertificateAuthority(
-        certificate: fabric.rootCertificate, signingKey: keys.load(.rootCA, fabricID: fabric.fabricID))
+    let rootKey = try await keys.load(.rootCA, fabricID: fabric.fabricID)
+    return try CertificateAuthority(certificate: fabric.rootCertificate, signingKey: rootKey)
 }
 
 /// Always the same bytes: every draw collides with the previous one.
