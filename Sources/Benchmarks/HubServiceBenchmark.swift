@@ -47,7 +47,7 @@ func runHubServiceBenchmark() async throws -> Report {
         let started = clock.now
         if round.isMultiple(of: 2) { try await onOff.on() } else { try await onOff.off() }
         commands.append(clock.now - started)
-        await arrivals.waitFor(count: round + 1)
+        await arrivals.waitFor(count: round + 1, within: .milliseconds(400))
     }
     hubSide.cancel()
     clientSide.cancel()
@@ -91,6 +91,10 @@ func runHubServiceBenchmark() async throws -> Report {
 /// When each OnOff change reached each side, in order of arrival.
 private actor ArrivalTimes {
     private var times: [[ContinuousClock.Instant]] = [[], []]
+    /// Who waits for how many arrivals on both sides.
+    private var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var lastWaiterID = 0
+    private var arrived: Int { min(times[0].count, times[1].count) }
 
     func follow(_ model: HomeModel, side: Int, nodeID: UInt64) async {
         for await update in model.changes(.node(nodeID)) {
@@ -98,14 +102,30 @@ private actor ArrivalTimes {
             for case .attributes(_, _, let values) in changes
             where values.keys.contains(where: { $0.cluster == 6 && $0.attribute == 0 }) {
                 times[side].append(ContinuousClock.now)
+                let ready = waiters.filter { $0.count <= arrived }
+                waiters.removeAll { $0.count <= arrived }
+                for waiter in ready { waiter.continuation.resume() }
             }
         }
     }
 
-    func waitFor(count: Int) async {
-        for _ in 0..<2_000 where min(times[0].count, times[1].count) < count {
-            try? await Task.sleep(for: .microseconds(200))
+    /// Returns once both sides have seen `count` changes, or after `limit` (a change folded into the next is never
+    /// seen on its own).
+    func waitFor(count: Int, within limit: Duration) async {
+        guard arrived < count else { return }
+        lastWaiterID += 1
+        let id = lastWaiterID
+        let timeout = Task {
+            try? await Task.sleep(for: limit)
+            self.expire(id)
         }
+        await withCheckedContinuation { waiters.append((id, count, $0)) }
+        timeout.cancel()
+    }
+
+    private func expire(_ id: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume()
     }
 
     func latencies() -> [Duration] {
