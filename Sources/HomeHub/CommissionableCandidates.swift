@@ -42,7 +42,10 @@ actor CommissionableCandidates {
     /// The next device not handed out yet, waiting for discovery to find one; nil once discovery has ended.
     func next() async -> CommissionableNode? {
         while handedOut == found.count && !finished {
-            await withCheckedContinuation { waiters.append($0) }
+            // Looked at again inside the body: entering it can be a hop (see `MatterTransport.receive`).
+            await withCheckedContinuation { waiter in
+                if handedOut < found.count || finished { waiter.resume() } else { waiters.append(waiter) }
+            }
         }
         guard handedOut < found.count else { return nil }
         handedOut += 1
