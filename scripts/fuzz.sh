@@ -2,7 +2,9 @@
 # Builds the libFuzzer targets of Fuzz/ (-sanitize=fuzzer,address, linked with lld) and runs them from the committed
 # seed corpora in Fuzz/Corpus/<Target>. A crash or sanitizer report stops the run with its input in Fuzz/Crashes/;
 # once fixed at its cause, that input goes into Fuzz/Corpus/<Target>, which `swift test` replays through the same
-# entry (FuzzCorpusReplayTests), so the normal suite keeps it fixed.
+# entry (FuzzCorpusReplayTests), so the normal suite keeps it fixed. A target whose input has a vocabulary (TLV control
+# octets, DNS labels, HTTP and WebSocket tokens, the hub protocol's JSON keys) runs with its dictionary from
+# Fuzz/Dictionaries (libFuzzer -dict).
 #
 #   scripts/fuzz.sh TARGET|all [--runs N | --seconds S]     (default: --seconds 30)
 #   targets: FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket
@@ -29,13 +31,26 @@ bin="$(swift build --package-path Fuzz "${flags[@]}" --show-bin-path)"
 mkdir -p Fuzz/Crashes
 # Globals initialized once per process are not leaks (see the file).
 export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+dictionary() {
+  case "$1" in
+    FuzzTLV | FuzzInteraction | FuzzInteractionServer | FuzzCertificates | FuzzPASE | FuzzCASE) echo tlv ;;
+    FuzzDNS | FuzzMDNSResponder) echo dns ;;
+    FuzzHTTPRequest) echo http ;;
+    FuzzWebSocket) echo websocket ;;
+    FuzzHubProtocol) echo hubprotocol ;;
+    FuzzOnboarding) echo onboarding ;;
+  esac
+}
 for target in "${targets[@]}"; do
   work="$(mktemp -d)"
   cp -r "Fuzz/Corpus/$target/." "$work/"
-  echo "== $target from $(ls "Fuzz/Corpus/$target" | wc -l) seeds"
+  dict=()
+  name="$(dictionary "$target")"
+  [ -z "$name" ] || dict=(-dict="Fuzz/Dictionaries/$name.dict")
+  echo "== $target from $(ls "Fuzz/Corpus/$target" | wc -l) seeds${name:+, dictionary $name}"
   # The corpus grows in a scratch copy: only seeds and fixed findings are committed.
   set +e
-  "$bin/$target" "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  "$bin/$target" "${limit[@]}" "${dict[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="Fuzz/Crashes/$target-" "$work" >"$work.log" 2>&1
   status=$?
   set -e
