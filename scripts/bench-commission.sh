@@ -12,14 +12,7 @@ export LAB_NS="${LAB_NS:-swifthome-bench-$$}"
 (cd "$repo" && swift build -c release --product swift-home-bench >/dev/null)
 bench="$repo/.build/release/swift-home-bench"
 
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  ip netns list | grep -qw "$LAB_NS" && "$peers/lab.sh" down || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/lab-work.sh"
 
 timeout 300 "$peers/setup.sh" >/dev/null
 "$peers/lab.sh" up

@@ -22,14 +22,7 @@ app="$repo/.build/debug/ExampleAddDeviceApp"
 helper="$repo/.build/debug/ExampleAddDeviceHelper"
 for tool in "$home_tool" "$app" "$helper"; do [ -x "$tool" ] || { echo "FAIL: $tool missing; run swift build first" >&2; exit 1; }; done
 
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  ip netns list | grep -qw "$LAB_NS" && "$peers/lab.sh" down || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/lab-work.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 in_lab() { timeout 180 "$peers/lab.sh" exec "$@" </dev/null; }
 

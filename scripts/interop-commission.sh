@@ -20,14 +20,7 @@ export LAB_NS="${LAB_NS:-swifthome-commission-$$}"
 home_tool="$repo/.build/debug/home"
 [ -x "$home_tool" ] || { echo "FAIL: $home_tool missing; run swift build first" >&2; exit 1; }
 
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  ip netns list | grep -qw "$LAB_NS" && "$peers/lab.sh" down || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/lab-work.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 home() { timeout 120 "$peers/lab.sh" exec "$home_tool" "$@"; }
 

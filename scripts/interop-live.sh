@@ -31,14 +31,7 @@ home_tool="$repo/.build/debug/home"
 max_interval=3
 mrp_allowance=7.1
 
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  ip netns list | grep -qw "$LAB_NS" && "$peers/lab.sh" down || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/lab-work.sh"
 fail() { echo "FAIL: $*" >&2; [ -f "$work/watch.out" ] && sed 's/^/  watch: /' "$work/watch.out" >&2; exit 1; }
 home() { timeout 120 "$peers/lab.sh" exec "$home_tool" "$@"; }
 now() { date +%s.%N; }

@@ -19,14 +19,7 @@ export LAB_NS="${LAB_NS:-swifthome-api-$$}"
 home_tool="$repo/.build/debug/home"
 [ -x "$home_tool" ] || { echo "FAIL: $home_tool missing; run swift build first" >&2; exit 1; }
 venv="${HOME}/.cache/swift-home-peers/aiohttp-3.9.5"
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  ip netns list | grep -qw "$LAB_NS" && "$peers/lab.sh" down || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$(dirname "$0")/lab-work.sh"
 fail() { echo "FAIL: $*" >&2; [ -f "$work/serve.out" ] && sed 's/^/  serve: /' "$work/serve.out" >&2; exit 1; }
 
 if [ ! -x "$venv/bin/python" ]; then

@@ -27,7 +27,7 @@ public final class HubStore: Sendable {
     public init(path: String) async throws(HubStoreError) {
         let queue = DispatchQueue(label: "swift-home.store")
         self.queue = queue
-        database = try await Self.run(on: queue) { () throws(HubStoreError) in
+        database = try await queue.perform { () throws(HubStoreError) in
             do throws(SQLiteError) {
                 return try SQLiteDatabase(path: path)
             } catch {
@@ -43,16 +43,7 @@ public final class HubStore: Sendable {
     func onQueue<Result: Sendable>(
         _ body: @escaping @Sendable () throws(HubStoreError) -> Result
     ) async throws(HubStoreError) -> Result {
-        try await Self.run(on: queue, body)
-    }
-
-    private static func run<Result: Sendable>(
-        on queue: DispatchQueue, _ body: @escaping @Sendable () throws(HubStoreError) -> Result
-    ) async throws(HubStoreError) -> Result {
-        let outcome = await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: Swift.Result { () throws(HubStoreError) in try body() }) }
-        }
-        return try outcome.get()
+        try await queue.perform(body)
     }
 
     /// Calls `observer` after every commit to this store's file by any connection of this process, at once, on the

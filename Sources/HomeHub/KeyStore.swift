@@ -1,5 +1,6 @@
 import Foundation
 import MatterCrypto
+import MatterPlatform
 
 /// The hub's private keys, one raw P-256 scalar per file in the state directory's `keys/`, readable by the
 /// owner only. Nothing here prints a key: errors name files, never contents.
@@ -29,27 +30,18 @@ public struct KeyStore: Sendable {
     /// Writes the key atomically: a 0600 temporary file, fsync, rename over the old one, fsync of the directory.
     /// A crash leaves either the old file or the new one, never half of one.
     public func save(_ privateKey: P256.PrivateKey, as role: Role, fabricID: UInt64) async throws(KeyStoreError) {
-        try await onFileQueue { [self] () throws(KeyStoreError) in
+        try await Self.files.perform { [self] () throws(KeyStoreError) in
             try writeFile(privateKey, as: role, fabricID: fabricID)
         }
     }
 
     /// Reads the key back, refusing a file that others could read or that is not one P-256 scalar.
     public func load(_ role: Role, fabricID: UInt64) async throws(KeyStoreError) -> P256.PrivateKey {
-        try await onFileQueue { [self] () throws(KeyStoreError) in try readFile(role, fabricID: fabricID) }
+        try await Self.files.perform { [self] () throws(KeyStoreError) in try readFile(role, fabricID: fabricID) }
     }
 
     /// Key files are read and written on this queue, never on a cooperative thread (a save waits for two fsyncs).
     private static let files = DispatchQueue(label: "swift-home.keys")
-
-    private func onFileQueue<Value: Sendable>(
-        _ body: @escaping @Sendable () throws(KeyStoreError) -> Value
-    ) async throws(KeyStoreError) -> Value {
-        let result = await withCheckedContinuation { (done: CheckedContinuation<Result<Value, KeyStoreError>, Never>) in
-            Self.files.async { done.resume(returning: Result { () throws(KeyStoreError) in try body() }) }
-        }
-        return try result.get()
-    }
 
     private func writeFile(_ privateKey: P256.PrivateKey, as role: Role, fabricID: UInt64) throws(KeyStoreError) {
         let finalPath = path(of: role, fabricID: fabricID)

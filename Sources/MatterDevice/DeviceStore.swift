@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MatterCrypto
 import MatterOnboarding
+import MatterPlatform
 
 /// The state file of one device in its state directory (`device.json`, mode 0600).
 public struct DeviceStore: Sendable {
@@ -44,10 +45,7 @@ public struct DeviceStore: Sendable {
     /// Writes atomically (a temporary file renamed over the old one), readable by the owner only; returns once the
     /// file is in place. Writes are made in the order they are asked for.
     public func save(_ state: DeviceStateFile) async throws(DeviceError) {
-        let result = await withCheckedContinuation { (done: CheckedContinuation<Result<Void, DeviceError>, Never>) in
-            Self.writes.async { done.resume(returning: Result { () throws(DeviceError) in try write(state) }) }
-        }
-        try result.get()
+        try await Self.writes.perform { () throws(DeviceError) in try write(state) }
     }
 
     private func write(_ state: DeviceStateFile) throws(DeviceError) {
