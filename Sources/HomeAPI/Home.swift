@@ -159,14 +159,6 @@ public final class Home: Sendable {
         )
     }
 
-    /// Nodes a commissioning left past AddNOC and not yet finished (they are finished when they answer).
-    @_spi(HomeCommandLine) public func interruptedCommissionings() async throws(HomeError) -> [NodeRecord] {
-        guard case .nodes(let nodes) = try await context.perform(.interruptedCommissionings) else {
-            throw HomeError(.internal, "the hub answered the interrupted commissionings with something else")
-        }
-        return nodes
-    }
-
     /// Whether another process is this home's hub (and this `Home` its client).
     public var isAttachedToHub: Bool {
         if case .attached = context.backend { return true }

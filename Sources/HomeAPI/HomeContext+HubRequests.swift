@@ -77,12 +77,6 @@ extension HomeContext {
             } catch {
                 throw HomeError(error)
             }
-        case .interruptedCommissionings:
-            do {
-                return .nodes(try await local.store.interruptedCommissionings())
-            } catch {
-                throw HomeError(error)
-            }
         case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
             .cancelCommissioning, .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission,
             .decommission:
@@ -127,7 +121,8 @@ extension HomeContext {
         return HubStatus(
             pid: getpid(), stateDirectory: local.hub.directory.path,
             startedAt: local.startedAt.timeIntervalSince1970, nodesOnline: online, nodesOffline: offline,
-            nodesUnknown: snapshot.devices.count - online - offline, clients: local.clients.value)
+            nodesUnknown: snapshot.devices.count - online - offline, nodesInterrupted: snapshot.interrupted.count,
+            clients: local.clients.value)
     }
 
     private func invoke(_ invocation: HubRequest.Invocation, on local: EmbeddedHub) async throws(HomeError) -> HubReply

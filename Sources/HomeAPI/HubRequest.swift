@@ -25,8 +25,6 @@ enum HubRequest: Codable, Sendable, Hashable {
     /// Every endpoint of a node with its device types and semantic tags, as the store keeps them (endpoints that
     /// are no device of the home included: a bridge's aggregator): for `home show`.
     case nodeEndpoints(nodeID: UInt64)
-    /// Nodes a commissioning left past AddNOC, not yet finished: for `home devices`, which says they exist.
-    case interruptedCommissionings
     /// `home commission`: a device onto the fabric outside an add-device session, named and placed as asked, its
     /// progress told step by step (`HubProgress`). A device an earlier, interrupted commissioning left on the fabric
     /// is finished first.
@@ -116,7 +114,6 @@ enum HubRequest: Codable, Sendable, Hashable {
         case .toggle: "invoke Toggle"
         case .status: "read the hub's status"
         case .nodeEndpoints: "read a node's endpoints"
-        case .interruptedCommissionings: "list interrupted commissionings"
         case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
             .cancelCommissioning:
             "add a device"
@@ -142,7 +139,6 @@ enum HubReply: Codable, Sendable, Hashable {
     case status(HubStatus)
     case names([String])
     case endpoints([EndpointDeviceType], tags: [EndpointSemanticTag])
-    case nodes([NodeRecord])
     case toggled(OnOffTrait.ToggleOutcome)
     /// Why the node did not leave the hub's fabric when it was removed, when it did not.
     case decommissioned(fabricRemovalFailure: String?)
@@ -171,6 +167,9 @@ public struct HubStatus: Codable, Sendable, Hashable {
     public let nodesOffline: Int
     /// Nodes whose connection is being set up or has not started.
     public let nodesUnknown: Int
+    /// Nodes an interrupted commissioning left, not part of the home until they are finished or removed
+    /// (`Home.interruptedDevices()`).
+    public let nodesInterrupted: Int
     public let clients: Int
 
     /// Where its clients connect.

@@ -124,12 +124,25 @@ enum HomeAPICommands {
             .init(
                 name: "DEVICE",
                 help: "A device ID or name (see 'home devices'), or a node ID, which names the whole node "
-                    + "(see 'home devices --multipart'): a bridge is removed by its node ID, with its bridged devices.")
+                    + "(see 'home devices --multipart'): a bridge is removed by its node ID, with its bridged devices; "
+                    + "so is a node whose adding was interrupted.")
         ],
         options: [HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
             let home = try await open(arguments, interfaces: HubCommands.interfaceNames(arguments))
             let text = arguments.argument("DEVICE")
+            let interrupted = try await refusingBadInput { () throws(HomeError) in
+                try await home.interruptedDevices().list()
+            }
+            if let node = interrupted.first(where: { $0.id == text.uppercased() }) {
+                let failure = try await refusingBadInput { () throws(HomeError) in try await node.remove() }
+                let removed = "removed node \(node.id), whose adding had been interrupted\n"
+                guard let failure else { return .success(removed) }
+                return .success(
+                    removed
+                        + "note: the device did not leave the hub's fabric (\(failure)); unless its fail-safe rolled "
+                        + "the fabric back, it keeps it until it is factory reset\n")
+            }
             let nodes = try await refusingBadInput { () throws(HomeError) in
                 try await home.devices(enableMultipartDevices: true).list()
             }

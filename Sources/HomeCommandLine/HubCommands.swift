@@ -127,11 +127,16 @@ enum HubCommands {
             }
             let json = arguments.flags.contains("json")
             // Nodes a commissioning left unfinished are not devices yet, but the user should know they exist.
-            for node in (try? await home.interruptedCommissionings()) ?? [] {
+            let interrupted = (try? await home.interruptedDevices().list()) ?? []
+            for device in interrupted.sorted(by: { $0.id < $1.id }) {
+                let product =
+                    device.productName
+                    ?? "vendor 0x\(paddedHex(device.vendorID)), product 0x\(paddedHex(device.productID))"
                 arguments.progress(
-                    "note: node \(paddedHex(node.nodeID)) (vendor \(String(format: "0x%04X", node.vendorID)), product "
-                        + "\(String(format: "0x%04X", node.productID))) was interrupted while being added; it is finished "
-                        + "when it answers: the next 'home commission' or app start tries it")
+                    "note: node \(device.id) (\(product)) "
+                        + "was interrupted while being added\(device.lastStep.map { " (after \($0))" } ?? ""); it is "
+                        + "finished when it answers (the hub's next start or 'home commission' tries it), or removed "
+                        + "with 'home remove \(device.id)'")
             }
             return .success(
                 arguments.flags.contains("multipart")

@@ -34,6 +34,7 @@ enum StatusCommand {
                     ("nodesOnline", .unsigned(UInt64(status.nodesOnline))),
                     ("nodesOffline", .unsigned(UInt64(status.nodesOffline))),
                     ("nodesUnknown", .unsigned(UInt64(status.nodesUnknown))),
+                    ("nodesInterrupted", .unsigned(UInt64(status.nodesInterrupted))),
                     // This command is one of them.
                     ("clients", .unsigned(UInt64(status.clients))),
                 ])
@@ -42,8 +43,10 @@ enum StatusCommand {
             return .success(
                 "hub PID \(status.pid) serving \(status.stateDirectory), up \(duration(uptime)): "
                     + "\(status.nodesOnline) node(s) online, \(status.nodesOffline) offline, "
-                    + "\(status.nodesUnknown) not yet reached; \(status.clients) client(s) connected (this one included)\n"
-            )
+                    + "\(status.nodesUnknown) not yet reached"
+                    + (status.nodesInterrupted == 0
+                        ? "" : ", \(status.nodesInterrupted) interrupted while being added (see 'home devices')")
+                    + "; \(status.clients) client(s) connected (this one included)\n")
         }
     )
 

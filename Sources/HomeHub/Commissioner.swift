@@ -70,6 +70,15 @@ public actor Commissioner {
         var caseSession: SessionEstablishment.Result?
         var description: NodeDescription?
         var durations: [(CommissioningStep, Duration)] = []
+        /// Set once PASE has waited out an earlier attempt's fail-safe: a device still BUSY after that is not held
+        /// by this hub, and is not waited for again.
+        var waitedForEarlierAttempt = false
+    }
+
+    /// PASE was refused as BUSY while a fail-safe this hub armed in an earlier, interrupted attempt still holds the
+    /// device: it frees itself at `expiry`, so the step is run again then, once.
+    private struct HeldByEarlierAttempt: Error {
+        let expiry: Date
     }
 
     /// The name a device gets when neither the caller nor the device's Basic Information gives one.
@@ -102,6 +111,11 @@ public actor Commissioner {
                     // From AddNOC on the node's row says how far it got: what a restart after a crash goes by.
                     if let nodeID = context.nodeID { try? await store.recordStep(step, of: nodeID) }
                     action = machine.succeeded(step)
+                } catch let held as HeldByEarlierAttempt {
+                    // Outside the step's deadline: the wait is the device's fail-safe, not the step.
+                    await waitForFailSafe(until: held.expiry)
+                    context.waitedForEarlierAttempt = true
+                    continue
                 } catch is StepTimeout {
                     action = machine.failed(step, CommissioningFailure(.noAnswer, "no answer within \(step.timeout)"))
                 } catch let error as AttestationFailure {
@@ -145,6 +159,8 @@ public actor Commissioner {
                     throw .stepFailed(.interview, CommissioningFailure(error))
                 }
                 await closeSessions(context)
+                // CommissioningComplete disarmed the fail-safe.
+                if let address = context.address { store.failSafeEnded(at: address) }
                 return CommissioningResult(
                     nodeID: nodeID, vendorID: identity.vendorID, productID: identity.productID,
                     description: context.description,
@@ -185,7 +201,14 @@ public actor Commissioner {
                 } catch {
                     // Another device with the same discriminator may be the one the payload is for.
                     let failure = CommissioningFailure(error)
-                    if failure.kind == .deviceBusy, let known = try? await explainBusy(at: address) { throw known }
+                    if failure.kind == .deviceBusy, let known = try? await explainBusy(at: address) {
+                        switch known {
+                        case .explained(let failure): throw failure
+                        case .heldByUs(let expiry) where !context.waitedForEarlierAttempt:
+                            throw HeldByEarlierAttempt(expiry: expiry)
+                        case .heldByUs: break
+                        }
+                    }
                     guard failure.kind == .noAnswer || failure.kind == .wrongPasscode,
                         let next = await context.candidates?.next(), let nextAddress = next.socketAddresses.first
                     else { throw error }
@@ -199,6 +222,8 @@ public actor Commissioner {
             }
             await context.candidates?.stop()
             context.candidates = nil
+            // Establishing PASE armed the device's fail-safe (Matter Core §5.5), for as long as ArmFailSafe will.
+            store.failSafeArmed(at: address, seconds: HubConstants.failSafeSeconds)
             context.pase = pase
             context.paseClient = InteractionClient(
                 transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters)
@@ -209,6 +234,7 @@ public actor Commissioner {
                     expiryLengthSeconds: HubConstants.failSafeSeconds, breadcrumb: 1),
                 endpoint: 0)
             try check(response.errorCode, response.debugText)
+            if let address = context.address { store.failSafeArmed(at: address, seconds: HubConstants.failSafeSeconds) }
 
         case .regulatoryConfig:
             let response = try await paseClient(context).invoke(
@@ -431,10 +457,12 @@ public actor Commissioner {
                     OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
                     timeout: HubTiming.rollbackStep)
             }
-            // Expiring the fail-safe makes the device undo everything done under it (§11.10.7.2.2).
-            _ = try? await client.invoke(
+            // Expiring the fail-safe makes the device undo everything done under it (§11.10.7.2.2); a device that
+            // did not hear it stays held until the fail-safe expires, as the store goes on saying.
+            let disarmed = try? await client.invoke(
                 GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 0, breadcrumb: 0), endpoint: 0,
                 timeout: HubTiming.rollbackStep)
+            if disarmed?.errorCode == .ok, let address = context.address { store.failSafeEnded(at: address) }
         }
         if rollback.contains(.forgetNode), let nodeID = context.nodeID {
             try? await store.deleteNode(nodeID)
@@ -451,26 +479,49 @@ public actor Commissioner {
             timeout: HubTiming.rollbackStep)
     }
 
-    /// What the store knows of a device that answered PASE with BUSY at `address`: already on this hub, or held by an
-    /// earlier attempt of this hub whose fail-safe has not expired yet; nil when it knows nothing of it.
-    private func explainBusy(at address: SocketAddress) async throws -> CommissioningFailure? {
+    /// What the store knows of a device that answered PASE with BUSY.
+    private enum BusyDevice {
+        /// Nothing to wait for: why it is busy, for the user.
+        case explained(CommissioningFailure)
+        /// A fail-safe an earlier attempt of this hub armed holds it until `expiry`.
+        case heldByUs(expiry: Date)
+    }
+
+    /// What the store knows of a device that answered PASE with BUSY at `address`: already on this hub, or held by a
+    /// fail-safe an earlier attempt of this hub armed (before AddNOC, or after it in a row that never completed) and
+    /// that has not expired yet; nil when it knows nothing of it.
+    private func explainBusy(at address: SocketAddress) async throws -> BusyDevice? {
         let nodes = try await store.nodes().filter { $0.addresses.contains(address) }
         if let ours = nodes.first(where: { $0.state == .commissioned }) {
-            return CommissioningFailure(
-                .alreadyCommissioned,
-                "the device at \(address) is already on this hub, as node \(String(format: "%016llX", ours.nodeID)) (see home devices); "
-                    + "its commissioning window is closed")
+            return .explained(
+                CommissioningFailure(
+                    .alreadyCommissioned,
+                    "the device at \(address) is already on this hub, as node \(String(format: "%016llX", ours.nodeID)) (see home devices); "
+                        + "its commissioning window is closed"))
         }
-        if let earlier = nodes.max(by: { $0.updatedAt < $1.updatedAt }), earlier.state != .commissioned {
-            let expiry = earlier.updatedAt.addingTimeInterval(Double(HubConstants.failSafeSeconds))
-            let remaining = Int(expiry.timeIntervalSinceNow.rounded(.up))
-            guard remaining > 0 else { return nil }
-            return CommissioningFailure(
-                .deviceBusy,
-                "the device is still in the commissioning an earlier attempt of this hub started; it frees itself when "
-                    + "that attempt's fail-safe expires, in at most \(remaining) s: try again then")
+        let rowExpiries = nodes.filter { !($0.stepReached.map { $0 >= .commissioningComplete } ?? false) }.map {
+            $0.updatedAt.addingTimeInterval(Double(HubConstants.failSafeSeconds))
         }
-        return nil
+        let expiry = ([try await store.failSafeExpiry(at: address)].compactMap { $0 } + rowExpiries).max()
+        guard let expiry, expiry > Date() else { return nil }
+        return .heldByUs(expiry: expiry)
+    }
+
+    /// Waits until an earlier attempt's fail-safe has expired (at most the fail-safe's length, and a second for the
+    /// device to drop that attempt's PASE session), telling how long every `HubTiming.failSafeWaitProgress`.
+    private func waitForFailSafe(until expiry: Date) async {
+        let seconds = min(Int(expiry.timeIntervalSinceNow.rounded(.up)), Int(HubConstants.failSafeSeconds)) + 1
+        progress(
+            .note(
+                "the device is still in a commissioning an earlier attempt of this hub started (it was interrupted); "
+                    + "it frees itself when that attempt's fail-safe expires: waiting \(seconds) s, then trying again"))
+        var left = Duration.seconds(seconds)
+        while left > .zero {
+            let pause = min(left, HubTiming.failSafeWaitProgress)
+            guard (try? await clock.sleep(for: pause)) != nil else { return }
+            left -= pause
+            if left > .zero { progress(.note("waiting for the device's fail-safe: \(left.components.seconds) s left")) }
+        }
     }
 
     private func closeSessions(_ context: Context) async {

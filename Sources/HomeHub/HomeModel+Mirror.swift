@@ -16,6 +16,8 @@ extension HomeModel {
         let rooms: [RoomRecord]?
         let devices: [UInt64: [DeviceRecord]]
         let states: [UInt64: NodeConnection.State?]
+        /// Each node whose `interruptedNode` change is in the batch: its record, nil once it left the list.
+        let interrupted: [UInt64: NodeRecord?]
 
         /// What a mirror needs to replay `changes`, read from `snapshot`, the model they led to.
         public init(_ changes: [Change], snapshot: Snapshot) {
@@ -23,6 +25,7 @@ extension HomeModel {
             var shape = false
             var devices: [UInt64: [DeviceRecord]] = [:]
             var states: [UInt64: NodeConnection.State?] = [:]
+            var interrupted: [UInt64: NodeRecord?] = [:]
             for change in changes {
                 switch change {
                 case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved:
@@ -36,6 +39,8 @@ extension HomeModel {
                     states[nodeID] = .some(snapshot.views[nodeID]?.state)
                 case .connectivity(let nodeID, _):
                     states[nodeID] = .some(snapshot.views[nodeID]?.state)
+                case .interruptedNode(let nodeID):
+                    interrupted[nodeID] = .some(snapshot.interrupted[nodeID])
                 case .attributes, .event, .unreadable:
                     break
                 }
@@ -44,6 +49,7 @@ extension HomeModel {
             rooms = shape ? snapshot.rooms : nil
             self.devices = devices
             self.states = states
+            self.interrupted = interrupted
         }
     }
 
@@ -63,6 +69,9 @@ extension HomeModel {
                 _ = Self.apply(structures: structures, rooms: rooms, to: &state.snapshot)
             }
             for (nodeID, devices) in batch.devices { _ = Self.apply(devices: devices, of: nodeID, to: &state.snapshot) }
+            for (nodeID, node) in batch.interrupted {
+                _ = Self.apply(interrupted: node, of: nodeID, to: &state.snapshot)
+            }
             for (nodeID, connection) in batch.states {
                 if let connection {
                     let cache = state.snapshot.views[nodeID]?.cache ?? AttributeCache()

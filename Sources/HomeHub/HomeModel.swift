@@ -24,6 +24,10 @@ public final class HomeModel: Sendable {
         /// Each followed node's latest events, oldest first (at most `HubConstants.recentEventsPerNode`): what a
         /// consumer that fell behind catches up from.
         public internal(set) var recentEvents: [UInt64: [NodeEvent]] = [:]
+        /// The nodes an interrupted commissioning left (its process died after AddNOC, so the device may hold our
+        /// NOC): not part of the home yet, but shown, so that a user can see and remove them. A node leaves this
+        /// list when it is finished (its devices appear) or forgotten.
+        public internal(set) var interrupted: [UInt64: NodeRecord] = [:]
 
         /// The structure a device without a room belongs to.
         public var defaultStructureID: String? { structures.first?.id }
@@ -57,6 +61,8 @@ public final class HomeModel: Sendable {
         case nodeUpdated(UInt64)
         /// The device types or semantic tags of some endpoint of the node.
         case typesChanged(UInt64)
+        /// A node an interrupted commissioning left appeared in `Snapshot.interrupted`, changed there, or left it.
+        case interruptedNode(UInt64)
         case connectivity(UInt64, NodeConnection.State)
         /// Attribute values of one endpoint, with their new values (nil: no longer reported).
         case attributes(nodeID: UInt64, endpoint: UInt16, values: [ConcreteAttributePath: TLVElement?])
@@ -72,7 +78,9 @@ public final class HomeModel: Sendable {
                 .unreadable:
                 nil
             case .deviceAdded(let id), .deviceRemoved(let id), .deviceRenamed(let id), .deviceMoved(let id): id.nodeID
-            case .nodeUpdated(let node), .typesChanged(let node), .connectivity(let node, _): node
+            case .nodeUpdated(let node), .typesChanged(let node), .interruptedNode(let node),
+                .connectivity(let node, _):
+                node
             case .attributes(let node, _, _), .event(let node, _): node
             }
         }
@@ -314,7 +322,10 @@ public final class HomeModel: Sendable {
             if let nodes {
                 fresh.rooms = try store.roomsOnQueue()
                 fresh.structures = try store.structuresOnQueue()
-                for nodeID in nodes { fresh.devices[nodeID] = try store.devicesOnQueue(of: nodeID) }
+                for nodeID in nodes {
+                    fresh.devices[nodeID] = try store.devicesOnQueue(of: nodeID)
+                    fresh.interrupted[nodeID] = try store.interruptedOnQueue(nodeID)
+                }
             } else {
                 let (whole, wholeCounter) = try Self.read(store)
                 (fresh, counter) = (whole, wholeCounter)
@@ -337,9 +348,13 @@ public final class HomeModel: Sendable {
                 changes.append(.unreadable(nil))
             }
             changes += Self.apply(structures: fresh.structures, rooms: fresh.rooms, to: &state.snapshot)
-            let touched = nodes ?? Set(state.snapshot.devices.keys).union(fresh.devices.keys)
+            let touched =
+                nodes
+                ?? Set(state.snapshot.devices.keys).union(fresh.devices.keys).union(state.snapshot.interrupted.keys)
+                .union(fresh.interrupted.keys)
             for nodeID in touched.sorted() {
                 changes += Self.apply(devices: fresh.devices[nodeID] ?? [], of: nodeID, to: &state.snapshot)
+                changes += Self.apply(interrupted: fresh.interrupted[nodeID], of: nodeID, to: &state.snapshot)
             }
             state.counter = counter
             Self.publish(changes, in: &state)
@@ -355,6 +370,7 @@ public final class HomeModel: Sendable {
             snapshot.structures = try store.structuresOnQueue()
             snapshot.rooms = try store.roomsOnQueue()
             for device in try store.devicesOnQueue() { snapshot.devices[device.id.nodeID, default: []].append(device) }
+            for node in try store.interruptedOnQueue() { snapshot.interrupted[node.nodeID] = node }
             if try store.changeCounterOnQueue() == before { return (snapshot, before) }
         }
         throw .changing(attempts: HubConstants.consistentReadAttempts)
@@ -427,6 +443,13 @@ public final class HomeModel: Sendable {
             snapshot.devices[nodeID] = new
         }
         return changes
+    }
+
+    /// Replaces what the model holds of a node an interrupted commissioning left (nil: it is not one, or no longer).
+    static func apply(interrupted new: NodeRecord?, of nodeID: UInt64, to snapshot: inout Snapshot) -> [Change] {
+        guard snapshot.interrupted[nodeID] != new else { return [] }
+        snapshot.interrupted[nodeID] = new
+        return [.interruptedNode(nodeID)]
     }
 
     /// Tells the observers, then every listener whose scope the changes touch, in order. Under the state lock, so

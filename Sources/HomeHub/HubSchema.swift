@@ -165,6 +165,17 @@ enum HubSchema {
             "ALTER TABLE nodes ADD COLUMN owner_start_ticks INTEGER",
             "ALTER TABLE nodes ADD COLUMN step_reached TEXT",
         ],
+        // 8: the devices this hub holds in a fail-safe before it has a node row for them (PASE to AddNOC), by the
+        // address PASE reached, so a later attempt that the device refuses as BUSY knows the commissioning holding it
+        // was this hub's, and when its fail-safe expires.
+        [
+            """
+            CREATE TABLE fail_safes (
+                address TEXT PRIMARY KEY,
+                expires_at INTEGER NOT NULL
+            )
+            """
+        ],
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -224,9 +224,20 @@ extension HubStore {
     /// Nodes whose commissioning was interrupted (a process that died mid-way) and marked failed: each may hold
     /// our NOC, if the interruption came after CommissioningComplete.
     public func interruptedCommissionings() async throws(HubStoreError) -> [NodeRecord] {
-        try await onQueue { [self] () throws(HubStoreError) in
-            try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.failed.rawValue)])
-        }
+        try await onQueue { [self] () throws(HubStoreError) in try interruptedOnQueue() }
+    }
+
+    /// `interruptedCommissionings`, on the store's queue.
+    func interruptedOnQueue() throws(HubStoreError) -> [NodeRecord] {
+        try nodes(where: "state = ?", [.text(NodeRecord.CommissioningState.failed.rawValue)])
+    }
+
+    /// The node, when it is one an interrupted commissioning left; on the store's queue.
+    func interruptedOnQueue(_ nodeID: UInt64) throws(HubStoreError) -> NodeRecord? {
+        try nodes(
+            where: "node_id = ? AND state = ?",
+            [.identifier(nodeID), .text(NodeRecord.CommissioningState.failed.rawValue)]
+        ).first
     }
 
     func nodes(

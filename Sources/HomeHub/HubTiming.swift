@@ -40,4 +40,7 @@ public enum HubTiming {
     /// How long to try CASE with a node whose commissioning was interrupted: it answers at once when it holds our
     /// fabric and is on the network; a silent one is tried again the next time.
     static let interruptedProbe: Duration = .seconds(3)
+    /// While PASE waits out an earlier attempt's fail-safe (up to a minute), a line this often says it is still
+    /// waiting: a user watching sees it is not hung.
+    static let failSafeWaitProgress: Duration = .seconds(10)
 }

@@ -63,6 +63,27 @@ import Testing
         }
     }
 
+    /// Until it is finished, an app sees the device as interrupted, and the user can give up on it: it is asked to
+    /// leave the hub's fabric, and forgotten.
+    @Test func anAppSeesTheInterruptedDeviceAndCanGiveUpOnIt() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await Self.interruptedAfterCommissioningComplete(in: directory)
+            let nodeID = try #require(try await fixture.storedNodeIDs().first)
+            let interrupted = try await fixture.home.interruptedDevices().list()
+            #expect(interrupted.map(\.id) == [HomeContext.nodeDeviceID(nodeID)])
+            let device = try #require(interrupted.first)
+            #expect(device.vendorID == fixture.device.setupPayload.vendorID)
+            #expect(device.lastStep == CommissioningStep.interview.description)
+            #expect(try await fixture.home.devices().list().isEmpty, "not one of the home's devices")
+
+            #expect(try await device.remove() == nil, "it was reachable, so it left the fabric")
+            #expect(await fixture.device.fabrics.isEmpty)
+            #expect(try await fixture.home.interruptedDevices().list().isEmpty)
+            #expect(try await fixture.storedNodeIDs().isEmpty)
+            await fixture.device.shutdown()
+        }
+    }
+
     @Test func aNodeThatNoLongerHoldsOurFabricStaysMarkedFailed() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await Self.interruptedAfterCommissioningComplete(in: directory)
@@ -73,6 +94,7 @@ import Testing
             #expect(await hub.finishInterruptedCommissionings(interfaces: []).isEmpty)
             #expect(try await hub.store.interruptedCommissionings().count == 1)
             #expect(try await fixture.home.devices().list().isEmpty)
+            #expect(try await fixture.home.interruptedDevices().list().count == 1, "shown until finished or removed")
         }
     }
 

@@ -82,8 +82,19 @@ import Testing
         #expect(
             lines.withLock { $0 } == [
                 "note: node 0000000000001234 (vendor 0xFFF1, product 0x8000) was interrupted while being added; it is "
-                    + "finished when it answers: the next 'home commission' or app start tries it"
+                    + "finished when it answers (the hub's next start or 'home commission' tries it), or removed with "
+                    + "'home remove 0000000000001234'"
             ])
+        // Given up on: it has no address, so it cannot be asked to leave the fabric, and is forgotten all the same.
+        let removed = await HomeCommand.run(["remove", "0000000000001234", "--state", state])
+        #expect(removed.exitCode == 0, "\(removed)")
+        #expect(removed.standardOutput.hasPrefix("removed node 0000000000001234, whose adding had been interrupted\n"))
+        #expect(removed.standardOutput.contains("note: the device did not leave the hub's fabric ("))
+        #expect(try await hub.store.nodes().isEmpty)
+        lines.withLock { $0 = [] }
+        _ = await HomeCommand.run(
+            ["devices", "--state", state], progress: { line in lines.withLock { $0.append(line) } })
+        #expect(lines.withLock { $0 }.isEmpty)
     }
 
     @Test func pingNamesAnUnknownDevice() async {

@@ -152,6 +152,12 @@ import Testing
         #expect(none.exitCode == 1)
         #expect(none.standardError == "error: no hub serves \(state) (start one with 'home serve')\n")
 
+        // A node a crash left half-added (with no address, so the hub cannot finish it) is counted apart.
+        let store = try await HubStore(directory: try StateDirectory(explicitPath: state))
+        try await store.beginCommissioning(
+            nodeID: 0x1234, vendorID: 0xFFF1, productID: 0x8000, attestation: .init(verdict: "trusted", trusted: true))
+        try await store.markFailed(0x1234)
+
         let (hub, lines) = try Self.start(["serve", "--log-level", "debug", "--state", state])
         #expect(await lines.wait(for: "clients connect at \(state)/hub.socket"))
         let status = await HomeCommand.run(["status", "--state", state])
@@ -159,7 +165,10 @@ import Testing
         #expect(status.standardOutput.hasPrefix("hub PID \(hub.processIdentifier) serving \(state), up "))
         #expect(
             status.standardOutput.hasSuffix(
-                ": 0 node(s) online, 1 offline, 0 not yet reached; 1 client(s) connected (this one included)\n"))
+                ": 0 node(s) online, 1 offline, 0 not yet reached, 1 interrupted while being added (see 'home devices'); "
+                    + "1 client(s) connected (this one included)\n"))
+        let json = await HomeCommand.run(["status", "--json", "--state", state])
+        #expect(json.standardOutput.contains("\"nodesOffline\":1,\"nodesUnknown\":0,\"nodesInterrupted\":1,"))
         #expect(await lines.wait(for: "client PID \(getpid()) (user \(getuid())) connected"))
         #expect(await lines.wait(for: "client PID \(getpid()) (user \(getuid())): read the hub's status"))
         #expect(await lines.wait(for: "client PID \(getpid()) (user \(getuid())) disconnected"))

@@ -72,6 +72,50 @@ import Testing
         }
     }
 
+    /// A node a crash left past AddNOC is no device, but the model lists it until it is finished or forgotten, and a
+    /// mirror (a client of the hub) follows the same list.
+    @Test func anInterruptedNodeIsListedUntilItIsFinishedOrForgotten() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await store.beginCommissioning(
+                nodeID: 0x21, vendorID: 0xFFF1, productID: 0x8001, attestation: .init(verdict: "test", trusted: true))
+            let model = try await HomeModel(store: store)
+            #expect(model.snapshot.interrupted.isEmpty, "a commissioning under way is not interrupted")
+            let mirror = model.withSnapshot { HomeModel(mirroring: $0) }
+            model.observe { snapshot, changes in
+                mirror.applyMirrored(HomeModel.MirroredChanges(changes, snapshot: snapshot))
+            }
+            var home = model.changes(.home).makeAsyncIterator()
+
+            try await store.markFailed(0x21)
+            #expect(Self.changes(await home.next()) == [.interruptedNode(0x21)])
+            #expect(model.snapshot.interrupted[0x21]?.productID == 0x8001)
+            #expect(model.snapshot.devices[0x21] == nil)
+            #expect(mirror.snapshot.interrupted == model.snapshot.interrupted)
+            try await store.beginCommissioning(
+                nodeID: 0x22, vendorID: 0xFFF1, productID: 0x8002, attestation: .init(verdict: "test", trusted: true))
+            try await store.markFailed(0x22)
+            _ = await home.next()
+            // A fresh load reads the same list.
+            #expect(try await HomeModel(store: store).snapshot.interrupted == model.snapshot.interrupted)
+
+            // Finished: it leaves the list as its devices arrive, in one batch.
+            let devices = try await store.finishCommissioning(
+                0x21, description: nil, addresses: [], mrpParameters: nil, deviceName: "Lamp", room: nil,
+                resuming: .failed)
+            let finished = try #require(Self.changes(await home.next()))
+            #expect(finished.contains(.interruptedNode(0x21)))
+            #expect(devices.allSatisfy { finished.contains(.deviceAdded($0)) })
+            #expect(model.snapshot.interrupted.keys.sorted() == [0x22])
+            // Forgotten (removed, or rolled back by its fail-safe).
+            try await store.deleteNode(0x22)
+            #expect(Self.changes(await home.next()) == [.interruptedNode(0x22)])
+            #expect(model.snapshot.interrupted.isEmpty)
+            #expect(mirror.snapshot.interrupted.isEmpty)
+            #expect(mirror.snapshot.devices == model.snapshot.devices)
+        }
+    }
+
     @Test func aNodeListenerHearsItsOwnNodeOnlyAndTheHomeListenerNoAttributes() async throws {
         try await withTemporaryDirectory { base in
             let store = try await HubStore(path: base + "/hub.sqlite")

@@ -5,6 +5,7 @@ import MatterInteraction
 import MatterPlatform
 import MatterTestSupport
 import MatterTime
+import Synchronization
 import Testing
 
 @_spi(CrashTesting) @testable import HomeHub
@@ -94,6 +95,67 @@ import Testing
         }
     }
 
+    /// Killed while the device's fail-safe holds it (before AddNOC): the next attempt is refused as BUSY, and the
+    /// hub, knowing from its store that the fail-safe was its own, says so, waits it out and tries again, once.
+    @Test(arguments: [CommissioningStep.armFailSafe, .certificateSigningRequest])
+    func aDeviceHeldByOurEarlierAttemptIsWaitedForThenCommissioned(after step: CommissioningStep) async throws {
+        try await withTemporaryDirectory { directory in
+            let (network, fixture) = try await Self.killedCommissioning(in: directory, after: step)
+            #expect(await fixture.device.isFailSafeArmed)
+            let hub = try await Hub(statePath: fixture.hubPath)
+            let notes = Mutex<[String]>([])
+            let transport = try fixture.controllerTransport()
+            let commissioner = Commissioner(
+                authority: hub.authority, store: hub.store, transport: transport,
+                progress: { if case .note(let text) = $0 { notes.withLock { $0.append(text) } } })
+            let request = try fixture.request()
+            let started = network.clock.now
+            let result = await drive(network.clock, step: .milliseconds(50)) {
+                try? await commissioner.commission(request)
+            }
+            let nodeID = try #require(
+                result?.value?.nodeID, "commissioned once the fail-safe expired: \(notes.withLock { $0 })")
+            #expect(await fixture.device.fabrics.map(\.nodeID) == [nodeID])
+            let said = notes.withLock { $0 }
+            #expect(
+                said.first?.hasPrefix("the device is still in a commissioning an earlier attempt of this hub") == true)
+            #expect(said.contains { $0.hasPrefix("waiting for the device's fail-safe: ") && $0.hasSuffix(" s left") })
+            // The wait is bounded by the fail-safe's length (and a second's margin), not by a step's deadline.
+            let waited = try #require(result?.at) - started
+            #expect(waited >= .seconds(Int(HubConstants.failSafeSeconds) - 5))
+            #expect(waited < .seconds(Int(HubConstants.failSafeSeconds) + 15))
+            await transport.shutdown()
+        }
+    }
+
+    /// A hub that knows nothing of the commissioning holding the device does not wait: it explains the BUSY.
+    @Test func aDeviceHeldByAnotherControllerIsExplainedNotWaitedFor() async throws {
+        try await withTemporaryDirectory { directory in
+            let (network, fixture) = try await Self.killedCommissioning(in: directory, after: .armFailSafe)
+            let other = try await Hub(statePath: directory + "/other-hub")
+            let transport = try fixture.controllerTransport()
+            let commissioner = Commissioner(authority: other.authority, store: other.store, transport: transport)
+            let request = try fixture.request()
+            let started = network.clock.now
+            let outcome = await drive(network.clock) { () -> CommissioningError? in
+                do throws(CommissioningError) {
+                    _ = try await commissioner.commission(request)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            guard case .stepFailed(.passcodeSession, let failure)? = outcome?.value else {
+                Issue.record("expected PASE to fail BUSY: \(String(describing: outcome))")
+                return
+            }
+            #expect(failure.kind == .deviceBusy)
+            #expect(failure.reason.contains("frees it when that attempt's fail-safe expires"))
+            #expect(try #require(outcome?.at) - started < .seconds(10), "no wait for a fail-safe it did not arm")
+            await transport.shutdown()
+        }
+    }
+
     /// A device, and a hub process that began commissioning it and died right after `step`.
     static func killedCommissioning(
         in directory: String, after step: CommissioningStep
@@ -118,6 +180,9 @@ import Testing
             Issue.record("the commissioning failed otherwise than ended after \(step): \(ended)")
             return (network, fixture)
         }
+        // What the commissioner handed the store's queue without waiting lands first (a process killed within that
+        // millisecond would lose it, and its next attempt would explain the BUSY instead of waiting).
+        _ = try await hub.store.nodes()
         // The process dies: its sockets go, and the process that owned the row is no longer running.
         await transport.shutdown()
         try hub.store.database.execute("UPDATE nodes SET owner_start_ticks = 0")
