@@ -78,7 +78,7 @@ let package = Package(
             "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",
             "MatterDiscovery", "MatterCrypto", "MatterTLV", "MatterOnboarding", "MatterMessaging",
         ]),
-        .executableTarget(name: "MatterDeviceTool", dependencies: ["MatterDevice"]),
+        .executableTarget(name: "MatterDeviceTool", dependencies: ["MatterDevice", "MatterCrypto"]),
         // The add-device example pair: an app that prepares, performs the request through a helper process and completes,
         // and the helper that carries out the three handler calls with HomeMatterCommissioner on the shared app group.
         .executableTarget(name: "ExampleAddDeviceApp", dependencies: ["HomeAPI"], path: "Examples/AddDeviceApp"),

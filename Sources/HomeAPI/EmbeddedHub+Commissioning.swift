@@ -142,11 +142,13 @@ extension EmbeddedHub {
         }
         // A device an earlier, interrupted commissioning left on our fabric may be the very device this is for (a
         // closed window, a BUSY device, would otherwise say nothing).
-        for finished in await hub.finishInterruptedCommissionings(interfaces: request.interfaces) {
+        let started = ContinuousClock.now
+        let finished = await hub.finishInterruptedCommissionings(interfaces: request.interfaces)
+        for node in finished {
             progress(
                 .note(
-                    "finished adding \(finished.productName) (interrupted earlier): "
-                        + finished.devices.map(\.description).joined(separator: ", ")))
+                    "finished adding \(node.productName) (interrupted earlier): "
+                        + node.devices.map(\.description).joined(separator: ", ")))
         }
         let commissioning = CommissioningRequest(
             payload: payload, address: request.address, interfaces: request.interfaces, trustStore: trustStore,
@@ -165,8 +167,30 @@ extension EmbeddedHub {
                 elapsedSeconds: result.elapsed.inSeconds,
                 steps: result.stepDurations.map { .init(step: $0.step.description, seconds: $0.duration.inSeconds) })
         } catch {
+            // The device is one an interrupted attempt added (just now, or at a restart since): this one adopts it.
+            if case CommissioningError.stepFailed(_, let failure) = error, failure.kind == .alreadyCommissioned,
+                let nodeID = failure.node, let node = try? await store.node(nodeID), node.recoveredAt != nil
+            {
+                return try await adopt(node, as: request, since: started, progress: progress)
+            }
             throw HomeError(commissioning: error)
         }
+    }
+
+    /// The result of `home commission` for a device an interrupted attempt had added: named and placed as this one
+    /// asks (when it asks).
+    private func adopt(
+        _ node: NodeRecord, as request: HubRequest.DirectCommissioning, since started: ContinuousClock.Instant,
+        progress: @Sendable (HubProgress) -> Void
+    ) async throws(HomeError) -> CommissionedDevice {
+        let name = try request.name.map { name throws(HomeError) in try HomeName.validated(name, naming: "device") }
+        let devices = try await write { store async throws(HubStoreError) in
+            try await store.adoptRecovered(node.nodeID, named: name, inRoom: request.room)
+        }
+        progress(.note("this device is the one an interrupted attempt left, finished since: it is added as asked"))
+        return CommissionedDevice(
+            nodeID: node.nodeID, vendorID: node.vendorID, productID: node.productID, devices: devices,
+            elapsedSeconds: (ContinuousClock.now - started).inSeconds, steps: [])
     }
 
     /// The owner of the state directory holds every permission; another local user needs a grant for the structure,

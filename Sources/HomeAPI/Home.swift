@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import MatterCrypto
 import MatterPlatform
 import Synchronization
 
@@ -53,8 +54,10 @@ public final class Home: Sendable {
     /// opens the store and the keys, and serves the home's socket, so the next process attaches to it instead of
     /// opening sessions of its own. A device an interrupted commissioning left holding the hub's fabric is then
     /// finished in the background (`Hub.finishInterruptedCommissionings`): its devices appear in the live queries
-    /// like any other change.
+    /// like any other change. OpenSSL's state is kept to the end of the process (`OpenSSLProcess`), so a process that
+    /// exits while such background work runs does not crash.
     public static func connect(_ configuration: Configuration) async throws(HomeError) -> Home {
+        OpenSSLProcess.keepStateUntilExit()
         // A client needs nothing but the socket: a hub serving the directory is asked first, before anything of the
         // directory is checked or created (another user's home, shared with --socket-group, is not ours to write).
         let path = try statePath(configuration)

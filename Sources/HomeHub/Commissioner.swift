@@ -443,8 +443,8 @@ public actor Commissioner {
         if let ours {
             throw CommissioningFailure(
                 .alreadyCommissioned,
-                "the device is already commissioned to this hub, as node \(String(ours.nodeID, radix: 16, uppercase: true))"
-            )
+                "the device is already commissioned to this hub, as node \(String(ours.nodeID, radix: 16, uppercase: true))",
+                node: ours.nodeID)
         }
     }
 
@@ -497,7 +497,7 @@ public actor Commissioner {
                 CommissioningFailure(
                     .alreadyCommissioned,
                     "the device at \(address) is already on this hub, as node \(String(format: "%016llX", ours.nodeID)) (see home devices); "
-                        + "its commissioning window is closed"))
+                        + "its commissioning window is closed", node: ours.nodeID))
         }
         let rowExpiries = nodes.filter { !($0.stepReached.map { $0 >= .commissioningComplete } ?? false) }.map {
             $0.updatedAt.addingTimeInterval(Double(HubConstants.failSafeSeconds))

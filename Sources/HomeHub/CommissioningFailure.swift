@@ -30,10 +30,14 @@ public struct CommissioningFailure: Error, Sendable, Hashable, CustomStringConve
 
     public let kind: Kind
     public let reason: String
+    /// The node of this hub's fabric the device already is, when the failure is `alreadyCommissioned` and the hub
+    /// knows which.
+    public let node: UInt64?
 
-    public init(_ kind: Kind, _ reason: String) {
+    public init(_ kind: Kind, _ reason: String, node: UInt64? = nil) {
         self.kind = kind
         self.reason = reason
+        self.node = node
     }
 
     public var description: String { reason }

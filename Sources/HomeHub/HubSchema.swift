@@ -167,14 +167,16 @@ enum HubSchema {
         ],
         // 8: the devices this hub holds in a fail-safe before it has a node row for them (PASE to AddNOC), by the
         // address PASE reached, so a later attempt that the device refuses as BUSY knows the commissioning holding it
-        // was this hub's, and when its fail-safe expires.
+        // was this hub's, and when its fail-safe expires; and when a node's interrupted commissioning was finished
+        // apart from it (named after its product, in no room), until a commissioning of the same device adopts it.
         [
             """
             CREATE TABLE fail_safes (
                 address TEXT PRIMARY KEY,
                 expires_at INTEGER NOT NULL
             )
-            """
+            """,
+            "ALTER TABLE nodes ADD COLUMN recovered_at INTEGER",
         ],
     ]
 

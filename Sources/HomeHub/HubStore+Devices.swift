@@ -21,6 +21,40 @@ extension HubStore {
         }
     }
 
+    /// A commissioning of a device whose interrupted commissioning was finished apart from it (`recoveredAt`) found
+    /// it already ours: the node's devices are named (numbered when several) and placed as that commissioning asks,
+    /// when it asks (a room created when new), and the node is adopted: a later commissioning of it is refused as
+    /// for any device already on the hub.
+    @discardableResult
+    public func adoptRecovered(
+        _ nodeID: UInt64, named name: String?, inRoom room: String?
+    ) async throws(HubStoreError) -> [DeviceID] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: [nodeID]) { transaction in
+                let adopted = try transaction.query(
+                    "UPDATE nodes SET recovered_at = NULL WHERE node_id = ? AND recovered_at IS NOT NULL RETURNING node_id",
+                    [.identifier(nodeID)])
+                guard !adopted.isEmpty else { throw HubStoreError.unknownNode(nodeID) }
+                if let name {
+                    try transaction.query("DELETE FROM devices WHERE node_id = ?", [.identifier(nodeID)])
+                    return try Self.insertDevices(of: nodeID, named: name, inRoom: room, in: transaction)
+                }
+                if let room {
+                    let roomID = try Self.roomID(named: room, creatingIn: transaction, at: Self.now())
+                    try transaction.query(
+                        "UPDATE devices SET room_id = ? WHERE node_id = ?", [.text(roomID), .identifier(nodeID)])
+                }
+                return try transaction.query(
+                    "SELECT endpoint FROM devices WHERE node_id = ? ORDER BY endpoint", [.identifier(nodeID)]
+                ).map { values in
+                    DeviceID(
+                        nodeID: nodeID,
+                        endpoint: try StoredRow(table: "devices", values: values).narrow("endpoint", as: UInt16.self))
+                }
+            }
+        }
+    }
+
     static func insertDevices(
         of nodeID: UInt64, named name: String, inRoom room: String?,
         in transaction: SQLiteDatabase.Transaction

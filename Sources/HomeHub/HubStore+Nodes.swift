@@ -84,6 +84,10 @@ extension HubStore {
         try await onQueue { [self] () throws(HubStoreError) in
             try write(touching: [nodeID]) { transaction in
                 try Self.transition(nodeID, from: state, to: .commissioned, in: transaction)
+                if state == .failed {
+                    try transaction.query(
+                        "UPDATE nodes SET recovered_at = ? WHERE node_id = ?", [.date(Self.now()), .identifier(nodeID)])
+                }
                 if let description {
                     try Self.updateIdentity(
                         of: nodeID, vendorName: description.vendorName, productName: description.productName,
@@ -260,7 +264,8 @@ extension HubStore {
                     state: try Self.state(row), addresses: addresses[nodeID] ?? [],
                     mrpParameters: try Self.mrpParameters(row),
                     createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at"),
-                    owner: try Self.owner(row), stepReached: try Self.stepReached(row)))
+                    owner: try Self.owner(row), stepReached: try Self.stepReached(row),
+                    recoveredAt: try row.optionalDate("recovered_at")))
         }
         return nodes
     }

@@ -44,13 +44,17 @@ public struct NodeRecord: Sendable, Hashable, Codable {
     public var owner: ProcessIdentity?
     /// The last commissioning step finished, from AddNOC on.
     public var stepReached: CommissioningStep?
+    /// When its interrupted commissioning was finished apart from it (named after its product, in no room); nil once
+    /// a commissioning of the same device adopted it (`HubStore.adoptRecovered`), and for a node added in one go.
+    public var recoveredAt: Date?
 
     public init(
         nodeID: UInt64, vendorID: UInt16, productID: UInt16, vendorName: String? = nil, productName: String? = nil,
         serialNumber: String? = nil, name: String? = nil, attestation: Attestation, state: CommissioningState,
         addresses: [SocketAddress], mrpParameters: MRPParameters?, createdAt: Date, updatedAt: Date,
-        owner: ProcessIdentity? = nil, stepReached: CommissioningStep? = nil
+        owner: ProcessIdentity? = nil, stepReached: CommissioningStep? = nil, recoveredAt: Date? = nil
     ) {
+        self.recoveredAt = recoveredAt
         self.owner = owner
         self.stepReached = stepReached
         self.nodeID = nodeID

@@ -52,6 +52,10 @@ struct StoredRow {
         Date(timeIntervalSince1970: TimeInterval(try integer(column)))
     }
 
+    func optionalDate(_ column: String) throws(HubStoreError) -> Date? {
+        try optionalInteger(column).map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    }
+
     func corrupt(_ column: String, _ reason: String) -> HubStoreError {
         .corrupt(table: table, column: column, reason: reason)
     }

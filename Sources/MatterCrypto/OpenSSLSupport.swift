@@ -47,3 +47,14 @@ func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         }
     }
 }
+
+/// How OpenSSL lives in this process.
+public enum OpenSSLProcess {
+    /// Keeps OpenSSL's state until the process ends instead of freeing it in an `atexit` handler, where a thread still
+    /// in OpenSSL (a background task of a command that is exiting: finishing an interrupted commissioning, a session
+    /// closing) would find it freed and crash. Takes effect only before OpenSSL's first use in the process: call it
+    /// first thing; later calls change nothing.
+    public static func keepStateUntilExit() {
+        OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
+    }
+}

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import MatterCrypto
 import MatterDevice
 
 // matter-device: a commissionable Matter device over IP, until SIGINT or SIGTERM.
@@ -15,6 +16,9 @@ func fail(_ message: String, code: Int32 = 1) -> Never {
     emit("error: \(message)", to: STDERR_FILENO)
     exit(code)
 }
+
+// Before any OpenSSL use: a session's crypto still running while the device exits must not find OpenSSL freed.
+OpenSSLProcess.keepStateUntilExit()
 
 let command: DeviceCommandLine
 do {

@@ -1,9 +1,10 @@
 import Foundation
 import MatterCertificates
 import MatterDevice
+import Synchronization
 import Testing
 
-@testable import HomeAPI
+@_spi(HomeCommandLine) @testable import HomeAPI
 @testable import HomeHub
 
 /// A commissioning whose process died after CommissioningComplete, before its final store write: the device holds
@@ -59,6 +60,46 @@ import Testing
             #expect(counts.values.last == 1)
             counts.cancel()
             await app.disconnect()
+            await fixture.device.shutdown()
+        }
+    }
+
+    /// The same `home commission` run again after the interruption: the device is finished (by that command, or by a
+    /// restart before it), and since it is this very device (its window is closed: it is ours now), the command
+    /// succeeds with it, named and placed as asked. Once adopted, it is a device like any other: a third run is
+    /// refused as already on the hub.
+    @Test(arguments: [false, true])
+    func commissioningTheSameDeviceAgainAdoptsTheFinishedOne(finishedByARestart: Bool) async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await Self.interruptedAfterCommissioningComplete(in: directory)
+            let nodeID = try #require(try await fixture.storedNodeIDs().first)
+            if finishedByARestart {
+                let hub = try await Hub(statePath: fixture.statePath)
+                #expect(await hub.finishInterruptedCommissionings(interfaces: []).count == 1)
+            }
+            let notes = Recorded()
+            let code = try fixture.qrCode
+            let commission = { () async throws(HomeError) -> CommissionedDevice in
+                try await fixture.home.commissionDevice(
+                    payload: code, address: fixture.address, interfaces: [],
+                    paaTrustStore: fixture.statePath + "/paa", acceptUntrustedDevice: false, name: "Desk lamp",
+                    room: "Office"
+                ) { line in if case .note(let text) = line { notes.append(text) } }
+            }
+            let added = try await commission()
+            #expect(added.nodeID == nodeID)
+            #expect(
+                notes.values.contains { $0.hasPrefix("finished adding ") && $0.contains("(interrupted earlier): ") }
+                    == !finishedByARestart)
+            #expect(notes.values.last?.hasPrefix("this device is the one an interrupted attempt left") == true)
+            let devices = try await fixture.home.devices().list()
+            #expect(devices.map(\.name) == ["Desk lamp"])
+            let office = try #require(try await fixture.home.rooms().list().first { $0.name == "Office" })
+            #expect(devices.first?.roomID == office.id)
+            #expect(added.devices.map(\.description) == devices.map(\.id))
+
+            let again = await #expect(throws: HomeError.self) { try await commission() }
+            #expect(again?.code == .alreadyExists)
             await fixture.device.shutdown()
         }
     }
@@ -124,4 +165,11 @@ import Testing
             await fixture.device.shutdown()
         }
     }
+}
+
+/// Lines a callback hands over from any thread.
+final class Recorded: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var values: [String] { lines.withLock { $0 } }
 }
