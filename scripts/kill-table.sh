@@ -9,7 +9,7 @@
 # minutes.
 #
 #   sudo scripts/kill-table.sh        (after `swift build`; needs root for ip netns)
-#   ONLY="hub:add NOC,embedded:CSR" scripts/kill-table.sh     (only those rows)
+#   ONLY="hub:add NOC,embedded:CSR" REPEAT=5 scripts/kill-table.sh     (only those rows, each five times)
 #
 # Nothing leaves the namespace (it holds only `lo`). Every wait is bounded; devices and namespace go on exit.
 set -euo pipefail
@@ -78,7 +78,7 @@ def hub_pid(server):
 def row(mode, index, step):
     directory = f"{work}/{mode}-{index}"
     os.makedirs(directory)
-    port = 5600 + (0 if mode == "embedded" else 20) + index
+    port = 5600 + index
     device, code = start_device(directory, port)
     hub = f"{directory}/hub"
     command = [f"{bin}/home", "commission", code, "--address", f"[::1]:{port}", "--paa-trust-store",
@@ -113,8 +113,9 @@ def row(mode, index, step):
         device.terminate()
         device.wait(10)
 
-rows = [(mode, index, step) for mode in ("embedded", "hub") for index, step in enumerate(steps)
-        if not os.environ.get("ONLY") or f"{mode}:{step}" in os.environ["ONLY"].split(",")]
+chosen = [(mode, step) for mode in ("embedded", "hub") for step in steps
+          if not os.environ.get("ONLY") or f"{mode}:{step}" in os.environ["ONLY"].split(",")]
+rows = [(mode, index, step) for index, (mode, step) in enumerate(chosen * int(os.environ.get("REPEAT", "1")))]
 failed = 0
 with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
     for mode, step, ok, detail in pool.map(lambda r: row(*r), rows):
