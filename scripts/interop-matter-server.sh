@@ -57,7 +57,7 @@ async def main():
                 return await ws.receive_json(timeout=5)
             answer = await ask({"message_id": "1", "command": "server_info"})
             assert answer == {"message_id": "1", "result": info}, answer
-            answer = await ask({"message_id": "2", "command": "start_listening"})
+            answer = await ask({"message_id": "2", "command": "discover"})
             assert answer["message_id"] == "2" and answer["error_code"] == 0 and "not built yet" in answer["details"], answer
             print(f"PASS (not built yet): {answer}")
             answer = await ask({"message_id": "3", "command": "make_coffee"})

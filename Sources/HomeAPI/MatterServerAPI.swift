@@ -5,9 +5,13 @@ import MatterPlatform
 import Synchronization
 
 /// The Matter-server WebSocket API (python-matter-server's protocol, schema 11; `../shared/protocols/matter-server-ws.md`)
-/// that Home Assistant speaks, served by the hub on TCP. **First step**: `GET /info` and `GET /ws` answer; a
-/// WebSocket client gets `server_info` as its first frame and can ask for it again; every other command of the
-/// protocol is answered with the protocol's error 0 saying it is not built yet, and an unknown one with error 9.
+/// that Home Assistant speaks, served by the hub on TCP: `GET /info`, and `GET /ws`, where a client gets `server_info`
+/// as its first frame. Built so far: `server_info`, `start_listening` (the nodes, then the events `node_added`,
+/// `node_updated` on every change of availability, `node_removed` and `attribute_updated`, only ever about nodes the
+/// client has), `get_nodes`, `get_node`, `ping_node` and `set_default_fabric_label` (accepted; the fabric's label
+/// stays the home's name, as the Home API names it: one hub, two views, the names the Home API's own). Every other
+/// command of the protocol is answered with the protocol's error 0 saying it is not built yet, an unknown one with
+/// error 9, bad arguments with error 8 (nothing changes).
 public final class MatterServerAPI: Sendable {
     /// The versions this side speaks (§2 of the facts: a client refuses a server below 11).
     static let schemaVersion = 11
@@ -25,16 +29,18 @@ public final class MatterServerAPI: Sendable {
     private let listeners: [TCPListener]
     private let clients: ClientTable
 
-    /// The connections open now, to close them when the API stops.
+    /// The clients connected now, to close them when the API stops.
     private final class ClientTable: Sendable {
-        let connections = Mutex<[ObjectIdentifier: StreamConnection]>([:])
+        let clients = Mutex<[ObjectIdentifier: MatterServerClient]>([:])
     }
 
     /// Where it listens (ports the kernel chose for port 0 included).
     public var addresses: [SocketAddress] { listeners.map(\.address) }
 
-    init(fabricID: UInt64, compressedFabricID: UInt64, listeningOn addresses: [SocketAddress]) throws(HomeError) {
-        let serverInfo = Self.serverInfo(fabricID: fabricID, compressedFabricID: compressedFabricID)
+    init(context: HomeContext, listeningOn addresses: [SocketAddress]) throws(HomeError) {
+        let authority = try context.embedded("serving the Matter-server API").hub.authority
+        let serverInfo = Self.serverInfo(
+            fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber)
         let clients = ClientTable()
         self.clients = clients
         var listeners: [TCPListener] = []
@@ -42,11 +48,12 @@ public final class MatterServerAPI: Sendable {
             do {
                 listeners.append(
                     try TCPListener(address: address) { connection in
-                        let client = MatterServerClient(connection: connection, serverInfo: serverInfo)
+                        let client = MatterServerClient(
+                            connection: connection, serverInfo: serverInfo, context: context)
                         let id = ObjectIdentifier(connection)
-                        clients.connections.withLock { $0[id] = connection }
+                        clients.clients.withLock { $0[id] = client }
                         connection.start(received: client.received) {
-                            _ = clients.connections.withLock { $0.removeValue(forKey: id) }
+                            clients.clients.withLock { $0.removeValue(forKey: id) }?.closed()
                         }
                     })
             } catch {
@@ -60,7 +67,7 @@ public final class MatterServerAPI: Sendable {
     /// Stops listening and closes every client.
     public func stop() {
         for listener in listeners { listener.close() }
-        for connection in clients.connections.withLock({ Array($0.values) }) { connection.close() }
+        for client in clients.clients.withLock({ Array($0.values) }) { client.close() }
     }
 
     deinit { stop() }
@@ -76,7 +83,8 @@ public final class MatterServerAPI: Sendable {
     }
 }
 
-/// One client of the API: its HTTP head until it asks for the WebSocket, then its WebSocket.
+/// One client of the API: its HTTP head until it asks for the WebSocket, then its WebSocket; once it has asked
+/// `start_listening`, the model's changes as the protocol's events.
 private final class MatterServerClient: Sendable {
     private enum Phase {
         case head([UInt8])
@@ -84,36 +92,67 @@ private final class MatterServerClient: Sendable {
         case done
     }
 
+    /// What the client has been sent of the home, once it listens: the nodes it knows (no event may name another,
+    /// facts §9.3) and whether each was last said available.
+    private struct Listening {
+        var available: [UInt64: Bool]
+        let task: Task<Void, Never>
+    }
+
     private let connection: StreamConnection
     private let serverInfo: String
+    private let context: HomeContext
     private let phase = Mutex(Phase.head([]))
+    private let listening = Mutex<Listening?>(nil)
 
-    init(connection: StreamConnection, serverInfo: String) {
+    init(connection: StreamConnection, serverInfo: String, context: HomeContext) {
         self.connection = connection
         self.serverInfo = serverInfo
+        self.context = context
     }
 
+    /// On the loop's thread, in the order the bytes came: commands are answered in that order (start_listening's
+    /// result straight after its request, §9.1), the slow ones later, by message_id.
     func received(_ bytes: [UInt8]) {
-        let writes: [[UInt8]]
-        let close: Bool
-        (writes, close) = phase.withLock { phase in take(bytes, &phase) }
+        let (writes, close, commands) = phase.withLock { phase in take(bytes, &phase) }
         for bytes in writes { connection.send(bytes) }
         if close { connection.closeAfterWrites() }
+        for command in commands { handle(command) }
     }
 
-    private func take(_ bytes: [UInt8], _ phase: inout Phase) -> ([[UInt8]], Bool) {
+    /// The connection is gone: its events stop.
+    func closed() {
+        listening.withLock { $0?.task.cancel() }
+    }
+
+    func close() {
+        connection.close()
+    }
+
+    /// Sends one text frame, unless the WebSocket is closing.
+    private func send(_ text: String) {
+        let writes = phase.withLock { phase -> [[UInt8]] in
+            guard case .webSocket(var webSocket) = phase else { return [] }
+            let actions = webSocket.send(text: text)
+            phase = .webSocket(webSocket)
+            return Self.writes(of: actions)
+        }
+        for bytes in writes { connection.send(bytes) }
+    }
+
+    private func take(_ bytes: [UInt8], _ phase: inout Phase) -> ([[UInt8]], Bool, [String]) {
         switch phase {
         case .done:
-            return ([], false)
+            return ([], false, [])
         case .head(let head):
             let buffered = head + bytes
             switch HTTPRequestHead.parse(buffered) {
             case .incomplete:
                 phase = .head(buffered)
-                return ([], false)
+                return ([], false, [])
             case .invalid(let error):
                 phase = .done
-                return ([error.response.bytes], true)
+                return ([error.response.bytes], true, [])
             case .complete(let request, let length):
                 return open(request, rest: Array(buffered[length...]), &phase)
             }
@@ -125,10 +164,12 @@ private final class MatterServerClient: Sendable {
         }
     }
 
-    private func open(_ request: HTTPRequestHead, rest: [UInt8], _ phase: inout Phase) -> ([[UInt8]], Bool) {
+    private func open(
+        _ request: HTTPRequestHead, rest: [UInt8], _ phase: inout Phase
+    ) -> ([[UInt8]], Bool, [String]) {
         guard request.method == "GET" else {
             phase = .done
-            return ([HTTPError(405, "only GET is served").response.bytes], true)
+            return ([HTTPError(405, "only GET is served").response.bytes], true, [])
         }
         switch request.path {
         case "/info":
@@ -136,73 +177,220 @@ private final class MatterServerClient: Sendable {
             let response = HTTPResponse(
                 status: 200, fields: [HTTPField("Content-Type", "application/json"), HTTPField("Connection", "close")],
                 body: Array(serverInfo.utf8))
-            return ([response.bytes], true)
+            return ([response.bytes], true, [])
         case "/ws":
             do throws(HTTPError) {
                 let upgrade = try WebSocketHandshake.accept(request)
                 var webSocket = WebSocketConnection()
                 // server_info goes first, unprompted; then whatever the client sent behind its request.
-                let (writes, close) = carryOut(webSocket.send(text: serverInfo) + webSocket.receive(rest), &webSocket)
+                let (writes, close, commands) = carryOut(
+                    webSocket.send(text: serverInfo) + webSocket.receive(rest), &webSocket)
                 phase = webSocket.isClosed ? .done : .webSocket(webSocket)
-                return ([upgrade.bytes] + writes, close)
+                return ([upgrade.bytes] + writes, close, commands)
             } catch {
                 phase = .done
-                return ([error.handshakeResponse.bytes], true)
+                return ([error.handshakeResponse.bytes], true, [])
             }
         default:
             phase = .done
             return (
-                [HTTPError(404, "\(request.path.prefix(64)) is not served: the API is at /ws").response.bytes], true
+                [HTTPError(404, "\(request.path.prefix(64)) is not served: the API is at /ws").response.bytes], true, []
             )
         }
     }
 
     private func carryOut(
         _ actions: [WebSocketConnection.Action], _ webSocket: inout WebSocketConnection
-    ) -> ([[UInt8]], Bool) {
+    ) -> ([[UInt8]], Bool, [String]) {
         var writes: [[UInt8]] = []
         var close = false
+        var commands: [String] = []
         for action in actions {
             switch action {
             case .write(let bytes): writes.append(bytes)
             case .closeConnection: close = true
-            case .deliver(.text(let text)):
-                writes += Self.writes(of: webSocket.send(text: answer(text)))
+            case .deliver(.text(let text)): commands.append(text)
             case .deliver(.binary):
                 writes += Self.writes(of: webSocket.close(.unsupportedData, reason: "commands are JSON text frames"))
             }
         }
-        return (writes, close)
+        return (writes, close, commands)
     }
 
     private static func writes(of actions: [WebSocketConnection.Action]) -> [[UInt8]] {
         actions.compactMap { if case .write(let bytes) = $0 { bytes } else { nil } }
     }
 
-    /// The reply to one command frame (§2: `{"message_id", "command", "args"}`).
-    private func answer(_ text: String) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-            let messageID = object["message_id"] as? String
-        else {
-            return Self.error(messageID: "", code: 8, "a command is a JSON object with a string message_id")
+    // MARK: Commands
+
+    /// One command frame (§2: `{"message_id", "command", "args"}`).
+    private func handle(_ text: String) {
+        guard let request = try? JSONDecoder().decode(MatterServerRequest.self, from: Data(text.utf8)) else {
+            return send(Self.error(messageID: "", code: 8, "a command is a JSON object with a string message_id"))
         }
-        guard let command = object["command"] as? String else {
-            return Self.error(messageID: messageID, code: 8, "the command is missing")
+        let id = request.messageID
+        guard let command = request.command else {
+            return send(Self.error(messageID: id, code: 8, "the command is missing"))
         }
-        if command == "server_info" { return #"{"message_id": \#(Self.quoted(messageID)), "result": \#(serverInfo)}"# }
-        guard MatterServerAPI.commands.contains(command) else {
-            return Self.error(messageID: messageID, code: 9, "Invalid command: \(command)")
+        let model = context.model
+        switch command {
+        case "server_info":
+            send(Self.reply(id, serverInfo))
+        case "start_listening":
+            startListening(id)
+        case "get_nodes":
+            let onlyAvailable = request.args["only_available"]?.bool ?? false
+            let nodes = MatterServerNodes.all(model.snapshot, onlyAvailable: onlyAvailable)
+            send(Self.reply(id, JSONValue.array(nodes).rendered))
+        case "get_node":
+            guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+            guard let node = MatterServerNodes.node(nodeID, model.snapshot) else {
+                return send(Self.unknownNode(id, nodeID))
+            }
+            send(Self.reply(id, node.rendered))
+        case "set_default_fabric_label":
+            guard let label = request.args["label"], label.isNull || label.string != nil else {
+                return send(Self.missing(id, "label"))
+            }
+            send(Self.reply(id, "null"))
+        case "ping_node":
+            guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+            guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
+            Task { [self] in send(Self.reply(id, await ping(nodeID).rendered)) }
+        default:
+            guard MatterServerAPI.commands.contains(command) else {
+                return send(Self.error(messageID: id, code: 9, "Invalid command: \(command)"))
+            }
+            send(Self.error(messageID: id, code: 0, "\(command) is not built yet in swift-home's Matter-server API"))
         }
-        return Self.error(
-            messageID: messageID, code: 0, "\(command) is not built yet in swift-home's Matter-server API")
+    }
+
+    /// The nodes now as the reply, then every change as events. The listener is registered before the snapshot is
+    /// read, so no change is missed; one that the snapshot already shows is sent again, which the client takes as
+    /// the same state.
+    private func startListening(_ id: String) {
+        let changes = context.model.changes(.all)
+        let snapshot = context.model.snapshot
+        let available = Dictionary(
+            uniqueKeysWithValues: snapshot.devices.keys.map { ($0, MatterServerNodes.isAvailable($0, snapshot)) })
+        let begun = listening.withLock { listening -> Bool in
+            guard listening == nil else { return false }
+            let task = Task { [weak self] in
+                for await update in changes {
+                    guard let self else { return }
+                    self.forward(update)
+                }
+            }
+            listening = Listening(available: available, task: task)
+            return true
+        }
+        guard begun else {
+            return send(Self.error(messageID: id, code: 0, "this client is already listening"))
+        }
+        send(Self.reply(id, JSONValue.array(MatterServerNodes.all(snapshot)).rendered))
+    }
+
+    /// One batch of the model's changes as the protocol's events.
+    private func forward(_ update: HomeModel.Update) {
+        let snapshot = context.model.snapshot
+        var events: [String] = []
+        listening.withLock { listening in
+            guard var state = listening else { return }
+            var touched: Set<UInt64> = []
+            switch update {
+            case .fellBehind:
+                // What was missed is unknown: every node again, whole.
+                touched = Set(state.available.keys).union(snapshot.devices.keys)
+            case .changes(let changes):
+                for change in changes {
+                    switch change {
+                    case .attributes(let nodeID, _, let values) where state.available[nodeID] != nil:
+                        for (path, value) in values.sorted(by: {
+                            MatterServerNodes.key($0.key) < MatterServerNodes.key($1.key)
+                        }) {
+                            let json = value.map { JSONValue($0, octetStrings: .base64) } ?? .null
+                            events.append(
+                                Self.event(
+                                    "attribute_updated",
+                                    .array([.unsigned(nodeID), .string(MatterServerNodes.key(path)), json])))
+                        }
+                    case .event, .attributes, .unreadable:
+                        break
+                    default:
+                        if let nodeID = change.nodeID { touched.insert(nodeID) }
+                    }
+                }
+            }
+            for nodeID in touched.sorted() {
+                let known = state.available[nodeID]
+                guard let node = MatterServerNodes.node(nodeID, snapshot) else {
+                    if known != nil {
+                        state.available[nodeID] = nil
+                        events.append(Self.event("node_removed", .unsigned(nodeID)))
+                    }
+                    continue
+                }
+                let available = MatterServerNodes.isAvailable(nodeID, snapshot)
+                if known == nil {
+                    events.append(Self.event("node_added", node))
+                } else if known != available || update.isFellBehind {
+                    events.append(Self.event("node_updated", node))
+                }
+                state.available[nodeID] = available
+            }
+            listening = state
+        }
+        for event in events { send(event) }
+    }
+
+    /// `{"<address>": reached}`: the hub's own live session answering a read (python-matter-server pings each address).
+    private func ping(_ nodeID: UInt64) async -> JSONValue {
+        let address = context.model.snapshot.devices[nodeID]?.first?.node.addresses.first
+        do {
+            let caller = HubCaller(uid: getuid(), process: .current())
+            guard
+                case .pinged(let reached, _, _, _) = try await context.execute(
+                    .ping(nodeID: nodeID, reads: 1), caller: caller)
+            else { return .object([]) }
+            return .object([(reached.host, .bool(true))])
+        } catch {
+            return .object(address.map { [($0.host, .bool(false))] } ?? [])
+        }
+    }
+
+    // MARK: Envelopes
+
+    private static func reply(_ messageID: String, _ result: String) -> String {
+        #"{"message_id": \#(quoted(messageID)), "result": \#(result)}"#
+    }
+
+    private static func event(_ name: String, _ data: JSONValue) -> String {
+        #"{"event": \#(quoted(name)), "data": \#(data.rendered)}"#
     }
 
     private static func error(messageID: String, code: Int, _ details: String) -> String {
         #"{"message_id": \#(quoted(messageID)), "error_code": \#(code), "details": \#(quoted(details))}"#
     }
 
+    /// Error 8, InvalidArguments.
+    private static func missing(_ messageID: String, _ argument: String) -> String {
+        error(messageID: messageID, code: 8, "\(argument) is missing or not of its type")
+    }
+
+    /// Error 5, NodeNotExists, worded as python-matter-server words it.
+    private static func unknownNode(_ messageID: String, _ nodeID: UInt64) -> String {
+        error(messageID: messageID, code: 5, "Node \(nodeID) does not exist or is not yet interviewed")
+    }
+
     private static func quoted(_ text: String) -> String {
-        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+        JSONValue.string(text).rendered
+    }
+}
+
+extension HomeModel.Update {
+    fileprivate var isFellBehind: Bool {
+        if case .fellBehind = self { return true }
+        return false
     }
 }
 
@@ -212,11 +400,6 @@ extension Home {
     @_spi(HomeCommandLine) public func serveMatterServerAPI(
         listeningOn addresses: [SocketAddress]
     ) throws(HomeError) -> MatterServerAPI {
-        let local = try context.embedded("serving the Matter-server API")
-        let authority = local.hub.authority
-        return try MatterServerAPI(
-            fabricID: authority.fabricID,
-            compressedFabricID: authority.compressedFabricIDNumber,
-            listeningOn: addresses)
+        try MatterServerAPI(context: context, listeningOn: addresses)
     }
 }

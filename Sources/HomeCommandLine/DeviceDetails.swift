@@ -86,24 +86,7 @@ struct DeviceDetails {
                                                 (
                                                     "attributes",
                                                     .array(
-                                                        paths.map { path in
-                                                            .object([
-                                                                ("id", .unsigned(UInt64(path.attribute))),
-                                                                (
-                                                                    "name",
-                                                                    registry[cluster]?.attributes[
-                                                                        AttributeID(rawValue: path.attribute)
-                                                                    ].map(JSONValue.string) ?? .null
-                                                                ),
-                                                                (
-                                                                    "value",
-                                                                    cache.value(
-                                                                        endpoint: path.endpoint, cluster: path.cluster,
-                                                                        attribute: path.attribute
-                                                                    ).map(JSONValue.init) ?? .null
-                                                                ),
-                                                            ])
-                                                        })
+                                                        paths.map { attributeJSON($0, of: cluster) })
                                                 ),
                                             ])
                                         })
@@ -112,6 +95,16 @@ struct DeviceDetails {
                         })
                 )
             ])
+    }
+
+    private func attributeJSON(_ path: ConcreteAttributePath, of cluster: ClusterID) -> JSONValue {
+        let name = registry[cluster]?.attributes[AttributeID(rawValue: path.attribute)]
+        let value = cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute)
+        return .object([
+            ("id", .unsigned(UInt64(path.attribute))),
+            ("name", name.map(JSONValue.string) ?? .null),
+            ("value", value.map { JSONValue($0) } ?? .null),
+        ])
     }
 
     /// Every endpoint the store or the cache knows, in order.

@@ -1,3 +1,4 @@
+import HomeHub
 import MatterOnboarding
 import MatterTLV
 

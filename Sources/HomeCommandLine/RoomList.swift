@@ -1,5 +1,6 @@
 import Foundation
 import HomeAPI
+import HomeHub
 
 /// What `home rooms` prints: a table of the rooms by name with their structure and device count, or a JSON array.
 enum RoomList {

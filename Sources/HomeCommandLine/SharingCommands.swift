@@ -1,5 +1,6 @@
 import Foundation
 @_spi(HomeCommandLine) import HomeAPI
+import HomeHub
 
 /// `home share`, `home fabrics`: a device shared with another ecosystem, and who controls it, through the Home API
 /// (`openCommissioningWindow`, `revokeCommissioningWindow`, `fabrics`), which keeps the rules.

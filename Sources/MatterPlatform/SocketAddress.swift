@@ -20,6 +20,14 @@ public enum SocketAddress: Hashable, Sendable, Codable, CustomStringConvertible 
         }
     }
 
+    /// The address without its port ("fd00::1", "192.168.1.5"), as python-matter-server names a node's addresses.
+    public var host: String {
+        switch self {
+        case .ipv4(let address, _): "\(address)"
+        case .ipv6(let address, _, let scopeID): "\(address)\(scopeID == 0 ? "" : "%\(scopeID)")"
+        }
+    }
+
     /// Calls `body` with this address as a C `sockaddr` and its length.
     /// 127.0.0.0/8 or ::1: reachable from this machine only.
     public var isLoopback: Bool {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPWebSocket
 import HomeHub
+import MatterDataModel
 import MatterDiscovery
 import MatterPlatform
 import Testing
@@ -54,7 +55,16 @@ import Testing
             let again = try client.readText()
             #expect(again.hasPrefix(#"{"message_id": "1", "result": {"fabric_id""#))
             client.sendText(#"{"message_id": "2", "command": "get_nodes"}"#)
-            #expect(try client.readText().contains(#""message_id": "2", "error_code": 0"#))
+            #expect(try client.readText() == #"{"message_id": "2", "result": []}"#)
+            client.sendText(#"{"message_id": "2a", "command": "discover"}"#)
+            #expect(try client.readText().contains(#""message_id": "2a", "error_code": 0"#))
+            client.sendText(#"{"message_id": "2b", "command": "get_node", "args": {"node_id": 18446744073709551615}}"#)
+            #expect(
+                try client.readText()
+                    == #"{"message_id": "2b", "error_code": 5, "details": "Node 18446744073709551615 does not exist or is not yet interviewed"}"#
+            )
+            client.sendText(#"{"message_id": "2c", "command": "get_node", "args": {"node_id": "one"}}"#)
+            #expect(try client.readText().contains(#""message_id": "2c", "error_code": 8"#))
             client.sendText(#"{"message_id": "3", "command": "make_coffee"}"#)
             #expect(
                 try client.readText()
@@ -68,8 +78,56 @@ import Testing
     }
 }
 
-/// A blocking TCP client with a receive timeout, so no test waits for ever.
-private final class TestClient {
+extension MatterServerAPITests {
+    /// start_listening on a hub with a live light: the node as MatterNodeData (its live attributes, tag-keyed, and
+    /// available), then an attribute_updated when the light is switched on through the Home API: one hub, two views.
+    @Test func startListeningGivesTheNodesThenTheirChanges() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
+            try await home.followEveryNode()
+            let lamp = try #require(
+                try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
+            let onOff = try #require(await lamp.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait)
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            client.openWebSocket()
+            _ = try client.readText()  // server_info
+
+            client.sendText(#"{"message_id": "listen", "command": "start_listening"}"#)
+            let reply = try #require(try? client.readText(), "no answer to start_listening")
+            #expect(reply.hasPrefix(#"{"message_id": "listen", "result": [{"node_id":\#(nodeID),"#))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any])
+            let nodes = try #require(object["result"] as? [[String: Any]])
+            let node = try #require(nodes.first)
+            #expect(node["available"] as? Bool == true)
+            #expect(node["is_bridge"] as? Bool == false)
+            #expect(node["interview_version"] as? Int == 6)
+            let attributes = try #require(node["attributes"] as? [String: Any])
+            #expect(attributes["1/6/0"] as? Bool == false)
+            #expect(attributes["0/40/1"] as? String == "swift-home", "BasicInformation.VendorName")
+            // Structs keyed by field tag: DeviceTypeList of endpoint 1 holds On/Off Light (0x0100).
+            let types = try #require(attributes["1/29/0"] as? [[String: Any]])
+            #expect(types.contains { $0["0"] as? Int == 0x0100 })
+            #expect((node["date_commissioned"] as? String)?.count == 19)
+
+            try await onOff.on()
+            var updates: [String] = []
+            for _ in 0..<10 {
+                guard let frame = try? await client.nextText() else {
+                    Issue.record("no attribute_updated for 1/6/0: \(updates)")
+                    break
+                }
+                updates.append(frame)
+                if frame.contains(#""1/6/0""#) { break }
+            }
+            #expect(updates.last == #"{"event": "attribute_updated", "data": [\#(nodeID),"1/6/0",true]}"#, "\(updates)")
+        }
+    }
+}
+
+/// A blocking TCP client with a receive timeout, so no test waits for ever. Used by one task at a time.
+private final class TestClient: @unchecked Sendable {
     let descriptor: Int32
     private var buffer: [UInt8] = []
 
@@ -160,4 +218,29 @@ private final class TestClient {
     }
 
     func sendText(_ text: String) { sendFrame(0x1, Array(text.utf8)) }
+
+    /// `readText()` on a thread of its own: a test that waits for what the hub's tasks send must not hold one of the
+    /// cooperative pool's few threads in `recv` meanwhile.
+    func nextText() async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try self.readText() }) }
+        }
+    }
+
+    /// The WebSocket handshake, its response read.
+    func openWebSocket() {
+        write(
+            Array(
+                """
+                GET /ws HTTP/1.1\r
+                Host: 127.0.0.1\r
+                Upgrade: websocket\r
+                Connection: Upgrade\r
+                Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r
+                Sec-WebSocket-Version: 13\r
+                \r
+
+                """.utf8))
+        _ = readHead()
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A JSON document built by hand, so keys keep a stable order and absent values print as `null`.
-enum JSONValue: Equatable {
+/// A JSON document built by hand, so keys keep a stable order, absent values print as `null` and 64-bit integers stay
+/// exact: what the `home` tool prints and the Matter-server API sends.
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case unsigned(UInt64)
@@ -14,9 +15,9 @@ enum JSONValue: Equatable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered == rhs.rendered }
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered == rhs.rendered }
 
-    var rendered: String {
+    public var rendered: String {
         switch self {
         case .null: "null"
         case .bool(let value): value ? "true" : "false"

@@ -1,0 +1,64 @@
+import Foundation
+import HomeHub
+import MatterDataModel
+import MatterInteraction
+
+/// The home's nodes as the Matter-server API shows them (MatterNodeData, `../shared/protocols/matter-server-ws.md`
+/// §3), built from the home model: the attributes are the node's live cache, keyed "endpoint/cluster/attribute" in
+/// decimal, each value its TLV as JSON (structs keyed by field tag, octet strings in base64, 64-bit integers exact).
+enum MatterServerNodes {
+    /// python-matter-server's DATA_MODEL_SCHEMA_VERSION: a lower stored value makes it re-interview, so a client
+    /// takes this as current.
+    static let interviewVersion: UInt64 = 6
+    /// Device type 14, Aggregator: a node with it on endpoint 1 is a bridge (as python-matter-server decides).
+    static let aggregator = MatterDeviceTypes.aggregator.id
+
+    /// Every node of the home (only those available, with `onlyAvailable`), in node ID order.
+    static func all(_ snapshot: HomeModel.Snapshot, onlyAvailable: Bool = false) -> [JSONValue] {
+        snapshot.devices.keys.sorted().filter { !onlyAvailable || isAvailable($0, snapshot) }.compactMap {
+            node($0, snapshot)
+        }
+    }
+
+    /// The node as MatterNodeData; nil when it is not (or no longer) a node of the home.
+    static func node(_ nodeID: UInt64, _ snapshot: HomeModel.Snapshot) -> JSONValue? {
+        guard let record = snapshot.devices[nodeID]?.first?.node else { return nil }
+        let cache = snapshot.views[nodeID]?.cache ?? AttributeCache()
+        let attributes = cache.paths.compactMap { path -> (String, JSONValue)? in
+            guard let value = cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute)
+            else { return nil }
+            return (key(path), JSONValue(value, octetStrings: .base64))
+        }
+        let descriptor = DescriptorCluster.Attributes.deviceTypeList
+        let isBridge = (try? cache.value(descriptor, endpoint: 1))??.contains { $0.deviceType == aggregator } ?? false
+        return .object([
+            ("node_id", .unsigned(nodeID)),
+            ("date_commissioned", .string(isoDate(record.createdAt))),
+            ("last_interview", .string(isoDate(record.updatedAt))),
+            ("interview_version", .unsigned(interviewVersion)),
+            ("available", .bool(isAvailable(nodeID, snapshot))),
+            ("is_bridge", .bool(isBridge)),
+            ("attributes", .object(attributes)),
+            ("attribute_subscriptions", .array([])),
+        ])
+    }
+
+    /// Whether the hub's own session to the node is up: `available` on the wire.
+    static func isAvailable(_ nodeID: UInt64, _ snapshot: HomeModel.Snapshot) -> Bool {
+        snapshot.views[nodeID]?.state == .online
+    }
+
+    /// "1/6/0".
+    static func key(_ path: ConcreteAttributePath) -> String {
+        "\(path.endpoint)/\(path.cluster)/\(path.attribute)"
+    }
+
+    /// Naive UTC, to the second, as python-matter-server writes it (`datetime.fromisoformat` reads it back).
+    static func isoDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return formatter.string(from: date)
+    }
+}
