@@ -7,6 +7,8 @@
 #     CHIP cluster descriptors (so our attribute JSON is what it reads);
 #   - the light switched on from another client of the same hub (`home on`, through the Home API) reaches it as
 #     attribute_updated, and its node's value follows: one hub, two views;
+#   - device_command as Home Assistant sends it (MoveToLevelWithOnOff with every field, Off) reaches the light, and
+#     its new level and state come back as attribute_updated;
 #   - set_default_fabric_label (Home Assistant's first command after start_listening) answers null; ping_node
 #     answers the node's address as reached; a command not built yet raises the client's own error.
 #
@@ -90,6 +92,23 @@ async def main():
         await asyncio.wait_for(updated.wait(), 10)
         assert node.get_attribute_value(1, Clusters.OnOff, Clusters.OnOff.Attributes.OnOff) is True
         print("PASS (home on, through the Home API, reaches the client as attribute_updated)")
+
+        level_updated = asyncio.Event()
+        def on_level(event, value):
+            if value == 128:
+                level_updated.set()
+        client.subscribe_events(on_level, EventType.ATTRIBUTE_UPDATED, node.node_id, "1/8/0")
+        # As Home Assistant dims a light: every field present, defaults included (dataclass_to_dict).
+        dim = Clusters.LevelControl.Commands.MoveToLevelWithOnOff(level=128, transitionTime=0, optionsMask=0, optionsOverride=0)
+        assert await asyncio.wait_for(client.send_device_command(node.node_id, 1, dim), 30) is None
+        await asyncio.wait_for(level_updated.wait(), 10)
+        assert node.get_attribute_value(1, Clusters.LevelControl, Clusters.LevelControl.Attributes.CurrentLevel) == 128
+        off_updated = asyncio.Event()
+        client.subscribe_events(lambda event, value: value is False and off_updated.set(), EventType.ATTRIBUTE_UPDATED,
+                                node.node_id, "1/6/0")
+        assert await asyncio.wait_for(client.send_device_command(node.node_id, 1, Clusters.OnOff.Commands.Off()), 30) is None
+        await asyncio.wait_for(off_updated.wait(), 10)
+        print("PASS (device_command MoveToLevelWithOnOff {level: 128, ...} and Off reach the device and come back)")
 
         assert await client.set_default_fabric_label("Home") is None
         pinged = await asyncio.wait_for(client.ping_node(node.node_id), 30)

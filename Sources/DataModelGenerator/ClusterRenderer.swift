@@ -263,7 +263,27 @@ struct ClusterRenderer {
             "\(Hex.format(event.id, digits: 2)): "
                 + dictionary(event.fields.map { ($0.id, SwiftNaming.member($0.name)) }, digits: 0)
         }
-        writer.line("    eventFields: " + (fields.isEmpty ? "[:]" : "[" + fields.joined(separator: ", ") + "]"))
+        writer.line("    eventFields: " + (fields.isEmpty ? "[:]" : "[" + fields.joined(separator: ", ") + "]") + ",")
+        var requests: [String] = []
+        for command in cluster.commands.sorted(by: { $0.id < $1.id }) {
+            let fields = try requestFields(of: command).fields
+            guard !fields.isEmpty else { continue }
+            let infos = try fields.map { field throws(GeneratorError) in try resolver.fieldInfo(field, in: cluster) }
+            requests.append("\(Hex.format(command.id, digits: 2)): [\(infos.joined(separator: ", "))]")
+        }
+        writer.line(
+            "    commandFields: " + (requests.isEmpty ? "[:]" : "[" + requests.joined(separator: ", ") + "]") + ",")
+        var responseInfos: [String] = []
+        for structure in cluster.structs {
+            guard case .response(let id) = structure.kind, !structure.fields.isEmpty else { continue }
+            let infos = try structure.fields.map { field throws(GeneratorError) in
+                try resolver.fieldInfo(field, in: cluster)
+            }
+            responseInfos.append("\(Hex.format(id, digits: 2)): [\(infos.joined(separator: ", "))]")
+        }
+        writer.line(
+            "    responseFields: "
+                + (responseInfos.isEmpty ? "[:]" : "[" + responseInfos.sorted().joined(separator: ", ") + "]"))
         writer.line(")")
     }
 

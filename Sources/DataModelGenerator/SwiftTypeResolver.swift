@@ -53,6 +53,37 @@ struct SwiftTypeResolver {
         return optional ? type + "?" : type
     }
 
+    /// A field as a `FieldInfo` literal: its tag, its IDL name and how it is written in TLV (a struct with its own
+    /// fields, which Matter never nests in itself).
+    func fieldInfo(_ field: IDLField, in cluster: IDLCluster?) throws(GeneratorError) -> String {
+        var kind = try wireKind(field.type.name, in: cluster, line: field.line)
+        if field.type.isList { kind = ".list(\(kind))" }
+        let flags = (field.isNullable ? ", nullable: true" : "") + (field.isOptional ? ", optional: true" : "")
+        return "FieldInfo(\(field.id), \"\(field.name)\", \(kind)\(flags))"
+    }
+
+    private func wireKind(_ name: String, in cluster: IDLCluster?, line: Int) throws(GeneratorError) -> String {
+        switch try resolve(name, in: cluster, line: line) {
+        case .builtin(let swift):
+            switch swift {
+            case "Bool": return ".bool"
+            case "Float": return ".float"
+            case "Double": return ".double"
+            case "String": return ".utf8"
+            case "[UInt8]": return ".bytes"
+            case _ where swift.hasPrefix("Int"): return ".signed"
+            default: return ".unsigned"  // UIntN and the ID types
+            }
+        case .clusterType(let idlName, _), .globalType(let idlName, _):
+            let structure =
+                cluster?.structs.first { $0.name == idlName } ?? file.structs.first { $0.name == idlName }
+            guard let structure else { return ".unsigned" }  // an enum or a bitmap
+            let scope = cluster?.structs.contains { $0.name == idlName } == true ? cluster : nil
+            let fields = try structure.fields.map { field throws(GeneratorError) in try fieldInfo(field, in: scope) }
+            return ".structure([\(fields.joined(separator: ", "))])"
+        }
+    }
+
     /// The global types the given clusters use, directly or through other global types, by name.
     func globalTypesUsed(by clusters: [IDLCluster]) throws(GeneratorError) -> Set<String> {
         var used: Set<String> = []

@@ -1,7 +1,9 @@
 import Foundation
 import HTTPWebSocket
 import HomeHub
+import MatterDataModel
 import MatterPlatform
+import MatterTLV
 import Synchronization
 
 /// The Matter-server WebSocket API (python-matter-server's protocol, schema 11; `../shared/protocols/matter-server-ws.md`)
@@ -9,7 +11,8 @@ import Synchronization
 /// as its first frame. Built so far: `server_info`, `start_listening` (the nodes, then the events `node_added`,
 /// `node_updated` on every change of availability, `node_removed` and `attribute_updated`, only ever about nodes the
 /// client has), `get_nodes`, `get_node`, `ping_node` and `set_default_fabric_label` (accepted; the fabric's label
-/// stays the home's name, as the Home API names it: one hub, two views, the names the Home API's own). Every other
+/// stays the home's name, as the Home API names it: one hub, two views, the names the Home API's own) and
+/// `device_command` (name-keyed payloads through the data model's field tables, timed when asked). Every other
 /// command of the protocol is answered with the protocol's error 0 saying it is not built yet, an unknown one with
 /// error 9, bad arguments with error 8 (nothing changes).
 public final class MatterServerAPI: Sendable {
@@ -253,6 +256,8 @@ private final class MatterServerClient: Sendable {
                 return send(Self.missing(id, "label"))
             }
             send(Self.reply(id, "null"))
+        case "device_command":
+            deviceCommand(id, request.args)
         case "ping_node":
             guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
             guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
@@ -341,6 +346,73 @@ private final class MatterServerClient: Sendable {
             listening = state
         }
         for event in events { send(event) }
+    }
+
+    /// A command to a node's endpoint, named as the CHIP Python codegen names it (`MoveToLevelWithOnOff`, or camel-case),
+    /// its payload name-keyed; timed when asked (`timed_request_timeout_ms`). The answer is null, or the response's
+    /// fields by name. Refused before anything is sent: an unknown node (5), one not available (3), a cluster,
+    /// command or field the data model does not have, or a value of the wrong type (8).
+    private func deviceCommand(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+        guard let endpoint = args["endpoint_id"]?.unsigned, endpoint <= UInt16.max else {
+            return send(Self.missing(id, "endpoint_id"))
+        }
+        guard let clusterID = args["cluster_id"]?.unsigned, clusterID <= UInt32.max else {
+            return send(Self.missing(id, "cluster_id"))
+        }
+        guard let name = args["command_name"]?.string else { return send(Self.missing(id, "command_name")) }
+        let snapshot = context.model.snapshot
+        guard snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
+        guard MatterServerNodes.isAvailable(nodeID, snapshot) else {
+            return send(Self.error(messageID: id, code: 3, "Node \(nodeID) is not (yet) available"))
+        }
+        guard let cluster = ClusterRegistry.standard[ClusterID(rawValue: UInt32(clusterID))] else {
+            return send(Self.error(messageID: id, code: 8, "cluster \(clusterID) is not in the data model"))
+        }
+        guard
+            let command = cluster.acceptedCommands.first(where: {
+                $0.value == name || $0.value.prefix(1).lowercased() + $0.value.dropFirst() == name
+            })
+        else {
+            return send(Self.error(messageID: id, code: 8, "\(cluster.name) has no command \(name)"))
+        }
+        let payload: [String: MatterServerRequest.Argument]
+        switch args["payload"] {
+        case .object(let object)?: payload = object
+        case nil, .null?: payload = [:]
+        default: return send(Self.missing(id, "payload"))
+        }
+        let fields: TLVElement
+        do throws(MatterServerPayload.Invalid) {
+            fields = try MatterServerPayload.encode(payload, fields: cluster.commandFields[command.key] ?? [])
+        } catch {
+            return send(Self.error(messageID: id, code: 8, "\(cluster.name).\(command.value): \(error)"))
+        }
+        let timed: Int64?
+        switch args["timed_request_timeout_ms"] {
+        case .unsigned(let milliseconds)? where milliseconds > 0 && milliseconds <= UInt64(UInt16.max):
+            timed = Int64(milliseconds)
+        case nil, .null?: timed = nil
+        default: return send(Self.missing(id, "timed_request_timeout_ms"))
+        }
+        let invocation = HubRequest.Invocation(
+            nodeID: nodeID, endpoint: UInt16(endpoint), cluster: UInt32(clusterID), command: command.key.rawValue,
+            name: command.value, fields: fields, timedWindowMilliseconds: timed)
+        let caller = HubCaller(uid: getuid(), process: .current())
+        Task { [self] in
+            do throws(HomeError) {
+                guard
+                    case .invoked(let responseID, let responseFields) = try await context.execute(
+                        .invoke(invocation), caller: caller)
+                else { return send(Self.reply(id, "null")) }
+                guard let responseID, let responseFields else { return send(Self.reply(id, "null")) }
+                let names = cluster.responseFields[CommandID(rawValue: responseID)] ?? []
+                send(Self.reply(id, MatterServerPayload.decode(responseFields, fields: names).rendered))
+            } catch {
+                // Unreachable meanwhile: NodeNotReady; anything else the device or the hub answered: Unknown, said.
+                send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
+            }
+        }
     }
 
     /// `{"<address>": reached}`: the hub's own live session answering a read (python-matter-server pings each address).

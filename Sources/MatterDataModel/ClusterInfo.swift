@@ -11,12 +11,19 @@ public struct ClusterInfo: Hashable, Sendable {
     public let events: [EventID: String]
     /// Each event's fields by context tag, as the typed event names them (`newPosition`).
     public let eventFields: [EventID: [UInt8: String]]
+    /// The fields of each accepted command's request, in tag order.
+    public let commandFields: [CommandID: [FieldInfo]]
+    /// The fields of each generated command (response), in tag order.
+    public let responseFields: [CommandID: [FieldInfo]]
 
     public init(
         id: ClusterID, name: String, revision: UInt16, attributes: [AttributeID: String],
         acceptedCommands: [CommandID: String], generatedCommands: [CommandID: String], events: [EventID: String],
-        eventFields: [EventID: [UInt8: String]] = [:]
+        eventFields: [EventID: [UInt8: String]] = [:], commandFields: [CommandID: [FieldInfo]] = [:],
+        responseFields: [CommandID: [FieldInfo]] = [:]
     ) {
+        self.commandFields = commandFields
+        self.responseFields = responseFields
         self.id = id
         self.name = name
         self.revision = revision

@@ -122,6 +122,39 @@ extension MatterServerAPITests {
                 if frame.contains(#""1/6/0""#) { break }
             }
             #expect(updates.last == #"{"event": "attribute_updated", "data": [\#(nodeID),"1/6/0",true]}"#, "\(updates)")
+
+            // device_command, name-keyed: bad fields are refused before anything is sent; Off reaches the device.
+            let command = { (name: String, payload: String) in
+                #"{"message_id": "\#(name)", "command": "device_command", "args": {"node_id": \#(nodeID), "endpoint_id": 1, "cluster_id": 6, "command_name": "\#(name)", "payload": \#(payload)}}"#
+            }
+            client.sendText(command("Dance", "{}"))
+            #expect(
+                try await client.nextText()
+                    == #"{"message_id": "Dance", "error_code": 8, "details": "OnOff has no command Dance"}"#)
+            client.sendText(command("OffWithEffect", #"{"effectIdentifier": 0, "effectVariant": "slow"}"#))
+            #expect(
+                try await client.nextText()
+                    == #"{"message_id": "OffWithEffect", "error_code": 8, "details": "OnOff.OffWithEffect: field effectVariant is not an unsigned integer"}"#
+            )
+            client.sendText(command("Off", #"{"level": 3}"#))
+            #expect(
+                try await client.nextText().contains(
+                    #""error_code": 8, "details": "OnOff.Off: the command has no field level"#))
+            client.sendText(command("Off", "{}"))
+            var answers: [String] = []
+            for _ in 0..<10 {
+                guard let frame = try? await client.nextText() else { break }
+                answers.append(frame)
+                if answers.contains(#"{"message_id": "Off", "result": null}"#)
+                    && answers.contains(#"{"event": "attribute_updated", "data": [\#(nodeID),"1/6/0",false]}"#)
+                {
+                    break
+                }
+            }
+            #expect(answers.contains(#"{"message_id": "Off", "result": null}"#), "\(answers)")
+            #expect(
+                answers.contains(#"{"event": "attribute_updated", "data": [\#(nodeID),"1/6/0",false]}"#), "\(answers)")
+            #expect(await lamp.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait?.attributes.onOff == false)
         }
     }
 }

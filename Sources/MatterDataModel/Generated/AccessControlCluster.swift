@@ -474,6 +474,8 @@ public enum AccessControlCluster: ClusterDefinition {
         acceptedCommands: [0x00: "ReviewFabricRestrictions"],
         generatedCommands: [0x01: "ReviewFabricRestrictionsResponse"],
         events: [0x00: "AccessControlEntryChanged", 0x01: "AccessControlExtensionChanged", 0x02: "FabricRestrictionReviewUpdate", 0x03: "AuxiliaryAccessUpdated"],
-        eventFields: [0x00: [1: "adminNodeID", 2: "adminPasscodeID", 3: "changeType", 4: "latestValue", 254: "fabricIndex"], 0x01: [1: "adminNodeID", 2: "adminPasscodeID", 3: "changeType", 4: "latestValue", 254: "fabricIndex"], 0x02: [0: "token", 1: "instruction", 2: "arlRequestFlowUrl", 254: "fabricIndex"], 0x03: [0: "adminNodeID", 254: "fabricIndex"]]
+        eventFields: [0x00: [1: "adminNodeID", 2: "adminPasscodeID", 3: "changeType", 4: "latestValue", 254: "fabricIndex"], 0x01: [1: "adminNodeID", 2: "adminPasscodeID", 3: "changeType", 4: "latestValue", 254: "fabricIndex"], 0x02: [0: "token", 1: "instruction", 2: "arlRequestFlowUrl", 254: "fabricIndex"], 0x03: [0: "adminNodeID", 254: "fabricIndex"]],
+        commandFields: [0x00: [FieldInfo(0, "arl", .list(.structure([FieldInfo(0, "endpoint", .unsigned), FieldInfo(1, "cluster", .unsigned), FieldInfo(2, "restrictions", .list(.structure([FieldInfo(0, "type", .unsigned), FieldInfo(1, "id", .unsigned, nullable: true)])))])))]],
+        responseFields: [0x01: [FieldInfo(0, "token", .unsigned)]]
     )
 }

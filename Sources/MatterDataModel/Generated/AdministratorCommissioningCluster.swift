@@ -142,6 +142,8 @@ public enum AdministratorCommissioningCluster: ClusterDefinition {
         acceptedCommands: [0x00: "OpenCommissioningWindow", 0x01: "OpenBasicCommissioningWindow", 0x02: "RevokeCommissioning"],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [0x00: [FieldInfo(0, "commissioningTimeout", .unsigned), FieldInfo(1, "PAKEPasscodeVerifier", .bytes), FieldInfo(2, "discriminator", .unsigned), FieldInfo(3, "iterations", .unsigned), FieldInfo(4, "salt", .bytes)], 0x01: [FieldInfo(0, "commissioningTimeout", .unsigned)]],
+        responseFields: [:]
     )
 }

@@ -251,6 +251,8 @@ public enum BasicInformationCluster: ClusterDefinition {
         acceptedCommands: [0x00: "MfgSpecificPing"],
         generatedCommands: [:],
         events: [0x00: "StartUp", 0x01: "ShutDown", 0x02: "Leave", 0x03: "ReachableChanged"],
-        eventFields: [0x00: [0: "softwareVersion"], 0x02: [0: "fabricIndex"], 0x03: [0: "reachableNewValue"]]
+        eventFields: [0x00: [0: "softwareVersion"], 0x02: [0: "fabricIndex"], 0x03: [0: "reachableNewValue"]],
+        commandFields: [:],
+        responseFields: [:]
     )
 }

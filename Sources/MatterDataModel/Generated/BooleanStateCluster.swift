@@ -58,6 +58,8 @@ public enum BooleanStateCluster: ClusterDefinition {
         acceptedCommands: [:],
         generatedCommands: [:],
         events: [0x00: "StateChange"],
-        eventFields: [0x00: [0: "stateValue"]]
+        eventFields: [0x00: [0: "stateValue"]],
+        commandFields: [:],
+        responseFields: [:]
     )
 }

@@ -243,6 +243,8 @@ public enum BridgedDeviceBasicInformationCluster: ClusterDefinition {
         acceptedCommands: [0x80: "KeepActive"],
         generatedCommands: [:],
         events: [0x00: "StartUp", 0x01: "ShutDown", 0x02: "Leave", 0x03: "ReachableChanged", 0x80: "ActiveChanged"],
-        eventFields: [0x00: [0: "softwareVersion"], 0x03: [0: "reachableNewValue"], 0x80: [0: "promisedActiveDuration"]]
+        eventFields: [0x00: [0: "softwareVersion"], 0x03: [0: "reachableNewValue"], 0x80: [0: "promisedActiveDuration"]],
+        commandFields: [0x80: [FieldInfo(0, "stayActiveDuration", .unsigned), FieldInfo(1, "timeoutMs", .unsigned)]],
+        responseFields: [:]
     )
 }

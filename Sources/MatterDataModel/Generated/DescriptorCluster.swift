@@ -60,6 +60,8 @@ public enum DescriptorCluster: ClusterDefinition {
         acceptedCommands: [:],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [:],
+        responseFields: [:]
     )
 }

@@ -149,6 +149,8 @@ public enum FanControlCluster: ClusterDefinition {
         acceptedCommands: [0x00: "Step"],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [0x00: [FieldInfo(0, "direction", .unsigned), FieldInfo(1, "wrap", .bool, optional: true), FieldInfo(2, "lowestOff", .bool, optional: true)]],
+        responseFields: [:]
     )
 }

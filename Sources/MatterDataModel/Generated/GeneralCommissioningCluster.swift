@@ -320,6 +320,8 @@ public enum GeneralCommissioningCluster: ClusterDefinition {
         acceptedCommands: [0x00: "ArmFailSafe", 0x02: "SetRegulatoryConfig", 0x04: "CommissioningComplete", 0x06: "SetTCAcknowledgements"],
         generatedCommands: [0x01: "ArmFailSafeResponse", 0x03: "SetRegulatoryConfigResponse", 0x05: "CommissioningCompleteResponse", 0x07: "SetTCAcknowledgementsResponse"],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [0x00: [FieldInfo(0, "expiryLengthSeconds", .unsigned), FieldInfo(1, "breadcrumb", .unsigned)], 0x02: [FieldInfo(0, "newRegulatoryConfig", .unsigned), FieldInfo(1, "countryCode", .utf8), FieldInfo(2, "breadcrumb", .unsigned)], 0x06: [FieldInfo(0, "TCVersion", .unsigned), FieldInfo(1, "TCUserResponse", .unsigned)]],
+        responseFields: [0x01: [FieldInfo(0, "errorCode", .unsigned), FieldInfo(1, "debugText", .utf8)], 0x03: [FieldInfo(0, "errorCode", .unsigned), FieldInfo(1, "debugText", .utf8)], 0x05: [FieldInfo(0, "errorCode", .unsigned), FieldInfo(1, "debugText", .utf8)], 0x07: [FieldInfo(0, "errorCode", .unsigned)]]
     )
 }

@@ -332,6 +332,8 @@ public enum GroupKeyManagementCluster: ClusterDefinition {
         acceptedCommands: [0x00: "KeySetWrite", 0x01: "KeySetRead", 0x03: "KeySetRemove", 0x04: "KeySetReadAllIndices"],
         generatedCommands: [0x02: "KeySetReadResponse", 0x05: "KeySetReadAllIndicesResponse"],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [0x00: [FieldInfo(0, "groupKeySet", .structure([FieldInfo(0, "groupKeySetID", .unsigned), FieldInfo(1, "groupKeySecurityPolicy", .unsigned), FieldInfo(2, "epochKey0", .bytes, nullable: true), FieldInfo(3, "epochStartTime0", .unsigned, nullable: true), FieldInfo(4, "epochKey1", .bytes, nullable: true), FieldInfo(5, "epochStartTime1", .unsigned, nullable: true), FieldInfo(6, "epochKey2", .bytes, nullable: true), FieldInfo(7, "epochStartTime2", .unsigned, nullable: true), FieldInfo(8, "groupKeyMulticastPolicy", .unsigned)]))], 0x01: [FieldInfo(0, "groupKeySetID", .unsigned)], 0x03: [FieldInfo(0, "groupKeySetID", .unsigned)]],
+        responseFields: [0x02: [FieldInfo(0, "groupKeySet", .structure([FieldInfo(0, "groupKeySetID", .unsigned), FieldInfo(1, "groupKeySecurityPolicy", .unsigned), FieldInfo(2, "epochKey0", .bytes, nullable: true), FieldInfo(3, "epochStartTime0", .unsigned, nullable: true), FieldInfo(4, "epochKey1", .bytes, nullable: true), FieldInfo(5, "epochStartTime1", .unsigned, nullable: true), FieldInfo(6, "epochKey2", .bytes, nullable: true), FieldInfo(7, "epochStartTime2", .unsigned, nullable: true), FieldInfo(8, "groupKeyMulticastPolicy", .unsigned)]))], 0x05: [FieldInfo(0, "groupKeySetIDs", .list(.unsigned))]]
     )
 }

@@ -308,6 +308,8 @@ public enum GroupsCluster: ClusterDefinition {
         acceptedCommands: [0x00: "AddGroup", 0x01: "ViewGroup", 0x02: "GetGroupMembership", 0x03: "RemoveGroup", 0x04: "RemoveAllGroups", 0x05: "AddGroupIfIdentifying"],
         generatedCommands: [0x00: "AddGroupResponse", 0x01: "ViewGroupResponse", 0x02: "GetGroupMembershipResponse", 0x03: "RemoveGroupResponse"],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [0x00: [FieldInfo(0, "groupID", .unsigned), FieldInfo(1, "groupName", .utf8)], 0x01: [FieldInfo(0, "groupID", .unsigned)], 0x02: [FieldInfo(0, "groupList", .list(.unsigned))], 0x03: [FieldInfo(0, "groupID", .unsigned)], 0x05: [FieldInfo(0, "groupID", .unsigned), FieldInfo(1, "groupName", .utf8)]],
+        responseFields: [0x00: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned)], 0x01: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned), FieldInfo(2, "groupName", .utf8)], 0x02: [FieldInfo(0, "capacity", .unsigned, nullable: true), FieldInfo(1, "groupList", .list(.unsigned))], 0x03: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned)]]
     )
 }

@@ -121,6 +121,8 @@ public enum IdentifyCluster: ClusterDefinition {
         acceptedCommands: [0x00: "Identify", 0x40: "TriggerEffect"],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [0x00: [FieldInfo(0, "identifyTime", .unsigned)], 0x40: [FieldInfo(0, "effectIdentifier", .unsigned), FieldInfo(1, "effectVariant", .unsigned)]],
+        responseFields: [:]
     )
 }

@@ -39,6 +39,8 @@ public enum IlluminanceMeasurementCluster: ClusterDefinition {
         acceptedCommands: [:],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [:],
+        responseFields: [:]
     )
 }

@@ -390,6 +390,8 @@ public enum LevelControlCluster: ClusterDefinition {
         acceptedCommands: [0x00: "MoveToLevel", 0x01: "Move", 0x02: "Step", 0x03: "Stop", 0x04: "MoveToLevelWithOnOff", 0x05: "MoveWithOnOff", 0x06: "StepWithOnOff", 0x07: "StopWithOnOff", 0x08: "MoveToClosestFrequency"],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [0x00: [FieldInfo(0, "level", .unsigned), FieldInfo(1, "transitionTime", .unsigned, nullable: true), FieldInfo(2, "optionsMask", .unsigned), FieldInfo(3, "optionsOverride", .unsigned)], 0x01: [FieldInfo(0, "moveMode", .unsigned), FieldInfo(1, "rate", .unsigned, nullable: true), FieldInfo(2, "optionsMask", .unsigned), FieldInfo(3, "optionsOverride", .unsigned)], 0x02: [FieldInfo(0, "stepMode", .unsigned), FieldInfo(1, "stepSize", .unsigned), FieldInfo(2, "transitionTime", .unsigned, nullable: true), FieldInfo(3, "optionsMask", .unsigned), FieldInfo(4, "optionsOverride", .unsigned)], 0x03: [FieldInfo(0, "optionsMask", .unsigned), FieldInfo(1, "optionsOverride", .unsigned)], 0x04: [FieldInfo(0, "level", .unsigned), FieldInfo(1, "transitionTime", .unsigned, nullable: true), FieldInfo(2, "optionsMask", .unsigned), FieldInfo(3, "optionsOverride", .unsigned)], 0x05: [FieldInfo(0, "moveMode", .unsigned), FieldInfo(1, "rate", .unsigned, nullable: true), FieldInfo(2, "optionsMask", .unsigned), FieldInfo(3, "optionsOverride", .unsigned)], 0x06: [FieldInfo(0, "stepMode", .unsigned), FieldInfo(1, "stepSize", .unsigned), FieldInfo(2, "transitionTime", .unsigned, nullable: true), FieldInfo(3, "optionsMask", .unsigned), FieldInfo(4, "optionsOverride", .unsigned)], 0x07: [FieldInfo(0, "optionsMask", .unsigned), FieldInfo(1, "optionsOverride", .unsigned)], 0x08: [FieldInfo(0, "frequency", .unsigned)]],
+        responseFields: [:]
     )
 }

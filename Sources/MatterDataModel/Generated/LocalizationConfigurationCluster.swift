@@ -26,6 +26,8 @@ public enum LocalizationConfigurationCluster: ClusterDefinition {
         acceptedCommands: [:],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [:],
+        responseFields: [:]
     )
 }

@@ -167,6 +167,8 @@ public enum OccupancySensingCluster: ClusterDefinition {
         acceptedCommands: [:],
         generatedCommands: [:],
         events: [0x00: "OccupancyChanged"],
-        eventFields: [0x00: [0: "occupancy"]]
+        eventFields: [0x00: [0: "occupancy"]],
+        commandFields: [:],
+        responseFields: [:]
     )
 }

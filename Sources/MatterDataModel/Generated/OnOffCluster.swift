@@ -198,6 +198,8 @@ public enum OnOffCluster: ClusterDefinition {
         acceptedCommands: [0x00: "Off", 0x01: "On", 0x02: "Toggle", 0x40: "OffWithEffect", 0x41: "OnWithRecallGlobalScene", 0x42: "OnWithTimedOff"],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [0x40: [FieldInfo(0, "effectIdentifier", .unsigned), FieldInfo(1, "effectVariant", .unsigned)], 0x42: [FieldInfo(0, "onOffControl", .unsigned), FieldInfo(1, "onTime", .unsigned), FieldInfo(2, "offWaitTime", .unsigned)]],
+        responseFields: [:]
     )
 }

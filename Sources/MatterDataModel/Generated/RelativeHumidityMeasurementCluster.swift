@@ -28,6 +28,8 @@ public enum RelativeHumidityMeasurementCluster: ClusterDefinition {
         acceptedCommands: [:],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [:],
+        responseFields: [:]
     )
 }

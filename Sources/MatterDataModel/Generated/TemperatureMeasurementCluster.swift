@@ -28,6 +28,8 @@ public enum TemperatureMeasurementCluster: ClusterDefinition {
         acceptedCommands: [:],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [:],
+        responseFields: [:]
     )
 }

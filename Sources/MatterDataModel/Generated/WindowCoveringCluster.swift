@@ -297,6 +297,8 @@ public enum WindowCoveringCluster: ClusterDefinition {
         acceptedCommands: [0x00: "UpOrOpen", 0x01: "DownOrClose", 0x02: "StopMotion", 0x04: "GoToLiftValue", 0x05: "GoToLiftPercentage", 0x07: "GoToTiltValue", 0x08: "GoToTiltPercentage"],
         generatedCommands: [:],
         events: [:],
-        eventFields: [:]
+        eventFields: [:],
+        commandFields: [0x04: [FieldInfo(0, "liftValue", .unsigned)], 0x05: [FieldInfo(0, "liftPercent100thsValue", .unsigned)], 0x07: [FieldInfo(0, "tiltValue", .unsigned)], 0x08: [FieldInfo(0, "tiltPercent100thsValue", .unsigned)]],
+        responseFields: [:]
     )
 }

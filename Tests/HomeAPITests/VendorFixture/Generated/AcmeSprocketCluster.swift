@@ -199,7 +199,9 @@ extension AcmeClusters {
             acceptedCommands: [0x00: "Spin", 0x02: "Stop"],
             generatedCommands: [0x01: "SpinResponse"],
             events: [0x00: "SpinStopped"],
-            eventFields: [0x00: [0: "turns", 1: "reason"]]
+            eventFields: [0x00: [0: "turns", 1: "reason"]],
+            commandFields: [0x00: [FieldInfo(0, "speed", .unsigned), FieldInfo(1, "direction", .unsigned, optional: true), FieldInfo(2, "steps", .list(.structure([FieldInfo(0, "speed", .unsigned), FieldInfo(1, "direction", .unsigned, optional: true), FieldInfo(2, "color", .unsigned, nullable: true)])))]],
+            responseFields: [0x01: [FieldInfo(0, "turns", .unsigned)]]
         )
     }
 }

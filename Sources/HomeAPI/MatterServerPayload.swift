@@ -1,0 +1,108 @@
+import Foundation
+import HomeHub
+import MatterDataModel
+import MatterTLV
+
+/// Command payloads, command responses and event data of the Matter-server API: keyed by the data model's field
+/// names (`level`, `transitionTime`; facts §3), which the generated `FieldInfo` of each command ties to tags and TLV
+/// types. Attribute values are tag-keyed instead (`JSONValue(_:octetStrings:)`).
+enum MatterServerPayload {
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A command's fields as a TLV structure. Every field the command requires must be there (the clients send
+    /// defaults too); an optional one may be left out, a nullable one may be null; a name the command does not have
+    /// is refused, so a misspelt field is not silently dropped.
+    static func encode(
+        _ payload: [String: MatterServerRequest.Argument], fields: [FieldInfo]
+    ) throws(Invalid) -> TLVElement {
+        let known = Set(fields.map(\.name))
+        if let unknown = payload.keys.sorted().first(where: { !known.contains($0) }) {
+            throw Invalid(
+                description:
+                    "the command has no field \(unknown) (its fields: \(fields.map(\.name).joined(separator: ", ")))")
+        }
+        var members: [TLVElement] = []
+        for field in fields {
+            guard let value = payload[field.name] else {
+                if field.isOptional { continue }
+                throw Invalid(description: "field \(field.name) is missing")
+            }
+            members.append(try element(value, as: field, tag: .context(field.tag)))
+        }
+        return TLVElement(.structure(members))
+    }
+
+    private static func element(
+        _ value: MatterServerRequest.Argument, as field: FieldInfo, tag: TLVTag
+    ) throws(Invalid) -> TLVElement {
+        if value.isNull {
+            guard field.isNullable || field.isOptional else {
+                throw Invalid(description: "field \(field.name) may not be null")
+            }
+            return TLVElement(tag: tag, .null)
+        }
+        return TLVElement(tag: tag, try encode(value, kind: field.kind, name: field.name))
+    }
+
+    private static func encode(
+        _ value: MatterServerRequest.Argument, kind: FieldInfo.Kind, name: String
+    ) throws(Invalid) -> TLVValue {
+        switch (kind, value) {
+        case (.bool, .bool(let bool)): return .bool(bool)
+        case (.unsigned, .unsigned(let number)): return .unsigned(number)
+        case (.signed, .unsigned(let number)) where number <= UInt64(Int64.max): return .signed(Int64(number))
+        case (.signed, .signed(let number)): return .signed(number)
+        case (.float, .unsigned(let number)): return .float(Float(number))
+        case (.float, .signed(let number)): return .float(Float(number))
+        case (.float, .number(let number)): return .float(Float(number))
+        case (.double, .unsigned(let number)): return .double(Double(number))
+        case (.double, .signed(let number)): return .double(Double(number))
+        case (.double, .number(let number)): return .double(number)
+        case (.utf8, .string(let text)): return .utf8(text)
+        case (.bytes, .string(let text)):
+            guard let bytes = Data(base64Encoded: text) else {
+                throw Invalid(description: "field \(name) is an octet string: base64 expected")
+            }
+            return .bytes(Array(bytes))
+        case (.structure(let fields), .object(let object)):
+            return try encode(object, fields: fields).value
+        case (.list(let element), .array(let items)):
+            var encoded: [TLVElement] = []
+            for item in items { encoded.append(TLVElement(try encode(item, kind: element, name: name))) }
+            return .array(encoded)
+        default:
+            throw Invalid(description: "field \(name) is not \(describe(kind))")
+        }
+    }
+
+    private static func describe(_ kind: FieldInfo.Kind) -> String {
+        switch kind {
+        case .bool: "a boolean"
+        case .unsigned: "an unsigned integer"
+        case .signed: "an integer"
+        case .float, .double: "a number"
+        case .utf8: "a string"
+        case .bytes: "a base64 octet string"
+        case .structure: "a struct (an object of named fields)"
+        case .list: "a list"
+        }
+    }
+
+    /// A response's (or an event's) fields by name; fields the data model does not name keep their tag as key.
+    static func decode(_ element: TLVElement, fields: [FieldInfo]) -> JSONValue {
+        guard case .structure(let members) = element.value else { return JSONValue(element, octetStrings: .base64) }
+        return .object(
+            members.map { member in
+                guard case .context(let tag) = member.tag, let field = fields.first(where: { $0.tag == tag }) else {
+                    return ("\(member.tag)", JSONValue(member, octetStrings: .base64))
+                }
+                if case .structure(let inner) = field.kind { return (field.name, decode(member, fields: inner)) }
+                if case .list(.structure(let inner)) = field.kind, case .array(let items) = member.value {
+                    return (field.name, .array(items.map { decode($0, fields: inner) }))
+                }
+                return (field.name, JSONValue(member, octetStrings: .base64))
+            })
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import MatterDataModel
+import MatterTLV
+import Testing
+
+@testable import HomeAPI
+
+/// Name-keyed payloads to TLV and back, through the generated field tables (facts §3: CHIP Python field names).
+@Suite struct MatterServerPayloadTests {
+    static func arguments(_ json: String) throws -> [String: MatterServerRequest.Argument] {
+        let envelope = #"{"message_id": "1", "args": \#(json)}"#
+        return try JSONDecoder().decode(MatterServerRequest.self, from: Data(envelope.utf8)).args
+    }
+
+    @Test func aLevelCommandAsHomeAssistantSendsItBecomesTheTypedStructure() throws {
+        let fields = try #require(
+            LevelControlCluster.info.commandFields[LevelControlCluster.Commands.MoveToLevelWithOnOff.id])
+        let payload = try Self.arguments(
+            #"{"level": 128, "transitionTime": null, "optionsMask": 0, "optionsOverride": 0}"#)
+        let element = try MatterServerPayload.encode(payload, fields: fields)
+        let typed = LevelControlCluster.Commands.MoveToLevelWithOnOff(
+            level: 128, transitionTime: .null, optionsMask: [], optionsOverride: [])
+        #expect(element == TLVElement(typed.tlvValue()))
+    }
+
+    @Test func typesAreCheckedAndNothingIsDropped() throws {
+        let fields = [
+            FieldInfo(0, "offset", .signed), FieldInfo(1, "key", .bytes), FieldInfo(2, "note", .utf8, optional: true),
+            FieldInfo(3, "targets", .list(.structure([FieldInfo(0, "node", .unsigned)]))),
+        ]
+        let element = try MatterServerPayload.encode(
+            try Self.arguments(#"{"offset": -3, "key": "AQID", "targets": [{"node": 18446744073709551615}]}"#),
+            fields: fields)
+        #expect(
+            element
+                == TLVElement(
+                    .structure([
+                        TLVElement(tag: .context(0), .signed(-3)), TLVElement(tag: .context(1), .bytes([1, 2, 3])),
+                        TLVElement(
+                            tag: .context(3),
+                            .array([TLVElement(.structure([TLVElement(tag: .context(0), .unsigned(.max))]))])),
+                    ])))
+        // And back, by name (the optional field absent stays absent).
+        #expect(
+            MatterServerPayload.decode(element, fields: fields).rendered
+                == #"{"offset":-3,"key":"AQID","targets":[{"node":18446744073709551615}]}"#)
+        for (json, reason) in [
+            (#"{"offset": "x", "key": "AQID", "targets": []}"#, "field offset is not an integer"),
+            (#"{"offset": 1, "key": "***", "targets": []}"#, "field key is an octet string: base64 expected"),
+            (#"{"offset": 1, "key": "AQID"}"#, "field targets is missing"),
+            (#"{"offset": 1, "key": "AQID", "targets": [], "extra": 1}"#, "the command has no field extra"),
+            (#"{"offset": null, "key": "AQID", "targets": []}"#, "field offset may not be null"),
+        ] {
+            let error = #expect(throws: MatterServerPayload.Invalid.self) {
+                try MatterServerPayload.encode(try Self.arguments(json), fields: fields)
+            }
+            #expect(error?.description.hasPrefix(reason) == true, "\(json): \(String(describing: error))")
+        }
+    }
+}
