@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Interop: python-matter-server's own client library (7.0.1, written by others; the client Home Assistant 2025.4 pins a
-# release of) against `home serve --listen`, with a virtual dimmable light on the hub, inside a network namespace that
+# Interop: python-matter-server's own client library (written by others: 7.0.1 on Python 3.11, the line Home Assistant
+# 2025.4 pins; 8.1.2, the newest, on Python 3.12, which Home Assistant 2026.2 pins) against `home serve --listen`, with a virtual dimmable light on the hub, inside a network namespace that
 # holds only `lo`:
 #   - it connects and accepts our server_info (schema check), and start_listening gives it the node within Home
 #     Assistant's 30 s: available, its Basic Information and its OnOff and LevelControl attributes decoded through the
@@ -9,6 +9,9 @@
 #     attribute_updated, and its node's value follows: one hub, two views;
 #   - device_command as Home Assistant sends it (MoveToLevelWithOnOff with every field, Off) reaches the light, and
 #     its new level and state come back as attribute_updated;
+#   - open_commissioning_window answers a passcode and codes for another controller;
+#   - commission_with_code (network_only) adds a switch panel found by DNS-SD on lo: node_added, then its own button
+#     presses as node_event with their fields by name; remove_node takes it away again (node_removed);
 #   - set_default_fabric_label (Home Assistant's first command after start_listening) answers null; ping_node
 #     answers the node's address as reached; a command not built yet raises the client's own error.
 #
@@ -21,19 +24,27 @@ peers="$(dirname "$0")/../../shared/peers"
 export LAB_NS="${LAB_NS:-swifthome-client-$$}"
 bin="$repo/.build/debug"
 [ -x "$bin/home" ] && [ -x "$bin/matter-device" ] || { echo "FAIL: run swift build first" >&2; exit 1; }
-venv="${HOME}/.cache/swift-home-peers/python-matter-server-7.0.1"
 source "$(dirname "$0")/lab-work.sh"
 fail() { echo "FAIL: $*" >&2; [ -f "$work/serve.out" ] && sed 's/^/  serve: /' "$work/serve.out" >&2; exit 1; }
 
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import matter_server.client" 2>/dev/null; then
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  timeout 600 "$venv/bin/pip" install -q --only-binary=:all: python-matter-server==7.0.1 \
-    home-assistant-chip-clusters==2024.11.4 aiohttp==3.14.5 aenum==3.1.17 aiohappyeyeballs==2.7.1 aiorun==2025.1.1 \
-    aiosignal==1.4.0 async-timeout==5.0.1 attrs==26.1.0 coloredlogs==15.0.1 dacite==1.9.2 frozenlist==1.8.0 \
-    humanfriendly==10.0 idna==3.20 multidict==7.2.1 orjson==3.13.0 propcache==0.5.4 typing_extensions==4.16.0 \
-    yarl==1.25.1 || fail "cannot install python-matter-server 7.0.1 from PyPI"
-fi
+# client <version> <python> <pinned packages…>: a cached virtual environment with the client, for $venv.
+client() {
+  local version="$1" python="$2"
+  shift 2
+  venv="${HOME}/.cache/swift-home-peers/python-matter-server-$version"
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import matter_server.client" 2>/dev/null; then
+    rm -rf "$venv"
+    "$python" -m venv "$venv"
+    timeout 600 "$venv/bin/pip" install -q --only-binary=:all: "python-matter-server==$version" "$@" \
+      || fail "cannot install python-matter-server $version from PyPI"
+  fi
+}
+common="aenum==3.1.17 aiohappyeyeballs==2.7.1 aiohttp==3.14.5 aiorun==2025.1.1 aiosignal==1.4.0 attrs==26.1.0
+  coloredlogs==15.0.1 dacite==1.9.2 frozenlist==1.8.0 humanfriendly==10.0 idna==3.20 multidict==7.2.1 orjson==3.13.0
+  propcache==0.5.4 typing_extensions==4.16.0 yarl==1.25.1"
+# 7.0.1 is the newest that runs on Debian's Python 3.11; 8.1.2 (the newest) needs 3.12, from pyenv.
+client 7.0.1 python3 $common home-assistant-chip-clusters==2024.11.4 async-timeout==5.0.1
+client 8.1.2 "$HOME/.pyenv/versions/3.12.1/bin/python" $common home-assistant-chip-clusters==2025.7.0
 "$peers/lab.sh" up
 
 "$peers/lab.sh" exec "$bin/matter-device" --state "$work/device" --type dimmable-light --port 5540 >"$work/device.out" 2>&1 &
@@ -44,12 +55,25 @@ code="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline
 timeout 60 "$peers/lab.sh" exec "$bin/home" commission "$code" --address "[::1]:5540" --paa-trust-store "$work/paa" \
   --state "$work/hub" --name Lamp >/dev/null 2>"$work/commission.err" || fail "commissioning: $(cat "$work/commission.err")"
 
-"$peers/lab.sh" exec "$bin/home" serve --state "$work/hub" --listen 127.0.0.1:5580 >"$work/serve.out" 2>&1 &
+# A switch panel that advertises on lo, for commission_with_code to find; its development PAA trusted by the hub.
+"$peers/lab.sh" exec "$bin/matter-device" --state "$work/switch" --type switch-panel --port 5541 --interface lo \
+  >"$work/switch.out" 2>&1 &
+pids+=($!)
+timeout 30 bash -c "until head -n1 '$work/switch.out' | grep -q '^{'; do sleep 0.1; done" || fail "the switch printed no setup line"
+"$bin/matter-device" attestation export "$work/switch-paa" --state "$work/switch" >/dev/null
+mkdir -p "$work/hub/paa" && cp "$work/switch-paa/paa.der" "$work/hub/paa/switch-panel.der"
+switch_code="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["manual_code"])' "$work/switch.out")"
+
+"$peers/lab.sh" exec "$bin/home" serve --state "$work/hub" --interface lo --listen 127.0.0.1:5580 >"$work/serve.out" 2>&1 &
 pids+=($!)
 timeout 30 bash -c "until grep -q 'Matter-server API at' '$work/serve.out' && grep -q ')  online' '$work/serve.out'; do sleep 0.1; done" \
   || fail "home serve never listened with the light online"
 
-"$peers/lab.sh" exec timeout 90 "$venv/bin/python" - "$bin/home" "$work/hub" <<'PY' || fail "the python-matter-server client"
+# run_client <version> <level> <open a window?>: the whole exchange with that client (the light dimmed to <level>,
+# which must differ from the run before, so that its change is reported).
+run_client() {
+"$peers/lab.sh" exec timeout 120 "${HOME}/.cache/swift-home-peers/python-matter-server-$1/bin/python" - "$bin/home" \
+  "$work/hub" "$switch_code" "$2" "$3" <<'PY' || fail "the python-matter-server $1 client"
 import asyncio, sys
 import aiohttp
 from chip.clusters import Objects as Clusters
@@ -57,7 +81,8 @@ from matter_server.client import MatterClient
 from matter_server.common.errors import UnknownError
 from matter_server.common.models import EventType
 
-home_tool, hub = sys.argv[1:3]
+home_tool, hub, switch_code, dim_level, window_check = sys.argv[1:6]
+dim_level = int(dim_level)
 
 async def main():
     async with aiohttp.ClientSession() as session:
@@ -95,20 +120,40 @@ async def main():
 
         level_updated = asyncio.Event()
         def on_level(event, value):
-            if value == 128:
+            if value == dim_level:
                 level_updated.set()
         client.subscribe_events(on_level, EventType.ATTRIBUTE_UPDATED, node.node_id, "1/8/0")
         # As Home Assistant dims a light: every field present, defaults included (dataclass_to_dict).
-        dim = Clusters.LevelControl.Commands.MoveToLevelWithOnOff(level=128, transitionTime=0, optionsMask=0, optionsOverride=0)
+        dim = Clusters.LevelControl.Commands.MoveToLevelWithOnOff(
+            level=dim_level, transitionTime=0, optionsMask=0, optionsOverride=0)
         assert await asyncio.wait_for(client.send_device_command(node.node_id, 1, dim), 30) is None
         await asyncio.wait_for(level_updated.wait(), 10)
-        assert node.get_attribute_value(1, Clusters.LevelControl, Clusters.LevelControl.Attributes.CurrentLevel) == 128
+        assert node.get_attribute_value(1, Clusters.LevelControl, Clusters.LevelControl.Attributes.CurrentLevel) == dim_level
         off_updated = asyncio.Event()
         client.subscribe_events(lambda event, value: value is False and off_updated.set(), EventType.ATTRIBUTE_UPDATED,
                                 node.node_id, "1/6/0")
         assert await asyncio.wait_for(client.send_device_command(node.node_id, 1, Clusters.OnOff.Commands.Off()), 30) is None
         await asyncio.wait_for(off_updated.wait(), 10)
-        print("PASS (device_command MoveToLevelWithOnOff {level: 128, ...} and Off reach the device and come back)")
+        print(f"PASS (device_command MoveToLevelWithOnOff {{level: {dim_level}, ...}} and Off reach the device and come back)")
+
+        if window_check == "window":  # once: the window stays open for its 300 s
+            window = await asyncio.wait_for(client.open_commissioning_window(node.node_id), 30)
+            assert window.setup_manual_code and window.setup_qr_code.startswith("MT:") and window.setup_pin_code > 0, window
+            print(f"PASS (open_commissioning_window): {window.setup_manual_code}, {window.setup_qr_code}")
+
+        added = asyncio.Event()
+        client.subscribe_events(lambda event, data: added.set(), EventType.NODE_ADDED)
+        pressed = asyncio.Event()
+        def on_node_event(event, data):
+            if data.cluster_id == 0x3B and data.data and "newPosition" in data.data:
+                pressed.set()
+        client.subscribe_events(on_node_event, EventType.NODE_EVENT)
+        switch = await asyncio.wait_for(client.commission_with_code(switch_code, network_only=True), 60)
+        assert switch.node_id != node.node_id and switch.available, switch
+        await asyncio.wait_for(added.wait(), 10)
+        print(f"PASS (commission_with_code, discovered on lo): node {switch.node_id:016X}, node_added")
+        await asyncio.wait_for(pressed.wait(), 30)
+        print("PASS (the switch's own presses arrive as node_event, its fields by name)")
 
         assert await client.set_default_fabric_label("Home") is None
         pinged = await asyncio.wait_for(client.ping_node(node.node_id), 30)
@@ -120,9 +165,20 @@ async def main():
         except UnknownError as error:
             assert "not built yet" in str(error), error
             print(f"PASS (not built yet, as the client's own error: {error})")
+        removed = asyncio.Event()
+        client.subscribe_events(lambda event, data: data == switch.node_id and removed.set(), EventType.NODE_REMOVED)
+        assert await asyncio.wait_for(client.remove_node(switch.node_id), 30) is None
+        await asyncio.wait_for(removed.wait(), 10)
+        assert [n.node_id for n in client.get_nodes()] == [node.node_id]
+        print("PASS (remove_node: node_removed, the light stays)")
         await client.disconnect()
         listening.cancel()
 
 asyncio.run(main())
 PY
+}
+echo "== python-matter-server 7.0.1 (Python 3.11)"
+run_client 7.0.1 128 window
+echo "== python-matter-server 8.1.2 (Python 3.12)"
+run_client 8.1.2 100 no-window
 echo "interop-matter-client: all checks passed"

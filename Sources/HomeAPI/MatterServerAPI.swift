@@ -2,6 +2,7 @@ import Foundation
 import HTTPWebSocket
 import HomeHub
 import MatterDataModel
+import MatterOnboarding
 import MatterPlatform
 import MatterTLV
 import Synchronization
@@ -12,7 +13,8 @@ import Synchronization
 /// `node_updated` on every change of availability, `node_removed` and `attribute_updated`, only ever about nodes the
 /// client has), `get_nodes`, `get_node`, `ping_node` and `set_default_fabric_label` (accepted; the fabric's label
 /// stays the home's name, as the Home API names it: one hub, two views, the names the Home API's own) and
-/// `device_command` (name-keyed payloads through the data model's field tables, timed when asked). Every other
+/// `device_command` (name-keyed payloads through the data model's field tables, timed when asked),
+/// `commission_with_code` (over IP), `open_commissioning_window`, `remove_node`, and the `node_event` event. Every other
 /// command of the protocol is answered with the protocol's error 0 saying it is not built yet, an unknown one with
 /// error 9, bad arguments with error 8 (nothing changes).
 public final class MatterServerAPI: Sendable {
@@ -258,6 +260,24 @@ private final class MatterServerClient: Sendable {
             send(Self.reply(id, "null"))
         case "device_command":
             deviceCommand(id, request.args)
+        case "commission_with_code":
+            commission(id, request.args)
+        case "open_commissioning_window":
+            openWindow(id, request.args)
+        case "remove_node":
+            guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+            guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
+            Task { [self] in
+                do throws(HomeError) {
+                    // Removing a node is allowed to whoever may add devices to the home's structure: the hub's owner.
+                    let structureID = try HomeContext.defaultStructureID(context.model.snapshot)
+                    _ = try await context.execute(
+                        .decommission(nodeID: nodeID, structureID: structureID), caller: caller)
+                    send(Self.reply(id, "null"))
+                } catch {
+                    send(Self.error(messageID: id, code: 0, error.message))
+                }
+            }
         case "ping_node":
             guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
             guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
@@ -319,6 +339,8 @@ private final class MatterServerClient: Sendable {
                                     "attribute_updated",
                                     .array([.unsigned(nodeID), .string(MatterServerNodes.key(path)), json])))
                         }
+                    case .event(let nodeID, let event) where state.available[nodeID] != nil:
+                        events.append(Self.event("node_event", Self.nodeEvent(nodeID, event)))
                     case .event, .attributes, .unreadable:
                         break
                     default:
@@ -413,6 +435,114 @@ private final class MatterServerClient: Sendable {
                 send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
             }
         }
+    }
+
+    /// The hub's own user: who the API acts as (it listens on loopback, or behind a token once that is built).
+    private var caller: HubCaller { HubCaller(uid: getuid(), process: .current()) }
+
+    /// A device added by its QR or manual code, over IP (discovery on the hub's interfaces): the new node once its
+    /// devices are in the home and the hub follows it. A code that says the device is reachable by Bluetooth only is
+    /// refused (this hub has no Bluetooth) unless `network_only` says to look on the network anyway.
+    private func commission(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+        guard let code = args["code"]?.string else { return send(Self.missing(id, "code")) }
+        let networkOnly = args["network_only"]?.bool ?? false
+        guard let payload = try? SetupPayload(parsing: code) else {
+            return send(Self.error(messageID: id, code: 8, "\(code.prefix(40)) is no QR or manual pairing code"))
+        }
+        if !networkOnly, let capabilities = payload.discoveryCapabilities, !capabilities.contains(.onNetwork) {
+            return send(
+                Self.error(
+                    messageID: id, code: 1,
+                    "the code says the device is reached by Bluetooth (or SoftAP) only: this hub commissions over IP only; "
+                        + "put the device on the network first, or send network_only to look for it there"))
+        }
+        guard case .embedded(let local) = context.backend else { return }
+        let request = HubRequest.DirectCommissioning(
+            payload: code, address: local.commissioning.address, interfaces: local.commissioning.interfaces,
+            paaTrustStore: local.commissioning.paaTrustStore, acceptUntrustedDevice: false, name: nil, room: nil)
+        Task { [self] in
+            do throws(HomeError) {
+                guard
+                    case .commissioned(let device) = try await context.execute(
+                        .commissionDevice(request), caller: caller)
+                else { return send(Self.error(messageID: id, code: 1, "the hub answered something else")) }
+                // As python-matter-server answers: after the first subscription, so the node comes whole.
+                _ = try? await local.live.connection(to: device.nodeID)
+                guard let node = MatterServerNodes.node(device.nodeID, context.model.snapshot) else {
+                    return send(Self.error(messageID: id, code: 1, "the node left the home meanwhile"))
+                }
+                send(Self.reply(id, node.rendered))
+            } catch {
+                send(Self.error(messageID: id, code: 1, error.message))
+            }
+        }
+    }
+
+    /// An enhanced commissioning window (Matter Core §11.19.8.1) on the node, for another controller: its passcode and
+    /// codes. The window's discriminator and PBKDF iterations are the hub's own choice, so a request for others is
+    /// refused rather than silently ignored.
+    private func openWindow(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+        let timeout = args["timeout"]?.unsigned ?? 300
+        guard (180...900).contains(timeout) else {
+            return send(Self.error(messageID: id, code: 8, "timeout must be 180 to 900 s (Matter Core §11.19.8.1)"))
+        }
+        guard (args["option"]?.unsigned ?? 1) == 1, args["discriminator"]?.isNull ?? true,
+            (args["iteration"]?.unsigned ?? 1000) == 1000
+        else {
+            return send(
+                Self.error(
+                    messageID: id, code: 8,
+                    "only the enhanced window (option 1) with the hub's own discriminator and 1000 iterations is built")
+            )
+        }
+        let snapshot = context.model.snapshot
+        guard let record = snapshot.devices[nodeID]?.first else { return send(Self.unknownNode(id, nodeID)) }
+        let structureID =
+            record.roomID.flatMap { room in snapshot.rooms.first { $0.id == room }?.structureID }
+            ?? snapshot.defaultStructureID ?? ""
+        let device = HubRequest.SharedDevice(
+            nodeID: nodeID, vendorID: record.node.vendorID, productID: record.node.productID, structureID: structureID,
+            label: "\(record.name) (\(record.id))")
+        Task { [self] in
+            do throws(HomeError) {
+                guard
+                    case .window(let window) = try await context.execute(
+                        .openCommissioningWindow(device, seconds: UInt16(timeout)), caller: caller),
+                    let passcode = try? SetupPayload(parsing: window.manualCode).passcode
+                else { return send(Self.error(messageID: id, code: 0, "the hub answered something else")) }
+                send(
+                    Self.reply(
+                        id,
+                        JSONValue.object([
+                            ("setup_pin_code", .unsigned(UInt64(passcode))),
+                            ("setup_manual_code", .string(window.manualCode)),
+                            ("setup_qr_code", .string(window.qrCode)),
+                        ]).rendered))
+            } catch {
+                send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
+            }
+        }
+    }
+
+    /// A node's event as node_event's data: its fields by the data model's names.
+    private static func nodeEvent(_ nodeID: UInt64, _ event: NodeEvent) -> JSONValue {
+        let names = ClusterRegistry.standard[event.cluster]?.eventFields[event.event] ?? [:]
+        let fields = names.sorted { $0.key < $1.key }.map { FieldInfo($0.key, $0.value, .unsigned) }
+        let timestamp: (UInt64, UInt64) =
+            switch event.timestamp {
+            case .epochMilliseconds(let value)?: (value, 1)
+            case .systemMilliseconds(let value)?: (value, 0)
+            case nil: (0, 0)
+            }
+        return .object([
+            ("node_id", .unsigned(nodeID)), ("endpoint_id", .unsigned(UInt64(event.endpoint))),
+            ("cluster_id", .unsigned(UInt64(event.cluster.rawValue))),
+            ("event_id", .unsigned(UInt64(event.event.rawValue))), ("event_number", .unsigned(event.number)),
+            ("priority", .unsigned(UInt64(event.priority.rawValue))), ("timestamp", .unsigned(timestamp.0)),
+            ("timestamp_type", .unsigned(timestamp.1)),
+            ("data", event.data.map { MatterServerPayload.decode($0, fields: fields) } ?? .null),
+        ])
     }
 
     /// `{"<address>": reached}`: the hub's own live session answering a read (python-matter-server pings each address).

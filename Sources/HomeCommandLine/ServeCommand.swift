@@ -21,7 +21,7 @@ enum ServeCommand {
             .init(
                 name: "listen", valueName: "ADDRESS",
                 help:
-                    "Serve the Matter-server WebSocket API (Home Assistant's) at ws://ADDRESS/ws, on loopback only for now (e.g. 127.0.0.1:5580 or [::1]:5580); repeat it for several. A first step: server_info only."
+                    "Serve the Matter-server WebSocket API (Home Assistant's; python-matter-server's schema 11, in part) at ws://ADDRESS/ws, on loopback only for now (e.g. 127.0.0.1:5580 or [::1]:5580); repeat it for several."
             ),
             .init(
                 name: "log-level", valueName: "LEVEL",

@@ -3,6 +3,7 @@ import HTTPWebSocket
 import HomeHub
 import MatterDataModel
 import MatterDiscovery
+import MatterOnboarding
 import MatterPlatform
 import Testing
 
@@ -65,6 +66,26 @@ import Testing
             )
             client.sendText(#"{"message_id": "2c", "command": "get_node", "args": {"node_id": "one"}}"#)
             #expect(try client.readText().contains(#""message_id": "2c", "error_code": 8"#))
+            // Refused before anything is sent: no code, a Bluetooth-only code, a window out of range, no such node.
+            client.sendText(#"{"message_id": "c1", "command": "commission_with_code", "args": {"code": "nonsense"}}"#)
+            #expect(try client.readText().contains(#""message_id": "c1", "error_code": 8"#))
+            let bluetoothOnly = try SetupPayload(
+                vendorID: 0xFFF1, productID: 0x8000, discoveryCapabilities: [.ble], discriminator: .long(3840),
+                passcode: 20202021
+            ).qrCode()
+            client.sendText(
+                #"{"message_id": "c2", "command": "commission_with_code", "args": {"code": "\#(bluetoothOnly)"}}"#)
+            let refused = try client.readText()
+            #expect(
+                refused.contains(#""message_id": "c2", "error_code": 1"#) && refused.contains("Bluetooth"), "\(refused)"
+            )
+            client.sendText(
+                #"{"message_id": "w", "command": "open_commissioning_window", "args": {"node_id": 1, "timeout": 10}}"#)
+            #expect(
+                try client.readText().contains(
+                    #""message_id": "w", "error_code": 8, "details": "timeout must be 180 to 900 s"#))
+            client.sendText(#"{"message_id": "r", "command": "remove_node", "args": {"node_id": 7}}"#)
+            #expect(try client.readText().contains(#""message_id": "r", "error_code": 5"#))
             client.sendText(#"{"message_id": "3", "command": "make_coffee"}"#)
             #expect(
                 try client.readText()
