@@ -12,6 +12,7 @@
 #   - open_commissioning_window answers a passcode and codes for another controller;
 #   - commission_with_code (network_only) adds a switch panel found by DNS-SD on lo: node_added, then its own button
 #     presses as node_event with their fields by name; remove_node takes it away again (node_removed);
+#   - read_attribute with a wildcard answers the node's values;
 #   - set_default_fabric_label (Home Assistant's first command after start_listening) answers null; ping_node
 #     answers the node's address as reached; a command not built yet raises the client's own error.
 #
@@ -154,6 +155,10 @@ async def main():
         print(f"PASS (commission_with_code, discovered on lo): node {switch.node_id:016X}, node_added")
         await asyncio.wait_for(pressed.wait(), 30)
         print("PASS (the switch's own presses arrive as node_event, its fields by name)")
+
+        values = await asyncio.wait_for(client.read_attribute(node.node_id, "0/40/*"), 10)
+        assert values["0/40/1"] == "swift-home" and values["0/40/2"] == 0xFFF1, values
+        print(f"PASS (read_attribute 0/40/*: {len(values)} values, VendorName {values['0/40/1']})")
 
         assert await client.set_default_fabric_label("Home") is None
         pinged = await asyncio.wait_for(client.ping_node(node.node_id), 30)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPWebSocket
 import HomeHub
 import MatterDataModel
+import MatterInteraction
 import MatterOnboarding
 import MatterPlatform
 import MatterTLV
@@ -14,7 +15,8 @@ import Synchronization
 /// client has), `get_nodes`, `get_node`, `ping_node` and `set_default_fabric_label` (accepted; the fabric's label
 /// stays the home's name, as the Home API names it: one hub, two views, the names the Home API's own) and
 /// `device_command` (name-keyed payloads through the data model's field tables, timed when asked),
-/// `commission_with_code` (over IP), `open_commissioning_window`, `remove_node`, and the `node_event` event. Every other
+/// `read_attribute` (from the live cache, wildcards too), `commission_with_code` (over IP),
+/// `open_commissioning_window`, `remove_node`, and the `node_event` event. Every other
 /// command of the protocol is answered with the protocol's error 0 saying it is not built yet, an unknown one with
 /// error 9, bad arguments with error 8 (nothing changes).
 public final class MatterServerAPI: Sendable {
@@ -260,6 +262,8 @@ private final class MatterServerClient: Sendable {
             send(Self.reply(id, "null"))
         case "device_command":
             deviceCommand(id, request.args)
+        case "read_attribute":
+            readAttributes(id, request.args)
         case "commission_with_code":
             commission(id, request.args)
         case "open_commissioning_window":
@@ -435,6 +439,40 @@ private final class MatterServerClient: Sendable {
                 send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
             }
         }
+    }
+
+    /// Attribute values by path (`"1/6/0"`, `"1/*/*"`, or a list of them) from the node's live cache: what its
+    /// subscription last reported, which is every attribute of the node, fabric-filtered as the subscription is.
+    private func readAttributes(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+        let texts: [String]
+        switch args["attribute_path"] {
+        case .string(let path)?: texts = [path]
+        case .array(let items)? where items.allSatisfy({ $0.string != nil }): texts = items.compactMap(\.string)
+        default: return send(Self.missing(id, "attribute_path"))
+        }
+        let patterns = texts.map { $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init) }
+        guard
+            patterns.allSatisfy({ parts in
+                parts.count == 3 && parts.allSatisfy { $0 == "*" || UInt32($0) != nil }
+            })
+        else {
+            return send(
+                Self.error(
+                    messageID: id, code: 8, "an attribute path is endpoint/cluster/attribute, each a number or *"))
+        }
+        let snapshot = context.model.snapshot
+        guard snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
+        let cache = snapshot.views[nodeID]?.cache ?? AttributeCache()
+        let values = cache.paths.filter { path in
+            let numbers = [UInt32(path.endpoint), path.cluster, path.attribute]
+            return patterns.contains { parts in zip(parts, numbers).allSatisfy { $0 == "*" || UInt32($0) == $1 } }
+        }.compactMap { path -> (String, JSONValue)? in
+            cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute).map {
+                (MatterServerNodes.key(path), JSONValue($0, octetStrings: .base64))
+            }
+        }
+        send(Self.reply(id, JSONValue.object(values).rendered))
     }
 
     /// The hub's own user: who the API acts as (it listens on loopback, or behind a token once that is built).

@@ -144,6 +144,19 @@ extension MatterServerAPITests {
             }
             #expect(updates.last == #"{"event": "attribute_updated", "data": [\#(nodeID),"1/6/0",true]}"#, "\(updates)")
 
+            // read_attribute from the live cache: one path, a wildcard, a list.
+            let read = { (paths: String) in
+                #"{"message_id": "read", "command": "read_attribute", "args": {"node_id": \#(nodeID), "attribute_path": \#(paths)}}"#
+            }
+            client.sendText(read(#""1/6/0""#))
+            #expect(try await client.nextText() == #"{"message_id": "read", "result": {"1/6/0":true}}"#)
+            client.sendText(read(#"["0/40/1", "1/6/*"]"#))
+            let many = try await client.nextText()
+            #expect(
+                many.hasPrefix(#"{"message_id": "read", "result": {"0/40/1":"swift-home","1/6/0":true,"#), "\(many)")
+            client.sendText(read(#""1/6""#))
+            #expect(try await client.nextText().contains(#""error_code": 8"#))
+
             // device_command, name-keyed: bad fields are refused before anything is sent; Off reaches the device.
             let command = { (name: String, payload: String) in
                 #"{"message_id": "\#(name)", "command": "device_command", "args": {"node_id": \#(nodeID), "endpoint_id": 1, "cluster_id": 6, "command_name": "\#(name)", "payload": \#(payload)}}"#
