@@ -33,19 +33,7 @@ import Testing
 
             // GET /ws: upgraded, then server_info unprompted, then answers matched by message_id.
             let client = try TestClient(address)
-            client.write(
-                Array(
-                    """
-                    GET /ws HTTP/1.1\r
-                    Host: 127.0.0.1\r
-                    Upgrade: websocket\r
-                    Connection: Upgrade\r
-                    Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r
-                    Sec-WebSocket-Version: 13\r
-                    \r
-
-                    """.utf8))
-            let upgrade = String(decoding: client.readHead(), as: UTF8.self)
+            let upgrade = client.openWebSocket()
             #expect(upgrade.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
             #expect(upgrade.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
             #expect(
@@ -294,8 +282,9 @@ private final class TestClient: @unchecked Sendable {
         }
     }
 
-    /// The WebSocket handshake, its response read.
-    func openWebSocket() {
+    /// The WebSocket handshake; its response.
+    @discardableResult
+    func openWebSocket() -> String {
         write(
             Array(
                 """
@@ -308,6 +297,6 @@ private final class TestClient: @unchecked Sendable {
                 \r
 
                 """.utf8))
-        _ = readHead()
+        return String(decoding: readHead(), as: UTF8.self)
     }
 }

@@ -137,14 +137,7 @@ import Testing
             let commissioner = Commissioner(authority: other.authority, store: other.store, transport: transport)
             let request = try fixture.request()
             let started = network.clock.now
-            let outcome = await drive(network.clock) { () -> CommissioningError? in
-                do throws(CommissioningError) {
-                    _ = try await commissioner.commission(request)
-                    return nil
-                } catch {
-                    return error
-                }
-            }
+            let outcome = await Self.failure(of: commissioner, request, on: network)
             guard case .stepFailed(.passcodeSession, let failure)? = outcome?.value else {
                 Issue.record("expected PASE to fail BUSY: \(String(describing: outcome))")
                 return
@@ -167,14 +160,7 @@ import Testing
         let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: transport)
         await commissioner.endAbruptly(after: step)
         let request = try fixture.request()
-        let outcome = await drive(network.clock) { () -> CommissioningError? in
-            do throws(CommissioningError) {
-                _ = try await commissioner.commission(request)
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let outcome = await failure(of: commissioner, request, on: network)
         let ended = try #require(outcome?.value, "the commissioning did not end after \(step)")
         guard case .stepFailed(step, _) = ended else {
             Issue.record("the commissioning failed otherwise than ended after \(step): \(ended)")
@@ -187,6 +173,20 @@ import Testing
         await transport.shutdown()
         try hub.store.database.execute("UPDATE nodes SET owner_start_ticks = 0")
         return (network, fixture)
+    }
+
+    /// Runs the commissioning on virtual time: how it failed (nil: it succeeded), and when it ended.
+    static func failure(
+        of commissioner: Commissioner, _ request: CommissioningRequest, on network: ClockedNetwork
+    ) async -> (value: CommissioningError?, at: Instant)? {
+        await drive(network.clock) { () -> CommissioningError? in
+            do throws(CommissioningError) {
+                _ = try await commissioner.commission(request)
+                return nil
+            } catch {
+                return error
+            }
+        }
     }
 
     /// Virtual time moves past the device's fail-safe, and the device acts on it.
