@@ -323,8 +323,11 @@ public final class HomeModel: Sendable {
                 fresh.rooms = try store.roomsOnQueue()
                 fresh.structures = try store.structuresOnQueue()
                 for nodeID in nodes {
-                    fresh.devices[nodeID] = try store.devicesOnQueue(of: nodeID)
-                    fresh.interrupted[nodeID] = try store.interruptedOnQueue(nodeID)
+                    let devices = try store.devicesOnQueue(of: nodeID)
+                    fresh.devices[nodeID] = devices
+                    // A node with devices is commissioned: only one without can be an interrupted one (a rename,
+                    // a report's commit, pays no second query).
+                    if devices.isEmpty { fresh.interrupted[nodeID] = try store.interruptedOnQueue(nodeID) }
                 }
             } else {
                 let (whole, wholeCounter) = try Self.read(store)
