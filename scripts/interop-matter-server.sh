@@ -7,7 +7,9 @@
 #   - `server_info` as a command answers with its message_id; a command not built yet gets error 0 saying so, an
 #     unknown one error 9 "Invalid command: …", a frame that is no command error 8;
 #   - a 70,000-byte message (the 64-bit length form) is read; the offered compression is declined cleanly;
-#   - a listen address beyond loopback is refused until the API's token is built.
+#   - a listen address beyond loopback is refused without a token; with one (--token-file, a private file), it is
+#     served (0.0.0.0 inside this namespace), the token never printed, every request refused 401 without it and
+#     served with ?token= or an Authorization: Bearer header.
 #
 #   sudo scripts/interop-matter-server.sh        (after `swift build`; needs root for ip netns)
 #
@@ -29,15 +31,24 @@ fi
 "$peers/lab.sh" up
 
 set +e; refused="$("$peers/lab.sh" exec "$home_tool" serve --state "$work/other" --listen 0.0.0.0:5580 2>&1)"; status=$?; set -e
-[ "$status" = 2 ] && [[ "$refused" == *"loopback only"* ]] || fail "--listen 0.0.0.0:5580 exited $status: $refused"
-echo "PASS (beyond loopback refused): $refused"
+[ "$status" = 2 ] && [[ "$refused" == *"needs a token"* ]] || fail "--listen 0.0.0.0:5580 exited $status: $refused"
+echo "PASS (beyond loopback without a token refused): $refused"
+# With a token (a private file), beyond loopback is served, inside this namespace that holds only lo.
+(umask 077 && head -c 24 /dev/urandom | base64 | tr -d '/+=' >"$work/token")
+token="$(cat "$work/token")"
+"$peers/lab.sh" exec "$home_tool" serve --state "$work/guarded" --listen 0.0.0.0:5581 --token-file "$work/token" \
+  >"$work/guarded.out" 2>&1 &
+pids+=($!)
+timeout 30 bash -c "until grep -q 'Matter-server API at ws://0.0.0.0:5581/ws (token required)' '$work/guarded.out'; do sleep 0.1; done" \
+  || fail "home serve with a token never listened: $(cat "$work/guarded.out")"
+grep -q "$token" "$work/guarded.out" && fail "the token was printed"
 
 "$peers/lab.sh" exec "$home_tool" serve --state "$work/hub" --listen 127.0.0.1:5580 >"$work/serve.out" 2>&1 &
 pids+=($!)
 timeout 30 bash -c "until grep -q 'Matter-server API at' '$work/serve.out'; do sleep 0.1; done" || fail "home serve never listened"
 
-"$peers/lab.sh" exec timeout 60 "$venv/bin/python" - <<'PY' || fail "the aiohttp client"
-import asyncio, json, aiohttp
+"$peers/lab.sh" exec timeout 60 "$venv/bin/python" - "$work/token" <<'PY' || fail "the aiohttp client"
+import asyncio, json, sys, aiohttp
 
 async def main():
     async with aiohttp.ClientSession() as session:
@@ -68,6 +79,14 @@ async def main():
             await ws.close()
             assert ws.close_code == 1000, ws.close_code
             print("PASS (closing handshake)")
+        token = open(sys.argv[1]).read().strip()
+        async with session.get("http://127.0.0.1:5581/info") as response:
+            assert response.status == 401 and response.headers.get("WWW-Authenticate") == "Bearer", response.status
+        async with session.get(f"http://127.0.0.1:5581/info?token={token}") as response:
+            assert response.status == 200, response.status
+        async with session.ws_connect("http://127.0.0.1:5581/ws", headers={"Authorization": f"Bearer {token}"}) as ws:
+            assert "schema_version" in await ws.receive_json(timeout=5)
+        print("PASS (beyond loopback with a token: 401 without it, served with ?token= or a Bearer header)")
 
 asyncio.run(main())
 PY

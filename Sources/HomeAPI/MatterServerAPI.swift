@@ -9,7 +9,7 @@ import MatterTLV
 import Synchronization
 
 /// The Matter-server WebSocket API (python-matter-server's protocol, schema 11; `../shared/protocols/matter-server-ws.md`)
-/// that Home Assistant speaks, served by the hub on TCP: `GET /info`, and `GET /ws`, where a client gets `server_info`
+/// that Home Assistant speaks, served by the hub on TCP, on loopback unless a token guards it (`MatterServerToken`): `GET /info`, and `GET /ws`, where a client gets `server_info`
 /// as its first frame. Built so far: `server_info`, `start_listening` (the nodes, then the events `node_added`,
 /// `node_updated` on every change of availability, `node_removed` and `attribute_updated`, only ever about nodes the
 /// client has), `get_nodes`, `get_node`, `ping_node` and `set_default_fabric_label` (accepted; the fabric's label
@@ -44,7 +44,14 @@ public final class MatterServerAPI: Sendable {
     /// Where it listens (ports the kernel chose for port 0 included).
     public var addresses: [SocketAddress] { listeners.map(\.address) }
 
-    init(context: HomeContext, listeningOn addresses: [SocketAddress]) throws(HomeError) {
+    /// With a token, every request (`/info` too) must present it; without one, only loopback addresses are served.
+    init(context: HomeContext, listeningOn addresses: [SocketAddress], token: MatterServerToken?) throws(HomeError) {
+        if token == nil, let open = addresses.first(where: { !$0.isLoopback }) {
+            throw HomeError(
+                .invalidArgument,
+                "listening on \(open), beyond loopback, needs a token that clients present (a token file): the "
+                    + "Matter-server API drives every device of the home")
+        }
         let authority = try context.embedded("serving the Matter-server API").hub.authority
         let serverInfo = Self.serverInfo(
             fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber)
@@ -56,7 +63,7 @@ public final class MatterServerAPI: Sendable {
                 listeners.append(
                     try TCPListener(address: address) { connection in
                         let client = MatterServerClient(
-                            connection: connection, serverInfo: serverInfo, context: context)
+                            connection: connection, serverInfo: serverInfo, context: context, token: token)
                         let id = ObjectIdentifier(connection)
                         clients.clients.withLock { $0[id] = client }
                         connection.start(received: client.received) {
@@ -109,13 +116,15 @@ private final class MatterServerClient: Sendable {
     private let connection: StreamConnection
     private let serverInfo: String
     private let context: HomeContext
+    private let token: MatterServerToken?
     private let phase = Mutex(Phase.head([]))
     private let listening = Mutex<Listening?>(nil)
 
-    init(connection: StreamConnection, serverInfo: String, context: HomeContext) {
+    init(connection: StreamConnection, serverInfo: String, context: HomeContext, token: MatterServerToken?) {
         self.connection = connection
         self.serverInfo = serverInfo
         self.context = context
+        self.token = token
     }
 
     /// On the loop's thread, in the order the bytes came: commands are answered in that order (start_listening's
@@ -177,6 +186,12 @@ private final class MatterServerClient: Sendable {
         guard request.method == "GET" else {
             phase = .done
             return ([HTTPError(405, "only GET is served").response.bytes], true, [])
+        }
+        if let token, !token.admits(request) {
+            phase = .done
+            var refusal = HTTPError(401, "present the API's token: ?token=… or Authorization: Bearer …").response
+            refusal.fields.append(HTTPField("WWW-Authenticate", "Bearer"))
+            return ([refusal.bytes], true, [])
         }
         switch request.path {
         case "/info":
@@ -637,9 +652,10 @@ extension HomeModel.Update {
 extension Home {
     /// Serves the Matter-server WebSocket API on `addresses` while the returned value lives (or until `stop()`):
     /// `home serve --listen`. Only the hub itself serves it.
+    /// Beyond loopback it needs `token`, which every client then presents.
     @_spi(HomeCommandLine) public func serveMatterServerAPI(
-        listeningOn addresses: [SocketAddress]
+        listeningOn addresses: [SocketAddress], token: MatterServerToken? = nil
     ) throws(HomeError) -> MatterServerAPI {
-        try MatterServerAPI(context: context, listeningOn: addresses)
+        try MatterServerAPI(context: context, listeningOn: addresses, token: token)
     }
 }

@@ -21,7 +21,12 @@ enum ServeCommand {
             .init(
                 name: "listen", valueName: "ADDRESS",
                 help:
-                    "Serve the Matter-server WebSocket API (Home Assistant's; python-matter-server's schema 11, in part) at ws://ADDRESS/ws, on loopback only for now (e.g. 127.0.0.1:5580 or [::1]:5580); repeat it for several."
+                    "Serve the Matter-server WebSocket API (Home Assistant's; python-matter-server's schema 11, in part) at ws://ADDRESS/ws (e.g. 127.0.0.1:5580 or [::1]:5580); repeat it for several. Beyond loopback it needs --token-file."
+            ),
+            .init(
+                name: "token-file", valueName: "FILE",
+                help:
+                    "The token every Matter-server API client must present (?token=… in its URL, or Authorization: Bearer …): the first line of FILE, 16 characters or more; FILE readable by its owner only."
             ),
             .init(
                 name: "log-level", valueName: "LEVEL",
@@ -43,14 +48,19 @@ enum ServeCommand {
                 return entry.pointee.gr_gid
             }
             let listen = try (arguments.repeatedValues["listen"] ?? []).map {
-                text throws(CommandLineError) -> SocketAddress in
-                let address = try HubCommands.parseAddress(text)
-                guard address.isLoopback else {
-                    throw .invalidInput(
-                        "--listen \(text): the Matter-server API listens on loopback only until its token (--token-file) is built"
-                    )
+                text throws(CommandLineError) -> SocketAddress in try HubCommands.parseAddress(text)
+            }
+            let token = try arguments.values["token-file"].map { path throws(CommandLineError) in
+                do throws(HomeError) {
+                    return try MatterServerToken(contentsOf: path)
+                } catch {
+                    throw .invalidInput("--token-file: \(error.message)")
                 }
-                return address
+            }
+            if token == nil, let open = listen.first(where: { !$0.isLoopback }) {
+                throw .invalidInput(
+                    "--listen \(open): beyond loopback the Matter-server API needs a token its clients present: "
+                        + "give --token-file FILE")
             }
             var configuration = Home.Configuration(
                 stateDirectory: arguments.values["state"], networkInterfaces: interfaces)
@@ -70,7 +80,10 @@ enum ServeCommand {
             let say = { @Sendable (line: String) in if level >= .info { progress(line) } }
             let stop = StopSignals()
             let lines = ServeLines(model: home.model)
-            let logger = Task { await lines.follow(say) }
+            // Listening starts here, before any node is followed: a task's own start could come after the first
+            // state change (a node offline at once), and that line would be lost.
+            let changes = home.model.changes(.home)
+            let logger = Task { await lines.follow(changes, say) }
             let activity = home.hubActivity
             let clientLogger = Task {
                 for await line in activity where level >= .debug { progress("\(LiveLineText.time())  \(line)") }
@@ -80,13 +93,16 @@ enum ServeCommand {
             say("\(LiveLineText.time())  clients connect at \(status.socketPath)")
             let matterServerAPI: MatterServerAPI?
             do throws(HomeError) {
-                matterServerAPI = listen.isEmpty ? nil : try home.serveMatterServerAPI(listeningOn: listen)
+                matterServerAPI =
+                    listen.isEmpty ? nil : try home.serveMatterServerAPI(listeningOn: listen, token: token)
                 try await home.followEveryNode()
             } catch {
                 throw .failed(error.message)
             }
             for address in matterServerAPI?.addresses ?? [] {
-                say("\(LiveLineText.time())  Matter-server API at ws://\(address)/ws")
+                say(
+                    "\(LiveLineText.time())  Matter-server API at ws://\(address)/ws\(token == nil ? "" : " (token required)")"
+                )
             }
             let signal = await stop.next()
             say("\(LiveLineText.time())  \(signal): closing every subscription and session")
@@ -115,8 +131,8 @@ enum ServeLogLevel: String, Comparable {
 struct ServeLines: Sendable {
     let model: HomeModel
 
-    func follow(_ say: @escaping @Sendable (String) -> Void) async {
-        for await update in model.changes(.home) {
+    func follow(_ changes: HomeModel.Changes, _ say: @escaping @Sendable (String) -> Void) async {
+        for await update in changes {
             guard case .changes(let changes) = update else { continue }
             for case .connectivity(let nodeID, let state) in changes where state != .connecting {
                 say("\(LiveLineText.time())  \(label(nodeID))  \(state)")

@@ -181,6 +181,46 @@ extension MatterServerAPITests {
     }
 }
 
+extension MatterServerAPITests {
+    /// Beyond loopback only with a token; with one, every request presents it (query or Bearer), in a file only its
+    /// owner reads.
+    @Test func aTokenGuardsTheAPIAndIsReadOnlyFromAPrivateFile() async throws {
+        try await withHome { home, _, directory in
+            let beyond = #expect(throws: HomeError.self) {
+                try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(0), port: 0)])
+            }
+            #expect(beyond?.message.contains("beyond loopback, needs a token") == true)
+
+            let path = directory + "/token"
+            let secret = "4f1c9a27e0b84d6c9e1f"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data((secret + "\n").utf8)))
+            chmod(path, 0o644)
+            let open = #expect(throws: HomeError.self) { try MatterServerToken(contentsOf: path) }
+            #expect(open?.message.contains("can be read by others (mode 644): chmod 600 it") == true)
+            chmod(path, 0o600)
+            let token = try MatterServerToken(contentsOf: path)
+            #expect(FileManager.default.createFile(atPath: directory + "/short", contents: Data("abc".utf8)))
+            chmod(directory + "/short", 0o600)
+            #expect(throws: HomeError.self) { try MatterServerToken(contentsOf: directory + "/short") }
+
+            let api = try home.serveMatterServerAPI(
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], token: token)
+            defer { api.stop() }
+            let address = try #require(api.addresses.first)
+            func get(_ target: String, _ fields: String = "") throws -> String {
+                let client = try TestClient(address)
+                client.write(Array("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\(fields)\r\n".utf8))
+                return String(decoding: client.readToEnd(), as: UTF8.self)
+            }
+            #expect(try get("/info").hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
+            #expect(try get("/info?token=4f1c9a27e0b84d6c9e1X").hasPrefix("HTTP/1.1 401 "))
+            #expect(try get("/info?token=\(secret)").hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(try get("/info", "Authorization: Bearer \(secret)\r\n").hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(try get("/info", "Authorization: Basic \(secret)\r\n").hasPrefix("HTTP/1.1 401 "))
+        }
+    }
+}
+
 /// A blocking TCP client with a receive timeout, so no test waits for ever. Used by one task at a time.
 private final class TestClient: @unchecked Sendable {
     let descriptor: Int32
