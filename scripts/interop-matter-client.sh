@@ -12,7 +12,8 @@
 #   - open_commissioning_window answers a passcode and codes for another controller;
 #   - commission_with_code (network_only) adds a switch panel found by DNS-SD on lo: node_added, then its own button
 #     presses as node_event with their fields by name; remove_node takes it away again (node_removed);
-#   - read_attribute with a wildcard answers the node's values;
+#   - read_attribute with a wildcard answers the node's values; get_node_ip_addresses the light's; diagnostics every
+#     node and the recent events;
 #   - set_default_fabric_label (Home Assistant's first command after start_listening) answers null; ping_node
 #     answers the node's address as reached; a command not built yet raises the client's own error.
 #
@@ -156,6 +157,14 @@ async def main():
         await asyncio.wait_for(pressed.wait(), 30)
         print("PASS (the switch's own presses arrive as node_event, its fields by name)")
 
+        addresses = await asyncio.wait_for(client.get_node_ip_addresses(node.node_id), 10)
+        assert addresses == ["::1"], addresses
+        diagnostics = await asyncio.wait_for(client.get_diagnostics(), 10)
+        ids = sorted(n.node_id for n in diagnostics.nodes)
+        assert ids == sorted(n.node_id for n in client.get_nodes()), ids
+        assert any(event["cluster_id"] == 0x3B for event in diagnostics.events), len(diagnostics.events)
+        print(f"PASS (get_node_ip_addresses {addresses}; diagnostics: {len(diagnostics.nodes)} nodes, "
+              f"{len(diagnostics.events)} recent events)")
         values = await asyncio.wait_for(client.read_attribute(node.node_id, "0/40/*"), 10)
         assert values["0/40/1"] == "swift-home" and values["0/40/2"] == 0xFFF1, values
         print(f"PASS (read_attribute 0/40/*: {len(values)} values, VendorName {values['0/40/1']})")

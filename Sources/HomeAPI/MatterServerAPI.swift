@@ -16,7 +16,9 @@ import Synchronization
 /// stays the home's name, as the Home API names it: one hub, two views, the names the Home API's own) and
 /// `device_command` (name-keyed payloads through the data model's field tables, timed when asked),
 /// `read_attribute` (from the live cache, wildcards too), `commission_with_code` (over IP),
-/// `open_commissioning_window`, `remove_node`, and the `node_event` event. Every other
+/// `open_commissioning_window`, `remove_node`, `get_node_ip_addresses`, `diagnostics`, the protocol's own errors for
+/// update checks (no OTA source), Wi-Fi and Thread credentials (no Bluetooth), and the `node_event` and
+/// `server_shutdown` events. Every other
 /// command of the protocol is answered with the protocol's error 0 saying it is not built yet, an unknown one with
 /// error 9, bad arguments with error 8 (nothing changes).
 public final class MatterServerAPI: Sendable {
@@ -79,9 +81,10 @@ public final class MatterServerAPI: Sendable {
     }
 
     /// Stops listening and closes every client.
+    /// Listening clients are told `server_shutdown` first.
     public func stop() {
         for listener in listeners { listener.close() }
-        for client in clients.clients.withLock({ Array($0.values) }) { client.close() }
+        for client in clients.clients.withLock({ Array($0.values) }) { client.shutDown() }
     }
 
     deinit { stop() }
@@ -141,8 +144,11 @@ private final class MatterServerClient: Sendable {
         listening.withLock { $0?.task.cancel() }
     }
 
-    func close() {
-        connection.close()
+    /// The server stops: a listening client hears `server_shutdown` (once its earlier frames are out), then the
+    /// connection closes.
+    func shutDown() {
+        if listening.withLock({ $0 != nil }) { send(Self.event("server_shutdown", .null)) }
+        connection.closeAfterWrites()
     }
 
     /// Sends one text frame, unless the WebSocket is closing.
@@ -277,6 +283,37 @@ private final class MatterServerClient: Sendable {
             send(Self.reply(id, "null"))
         case "device_command":
             deviceCommand(id, request.args)
+        case "get_node_ip_addresses":
+            guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+            guard let node = model.snapshot.devices[nodeID]?.first?.node else {
+                return send(Self.unknownNode(id, nodeID))
+            }
+            // The addresses the hub last reached the node at, most recent first.
+            send(Self.reply(id, JSONValue.array(node.addresses.map { .string($0.host) }).rendered))
+        case "diagnostics":
+            let snapshot = model.snapshot
+            let events = snapshot.recentEvents.flatMap { nodeID, events in events.map { (nodeID, $0) } }
+                .sorted { $0.1.number < $1.1.number }.suffix(25).map { Self.nodeEvent($0.0, $0.1) }
+            send(
+                Self.reply(
+                    id,
+                    #"{"info": \#(serverInfo), "nodes": \#(JSONValue.array(MatterServerNodes.all(snapshot)).rendered), "events": \#(JSONValue.array(Array(events)).rendered)}"#
+                ))
+        case "check_node_update", "update_node":
+            guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+            guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
+            // UpdateCheckError (10) and UpdateError (11): there is nowhere to look for or get a new version.
+            send(
+                Self.error(
+                    messageID: id, code: command == "update_node" ? 11 : 10,
+                    "this hub has no OTA source (no DCL access, no local update files) yet, so it can neither look "
+                        + "for nor install a device update"))
+        case "set_wifi_credentials", "set_thread_dataset":
+            send(
+                Self.error(
+                    messageID: id, code: 0,
+                    "this hub commissions devices already on IP only: it has no Bluetooth to hand Wi-Fi or Thread "
+                        + "credentials to a new device"))
         case "read_attribute":
             readAttributes(id, request.args)
         case "commission_with_code":

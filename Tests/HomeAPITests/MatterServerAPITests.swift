@@ -177,6 +177,21 @@ extension MatterServerAPITests {
             #expect(
                 answers.contains(#"{"event": "attribute_updated", "data": [\#(nodeID),"1/6/0",false]}"#), "\(answers)")
             #expect(await lamp.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait?.attributes.onOff == false)
+
+            let ask = { (command: String) in
+                #"{"message_id": "\#(command)", "command": "\#(command)", "args": {"node_id": \#(nodeID)}}"#
+            }
+            client.sendText(ask("get_node_ip_addresses"))
+            #expect(try await client.nextText() == #"{"message_id": "get_node_ip_addresses", "result": ["127.0.0.1"]}"#)
+            client.sendText(ask("diagnostics"))
+            let diagnostics = try await client.nextText()
+            #expect(diagnostics.hasPrefix(#"{"message_id": "diagnostics", "result": {"info": {"fabric_id": "#))
+            #expect(diagnostics.contains(#""nodes": [{"node_id":\#(nodeID),"#))
+            client.sendText(ask("check_node_update"))
+            #expect(try await client.nextText().contains(#""error_code": 10, "details": "this hub has no OTA source"#))
+            // The server stops: a listening client is told, then the connection closes.
+            api.stop()
+            #expect(try await client.nextText() == #"{"event": "server_shutdown", "data": null}"#)
         }
     }
 }
