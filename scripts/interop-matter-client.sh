@@ -179,6 +179,17 @@ async def main():
         except UnknownError as error:
             assert "not built yet" in str(error), error
             print(f"PASS (not built yet, as the client's own error: {error})")
+        if window_check == "window":  # figures, once: On and Off in turn, each answered after the device acted
+            import statistics, time
+            times = []
+            for index in range(40):
+                command = Clusters.OnOff.Commands.On() if index % 2 == 0 else Clusters.OnOff.Commands.Off()
+                started = time.perf_counter()
+                await client.send_device_command(node.node_id, 1, command)
+                times.append((time.perf_counter() - started) * 1000)
+            print(f"FIGURE device_command_rtt_ms_p50={statistics.median(times):.3f} "
+                  f"p90={sorted(times)[int(len(times) * 0.9)]:.3f} (40 On/Off from python-matter-server {sys.version.split()[0]})")
+
         removed = asyncio.Event()
         client.subscribe_events(lambda event, data: data == switch.node_id and removed.set(), EventType.NODE_REMOVED)
         assert await asyncio.wait_for(client.remove_node(switch.node_id), 30) is None
@@ -193,6 +204,8 @@ PY
 }
 echo "== python-matter-server 7.0.1 (Python 3.11)"
 run_client 7.0.1 128 window
+serve_pid="$(pgrep -f "home serve --state $work/hub" | head -n1)"
+echo "FIGURE home_serve_rss_mib=$(awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$serve_pid/status") (debug build, one light on the hub after the switch panel was removed again)"
 echo "== python-matter-server 8.1.2 (Python 3.12)"
 run_client 8.1.2 100 no-window
 echo "interop-matter-client: all checks passed"
