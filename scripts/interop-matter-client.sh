@@ -10,7 +10,8 @@
 #   - device_command as Home Assistant sends it (MoveToLevelWithOnOff with every field, Off) reaches the light, and
 #     its new level and state come back as attribute_updated;
 #   - open_commissioning_window answers a passcode and codes for another controller;
-#   - commission_with_code (network_only) adds a switch panel found by DNS-SD on lo: node_added, then its own button
+#   - commission_with_code (network_only, found by DNS-SD on lo; 7.0.1) and commission_on_network (passcode and
+#     ip_addr; 8.1.2) add a switch panel: node_added, then its own button
 #     presses as node_event with their fields by name; remove_node takes it away again (node_removed);
 #   - read_attribute with a wildcard answers the node's values; get_node_ip_addresses the light's; diagnostics every
 #     node and the recent events;
@@ -49,22 +50,22 @@ client 7.0.1 python3 $common home-assistant-chip-clusters==2024.11.4 async-timeo
 client 8.1.2 "$HOME/.pyenv/versions/3.12.1/bin/python" $common home-assistant-chip-clusters==2025.7.0
 "$peers/lab.sh" up
 
-"$peers/lab.sh" exec "$bin/matter-device" --state "$work/device" --type dimmable-light --port 5540 >"$work/device.out" 2>&1 &
+"$peers/lab.sh" exec "$bin/matter-device" --state "$work/device" --type dimmable-light --port 5542 >"$work/device.out" 2>&1 &
 pids+=($!)
 timeout 30 bash -c "until head -n1 '$work/device.out' | grep -q '^{'; do sleep 0.1; done" || fail "the device printed no setup line"
 "$bin/matter-device" attestation export "$work/paa" --state "$work/device" >/dev/null
 code="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["qr"])' "$work/device.out")"
-timeout 60 "$peers/lab.sh" exec "$bin/home" commission "$code" --address "[::1]:5540" --paa-trust-store "$work/paa" \
+timeout 60 "$peers/lab.sh" exec "$bin/home" commission "$code" --address "[::1]:5542" --paa-trust-store "$work/paa" \
   --state "$work/hub" --name Lamp >/dev/null 2>"$work/commission.err" || fail "commissioning: $(cat "$work/commission.err")"
 
 # A switch panel that advertises on lo, for commission_with_code to find; its development PAA trusted by the hub.
-"$peers/lab.sh" exec "$bin/matter-device" --state "$work/switch" --type switch-panel --port 5541 --interface lo \
+"$peers/lab.sh" exec "$bin/matter-device" --state "$work/switch" --type switch-panel --port 5540 --interface lo \
   >"$work/switch.out" 2>&1 &
 pids+=($!)
 timeout 30 bash -c "until head -n1 '$work/switch.out' | grep -q '^{'; do sleep 0.1; done" || fail "the switch printed no setup line"
 "$bin/matter-device" attestation export "$work/switch-paa" --state "$work/switch" >/dev/null
 mkdir -p "$work/hub/paa" && cp "$work/switch-paa/paa.der" "$work/hub/paa/switch-panel.der"
-switch_code="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["manual_code"])' "$work/switch.out")"
+read -r switch_code switch_passcode switch_discriminator < <(python3 -c 'import json,sys; s=json.loads(open(sys.argv[1]).readline()); print(s["manual_code"], s["passcode"], s["discriminator"])' "$work/switch.out")
 
 "$peers/lab.sh" exec "$bin/home" serve --state "$work/hub" --interface lo --listen 127.0.0.1:5580 >"$work/serve.out" 2>&1 &
 pids+=($!)
@@ -75,7 +76,7 @@ timeout 30 bash -c "until grep -q 'Matter-server API at' '$work/serve.out' && gr
 # which must differ from the run before, so that its change is reported).
 run_client() {
 "$peers/lab.sh" exec timeout 120 "${HOME}/.cache/swift-home-peers/python-matter-server-$1/bin/python" - "$bin/home" \
-  "$work/hub" "$switch_code" "$2" "$3" <<'PY' || fail "the python-matter-server $1 client"
+  "$work/hub" "$switch_code" "$2" "$3" "$switch_passcode" "$switch_discriminator" <<'PY' || fail "the python-matter-server $1 client"
 import asyncio, sys
 import aiohttp
 from chip.clusters import Objects as Clusters
@@ -83,7 +84,7 @@ from matter_server.client import MatterClient
 from matter_server.common.errors import UnknownError
 from matter_server.common.models import EventType
 
-home_tool, hub, switch_code, dim_level, window_check = sys.argv[1:6]
+home_tool, hub, switch_code, dim_level, window_check, switch_passcode, switch_discriminator = sys.argv[1:8]
 dim_level = int(dim_level)
 
 async def main():
@@ -150,10 +151,15 @@ async def main():
             if data.cluster_id == 0x3B and data.data and "newPosition" in data.data:
                 pressed.set()
         client.subscribe_events(on_node_event, EventType.NODE_EVENT)
-        switch = await asyncio.wait_for(client.commission_with_code(switch_code, network_only=True), 60)
+        if window_check == "window":
+            switch = await asyncio.wait_for(client.commission_with_code(switch_code, network_only=True), 60)
+            how = "commission_with_code"
+        else:  # by its passcode at its address (Matter's port, 5540)
+            switch = await asyncio.wait_for(client.commission_on_network(int(switch_passcode), ip_addr="::1"), 60)
+            how = "commission_on_network (passcode and ip_addr)"
         assert switch.node_id != node.node_id and switch.available, switch
         await asyncio.wait_for(added.wait(), 10)
-        print(f"PASS (commission_with_code, discovered on lo): node {switch.node_id:016X}, node_added")
+        print(f"PASS ({how}): node {switch.node_id:016X}, node_added")
         await asyncio.wait_for(pressed.wait(), 30)
         print("PASS (the switch's own presses arrive as node_event, its fields by name)")
 

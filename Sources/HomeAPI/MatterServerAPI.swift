@@ -2,6 +2,7 @@ import Foundation
 import HTTPWebSocket
 import HomeHub
 import MatterDataModel
+import MatterDiscovery
 import MatterInteraction
 import MatterOnboarding
 import MatterPlatform
@@ -15,7 +16,7 @@ import Synchronization
 /// client has), `get_nodes`, `get_node`, `ping_node` and `set_default_fabric_label` (accepted; the fabric's label
 /// stays the home's name, as the Home API names it: one hub, two views, the names the Home API's own) and
 /// `device_command` (name-keyed payloads through the data model's field tables, timed when asked),
-/// `read_attribute` (from the live cache, wildcards too), `commission_with_code` (over IP),
+/// `read_attribute` (from the live cache, wildcards too), `commission_with_code` and `commission_on_network` (over IP),
 /// `open_commissioning_window`, `remove_node`, `get_node_ip_addresses`, `diagnostics`, the protocol's own errors for
 /// update checks (no OTA source), Wi-Fi and Thread credentials (no Bluetooth), and the `node_event` and
 /// `server_shutdown` events. Every other
@@ -317,7 +318,9 @@ private final class MatterServerClient: Sendable {
         case "read_attribute":
             readAttributes(id, request.args)
         case "commission_with_code":
-            commission(id, request.args)
+            commissionWithCode(id, request.args)
+        case "commission_on_network":
+            commissionOnNetwork(id, request.args)
         case "open_commissioning_window":
             openWindow(id, request.args)
         case "remove_node":
@@ -533,7 +536,7 @@ private final class MatterServerClient: Sendable {
     /// A device added by its QR or manual code, over IP (discovery on the hub's interfaces): the new node once its
     /// devices are in the home and the hub follows it. A code that says the device is reachable by Bluetooth only is
     /// refused (this hub has no Bluetooth) unless `network_only` says to look on the network anyway.
-    private func commission(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+    private func commissionWithCode(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
         guard let code = args["code"]?.string else { return send(Self.missing(id, "code")) }
         let networkOnly = args["network_only"]?.bool ?? false
         guard let payload = try? SetupPayload(parsing: code) else {
@@ -546,10 +549,58 @@ private final class MatterServerClient: Sendable {
                     "the code says the device is reached by Bluetooth (or SoftAP) only: this hub commissions over IP only; "
                         + "put the device on the network first, or send network_only to look for it there"))
         }
+        commission(id, code: code, address: nil)
+    }
+
+    /// A device in commissioning mode on the network, by its passcode: at `ip_addr` (port 5540, Matter's default),
+    /// or found by DNS-SD with a discriminator filter (`filter_type` 1, short; 2, long). Other filters (vendor,
+    /// device type, …) are not built and say so.
+    private func commissionOnNetwork(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+        guard let pin = args["setup_pin_code"]?.unsigned, pin <= UInt64(UInt32.max) else {
+            return send(Self.missing(id, "setup_pin_code"))
+        }
+        let filter = args["filter"]?.unsigned
+        let discriminator: Discriminator
+        switch args["filter_type"]?.unsigned ?? 0 {
+        case 0: discriminator = .short(0)  // unused: the address says where the device is
+        case 1 where (filter ?? .max) <= 15: discriminator = .short(UInt8(filter ?? 0))
+        case 2 where (filter ?? .max) <= 4095: discriminator = .long(UInt16(filter ?? 0))
+        case 1, 2: return send(Self.missing(id, "filter"))
+        case let other:
+            return send(
+                Self.error(
+                    messageID: id, code: 8,
+                    "filter_type \(other) is not built: give ip_addr, or a discriminator (filter_type 1 or 2)"))
+        }
+        var address: SocketAddress?
+        if let text = args["ip_addr"]?.string {
+            if let ipv6 = IPv6Address(text) {
+                address = .ipv6(ipv6, port: 5540)
+            } else if let ipv4 = IPv4Address(text) {
+                address = .ipv4(ipv4, port: 5540)
+            } else {
+                return send(Self.error(messageID: id, code: 8, "ip_addr \(text.prefix(60)) is no IP address"))
+            }
+        } else if args["filter_type"]?.unsigned ?? 0 == 0 {
+            return send(Self.error(messageID: id, code: 8, "give ip_addr, or a discriminator filter to look for"))
+        }
+        let payload = SetupPayload(
+            vendorID: nil, productID: nil, discoveryCapabilities: [.onNetwork], discriminator: discriminator,
+            passcode: UInt32(pin))
+        guard let code = try? payload.manualCode() else {
+            return send(Self.error(messageID: id, code: 8, "\(pin) is not a valid setup passcode"))
+        }
+        commission(id, code: code, address: address)
+    }
+
+    /// Commissions the device of `code` (at `address`, or found by discovery on the hub's interfaces) and answers its
+    /// node once the hub follows it.
+    private func commission(_ id: String, code: String, address: SocketAddress?) {
         guard case .embedded(let local) = context.backend else { return }
         let request = HubRequest.DirectCommissioning(
-            payload: code, address: local.commissioning.address, interfaces: local.commissioning.interfaces,
-            paaTrustStore: local.commissioning.paaTrustStore, acceptUntrustedDevice: false, name: nil, room: nil)
+            payload: code, address: address ?? local.commissioning.address,
+            interfaces: local.commissioning.interfaces, paaTrustStore: local.commissioning.paaTrustStore,
+            acceptUntrustedDevice: false, name: nil, room: nil)
         Task { [self] in
             do throws(HomeError) {
                 guard

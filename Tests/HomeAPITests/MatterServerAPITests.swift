@@ -67,6 +67,16 @@ import Testing
             #expect(
                 refused.contains(#""message_id": "c2", "error_code": 1"#) && refused.contains("Bluetooth"), "\(refused)"
             )
+            for (args, reason) in [
+                (#"{"setup_pin_code": 20202021}"#, "give ip_addr, or a discriminator filter to look for"),
+                (#"{"setup_pin_code": 20202021, "filter_type": 3, "filter": 65521}"#, "filter_type 3 is not built"),
+                (#"{"setup_pin_code": 20202021, "ip_addr": "kitchen"}"#, "ip_addr kitchen is no IP address"),
+                (#"{"setup_pin_code": 11111111, "ip_addr": "::1"}"#, "11111111 is not a valid setup passcode"),
+            ] {
+                client.sendText(#"{"message_id": "n", "command": "commission_on_network", "args": \#(args)}"#)
+                let answer = try client.readText()
+                #expect(answer.hasPrefix(#"{"message_id": "n", "error_code": 8, "details": "\#(reason)"#), "\(answer)")
+            }
             client.sendText(
                 #"{"message_id": "w", "command": "open_commissioning_window", "args": {"node_id": 1, "timeout": 10}}"#)
             #expect(
