@@ -103,6 +103,10 @@ def row(mode, index, step):
                  f"in the store, NOT switchable ({switch.stderr.strip()})" if ids else "not in the store")
         notes = " | ".join(line for line in again.stderr.splitlines() if line.startswith(("note:", "error:")))
         ok = again.returncode == 0 and switched
+        if not ok and mode == "hub":
+            # What the hub said of the node: its connection's state changes, the reason of an offline one.
+            said = [line.strip() for line in open(f"{directory}/serve.err") if " node " in line]
+            ended += f" [hub: {' | '.join(said[-3:]) or 'no node line'}]"
         detail = (f"after the kill: {state or 'store empty'}; again: exit {again.returncode} in {took:.1f} s"
                   f"{' (' + notes + ')' if notes else ''}; {ended}")
         return (mode, step, ok, detail)

@@ -56,7 +56,10 @@ final class LiveNodes: Sendable {
             await group.next()
             group.cancelAll()
         }
-        await refresh(nodeID, from: connection, changed: [])
+        // Every path is offered as changed; the model keeps only those whose value is new to it. A cache taken in
+        // silently would reach the hub's own model but never its clients' mirrors, which learn values only from
+        // changes: a client that asked right after the first contact saw the node online with no clusters.
+        await refresh(nodeID, from: connection, changed: Set(await connection.cache.paths))
         watch(nodeID, connection)
         return connection
     }
