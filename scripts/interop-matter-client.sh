@@ -160,8 +160,9 @@ async def main():
         assert switch.node_id != node.node_id and switch.available, switch
         await asyncio.wait_for(added.wait(), 10)
         print(f"PASS ({how}): node {switch.node_id:016X}, node_added")
-        await asyncio.wait_for(pressed.wait(), 30)
-        print("PASS (the switch's own presses arrive as node_event, its fields by name)")
+        if window_check == "window":  # once: the device presses on its own time, and one run shows it is heard
+            await asyncio.wait_for(pressed.wait(), 30)
+            print("PASS (the switch's own presses arrive as node_event, its fields by name)")
 
         addresses = await asyncio.wait_for(client.get_node_ip_addresses(node.node_id), 10)
         assert addresses == ["::1"], addresses
