@@ -169,7 +169,8 @@ async def main():
         diagnostics = await asyncio.wait_for(client.get_diagnostics(), 10)
         ids = sorted(n.node_id for n in diagnostics.nodes)
         assert ids == sorted(n.node_id for n in client.get_nodes()), ids
-        assert any(event["cluster_id"] == 0x3B for event in diagnostics.events), len(diagnostics.events)
+        if window_check == "window":  # the run whose presses were heard
+            assert any(event["cluster_id"] == 0x3B for event in diagnostics.events), len(diagnostics.events)
         print(f"PASS (get_node_ip_addresses {addresses}; diagnostics: {len(diagnostics.nodes)} nodes, "
               f"{len(diagnostics.events)} recent events)")
         values = await asyncio.wait_for(client.read_attribute(node.node_id, "0/40/*"), 10)
