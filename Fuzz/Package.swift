@@ -6,6 +6,7 @@ import PackageDescription
 let entries = [
     "FuzzTLV", "FuzzOnboarding", "FuzzMessage", "FuzzCertificates", "FuzzDNS", "FuzzInteraction", "FuzzPASE",
     "FuzzCASE", "FuzzMDNSResponder", "FuzzInteractionServer", "FuzzHubProtocol", "FuzzHTTPRequest", "FuzzWebSocket",
+    "FuzzMatterServerRequest",
 ]
 
 let package = Package(

@@ -3,27 +3,32 @@
 # seed corpora in Fuzz/Corpus/<Target>. A crash or sanitizer report stops the run with its input in Fuzz/Crashes/;
 # once fixed at its cause, that input goes into Fuzz/Corpus/<Target>, which `swift test` replays through the same
 # entry (FuzzCorpusReplayTests), so the normal suite keeps it fixed. A target whose input has a vocabulary (TLV control
-# octets, DNS labels, HTTP and WebSocket tokens, the hub protocol's JSON keys) runs with its dictionary from
+# octets, DNS labels, HTTP and WebSocket tokens, the hub protocol's and the Matter-server API's JSON keys) runs with its dictionary from
 # Fuzz/Dictionaries (libFuzzer -dict).
 #
-#   scripts/fuzz.sh TARGET|all [--runs N | --seconds S]     (default: --seconds 30)
-#   targets: FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket
+#   scripts/fuzz.sh TARGET|all [--runs N] [--seconds S]     (default: --seconds 30; with both, whichever comes first)
+#   targets: FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket FuzzMatterServerRequest
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-all=(FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket)
-usage() { echo "usage: scripts/fuzz.sh TARGET|all [--runs N | --seconds S]  (targets: ${all[*]})" >&2; exit 2; }
+all=(FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket FuzzMatterServerRequest)
+usage() { echo "usage: scripts/fuzz.sh TARGET|all [--runs N] [--seconds S]  (targets: ${all[*]})" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 case "$1" in
   all) targets=("${all[@]}") ;;
   *) [[ " ${all[*]} " == *" $1 "* ]] || usage; targets=("$1") ;;
 esac
-limit=(-max_total_time=30)
-case "${2:-}" in
-  --runs) [[ "${3:-}" =~ ^[0-9]+$ ]] || usage; limit=(-runs="$3") ;;
-  --seconds) [[ "${3:-}" =~ ^[0-9]+$ ]] || usage; limit=(-max_total_time="$3") ;;
-  "") ;;
-  *) usage ;;
-esac
+# Both limits may be given: the run ends at whichever comes first.
+limit=()
+shift
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) [[ "${2:-}" =~ ^[0-9]+$ ]] || usage; limit+=(-runs="$2") ;;
+    --seconds) [[ "${2:-}" =~ ^[0-9]+$ ]] || usage; limit+=(-max_total_time="$2") ;;
+    *) usage ;;
+  esac
+  shift 2
+done
+[ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=30)
 # lld: gold trips over the instrumented objects (an internal error in its DWARF reader).
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
 swift build --package-path Fuzz "${flags[@]}" 2>&1 | tail -n 1
@@ -38,6 +43,7 @@ dictionary() {
     FuzzHTTPRequest) echo http ;;
     FuzzWebSocket) echo websocket ;;
     FuzzHubProtocol) echo hubprotocol ;;
+    FuzzMatterServerRequest) echo matterserver ;;
     FuzzOnboarding) echo onboarding ;;
   esac
 }

@@ -27,6 +27,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case hubProtocol = "FuzzHubProtocol"
     case httpRequest = "FuzzHTTPRequest"
     case webSocket = "FuzzWebSocket"
+    case matterServerRequest = "FuzzMatterServerRequest"
 
     public func run(_ bytes: [UInt8]) {
         switch self {
@@ -43,6 +44,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .hubProtocol: HubProtocolFuzzing.take(bytes)
         case .httpRequest: Self.httpRequest(bytes)
         case .webSocket: Self.webSocket(bytes)
+        case .matterServerRequest: MatterServerRequestFuzzing.take(bytes)
         }
     }
 
