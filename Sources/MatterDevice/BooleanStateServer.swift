@@ -32,7 +32,18 @@ public struct BooleanStateServer: ClusterServer {
 
     public mutating func simulate(in node: inout NodeState, endpoint: UInt16, random: inout SimulationRandom) {
         guard random.next(upperBound: DeviceConstants.simulatedEventOdds) == 0 else { return }
-        stateValue.toggle()
+        set(closed: !stateValue, in: &node, endpoint: endpoint)
+    }
+
+    /// Opened or closed by hand; a contact already so stays, with no event.
+    public mutating func perform(_ action: DeviceAction, in node: inout NodeState, endpoint: UInt16) -> Bool {
+        guard case .contact(let closed) = action else { return false }
+        if closed != stateValue { set(closed: closed, in: &node, endpoint: endpoint) }
+        return true
+    }
+
+    private mutating func set(closed: Bool, in node: inout NodeState, endpoint: UInt16) {
+        stateValue = closed
         node.markChanged(endpoint: endpoint, cluster: id, attributes: [Cluster.Attributes.stateValue.id.rawValue])
         node.record(Cluster.Events.StateChange(stateValue: stateValue), endpoint: endpoint)
         node.effects.append(.log("[\(name)] \(stateValue ? "closed" : "open")"))

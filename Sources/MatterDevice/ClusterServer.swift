@@ -38,6 +38,8 @@ public protocol ClusterServer: Sendable {
     mutating func receive(_ signal: EndpointSignal, in node: inout NodeState, endpoint: UInt16)
     /// The device's simulation step (`Simulation`): a sensor drifts, a contact flips, a button is pressed.
     mutating func simulate(in node: inout NodeState, endpoint: UInt16, random: inout SimulationRandom)
+    /// A person's action on the device (`DeviceAction`); true when this cluster has that control.
+    mutating func perform(_ action: DeviceAction, in node: inout NodeState, endpoint: UInt16) -> Bool
 }
 
 extension ClusterServer {
@@ -60,6 +62,8 @@ extension ClusterServer {
     public mutating func receive(_ signal: EndpointSignal, in node: inout NodeState, endpoint: UInt16) {}
 
     public mutating func simulate(in node: inout NodeState, endpoint: UInt16, random: inout SimulationRandom) {}
+
+    public mutating func perform(_ action: DeviceAction, in node: inout NodeState, endpoint: UInt16) -> Bool { false }
 
     var id: UInt32 { description.id }
 }

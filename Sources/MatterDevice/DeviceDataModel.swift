@@ -99,6 +99,20 @@ public struct DeviceDataModel: DataModelProvider {
         deliverSignals()
     }
 
+    /// A person's action on `endpoint`, or on every endpoint when nil; false when no cluster there has that control.
+    public mutating func perform(_ action: DeviceAction, on endpoint: UInt16?) -> Bool {
+        var performed = false
+        for e in composition.indices where endpoint == nil || composition[e].id == endpoint {
+            for c in composition[e].clusters.indices {
+                performed =
+                    composition[e].clusters[c].perform(action, in: &node, endpoint: composition[e].id)
+                    || performed
+            }
+        }
+        deliverSignals()
+        return performed
+    }
+
     /// Hands each signal to every cluster of its endpoint; a receiver's own signals are not passed on, so one
     /// request settles in one round.
     private mutating func deliverSignals() {

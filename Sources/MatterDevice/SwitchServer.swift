@@ -44,13 +44,24 @@ public struct SwitchServer: ClusterServer {
             currentPosition = 0
             node.record(Events.ShortRelease(previousPosition: 1), endpoint: endpoint)
             node.effects.append(.log("[\(name)] button \(endpoint) released"))
+            node.markChanged(
+                endpoint: endpoint, cluster: id, attributes: [Cluster.Attributes.currentPosition.id.rawValue])
         } else if random.next(upperBound: DeviceConstants.simulatedEventOdds) == 0 {
-            currentPosition = 1
-            node.record(Events.InitialPress(newPosition: 1), endpoint: endpoint)
-            node.effects.append(.log("[\(name)] button \(endpoint) pressed"))
-        } else {
-            return
+            press(in: &node, endpoint: endpoint)
         }
+    }
+
+    /// Pressed by hand: as a simulation step presses it (a button held down stays so, with no new event).
+    public mutating func perform(_ action: DeviceAction, in node: inout NodeState, endpoint: UInt16) -> Bool {
+        guard action == .press else { return false }
+        if currentPosition == 0 { press(in: &node, endpoint: endpoint) }
+        return true
+    }
+
+    private mutating func press(in node: inout NodeState, endpoint: UInt16) {
+        currentPosition = 1
+        node.record(Events.InitialPress(newPosition: 1), endpoint: endpoint)
+        node.effects.append(.log("[\(name)] button \(endpoint) pressed"))
         node.markChanged(endpoint: endpoint, cluster: id, attributes: [Cluster.Attributes.currentPosition.id.rawValue])
     }
 }

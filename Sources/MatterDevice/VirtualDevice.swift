@@ -205,6 +205,19 @@ public actor VirtualDevice {
         log("[bridge] removed endpoint \(endpoint)")
     }
 
+    /// A person's action (`DeviceAction`) on `endpoint`, or on whichever endpoint has the control when nil; refused
+    /// when none has it. Subscribers hear of it as of a simulation step's.
+    public func perform(_ action: DeviceAction, on endpoint: UInt16?) async throws(DeviceError) {
+        let now = now()
+        server.provider.node.now = now
+        guard server.provider.perform(action, on: endpoint) else {
+            let control = action == .press ? "button" : "contact"
+            throw .invalidSetting(
+                endpoint.map { "endpoint \($0) has no \(control)" } ?? "this device has no \(control)")
+        }
+        await settle([], now: now)
+    }
+
     /// Changes the data model and stores the bridge's changes; when either fails, both stay as they were. Then
     /// subscribers hear of what changed.
     private func change(

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Interop: real Home Assistant (2025.4.4 on Python 3.13.0, its matter integration unchanged, with the
+# python-matter-server 7.0.0 client it pins) uses `home serve` as its Matter server, inside a network namespace that
+# holds only `lo`. Three virtual devices are added with `home commission` (one hub, two views: Home Assistant sees the
+# devices the Home API added):
+#   - the integration's own config flow (the manual URL step) creates the entry, and it loads;
+#   - the dimmable light is a light entity with brightness, the contact sensor a door binary sensor, the switch
+#     panel's four buttons event entities;
+#   - light.turn_on, turn_on with a brightness, and turn_off reach the device (it says so) and come back as the
+#     entity's state;
+#   - a button pressed on the panel reaches its event entity, a contact opened and closed the binary sensor;
+#   - a plug added through Home Assistant (by its manual code, found by DNS-SD on lo) is on the hub (`home devices`),
+#     Home Assistant switches it, and removing it in Home Assistant takes it off the hub;
+#   - Home Assistant's log has no error.
+# scripts/interop-homeassistant.py drives Home Assistant in-process; see it for how.
+#
+#   sudo scripts/interop-homeassistant.sh        (after `swift build`; needs root for ip netns)
+#
+# Home Assistant comes from PyPI, every package pinned (scripts/interop-homeassistant.txt), into a cached virtual
+# environment; its install builds a few small C extensions (a few minutes, once). Every wait is bounded.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+peers="$(dirname "$0")/../../shared/peers"
+export LAB_NS="${LAB_NS:-swifthome-ha-$$}"
+bin="$repo/.build/debug"
+[ -x "$bin/home" ] && [ -x "$bin/matter-device" ] || { echo "FAIL: run swift build first" >&2; exit 1; }
+source "$(dirname "$0")/lab-work.sh"
+fail() {
+  echo "FAIL: $*" >&2
+  [ -f "$work/serve.out" ] && sed 's/^/  serve: /' "$work/serve.out" | tail -n 40 >&2
+  [ -f "$work/ha/home-assistant.log" ] && grep -E " (ERROR|WARNING) |Traceback|Error" "$work/ha/home-assistant.log" | tail -n 40 | sed 's/^/  hass: /' >&2
+  exit 1
+}
+
+python="$HOME/.pyenv/versions/3.13.0/bin/python"
+venv="$HOME/.cache/swift-home-peers/homeassistant-2025.4.4"
+if ! "$venv/bin/python" -c "import homeassistant, matter_server.client" 2>/dev/null; then
+  [ -x "$python" ] || fail "Home Assistant 2025.4.4 needs Python 3.13.0 ($python)"
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
+  timeout 1200 "$venv/bin/pip" install -q --no-deps -r "$repo/scripts/interop-homeassistant.txt" \
+    || fail "cannot install Home Assistant 2025.4.4 from PyPI"
+fi
+"$peers/lab.sh" up
+# Home Assistant's HTTP client resolves through zeroconf, which joins the IPv4 mDNS group: that needs a multicast
+# route, here on lo, the namespace's only interface.
+"$peers/lab.sh" exec ip route add 224.0.0.0/4 dev lo
+
+# device <name> <kind> <port> [matter-device options…]: a virtual device, its setup line in $work/<name>.out, its
+# console at fd $console_<name>, its PAA trusted by the hub (the state directory's paa/).
+device() {
+  local name="$1" kind="$2" port="$3"
+  shift 3
+  mkfifo "$work/$name.in"
+  "$peers/lab.sh" exec "$bin/matter-device" --state "$work/$name" --type "$kind" --port "$port" "$@" <"$work/$name.in" \
+    >"$work/$name.out" 2>&1 &
+  pids+=($!)
+  exec {console}>"$work/$name.in"  # held open, so the device keeps reading its console
+  eval "console_$name=$console"
+  timeout 30 bash -c "until head -n1 '$work/$name.out' | grep -q '^{'; do sleep 0.1; done" || fail "$name printed no setup line"
+  "$bin/matter-device" attestation export "$work/$name-paa" --state "$work/$name" >/dev/null
+  mkdir -p "$work/hub/paa" && cp "$work/$name-paa/paa.der" "$work/hub/paa/$name.der"
+}
+# commission <name> <port>: added with the Home API's tool, by its QR code at its address.
+commission() {
+  local code
+  code="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["qr"])' "$work/$1.out")"
+  timeout 60 "$peers/lab.sh" exec "$bin/home" commission "$code" --address "[::1]:$2" --paa-trust-store "$work/hub/paa" \
+    --state "$work/hub" --name "$1" \
+    >/dev/null 2>"$work/commission.err" || fail "commissioning $1: $(cat "$work/commission.err")"
+}
+device light dimmable-light 5541 && commission light 5541
+device contact contact-sensor 5542 && commission contact 5542
+device panel switch-panel 5543 && commission panel 5543
+# For Home Assistant to add: advertised on lo (Matter's port), found by its manual code.
+device plug plug 5540 --interface lo
+plug_code="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["manual_code"])' "$work/plug.out")"
+
+"$peers/lab.sh" exec "$bin/home" serve --state "$work/hub" --interface lo --listen 127.0.0.1:5580 >"$work/serve.out" 2>&1 &
+pids+=($!)
+timeout 30 bash -c "until grep -q 'Matter-server API at' '$work/serve.out' && [ \$(grep -c ')  online' '$work/serve.out') -ge 3 ]; do sleep 0.1; done" \
+  || fail "home serve never listened with the three devices online"
+
+mkdir -p "$work/ha"
+cat >"$work/ha/configuration.yaml" <<'YAML'
+homeassistant:
+  name: Home
+  latitude: 52.37
+  longitude: 4.89
+  elevation: 0
+  unit_system: metric
+  time_zone: UTC
+  country: NL
+http:
+  server_host: 127.0.0.1
+  server_port: 18123
+YAML
+# The presses and the contact's changes, once Home Assistant has its entities: the script waits for the line
+# "ACT" before it looks, so what the devices do by hand happens while it watches.
+(
+  timeout 240 bash -c "until grep -q '^ACT' '$work/ha.out' 2>/dev/null; do sleep 0.2; done" || exit 0
+  echo "press 2" >&"$console_panel"
+  sleep 1
+  echo "contact open" >&"$console_contact"
+  sleep 1
+  echo "contact closed" >&"$console_contact"
+) &
+pids+=($!)
+"$peers/lab.sh" exec timeout 240 "$venv/bin/python" -u "$repo/scripts/interop-homeassistant.py" "$work/ha" \
+  ws://127.0.0.1:5580/ws "$work/light.out" "$plug_code" "$work/plug.out" "$bin/home" "$work/hub" 2>&1 | tee "$work/ha.out" | grep -E "^(PASS|FIGURE|FAIL|Traceback|AssertionError|  )" \
+  || true
+grep -q "^DONE" "$work/ha.out" || fail "Home Assistant: $(grep -E 'Error|error' "$work/ha.out" | tail -n 5)"
+echo "interop-homeassistant: all checks passed"
