@@ -24,7 +24,7 @@ CLUSTERS="Identify,Groups,OnOff,LevelControl,Descriptor,AccessControl,BasicInfor
 CLUSTERS="$CLUSTERS,GeneralCommissioning,NetworkCommissioning,GeneralDiagnostics,BridgedDeviceBasicInformation,Switch"
 CLUSTERS="$CLUSTERS,AdministratorCommissioning,OperationalCredentials,GroupKeyManagement,BooleanState,ScenesManagement"
 CLUSTERS="$CLUSTERS,DoorLock,WindowCovering,Thermostat,FanControl,ColorControl,IlluminanceMeasurement"
-CLUSTERS="$CLUSTERS,TemperatureMeasurement,RelativeHumidityMeasurement,OccupancySensing,LocalizationConfiguration"
+CLUSTERS="$CLUSTERS,TemperatureMeasurement,RelativeHumidityMeasurement,OccupancySensing,LocalizationConfiguration,Binding"
 
 swift build --product datamodel-generator >/dev/null
 GENERATOR="$(swift build --show-bin-path)/datamodel-generator"

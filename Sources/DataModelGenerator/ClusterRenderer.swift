@@ -283,7 +283,19 @@ struct ClusterRenderer {
         }
         writer.line(
             "    responseFields: "
-                + (responseInfos.isEmpty ? "[:]" : "[" + responseInfos.sorted().joined(separator: ", ") + "]"))
+                + (responseInfos.isEmpty ? "[:]" : "[" + responseInfos.sorted().joined(separator: ", ") + "]") + ",")
+        var writable: [String] = []
+        for attribute in cluster.attributes.sorted(by: { $0.field.id < $1.field.id })
+        where !attribute.isReadOnly && !globalIDs.contains(attribute.field.id) {
+            writable.append(
+                "\(Hex.format(attribute.field.id, digits: 4)): \(try resolver.writableAttribute(attribute, in: cluster))"
+            )
+        }
+        writer.line(
+            "    writableAttributes: " + (writable.isEmpty ? "[:]" : "[" + writable.joined(separator: ", ") + "]") + ","
+        )
+        let timed = cluster.commands.filter(\.isTimed).map { Hex.format($0.id, digits: 2) }.sorted()
+        writer.line("    timedCommands: [" + timed.joined(separator: ", ") + "]")
         writer.line(")")
     }
 

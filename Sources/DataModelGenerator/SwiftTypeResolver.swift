@@ -56,10 +56,22 @@ struct SwiftTypeResolver {
     /// A field as a `FieldInfo` literal: its tag, its IDL name and how it is written in TLV (a struct with its own
     /// fields, which Matter never nests in itself).
     func fieldInfo(_ field: IDLField, in cluster: IDLCluster?) throws(GeneratorError) -> String {
-        var kind = try wireKind(field.type.name, in: cluster, line: field.line)
-        if field.type.isList { kind = ".list(\(kind))" }
         let flags = (field.isNullable ? ", nullable: true" : "") + (field.isOptional ? ", optional: true" : "")
-        return "FieldInfo(\(field.id), \"\(field.name)\", \(kind)\(flags))"
+        return "FieldInfo(\(field.id), \"\(field.name)\", \(try kind(of: field, in: cluster))\(flags))"
+    }
+
+    /// A writable attribute as a `WritableAttribute` literal: how its value is written in TLV, and whether the
+    /// write must be timed.
+    func writableAttribute(_ attribute: IDLAttribute, in cluster: IDLCluster) throws(GeneratorError) -> String {
+        let flags =
+            (attribute.field.isNullable ? ", nullable: true" : "")
+            + (attribute.requiresTimedWrite ? ", timed: true" : "")
+        return "WritableAttribute(\(try kind(of: attribute.field, in: cluster))\(flags))"
+    }
+
+    private func kind(of field: IDLField, in cluster: IDLCluster?) throws(GeneratorError) -> String {
+        let kind = try wireKind(field.type.name, in: cluster, line: field.line)
+        return field.type.isList ? ".list(\(kind))" : kind
     }
 
     private func wireKind(_ name: String, in cluster: IDLCluster?, line: Int) throws(GeneratorError) -> String {

@@ -57,6 +57,16 @@ extension HomeContext {
             return .done
         case .invoke(let invocation):
             return try await invoke(invocation, on: local)
+        case .writeAttribute(let write):
+            let connection = try await local.live.connection(to: write.nodeID)
+            do {
+                let status = try await connection.write(
+                    write.value, endpoint: write.endpoint, cluster: write.cluster, attribute: write.attribute,
+                    timedWindow: write.timedWindowMilliseconds.map { .milliseconds($0) })
+                return .written(status: status.rawValue)
+            } catch {
+                throw HomeError(error, command: write.name)
+            }
         case .toggle(let nodeID, let endpoint):
             let connection = try await local.live.connection(to: nodeID)
             do {

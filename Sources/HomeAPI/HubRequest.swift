@@ -18,6 +18,8 @@ enum HubRequest: Codable, Sendable, Hashable {
     /// Start following the node live, and return once it has had its first contact (or its first-contact wait).
     case follow(nodeID: UInt64)
     case invoke(Invocation)
+    /// One attribute written (Matter Core §8.7); answered with the device's status for it (`written`).
+    case writeAttribute(AttributeWrite)
     /// OnOff Toggle, or On or Off for a node that does not accept Toggle.
     case toggle(nodeID: UInt64, endpoint: UInt16)
     /// The hub itself: who it is and what it serves.
@@ -89,6 +91,18 @@ enum HubRequest: Codable, Sendable, Hashable {
         let timedWindowMilliseconds: Int64?
     }
 
+    struct AttributeWrite: Codable, Sendable, Hashable {
+        let nodeID: UInt64
+        let endpoint: UInt16
+        let cluster: UInt32
+        let attribute: UInt32
+        /// The data model's name ("LevelControl.OnLevel"), for messages.
+        let name: String
+        let value: TLVElement
+        /// Matter Core §8.7.2: a timed write, with this window in milliseconds.
+        let timedWindowMilliseconds: Int64?
+    }
+
     /// The device a sharing request is about.
     var sharedDevice: SharedDevice? {
         switch self {
@@ -111,6 +125,7 @@ enum HubRequest: Codable, Sendable, Hashable {
         case .moveDevices: "move a device"
         case .follow: "follow a device"
         case .invoke(let invocation): "invoke \(invocation.name)"
+        case .writeAttribute(let write): "write \(write.name)"
         case .toggle: "invoke Toggle"
         case .status: "read the hub's status"
         case .nodeEndpoints: "read a node's endpoints"
@@ -136,6 +151,8 @@ enum HubReply: Codable, Sendable, Hashable {
     case room(RoomRecord)
     /// The invoked command's response: its command ID and fields; nil for a status-only answer.
     case invoked(command: UInt32?, fields: TLVElement?)
+    /// The status the device gave the written attribute (Matter Core §8.10: 0 is SUCCESS).
+    case written(status: UInt8)
     case status(HubStatus)
     case names([String])
     case endpoints([EndpointDeviceType], tags: [EndpointSemanticTag])

@@ -5,8 +5,15 @@ import MatterTLV
 
 /// Command payloads, command responses and event data of the Matter-server API: keyed by the data model's field
 /// names (`level`, `transitionTime`; facts §3), which the generated `FieldInfo` of each command ties to tags and TLV
-/// types. Attribute values are tag-keyed instead (`JSONValue(_:octetStrings:)`).
+/// types. Attribute values are tag-keyed instead (`JSONValue(_:octetStrings:)` renders them; `encode(_:as:)` reads a
+/// value to write).
 enum MatterServerPayload {
+    /// How a struct's members are keyed: by field name (command payloads), or, in a value to write, by context tag as
+    /// a string as attribute values are reported, a field name taken too (python-matter-server takes either).
+    enum Keys {
+        case names, tagsOrNames
+    }
+
     struct Invalid: Error, CustomStringConvertible {
         let description: String
     }
@@ -15,27 +22,48 @@ enum MatterServerPayload {
     /// defaults too); an optional one may be left out, a nullable one may be null; a name the command does not have
     /// is refused, so a misspelt field is not silently dropped.
     static func encode(
-        _ payload: [String: MatterServerRequest.Argument], fields: [FieldInfo]
+        _ payload: [String: MatterServerRequest.Argument], fields: [FieldInfo], keys: Keys = .names
     ) throws(Invalid) -> TLVElement {
-        let known = Set(fields.map(\.name))
-        if let unknown = payload.keys.sorted().first(where: { !known.contains($0) }) {
-            throw Invalid(
-                description:
-                    "the command has no field \(unknown) (its fields: \(fields.map(\.name).joined(separator: ", ")))")
+        var given: [UInt8: MatterServerRequest.Argument] = [:]
+        for (key, value) in payload.sorted(by: { $0.key < $1.key }) {
+            let field =
+                keys == .tagsOrNames && !key.isEmpty && key.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+                ? fields.first { String($0.tag) == key } : fields.first { $0.name == key }
+            guard let field else {
+                throw Invalid(
+                    description:
+                        "the \(keys == .names ? "command" : "value") has no field \(key) (its fields: "
+                        + fields.map { keys == .names ? $0.name : "\($0.tag) \($0.name)" }.joined(separator: ", ")
+                        + ")")
+            }
+            guard given.updateValue(value, forKey: field.tag) == nil else {
+                throw Invalid(description: "field \(field.name) is given twice, by its tag and by its name")
+            }
         }
         var members: [TLVElement] = []
         for field in fields {
-            guard let value = payload[field.name] else {
+            guard let value = given[field.tag] else {
                 if field.isOptional { continue }
                 throw Invalid(description: "field \(field.name) is missing")
             }
-            members.append(try element(value, as: field, tag: .context(field.tag)))
+            members.append(try element(value, as: field, tag: .context(field.tag), keys: keys))
         }
         return TLVElement(.structure(members))
     }
 
+    /// An attribute value to write, tag-keyed as attribute values are reported.
+    static func encode(
+        _ value: MatterServerRequest.Argument, as attribute: WritableAttribute
+    ) throws(Invalid) -> TLVElement {
+        if value.isNull {
+            guard attribute.isNullable else { throw Invalid(description: "the value may not be null") }
+            return TLVElement(.null)
+        }
+        return TLVElement(try encode(value, kind: attribute.kind, what: "the value", keys: .tagsOrNames))
+    }
+
     private static func element(
-        _ value: MatterServerRequest.Argument, as field: FieldInfo, tag: TLVTag
+        _ value: MatterServerRequest.Argument, as field: FieldInfo, tag: TLVTag, keys: Keys
     ) throws(Invalid) -> TLVElement {
         if value.isNull {
             guard field.isNullable || field.isOptional else {
@@ -43,11 +71,11 @@ enum MatterServerPayload {
             }
             return TLVElement(tag: tag, .null)
         }
-        return TLVElement(tag: tag, try encode(value, kind: field.kind, name: field.name))
+        return TLVElement(tag: tag, try encode(value, kind: field.kind, what: "field \(field.name)", keys: keys))
     }
 
     private static func encode(
-        _ value: MatterServerRequest.Argument, kind: FieldInfo.Kind, name: String
+        _ value: MatterServerRequest.Argument, kind: FieldInfo.Kind, what: String, keys: Keys
     ) throws(Invalid) -> TLVValue {
         switch (kind, value) {
         case (.bool, .bool(let bool)): return .bool(bool)
@@ -63,17 +91,17 @@ enum MatterServerPayload {
         case (.utf8, .string(let text)): return .utf8(text)
         case (.bytes, .string(let text)):
             guard let bytes = Data(base64Encoded: text) else {
-                throw Invalid(description: "field \(name) is an octet string: base64 expected")
+                throw Invalid(description: "\(what) is an octet string: base64 expected")
             }
             return .bytes(Array(bytes))
         case (.structure(let fields), .object(let object)):
-            return try encode(object, fields: fields).value
+            return try encode(object, fields: fields, keys: keys).value
         case (.list(let element), .array(let items)):
             var encoded: [TLVElement] = []
-            for item in items { encoded.append(TLVElement(try encode(item, kind: element, name: name))) }
+            for item in items { encoded.append(TLVElement(try encode(item, kind: element, what: what, keys: keys))) }
             return .array(encoded)
         default:
-            throw Invalid(description: "field \(name) is not \(describe(kind))")
+            throw Invalid(description: "\(what) is not \(describe(kind))")
         }
     }
 

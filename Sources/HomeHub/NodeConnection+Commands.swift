@@ -48,6 +48,24 @@ extension NodeConnection {
         }
     }
 
+    /// Writes one attribute once the connection is online; returns the status the device gave it (a refusal, such
+    /// as CONSTRAINT_ERROR, is the answer, not a failure; only an interaction that did not complete throws).
+    public func write(
+        _ value: TLVElement, endpoint: UInt16, cluster: UInt32, attribute: UInt32, timedWindow: Duration?
+    ) async throws(NodeConnectionError) -> InteractionModelStatus {
+        let client = try await onlineClient()
+        let path = AttributePathIB(endpoint: endpoint, cluster: cluster, attribute: attribute)
+        do {
+            let statuses = try await client.write(
+                [AttributeDataIB(path: path, data: value)], timedWindow: timedWindow,
+                timeout: settings.responseTimeout)
+            return statuses.first?.status.status ?? .success
+        } catch {
+            if let status = error.status { return status }
+            throw .interaction(error)
+        }
+    }
+
     /// Reads `paths` from the node now (not from the cache), once the connection is online: for what the subscription
     /// does not carry, such as a list read across fabrics (`isFabricFiltered` false).
     public func read(

@@ -15,15 +15,23 @@ public struct ClusterInfo: Hashable, Sendable {
     public let commandFields: [CommandID: [FieldInfo]]
     /// The fields of each generated command (response), in tag order.
     public let responseFields: [CommandID: [FieldInfo]]
+    /// How each attribute a client may write is written, in attribute ID order.
+    public let writableAttributes: [AttributeID: WritableAttribute]
+    /// The accepted commands the specification requires to be invoked timed (Matter Core §8.7.2: a TimedRequest
+    /// first), such as a door lock's.
+    public let timedCommands: Set<CommandID>
 
     public init(
         id: ClusterID, name: String, revision: UInt16, attributes: [AttributeID: String],
         acceptedCommands: [CommandID: String], generatedCommands: [CommandID: String], events: [EventID: String],
         eventFields: [EventID: [UInt8: String]] = [:], commandFields: [CommandID: [FieldInfo]] = [:],
-        responseFields: [CommandID: [FieldInfo]] = [:]
+        responseFields: [CommandID: [FieldInfo]] = [:], writableAttributes: [AttributeID: WritableAttribute] = [:],
+        timedCommands: Set<CommandID> = []
     ) {
         self.commandFields = commandFields
         self.responseFields = responseFields
+        self.writableAttributes = writableAttributes
+        self.timedCommands = timedCommands
         self.id = id
         self.name = name
         self.revision = revision

@@ -30,3 +30,17 @@ public struct FieldInfo: Hashable, Sendable {
         isOptional = optional
     }
 }
+
+/// How a writable attribute's value is written in TLV (its struct fields by tag, as attribute values are keyed), and
+/// whether the specification requires the write to be timed (Matter Core §8.7.2).
+public struct WritableAttribute: Hashable, Sendable {
+    public let kind: FieldInfo.Kind
+    public let isNullable: Bool
+    public let requiresTimedWrite: Bool
+
+    public init(_ kind: FieldInfo.Kind, nullable: Bool = false, timed: Bool = false) {
+        self.kind = kind
+        isNullable = nullable
+        requiresTimedWrite = timed
+    }
+}

@@ -207,6 +207,91 @@ extension MatterServerAPITests {
 }
 
 extension MatterServerAPITests {
+    /// write_attribute as python-matter-server answers it (the device's status for the path, a refusal included),
+    /// refused before anything is sent when the data model does not let clients write the attribute or the value has
+    /// the wrong type; set_acl_entry replaces the node's ACL for this fabric, name-keyed entries as the client sends.
+    @Test func writesAnswerTheDevicesStatusAndSetACLEntryReplacesTheACL() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
+            try await home.followEveryNode()
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            client.openWebSocket()
+            _ = try client.readText()  // server_info
+            let write = { (id: String, path: String, value: String) in
+                #"{"message_id": "\#(id)", "command": "write_attribute", "args": {"node_id": \#(nodeID), "attribute_path": "\#(path)", "value": \#(value)}}"#
+            }
+            let status = { (id: String, endpoint: Int, cluster: Int, attribute: Int, status: Int) in
+                #"{"message_id": "\#(id)", "result": [{"Path":{"EndpointId":\#(endpoint),"ClusterId":\#(cluster),"AttributeId":\#(attribute)},"Status":\#(status)}]}"#
+            }
+            let read = { (path: String) async throws -> String in
+                client.sendText(
+                    #"{"message_id": "read", "command": "read_attribute", "args": {"node_id": \#(nodeID), "attribute_path": "\#(path)"}}"#
+                )
+                return try await client.nextText()
+            }
+
+            client.sendText(write("label", "0/40/5", #""Porch""#))
+            #expect(try await client.nextText() == status("label", 0, 40, 5, 0))
+            var label = ""
+            for _ in 0..<50 where !label.contains("Porch") {
+                label = try await read("0/40/5")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(label == #"{"message_id": "read", "result": {"0/40/5":"Porch"}}"#)
+            // The device's own refusal is the answer: NodeLabel is at most 32 bytes (CONSTRAINT_ERROR, 0x87).
+            client.sendText(write("long", "0/40/5", #""\#(String(repeating: "x", count: 33))""#))
+            #expect(try await client.nextText() == status("long", 0, 40, 5, 0x87))
+            for (id, path, value, details) in [
+                ("vendor", "0/40/1", #""Acme""#, "BasicInformation.VendorName is not an attribute a client may write"),
+                ("number", "0/40/5", "5", "BasicInformation.NodeLabel: the value is not a string"),
+                (
+                    "wild", "0/40/*", #""x""#,
+                    "attribute_path is endpoint/cluster/attribute, three numbers (a write has no wildcard)"
+                ),
+                ("null", "0/40/5", "null", "BasicInformation.NodeLabel: the value may not be null"),
+            ] {
+                client.sendText(write(id, path, value))
+                let answer = try await client.nextText()
+                #expect(answer == #"{"message_id": "\#(id)", "error_code": 8, "details": "\#(details)"}"#)
+            }
+
+            // The ACL as it is (tag-keyed), then with an Operate entry for another node added (name-keyed).
+            let before = try await read("0/31/0")
+            let admin = try #require(before.firstMatch(of: /"3":\[(\d+)\]/)?.1)
+            let entries =
+                #"[{"privilege": 5, "authMode": 2, "subjects": [\#(admin)], "targets": null, "fabricIndex": 1}, "#
+                + #"{"privilege": 3, "authMode": 2, "subjects": [4660], "targets": null, "fabricIndex": 1}]"#
+            client.sendText(
+                #"{"message_id": "acl", "command": "set_acl_entry", "args": {"node_id": \#(nodeID), "entry": \#(entries)}}"#
+            )
+            #expect(try await client.nextText() == status("acl", 0, 31, 0, 0))
+            var acl = before
+            for _ in 0..<50 where !acl.contains("4660") {
+                acl = try await read("0/31/0")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(
+                acl
+                    == #"{"message_id": "read", "result": {"0/31/0":[{"1":5,"2":2,"3":[\#(admin)],"4":null,"254":1},{"1":3,"2":2,"3":[4660],"4":null,"254":1}]}}"#
+            )
+            // The hub is still the node's administrator: it answers.
+            client.sendText(write("again", "0/40/5", #""Hall""#))
+            #expect(try await client.nextText() == status("again", 0, 40, 5, 0))
+
+            // A command the specification makes timed is sent timed though the client did not ask: the device refuses
+            // RevokeCommissioning for its closed window (cluster status 4, WindowNotOpen), not for want of a timed invoke.
+            client.sendText(
+                #"{"message_id": "revoke", "command": "device_command", "args": {"node_id": \#(nodeID), "endpoint_id": 0, "cluster_id": 60, "command_name": "RevokeCommissioning", "payload": {}}}"#
+            )
+            let revoked = try await client.nextText()
+            #expect(revoked.hasPrefix(#"{"message_id": "revoke", "error_code": 0, "#), "\(revoked)")
+            #expect(revoked.contains("cluster status 0x04"), "\(revoked)")
+            #expect(!revoked.contains("NEEDS_TIMED"), "\(revoked)")
+        }
+    }
+
     /// Beyond loopback only with a token; with one, every request presents it (query or Bearer), in a file only its
     /// owner reads.
     @Test func aTokenGuardsTheAPIAndIsReadOnlyFromAPrivateFile() async throws {

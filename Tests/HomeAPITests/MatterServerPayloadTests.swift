@@ -57,4 +57,22 @@ import Testing
             #expect(error?.description.hasPrefix(reason) == true, "\(json): \(String(describing: error))")
         }
     }
+
+    /// A value to write is tag-keyed as attributes are reported, or name-keyed as python-matter-server also takes:
+    /// the same TLV either way; a field given both ways is refused.
+    @Test func aValueToWriteIsKeyedByTagOrByName() throws {
+        let acl = try #require(AccessControlCluster.info.writableAttributes[AccessControlCluster.Attributes.acl.id])
+        let byTag = try Self.arguments(#"{"v": [{"1": 5, "2": 2, "3": [112233], "4": null, "254": 1}]}"#)["v"]
+        let byName = try Self.arguments(
+            #"{"v": [{"privilege": 5, "authMode": 2, "subjects": [112233], "targets": null, "fabricIndex": 1}]}"#)["v"]
+        let encoded = try MatterServerPayload.encode(try #require(byTag), as: acl)
+        #expect(encoded == (try MatterServerPayload.encode(try #require(byName), as: acl)))
+        let typed = AccessControlCluster.AccessControlEntryStruct(
+            privilege: .administer, authMode: .case, subjects: .value([112233]), targets: .null, fabricIndex: 1)
+        #expect(encoded == TLVElement(.array([TLVElement(typed.tlvValue())])))
+        let twice = try #require(try Self.arguments(#"{"v": [{"1": 5, "privilege": 5, "2": 2}]}"#)["v"])
+        #expect(throws: MatterServerPayload.Invalid.self) { try MatterServerPayload.encode(twice, as: acl) }
+        let unknown = try #require(try Self.arguments(#"{"v": [{"1": 5, "2": 2, "9": 1}]}"#)["v"])
+        #expect(throws: MatterServerPayload.Invalid.self) { try MatterServerPayload.encode(unknown, as: acl) }
+    }
 }

@@ -7,6 +7,7 @@ public enum Matter {
     public typealias OnOffTrait = HomeAPI.OnOffTrait
     public typealias LevelControlTrait = HomeAPI.LevelControlTrait
     public typealias DescriptorTrait = HomeAPI.DescriptorTrait
+    public typealias BindingTrait = HomeAPI.BindingTrait
     public typealias AccessControlTrait = HomeAPI.AccessControlTrait
     public typealias BasicInformationTrait = HomeAPI.BasicInformationTrait
     public typealias LocalizationConfigurationTrait = HomeAPI.LocalizationConfigurationTrait

@@ -17,6 +17,20 @@ public struct DoorLockDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x000B Door Lock Controller: its traits are its endpoint's clusters.
+public struct DoorLockControllerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x000B
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+    }
+}
+
 // Matter Device Library 0x000E Aggregator: its traits are its endpoint's clusters.
 public struct AggregatorDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x000E
@@ -169,6 +183,38 @@ public struct SpeakerDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x0029 Casting Video Client: its traits are its endpoint's clusters.
+public struct CastingVideoClientDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0029
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var onOffTrait: OnOffTrait? { traits[OnOffTrait.self] }
+        public var levelControlTrait: LevelControlTrait? { traits[LevelControlTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+    }
+}
+
+// Matter Device Library 0x002A Video Remote Control: its traits are its endpoint's clusters.
+public struct VideoRemoteControlDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x002A
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var onOffTrait: OnOffTrait? { traits[OnOffTrait.self] }
+        public var levelControlTrait: LevelControlTrait? { traits[LevelControlTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+    }
+}
+
 // Matter Device Library 0x002B Fan: its traits are its endpoint's clusters.
 public struct FanDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x002B
@@ -296,7 +342,53 @@ public struct DimmableLightDeviceType: DeviceType {
         public var onOffTrait: OnOffTrait? { traits[OnOffTrait.self] }
         public var levelControlTrait: LevelControlTrait? { traits[LevelControlTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
         public var scenesManagementTrait: ScenesManagementTrait? { traits[ScenesManagementTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0103 On/Off Light Switch: its traits are its endpoint's clusters.
+public struct OnOffLightSwitchDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0103
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0104 Dimmer Switch: its traits are its endpoint's clusters.
+public struct DimmerSwitchDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0104
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0105 Color Dimmer Switch: its traits are its endpoint's clusters.
+public struct ColorDimmerSwitchDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0105
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
     }
 }
 
@@ -311,6 +403,7 @@ public struct LightSensorDeviceType: DeviceType {
         let traits: TraitCollection
         public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
         public var illuminanceMeasurementTrait: IlluminanceMeasurementTrait? { traits[IlluminanceMeasurementTrait.self] }
     }
 }
@@ -326,6 +419,7 @@ public struct OccupancySensorDeviceType: DeviceType {
         let traits: TraitCollection
         public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
         public var occupancySensingTrait: OccupancySensingTrait? { traits[OccupancySensingTrait.self] }
     }
 }
@@ -462,6 +556,21 @@ public struct FloodlightCameraDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x0148 Doorbell: its traits are its endpoint's clusters.
+public struct DoorbellDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0148
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+        public var switchTrait: SwitchTrait? { traits[SwitchTrait.self] }
+    }
+}
+
 // Matter Device Library 0x0202 Window Covering: its traits are its endpoint's clusters.
 public struct WindowCoveringDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x0202
@@ -479,6 +588,34 @@ public struct WindowCoveringDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x0203 Window Covering Controller: its traits are its endpoint's clusters.
+public struct WindowCoveringControllerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0203
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+    }
+}
+
+// Matter Device Library 0x023E Closure Controller: its traits are its endpoint's clusters.
+public struct ClosureControllerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x023E
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+    }
+}
+
 // Matter Device Library 0x0301 Thermostat: its traits are its endpoint's clusters.
 public struct ThermostatDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x0301
@@ -491,6 +628,7 @@ public struct ThermostatDeviceType: DeviceType {
         public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
         public var groupsTrait: GroupsTrait? { traits[GroupsTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
         public var scenesManagementTrait: ScenesManagementTrait? { traits[ScenesManagementTrait.self] }
         public var thermostatTrait: ThermostatTrait? { traits[ThermostatTrait.self] }
     }
@@ -508,6 +646,21 @@ public struct TemperatureSensorDeviceType: DeviceType {
         public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
         public var temperatureMeasurementTrait: TemperatureMeasurementTrait? { traits[TemperatureMeasurementTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0304 Pump Controller: its traits are its endpoint's clusters.
+public struct PumpControllerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0304
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
     }
 }
 
@@ -540,6 +693,20 @@ public struct HeatPumpDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x030A Thermostat Controller: its traits are its endpoint's clusters.
+public struct ThermostatControllerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x030A
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+    }
+}
+
 // Matter Device Library 0x0513 Electrical Energy Tariff: its traits are its endpoint's clusters.
 public struct ElectricalEnergyTariffDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x0513
@@ -550,5 +717,35 @@ public struct ElectricalEnergyTariffDeviceType: DeviceType {
     public struct MatterTraits: Hashable, Sendable {
         let traits: TraitCollection
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0840 Control Bridge: its traits are its endpoint's clusters.
+public struct ControlBridgeDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0840
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0850 On/Off Sensor: its traits are its endpoint's clusters.
+public struct OnOffSensorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0850
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
     }
 }

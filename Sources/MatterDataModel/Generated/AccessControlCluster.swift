@@ -476,6 +476,8 @@ public enum AccessControlCluster: ClusterDefinition {
         events: [0x00: "AccessControlEntryChanged", 0x01: "AccessControlExtensionChanged", 0x02: "FabricRestrictionReviewUpdate", 0x03: "AuxiliaryAccessUpdated"],
         eventFields: [0x00: [1: "adminNodeID", 2: "adminPasscodeID", 3: "changeType", 4: "latestValue", 254: "fabricIndex"], 0x01: [1: "adminNodeID", 2: "adminPasscodeID", 3: "changeType", 4: "latestValue", 254: "fabricIndex"], 0x02: [0: "token", 1: "instruction", 2: "arlRequestFlowUrl", 254: "fabricIndex"], 0x03: [0: "adminNodeID", 254: "fabricIndex"]],
         commandFields: [0x00: [FieldInfo(0, "arl", .list(.structure([FieldInfo(0, "endpoint", .unsigned), FieldInfo(1, "cluster", .unsigned), FieldInfo(2, "restrictions", .list(.structure([FieldInfo(0, "type", .unsigned), FieldInfo(1, "id", .unsigned, nullable: true)])))])))]],
-        responseFields: [0x01: [FieldInfo(0, "token", .unsigned)]]
+        responseFields: [0x01: [FieldInfo(0, "token", .unsigned)]],
+        writableAttributes: [0x0000: WritableAttribute(.list(.structure([FieldInfo(1, "privilege", .unsigned), FieldInfo(2, "authMode", .unsigned), FieldInfo(3, "subjects", .list(.unsigned), nullable: true), FieldInfo(4, "targets", .list(.structure([FieldInfo(0, "cluster", .unsigned, nullable: true), FieldInfo(1, "endpoint", .unsigned, nullable: true), FieldInfo(2, "deviceType", .unsigned, nullable: true)])), nullable: true), FieldInfo(5, "auxiliaryType", .unsigned, optional: true), FieldInfo(254, "fabricIndex", .unsigned)]))), 0x0001: WritableAttribute(.list(.structure([FieldInfo(1, "data", .bytes), FieldInfo(254, "fabricIndex", .unsigned)])))],
+        timedCommands: []
     )
 }

@@ -144,6 +144,8 @@ public enum AdministratorCommissioningCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [0x00: [FieldInfo(0, "commissioningTimeout", .unsigned), FieldInfo(1, "PAKEPasscodeVerifier", .bytes), FieldInfo(2, "discriminator", .unsigned), FieldInfo(3, "iterations", .unsigned), FieldInfo(4, "salt", .bytes)], 0x01: [FieldInfo(0, "commissioningTimeout", .unsigned)]],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [:],
+        timedCommands: [0x00, 0x01, 0x02]
     )
 }

@@ -253,6 +253,8 @@ public enum BasicInformationCluster: ClusterDefinition {
         events: [0x00: "StartUp", 0x01: "ShutDown", 0x02: "Leave", 0x03: "ReachableChanged"],
         eventFields: [0x00: [0: "softwareVersion"], 0x02: [0: "fabricIndex"], 0x03: [0: "reachableNewValue"]],
         commandFields: [:],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [0x0005: WritableAttribute(.utf8), 0x0006: WritableAttribute(.utf8), 0x0010: WritableAttribute(.bool)],
+        timedCommands: []
     )
 }

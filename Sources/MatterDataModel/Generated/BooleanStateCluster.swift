@@ -60,6 +60,8 @@ public enum BooleanStateCluster: ClusterDefinition {
         events: [0x00: "StateChange"],
         eventFields: [0x00: [0: "stateValue"]],
         commandFields: [:],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [:],
+        timedCommands: []
     )
 }

@@ -245,6 +245,8 @@ public enum BridgedDeviceBasicInformationCluster: ClusterDefinition {
         events: [0x00: "StartUp", 0x01: "ShutDown", 0x02: "Leave", 0x03: "ReachableChanged", 0x80: "ActiveChanged"],
         eventFields: [0x00: [0: "softwareVersion"], 0x03: [0: "reachableNewValue"], 0x80: [0: "promisedActiveDuration"]],
         commandFields: [0x80: [FieldInfo(0, "stayActiveDuration", .unsigned), FieldInfo(1, "timeoutMs", .unsigned)]],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [0x0005: WritableAttribute(.utf8), 0x0017: WritableAttribute(.structure([FieldInfo(0, "locationName", .utf8), FieldInfo(1, "floorNumber", .signed, nullable: true), FieldInfo(2, "areaType", .unsigned, nullable: true)]), nullable: true)],
+        timedCommands: []
     )
 }

@@ -62,6 +62,8 @@ public enum DescriptorCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [:],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [:],
+        timedCommands: []
     )
 }

@@ -151,6 +151,8 @@ public enum FanControlCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [0x00: [FieldInfo(0, "direction", .unsigned), FieldInfo(1, "wrap", .bool, optional: true), FieldInfo(2, "lowestOff", .bool, optional: true)]],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [0x0000: WritableAttribute(.unsigned), 0x0002: WritableAttribute(.unsigned, nullable: true), 0x0005: WritableAttribute(.unsigned, nullable: true), 0x0008: WritableAttribute(.unsigned), 0x000A: WritableAttribute(.unsigned), 0x000B: WritableAttribute(.unsigned)],
+        timedCommands: []
     )
 }

@@ -322,6 +322,8 @@ public enum GeneralCommissioningCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [0x00: [FieldInfo(0, "expiryLengthSeconds", .unsigned), FieldInfo(1, "breadcrumb", .unsigned)], 0x02: [FieldInfo(0, "newRegulatoryConfig", .unsigned), FieldInfo(1, "countryCode", .utf8), FieldInfo(2, "breadcrumb", .unsigned)], 0x06: [FieldInfo(0, "TCVersion", .unsigned), FieldInfo(1, "TCUserResponse", .unsigned)]],
-        responseFields: [0x01: [FieldInfo(0, "errorCode", .unsigned), FieldInfo(1, "debugText", .utf8)], 0x03: [FieldInfo(0, "errorCode", .unsigned), FieldInfo(1, "debugText", .utf8)], 0x05: [FieldInfo(0, "errorCode", .unsigned), FieldInfo(1, "debugText", .utf8)], 0x07: [FieldInfo(0, "errorCode", .unsigned)]]
+        responseFields: [0x01: [FieldInfo(0, "errorCode", .unsigned), FieldInfo(1, "debugText", .utf8)], 0x03: [FieldInfo(0, "errorCode", .unsigned), FieldInfo(1, "debugText", .utf8)], 0x05: [FieldInfo(0, "errorCode", .unsigned), FieldInfo(1, "debugText", .utf8)], 0x07: [FieldInfo(0, "errorCode", .unsigned)]],
+        writableAttributes: [0x0000: WritableAttribute(.unsigned)],
+        timedCommands: []
     )
 }

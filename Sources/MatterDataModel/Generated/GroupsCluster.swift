@@ -310,6 +310,8 @@ public enum GroupsCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [0x00: [FieldInfo(0, "groupID", .unsigned), FieldInfo(1, "groupName", .utf8)], 0x01: [FieldInfo(0, "groupID", .unsigned)], 0x02: [FieldInfo(0, "groupList", .list(.unsigned))], 0x03: [FieldInfo(0, "groupID", .unsigned)], 0x05: [FieldInfo(0, "groupID", .unsigned), FieldInfo(1, "groupName", .utf8)]],
-        responseFields: [0x00: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned)], 0x01: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned), FieldInfo(2, "groupName", .utf8)], 0x02: [FieldInfo(0, "capacity", .unsigned, nullable: true), FieldInfo(1, "groupList", .list(.unsigned))], 0x03: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned)]]
+        responseFields: [0x00: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned)], 0x01: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned), FieldInfo(2, "groupName", .utf8)], 0x02: [FieldInfo(0, "capacity", .unsigned, nullable: true), FieldInfo(1, "groupList", .list(.unsigned))], 0x03: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned)]],
+        writableAttributes: [:],
+        timedCommands: []
     )
 }

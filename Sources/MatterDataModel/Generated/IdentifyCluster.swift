@@ -123,6 +123,8 @@ public enum IdentifyCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [0x00: [FieldInfo(0, "identifyTime", .unsigned)], 0x40: [FieldInfo(0, "effectIdentifier", .unsigned), FieldInfo(1, "effectVariant", .unsigned)]],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [0x0000: WritableAttribute(.unsigned)],
+        timedCommands: []
     )
 }

@@ -41,6 +41,8 @@ public enum IlluminanceMeasurementCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [:],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [:],
+        timedCommands: []
     )
 }

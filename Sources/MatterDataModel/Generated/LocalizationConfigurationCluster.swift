@@ -28,6 +28,8 @@ public enum LocalizationConfigurationCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [:],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [0x0000: WritableAttribute(.utf8)],
+        timedCommands: []
     )
 }

@@ -8,6 +8,7 @@ public enum MatterClusters {
         OnOffCluster.info,
         LevelControlCluster.info,
         DescriptorCluster.info,
+        BindingCluster.info,
         AccessControlCluster.info,
         BasicInformationCluster.info,
         LocalizationConfigurationCluster.info,

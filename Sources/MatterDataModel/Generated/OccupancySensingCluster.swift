@@ -169,6 +169,8 @@ public enum OccupancySensingCluster: ClusterDefinition {
         events: [0x00: "OccupancyChanged"],
         eventFields: [0x00: [0: "occupancy"]],
         commandFields: [:],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [0x0003: WritableAttribute(.unsigned), 0x0010: WritableAttribute(.unsigned), 0x0011: WritableAttribute(.unsigned), 0x0012: WritableAttribute(.unsigned), 0x0020: WritableAttribute(.unsigned), 0x0021: WritableAttribute(.unsigned), 0x0022: WritableAttribute(.unsigned), 0x0030: WritableAttribute(.unsigned), 0x0031: WritableAttribute(.unsigned), 0x0032: WritableAttribute(.unsigned)],
+        timedCommands: []
     )
 }

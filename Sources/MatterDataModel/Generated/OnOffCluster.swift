@@ -200,6 +200,8 @@ public enum OnOffCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [0x40: [FieldInfo(0, "effectIdentifier", .unsigned), FieldInfo(1, "effectVariant", .unsigned)], 0x42: [FieldInfo(0, "onOffControl", .unsigned), FieldInfo(1, "onTime", .unsigned), FieldInfo(2, "offWaitTime", .unsigned)]],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [0x4001: WritableAttribute(.unsigned), 0x4002: WritableAttribute(.unsigned), 0x4003: WritableAttribute(.unsigned, nullable: true)],
+        timedCommands: []
     )
 }

@@ -451,6 +451,8 @@ public enum PowerSourceCluster: ClusterDefinition {
         events: [0x00: "WiredFaultChange", 0x01: "BatFaultChange", 0x02: "BatChargeFaultChange"],
         eventFields: [0x00: [0: "current", 1: "previous"], 0x01: [0: "current", 1: "previous"], 0x02: [0: "current", 1: "previous"]],
         commandFields: [:],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [:],
+        timedCommands: []
     )
 }

@@ -30,6 +30,8 @@ public enum RelativeHumidityMeasurementCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [:],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [:],
+        timedCommands: []
     )
 }

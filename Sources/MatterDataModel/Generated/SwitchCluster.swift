@@ -219,6 +219,8 @@ public enum SwitchCluster: ClusterDefinition {
         events: [0x00: "SwitchLatched", 0x01: "InitialPress", 0x02: "LongPress", 0x03: "ShortRelease", 0x04: "LongRelease", 0x05: "MultiPressOngoing", 0x06: "MultiPressComplete"],
         eventFields: [0x00: [0: "newPosition"], 0x01: [0: "newPosition"], 0x02: [0: "newPosition"], 0x03: [0: "previousPosition"], 0x04: [0: "previousPosition"], 0x05: [0: "newPosition", 1: "currentNumberOfPressesCounted"], 0x06: [0: "previousPosition", 1: "totalNumberOfPressesCounted"]],
         commandFields: [:],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [:],
+        timedCommands: []
     )
 }

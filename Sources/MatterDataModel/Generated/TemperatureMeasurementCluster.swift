@@ -30,6 +30,8 @@ public enum TemperatureMeasurementCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [:],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [:],
+        timedCommands: []
     )
 }

@@ -299,6 +299,8 @@ public enum WindowCoveringCluster: ClusterDefinition {
         events: [:],
         eventFields: [:],
         commandFields: [0x04: [FieldInfo(0, "liftValue", .unsigned)], 0x05: [FieldInfo(0, "liftPercent100thsValue", .unsigned)], 0x07: [FieldInfo(0, "tiltValue", .unsigned)], 0x08: [FieldInfo(0, "tiltPercent100thsValue", .unsigned)]],
-        responseFields: [:]
+        responseFields: [:],
+        writableAttributes: [0x0017: WritableAttribute(.unsigned)],
+        timedCommands: []
     )
 }

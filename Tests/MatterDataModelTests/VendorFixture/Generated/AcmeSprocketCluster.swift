@@ -201,7 +201,9 @@ extension AcmeClusters {
             events: [0x00: "SpinStopped"],
             eventFields: [0x00: [0: "turns", 1: "reason"]],
             commandFields: [0x00: [FieldInfo(0, "speed", .unsigned), FieldInfo(1, "direction", .unsigned, optional: true), FieldInfo(2, "steps", .list(.structure([FieldInfo(0, "speed", .unsigned), FieldInfo(1, "direction", .unsigned, optional: true), FieldInfo(2, "color", .unsigned, nullable: true)])))]],
-            responseFields: [0x01: [FieldInfo(0, "turns", .unsigned)]]
+            responseFields: [0x01: [FieldInfo(0, "turns", .unsigned)]],
+            writableAttributes: [0x0001: WritableAttribute(.unsigned), 0x0002: WritableAttribute(.unsigned, nullable: true, timed: true)],
+            timedCommands: [0x00]
         )
     }
 }
