@@ -57,6 +57,14 @@ extension HomeContext {
             return .done
         case .invoke(let invocation):
             return try await invoke(invocation, on: local)
+        case .interview(let nodeID):
+            let connection = try await local.live.connection(to: nodeID)
+            do {
+                try await connection.reinterview()
+                return .done
+            } catch {
+                throw HomeError(error, command: "the interview")
+            }
         case .writeAttribute(let write):
             let connection = try await local.live.connection(to: write.nodeID)
             do {

@@ -18,6 +18,8 @@ enum HubRequest: Codable, Sendable, Hashable {
     /// Start following the node live, and return once it has had its first contact (or its first-contact wait).
     case follow(nodeID: UInt64)
     case invoke(Invocation)
+    /// The whole node read again (`NodeConnection.reinterview`), what changed published as reports are.
+    case interview(nodeID: UInt64)
     /// One attribute written (Matter Core §8.7); answered with the device's status for it (`written`).
     case writeAttribute(AttributeWrite)
     /// OnOff Toggle, or On or Off for a node that does not accept Toggle.
@@ -126,6 +128,7 @@ enum HubRequest: Codable, Sendable, Hashable {
         case .follow: "follow a device"
         case .invoke(let invocation): "invoke \(invocation.name)"
         case .writeAttribute(let write): "write \(write.name)"
+        case .interview: "interview a device"
         case .toggle: "invoke Toggle"
         case .status: "read the hub's status"
         case .nodeEndpoints: "read a node's endpoints"

@@ -10,20 +10,21 @@ import MatterTLV
 import Synchronization
 
 /// The Matter-server WebSocket API (python-matter-server's protocol, schema 11; `../shared/protocols/matter-server-ws.md`)
-/// that Home Assistant speaks, served by the hub on TCP, on loopback unless a token guards it (`MatterServerToken`): `GET /info`, and `GET /ws`, where a client gets `server_info`
-/// as its first frame. Built so far: `server_info`, `start_listening` (the nodes, then the events `node_added`,
-/// `node_updated` on every change of availability, `node_removed` and `attribute_updated`, only ever about nodes the
-/// client has), `get_nodes`, `get_node`, `ping_node` and `set_default_fabric_label` (accepted; the fabric's label
-/// stays the home's name, as the Home API names it: one hub, two views, the names the Home API's own) and
-/// `device_command` (name-keyed payloads through the data model's field tables, timed when asked or when the
-/// specification makes the command timed), `read_attribute` (from the live cache, wildcards too), `write_attribute`,
-/// `set_acl_entry` and `set_node_binding` (the device's status for the path), `commission_with_code` and
-/// `commission_on_network` (over IP),
+/// that Home Assistant speaks, served by the hub on TCP, on loopback unless a token guards it (`MatterServerToken`):
+/// `GET /info`, and `GET /ws`, where a client gets `server_info` as its first frame. Built so far: `server_info`,
+/// `start_listening` (the nodes, then the events `node_added`, `node_updated` on every change of availability,
+/// `node_removed`, `attribute_updated`, `endpoint_added` and `endpoint_removed`, only ever about nodes and endpoints
+/// the client has), `get_nodes`, `get_node`, `interview_node`, `ping_node`, `get_vendor_names` (the vendors the
+/// devices name) and `set_default_fabric_label` (accepted; the fabric's label stays the home's name, as the Home API
+/// names it: one hub, two views, the names the Home API's own), `device_command` (name-keyed payloads through the
+/// data model's field tables, timed when asked or when the specification makes the command timed),
+/// `read_attribute` (from the live cache, wildcards too), `write_attribute`, `set_acl_entry` and `set_node_binding`
+/// (the device's status for the path), `commission_with_code` and `commission_on_network` (over IP),
 /// `open_commissioning_window`, `remove_node`, `get_node_ip_addresses`, `diagnostics`, the protocol's own errors for
 /// update checks (no OTA source), Wi-Fi and Thread credentials (no Bluetooth), and the `node_event` and
-/// `server_shutdown` events. Every other
-/// command of the protocol is answered with the protocol's error 0 saying it is not built yet, an unknown one with
-/// error 9, bad arguments with error 8 (nothing changes).
+/// `server_shutdown` events (`server_info_updated` never: nothing here changes the server's info while it runs).
+/// Every other command of the protocol is answered with the protocol's error 0 saying it is not built yet, an
+/// unknown one with error 9, bad arguments with error 8 (nothing changes).
 public final class MatterServerAPI: Sendable {
     /// The versions this side speaks (§2 of the facts: a client refuses a server below 11).
     static let schemaVersion = 11
@@ -39,12 +40,7 @@ public final class MatterServerAPI: Sendable {
     ]
 
     private let listeners: [TCPListener]
-    private let clients: ClientTable
-
-    /// The clients connected now, to close them when the API stops.
-    private final class ClientTable: Sendable {
-        let clients = Mutex<[ObjectIdentifier: MatterServerClient]>([:])
-    }
+    private let clients: MatterServerClients
 
     /// Where it listens (ports the kernel chose for port 0 included).
     public var addresses: [SocketAddress] { listeners.map(\.address) }
@@ -60,7 +56,7 @@ public final class MatterServerAPI: Sendable {
         let authority = try context.embedded("serving the Matter-server API").hub.authority
         let serverInfo = Self.serverInfo(
             fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber)
-        let clients = ClientTable()
+        let clients = MatterServerClients()
         self.clients = clients
         var listeners: [TCPListener] = []
         for address in addresses {
@@ -68,7 +64,8 @@ public final class MatterServerAPI: Sendable {
                 listeners.append(
                     try TCPListener(address: address) { connection in
                         let client = MatterServerClient(
-                            connection: connection, serverInfo: serverInfo, context: context, token: token)
+                            connection: connection, serverInfo: serverInfo, context: context, token: token,
+                            peers: clients)
                         let id = ObjectIdentifier(connection)
                         clients.clients.withLock { $0[id] = client }
                         connection.start(received: client.received) {
@@ -105,6 +102,16 @@ public final class MatterServerAPI: Sendable {
 
 /// One client of the API: its HTTP head until it asks for the WebSocket, then its WebSocket; once it has asked
 /// `start_listening`, the model's changes as the protocol's events.
+/// The clients connected now: to close them when the API stops, and to tell every one of them what one client's
+/// command did (a node interviewed).
+private final class MatterServerClients: Sendable {
+    let clients = Mutex<[ObjectIdentifier: MatterServerClient]>([:])
+
+    func interviewed(_ nodeID: UInt64) {
+        for client in clients.withLock({ Array($0.values) }) { client.sendNode(nodeID) }
+    }
+}
+
 private final class MatterServerClient: Sendable {
     private enum Phase {
         case head([UInt8])
@@ -113,20 +120,37 @@ private final class MatterServerClient: Sendable {
     }
 
     /// What the client has been sent of the home, once it listens: the nodes it knows (no event may name another,
-    /// facts §9.3) and whether each was last said available.
+    /// facts §9.3).
     private struct Listening {
-        var available: [UInt64: Bool]
+        var known: [UInt64: KnownNode]
         let task: Task<Void, Never>
+    }
+
+    /// A node as the client was last told of it: whether available, and its endpoints (a bridge adds and drops
+    /// some; the client hears of those as endpoint_added and endpoint_removed).
+    private struct KnownNode {
+        var available: Bool
+        var endpoints: Set<UInt16>
+
+        init(_ nodeID: UInt64, _ snapshot: HomeModel.Snapshot) {
+            available = MatterServerNodes.isAvailable(nodeID, snapshot)
+            endpoints = MatterServerNodes.endpoints(nodeID, snapshot)
+        }
     }
 
     private let connection: StreamConnection
     private let serverInfo: String
     private let context: HomeContext
     private let token: MatterServerToken?
+    private let peers: MatterServerClients
     private let phase = Mutex(Phase.head([]))
     private let listening = Mutex<Listening?>(nil)
 
-    init(connection: StreamConnection, serverInfo: String, context: HomeContext, token: MatterServerToken?) {
+    init(
+        connection: StreamConnection, serverInfo: String, context: HomeContext, token: MatterServerToken?,
+        peers: MatterServerClients
+    ) {
+        self.peers = peers
         self.connection = connection
         self.serverInfo = serverInfo
         self.context = context
@@ -152,6 +176,14 @@ private final class MatterServerClient: Sendable {
     func shutDown() {
         if listening.withLock({ $0 != nil }) { send(Self.event("server_shutdown", .null)) }
         connection.closeAfterWrites()
+    }
+
+    /// The node whole (node_updated), when the client listens and knows it.
+    func sendNode(_ nodeID: UInt64) {
+        let snapshot = context.model.snapshot
+        guard listening.withLock({ $0?.known[nodeID] != nil }), let node = MatterServerNodes.node(nodeID, snapshot)
+        else { return }
+        send(Self.event("node_updated", node))
     }
 
     /// Sends one text frame, unless the WebSocket is closing.
@@ -365,6 +397,22 @@ private final class MatterServerClient: Sendable {
                     send(Self.error(messageID: id, code: 0, error.message))
                 }
             }
+        case "interview_node":
+            // Answered once the node was read again; the node follows whole (node_updated) to every listening
+            // client, as python-matter-server sends it after an interview.
+            guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+            guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
+            Task { [self] in
+                do throws(HomeError) {
+                    _ = try await context.execute(.interview(nodeID: nodeID), caller: caller)
+                    send(Self.reply(id, "null"))
+                    peers.interviewed(nodeID)
+                } catch {
+                    send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
+                }
+            }
+        case "get_vendor_names":
+            vendorNames(id, request.args["filter_vendors"])
         case "ping_node":
             guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
             guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
@@ -383,8 +431,7 @@ private final class MatterServerClient: Sendable {
     private func startListening(_ id: String) {
         let changes = context.model.changes(.all)
         let snapshot = context.model.snapshot
-        let available = Dictionary(
-            uniqueKeysWithValues: snapshot.devices.keys.map { ($0, MatterServerNodes.isAvailable($0, snapshot)) })
+        let known = Dictionary(uniqueKeysWithValues: snapshot.devices.keys.map { ($0, KnownNode($0, snapshot)) })
         let begun = listening.withLock { listening -> Bool in
             guard listening == nil else { return false }
             let task = Task { [weak self] in
@@ -393,7 +440,7 @@ private final class MatterServerClient: Sendable {
                     self.forward(update)
                 }
             }
-            listening = Listening(available: available, task: task)
+            listening = Listening(known: known, task: task)
             return true
         }
         guard begun else {
@@ -402,7 +449,10 @@ private final class MatterServerClient: Sendable {
         send(Self.reply(id, JSONValue.array(MatterServerNodes.all(snapshot)).rendered))
     }
 
-    /// One batch of the model's changes as the protocol's events.
+    /// One batch of the model's changes as the protocol's events. A node whose endpoints changed is sent whole
+    /// (node_updated) before endpoint_added, as python-matter-server does after it re-interviews a bridge, so the client
+    /// has the new endpoint's attributes when it hears of it; attribute_updated is sent only for endpoints the client
+    /// knows.
     private func forward(_ update: HomeModel.Update) {
         let snapshot = context.model.snapshot
         var events: [String] = []
@@ -412,23 +462,31 @@ private final class MatterServerClient: Sendable {
             switch update {
             case .fellBehind:
                 // What was missed is unknown: every node again, whole.
-                touched = Set(state.available.keys).union(snapshot.devices.keys)
+                touched = Set(state.known.keys).union(snapshot.devices.keys)
             case .changes(let changes):
                 for change in changes {
                     switch change {
-                    case .attributes(let nodeID, _, let values) where state.available[nodeID] != nil:
+                    case .attributes(let nodeID, _, let values):
+                        guard let known = state.known[nodeID] else { break }
                         for (path, value) in values.sorted(by: {
                             MatterServerNodes.key($0.key) < MatterServerNodes.key($1.key)
-                        }) {
+                        }) where known.endpoints.contains(path.endpoint) {
                             let json = value.map { JSONValue($0, octetStrings: .base64) } ?? .null
                             events.append(
                                 Self.event(
                                     "attribute_updated",
                                     .array([.unsigned(nodeID), .string(MatterServerNodes.key(path)), json])))
                         }
-                    case .event(let nodeID, let event) where state.available[nodeID] != nil:
+                        // Endpoints come and go with a Descriptor's PartsList (or a report from a new one).
+                        let mayChangeEndpoints = values.keys.contains {
+                            $0.cluster == DescriptorCluster.id.rawValue || !known.endpoints.contains($0.endpoint)
+                        }
+                        if mayChangeEndpoints && MatterServerNodes.endpoints(nodeID, snapshot) != known.endpoints {
+                            touched.insert(nodeID)
+                        }
+                    case .event(let nodeID, let event) where state.known[nodeID] != nil:
                         events.append(Self.event("node_event", Self.nodeEvent(nodeID, event)))
-                    case .event, .attributes, .unreadable:
+                    case .event, .unreadable:
                         break
                     default:
                         if let nodeID = change.nodeID { touched.insert(nodeID) }
@@ -436,21 +494,30 @@ private final class MatterServerClient: Sendable {
                 }
             }
             for nodeID in touched.sorted() {
-                let known = state.available[nodeID]
                 guard let node = MatterServerNodes.node(nodeID, snapshot) else {
-                    if known != nil {
-                        state.available[nodeID] = nil
+                    if state.known.removeValue(forKey: nodeID) != nil {
                         events.append(Self.event("node_removed", .unsigned(nodeID)))
                     }
                     continue
                 }
-                let available = MatterServerNodes.isAvailable(nodeID, snapshot)
-                if known == nil {
+                let now = KnownNode(nodeID, snapshot)
+                guard let known = state.known[nodeID] else {
                     events.append(Self.event("node_added", node))
-                } else if known != available || update.isFellBehind {
+                    state.known[nodeID] = now
+                    continue
+                }
+                let endpoint = { (endpoint: UInt16) in
+                    JSONValue.object([("node_id", .unsigned(nodeID)), ("endpoint_id", .unsigned(UInt64(endpoint)))])
+                }
+                for removed in known.endpoints.subtracting(now.endpoints).sorted() {
+                    events.append(Self.event("endpoint_removed", endpoint(removed)))
+                }
+                let added = now.endpoints.subtracting(known.endpoints).sorted()
+                if known.available != now.available || !added.isEmpty || update.isFellBehind {
                     events.append(Self.event("node_updated", node))
                 }
-                state.available[nodeID] = available
+                for endpointID in added { events.append(Self.event("endpoint_added", endpoint(endpointID))) }
+                state.known[nodeID] = now
             }
             listening = state
         }
@@ -581,6 +648,29 @@ private final class MatterServerClient: Sendable {
                 send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
             }
         }
+    }
+
+    /// The vendors the hub knows by name, as `{"<vendor ID>": name}` (only those asked for, with `filter_vendors`):
+    /// the ones its devices name themselves (Basic Information's VendorID and VendorName). This hub has no copy of
+    /// the CSA's vendor list (the DCL) to name the others.
+    private func vendorNames(_ id: String, _ filter: MatterServerRequest.Argument?) {
+        var wanted: Set<UInt64>?
+        switch filter {
+        case nil, .null?: wanted = nil
+        case .array(let items)? where items.allSatisfy({ $0.unsigned != nil }):
+            wanted = Set(items.compactMap(\.unsigned))
+        default: return send(Self.missing(id, "filter_vendors"))
+        }
+        var names: [UInt64: String] = [:]
+        for view in context.model.snapshot.views.values {
+            guard let vendorID = try? view.cache.value(BasicInformationCluster.Attributes.vendorID, endpoint: 0),
+                let name = try? view.cache.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0),
+                wanted?.contains(UInt64(vendorID)) ?? true
+            else { continue }
+            names[UInt64(vendorID)] = name
+        }
+        let result = JSONValue.object(names.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })
+        send(Self.reply(id, result.rendered))
     }
 
     /// The timed window of a command or write the specification requires to be timed when the client gave none: a

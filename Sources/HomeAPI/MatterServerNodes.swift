@@ -48,6 +48,11 @@ enum MatterServerNodes {
         snapshot.views[nodeID]?.state == .online
     }
 
+    /// The endpoints the node's live cache has attributes of.
+    static func endpoints(_ nodeID: UInt64, _ snapshot: HomeModel.Snapshot) -> Set<UInt16> {
+        Set(snapshot.views[nodeID]?.cache.paths.map(\.endpoint) ?? [])
+    }
+
     /// "1/6/0".
     static func key(_ path: ConcreteAttributePath) -> String {
         "\(path.endpoint)/\(path.cluster)/\(path.attribute)"

@@ -161,6 +161,24 @@ public actor NodeConnection {
         return "the subscription ended"
     }
 
+    /// The whole node read again (the Matter-server API's interview_node), through a second subscription's priming
+    /// report, as the live subscription primes (some devices answer no read longer than one packet), then dropped;
+    /// what it finds is applied as a report is, so what had drifted is published. The live subscription goes on.
+    public func reinterview() async throws(NodeConnectionError) {
+        try await connected()
+        guard let client else { throw .unreachable(nodeID: nodeID, reason: "no session") }
+        let request = SubscribeRequestMessage(
+            minIntervalFloor: 0, maxIntervalCeiling: HubTiming.interviewMaxIntervalCeiling,
+            attributeRequests: settings.attributePaths)
+        do {
+            let subscription = try await client.subscribe(request, timeout: settings.responseTimeout)
+            await subscription.cancel()
+            apply(subscription.priming, publishingEvents: false)
+        } catch {
+            throw .interaction(error)
+        }
+    }
+
     private func apply(_ report: InteractionReport, publishingEvents: Bool = true) {
         let changed = cache.applyFollowingEndpoints(report.attributeReports)
         if !changed.isEmpty { publish(.attributes(changed)) }

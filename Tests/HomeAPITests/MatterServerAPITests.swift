@@ -292,6 +292,63 @@ extension MatterServerAPITests {
         }
     }
 
+    /// A bridge's new bridged device: the node whole first (node_updated), then endpoint_added, and no
+    /// attribute_updated of an endpoint the client has not been given; a removed one is endpoint_removed.
+    /// interview_node answers null and sends the node whole; get_vendor_names names the vendors the devices name.
+    @Test func aBridgesEndpointsComeAndGoAsPythonMatterServerSendsThem() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveDevice(kind: .bridge) { home, bridge, _ in
+            try await home.followEveryNode()
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            client.openWebSocket()
+            _ = try client.readText()  // server_info
+            client.sendText(#"{"message_id": "listen", "command": "start_listening"}"#)
+            _ = try client.readText()
+
+            let endpoint = try await bridge.addBridgedDevice(label: "Shed light")
+            var frames: [String] = []
+            let added = #"{"event": "endpoint_added", "data": {"node_id":\#(nodeID),"endpoint_id":\#(endpoint)}}"#
+            while !frames.contains(added), let frame = try? await client.nextText() { frames.append(frame) }
+            let updated = try #require(frames.firstIndex { $0.hasPrefix(#"{"event": "node_updated""#) }, "\(frames)")
+            #expect(frames[updated].contains(#""\#(endpoint)/6/0":false"#))
+            #expect(updated < frames.firstIndex(of: added)!)
+            let early = frames[..<updated].filter { $0.contains(#","\#(endpoint)/"#) }
+            #expect(early.isEmpty, "attribute_updated before the client had the endpoint: \(early)")
+
+            try await bridge.removeBridgedDevice(endpoint: endpoint)
+            let removed = #"{"event": "endpoint_removed", "data": {"node_id":\#(nodeID),"endpoint_id":\#(endpoint)}}"#
+            frames = []
+            while !frames.contains(removed), let frame = try? await client.nextText() { frames.append(frame) }
+            #expect(frames.contains(removed), "\(frames)")
+
+            // What the interview finds changed comes as attribute_updated (an uptime); the answer, then the node whole.
+            client.sendText(
+                #"{"message_id": "interview", "command": "interview_node", "args": {"node_id": \#(nodeID)}}"#)
+            frames = []
+            while !frames.contains(where: { $0.hasPrefix(#"{"event": "node_updated""#) }),
+                let frame = try? await client.nextText()
+            {
+                if !frame.hasPrefix(#"{"event": "attribute_updated""#) { frames.append(frame) }
+            }
+            #expect(frames.first == #"{"message_id": "interview", "result": null}"#, "\(frames)")
+            #expect(frames.last?.hasPrefix(#"{"event": "node_updated", "data": {"node_id":\#(nodeID),"#) == true)
+
+            let answer = { (id: String) async throws -> String? in
+                while let frame = try? await client.nextText() {
+                    if frame.hasPrefix(#"{"message_id": "\#(id)""#) { return frame }
+                }
+                return nil
+            }
+            client.sendText(#"{"message_id": "vendors", "command": "get_vendor_names"}"#)
+            #expect(try await answer("vendors") == #"{"message_id": "vendors", "result": {"65521":"swift-home"}}"#)
+            client.sendText(
+                #"{"message_id": "some", "command": "get_vendor_names", "args": {"filter_vendors": [4937]}}"#)
+            #expect(try await answer("some") == #"{"message_id": "some", "result": {}}"#)
+        }
+    }
+
     /// Beyond loopback only with a token; with one, every request presents it (query or Bearer), in a file only its
     /// owner reads.
     @Test func aTokenGuardsTheAPIAndIsReadOnlyFromAPrivateFile() async throws {
