@@ -103,12 +103,18 @@ public final class MatterServerAPI: Sendable {
 /// One client of the API: its HTTP head until it asks for the WebSocket, then its WebSocket; once it has asked
 /// `start_listening`, the model's changes as the protocol's events.
 /// The clients connected now: to close them when the API stops, and to tell every one of them what one client's
-/// command did (a node interviewed).
+/// command did (a node interviewed, test nodes imported); and the test nodes they share.
 private final class MatterServerClients: Sendable {
     let clients = Mutex<[ObjectIdentifier: MatterServerClient]>([:])
+    let testNodes = MatterServerTestNodes()
 
     func interviewed(_ nodeID: UInt64) {
         for client in clients.withLock({ Array($0.values) }) { client.sendNode(nodeID) }
+    }
+
+    /// An event about a test node, to every listening client.
+    func broadcast(_ event: String) {
+        for client in clients.withLock({ Array($0.values) }) { client.sendIfListening(event) }
     }
 }
 
@@ -180,10 +186,15 @@ private final class MatterServerClient: Sendable {
 
     /// The node whole (node_updated), when the client listens and knows it.
     func sendNode(_ nodeID: UInt64) {
+        if let test = peers.testNodes[nodeID] { return sendIfListening(Self.event("node_updated", test.json)) }
         let snapshot = context.model.snapshot
         guard listening.withLock({ $0?.known[nodeID] != nil }), let node = MatterServerNodes.node(nodeID, snapshot)
         else { return }
         send(Self.event("node_updated", node))
+    }
+
+    func sendIfListening(_ text: String) {
+        if listening.withLock({ $0 != nil }) { send(text) }
     }
 
     /// Sends one text frame, unless the WebSocket is closing.
@@ -296,6 +307,9 @@ private final class MatterServerClient: Sendable {
             return send(Self.error(messageID: id, code: 8, "the command is missing"))
         }
         let model = context.model
+        if let nodeID = request.args["node_id"]?.unsigned, let test = peers.testNodes[nodeID] {
+            return handle(command, id, request.args, testNode: nodeID, test)
+        }
         switch command {
         case "server_info":
             send(Self.reply(id, serverInfo))
@@ -303,7 +317,10 @@ private final class MatterServerClient: Sendable {
             startListening(id)
         case "get_nodes":
             let onlyAvailable = request.args["only_available"]?.bool ?? false
-            let nodes = MatterServerNodes.all(model.snapshot, onlyAvailable: onlyAvailable)
+            let tests = peers.testNodes.all.filter { node in
+                !onlyAvailable || node.member("available") == .bool(true)
+            }
+            let nodes = MatterServerNodes.all(model.snapshot, onlyAvailable: onlyAvailable) + tests
             send(Self.reply(id, JSONValue.array(nodes).rendered))
         case "get_node":
             guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
@@ -332,7 +349,7 @@ private final class MatterServerClient: Sendable {
             send(
                 Self.reply(
                     id,
-                    #"{"info": \#(serverInfo), "nodes": \#(JSONValue.array(MatterServerNodes.all(snapshot)).rendered), "events": \#(JSONValue.array(Array(events)).rendered)}"#
+                    #"{"info": \#(serverInfo), "nodes": \#(JSONValue.array(MatterServerNodes.all(snapshot) + peers.testNodes.all).rendered), "events": \#(JSONValue.array(Array(events)).rendered)}"#
                 ))
         case "check_node_update", "update_node":
             guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
@@ -411,6 +428,16 @@ private final class MatterServerClient: Sendable {
                     send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
                 }
             }
+        case "import_test_node":
+            guard let dump = request.args["dump"]?.string else { return send(Self.missing(id, "dump")) }
+            do throws(MatterServerTestNodes.Invalid) {
+                let imported = try peers.testNodes.importNodes(
+                    from: dump, besides: Set(model.snapshot.devices.keys))
+                send(Self.reply(id, "null"))
+                for node in imported { peers.broadcast(Self.event("node_added", node)) }
+            } catch {
+                send(Self.error(messageID: id, code: 8, "\(error)"))
+            }
         case "get_vendor_names":
             vendorNames(id, request.args["filter_vendors"])
         case "ping_node":
@@ -446,7 +473,7 @@ private final class MatterServerClient: Sendable {
         guard begun else {
             return send(Self.error(messageID: id, code: 0, "this client is already listening"))
         }
-        send(Self.reply(id, JSONValue.array(MatterServerNodes.all(snapshot)).rendered))
+        send(Self.reply(id, JSONValue.array(MatterServerNodes.all(snapshot) + peers.testNodes.all).rendered))
     }
 
     /// One batch of the model's changes as the protocol's events. A node whose endpoints changed is sent whole
@@ -706,18 +733,57 @@ private final class MatterServerClient: Sendable {
                 Self.error(
                     messageID: id, code: 8, "an attribute path is endpoint/cluster/attribute, each a number or *"))
         }
+        let matches = { (numbers: [UInt32]) in
+            patterns.contains { parts in zip(parts, numbers).allSatisfy { $0 == "*" || UInt32($0) == $1 } }
+        }
+        if let test = peers.testNodes[nodeID] {
+            let values = test.attributes.filter { key, _ in
+                matches(key.split(separator: "/").compactMap { UInt32($0) })
+            }.sorted { $0.key < $1.key }
+            return send(Self.reply(id, JSONValue.object(values.map { ($0.key, $0.value) }).rendered))
+        }
         let snapshot = context.model.snapshot
         guard snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         let cache = snapshot.views[nodeID]?.cache ?? AttributeCache()
         let values = cache.paths.filter { path in
-            let numbers = [UInt32(path.endpoint), path.cluster, path.attribute]
-            return patterns.contains { parts in zip(parts, numbers).allSatisfy { $0 == "*" || UInt32($0) == $1 } }
+            matches([UInt32(path.endpoint), path.cluster, path.attribute])
         }.compactMap { path -> (String, JSONValue)? in
             cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute).map {
                 (MatterServerNodes.key(path), JSONValue($0, octetStrings: .base64))
             }
         }
         send(Self.reply(id, JSONValue.object(values).rendered))
+    }
+
+    /// A command about a test node (`MatterServerTestNodes`), as python-matter-server answers it: what would reach
+    /// the device does nothing and answers null; the node is read from its dump; removing it forgets it.
+    private func handle(
+        _ command: String, _ id: String, _ args: [String: MatterServerRequest.Argument], testNode nodeID: UInt64,
+        _ test: MatterServerTestNodes.TestNode
+    ) {
+        switch command {
+        case "get_node":
+            send(Self.reply(id, test.json.rendered))
+        case "read_attribute":
+            readAttributes(id, args)
+        case "device_command", "write_attribute", "set_acl_entry", "set_node_binding", "set_default_fabric_label":
+            send(Self.reply(id, "null"))
+        case "interview_node":
+            send(Self.reply(id, "null"))
+            peers.broadcast(Self.event("node_updated", test.json))
+        case "remove_node":
+            if peers.testNodes.remove(nodeID) { peers.broadcast(Self.event("node_removed", .unsigned(nodeID))) }
+            send(Self.reply(id, "null"))
+        case "get_node_ip_addresses":
+            send(Self.reply(id, "[]"))
+        case "ping_node":
+            send(Self.reply(id, "{}"))
+        default:
+            send(
+                Self.error(
+                    messageID: id, code: 0,
+                    "node \(nodeID) is a test node imported from a dump: \(command) needs a device, and it has none"))
+        }
     }
 
     /// The hub's own user: who the API acts as (it listens on loopback, or behind a token once that is built).

@@ -17,6 +17,12 @@ public enum JSONValue: Equatable, Sendable {
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered == rhs.rendered }
 
+    /// An object's member named `key`; nil for a missing one, or when this is no object.
+    public func member(_ key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
     public var rendered: String {
         switch self {
         case .null: "null"

@@ -349,6 +349,76 @@ extension MatterServerAPITests {
         }
     }
 
+    /// import_test_node as python-matter-server takes it: a Home Assistant diagnostics dump (here of the hub's own
+    /// light) becomes node 900000, told to listening clients, served from its dump (the same node but for its ID), its
+    /// commands doing nothing; removing it forgets it; a bad dump imports nothing.
+    @Test func testNodesComeFromADumpAndReachNoDevice() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
+            try await home.followEveryNode()
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            client.openWebSocket()
+            _ = try client.readText()  // server_info
+            let answer = { (id: String) async throws -> String? in
+                while let frame = try? await client.nextText() {
+                    if frame.hasPrefix(#"{"message_id": "\#(id)""#) { return frame }
+                }
+                return nil
+            }
+            client.sendText(#"{"message_id": "node", "command": "get_node", "args": {"node_id": \#(nodeID)}}"#)
+            let real = String(
+                try #require(try await answer("node")).dropFirst(#"{"message_id": "node", "result": "#.count).dropLast()
+            )
+            client.sendText(#"{"message_id": "listen", "command": "start_listening"}"#)
+            _ = try await answer("listen")
+
+            for (dump, details) in [
+                ("not json", "the dump is not a diagnostics file: JSON with a data object expected"),
+                (#"{"data": {"node": {"node_id": 1}}}"#, "node 0 has no valid date_commissioned"),
+                (#"{"data": {}}"#, "the dump has neither data.node nor data.server.nodes"),
+            ] {
+                let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [dump]), as: UTF8.self)
+                client.sendText(
+                    #"{"message_id": "bad", "command": "import_test_node", "args": {"dump": \#(quoted.dropFirst().dropLast())}}"#
+                )
+                #expect(try await answer("bad") == #"{"message_id": "bad", "error_code": 8, "details": "\#(details)"}"#)
+            }
+            let dump = String(
+                decoding: try JSONSerialization.data(withJSONObject: [#"{"data": {"node": \#(real)}}"#]), as: UTF8.self)
+            client.sendText(
+                #"{"message_id": "import", "command": "import_test_node", "args": {"dump": \#(dump.dropFirst().dropLast())}}"#
+            )
+            #expect(try await answer("import") == #"{"message_id": "import", "result": null}"#)
+            let expected = real.replacingOccurrences(of: #""node_id":\#(nodeID)"#, with: #""node_id":900000"#)
+            client.sendText(#"{"message_id": "test", "command": "get_node", "args": {"node_id": 900000}}"#)
+            let test = try #require(try await answer("test"))
+            let decode = { (text: String) in try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary }
+            let served = String(test.dropFirst(#"{"message_id": "test", "result": "#.count).dropLast())
+            #expect(try decode(expected)?["attributes"] != nil)
+            #expect(try decode(served) == decode(expected))
+            client.sendText(
+                #"{"message_id": "read", "command": "read_attribute", "args": {"node_id": 900000, "attribute_path": "0/40/1"}}"#
+            )
+            #expect(try await answer("read") == #"{"message_id": "read", "result": {"0/40/1":"swift-home"}}"#)
+            client.sendText(
+                #"{"message_id": "off", "command": "device_command", "args": {"node_id": 900000, "endpoint_id": 1, "cluster_id": 6, "command_name": "Off", "payload": {}}}"#
+            )
+            #expect(try await answer("off") == #"{"message_id": "off", "result": null}"#)
+            client.sendText(
+                #"{"message_id": "window", "command": "open_commissioning_window", "args": {"node_id": 900000}}"#)
+            #expect(try await answer("window")?.contains(#""error_code": 0"#) == true)
+            client.sendText(#"{"message_id": "nodes", "command": "get_nodes"}"#)
+            #expect(try await answer("nodes")?.contains(#"{"node_id":900000,"#) == true)
+            client.sendText(#"{"message_id": "remove", "command": "remove_node", "args": {"node_id": 900000}}"#)
+            #expect(try await answer("remove") == #"{"message_id": "remove", "result": null}"#)
+            client.sendText(#"{"message_id": "gone", "command": "get_node", "args": {"node_id": 900000}}"#)
+            #expect(try await answer("gone")?.contains(#""error_code": 5"#) == true)
+            #expect(home.context.model.snapshot.devices.keys.sorted() == [nodeID], "the home never had the test node")
+        }
+    }
+
     /// Beyond loopback only with a token; with one, every request presents it (query or Bearer), in a file only its
     /// owner reads.
     @Test func aTokenGuardsTheAPIAndIsReadOnlyFromAPrivateFile() async throws {
