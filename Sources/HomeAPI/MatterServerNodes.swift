@@ -60,10 +60,12 @@ enum MatterServerNodes {
 
     /// Naive UTC, to the second, as python-matter-server writes it (`datetime.fromisoformat` reads it back).
     static func isoDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: date)
+        // gmtime_r rather than a DateFormatter, which costs more to make than a node does to render.
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var utc = tm()
+        gmtime_r(&seconds, &utc)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour,
+            utc.tm_min, utc.tm_sec)
     }
 }

@@ -24,22 +24,49 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     public var rendered: String {
+        var output = ""
+        write(into: &output)
+        return output
+    }
+
+    /// Appends the text to `output`: one buffer for the whole document, which the Matter-server API's answers for
+    /// a thousand nodes (megabytes) need, where concatenating each level's text would copy it again at every level.
+    public func write(into output: inout String) {
         switch self {
-        case .null: "null"
-        case .bool(let value): value ? "true" : "false"
-        case .unsigned(let value): String(value)
-        case .signed(let value): String(value)
-        case .seconds(let value): String(format: "%.3f", value)
-        case .number(let value): value.isFinite ? "\(value)" : "null"
-        case .string(let text): Self.quote(text)
-        case .array(let items): "[" + items.map(\.rendered).joined(separator: ",") + "]"
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .unsigned(let value): output += String(value)
+        case .signed(let value): output += String(value)
+        case .seconds(let value): output += String(format: "%.3f", value)
+        case .number(let value): output += value.isFinite ? "\(value)" : "null"
+        case .string(let text): Self.quote(text, into: &output)
+        case .array(let items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                item.write(into: &output)
+            }
+            output += "]"
         case .object(let members):
-            "{" + members.map { Self.quote($0.0) + ":" + $0.1.rendered }.joined(separator: ",") + "}"
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                Self.quote(member.0, into: &output)
+                output += ":"
+                member.1.write(into: &output)
+            }
+            output += "}"
         }
     }
 
-    private static func quote(_ text: String) -> String {
-        var output = "\""
+    private static func quote(_ text: String, into output: inout String) {
+        output += "\""
+        // Most text needs no escape: it goes in whole.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            output += text
+            output += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
@@ -53,6 +80,6 @@ public enum JSONValue: Equatable, Sendable {
             default: output.unicodeScalars.append(scalar)
             }
         }
-        return output + "\""
+        output += "\""
     }
 }
