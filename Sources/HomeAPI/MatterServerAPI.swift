@@ -11,33 +11,21 @@ import Synchronization
 
 /// The Matter-server WebSocket API (python-matter-server's protocol, schema 11; `../shared/protocols/matter-server-ws.md`)
 /// that Home Assistant speaks, served by the hub on TCP, on loopback unless a token guards it (`MatterServerToken`):
-/// `GET /info`, and `GET /ws`, where a client gets `server_info` as its first frame. Built so far: `server_info`,
-/// `start_listening` (the nodes, then the events `node_added`, `node_updated` on every change of availability,
-/// `node_removed`, `attribute_updated`, `endpoint_added` and `endpoint_removed`, only ever about nodes and endpoints
-/// the client has), `get_nodes`, `get_node`, `interview_node`, `ping_node`, `get_vendor_names` (the vendors the
-/// devices name) and `set_default_fabric_label` (accepted; the fabric's label stays the home's name, as the Home API
-/// names it: one hub, two views, the names the Home API's own), `device_command` (name-keyed payloads through the
-/// data model's field tables, timed when asked or when the specification makes the command timed),
-/// `read_attribute` (from the live cache, wildcards too), `write_attribute`, `set_acl_entry` and `set_node_binding`
-/// (the device's status for the path), `commission_with_code` and `commission_on_network` (over IP),
-/// `open_commissioning_window`, `remove_node`, `get_node_ip_addresses`, `diagnostics`, the protocol's own errors for
-/// update checks (no OTA source), Wi-Fi and Thread credentials (no Bluetooth), and the `node_event` and
-/// `server_shutdown` events (`server_info_updated` never: nothing here changes the server's info while it runs).
-/// Every other command of the protocol is answered with the protocol's error 0 saying it is not built yet, an
-/// unknown one with error 9, bad arguments with error 8 (nothing changes).
+/// `GET /info`, and `GET /ws`, where a client gets `server_info` as its first frame, then has every command of the
+/// schema: `start_listening` (the nodes, then the events `node_added`, `node_updated` on every change of
+/// availability, `node_removed`, `attribute_updated`, `node_event`, `endpoint_added` and `endpoint_removed`, only ever
+/// about nodes and endpoints the client has; `server_shutdown` when the server stops; `server_info_updated` never:
+/// nothing here changes the server's info while it runs), the nodes as MatterNodeData from the live model,
+/// `device_command` and `write_attribute` through the data model's field tables (timed when asked or when the
+/// specification makes them timed), `read_attribute` from the live cache, commissioning over IP (`discover` and
+/// commissioning by passcode on the hub's interfaces), `import_test_node` (`MatterServerTestNodes`). What needs
+/// what the hub has not (Bluetooth, Thread, an OTA source) answers the protocol's own error saying so;
+/// `set_default_fabric_label` is accepted, the fabric's label staying the home's name (one hub, two views: the
+/// names the Home API's own). An unknown command is error 9, bad arguments error 8, and nothing changes.
 public final class MatterServerAPI: Sendable {
     /// The versions this side speaks (§2 of the facts: a client refuses a server below 11).
     static let schemaVersion = 11
     static let minimumSchemaVersion = 9
-
-    /// The commands of schema 11, so a client learns which are not built yet rather than that they do not exist.
-    static let commands: Set<String> = [
-        "start_listening", "server_info", "diagnostics", "get_nodes", "get_node", "commission_with_code",
-        "commission_on_network", "open_commissioning_window", "discover", "interview_node", "device_command",
-        "read_attribute", "write_attribute", "remove_node", "ping_node", "get_node_ip_addresses", "get_vendor_names",
-        "import_test_node", "set_default_fabric_label", "set_wifi_credentials", "set_thread_dataset",
-        "check_node_update", "update_node", "set_acl_entry", "set_node_binding",
-    ]
 
     private let listeners: [TCPListener]
     private let clients: MatterServerClients
@@ -438,6 +426,15 @@ private final class MatterServerClient: Sendable {
             } catch {
                 send(Self.error(messageID: id, code: 8, "\(error)"))
             }
+        case "discover":
+            Task { [self] in
+                do throws(HomeError) {
+                    let nodes = try await discover().map(Self.commissionableNodeData)
+                    send(Self.reply(id, JSONValue.array(nodes).rendered))
+                } catch {
+                    send(Self.error(messageID: id, code: 0, error.message))
+                }
+            }
         case "get_vendor_names":
             vendorNames(id, request.args["filter_vendors"])
         case "ping_node":
@@ -445,10 +442,7 @@ private final class MatterServerClient: Sendable {
             guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
             Task { [self] in send(Self.reply(id, await ping(nodeID).rendered)) }
         default:
-            guard MatterServerAPI.commands.contains(command) else {
-                return send(Self.error(messageID: id, code: 9, "Invalid command: \(command)"))
-            }
-            send(Self.error(messageID: id, code: 0, "\(command) is not built yet in swift-home's Matter-server API"))
+            send(Self.error(messageID: id, code: 9, "Invalid command: \(command)"))
         }
     }
 
@@ -838,7 +832,7 @@ private final class MatterServerClient: Sendable {
                 return send(Self.error(messageID: id, code: 8, "ip_addr \(text.prefix(60)) is no IP address"))
             }
         } else if args["filter_type"]?.unsigned ?? 0 == 0 {
-            return send(Self.error(messageID: id, code: 8, "give ip_addr, or a discriminator filter to look for"))
+            return commissionByPasscode(id, UInt32(pin))
         }
         let payload = SetupPayload(
             vendorID: nil, productID: nil, discoveryCapabilities: [.onNetwork], discriminator: discriminator,
@@ -852,23 +846,116 @@ private final class MatterServerClient: Sendable {
     /// Commissions the device of `code` (at `address`, or found by discovery on the hub's interfaces) and answers its
     /// node once the hub follows it.
     private func commission(_ id: String, code: String, address: SocketAddress?) {
-        guard case .embedded(let local) = context.backend else { return }
+        Task { [self] in
+            do throws(HomeError) {
+                send(Self.reply(id, try await commissioned(code: code, address: address).rendered))
+            } catch {
+                send(Self.error(messageID: id, code: 1, error.message))
+            }
+        }
+    }
+
+    /// The node the device becomes, once commissioned and followed: as python-matter-server answers, after the
+    /// first subscription, so the node comes whole.
+    private func commissioned(code: String, address: SocketAddress?) async throws(HomeError) -> JSONValue {
+        let local = try context.embedded("commissioning through the Matter-server API")
         let request = HubRequest.DirectCommissioning(
             payload: code, address: address ?? local.commissioning.address,
             interfaces: local.commissioning.interfaces, paaTrustStore: local.commissioning.paaTrustStore,
             acceptUntrustedDevice: false, name: nil, room: nil)
+        guard case .commissioned(let device) = try await context.execute(.commissionDevice(request), caller: caller)
+        else { throw HomeError(.internal, "the hub answered the commissioning with something else") }
+        _ = try? await local.live.connection(to: device.nodeID)
+        guard let node = MatterServerNodes.node(device.nodeID, context.model.snapshot) else {
+            throw HomeError(.unavailable, "the node left the home meanwhile")
+        }
+        return node
+    }
+
+    /// How long `discover` (and commissioning by passcode alone) listens for commissionable devices: as long as
+    /// `home discover` does by default, enough for every device on the link to answer a query and its retries.
+    static let discoveryWindow: Duration = .seconds(3)
+
+    /// The devices in commissioning mode that answer on the hub's interfaces (DNS-SD `_matterc._udp`), as
+    /// python-matter-server's CommissionableNodeData.
+    private func discover() async throws(HomeError) -> [CommissionableNode] {
+        let interfaces = try context.embedded("discovering devices").commissioning.interfaces
+        guard !interfaces.isEmpty else {
+            throw HomeError(
+                .failedPrecondition,
+                "the hub looks for devices on no interface: start it with home serve --interface NAME")
+        }
+        do throws(MulticastDNSError) {
+            return try await MulticastDNSQuerier().browseCommissionable(
+                .all, interfaces: interfaces, timeout: Self.discoveryWindow)
+        } catch {
+            throw HomeError(.unavailable, "discovery on \(interfaces.joined(separator: ", ")): \(error)")
+        }
+    }
+
+    private static func commissionableNodeData(_ node: CommissionableNode) -> JSONValue {
+        let txt = node.txt
+        let number = { (value: UInt64?) -> JSONValue in value.map(JSONValue.unsigned) ?? .null }
+        let text = { (value: String?) -> JSONValue in value.map(JSONValue.string) ?? .null }
+        let milliseconds = { (duration: Duration?) -> JSONValue in
+            number(duration.map { UInt64($0 / .milliseconds(1)) })
+        }
+        let addresses: [String] = node.ipv6Addresses.map(\.description) + node.ipv4Addresses.map(\.description)
+        // §4.3.1.9: T is a bitmap; bit 1 or 2 says TCP as a client or a server.
+        let tcp: Bool = (txt.tcpSupport ?? 0) & 0b110 != 0
+        let members: [(String, JSONValue)] = [
+            ("instance_name", .string(node.instanceName)),
+            ("host_name", .string(node.hostName.description)),
+            ("port", .unsigned(UInt64(node.port))),
+            ("long_discriminator", number(node.longDiscriminator.map(UInt64.init))),
+            ("vendor_id", number(txt.vendorID.map(UInt64.init))),
+            ("product_id", number(txt.productID.map(UInt64.init))),
+            ("commissioning_mode", number(txt.commissioningMode.map(UInt64.init))),
+            ("device_type", number(txt.deviceType.map(UInt64.init))),
+            ("device_name", text(txt.deviceName)),
+            ("pairing_instruction", text(txt.pairingInstruction)),
+            ("pairing_hint", number(txt.pairingHint.map(UInt64.init))),
+            ("mrp_retry_interval_idle", milliseconds(txt.sessionIdleInterval)),
+            ("mrp_retry_interval_active", milliseconds(txt.sessionActiveInterval)),
+            ("supports_tcp", .bool(tcp)),
+            ("addresses", .array(addresses.map(JSONValue.string))),
+            ("rotating_id", text(txt.rotatingID)),
+        ]
+        return .object(members)
+    }
+
+    /// Commissioning by passcode alone: every device in commissioning mode on the hub's interfaces is tried in turn
+    /// (the passcode is what tells them apart) until one is commissioned.
+    private func commissionByPasscode(_ id: String, _ passcode: UInt32) {
         Task { [self] in
             do throws(HomeError) {
-                guard
-                    case .commissioned(let device) = try await context.execute(
-                        .commissionDevice(request), caller: caller)
-                else { return send(Self.error(messageID: id, code: 1, "the hub answered something else")) }
-                // As python-matter-server answers: after the first subscription, so the node comes whole.
-                _ = try? await local.live.connection(to: device.nodeID)
-                guard let node = MatterServerNodes.node(device.nodeID, context.model.snapshot) else {
-                    return send(Self.error(messageID: id, code: 1, "the node left the home meanwhile"))
+                let candidates = try await discover().filter { ($0.txt.commissioningMode ?? 0) != 0 }
+                guard !candidates.isEmpty else {
+                    return send(
+                        Self.error(
+                            messageID: id, code: 1,
+                            "no device in commissioning mode answered within \(Self.discoveryWindow)"))
                 }
-                send(Self.reply(id, node.rendered))
+                var failures: [String] = []
+                for candidate in candidates {
+                    guard let discriminator = candidate.longDiscriminator,
+                        let address = candidate.ipv6Addresses.first.map({ SocketAddress.ipv6($0, port: candidate.port) }
+                        )
+                            ?? candidate.ipv4Addresses.first.map({ SocketAddress.ipv4($0, port: candidate.port) }),
+                        let code = try? SetupPayload(
+                            vendorID: nil, productID: nil, discoveryCapabilities: [.onNetwork],
+                            discriminator: .long(discriminator), passcode: passcode
+                        ).manualCode()
+                    else { continue }
+                    do throws(HomeError) {
+                        return send(Self.reply(id, try await commissioned(code: code, address: address).rendered))
+                    } catch {
+                        failures.append("\(candidate.instanceName): \(error.message)")
+                    }
+                }
+                send(
+                    Self.error(
+                        messageID: id, code: 1, "no device took the passcode: " + failures.joined(separator: "; ")))
             } catch {
                 send(Self.error(messageID: id, code: 1, error.message))
             }

@@ -46,7 +46,11 @@ import Testing
             client.sendText(#"{"message_id": "2", "command": "get_nodes"}"#)
             #expect(try client.readText() == #"{"message_id": "2", "result": []}"#)
             client.sendText(#"{"message_id": "2a", "command": "discover"}"#)
-            #expect(try client.readText().contains(#""message_id": "2a", "error_code": 0"#))
+            // This hub was given no interface to look on (home serve --interface).
+            #expect(
+                try client.readText()
+                    == #"{"message_id": "2a", "error_code": 0, "details": "the hub looks for devices on no interface: start it with home serve --interface NAME"}"#
+            )
             client.sendText(#"{"message_id": "2b", "command": "get_node", "args": {"node_id": 18446744073709551615}}"#)
             #expect(
                 try client.readText()
@@ -68,7 +72,6 @@ import Testing
                 refused.contains(#""message_id": "c2", "error_code": 1"#) && refused.contains("Bluetooth"), "\(refused)"
             )
             for (args, reason) in [
-                (#"{"setup_pin_code": 20202021}"#, "give ip_addr, or a discriminator filter to look for"),
                 (#"{"setup_pin_code": 20202021, "filter_type": 3, "filter": 65521}"#, "filter_type 3 is not built"),
                 (#"{"setup_pin_code": 20202021, "ip_addr": "kitchen"}"#, "ip_addr kitchen is no IP address"),
                 (#"{"setup_pin_code": 11111111, "ip_addr": "::1"}"#, "11111111 is not a valid setup passcode"),
@@ -77,6 +80,11 @@ import Testing
                 let answer = try client.readText()
                 #expect(answer.hasPrefix(#"{"message_id": "n", "error_code": 8, "details": "\#(reason)"#), "\(answer)")
             }
+            client.sendText(
+                #"{"message_id": "p", "command": "commission_on_network", "args": {"setup_pin_code": 20202021}}"#)
+            #expect(
+                try client.readText().hasPrefix(
+                    #"{"message_id": "p", "error_code": 1, "details": "the hub looks for devices on no interface"#))
             client.sendText(
                 #"{"message_id": "w", "command": "open_commissioning_window", "args": {"node_id": 1, "timeout": 10}}"#)
             #expect(
