@@ -19,13 +19,8 @@ for dir in $GENERATED; do mkdir -p "$OUT/$dir"; done
 
 DATAMODEL="${DATAMODEL:-../shared/datamodel}"
 
-# The clusters the hub and its device types use (the spec device types name more; those stay IDs only).
-CLUSTERS="Identify,Groups,OnOff,LevelControl,Descriptor,AccessControl,BasicInformation,PowerSource"
-CLUSTERS="$CLUSTERS,GeneralCommissioning,NetworkCommissioning,GeneralDiagnostics,BridgedDeviceBasicInformation,Switch"
-CLUSTERS="$CLUSTERS,AdministratorCommissioning,OperationalCredentials,GroupKeyManagement,BooleanState,ScenesManagement"
-CLUSTERS="$CLUSTERS,DoorLock,WindowCovering,Thermostat,FanControl,ColorControl,IlluminanceMeasurement"
-CLUSTERS="$CLUSTERS,TemperatureMeasurement,RelativeHumidityMeasurement,OccupancySensing,LocalizationConfiguration,Binding"
-
+# Every cluster of the IDL (the generator's default), so every device Home Assistant supports has its names here
+# too: the Matter-server API names commands and fields from these tables.
 swift build --product datamodel-generator >/dev/null
 GENERATOR="$(swift build --show-bin-path)/datamodel-generator"
 
@@ -33,7 +28,6 @@ GENERATOR="$(swift build --show-bin-path)/datamodel-generator"
     --idl "$DATAMODEL/controller-clusters.matter" \
     --device-types "$DATAMODEL/matter-devices.xml" \
     --attribution "connectedhomeip, Apache-2.0" \
-    --clusters "$CLUSTERS" \
     --output "$OUT/Sources/MatterDataModel/Generated" \
     --traits "$OUT/Sources/HomeAPI/Generated"
 

@@ -28,6 +28,7 @@ public struct DoorLockControllerDeviceType: DeviceType {
         let traits: TraitCollection
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
         public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+        public var timeSynchronizationTrait: TimeSynchronizationTrait? { traits[TimeSynchronizationTrait.self] }
     }
 }
 
@@ -41,6 +42,7 @@ public struct AggregatorDeviceType: DeviceType {
     public struct MatterTraits: Hashable, Sendable {
         let traits: TraitCollection
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var actionsTrait: ActionsTrait? { traits[ActionsTrait.self] }
     }
 }
 
@@ -56,6 +58,8 @@ public struct GenericSwitchDeviceType: DeviceType {
         public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
         public var switchTrait: SwitchTrait? { traits[SwitchTrait.self] }
+        public var fixedLabelTrait: FixedLabelTrait? { traits[FixedLabelTrait.self] }
+        public var userLabelTrait: UserLabelTrait? { traits[UserLabelTrait.self] }
     }
 }
 
@@ -73,6 +77,20 @@ public struct PowerSourceDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x0012 OTA Requestor: its traits are its endpoint's clusters.
+public struct OtaRequestorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0012
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var otaSoftwareUpdateRequestorTrait: OtaSoftwareUpdateRequestorTrait? { traits[OtaSoftwareUpdateRequestorTrait.self] }
+    }
+}
+
 // Matter Device Library 0x0013 Bridged Node: its traits are its endpoint's clusters.
 public struct BridgedNodeDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x0013
@@ -83,8 +101,23 @@ public struct BridgedNodeDeviceType: DeviceType {
     public struct MatterTraits: Hashable, Sendable {
         let traits: TraitCollection
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var powerSourceConfigurationTrait: PowerSourceConfigurationTrait? { traits[PowerSourceConfigurationTrait.self] }
         public var powerSourceTrait: PowerSourceTrait? { traits[PowerSourceTrait.self] }
         public var bridgedDeviceBasicInformationTrait: BridgedDeviceBasicInformationTrait? { traits[BridgedDeviceBasicInformationTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0014 OTA Provider: its traits are its endpoint's clusters.
+public struct OtaProviderDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0014
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var otaSoftwareUpdateProviderTrait: OtaSoftwareUpdateProviderTrait? { traits[OtaSoftwareUpdateProviderTrait.self] }
     }
 }
 
@@ -116,12 +149,22 @@ public struct RootNodeDeviceType: DeviceType {
         public var accessControlTrait: AccessControlTrait? { traits[AccessControlTrait.self] }
         public var basicInformationTrait: BasicInformationTrait? { traits[BasicInformationTrait.self] }
         public var localizationConfigurationTrait: LocalizationConfigurationTrait? { traits[LocalizationConfigurationTrait.self] }
+        public var timeFormatLocalizationTrait: TimeFormatLocalizationTrait? { traits[TimeFormatLocalizationTrait.self] }
+        public var unitLocalizationTrait: UnitLocalizationTrait? { traits[UnitLocalizationTrait.self] }
+        public var powerSourceConfigurationTrait: PowerSourceConfigurationTrait? { traits[PowerSourceConfigurationTrait.self] }
         public var generalCommissioningTrait: GeneralCommissioningTrait? { traits[GeneralCommissioningTrait.self] }
         public var networkCommissioningTrait: NetworkCommissioningTrait? { traits[NetworkCommissioningTrait.self] }
+        public var diagnosticLogsTrait: DiagnosticLogsTrait? { traits[DiagnosticLogsTrait.self] }
         public var generalDiagnosticsTrait: GeneralDiagnosticsTrait? { traits[GeneralDiagnosticsTrait.self] }
+        public var softwareDiagnosticsTrait: SoftwareDiagnosticsTrait? { traits[SoftwareDiagnosticsTrait.self] }
+        public var threadNetworkDiagnosticsTrait: ThreadNetworkDiagnosticsTrait? { traits[ThreadNetworkDiagnosticsTrait.self] }
+        public var wiFiNetworkDiagnosticsTrait: WiFiNetworkDiagnosticsTrait? { traits[WiFiNetworkDiagnosticsTrait.self] }
+        public var ethernetNetworkDiagnosticsTrait: EthernetNetworkDiagnosticsTrait? { traits[EthernetNetworkDiagnosticsTrait.self] }
+        public var timeSynchronizationTrait: TimeSynchronizationTrait? { traits[TimeSynchronizationTrait.self] }
         public var administratorCommissioningTrait: AdministratorCommissioningTrait? { traits[AdministratorCommissioningTrait.self] }
         public var operationalCredentialsTrait: OperationalCredentialsTrait? { traits[OperationalCredentialsTrait.self] }
         public var groupKeyManagementTrait: GroupKeyManagementTrait? { traits[GroupKeyManagementTrait.self] }
+        public var icdManagementTrait: IcdManagementTrait? { traits[IcdManagementTrait.self] }
     }
 }
 
@@ -164,6 +207,9 @@ public struct SecondaryNetworkInterfaceDeviceType: DeviceType {
         let traits: TraitCollection
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
         public var networkCommissioningTrait: NetworkCommissioningTrait? { traits[NetworkCommissioningTrait.self] }
+        public var threadNetworkDiagnosticsTrait: ThreadNetworkDiagnosticsTrait? { traits[ThreadNetworkDiagnosticsTrait.self] }
+        public var wiFiNetworkDiagnosticsTrait: WiFiNetworkDiagnosticsTrait? { traits[WiFiNetworkDiagnosticsTrait.self] }
+        public var ethernetNetworkDiagnosticsTrait: EthernetNetworkDiagnosticsTrait? { traits[EthernetNetworkDiagnosticsTrait.self] }
     }
 }
 
@@ -183,6 +229,90 @@ public struct SpeakerDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x0023 Casting Video Player: its traits are its endpoint's clusters.
+public struct CastingVideoPlayerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0023
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var onOffTrait: OnOffTrait? { traits[OnOffTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var wakeOnLanTrait: WakeOnLanTrait? { traits[WakeOnLanTrait.self] }
+        public var channelTrait: ChannelTrait? { traits[ChannelTrait.self] }
+        public var targetNavigatorTrait: TargetNavigatorTrait? { traits[TargetNavigatorTrait.self] }
+        public var mediaPlaybackTrait: MediaPlaybackTrait? { traits[MediaPlaybackTrait.self] }
+        public var mediaInputTrait: MediaInputTrait? { traits[MediaInputTrait.self] }
+        public var lowPowerTrait: LowPowerTrait? { traits[LowPowerTrait.self] }
+        public var keypadInputTrait: KeypadInputTrait? { traits[KeypadInputTrait.self] }
+        public var contentLauncherTrait: ContentLauncherTrait? { traits[ContentLauncherTrait.self] }
+        public var audioOutputTrait: AudioOutputTrait? { traits[AudioOutputTrait.self] }
+        public var applicationLauncherTrait: ApplicationLauncherTrait? { traits[ApplicationLauncherTrait.self] }
+        public var accountLoginTrait: AccountLoginTrait? { traits[AccountLoginTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0024 Content App: its traits are its endpoint's clusters.
+public struct ContentAppDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0024
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var channelTrait: ChannelTrait? { traits[ChannelTrait.self] }
+        public var targetNavigatorTrait: TargetNavigatorTrait? { traits[TargetNavigatorTrait.self] }
+        public var mediaPlaybackTrait: MediaPlaybackTrait? { traits[MediaPlaybackTrait.self] }
+        public var keypadInputTrait: KeypadInputTrait? { traits[KeypadInputTrait.self] }
+        public var contentLauncherTrait: ContentLauncherTrait? { traits[ContentLauncherTrait.self] }
+        public var applicationLauncherTrait: ApplicationLauncherTrait? { traits[ApplicationLauncherTrait.self] }
+        public var applicationBasicTrait: ApplicationBasicTrait? { traits[ApplicationBasicTrait.self] }
+        public var accountLoginTrait: AccountLoginTrait? { traits[AccountLoginTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0027 Mode Select: its traits are its endpoint's clusters.
+public struct ModeSelectDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0027
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var modeSelectTrait: ModeSelectTrait? { traits[ModeSelectTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0028 Basic Video Player: its traits are its endpoint's clusters.
+public struct BasicVideoPlayerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0028
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var onOffTrait: OnOffTrait? { traits[OnOffTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var wakeOnLanTrait: WakeOnLanTrait? { traits[WakeOnLanTrait.self] }
+        public var channelTrait: ChannelTrait? { traits[ChannelTrait.self] }
+        public var targetNavigatorTrait: TargetNavigatorTrait? { traits[TargetNavigatorTrait.self] }
+        public var mediaPlaybackTrait: MediaPlaybackTrait? { traits[MediaPlaybackTrait.self] }
+        public var mediaInputTrait: MediaInputTrait? { traits[MediaInputTrait.self] }
+        public var lowPowerTrait: LowPowerTrait? { traits[LowPowerTrait.self] }
+        public var keypadInputTrait: KeypadInputTrait? { traits[KeypadInputTrait.self] }
+        public var audioOutputTrait: AudioOutputTrait? { traits[AudioOutputTrait.self] }
+    }
+}
+
 // Matter Device Library 0x0029 Casting Video Client: its traits are its endpoint's clusters.
 public struct CastingVideoClientDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x0029
@@ -196,6 +326,18 @@ public struct CastingVideoClientDeviceType: DeviceType {
         public var levelControlTrait: LevelControlTrait? { traits[LevelControlTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
         public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+        public var wakeOnLanTrait: WakeOnLanTrait? { traits[WakeOnLanTrait.self] }
+        public var channelTrait: ChannelTrait? { traits[ChannelTrait.self] }
+        public var targetNavigatorTrait: TargetNavigatorTrait? { traits[TargetNavigatorTrait.self] }
+        public var mediaPlaybackTrait: MediaPlaybackTrait? { traits[MediaPlaybackTrait.self] }
+        public var mediaInputTrait: MediaInputTrait? { traits[MediaInputTrait.self] }
+        public var lowPowerTrait: LowPowerTrait? { traits[LowPowerTrait.self] }
+        public var keypadInputTrait: KeypadInputTrait? { traits[KeypadInputTrait.self] }
+        public var contentLauncherTrait: ContentLauncherTrait? { traits[ContentLauncherTrait.self] }
+        public var audioOutputTrait: AudioOutputTrait? { traits[AudioOutputTrait.self] }
+        public var applicationLauncherTrait: ApplicationLauncherTrait? { traits[ApplicationLauncherTrait.self] }
+        public var applicationBasicTrait: ApplicationBasicTrait? { traits[ApplicationBasicTrait.self] }
+        public var accountLoginTrait: AccountLoginTrait? { traits[AccountLoginTrait.self] }
     }
 }
 
@@ -212,6 +354,17 @@ public struct VideoRemoteControlDeviceType: DeviceType {
         public var levelControlTrait: LevelControlTrait? { traits[LevelControlTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
         public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+        public var wakeOnLanTrait: WakeOnLanTrait? { traits[WakeOnLanTrait.self] }
+        public var channelTrait: ChannelTrait? { traits[ChannelTrait.self] }
+        public var targetNavigatorTrait: TargetNavigatorTrait? { traits[TargetNavigatorTrait.self] }
+        public var mediaPlaybackTrait: MediaPlaybackTrait? { traits[MediaPlaybackTrait.self] }
+        public var mediaInputTrait: MediaInputTrait? { traits[MediaInputTrait.self] }
+        public var lowPowerTrait: LowPowerTrait? { traits[LowPowerTrait.self] }
+        public var keypadInputTrait: KeypadInputTrait? { traits[KeypadInputTrait.self] }
+        public var contentLauncherTrait: ContentLauncherTrait? { traits[ContentLauncherTrait.self] }
+        public var audioOutputTrait: AudioOutputTrait? { traits[AudioOutputTrait.self] }
+        public var applicationLauncherTrait: ApplicationLauncherTrait? { traits[ApplicationLauncherTrait.self] }
+        public var accountLoginTrait: AccountLoginTrait? { traits[AccountLoginTrait.self] }
     }
 }
 
@@ -231,6 +384,130 @@ public struct FanDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x002C Air Quality Sensor: its traits are its endpoint's clusters.
+public struct AirQualitySensorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x002C
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var airQualityTrait: AirQualityTrait? { traits[AirQualityTrait.self] }
+        public var temperatureMeasurementTrait: TemperatureMeasurementTrait? { traits[TemperatureMeasurementTrait.self] }
+        public var relativeHumidityMeasurementTrait: RelativeHumidityMeasurementTrait? { traits[RelativeHumidityMeasurementTrait.self] }
+        public var carbonMonoxideConcentrationMeasurementTrait: CarbonMonoxideConcentrationMeasurementTrait? { traits[CarbonMonoxideConcentrationMeasurementTrait.self] }
+        public var carbonDioxideConcentrationMeasurementTrait: CarbonDioxideConcentrationMeasurementTrait? { traits[CarbonDioxideConcentrationMeasurementTrait.self] }
+        public var nitrogenDioxideConcentrationMeasurementTrait: NitrogenDioxideConcentrationMeasurementTrait? { traits[NitrogenDioxideConcentrationMeasurementTrait.self] }
+        public var ozoneConcentrationMeasurementTrait: OzoneConcentrationMeasurementTrait? { traits[OzoneConcentrationMeasurementTrait.self] }
+        public var pm25ConcentrationMeasurementTrait: Pm25ConcentrationMeasurementTrait? { traits[Pm25ConcentrationMeasurementTrait.self] }
+        public var formaldehydeConcentrationMeasurementTrait: FormaldehydeConcentrationMeasurementTrait? { traits[FormaldehydeConcentrationMeasurementTrait.self] }
+        public var pm1ConcentrationMeasurementTrait: Pm1ConcentrationMeasurementTrait? { traits[Pm1ConcentrationMeasurementTrait.self] }
+        public var pm10ConcentrationMeasurementTrait: Pm10ConcentrationMeasurementTrait? { traits[Pm10ConcentrationMeasurementTrait.self] }
+        public var totalVolatileOrganicCompoundsConcentrationMeasurementTrait: TotalVolatileOrganicCompoundsConcentrationMeasurementTrait? { traits[TotalVolatileOrganicCompoundsConcentrationMeasurementTrait.self] }
+        public var radonConcentrationMeasurementTrait: RadonConcentrationMeasurementTrait? { traits[RadonConcentrationMeasurementTrait.self] }
+    }
+}
+
+// Matter Device Library 0x002D Air Purifier: its traits are its endpoint's clusters.
+public struct AirPurifierDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x002D
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var groupsTrait: GroupsTrait? { traits[GroupsTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var hepaFilterMonitoringTrait: HepaFilterMonitoringTrait? { traits[HepaFilterMonitoringTrait.self] }
+        public var activatedCarbonFilterMonitoringTrait: ActivatedCarbonFilterMonitoringTrait? { traits[ActivatedCarbonFilterMonitoringTrait.self] }
+        public var fanControlTrait: FanControlTrait? { traits[FanControlTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0041 Water Freeze Detector: its traits are its endpoint's clusters.
+public struct WaterFreezeDetectorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0041
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var booleanStateTrait: BooleanStateTrait? { traits[BooleanStateTrait.self] }
+        public var booleanStateConfigurationTrait: BooleanStateConfigurationTrait? { traits[BooleanStateConfigurationTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0042 Water Valve: its traits are its endpoint's clusters.
+public struct WaterValveDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0042
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var valveConfigurationAndControlTrait: ValveConfigurationAndControlTrait? { traits[ValveConfigurationAndControlTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0043 Water Leak Detector: its traits are its endpoint's clusters.
+public struct WaterLeakDetectorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0043
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var booleanStateTrait: BooleanStateTrait? { traits[BooleanStateTrait.self] }
+        public var booleanStateConfigurationTrait: BooleanStateConfigurationTrait? { traits[BooleanStateConfigurationTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0044 Rain Sensor: its traits are its endpoint's clusters.
+public struct RainSensorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0044
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var booleanStateTrait: BooleanStateTrait? { traits[BooleanStateTrait.self] }
+        public var booleanStateConfigurationTrait: BooleanStateConfigurationTrait? { traits[BooleanStateConfigurationTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0045 Soil Sensor: its traits are its endpoint's clusters.
+public struct SoilSensorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0045
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var temperatureMeasurementTrait: TemperatureMeasurementTrait? { traits[TemperatureMeasurementTrait.self] }
+        public var soilMeasurementTrait: SoilMeasurementTrait? { traits[SoilMeasurementTrait.self] }
+    }
+}
+
 // Matter Device Library 0x0070 Refrigerator: its traits are its endpoint's clusters.
 public struct RefrigeratorDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x0070
@@ -242,6 +519,26 @@ public struct RefrigeratorDeviceType: DeviceType {
         let traits: TraitCollection
         public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var refrigeratorAndTemperatureControlledCabinetModeTrait: RefrigeratorAndTemperatureControlledCabinetModeTrait? { traits[RefrigeratorAndTemperatureControlledCabinetModeTrait.self] }
+        public var refrigeratorAlarmTrait: RefrigeratorAlarmTrait? { traits[RefrigeratorAlarmTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0071 Temperature Controlled Cabinet: its traits are its endpoint's clusters.
+public struct TemperatureControlledCabinetDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0071
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var ovenCavityOperationalStateTrait: OvenCavityOperationalStateTrait? { traits[OvenCavityOperationalStateTrait.self] }
+        public var ovenModeTrait: OvenModeTrait? { traits[OvenModeTrait.self] }
+        public var refrigeratorAndTemperatureControlledCabinetModeTrait: RefrigeratorAndTemperatureControlledCabinetModeTrait? { traits[RefrigeratorAndTemperatureControlledCabinetModeTrait.self] }
+        public var temperatureControlTrait: TemperatureControlTrait? { traits[TemperatureControlTrait.self] }
+        public var temperatureMeasurementTrait: TemperatureMeasurementTrait? { traits[TemperatureMeasurementTrait.self] }
     }
 }
 
@@ -261,8 +558,101 @@ public struct RoomAirConditionerDeviceType: DeviceType {
         public var scenesManagementTrait: ScenesManagementTrait? { traits[ScenesManagementTrait.self] }
         public var thermostatTrait: ThermostatTrait? { traits[ThermostatTrait.self] }
         public var fanControlTrait: FanControlTrait? { traits[FanControlTrait.self] }
+        public var thermostatUserInterfaceConfigurationTrait: ThermostatUserInterfaceConfigurationTrait? { traits[ThermostatUserInterfaceConfigurationTrait.self] }
         public var temperatureMeasurementTrait: TemperatureMeasurementTrait? { traits[TemperatureMeasurementTrait.self] }
         public var relativeHumidityMeasurementTrait: RelativeHumidityMeasurementTrait? { traits[RelativeHumidityMeasurementTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0073 Laundry Washer: its traits are its endpoint's clusters.
+public struct LaundryWasherDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0073
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var onOffTrait: OnOffTrait? { traits[OnOffTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var laundryWasherModeTrait: LaundryWasherModeTrait? { traits[LaundryWasherModeTrait.self] }
+        public var laundryWasherControlsTrait: LaundryWasherControlsTrait? { traits[LaundryWasherControlsTrait.self] }
+        public var temperatureControlTrait: TemperatureControlTrait? { traits[TemperatureControlTrait.self] }
+        public var operationalStateTrait: OperationalStateTrait? { traits[OperationalStateTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0074 Robotic Vacuum Cleaner: its traits are its endpoint's clusters.
+public struct RoboticVacuumCleanerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0074
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var rvcRunModeTrait: RvcRunModeTrait? { traits[RvcRunModeTrait.self] }
+        public var rvcCleanModeTrait: RvcCleanModeTrait? { traits[RvcCleanModeTrait.self] }
+        public var rvcOperationalStateTrait: RvcOperationalStateTrait? { traits[RvcOperationalStateTrait.self] }
+        public var serviceAreaTrait: ServiceAreaTrait? { traits[ServiceAreaTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0075 Dishwasher: its traits are its endpoint's clusters.
+public struct DishwasherDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0075
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var onOffTrait: OnOffTrait? { traits[OnOffTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var temperatureControlTrait: TemperatureControlTrait? { traits[TemperatureControlTrait.self] }
+        public var dishwasherModeTrait: DishwasherModeTrait? { traits[DishwasherModeTrait.self] }
+        public var dishwasherAlarmTrait: DishwasherAlarmTrait? { traits[DishwasherAlarmTrait.self] }
+        public var operationalStateTrait: OperationalStateTrait? { traits[OperationalStateTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0076 Smoke CO Alarm: its traits are its endpoint's clusters.
+public struct SmokeCOAlarmDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0076
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var groupsTrait: GroupsTrait? { traits[GroupsTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var powerSourceTrait: PowerSourceTrait? { traits[PowerSourceTrait.self] }
+        public var smokeCoAlarmTrait: SmokeCoAlarmTrait? { traits[SmokeCoAlarmTrait.self] }
+        public var temperatureMeasurementTrait: TemperatureMeasurementTrait? { traits[TemperatureMeasurementTrait.self] }
+        public var relativeHumidityMeasurementTrait: RelativeHumidityMeasurementTrait? { traits[RelativeHumidityMeasurementTrait.self] }
+        public var carbonMonoxideConcentrationMeasurementTrait: CarbonMonoxideConcentrationMeasurementTrait? { traits[CarbonMonoxideConcentrationMeasurementTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0077 Cook Surface: its traits are its endpoint's clusters.
+public struct CookSurfaceDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0077
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var onOffTrait: OnOffTrait? { traits[OnOffTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var temperatureControlTrait: TemperatureControlTrait? { traits[TemperatureControlTrait.self] }
+        public var temperatureMeasurementTrait: TemperatureMeasurementTrait? { traits[TemperatureMeasurementTrait.self] }
     }
 }
 
@@ -281,6 +671,24 @@ public struct CooktopDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x0079 Microwave Oven: its traits are its endpoint's clusters.
+public struct MicrowaveOvenDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0079
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var microwaveOvenModeTrait: MicrowaveOvenModeTrait? { traits[MicrowaveOvenModeTrait.self] }
+        public var microwaveOvenControlTrait: MicrowaveOvenControlTrait? { traits[MicrowaveOvenControlTrait.self] }
+        public var operationalStateTrait: OperationalStateTrait? { traits[OperationalStateTrait.self] }
+        public var fanControlTrait: FanControlTrait? { traits[FanControlTrait.self] }
+    }
+}
+
 // Matter Device Library 0x007A Extractor Hood: its traits are its endpoint's clusters.
 public struct ExtractorHoodDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x007A
@@ -292,6 +700,8 @@ public struct ExtractorHoodDeviceType: DeviceType {
         let traits: TraitCollection
         public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var hepaFilterMonitoringTrait: HepaFilterMonitoringTrait? { traits[HepaFilterMonitoringTrait.self] }
+        public var activatedCarbonFilterMonitoringTrait: ActivatedCarbonFilterMonitoringTrait? { traits[ActivatedCarbonFilterMonitoringTrait.self] }
         public var fanControlTrait: FanControlTrait? { traits[FanControlTrait.self] }
     }
 }
@@ -307,6 +717,56 @@ public struct OvenDeviceType: DeviceType {
         let traits: TraitCollection
         public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+    }
+}
+
+// Matter Device Library 0x007C Laundry Dryer: its traits are its endpoint's clusters.
+public struct LaundryDryerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x007C
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var onOffTrait: OnOffTrait? { traits[OnOffTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var laundryDryerControlsTrait: LaundryDryerControlsTrait? { traits[LaundryDryerControlsTrait.self] }
+        public var laundryWasherModeTrait: LaundryWasherModeTrait? { traits[LaundryWasherModeTrait.self] }
+        public var temperatureControlTrait: TemperatureControlTrait? { traits[TemperatureControlTrait.self] }
+        public var operationalStateTrait: OperationalStateTrait? { traits[OperationalStateTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0090 Network Infrastructure Manager: its traits are its endpoint's clusters.
+public struct NetworkInfrastructureManagerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0090
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var wiFiNetworkManagementTrait: WiFiNetworkManagementTrait? { traits[WiFiNetworkManagementTrait.self] }
+        public var threadBorderRouterManagementTrait: ThreadBorderRouterManagementTrait? { traits[ThreadBorderRouterManagementTrait.self] }
+        public var threadNetworkDirectoryTrait: ThreadNetworkDirectoryTrait? { traits[ThreadNetworkDirectoryTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0091 Thread Border Router: its traits are its endpoint's clusters.
+public struct ThreadBorderRouterDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0091
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var threadNetworkDiagnosticsTrait: ThreadNetworkDiagnosticsTrait? { traits[ThreadNetworkDiagnosticsTrait.self] }
+        public var threadBorderRouterManagementTrait: ThreadBorderRouterManagementTrait? { traits[ThreadBorderRouterManagementTrait.self] }
     }
 }
 
@@ -532,6 +992,85 @@ public struct MountedDimmableLoadControlDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x0130 Joint Fabric Administrator: its traits are its endpoint's clusters.
+public struct JointFabricAdministratorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0130
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var jointFabricDatastoreTrait: JointFabricDatastoreTrait? { traits[JointFabricDatastoreTrait.self] }
+        public var jointFabricAdministratorTrait: JointFabricAdministratorTrait? { traits[JointFabricAdministratorTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0140 Intercom: its traits are its endpoint's clusters.
+public struct IntercomDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0140
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var powerSourceTrait: PowerSourceTrait? { traits[PowerSourceTrait.self] }
+        public var timeSynchronizationTrait: TimeSynchronizationTrait? { traits[TimeSynchronizationTrait.self] }
+        public var cameraAvStreamManagementTrait: CameraAvStreamManagementTrait? { traits[CameraAvStreamManagementTrait.self] }
+        public var cameraAvSettingsUserLevelManagementTrait: CameraAvSettingsUserLevelManagementTrait? { traits[CameraAvSettingsUserLevelManagementTrait.self] }
+        public var webRTCTransportProviderTrait: WebRTCTransportProviderTrait? { traits[WebRTCTransportProviderTrait.self] }
+        public var webRTCTransportRequestorTrait: WebRTCTransportRequestorTrait? { traits[WebRTCTransportRequestorTrait.self] }
+        public var tlsCertificateManagementTrait: TlsCertificateManagementTrait? { traits[TlsCertificateManagementTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0141 Audio Doorbell: its traits are its endpoint's clusters.
+public struct AudioDoorbellDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0141
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var powerSourceTrait: PowerSourceTrait? { traits[PowerSourceTrait.self] }
+        public var timeSynchronizationTrait: TimeSynchronizationTrait? { traits[TimeSynchronizationTrait.self] }
+        public var cameraAvStreamManagementTrait: CameraAvStreamManagementTrait? { traits[CameraAvStreamManagementTrait.self] }
+        public var webRTCTransportProviderTrait: WebRTCTransportProviderTrait? { traits[WebRTCTransportProviderTrait.self] }
+        public var webRTCTransportRequestorTrait: WebRTCTransportRequestorTrait? { traits[WebRTCTransportRequestorTrait.self] }
+        public var pushAvStreamTransportTrait: PushAvStreamTransportTrait? { traits[PushAvStreamTransportTrait.self] }
+        public var tlsCertificateManagementTrait: TlsCertificateManagementTrait? { traits[TlsCertificateManagementTrait.self] }
+        public var tlsClientManagementTrait: TlsClientManagementTrait? { traits[TlsClientManagementTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0142 Camera: its traits are its endpoint's clusters.
+public struct CameraDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0142
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var powerSourceTrait: PowerSourceTrait? { traits[PowerSourceTrait.self] }
+        public var timeSynchronizationTrait: TimeSynchronizationTrait? { traits[TimeSynchronizationTrait.self] }
+        public var occupancySensingTrait: OccupancySensingTrait? { traits[OccupancySensingTrait.self] }
+        public var zoneManagementTrait: ZoneManagementTrait? { traits[ZoneManagementTrait.self] }
+        public var cameraAvStreamManagementTrait: CameraAvStreamManagementTrait? { traits[CameraAvStreamManagementTrait.self] }
+        public var cameraAvSettingsUserLevelManagementTrait: CameraAvSettingsUserLevelManagementTrait? { traits[CameraAvSettingsUserLevelManagementTrait.self] }
+        public var webRTCTransportProviderTrait: WebRTCTransportProviderTrait? { traits[WebRTCTransportProviderTrait.self] }
+        public var webRTCTransportRequestorTrait: WebRTCTransportRequestorTrait? { traits[WebRTCTransportRequestorTrait.self] }
+        public var pushAvStreamTransportTrait: PushAvStreamTransportTrait? { traits[PushAvStreamTransportTrait.self] }
+        public var tlsCertificateManagementTrait: TlsCertificateManagementTrait? { traits[TlsCertificateManagementTrait.self] }
+        public var tlsClientManagementTrait: TlsClientManagementTrait? { traits[TlsClientManagementTrait.self] }
+    }
+}
+
 // Matter Device Library 0x0143 Video Doorbell: its traits are its endpoint's clusters.
 public struct VideoDoorbellDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x0143
@@ -553,6 +1092,52 @@ public struct FloodlightCameraDeviceType: DeviceType {
 
     public struct MatterTraits: Hashable, Sendable {
         let traits: TraitCollection
+    }
+}
+
+// Matter Device Library 0x0145 Snapshot Camera: its traits are its endpoint's clusters.
+public struct SnapshotCameraDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0145
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var powerSourceTrait: PowerSourceTrait? { traits[PowerSourceTrait.self] }
+        public var timeSynchronizationTrait: TimeSynchronizationTrait? { traits[TimeSynchronizationTrait.self] }
+        public var occupancySensingTrait: OccupancySensingTrait? { traits[OccupancySensingTrait.self] }
+        public var zoneManagementTrait: ZoneManagementTrait? { traits[ZoneManagementTrait.self] }
+        public var cameraAvStreamManagementTrait: CameraAvStreamManagementTrait? { traits[CameraAvStreamManagementTrait.self] }
+        public var cameraAvSettingsUserLevelManagementTrait: CameraAvSettingsUserLevelManagementTrait? { traits[CameraAvSettingsUserLevelManagementTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0146 Chime: its traits are its endpoint's clusters.
+public struct ChimeDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0146
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var chimeTrait: ChimeTrait? { traits[ChimeTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0147 Camera Controller: its traits are its endpoint's clusters.
+public struct CameraControllerDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0147
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var webRTCTransportRequestorTrait: WebRTCTransportRequestorTrait? { traits[WebRTCTransportRequestorTrait.self] }
     }
 }
 
@@ -603,6 +1188,35 @@ public struct WindowCoveringControllerDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x0230 Closure: its traits are its endpoint's clusters.
+public struct ClosureDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0230
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var closureControlTrait: ClosureControlTrait? { traits[ClosureControlTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0231 Closure Panel: its traits are its endpoint's clusters.
+public struct ClosurePanelDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0231
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var closureDimensionTrait: ClosureDimensionTrait? { traits[ClosureDimensionTrait.self] }
+    }
+}
+
 // Matter Device Library 0x023E Closure Controller: its traits are its endpoint's clusters.
 public struct ClosureControllerDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x023E
@@ -629,8 +1243,10 @@ public struct ThermostatDeviceType: DeviceType {
         public var groupsTrait: GroupsTrait? { traits[GroupsTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
         public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+        public var timeSynchronizationTrait: TimeSynchronizationTrait? { traits[TimeSynchronizationTrait.self] }
         public var scenesManagementTrait: ScenesManagementTrait? { traits[ScenesManagementTrait.self] }
         public var thermostatTrait: ThermostatTrait? { traits[ThermostatTrait.self] }
+        public var thermostatUserInterfaceConfigurationTrait: ThermostatUserInterfaceConfigurationTrait? { traits[ThermostatUserInterfaceConfigurationTrait.self] }
     }
 }
 
@@ -649,6 +1265,29 @@ public struct TemperatureSensorDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x0303 Pump: its traits are its endpoint's clusters.
+public struct PumpDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0303
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var groupsTrait: GroupsTrait? { traits[GroupsTrait.self] }
+        public var onOffTrait: OnOffTrait? { traits[OnOffTrait.self] }
+        public var levelControlTrait: LevelControlTrait? { traits[LevelControlTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+        public var scenesManagementTrait: ScenesManagementTrait? { traits[ScenesManagementTrait.self] }
+        public var pumpConfigurationAndControlTrait: PumpConfigurationAndControlTrait? { traits[PumpConfigurationAndControlTrait.self] }
+        public var temperatureMeasurementTrait: TemperatureMeasurementTrait? { traits[TemperatureMeasurementTrait.self] }
+        public var pressureMeasurementTrait: PressureMeasurementTrait? { traits[PressureMeasurementTrait.self] }
+        public var flowMeasurementTrait: FlowMeasurementTrait? { traits[FlowMeasurementTrait.self] }
+    }
+}
+
 // Matter Device Library 0x0304 Pump Controller: its traits are its endpoint's clusters.
 public struct PumpControllerDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x0304
@@ -661,6 +1300,36 @@ public struct PumpControllerDeviceType: DeviceType {
         public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
         public var bindingTrait: BindingTrait? { traits[BindingTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0305 Pressure Sensor: its traits are its endpoint's clusters.
+public struct PressureSensorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0305
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var pressureMeasurementTrait: PressureMeasurementTrait? { traits[PressureMeasurementTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0306 Flow Sensor: its traits are its endpoint's clusters.
+public struct FlowSensorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0306
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var flowMeasurementTrait: FlowMeasurementTrait? { traits[FlowMeasurementTrait.self] }
     }
 }
 
@@ -707,6 +1376,99 @@ public struct ThermostatControllerDeviceType: DeviceType {
     }
 }
 
+// Matter Device Library 0x050C EVSE: its traits are its endpoint's clusters.
+public struct EvseDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x050C
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var energyEvseTrait: EnergyEvseTrait? { traits[EnergyEvseTrait.self] }
+        public var energyEvseModeTrait: EnergyEvseModeTrait? { traits[EnergyEvseModeTrait.self] }
+        public var temperatureMeasurementTrait: TemperatureMeasurementTrait? { traits[TemperatureMeasurementTrait.self] }
+    }
+}
+
+// Matter Device Library 0x050D Device Energy Management: its traits are its endpoint's clusters.
+public struct DeviceEnergyManagementDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x050D
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var deviceEnergyManagementTrait: DeviceEnergyManagementTrait? { traits[DeviceEnergyManagementTrait.self] }
+        public var deviceEnergyManagementModeTrait: DeviceEnergyManagementModeTrait? { traits[DeviceEnergyManagementModeTrait.self] }
+    }
+}
+
+// Matter Device Library 0x050F Water Heater: its traits are its endpoint's clusters.
+public struct WaterHeaterDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x050F
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var waterHeaterManagementTrait: WaterHeaterManagementTrait? { traits[WaterHeaterManagementTrait.self] }
+        public var waterHeaterModeTrait: WaterHeaterModeTrait? { traits[WaterHeaterModeTrait.self] }
+        public var thermostatTrait: ThermostatTrait? { traits[ThermostatTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0510 Electrical Sensor: its traits are its endpoint's clusters.
+public struct ElectricalSensorDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0510
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var electricalPowerMeasurementTrait: ElectricalPowerMeasurementTrait? { traits[ElectricalPowerMeasurementTrait.self] }
+        public var electricalEnergyMeasurementTrait: ElectricalEnergyMeasurementTrait? { traits[ElectricalEnergyMeasurementTrait.self] }
+        public var powerTopologyTrait: PowerTopologyTrait? { traits[PowerTopologyTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0511 Electrical Utility Meter: its traits are its endpoint's clusters.
+public struct ElectricalUtilityMeterDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0511
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var timeSynchronizationTrait: TimeSynchronizationTrait? { traits[TimeSynchronizationTrait.self] }
+        public var meterIdentificationTrait: MeterIdentificationTrait? { traits[MeterIdentificationTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0512 Meter Reference Point: its traits are its endpoint's clusters.
+public struct MeterReferencePointDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0512
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var identifyTrait: IdentifyTrait? { traits[IdentifyTrait.self] }
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var timeSynchronizationTrait: TimeSynchronizationTrait? { traits[TimeSynchronizationTrait.self] }
+    }
+}
+
 // Matter Device Library 0x0513 Electrical Energy Tariff: its traits are its endpoint's clusters.
 public struct ElectricalEnergyTariffDeviceType: DeviceType {
     public static let matterDeviceTypeID: DeviceTypeID = 0x0513
@@ -717,6 +1479,22 @@ public struct ElectricalEnergyTariffDeviceType: DeviceType {
     public struct MatterTraits: Hashable, Sendable {
         let traits: TraitCollection
         public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var commodityPriceTrait: CommodityPriceTrait? { traits[CommodityPriceTrait.self] }
+        public var commodityTariffTrait: CommodityTariffTrait? { traits[CommodityTariffTrait.self] }
+    }
+}
+
+// Matter Device Library 0x0514 Electrical Meter: its traits are its endpoint's clusters.
+public struct ElectricalMeterDeviceType: DeviceType {
+    public static let matterDeviceTypeID: DeviceTypeID = 0x0514
+    public let context: DeviceTypeContext
+    public init(context: DeviceTypeContext) { self.context = context }
+    public var matterTraits: MatterTraits { MatterTraits(traits: context.traits) }
+
+    public struct MatterTraits: Hashable, Sendable {
+        let traits: TraitCollection
+        public var descriptorTrait: DescriptorTrait? { traits[DescriptorTrait.self] }
+        public var commodityMeteringTrait: CommodityMeteringTrait? { traits[CommodityMeteringTrait.self] }
     }
 }
 

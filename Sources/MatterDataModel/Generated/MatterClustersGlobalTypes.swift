@@ -115,6 +115,309 @@ public struct AtomicRequestTypeEnum: ClusterEnum {
     public static let names: [UInt8: String] = [0: "BeginWrite", 1: "CommitWrite", 2: "RollbackWrite"]
 }
 
+public struct LandmarkTag: ClusterEnum {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let airConditioner = Self(rawValue: 0)
+    public static let airPurifier = Self(rawValue: 1)
+    public static let backDoor = Self(rawValue: 2)
+    public static let barStool = Self(rawValue: 3)
+    public static let bathMat = Self(rawValue: 4)
+    public static let bathtub = Self(rawValue: 5)
+    public static let bed = Self(rawValue: 6)
+    public static let bookshelf = Self(rawValue: 7)
+    public static let chair = Self(rawValue: 8)
+    public static let christmasTree = Self(rawValue: 9)
+    public static let coatRack = Self(rawValue: 10)
+    public static let coffeeTable = Self(rawValue: 11)
+    public static let cookingRange = Self(rawValue: 12)
+    public static let couch = Self(rawValue: 13)
+    public static let countertop = Self(rawValue: 14)
+    public static let cradle = Self(rawValue: 15)
+    public static let crib = Self(rawValue: 16)
+    public static let desk = Self(rawValue: 17)
+    public static let diningTable = Self(rawValue: 18)
+    public static let dishwasher = Self(rawValue: 19)
+    public static let door = Self(rawValue: 20)
+    public static let dresser = Self(rawValue: 21)
+    public static let laundryDryer = Self(rawValue: 22)
+    public static let fan = Self(rawValue: 23)
+    public static let fireplace = Self(rawValue: 24)
+    public static let freezer = Self(rawValue: 25)
+    public static let frontDoor = Self(rawValue: 26)
+    public static let highChair = Self(rawValue: 27)
+    public static let kitchenIsland = Self(rawValue: 28)
+    public static let lamp = Self(rawValue: 29)
+    public static let litterBox = Self(rawValue: 30)
+    public static let mirror = Self(rawValue: 31)
+    public static let nightstand = Self(rawValue: 32)
+    public static let oven = Self(rawValue: 33)
+    public static let petBed = Self(rawValue: 34)
+    public static let petBowl = Self(rawValue: 35)
+    public static let petCrate = Self(rawValue: 36)
+    public static let refrigerator = Self(rawValue: 37)
+    public static let scratchingPost = Self(rawValue: 38)
+    public static let shoeRack = Self(rawValue: 39)
+    public static let shower = Self(rawValue: 40)
+    public static let sideDoor = Self(rawValue: 41)
+    public static let sink = Self(rawValue: 42)
+    public static let sofa = Self(rawValue: 43)
+    public static let stove = Self(rawValue: 44)
+    public static let table = Self(rawValue: 45)
+    public static let toilet = Self(rawValue: 46)
+    public static let trashCan = Self(rawValue: 47)
+    public static let laundryWasher = Self(rawValue: 48)
+    public static let window = Self(rawValue: 49)
+    public static let wineCooler = Self(rawValue: 50)
+
+    public static let names: [UInt8: String] = [0: "AirConditioner", 1: "AirPurifier", 2: "BackDoor", 3: "BarStool", 4: "BathMat", 5: "Bathtub", 6: "Bed", 7: "Bookshelf", 8: "Chair", 9: "ChristmasTree", 10: "CoatRack", 11: "CoffeeTable", 12: "CookingRange", 13: "Couch", 14: "Countertop", 15: "Cradle", 16: "Crib", 17: "Desk", 18: "DiningTable", 19: "Dishwasher", 20: "Door", 21: "Dresser", 22: "LaundryDryer", 23: "Fan", 24: "Fireplace", 25: "Freezer", 26: "FrontDoor", 27: "HighChair", 28: "KitchenIsland", 29: "Lamp", 30: "LitterBox", 31: "Mirror", 32: "Nightstand", 33: "Oven", 34: "PetBed", 35: "PetBowl", 36: "PetCrate", 37: "Refrigerator", 38: "ScratchingPost", 39: "ShoeRack", 40: "Shower", 41: "SideDoor", 42: "Sink", 43: "Sofa", 44: "Stove", 45: "Table", 46: "Toilet", 47: "TrashCan", 48: "LaundryWasher", 49: "Window", 50: "WineCooler"]
+}
+
+public struct MeasurementTypeEnum: ClusterEnum {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let unspecified = Self(rawValue: 0)
+    public static let voltage = Self(rawValue: 1)
+    public static let activeCurrent = Self(rawValue: 2)
+    public static let reactiveCurrent = Self(rawValue: 3)
+    public static let apparentCurrent = Self(rawValue: 4)
+    public static let activePower = Self(rawValue: 5)
+    public static let reactivePower = Self(rawValue: 6)
+    public static let apparentPower = Self(rawValue: 7)
+    public static let rmsVoltage = Self(rawValue: 8)
+    public static let rmsCurrent = Self(rawValue: 9)
+    public static let rmsPower = Self(rawValue: 10)
+    public static let frequency = Self(rawValue: 11)
+    public static let powerFactor = Self(rawValue: 12)
+    public static let neutralCurrent = Self(rawValue: 13)
+    public static let electricalEnergy = Self(rawValue: 14)
+    public static let reactiveEnergy = Self(rawValue: 15)
+    public static let apparentEnergy = Self(rawValue: 16)
+    public static let soilMoisture = Self(rawValue: 17)
+
+    public static let names: [UInt16: String] = [0: "Unspecified", 1: "Voltage", 2: "ActiveCurrent", 3: "ReactiveCurrent", 4: "ApparentCurrent", 5: "ActivePower", 6: "ReactivePower", 7: "ApparentPower", 8: "RMSVoltage", 9: "RMSCurrent", 10: "RMSPower", 11: "Frequency", 12: "PowerFactor", 13: "NeutralCurrent", 14: "ElectricalEnergy", 15: "ReactiveEnergy", 16: "ApparentEnergy", 17: "SoilMoisture"]
+}
+
+public struct PowerThresholdSourceEnum: ClusterEnum {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let contract = Self(rawValue: 0)
+    public static let regulator = Self(rawValue: 1)
+    public static let equipment = Self(rawValue: 2)
+
+    public static let names: [UInt8: String] = [0: "Contract", 1: "Regulator", 2: "Equipment"]
+}
+
+public struct RelativePositionTag: ClusterEnum {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let under = Self(rawValue: 0)
+    public static let nextTo = Self(rawValue: 1)
+    public static let around = Self(rawValue: 2)
+    public static let on = Self(rawValue: 3)
+    public static let above = Self(rawValue: 4)
+    public static let frontOf = Self(rawValue: 5)
+    public static let behind = Self(rawValue: 6)
+
+    public static let names: [UInt8: String] = [0: "Under", 1: "NextTo", 2: "Around", 3: "On", 4: "Above", 5: "FrontOf", 6: "Behind"]
+}
+
+public struct StreamUsageEnum: ClusterEnum {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let `internal` = Self(rawValue: 0)
+    public static let recording = Self(rawValue: 1)
+    public static let analysis = Self(rawValue: 2)
+    public static let liveView = Self(rawValue: 3)
+
+    public static let names: [UInt8: String] = [0: "Internal", 1: "Recording", 2: "Analysis", 3: "LiveView"]
+}
+
+public struct TariffPriceTypeEnum: ClusterEnum {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let standard = Self(rawValue: 0)
+    public static let critical = Self(rawValue: 1)
+    public static let virtual = Self(rawValue: 2)
+    public static let incentive = Self(rawValue: 3)
+    public static let incentiveSignal = Self(rawValue: 4)
+
+    public static let names: [UInt8: String] = [0: "Standard", 1: "Critical", 2: "Virtual", 3: "Incentive", 4: "IncentiveSignal"]
+}
+
+public struct TariffUnitEnum: ClusterEnum {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let kWh = Self(rawValue: 0)
+    public static let kvAh = Self(rawValue: 1)
+
+    public static let names: [UInt8: String] = [0: "KWh", 1: "KVAh"]
+}
+
+public struct TestGlobalEnum: ClusterEnum {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let someValue = Self(rawValue: 0)
+    public static let someOtherValue = Self(rawValue: 1)
+    public static let finalValue = Self(rawValue: 2)
+
+    public static let names: [UInt8: String] = [0: "SomeValue", 1: "SomeOtherValue", 2: "FinalValue"]
+}
+
+public struct ThreeLevelAutoEnum: ClusterEnum {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let auto = Self(rawValue: 0)
+    public static let low = Self(rawValue: 1)
+    public static let medium = Self(rawValue: 2)
+    public static let high = Self(rawValue: 3)
+
+    public static let names: [UInt8: String] = [0: "Auto", 1: "Low", 2: "Medium", 3: "High"]
+}
+
+public struct WebRTCEndReasonEnum: ClusterEnum {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let iceFailed = Self(rawValue: 0)
+    public static let iceTimeout = Self(rawValue: 1)
+    public static let userHangup = Self(rawValue: 2)
+    public static let userBusy = Self(rawValue: 3)
+    public static let replaced = Self(rawValue: 4)
+    public static let noUserMedia = Self(rawValue: 5)
+    public static let inviteTimeout = Self(rawValue: 6)
+    public static let answeredElsewhere = Self(rawValue: 7)
+    public static let outOfResources = Self(rawValue: 8)
+    public static let mediaTimeout = Self(rawValue: 9)
+    public static let lowPower = Self(rawValue: 10)
+    public static let privacyMode = Self(rawValue: 11)
+    public static let unknownReason = Self(rawValue: 12)
+
+    public static let names: [UInt8: String] = [0: "ICEFailed", 1: "ICETimeout", 2: "UserHangup", 3: "UserBusy", 4: "Replaced", 5: "NoUserMedia", 6: "InviteTimeout", 7: "AnsweredElsewhere", 8: "OutOfResources", 9: "MediaTimeout", 10: "LowPower", 11: "PrivacyMode", 12: "UnknownReason"]
+}
+
+public struct TestGlobalBitmap: ClusterBitmap {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let firstBit = Self(rawValue: 0x1)
+    public static let secondBit = Self(rawValue: 0x2)
+}
+
+public struct CurrencyStruct: Hashable, Sendable, TLVCodable {
+    public var currency: UInt16
+    public var decimalPoints: UInt8
+
+    public init(currency: UInt16, decimalPoints: UInt8) {
+        self.currency = currency
+        self.decimalPoints = decimalPoints
+    }
+
+    public func tlvValue() -> TLVValue {
+        var members: [TLVElement] = []
+        members.append(TLVElement(tag: .context(0), self.currency.tlvValue()))
+        members.append(TLVElement(tag: .context(1), self.decimalPoints.tlvValue()))
+        return .structure(members)
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        let fields = try element.structure()
+        self.currency = try fields.required(0, as: UInt16.self)
+        self.decimalPoints = try fields.required(1, as: UInt8.self)
+    }
+}
+
+public struct MeasurementAccuracyRangeStruct: Hashable, Sendable, TLVCodable {
+    public var rangeMin: Int64
+    public var rangeMax: Int64
+    public var percentMax: UInt16?
+    public var percentMin: UInt16?
+    public var percentTypical: UInt16?
+    public var fixedMax: UInt64?
+    public var fixedMin: UInt64?
+    public var fixedTypical: UInt64?
+
+    public init(rangeMin: Int64, rangeMax: Int64, percentMax: UInt16? = nil, percentMin: UInt16? = nil, percentTypical: UInt16? = nil, fixedMax: UInt64? = nil, fixedMin: UInt64? = nil, fixedTypical: UInt64? = nil) {
+        self.rangeMin = rangeMin
+        self.rangeMax = rangeMax
+        self.percentMax = percentMax
+        self.percentMin = percentMin
+        self.percentTypical = percentTypical
+        self.fixedMax = fixedMax
+        self.fixedMin = fixedMin
+        self.fixedTypical = fixedTypical
+    }
+
+    public func tlvValue() -> TLVValue {
+        var members: [TLVElement] = []
+        members.append(TLVElement(tag: .context(0), self.rangeMin.tlvValue()))
+        members.append(TLVElement(tag: .context(1), self.rangeMax.tlvValue()))
+        if let value = self.percentMax { members.append(TLVElement(tag: .context(2), value.tlvValue())) }
+        if let value = self.percentMin { members.append(TLVElement(tag: .context(3), value.tlvValue())) }
+        if let value = self.percentTypical { members.append(TLVElement(tag: .context(4), value.tlvValue())) }
+        if let value = self.fixedMax { members.append(TLVElement(tag: .context(5), value.tlvValue())) }
+        if let value = self.fixedMin { members.append(TLVElement(tag: .context(6), value.tlvValue())) }
+        if let value = self.fixedTypical { members.append(TLVElement(tag: .context(7), value.tlvValue())) }
+        return .structure(members)
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        let fields = try element.structure()
+        self.rangeMin = try fields.required(0, as: Int64.self)
+        self.rangeMax = try fields.required(1, as: Int64.self)
+        self.percentMax = try fields.optional(2, as: UInt16.self)
+        self.percentMin = try fields.optional(3, as: UInt16.self)
+        self.percentTypical = try fields.optional(4, as: UInt16.self)
+        self.fixedMax = try fields.optional(5, as: UInt64.self)
+        self.fixedMin = try fields.optional(6, as: UInt64.self)
+        self.fixedTypical = try fields.optional(7, as: UInt64.self)
+    }
+}
+
+public struct MeasurementAccuracyStruct: Hashable, Sendable, TLVCodable {
+    public var measurementType: MeasurementTypeEnum
+    public var measured: Bool
+    public var minMeasuredValue: Int64
+    public var maxMeasuredValue: Int64
+    public var accuracyRanges: [MeasurementAccuracyRangeStruct]
+
+    public init(measurementType: MeasurementTypeEnum, measured: Bool, minMeasuredValue: Int64, maxMeasuredValue: Int64, accuracyRanges: [MeasurementAccuracyRangeStruct]) {
+        self.measurementType = measurementType
+        self.measured = measured
+        self.minMeasuredValue = minMeasuredValue
+        self.maxMeasuredValue = maxMeasuredValue
+        self.accuracyRanges = accuracyRanges
+    }
+
+    public func tlvValue() -> TLVValue {
+        var members: [TLVElement] = []
+        members.append(TLVElement(tag: .context(0), self.measurementType.tlvValue()))
+        members.append(TLVElement(tag: .context(1), self.measured.tlvValue()))
+        members.append(TLVElement(tag: .context(2), self.minMeasuredValue.tlvValue()))
+        members.append(TLVElement(tag: .context(3), self.maxMeasuredValue.tlvValue()))
+        members.append(TLVElement(tag: .context(4), self.accuracyRanges.tlvValue()))
+        return .structure(members)
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        let fields = try element.structure()
+        self.measurementType = try fields.required(0, as: MeasurementTypeEnum.self)
+        self.measured = try fields.required(1, as: Bool.self)
+        self.minMeasuredValue = try fields.required(2, as: Int64.self)
+        self.maxMeasuredValue = try fields.required(3, as: Int64.self)
+        self.accuracyRanges = try fields.required(4, as: [MeasurementAccuracyRangeStruct].self)
+    }
+}
+
 public struct AtomicAttributeStatusStruct: Hashable, Sendable, TLVCodable {
     public var attributeID: AttributeID
     public var statusCode: UInt8
@@ -135,6 +438,64 @@ public struct AtomicAttributeStatusStruct: Hashable, Sendable, TLVCodable {
         let fields = try element.structure()
         self.attributeID = try fields.required(0, as: AttributeID.self)
         self.statusCode = try fields.required(1, as: UInt8.self)
+    }
+}
+
+public struct ICECandidateStruct: Hashable, Sendable, TLVCodable {
+    public var candidate: String
+    public var sdpMid: Nullable<String>
+    public var sdpmLineIndex: Nullable<UInt16>
+
+    public init(candidate: String, sdpMid: Nullable<String>, sdpmLineIndex: Nullable<UInt16>) {
+        self.candidate = candidate
+        self.sdpMid = sdpMid
+        self.sdpmLineIndex = sdpmLineIndex
+    }
+
+    public func tlvValue() -> TLVValue {
+        var members: [TLVElement] = []
+        members.append(TLVElement(tag: .context(0), self.candidate.tlvValue()))
+        members.append(TLVElement(tag: .context(1), self.sdpMid.tlvValue()))
+        members.append(TLVElement(tag: .context(2), self.sdpmLineIndex.tlvValue()))
+        return .structure(members)
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        let fields = try element.structure()
+        self.candidate = try fields.required(0, as: String.self)
+        self.sdpMid = try fields.required(1, as: Nullable<String>.self)
+        self.sdpmLineIndex = try fields.required(2, as: Nullable<UInt16>.self)
+    }
+}
+
+public struct ICEServerStruct: Hashable, Sendable, TLVCodable {
+    public var urls: [String]
+    public var username: String?
+    public var credential: String?
+    public var caid: UInt16?
+
+    public init(urls: [String], username: String? = nil, credential: String? = nil, caid: UInt16? = nil) {
+        self.urls = urls
+        self.username = username
+        self.credential = credential
+        self.caid = caid
+    }
+
+    public func tlvValue() -> TLVValue {
+        var members: [TLVElement] = []
+        members.append(TLVElement(tag: .context(0), self.urls.tlvValue()))
+        if let value = self.username { members.append(TLVElement(tag: .context(1), value.tlvValue())) }
+        if let value = self.credential { members.append(TLVElement(tag: .context(2), value.tlvValue())) }
+        if let value = self.caid { members.append(TLVElement(tag: .context(3), value.tlvValue())) }
+        return .structure(members)
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        let fields = try element.structure()
+        self.urls = try fields.required(0, as: [String].self)
+        self.username = try fields.optional(1, as: String.self)
+        self.credential = try fields.optional(2, as: String.self)
+        self.caid = try fields.optional(3, as: UInt16.self)
     }
 }
 
@@ -162,6 +523,33 @@ public struct LocationDescriptorStruct: Hashable, Sendable, TLVCodable {
         self.locationName = try fields.required(0, as: String.self)
         self.floorNumber = try fields.required(1, as: Nullable<Int16>.self)
         self.areaType = try fields.required(2, as: Nullable<AreaTypeTag>.self)
+    }
+}
+
+public struct PowerThresholdStruct: Hashable, Sendable, TLVCodable {
+    public var powerThreshold: Int64?
+    public var apparentPowerThreshold: Int64?
+    public var powerThresholdSource: Nullable<PowerThresholdSourceEnum>
+
+    public init(powerThreshold: Int64? = nil, apparentPowerThreshold: Int64? = nil, powerThresholdSource: Nullable<PowerThresholdSourceEnum>) {
+        self.powerThreshold = powerThreshold
+        self.apparentPowerThreshold = apparentPowerThreshold
+        self.powerThresholdSource = powerThresholdSource
+    }
+
+    public func tlvValue() -> TLVValue {
+        var members: [TLVElement] = []
+        if let value = self.powerThreshold { members.append(TLVElement(tag: .context(0), value.tlvValue())) }
+        if let value = self.apparentPowerThreshold { members.append(TLVElement(tag: .context(1), value.tlvValue())) }
+        members.append(TLVElement(tag: .context(2), self.powerThresholdSource.tlvValue()))
+        return .structure(members)
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        let fields = try element.structure()
+        self.powerThreshold = try fields.optional(0, as: Int64.self)
+        self.apparentPowerThreshold = try fields.optional(1, as: Int64.self)
+        self.powerThresholdSource = try fields.required(2, as: Nullable<PowerThresholdSourceEnum>.self)
     }
 }
 
@@ -193,5 +581,118 @@ public struct SemanticTagStruct: Hashable, Sendable, TLVCodable {
         self.namespaceID = try fields.required(1, as: UInt8.self)
         self.tag = try fields.required(2, as: UInt8.self)
         self.label = try fields.optional(3, as: Nullable<String>.self)
+    }
+}
+
+public struct TestGlobalStruct: Hashable, Sendable, TLVCodable {
+    public var name: String
+    public var myBitmap: Nullable<TestGlobalBitmap>
+    public var myEnum: Nullable<TestGlobalEnum>?
+
+    public init(name: String, myBitmap: Nullable<TestGlobalBitmap>, myEnum: Nullable<TestGlobalEnum>? = nil) {
+        self.name = name
+        self.myBitmap = myBitmap
+        self.myEnum = myEnum
+    }
+
+    public func tlvValue() -> TLVValue {
+        var members: [TLVElement] = []
+        members.append(TLVElement(tag: .context(0), self.name.tlvValue()))
+        members.append(TLVElement(tag: .context(1), self.myBitmap.tlvValue()))
+        if let value = self.myEnum { members.append(TLVElement(tag: .context(2), value.tlvValue())) }
+        return .structure(members)
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        let fields = try element.structure()
+        self.name = try fields.required(0, as: String.self)
+        self.myBitmap = try fields.required(1, as: Nullable<TestGlobalBitmap>.self)
+        self.myEnum = try fields.optional(2, as: Nullable<TestGlobalEnum>.self)
+    }
+}
+
+public struct ViewportStruct: Hashable, Sendable, TLVCodable {
+    public var x1: UInt16
+    public var y1: UInt16
+    public var x2: UInt16
+    public var y2: UInt16
+
+    public init(x1: UInt16, y1: UInt16, x2: UInt16, y2: UInt16) {
+        self.x1 = x1
+        self.y1 = y1
+        self.x2 = x2
+        self.y2 = y2
+    }
+
+    public func tlvValue() -> TLVValue {
+        var members: [TLVElement] = []
+        members.append(TLVElement(tag: .context(0), self.x1.tlvValue()))
+        members.append(TLVElement(tag: .context(1), self.y1.tlvValue()))
+        members.append(TLVElement(tag: .context(2), self.x2.tlvValue()))
+        members.append(TLVElement(tag: .context(3), self.y2.tlvValue()))
+        return .structure(members)
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        let fields = try element.structure()
+        self.x1 = try fields.required(0, as: UInt16.self)
+        self.y1 = try fields.required(1, as: UInt16.self)
+        self.x2 = try fields.required(2, as: UInt16.self)
+        self.y2 = try fields.required(3, as: UInt16.self)
+    }
+}
+
+public struct WebRTCSessionStruct: Hashable, Sendable, TLVCodable {
+    public var id: UInt16
+    public var peerNodeID: UInt64
+    public var peerEndpointID: UInt16
+    public var streamUsage: StreamUsageEnum
+    public var videoStreamID: Nullable<UInt16>
+    public var audioStreamID: Nullable<UInt16>
+    public var metadataEnabled: Bool
+    public var videoStreams: [UInt16]?
+    public var audioStreams: [UInt16]?
+    public var fabricIndex: UInt8?
+
+    public init(id: UInt16, peerNodeID: UInt64, peerEndpointID: UInt16, streamUsage: StreamUsageEnum, videoStreamID: Nullable<UInt16>, audioStreamID: Nullable<UInt16>, metadataEnabled: Bool, videoStreams: [UInt16]? = nil, audioStreams: [UInt16]? = nil, fabricIndex: UInt8? = nil) {
+        self.id = id
+        self.peerNodeID = peerNodeID
+        self.peerEndpointID = peerEndpointID
+        self.streamUsage = streamUsage
+        self.videoStreamID = videoStreamID
+        self.audioStreamID = audioStreamID
+        self.metadataEnabled = metadataEnabled
+        self.videoStreams = videoStreams
+        self.audioStreams = audioStreams
+        self.fabricIndex = fabricIndex
+    }
+
+    public func tlvValue() -> TLVValue {
+        var members: [TLVElement] = []
+        members.append(TLVElement(tag: .context(0), self.id.tlvValue()))
+        members.append(TLVElement(tag: .context(1), self.peerNodeID.tlvValue()))
+        members.append(TLVElement(tag: .context(2), self.peerEndpointID.tlvValue()))
+        members.append(TLVElement(tag: .context(3), self.streamUsage.tlvValue()))
+        members.append(TLVElement(tag: .context(4), self.videoStreamID.tlvValue()))
+        members.append(TLVElement(tag: .context(5), self.audioStreamID.tlvValue()))
+        members.append(TLVElement(tag: .context(6), self.metadataEnabled.tlvValue()))
+        if let value = self.videoStreams { members.append(TLVElement(tag: .context(7), value.tlvValue())) }
+        if let value = self.audioStreams { members.append(TLVElement(tag: .context(8), value.tlvValue())) }
+        if let value = self.fabricIndex { members.append(TLVElement(tag: .context(254), value.tlvValue())) }
+        return .structure(members)
+    }
+
+    public init(tlv element: TLVElement) throws(TLVError) {
+        let fields = try element.structure()
+        self.id = try fields.required(0, as: UInt16.self)
+        self.peerNodeID = try fields.required(1, as: UInt64.self)
+        self.peerEndpointID = try fields.required(2, as: UInt16.self)
+        self.streamUsage = try fields.required(3, as: StreamUsageEnum.self)
+        self.videoStreamID = try fields.required(4, as: Nullable<UInt16>.self)
+        self.audioStreamID = try fields.required(5, as: Nullable<UInt16>.self)
+        self.metadataEnabled = try fields.required(6, as: Bool.self)
+        self.videoStreams = try fields.optional(7, as: [UInt16].self)
+        self.audioStreams = try fields.optional(8, as: [UInt16].self)
+        self.fabricIndex = try fields.optional(254, as: UInt8.self)
     }
 }
