@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates Sources/MatterDataModel/Generated (clusters, device types) and Sources/HomeAPI/Generated (their traits
-# and device types) from the Matter data model in ../shared/datamodel, and the vendor fixtures of the tests. Run from the package root after changing the generator or the cluster list; commit the output.
+# and device types) from the Matter data model in ../shared/datamodel, and the vendor fixtures of the tests. Run from the package root after changing the generator; commit the output.
 #
 #   scripts/generate-datamodel.sh           regenerate in place
 #   scripts/generate-datamodel.sh --check   generate into a temporary directory and fail, naming each file, when the
