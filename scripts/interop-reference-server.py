@@ -9,6 +9,7 @@ serves our nodes as the protocol lets it: imported from our diagnostics dump (im
   - the reference imports our three nodes strictly (every MatterNodeData field of the right type) and serves them
     back with the same fields, dates and attributes as we serve them: our JSON is what it reads and writes;
   - the client's own node model reads both the same (endpoints, device types, clusters);
+  - the same dump imported into both, our get_node of each test node equals the reference's;
   - start_listening answers, and both servers' RSS, with the three nodes and then with NODES more imported into each.
 Figures are printed as FIGURE lines; the first failed check ends the run with a non-zero status.
 """
@@ -92,6 +93,14 @@ async def main():
         attributes = sum(len(n["attributes"]) for n in ours)
         print(f"PASS (the reference imports our 3 nodes and serves them back field for field: {attributes} "
               "attributes, dates, availability; the client's node model reads both the same)")
+        # The same dump imported into ours: get_node answers what the reference's does, node for node.
+        assert await command(session, ours_url, "import_test_node", dump=dump) is None
+        for node_id in range(900000, 900003):
+            mine = await command(session, ours_url, "get_node", node_id=node_id)
+            reference = await command(session, reference_url, "get_node", node_id=node_id)
+            assert mine == reference, (node_id, mine, reference)
+            assert await command(session, ours_url, "remove_node", node_id=node_id) is None
+        print("PASS (the same dump imported into both: our get_node of each test node equals the reference's)")
 
         for url, pid, who in [(ours_url, ours_pid, "home_serve"), (reference_url, reference_pid, "python_matter_server")]:
             print(f"FIGURE {who}_rss_mib_3_nodes={rss_mib(pid):.1f}")
