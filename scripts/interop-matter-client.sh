@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interop: python-matter-server's own client library (written by others: 7.0.1 on Python 3.11, the line Home Assistant
-# 2025.4 pins; 8.1.2, the newest, on Python 3.12, which Home Assistant 2026.2 pins) against `home serve --listen`, with a virtual dimmable light on the hub, inside a network namespace that
-# holds only `lo`:
+# 2025.4 pins; 8.1.2, the newest, on Python 3.12, which Home Assistant 2026.2 pins) and matter-python-client 1.5.5
+# (matterjs-server's, which Home Assistant 2026.11 pins) against `home serve --listen`, with a virtual dimmable light
+# on the hub, inside a network namespace that holds only `lo`:
 #   - it connects and accepts our server_info (schema check), and start_listening gives it the node within Home
 #     Assistant's 30 s: available, its Basic Information and its OnOff and LevelControl attributes decoded through the
 #     CHIP cluster descriptors (so our attribute JSON is what it reads);
@@ -11,7 +12,8 @@
 #     its new level and state come back as attribute_updated;
 #   - open_commissioning_window answers a passcode and codes for another controller;
 #   - discover lists the switch panel in commissioning mode; commission_with_code (network_only, found by DNS-SD on
-#     lo; 7.0.1) and commission_on_network (the passcode alone; 8.1.2) add it: node_added, then its own button
+#     lo; 7.0.1), commission_on_network by the passcode alone (8.1.2) and with ip_addr (matter-python-client 1.5.5,
+#     the client matterjs-server ships and Home Assistant 2026.11 pins) add it: node_added, then its own button
 #     presses (a button pressed on its console) as node_event with their fields by name; remove_node takes it away
 #     again (node_removed);
 #   - read_attribute with a wildcard answers the node's values; get_node_ip_addresses the light's; diagnostics every
@@ -31,24 +33,29 @@ bin="$repo/.build/debug"
 source "$(dirname "$0")/lab-work.sh"
 fail() { echo "FAIL: $*" >&2; [ -f "$work/serve.out" ] && sed 's/^/  serve: /' "$work/serve.out" >&2; exit 1; }
 
-# client <version> <python> <pinned packages…>: a cached virtual environment with the client, for $venv.
+# client <package> <version> <python> <pinned packages…>: a cached virtual environment with the client.
 client() {
-  local version="$1" python="$2"
-  shift 2
-  venv="${HOME}/.cache/swift-home-peers/python-matter-server-$version"
+  local package="$1" version="$2" python="$3"
+  shift 3
+  local venv="${HOME}/.cache/swift-home-peers/$package-$version"
   if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import matter_server.client" 2>/dev/null; then
     rm -rf "$venv"
     "$python" -m venv "$venv"
-    timeout 600 "$venv/bin/pip" install -q --only-binary=:all: "python-matter-server==$version" "$@" \
-      || fail "cannot install python-matter-server $version from PyPI"
+    timeout 600 "$venv/bin/pip" install -q --only-binary=:all: "$package==$version" "$@" \
+      || fail "cannot install $package $version from PyPI"
   fi
 }
 common="aenum==3.1.17 aiohappyeyeballs==2.7.1 aiohttp==3.14.5 aiorun==2025.1.1 aiosignal==1.4.0 attrs==26.1.0
   coloredlogs==15.0.1 dacite==1.9.2 frozenlist==1.8.0 humanfriendly==10.0 idna==3.20 multidict==7.2.1 orjson==3.13.0
   propcache==0.5.4 typing_extensions==4.16.0 yarl==1.25.1"
 # 7.0.1 is the newest that runs on Debian's Python 3.11; 8.1.2 (the newest) needs 3.12, from pyenv.
-client 7.0.1 python3 $common home-assistant-chip-clusters==2024.11.4 async-timeout==5.0.1
-client 8.1.2 "$HOME/.pyenv/versions/3.12.1/bin/python" $common home-assistant-chip-clusters==2025.7.0
+client python-matter-server 7.0.1 python3 $common home-assistant-chip-clusters==2024.11.4 async-timeout==5.0.1
+client python-matter-server 8.1.2 "$HOME/.pyenv/versions/3.12.1/bin/python" $common home-assistant-chip-clusters==2025.7.0
+# The client that ships with matterjs-server (the same import path, its own copy of the cluster objects), which Home
+# Assistant 2026.11 pins.
+client matter-python-client 1.5.5 "$HOME/.pyenv/versions/3.12.1/bin/python" aiohappyeyeballs==2.7.1 aiohttp==3.14.5 \
+  aiosignal==1.4.0 attrs==26.1.0 dacite==1.9.2 frozenlist==1.8.0 idna==3.20 multidict==7.2.1 orjson==3.13.0 \
+  propcache==0.5.4 typing_extensions==4.16.0 yarl==1.25.1
 "$peers/lab.sh" up
 
 "$peers/lab.sh" exec "$bin/matter-device" --state "$work/device" --type dimmable-light --port 5542 >"$work/device.out" 2>&1 &
@@ -76,11 +83,11 @@ pids+=($!)
 timeout 30 bash -c "until grep -q 'Matter-server API at' '$work/serve.out' && grep -q ')  online' '$work/serve.out'; do sleep 0.1; done" \
   || fail "home serve never listened with the light online"
 
-# run_client <version> <level> <open a window?>: the whole exchange with that client (the light dimmed to <level>,
+# run_client <package-version> <level> <window | passcode | address>: the whole exchange with that client (the light dimmed to <level>,
 # which must differ from the run before, so that its change is reported).
 run_client() {
-"$peers/lab.sh" exec timeout 120 "${HOME}/.cache/swift-home-peers/python-matter-server-$1/bin/python" - "$bin/home" \
-  "$work/hub" "$switch_code" "$2" "$3" "$switch_passcode" "$switch_discriminator" "$work/switch.in" <<'PY' || fail "the python-matter-server $1 client"
+"$peers/lab.sh" exec timeout 120 "${HOME}/.cache/swift-home-peers/$1/bin/python" - "$bin/home" \
+  "$work/hub" "$switch_code" "$2" "$3" "$switch_passcode" "$switch_discriminator" "$work/switch.in" <<'PY' || fail "the client $1"
 import asyncio, sys
 import aiohttp
 from chip.clusters import Objects as Clusters
@@ -161,7 +168,10 @@ async def main():
         if window_check == "window":
             switch = await asyncio.wait_for(client.commission_with_code(switch_code, network_only=True), 60)
             how = "commission_with_code"
-        else:  # by its passcode at its address (Matter's port, 5540)
+        elif window_check == "address":  # by its passcode at its address (Matter's port, 5540)
+            switch = await asyncio.wait_for(client.commission_on_network(int(switch_passcode), ip_addr="::1"), 60)
+            how = "commission_on_network (passcode and ip_addr)"
+        else:  # by its passcode alone
             switch = await asyncio.wait_for(client.commission_on_network(int(switch_passcode)), 60)
             how = "commission_on_network (the passcode alone: every device in commissioning mode tried)"
         assert switch.node_id != node.node_id and switch.available, switch
@@ -216,9 +226,11 @@ asyncio.run(main())
 PY
 }
 echo "== python-matter-server 7.0.1 (Python 3.11)"
-run_client 7.0.1 128 window
+run_client python-matter-server-7.0.1 128 window
 serve_pid="$(pgrep -f "home serve --state $work/hub" | head -n1)"
 echo "FIGURE home_serve_rss_mib=$(awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$serve_pid/status") (debug build, one light on the hub after the switch panel was removed again)"
 echo "== python-matter-server 8.1.2 (Python 3.12)"
-run_client 8.1.2 100 no-window
+run_client python-matter-server-8.1.2 100 passcode
+echo "== matter-python-client 1.5.5 (Python 3.12)"
+run_client matter-python-client-1.5.5 64 address
 echo "interop-matter-client: all checks passed"
