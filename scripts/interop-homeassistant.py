@@ -2,7 +2,7 @@
 
 Run by scripts/interop-homeassistant.sh inside the lab namespace, with Home Assistant's own Python environment:
 
-    python interop-homeassistant.py CONFIG_DIR WS_URL LIGHT_LOG PLUG_CODE PLUG_LOG HOME HUB
+    python interop-homeassistant.py CONFIG_DIR WS_URL LIGHT_LOG PLUG_CODE PLUG_LOG HOME HUB CIRCUITMATTER_LOG
 
 Home Assistant is set up in-process as `hass` sets itself up from CONFIG_DIR (see start_home_assistant), the Matter entry is
 added through the integration's own config flow (the manual step a user fills in with the server's URL), and the
@@ -31,7 +31,7 @@ from homeassistant.core_config import async_process_ha_core_config
 from homeassistant.helpers import device_registry, entity_registry
 from homeassistant.setup import async_setup_component
 
-config_dir, url, light_log, plug_code, plug_log, home_tool, hub = sys.argv[1:8]
+config_dir, url, light_log, plug_code, plug_log, home_tool, hub, circuitmatter_log = sys.argv[1:9]
 
 
 async def start_home_assistant():
@@ -88,7 +88,7 @@ async def main():
     await hass.async_block_till_done()
     print(f"PASS (config flow, manual URL {url}: the Matter entry is loaded in {time.monotonic() - started:.2f} s)")
 
-    lights = [s for s in hass.states.async_all("light")]
+    lights = [s for s in hass.states.async_all("light") if "swift_home" in s.entity_id]
     assert len(lights) == 1, [s.entity_id for s in hass.states.async_all()]
     light = lights[0].entity_id
     assert "brightness" in lights[0].attributes.get("supported_color_modes", []), lights[0].attributes
@@ -119,6 +119,17 @@ async def main():
         await until(f"{light} shows {service} {data}", lambda: expected(hass.states.get(light)), 10)
         print(f"PASS (light.{service} {data}: the device acted, {light} shows it; "
               f"{(time.monotonic() - started) * 1000:.1f} ms)")
+
+    # CircuitMatter's on/off light (endpoint 1) and dimmable light (endpoint 2), switched through Home Assistant.
+    circuit = sorted(s.entity_id for s in hass.states.async_all("light") if "swift_home" not in s.entity_id)
+    assert len(circuit) == 2, circuit
+    for entity in circuit:
+        before = len(lines(circuitmatter_log))
+        await hass.services.async_call("light", "turn_on", {"entity_id": entity}, blocking=True)
+        await until(f"CircuitMatter says ON for {entity}",
+                    lambda: any(l.endswith("] ON") for l in lines(circuitmatter_log)[before:]), 10)
+        await until(f"{entity} shows on", lambda: hass.states.get(entity).state == "on", 10)
+    print(f"PASS (CircuitMatter's lights are {', '.join(circuit)}; turned on through Home Assistant, the device did)")
 
     # Figures: the round trip of a device_command through Home Assistant's own client (the call its entities make),
     # and of a whole light.toggle service call, each answered once the device acted.
@@ -176,6 +187,18 @@ async def main():
     await until("the plug leaves the hub", lambda: hub_nodes() == before, 20)
     await until(f"{plug} goes", lambda: hass.states.get(plug) is None or hass.states.get(plug).state == "unavailable", 10)
     print("PASS (removed in Home Assistant: the hub forgets the plug, `home devices` lists the three again)")
+
+    # home serve restarted under Home Assistant: the integration reloads, and its entities come back and answer.
+    print("RESTART", flush=True)
+    await until("the entities go unavailable", lambda: hass.states.get(light).state == "unavailable", 30)
+    started = time.monotonic()
+    await until("the entry loads again", lambda: entry.state is ConfigEntryState.LOADED
+                and hass.states.get(light).state not in ("unavailable", "unknown"), 90)
+    seconds = time.monotonic() - started
+    before = len(lines(light_log))
+    await hass.services.async_call("light", "toggle", {"entity_id": light}, blocking=True)
+    await until("the light acts after the restart", lambda: len(lines(light_log)) > before, 10)
+    print(f"PASS (home serve restarted: the entities came back after {seconds:.1f} s and the light answers)")
 
     errors = [l for l in lines(f"{config_dir}/home-assistant.log") if " ERROR " in l or "Traceback" in l]
     assert not errors, "\n".join(errors[:10])

@@ -2,7 +2,7 @@
 # Interop: real Home Assistant (2025.4.4 on Python 3.13.0, its matter integration unchanged, with the
 # python-matter-server 7.0.0 client it pins) uses `home serve` as its Matter server, inside a network namespace that
 # holds only `lo`. Three virtual devices are added with `home commission` (one hub, two views: Home Assistant sees the
-# devices the Home API added):
+# devices the Home API added), and a CircuitMatter device:
 #   - the integration's own config flow (the manual URL step) creates the entry, and it loads;
 #   - the dimmable light is a light entity with brightness, the contact sensor a door binary sensor, the switch
 #     panel's four buttons event entities;
@@ -11,6 +11,8 @@
 #   - a button pressed on the panel reaches its event entity, a contact opened and closed the binary sensor;
 #   - a plug added through Home Assistant (by its manual code, found by DNS-SD on lo) is on the hub (`home devices`),
 #     Home Assistant switches it, and removing it in Home Assistant takes it off the hub;
+#   - CircuitMatter's two lights (a device nobody here wrote) are light entities, switched through Home Assistant;
+#   - home serve restarted while Home Assistant runs: the entities come back and answer;
 #   - Home Assistant's log has no error.
 # scripts/interop-homeassistant.py drives Home Assistant in-process; see it for how.
 #
@@ -41,6 +43,8 @@ if ! "$venv/bin/python" -c "import homeassistant, matter_server.client" 2>/dev/n
   timeout 1200 "$venv/bin/pip" install -q --no-deps -r "$repo/scripts/interop-homeassistant.txt" \
     || fail "cannot install Home Assistant 2025.4.4 from PyPI"
 fi
+timeout 300 "$peers/setup.sh" >/dev/null
+export PEERS_HOME="${PEERS_HOME:-$HOME/.cache/matter-peers}"
 "$peers/lab.sh" up
 # Home Assistant's HTTP client resolves through zeroconf, which joins the IPv4 mDNS group: that needs a multicast
 # route, here on lo, the namespace's only interface.
@@ -72,14 +76,26 @@ commission() {
 device light dimmable-light 5541 && commission light 5541
 device contact contact-sensor 5542 && commission contact 5542
 device panel switch-panel 5543 && commission panel 5543
+# CircuitMatter (written by others): an on/off light on endpoint 1, a dimmable light on endpoint 2.
+"$peers/lab.sh" device --state-dir "$work/circuitmatter" --port 5544 --discriminator 3841 >"$work/circuitmatter.out" 2>&1 &
+pids+=($!)
+timeout 30 bash -c "until grep -q '\[device\] ready' '$work/circuitmatter.out'; do sleep 0.1; done" || fail "CircuitMatter did not start"
+cm_qr="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["qr"])' "$work/circuitmatter.out")"
+timeout 90 "$peers/lab.sh" exec "$bin/home" commission "$cm_qr" --address "[::1]:5544" --paa-trust-store "$PEERS_HOME/paa" \
+  --state "$work/hub" --name circuitmatter >/dev/null 2>"$work/commission.err" || fail "commissioning CircuitMatter: $(cat "$work/commission.err")"
+# CircuitMatter's dimmer starts with CurrentLevel null (the attribute is nullable), which Home Assistant 2025.4's
+# light cannot take (it renormalizes the level as a number): given a level first, as a user would have dimmed it.
+timeout 60 "$peers/lab.sh" exec "$bin/home" level "circuitmatter 2" 128 --state "$work/hub" >/dev/null 2>"$work/level.err" \
+  || fail "dimming CircuitMatter: $(cat "$work/level.err")"
 # For Home Assistant to add: advertised on lo (Matter's port), found by its manual code.
 device plug plug 5540 --interface lo
 plug_code="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["manual_code"])' "$work/plug.out")"
 
 "$peers/lab.sh" exec "$bin/home" serve --state "$work/hub" --interface lo --listen 127.0.0.1:5580 >"$work/serve.out" 2>&1 &
-pids+=($!)
-timeout 30 bash -c "until grep -q 'Matter-server API at' '$work/serve.out' && [ \$(grep -c ')  online' '$work/serve.out') -ge 3 ]; do sleep 0.1; done" \
-  || fail "home serve never listened with the three devices online"
+serve_pid=$!
+pids+=($serve_pid)
+timeout 30 bash -c "until grep -q 'Matter-server API at' '$work/serve.out' && [ \$(grep -c ')  online' '$work/serve.out') -ge 4 ]; do sleep 0.1; done" \
+  || fail "home serve never listened with the four devices online"
 
 mkdir -p "$work/ha"
 cat >"$work/ha/configuration.yaml" <<'YAML'
@@ -106,8 +122,19 @@ YAML
   echo "contact closed" >&"$console_contact"
 ) &
 pids+=($!)
+# home serve restarted while Home Assistant runs, once it says RESTART: the new one's PID in $work/serve.pid.
+(
+  timeout 240 bash -c "until grep -q '^RESTART' '$work/ha.out' 2>/dev/null; do sleep 0.2; done" || exit 0
+  kill "$serve_pid"
+  while kill -0 "$serve_pid" 2>/dev/null; do sleep 0.05; done
+  "$peers/lab.sh" exec "$bin/home" serve --state "$work/hub" --interface lo --listen 127.0.0.1:5580 >>"$work/serve.out" 2>&1 &
+  echo $! >"$work/serve.pid"
+) &
+pids+=($!)
 "$peers/lab.sh" exec timeout 240 "$venv/bin/python" -u "$repo/scripts/interop-homeassistant.py" "$work/ha" \
-  ws://127.0.0.1:5580/ws "$work/light.out" "$plug_code" "$work/plug.out" "$bin/home" "$work/hub" 2>&1 | tee "$work/ha.out" | grep -E "^(PASS|FIGURE|FAIL|Traceback|AssertionError|  )" \
+  ws://127.0.0.1:5580/ws "$work/light.out" "$plug_code" "$work/plug.out" "$bin/home" "$work/hub" \
+  "$work/circuitmatter.out" 2>&1 | tee "$work/ha.out" | grep -E "^(PASS|FIGURE|FAIL|Traceback|AssertionError|  )" \
   || true
+[ -f "$work/serve.pid" ] && kill "$(cat "$work/serve.pid")" 2>/dev/null
 grep -q "^DONE" "$work/ha.out" || fail "Home Assistant: $(grep -E 'Error|error' "$work/ha.out" | tail -n 5)"
 echo "interop-homeassistant: all checks passed"
