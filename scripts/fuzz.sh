@@ -55,12 +55,14 @@ for target in "${targets[@]}"; do
   [ -z "$name" ] || dict=(-dict="Fuzz/Dictionaries/$name.dict")
   echo "== $target from $(ls "Fuzz/Corpus/$target" | wc -l) seeds${name:+, dictionary $name}"
   # The corpus grows in a scratch copy: only seeds and fixed findings are committed.
+  started=$SECONDS
   set +e
   "$bin/$target" "${limit[@]}" "${dict[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="Fuzz/Crashes/$target-" "$work" >"$work.log" 2>&1
   status=$?
   set -e
   grep -E "INITED|DONE|stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Test unit written" "$work.log" || true
+  echo "   $((SECONDS - started)) s"
   rm -rf "$work" "$work.log"
   if [ $status -ne 0 ]; then
     echo "fuzz: $target failed (status $status); inputs: $(ls Fuzz/Crashes/"$target"-* 2>/dev/null)" >&2
