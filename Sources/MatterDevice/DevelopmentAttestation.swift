@@ -38,46 +38,87 @@ public struct DevelopmentAttestation: Sendable, Hashable {
         vendorID: UInt16, productID: UInt16, deviceType: UInt32,
         random: some RandomSource = SystemRandom()
     ) throws(DeviceError) -> DevelopmentAttestation {
-        do {
-            let paaKey = P256.PrivateKey(using: random), paiKey = P256.PrivateKey(using: random),
-                dacKey = P256.PrivateKey(using: random)
-            let paaName = DistinguishedName([.commonName("swift-home Development PAA"), .matterVendorID(vendorID)])
-            let paiName = DistinguishedName([
+        try Issuer.generate(vendorID: vendorID, productID: productID, random: random)
+            .attest(deviceType: deviceType, random: random)
+    }
+
+    /// A development PAA and the PAI it signed, which issue a DAC and a declaration per device: the devices of one
+    /// farm share them, so a commissioner trusts one PAA for all of them.
+    public struct Issuer: Sendable, Hashable, Codable {
+        /// X.509 DER.
+        public let paa: [UInt8]
+        public let pai: [UInt8]
+        /// The PAI's raw P-256 private scalar.
+        public let paiKey: [UInt8]
+        public let vendorID: UInt16
+        public let productID: UInt16
+
+        public static func generate(
+            vendorID: UInt16, productID: UInt16, random: some RandomSource = SystemRandom()
+        ) throws(DeviceError) -> Issuer {
+            do {
+                let paaKey = P256.PrivateKey(using: random), paiKey = P256.PrivateKey(using: random)
+                let paaName = DistinguishedName([
+                    .commonName("swift-home Development PAA"), .matterVendorID(vendorID),
+                ])
+                let paa = try DevelopmentAttestation.certificate(
+                    subject: paaName, issuer: paaName, key: paaKey.publicKey.x963Representation,
+                    constraints: BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: 1),
+                    usage: [.keyCertSign, .cRLSign], issuerKey: paaKey.publicKey.x963Representation, random: random
+                )
+                .signed(with: paaKey)
+                let pai = try DevelopmentAttestation.certificate(
+                    subject: Issuer.paiName(vendorID: vendorID, productID: productID), issuer: paaName,
+                    key: paiKey.publicKey.x963Representation,
+                    constraints: BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: 0),
+                    usage: [.keyCertSign, .cRLSign], issuerKey: paaKey.publicKey.x963Representation, random: random
+                )
+                .signed(with: paaKey)
+                return Issuer(
+                    paa: try paa.x509DER(), pai: try pai.x509DER(), paiKey: paiKey.rawRepresentation,
+                    vendorID: vendorID, productID: productID)
+            } catch {
+                throw .invalidCredentials("cannot build the development attestation chain: \(error)")
+            }
+        }
+
+        /// A new DAC under the PAI, and a declaration of `deviceType` for the issuer's product.
+        public func attest(
+            deviceType: UInt32, random: some RandomSource = SystemRandom()
+        ) throws(DeviceError) -> DevelopmentAttestation {
+            do {
+                let signer = try P256.PrivateKey(rawRepresentation: paiKey)
+                let dacKey = P256.PrivateKey(using: random)
+                let dacName = DistinguishedName([
+                    .commonName("swift-home Development DAC"), .matterVendorID(vendorID), .matterProductID(productID),
+                ])
+                let dac = try DevelopmentAttestation.certificate(
+                    subject: dacName, issuer: Issuer.paiName(vendorID: vendorID, productID: productID),
+                    key: dacKey.publicKey.x963Representation,
+                    constraints: BasicConstraints(isCertificateAuthority: false), usage: .digitalSignature,
+                    issuerKey: signer.publicKey.x963Representation, random: random
+                )
+                .signed(with: signer)
+                let declaration = CertificationDeclaration(
+                    vendorID: vendorID, productIDs: [productID], deviceTypeID: deviceType,
+                    certificateID: "ZIG0000000000000000",
+                    securityLevel: 0, securityInformation: 0, versionNumber: 1,
+                    certificationType: .developmentAndTest)
+                let signed = try SignedCertificationDeclaration.encode(
+                    declaration, signedBy: try P256.PrivateKey(rawRepresentation: testDeclarationSigningKey),
+                    keyIdentifier: CertificationDeclarationSigningKey.test.keyIdentifier)
+                return DevelopmentAttestation(
+                    paa: paa, pai: pai, dac: try dac.x509DER(), dacKey: dacKey.rawRepresentation,
+                    certificationDeclaration: signed)
+            } catch {
+                throw .invalidCredentials("cannot build the development attestation chain: \(error)")
+            }
+        }
+
+        private static func paiName(vendorID: UInt16, productID: UInt16) -> DistinguishedName {
+            DistinguishedName([
                 .commonName("swift-home Development PAI"), .matterVendorID(vendorID), .matterProductID(productID),
             ])
-            let dacName = DistinguishedName([
-                .commonName("swift-home Development DAC"), .matterVendorID(vendorID), .matterProductID(productID),
-            ])
-            let paa = try certificate(
-                subject: paaName, issuer: paaName, key: paaKey.publicKey.x963Representation,
-                constraints: BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: 1),
-                usage: [.keyCertSign, .cRLSign], issuerKey: paaKey.publicKey.x963Representation, random: random
-            )
-            .signed(with: paaKey)
-            let pai = try certificate(
-                subject: paiName, issuer: paaName, key: paiKey.publicKey.x963Representation,
-                constraints: BasicConstraints(isCertificateAuthority: true, pathLengthConstraint: 0),
-                usage: [.keyCertSign, .cRLSign], issuerKey: paaKey.publicKey.x963Representation, random: random
-            )
-            .signed(with: paaKey)
-            let dac = try certificate(
-                subject: dacName, issuer: paiName, key: dacKey.publicKey.x963Representation,
-                constraints: BasicConstraints(isCertificateAuthority: false), usage: .digitalSignature,
-                issuerKey: paiKey.publicKey.x963Representation, random: random
-            )
-            .signed(with: paiKey)
-            let declaration = CertificationDeclaration(
-                vendorID: vendorID, productIDs: [productID], deviceTypeID: deviceType,
-                certificateID: "ZIG0000000000000000",
-                securityLevel: 0, securityInformation: 0, versionNumber: 1, certificationType: .developmentAndTest)
-            let signed = try SignedCertificationDeclaration.encode(
-                declaration, signedBy: try P256.PrivateKey(rawRepresentation: testDeclarationSigningKey),
-                keyIdentifier: CertificationDeclarationSigningKey.test.keyIdentifier)
-            return DevelopmentAttestation(
-                paa: try paa.x509DER(), pai: try pai.x509DER(), dac: try dac.x509DER(),
-                dacKey: dacKey.rawRepresentation, certificationDeclaration: signed)
-        } catch {
-            throw .invalidCredentials("cannot build the development attestation chain: \(error)")
         }
     }
 

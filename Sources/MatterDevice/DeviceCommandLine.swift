@@ -3,6 +3,8 @@ public enum DeviceCommandLine: Hashable, Sendable {
     public static let usage = """
         usage: matter-device [--type KIND] [--passcode N] [--discriminator N] [--iterations N] [--vendor-id N]
                              [--product-id N] [--port N] [--state DIR] [--interface NAME…] [--factory-reset]
+               matter-device --count N [--base-port P] [--type KIND | --mix] [--iterations N] [--vendor-id N]
+                             [--product-id N] [--state DIR] [--factory-reset]
                matter-device attestation export DIR [--state DIR]
         Runs a commissionable Matter device over IP of one KIND: \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")).
         Sensors drift, the contact sensor opens and closes, the switch panel's buttons are pressed on their own
@@ -10,7 +12,12 @@ public enum DeviceCommandLine: Hashable, Sendable {
         lives in DIR/device.json (default ./matter-device-state); the first start fixes its passcode,
         discriminator, iterations, type and IDs (random or default when not given). Advertises by mDNS only on
         the named interfaces. Prints one JSON line of setup data, then one line per thing it does.
-        'attestation export' writes the device's development PAA (paa.der) for a commissioner's trust store.
+        --count runs a farm of N devices in one process, on ports P to P+N-1 (default 5540), each with its own
+        passcode, discriminator, identity and state in DIR/<i>/, all of one KIND or --mix (every kind in turn);
+        they share one development PAA, are reached by address (no mDNS) and take no console commands. It prints
+        one JSON line per device ("index" its place), then each device's lines prefixed with its index.
+        'attestation export' writes the device's development PAA (paa.der) for a commissioner's trust store
+        (a farm's: --state DIR/0).
         \(DeviceConsoleCommand.help)
         """
 
@@ -22,7 +29,21 @@ public enum DeviceCommandLine: Hashable, Sendable {
         public var factoryReset = false
     }
 
+    /// Many devices in one process (`DeviceFarm`).
+    public struct Farm: Hashable, Sendable {
+        public var count: Int
+        public var basePort: UInt16 = 5540
+        public var kinds: DeviceFarm.Kinds = .one(.light)
+        public var settings = DeviceSettings()
+        public var stateDirectory = "matter-device-state"
+        public var factoryReset = false
+
+        /// One port per device, from the base port up.
+        public var ports: [UInt16] { (0..<count).map { basePort + UInt16($0) } }
+    }
+
     case run(Run)
+    case farm(Farm)
     case exportAttestation(directory: String, stateDirectory: String)
 
     /// A usage error names the option and what it needed.
@@ -48,9 +69,18 @@ public enum DeviceCommandLine: Hashable, Sendable {
             return
         }
         var run = Run()
+        var count: Int?
+        var basePort: UInt16?
+        var mix = false
+        /// The options that describe one device only, which a farm refuses.
+        var singleDeviceOptions: [String] = []
         while let option = remaining.popFirst() {
             if option == "--factory-reset" {
                 run.factoryReset = true
+                continue
+            }
+            if option == "--mix" {
+                mix = true
                 continue
             }
             guard let value = remaining.popFirst() else { throw UsageError(description: "\(option) needs a value") }
@@ -78,9 +108,52 @@ public enum DeviceCommandLine: Hashable, Sendable {
             case "--port": run.port = try number(UInt16.self)
             case "--state": run.stateDirectory = value
             case "--interface": run.interfaces += value.split(separator: ",").map(String.init)
+            case "--count": count = try number(Int.self)
+            case "--base-port": basePort = try number(UInt16.self)
             default: throw UsageError(description: "unknown option \(option)")
             }
+            if ["--passcode", "--discriminator", "--port", "--interface"].contains(option) {
+                singleDeviceOptions.append(option)
+            }
         }
-        self = .run(run)
+        guard let count else {
+            if mix || basePort != nil {
+                throw UsageError(description: "\(mix ? "--mix" : "--base-port") is for a farm: give --count too")
+            }
+            self = .run(run)
+            return
+        }
+        if let option = singleDeviceOptions.first {
+            let reason =
+                option == "--interface"
+                ? "a farm does not advertise by mDNS yet: commission its devices by address"
+                : "each device of a farm has its own"
+            throw UsageError(description: "--count takes no \(option): \(reason)")
+        }
+        guard DeviceConstants.farmSizes.contains(count) else {
+            throw UsageError(
+                description:
+                    "--count must be \(DeviceConstants.farmSizes.lowerBound) to \(DeviceConstants.farmSizes.upperBound), got \(count)"
+            )
+        }
+        var farm = Farm(count: count)
+        if let basePort { farm.basePort = basePort }
+        guard Int(farm.basePort) + count - 1 <= Int(UInt16.max), farm.basePort > 0 else {
+            throw UsageError(
+                description:
+                    "--base-port \(farm.basePort) leaves no room for \(count) ports (1 to 65535, one per device)")
+        }
+        if mix {
+            guard run.settings.kind == nil else { throw UsageError(description: "--mix and --type exclude each other") }
+            farm.kinds = .mix
+        } else if let kind = run.settings.kind {
+            farm.kinds = .one(kind)
+        }
+        run.settings.kind = nil
+        farm.settings = run.settings
+        farm.stateDirectory = run.stateDirectory
+        farm.factoryReset = run.factoryReset
+        self = .farm(farm)
     }
+
 }

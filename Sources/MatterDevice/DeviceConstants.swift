@@ -59,6 +59,10 @@ public enum DeviceConstants {
     /// 0xFFFE. Matter Core §9.2.1 lets IDs wrap around past it; a virtual bridge that added 65,000 devices is a bug
     /// worth stopping at, so it refuses more instead.
     public static let endpointIDs: ClosedRange<UInt16> = 0...0xFFFE
+    /// How many devices one `matter-device --count` runs: each holds two UDP sockets (IPv4 and IPv6), and 10,000
+    /// devices' 20,000 descriptors is what a raised descriptor limit commonly allows; a home of 1,000 nodes, the
+    /// scale the hub is measured at, fits ten times over.
+    public static let farmSizes: ClosedRange<Int> = 1...10_000
     /// The chance, one in this many, that a simulation step opens or closes a contact sensor or presses a button.
     public static let simulatedEventOdds: UInt64 = 4
 }

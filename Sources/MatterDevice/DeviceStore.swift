@@ -72,9 +72,11 @@ public struct DeviceStore: Sendable {
         }
     }
 
-    /// The stored device, whose factory data the settings may only repeat; or a new device made from the settings.
+    /// The stored device, whose factory data the settings may only repeat; or a new device made from the settings,
+    /// its DAC issued by `issuer` when given (a farm's devices share one PAA), else by a chain of its own.
     public func loadOrCreate(
-        _ settings: DeviceSettings, random: some RandomSource = SystemRandom()
+        _ settings: DeviceSettings, issuer: DevelopmentAttestation.Issuer? = nil,
+        random: some RandomSource = SystemRandom()
     ) throws(DeviceError) -> DeviceStateFile {
         try settings.validate()
         if let existing = try load() {
@@ -93,9 +95,14 @@ public struct DeviceStore: Sendable {
         } catch {
             throw .invalidSetting("cannot compute the passcode verifier: \(error)")
         }
-        let attestation = try DevelopmentAttestation.generate(
-            vendorID: vendorID, productID: productID,
-            deviceType: kind.primaryDeviceType.id.rawValue, random: random)
+        let deviceType = kind.primaryDeviceType.id.rawValue
+        let attestation =
+            if let issuer, issuer.vendorID == vendorID, issuer.productID == productID {
+                try issuer.attest(deviceType: deviceType, random: random)
+            } else {
+                try DevelopmentAttestation.generate(
+                    vendorID: vendorID, productID: productID, deviceType: deviceType, random: random)
+            }
         let serial = random.bytes(8).map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()
         let state = DeviceStateFile(
             format: DeviceStateFile.formatVersion, kind: kind.rawValue, passcode: passcode,

@@ -12,6 +12,27 @@ func emit(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
     _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
 }
 
+/// One device's setup data as the JSON line scripts read first.
+func setupLine(_ setup: DeviceSetup) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(setup), as: UTF8.self)
+}
+
+/// Returns on SIGINT or SIGTERM: the handlers only wake the waiting task, which then shuts down cleanly.
+func stopSignalled() async {
+    let (signals, signalled) = AsyncStream<Int32>.makeStream()
+    let sources = [SIGINT, SIGTERM].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        source.setEventHandler { signalled.yield(number) }
+        source.resume()
+        return source
+    }
+    for await _ in signals { break }
+    withExtendedLifetime(sources) {}
+}
+
 func fail(_ message: String, code: Int32 = 1) -> Never {
     emit("error: \(message)", to: STDERR_FILENO)
     exit(code)
@@ -51,28 +72,10 @@ case .run(let options):
         device = try VirtualDevice(store: store, state: state, port: options.port, interfaces: options.interfaces) {
             emit($0)
         }
-        let payload = device.setupPayload
-        let setup: [String: Any] = [
-            "passcode": payload.passcode, "discriminator": state.discriminator, "manual_code": try payload.manualCode(),
-            "qr": try payload.qrCode(), "iterations": state.iterations, "vendor_id": state.identity.vendorID,
-            "product_id": state.identity.productID, "type": device.kind.rawValue, "port": device.port,
-            "state": store.path,
-            "interfaces": options.interfaces, "pid": getpid(),
-        ]
-        let json = try JSONSerialization.data(withJSONObject: setup, options: [.sortedKeys])
-        emit(String(decoding: json, as: UTF8.self))
+        emit(try setupLine(DeviceSetup(device, state: state, store: store, interfaces: options.interfaces)))
         try await device.start()
     } catch {
         fail("\(error)")
-    }
-    // Stop on SIGINT or SIGTERM: the handlers only wake the main task, which shuts down cleanly.
-    let (stopSignals, stopSignalled) = AsyncStream<Int32>.makeStream()
-    let signalSources = [SIGINT, SIGTERM].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-        source.setEventHandler { stopSignalled.yield(number) }
-        source.resume()
-        return source
     }
     // Commands on standard input, one a line, until it closes. A device in the background of an interactive shell
     // must not be stopped by reading the terminal: with SIGTTIN ignored the read fails and the commands end.
@@ -91,9 +94,38 @@ case .run(let options):
             }
         }
     }
-    for await _ in stopSignals { break }
+    await stopSignalled()
     console.cancel()
     await device.shutdown()
     emit("[device] stopped")
-    withExtendedLifetime(signalSources) {}
+
+case .farm(let options):
+    // Two sockets per device: a limit below what the farm needs stops it here, named, not halfway through.
+    var limit = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    let needed = rlim_t(2 * options.count + 64)
+    if limit.rlim_cur < needed {
+        limit.rlim_cur = min(limit.rlim_max, needed)
+        setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    }
+    guard limit.rlim_cur >= needed else {
+        fail(
+            "\(options.count) devices need \(needed) file descriptors; this process may open \(limit.rlim_max) (ulimit -Hn)"
+        )
+    }
+    let farm: DeviceFarm
+    do {
+        farm = try DeviceFarm.open(
+            directory: options.stateDirectory, ports: options.ports, kinds: options.kinds, settings: options.settings,
+            factoryReset: options.factoryReset
+        ) { index, line in emit("#\(index) \(line)") }
+        for setup in farm.setups { emit(try setupLine(setup)) }
+        try await farm.start()
+    } catch {
+        fail("\(error)")
+    }
+    emit("[farm] \(options.count) devices running")
+    await stopSignalled()
+    await farm.shutdown()
+    emit("[farm] stopped")
 }

@@ -83,6 +83,9 @@ public actor MatterTransport {
         isShutDown = true
         for source in readiness { source.cancel() }
         readiness = []
+        // The port is free when shutdown returns: a device started again in this process binds it at once.
+        ipv4.releaseAddress()
+        ipv6.releaseAddress()
         timer.cancel()
         incoming.finish()
         for handle in Array(mailboxes.keys) { fail(handle, .unknownExchange(handle)) }

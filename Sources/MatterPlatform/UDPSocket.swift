@@ -27,6 +27,17 @@ public final class UDPSocket: Sendable {
         close(descriptor)
     }
 
+    /// Gives up the bound address now, not when the socket is released: a fresh unbound socket takes the
+    /// descriptor's place (dup2), so a call still in flight touches that one, never another file that reused the
+    /// number. A device restarted in the same process can then bind its port again at once.
+    public func releaseAddress() {
+        let unbound = socket(
+            family == .ipv4 ? AF_INET : AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard unbound >= 0 else { return }
+        dup2(unbound, descriptor)
+        close(unbound)
+    }
+
     /// SO_REUSEADDR and SO_REUSEPORT, so several sockets (ours and an mDNS daemon's) can bind port 5353.
     public func allowPortSharing() throws(SocketError) {
         try setOption(SOL_SOCKET, SO_REUSEADDR, Int32(1), "set SO_REUSEADDR")

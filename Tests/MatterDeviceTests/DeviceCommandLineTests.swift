@@ -31,6 +31,43 @@ struct DeviceCommandLineTests {
         #expect(run.port == 5540)
     }
 
+    @Test func countRunsAFarmOnConsecutivePorts() throws {
+        let command = try DeviceCommandLine(arguments: [
+            "--count", "3", "--base-port", "6000", "--mix", "--iterations", "1000", "--state", "/tmp/farm",
+        ])
+        guard case .farm(let farm) = command else {
+            Issue.record("expected a farm, got \(command)")
+            return
+        }
+        #expect(farm.ports == [6000, 6001, 6002])
+        #expect(farm.kinds == .mix && farm.settings == DeviceSettings(iterations: 1000))
+        #expect(farm.stateDirectory == "/tmp/farm" && !farm.factoryReset)
+        guard case .farm(let lights) = try DeviceCommandLine(arguments: ["--count", "2", "--type", "plug"]) else {
+            Issue.record("expected a farm")
+            return
+        }
+        #expect(lights.kinds == .one(.plug) && lights.ports == [5540, 5541])
+    }
+
+    @Test func aFarmRefusesWhatNamesOneDevice() {
+        #expect(
+            usageError(["--count", "2", "--passcode", "20202021"])
+                == "--count takes no --passcode: each device of a farm has its own")
+        #expect(
+            usageError(["--count", "2", "--port", "5540"])
+                == "--count takes no --port: each device of a farm has its own")
+        #expect(
+            usageError(["--count", "2", "--interface", "lo"])
+                == "--count takes no --interface: a farm does not advertise by mDNS yet: commission its devices by address"
+        )
+        #expect(usageError(["--count", "0"]) == "--count must be 1 to 10000, got 0")
+        #expect(
+            usageError(["--count", "10", "--base-port", "65530"])
+                == "--base-port 65530 leaves no room for 10 ports (1 to 65535, one per device)")
+        #expect(usageError(["--count", "2", "--mix", "--type", "fan"]) == "--mix and --type exclude each other")
+        #expect(usageError(["--mix"]) == "--mix is for a farm: give --count too")
+    }
+
     @Test func exportNamesItsDirectory() throws {
         #expect(
             try DeviceCommandLine(arguments: ["attestation", "export", "/tmp/paa", "--state", "/tmp/d"])
