@@ -64,13 +64,3 @@ func runCommissioningBenchmark(
 private func median(_ values: [Duration]) -> Duration {
     values.sorted()[values.count / 2]
 }
-
-/// User + system CPU time of this process so far.
-private func processCPUTime() -> Duration {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    let microseconds =
-        Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000
-        + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
-    return .microseconds(microseconds)
-}

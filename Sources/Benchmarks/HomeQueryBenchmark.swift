@@ -127,7 +127,7 @@ private func withHomeOfLights(
 /// `followed` one-light nodes, each followed by its own `types.subscribe(OnOffLightDeviceType.self)`; `reports`
 /// OnOff reports handed to the home model as a node's live connection hands them over, round the nodes, each timed
 /// until its consumer has the new value. Returns the sorted latencies and the process CPU time per report in µs.
-private func reportsToFollowers(followed: Int, reports: Int) async throws -> ([Duration], Double) {
+func reportsToFollowers(followed: Int, reports: Int) async throws -> ([Duration], Double) {
     var result: ([Duration], Double) = ([], 0)
     try await withHomeOfLights(nodes: followed, endpoints: 1) { directory in
         let home = try await Home.connect(stateDirectory: directory)
@@ -171,17 +171,10 @@ private func reportsToFollowers(followed: Int, reports: Int) async throws -> ([D
                 }
             }
         }
-        let cpu = (processCPUTime() - cpuBefore) / Double(reports) * 1e6
+        let cpu = (processCPUTime() - cpuBefore).seconds / Double(reports) * 1e6
         consumers.forEach { $0.cancel() }
         await home.disconnect()
         result = (latencies.sorted(), cpu)
     }
     return result
-}
-
-/// Seconds of CPU this process has used, on every thread.
-private func processCPUTime() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Times a block over repeated runs and reports the median, so one slow run (a page fault, the other
 /// core busy) does not move the figure.
 struct Measurement {
@@ -19,6 +21,13 @@ struct Measurement {
         samples.sort()
         return Measurement(name: name, median: samples[samples.count / 2], iterationsPerRun: iterations)
     }
+}
+
+/// The CPU time this process has used so far, on every thread.
+func processCPUTime() -> Duration {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
 }
 
 /// A duration as a table shows it.

@@ -1,9 +1,12 @@
 import Foundation
+import MatterCrypto
+import MatterDevice
 import MatterDiscovery
 import MatterPlatform
 
 // swift run -c release swift-home-bench [--json]                codecs, crypto, the Home API's device query, live connections
 // swift-home-bench commission --paa-trust-store DIR ADDRESS=CODE…  commissioning and ping against real devices
+// swift-home-bench scale [--nodes N] [--concurrency K] [--mix] [--idle-seconds S]   a farm of N devices on one hub
 // --json prints one JSON object of the named figures instead of the table, for comparing runs.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let json = arguments.contains("--json")
@@ -21,7 +24,31 @@ func emit(_ reports: [(title: String?, report: Report)]) {
         }
     }
 }
-if arguments.first == "commission" {
+if arguments.first == "scale-farm" {
+    // The scale benchmark's farm, in a process of its own: matter-device --count's arguments and output.
+    OpenSSLProcess.keepStateUntilExit()
+    guard case .farm(let farm) = try? DeviceCommandLine(arguments: Array(arguments.dropFirst())) else {
+        FileHandle.standardError.write(Data("scale-farm takes matter-device --count's arguments\n".utf8))
+        exit(2)
+    }
+    do {
+        try await farm.run { line in
+            let bytes = Array((line + "\n").utf8)
+            _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        }
+    } catch {
+        FileHandle.standardError.write(Data("farm failed: \(error)\n".utf8))
+        exit(1)
+    }
+} else if arguments.first == "scale" {
+    do {
+        let options = try ScaleBenchmark.Options(arguments: Array(arguments.dropFirst()))
+        emit([("\(options.nodes) nodes on one hub:", try await ScaleBenchmark(options: options).run())])
+    } catch {
+        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+        exit(1)
+    }
+} else if arguments.first == "commission" {
     var trustStore: String?
     var devices: [(SocketAddress, String)] = []
     var rest = arguments.dropFirst()

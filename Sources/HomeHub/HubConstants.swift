@@ -31,6 +31,11 @@ enum HubConstants {
     /// Batches of changes a home model listener may have waiting before the oldest are dropped and it is told it fell
     /// behind: a consumer this far behind re-reads the model instead, which costs less than catching up.
     static let modelListenerBacklog = 256
+    /// CASE attempts of live connections in flight at once. A full CASE costs each side a few P-256 operations
+    /// (about 2 ms on a small machine): 32 at once keep the cores busy when a home of 1,000 nodes starts, while a
+    /// node's attempt never waits behind hundreds of others, and a silent node holds its place only until MRP gives
+    /// up on it. python-matter-server sets up 5 nodes at a time, and one that hangs stalls the rest.
+    static let sessionEstablishmentsInFlight = 32
     /// Events the home model keeps per followed node for consumers that fell behind: a switch pressed and released
     /// many times in a second stays within it, and it costs a few KiB per node.
     static let recentEventsPerNode = 64

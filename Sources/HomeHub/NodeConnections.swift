@@ -10,6 +10,8 @@ public actor NodeConnections {
     private let hub: Hub
     private let interfaces: [String]
     private var connections: [UInt64: NodeConnection] = [:]
+    /// Every connection's CASE attempts pass through it, so a cold start of a large home never storms.
+    private let establishing = ConcurrencyLimit(HubConstants.sessionEstablishmentsInFlight)
 
     /// `interfaces` are where nodes are looked up by DNS-SD; without any, their last known addresses are used.
     public init(
@@ -31,14 +33,16 @@ public actor NodeConnections {
         }
         // Another caller may have started it while the store was read: an actor's state can change across an await.
         if let existing = connections[nodeID] { return existing }
-        let (hub, interfaces, transport) = (hub, interfaces, transport)
+        let (hub, interfaces, transport, establishing) = (hub, interfaces, transport, establishing)
         var settings = settings
         if let attributePaths {
             settings.attributePaths = attributePaths
             settings.eventPaths = []
         }
         let connection = NodeConnection(nodeID: nodeID, transport: transport, router: router, settings: settings) {
-            try await hub.establishSession(to: nodeID, interfaces: interfaces, over: transport)
+            try await establishing.run {
+                try await hub.establishSession(to: nodeID, interfaces: interfaces, over: transport)
+            }
         }
         connections[nodeID] = connection
         await connection.start()

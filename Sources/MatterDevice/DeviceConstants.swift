@@ -63,6 +63,9 @@ public enum DeviceConstants {
     /// devices' 20,000 descriptors is what a raised descriptor limit commonly allows; a home of 1,000 nodes, the
     /// scale the hub is measured at, fits ten times over.
     public static let farmSizes: ClosedRange<Int> = 1...10_000
+    /// Descriptors a farm keeps free beyond its devices' sockets: standard streams, the event loop's epoll and
+    /// wake-up descriptors, state files being written.
+    static let processDescriptorReserve = 64
     /// The chance, one in this many, that a simulation step opens or closes a contact sensor or presses a button.
     public static let simulatedEventOdds: UInt64 = 4
 }

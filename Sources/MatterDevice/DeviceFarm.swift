@@ -157,6 +157,14 @@ public struct DeviceSetup: Codable, Hashable, Sendable {
         self.index = index
     }
 
+    /// The line as printed: keys sorted, slashes left alone.
+    public var jsonLine: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings and integers only: encoding cannot fail.
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
     enum CodingKeys: String, CodingKey {
         case passcode, discriminator, qr, iterations, type, port, state, interfaces, pid, index
         case manualCode = "manual_code"

@@ -12,27 +12,6 @@ func emit(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
     _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
 }
 
-/// One device's setup data as the JSON line scripts read first.
-func setupLine(_ setup: DeviceSetup) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(setup), as: UTF8.self)
-}
-
-/// Returns on SIGINT or SIGTERM: the handlers only wake the waiting task, which then shuts down cleanly.
-func stopSignalled() async {
-    let (signals, signalled) = AsyncStream<Int32>.makeStream()
-    let sources = [SIGINT, SIGTERM].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-        source.setEventHandler { signalled.yield(number) }
-        source.resume()
-        return source
-    }
-    for await _ in signals { break }
-    withExtendedLifetime(sources) {}
-}
-
 func fail(_ message: String, code: Int32 = 1) -> Never {
     emit("error: \(message)", to: STDERR_FILENO)
     exit(code)
@@ -72,7 +51,7 @@ case .run(let options):
         device = try VirtualDevice(store: store, state: state, port: options.port, interfaces: options.interfaces) {
             emit($0)
         }
-        emit(try setupLine(DeviceSetup(device, state: state, store: store, interfaces: options.interfaces)))
+        emit(try DeviceSetup(device, state: state, store: store, interfaces: options.interfaces).jsonLine)
         try await device.start()
     } catch {
         fail("\(error)")
@@ -94,38 +73,15 @@ case .run(let options):
             }
         }
     }
-    await stopSignalled()
+    await waitForStopSignal()
     console.cancel()
     await device.shutdown()
     emit("[device] stopped")
 
 case .farm(let options):
-    // Two sockets per device: a limit below what the farm needs stops it here, named, not halfway through.
-    var limit = rlimit()
-    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-    let needed = rlim_t(2 * options.count + 64)
-    if limit.rlim_cur < needed {
-        limit.rlim_cur = min(limit.rlim_max, needed)
-        setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-    }
-    guard limit.rlim_cur >= needed else {
-        fail(
-            "\(options.count) devices need \(needed) file descriptors; this process may open \(limit.rlim_max) (ulimit -Hn)"
-        )
-    }
-    let farm: DeviceFarm
     do {
-        farm = try DeviceFarm.open(
-            directory: options.stateDirectory, ports: options.ports, kinds: options.kinds, settings: options.settings,
-            factoryReset: options.factoryReset
-        ) { index, line in emit("#\(index) \(line)") }
-        for setup in farm.setups { emit(try setupLine(setup)) }
-        try await farm.start()
+        try await options.run { emit($0) }
     } catch {
         fail("\(error)")
     }
-    emit("[farm] \(options.count) devices running")
-    await stopSignalled()
-    await farm.shutdown()
-    emit("[farm] stopped")
 }

@@ -1,0 +1,336 @@
+import Foundation
+@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeHub
+import MatterCertificates
+import MatterDevice
+import MatterDiscovery
+import MatterOnboarding
+import MatterPlatform
+
+/// `swift-home-bench scale --nodes N`: a farm of N virtual devices in a child process (this binary again, running
+/// `matter-device --count`'s farm), the hub in this one. It commissions all N through the hub, follows them live,
+/// measures the hub's memory and idle CPU, restarts the hub, kills the farm and starts it again, and times each
+/// step until every node is online (or offline) in the hub's model.
+struct ScaleBenchmark {
+    struct Options {
+        var nodes = 1000
+        /// Commissionings in flight at once.
+        var concurrency = 8
+        /// Below Linux's ephemeral range (32768–60999), so no port of the farm is taken by some client socket.
+        var basePort: UInt16 = 21000
+        /// What the idle CPU figure is averaged over: a minute holds every node's keep-alive at a 60 s max interval.
+        var idleSeconds = 60
+        /// `--type light` by default: lights change only when told to, so the idle figure is the hub's own; `--mix`
+        /// runs every kind (sensors drift, switches are pressed).
+        var farmKinds = ["--type", "light"]
+
+        static let usage =
+            "usage: swift-home-bench scale [--nodes N] [--concurrency K] [--base-port P] [--idle-seconds S] [--mix] [--json]"
+
+        init(arguments: [String]) throws(BenchmarkError) {
+            var rest = arguments[...]
+            while let option = rest.popFirst() {
+                if option == "--mix" {
+                    farmKinds = ["--mix"]
+                    continue
+                }
+                guard let value = rest.popFirst(), let number = Int(value), number > 0 else {
+                    throw BenchmarkError("\(option) needs a positive number\n\(Self.usage)")
+                }
+                switch option {
+                case "--nodes": nodes = number
+                case "--concurrency": concurrency = number
+                case "--base-port":
+                    guard let port = UInt16(exactly: number) else { throw BenchmarkError("--base-port is 1 to 65535") }
+                    basePort = port
+                case "--idle-seconds": idleSeconds = number
+                default: throw BenchmarkError("unknown option \(option)\n\(Self.usage)")
+                }
+            }
+        }
+    }
+
+    let options: Options
+
+    func run() async throws -> Report {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let farmArguments =
+            [
+                "--count", "\(options.nodes)", "--base-port", "\(options.basePort)", "--state", directory + "/farm",
+            ] + options.farmKinds
+        var report = Report()
+        let clock = ContinuousClock()
+
+        var farm = try await FarmProcess.start(arguments: farmArguments, count: options.nodes)
+        // A failed step leaves no farm running behind the benchmark.
+        do {
+            report.add(
+                "Farm of \(options.nodes): memory per device", "\(kib(farm.residentBytes() / options.nodes)) KiB",
+                key: "farm_bytes_per_device", value: Double(farm.residentBytes() / options.nodes))
+
+            // Commissioning, K at a time, through the hub.
+            let baseline = residentBytes()
+            let hubPath = directory + "/hub"
+            let hub = try await Hub(statePath: hubPath)
+            let paa = try DeviceStore(directory: directory + "/farm/0").load()?.paa ?? Data()
+            let trustStore = PAATrustStore(certificates: [try X509Certificate(derEncoded: Array(paa))])
+            let started = clock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, setup) in farm.setups.enumerated() {
+                    if index >= options.concurrency { try await group.next() }
+                    group.addTask {
+                        _ = try await hub.commission(
+                            CommissioningRequest(
+                                payload: try SetupPayload(parsing: setup.qr),
+                                address: .ipv4(IPv4Address(127 << 24 | 1), port: setup.port), trustStore: trustStore),
+                            name: "farm \(index)", room: nil, progress: { _ in })
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let commissioned = clock.now - started
+            report.add(
+                "Commission all \(options.nodes), \(options.concurrency) at a time", seconds(commissioned),
+                key: "commission_all_s", value: commissioned.seconds)
+
+            // The hub follows them all.
+            var configuration = Home.Configuration(stateDirectory: hubPath)
+            configuration.liveness = .seconds(60)
+            var served = try await Home.connect(configuration)
+            let following = clock.now
+            try await served.followEveryNode()
+            guard await served.model.waitUntil(options.nodes, are: .online, within: .seconds(300)) else {
+                throw BenchmarkError("not every node came online: \(served.model.count(.online)) of \(options.nodes)")
+            }
+            report.add(
+                "  then every node online (first connection)", seconds(clock.now - following),
+                key: "first_follow_all_online_s", value: (clock.now - following).seconds)
+            let hubBytes = residentBytes()
+            report.add(
+                "Hub's memory with every node live", "\(format(Double(hubBytes) / 1_048_576)) MiB", key: "hub_rss_mib",
+                value: Double(hubBytes) / 1_048_576)
+            report.add(
+                "  per node, over the hub before it", "\(kib((hubBytes - baseline) / options.nodes)) KiB",
+                key: "hub_bytes_per_node", value: Double((hubBytes - baseline) / options.nodes))
+
+            // Idle: every node subscribed, nothing changing.
+            let cpuBefore = processCPUTime()
+            try await Task.sleep(for: .seconds(options.idleSeconds))
+            let idle = (processCPUTime() - cpuBefore).seconds / Double(options.idleSeconds) * 100
+            report.add(
+                "Hub's idle CPU over \(options.idleSeconds) s (max interval 60 s)",
+                "\(format(idle, decimals: 2)) % of a core",
+                key: "idle_cpu_percent_hub", value: idle)
+
+            // A command's change reaching a consumer of the hub's model, with every other node live.
+            let latencies = try await commandToConsumer(served, samples: min(options.nodes, 50))
+            report.add(
+                "On/Off command to the change at a model consumer (median of \(latencies.count))",
+                milliseconds(latencies[latencies.count / 2]), key: "command_to_consumer_ms_p50",
+                value: latencies[latencies.count / 2].microseconds / 1000)
+
+            // A report reaching a types.subscribe consumer with N nodes followed: the home model's own path, measured
+            // as the default benchmark does (reports fed to the model, no device).
+            let (reports, _) = try await reportsToFollowers(followed: options.nodes, reports: 1_000)
+            report.add(
+                "Report to a consumer, \(options.nodes) nodes followed (median, the model's path)",
+                milliseconds(reports[reports.count / 2]), key: "report_to_consumer_ms_p50",
+                value: reports[reports.count / 2].microseconds / 1000)
+
+            // Cold start: the hub stops and starts again on its store.
+            await served.stopServing()
+            let restarted = clock.now
+            served = try await Home.connect(configuration)
+            try await served.followEveryNode()
+            guard await served.model.waitUntil(options.nodes, are: .online, within: .seconds(300)) else {
+                throw BenchmarkError(
+                    "after the hub's restart \(served.model.count(.online)) of \(options.nodes) came online")
+            }
+            report.add(
+                "Hub restarted: every node online again", seconds(clock.now - restarted),
+                key: "cold_start_all_online_s", value: (clock.now - restarted).seconds)
+
+            // The farm is killed: each node is noticed offline; started again, each comes back.
+            let offline = served.model.offlineTimes()
+            let killed = clock.now
+            farm.kill()
+            guard await served.model.waitUntil(options.nodes, are: .offline, within: .seconds(180)) else {
+                throw BenchmarkError(
+                    "after the farm was killed \(served.model.count(.offline)) of \(options.nodes) went offline")
+            }
+            let lastOffline = (await offline.value.values.max() ?? killed) - killed
+            report.add(
+                "Farm killed: the last node noticed offline", seconds(lastOffline), key: "offline_detected_s_max",
+                value: lastOffline.seconds)
+            let farmStarted = clock.now
+            farm = try await FarmProcess.start(arguments: farmArguments, count: options.nodes)
+            guard await served.model.waitUntil(options.nodes, are: .online, within: .seconds(300)) else {
+                throw BenchmarkError(
+                    "after the farm's restart \(served.model.count(.online)) of \(options.nodes) came back")
+            }
+            report.add(
+                "Farm restarted: every node online again", seconds(clock.now - farmStarted),
+                key: "farm_restart_all_online_s", value: (clock.now - farmStarted).seconds)
+            await served.stopServing()
+            farm.kill()
+        } catch {
+            farm.kill()
+            throw error
+        }
+        return report
+    }
+
+    /// Switches up to `samples` lights one after another, timing each from the command to a model listener seeing
+    /// its new OnOff value.
+    private func commandToConsumer(_ home: Home, samples: Int) async throws -> [Duration] {
+        var latencies: [Duration] = []
+        let devices = try await home.devices().list().prefix(samples)
+        for device in devices {
+            guard let onOff = await device.liveTrait(OnOffTrait.self) else { continue }
+            let nodeID = device.address.nodeID
+            let changes = home.model.changes(.node(nodeID))
+            let started = ContinuousClock.now
+            let seen = Task {
+                for await update in changes {
+                    guard case .changes(let list) = update else { continue }
+                    for case .attributes(_, _, let values) in list
+                    where values.keys.contains(where: { $0.cluster == 6 && $0.attribute == 0 }) {
+                        return ContinuousClock.now
+                    }
+                }
+                return ContinuousClock.now
+            }
+            try await onOff.toggle()
+            let arrived = await seen.value
+            latencies.append(arrived - started)
+        }
+        guard !latencies.isEmpty else { throw BenchmarkError("no light to switch") }
+        return latencies.sorted()
+    }
+
+    private func temporaryDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/swift-home-bench-scale-XXXXXX").utf8CString)
+        guard let created = mkdtemp(&template) else { throw POSIXError(.EIO) }
+        return String(cString: created)
+    }
+}
+
+/// The farm as a child process: this binary run as `swift-home-bench scale-farm` with `matter-device --count`'s
+/// arguments. Its output is read to the end on a thread of its own, so the farm never blocks on a full pipe.
+struct FarmProcess {
+    let process: Process
+    let setups: [DeviceSetup]
+
+    static func start(arguments: [String], count: Int) async throws -> FarmProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        process.arguments = ["scale-farm"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let setups: [DeviceSetup] = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                var setups: [DeviceSetup] = []
+                var pending = Data()
+                var resumed = false
+                let handle = output.fileHandleForReading
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    pending.append(chunk)
+                    while let newline = pending.firstIndex(of: 10) {
+                        let line = pending[pending.startIndex..<newline]
+                        pending = Data(pending[(newline + 1)...])
+                        guard !resumed else { continue }
+                        if let setup = try? JSONDecoder().decode(DeviceSetup.self, from: line) {
+                            setups.append(setup)
+                        } else if line.starts(with: Array("[farm] ".utf8)) {
+                            resumed = true
+                            continuation.resume(returning: setups)
+                        }
+                    }
+                }
+                if !resumed {
+                    continuation.resume(throwing: BenchmarkError("the farm exited before its devices ran"))
+                }
+            }
+        }
+        guard setups.count == count else {
+            throw BenchmarkError("the farm printed \(setups.count) devices, not \(count)")
+        }
+        return FarmProcess(process: process, setups: setups)
+    }
+
+    func residentBytes() -> Int {
+        Benchmarks.residentBytes(ofProcess: process.processIdentifier)
+    }
+
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+extension HomeModel {
+    enum Connectivity { case online, offline }
+
+    func count(_ connectivity: Connectivity) -> Int {
+        snapshot.views.values.filter { view in
+            switch (connectivity, view.state) {
+            case (.online, .online), (.offline, .offline): true
+            default: false
+            }
+        }.count
+    }
+
+    /// Returns whether `nodes` nodes reached `connectivity` within `limit`; woken by the model's changes.
+    func waitUntil(_ nodes: Int, are connectivity: Connectivity, within limit: Duration) async -> Bool {
+        let changes = changes(.home)
+        guard count(connectivity) < nodes else { return true }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in changes where self.count(connectivity) >= nodes { return }
+            }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
+        return count(connectivity) >= nodes
+    }
+
+    /// When each node next turns offline, heard from now until every node has.
+    func offlineTimes() -> Task<[UInt64: ContinuousClock.Instant], Never> {
+        let changes = changes(.home)
+        let nodes = snapshot.views.count
+        return Task {
+            var times: [UInt64: ContinuousClock.Instant] = [:]
+            for await update in changes {
+                guard case .changes(let list) = update else { continue }
+                for case .connectivity(let node, .offline) in list where times[node] == nil {
+                    times[node] = ContinuousClock.now
+                }
+                if times.count >= nodes { break }
+            }
+            return times
+        }
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The resident set of a process (this one by default), from /proc/PID/status.
+func residentBytes(ofProcess pid: Int32 = getpid()) -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return 0 }
+    return kilobytes * 1024
+}
+
+func seconds(_ duration: Duration) -> String { "\(format(duration.seconds, decimals: 2)) s" }
+func kib(_ bytes: Int) -> String { format(Double(bytes) / 1024) }
