@@ -50,6 +50,10 @@ enum CommandParser {
                 throw .usage("--\(name) needs a value", commandPath: path)
             }
         }
+        if let last = command.arguments.last, last.isRepeating, positionals.count >= command.arguments.count {
+            parsed.repeatedArguments[last.name] = Array(positionals[(command.arguments.count - 1)...])
+            positionals = Array(positionals.prefix(command.arguments.count))
+        }
         guard positionals.count <= command.arguments.count else {
             throw .usage("unexpected argument '\(positionals[command.arguments.count])'", commandPath: path)
         }

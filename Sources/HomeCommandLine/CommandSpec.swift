@@ -5,6 +5,8 @@ struct CommandSpec: Sendable {
         let help: String
         /// May be left out; optional arguments come last.
         var isOptional = false
+        /// The last argument may be given several times (`CODE…`); every value is in `repeatedArguments`.
+        var isRepeating = false
     }
 
     struct Option: Sendable {
@@ -28,6 +30,8 @@ struct CommandSpec: Sendable {
 struct ParsedArguments: Sendable {
     let commandPath: [String]
     var arguments: [String: String] = [:]
+    /// Every value of a repeating argument, in order.
+    var repeatedArguments: [String: [String]] = [:]
     /// The last value of each option.
     var values: [String: String] = [:]
     /// Every value of each option, in order, for options that may be repeated.

@@ -10,7 +10,10 @@ enum HelpText {
             lines += ["", "COMMANDS:"]
             lines += command.subcommands.map { row($0.name, $0.summary) }
         } else {
-            let arguments = command.arguments.map { $0.isOptional ? "[\($0.name)]" : $0.name }
+            let arguments = command.arguments.map { argument in
+                let name = argument.name + (argument.isRepeating ? " …" : "")
+                return argument.isOptional ? "[\(name)]" : name
+            }
             let options = command.options.map { option in
                 let usage = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
                 return option.isRequired ? usage : "[\(usage)]"

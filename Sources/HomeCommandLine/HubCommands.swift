@@ -17,35 +17,40 @@ enum HubCommands {
 
     static let commission = CommandSpec(
         name: "commission",
-        summary: "Commission a Matter device onto this hub's fabric and add its devices to the home.",
+        summary: "Commission Matter devices onto this hub's fabric and add their devices to the home.",
         arguments: [
-            .init(name: "CODE", help: "The device's MT: QR code payload or its 11- or 21-digit manual pairing code.")
+            .init(
+                name: "CODE",
+                help:
+                    "A device's MT: QR code payload or its 11- or 21-digit manual pairing code; several add several devices side by side.",
+                isOptional: true, isRepeating: true)
         ],
         options: [
             .init(
                 name: "address", valueName: "HOST:PORT",
                 help: "The device's address (skips discovery), e.g. [::1]:5540 or 192.168.1.20:5540."),
+            .init(
+                name: "from", valueName: "FILE",
+                help: "Devices to add, one 'CODE [HOST:PORT]' a line ('#' starts a comment); with the CODEs given."),
             interfaceOption,
             .init(
                 name: "paa-trust-store", valueName: "DIR", help: "Directory of trusted PAA certificates (DER or PEM)."),
             .init(
                 name: "accept-untrusted-device", valueName: nil,
                 help: "Commission a device that fails attestation; it is recorded as untrusted."),
-            .init(name: "name", valueName: "NAME", help: "The device's name (default: its product name)."),
+            .init(
+                name: "name", valueName: "NAME", help: "The device's name (default: its product name); one device only."
+            ),
             .init(name: "room", valueName: "ROOM", help: "The room to put it in (created when new)."),
-            .init(name: "json", valueName: nil, help: "Print one JSON object instead of the device IDs."),
+            .init(
+                name: "json", valueName: nil,
+                help: "Print one JSON object (an array for several) instead of the device IDs."),
             stateOption,
         ],
         run: { arguments throws(CommandLineError) in
-            let payload: SetupPayload
-            do throws(OnboardingError) {
-                payload = try SetupPayload(parsing: arguments.argument("CODE"))
-            } catch {
-                throw .invalidInput(error.description)
-            }
-            let address = try arguments.values["address"].map(parseAddress)
+            let targets = try commissioningTargets(arguments)
             let interfaces = interfaceNames(arguments)
-            guard address != nil || !interfaces.isEmpty else {
+            if targets.contains(where: { $0.address == nil }), interfaces.isEmpty {
                 throw .usage(
                     "give --address HOST:PORT, or --interface NAME to discover the device",
                     commandPath: arguments.commandPath)
@@ -54,47 +59,164 @@ enum HubCommands {
             // Checked here, so bad input is refused before anything is sent; the hub loads it again.
             _ = try trustStore(arguments.values["paa-trust-store"], acceptUntrusted: acceptUntrusted)
             let home = try await HomeAPICommands.open(arguments, interfaces: interfaces)
-            let progress = arguments.progress
-            let clock = ContinuousClock()
-            let start = clock.now
-            do throws(HomeError) {
-                let result = try await home.commissionDevice(
-                    payload: arguments.argument("CODE"), address: address, interfaces: interfaces,
-                    paaTrustStore: arguments.values["paa-trust-store"], acceptUntrustedDevice: acceptUntrusted,
+            let json = arguments.flags.contains("json")
+            if targets.count == 1, let target = targets.first {
+                switch await commission(target, home: home, arguments, progressPrefix: "") {
+                case .success(let result):
+                    return .success(
+                        json
+                            ? commissionedJSON(result).rendered + "\n"
+                            : result.devices.map(\.description).joined(separator: "\n") + "\n")
+                case .failure(let error):
+                    return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error.message)\n")
+                }
+            }
+            // Side by side: the hub runs as many at once as it allows and queues the rest.
+            let results = await withTaskGroup(of: (Int, Result<CommissionedDevice, HomeError>).self) { group in
+                for (index, target) in targets.enumerated() {
+                    group.addTask {
+                        (index, await commission(target, home: home, arguments, progressPrefix: "[\(index + 1)] "))
+                    }
+                }
+                var results: [Result<CommissionedDevice, HomeError>?] = Array(repeating: nil, count: targets.count)
+                for await (index, result) in group { results[index] = result }
+                return results.compactMap { $0 }
+            }
+            var output = "", errors = ""
+            var entries: [JSONValue] = []
+            for (target, result) in zip(targets, results) {
+                switch result {
+                case .success(let device):
+                    output += "\(target.code)  \(device.devices.map(\.description).joined(separator: " "))\n"
+                    entries.append(.object([("code", .string(target.code))] + commissionedFields(device)))
+                case .failure(let error):
+                    errors += "error: \(target.code): \(error.message)\n"
+                    entries.append(.object([("code", .string(target.code)), ("error", .string(error.message))]))
+                }
+            }
+            let failed = results.filter { if case .failure = $0 { true } else { false } }.count
+            if failed > 0 { errors += "\(failed) of \(targets.count) devices were not added\n" }
+            return CommandOutput(
+                exitCode: failed > 0 ? 1 : 0, standardOutput: json ? JSONValue.array(entries).rendered + "\n" : output,
+                standardError: errors)
+        }
+    )
+
+    /// One device `home commission` adds: its code, and its address when known.
+    struct CommissioningTarget: Sendable {
+        let code: String
+        let address: SocketAddress?
+    }
+
+    /// The CODEs given, with --address for a single one, then the --from file's lines; every code and address is
+    /// checked before anything is sent.
+    private static func commissioningTargets(
+        _ arguments: ParsedArguments
+    ) throws(CommandLineError) -> [CommissioningTarget] {
+        let codes = arguments.repeatedArguments["CODE"] ?? []
+        let address = try arguments.values["address"].map(parseAddress)
+        var targets: [CommissioningTarget] = []
+        for code in codes {
+            try checkCode(code, at: nil)
+            targets.append(CommissioningTarget(code: code, address: address))
+        }
+        if let path = arguments.values["from"] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .invalidInput("cannot read \(path)")
+            }
+            for (number, line) in String(decoding: data, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).enumerated() {
+                let fields = (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                    .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                guard !fields.isEmpty else { continue }
+                let place = "\(path) line \(number + 1)"
+                guard fields.count <= 2 else { throw .invalidInput("\(place): expected CODE [HOST:PORT]") }
+                try checkCode(fields[0], at: place)
+                let address: SocketAddress?
+                do throws(CommandLineError) {
+                    address = try fields.count == 2 ? parseAddress(fields[1]) : nil
+                } catch {
+                    throw .invalidInput("\(place): \(error.message)")
+                }
+                targets.append(CommissioningTarget(code: fields[0], address: address))
+            }
+        }
+        guard !targets.isEmpty else {
+            throw .usage("give a device's CODE, or --from FILE", commandPath: arguments.commandPath)
+        }
+        if targets.count > 1 {
+            if address != nil {
+                throw .usage(
+                    "--address is one device's: give each device its own in a --from file (CODE HOST:PORT lines)",
+                    commandPath: arguments.commandPath)
+            }
+            if arguments.values["name"] != nil {
+                throw .usage(
+                    "--name is one device's: several are each named after their product (rename them with home rename)",
+                    commandPath: arguments.commandPath)
+            }
+        }
+        return targets
+    }
+
+    private static func checkCode(_ code: String, at place: String?) throws(CommandLineError) {
+        do throws(OnboardingError) {
+            _ = try SetupPayload(parsing: code)
+        } catch {
+            throw .invalidInput(place.map { "\($0): \(error.description)" } ?? error.description)
+        }
+    }
+
+    /// Commissions one device, telling each step as it ends (prefixed, when several run side by side).
+    private static func commission(
+        _ target: CommissioningTarget, home: Home, _ arguments: ParsedArguments, progressPrefix: String
+    ) async -> Result<CommissionedDevice, HomeError> {
+        let progress = arguments.progress
+        let clock = ContinuousClock()
+        let start = clock.now
+        do throws(HomeError) {
+            return .success(
+                try await home.commissionDevice(
+                    payload: target.code, address: target.address, interfaces: interfaceNames(arguments),
+                    paaTrustStore: arguments.values["paa-trust-store"],
+                    acceptUntrustedDevice: arguments.flags.contains("accept-untrusted-device"),
                     name: arguments.values["name"], room: arguments.values["room"]
                 ) { line in
                     switch line {
                     case .finished(let step, let seconds):
                         progress(
-                            "\(format(clock.now - start)) \(step) done in \(format(.nanoseconds(Int64(seconds * 1e9))))"
+                            "\(progressPrefix)\(format(clock.now - start)) \(step) done in \(format(.nanoseconds(Int64(seconds * 1e9))))"
                         )
                     case .note(let text):
-                        progress("\(format(clock.now - start)) note: \(text)")
+                        progress("\(progressPrefix)\(format(clock.now - start)) note: \(text)")
                     }
-                }
-                if arguments.flags.contains("json") {
-                    return .success(
-                        JSONValue.object([
-                            ("deviceIDs", .array(result.devices.map { .string($0.description) })),
-                            ("nodeID", .string(paddedHex(result.nodeID))),
-                            ("vendorID", .unsigned(UInt64(result.vendorID))),
-                            ("productID", .unsigned(UInt64(result.productID))),
-                            ("elapsedSeconds", .seconds(result.elapsedSeconds)),
-                            (
-                                "steps",
-                                .array(
-                                    result.steps.map {
-                                        .object([("step", .string($0.step)), ("seconds", .seconds($0.seconds))])
-                                    })
-                            ),
-                        ]).rendered + "\n")
-                }
-                return .success(result.devices.map(\.description).joined(separator: "\n") + "\n")
-            } catch {
-                return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error.message)\n")
-            }
+                })
+        } catch {
+            return .failure(error)
         }
-    )
+    }
+
+    private static func commissionedJSON(_ result: CommissionedDevice) -> JSONValue {
+        .object(commissionedFields(result))
+    }
+
+    private static func commissionedFields(_ result: CommissionedDevice) -> [(String, JSONValue)] {
+        [
+            ("deviceIDs", .array(result.devices.map { .string($0.description) })),
+            ("nodeID", .string(paddedHex(result.nodeID))),
+            ("vendorID", .unsigned(UInt64(result.vendorID))),
+            ("productID", .unsigned(UInt64(result.productID))),
+            ("elapsedSeconds", .seconds(result.elapsedSeconds)),
+            (
+                "steps",
+                .array(
+                    result.steps.map {
+                        .object([("step", .string($0.step)), ("seconds", .seconds($0.seconds))])
+                    })
+            ),
+        ]
+    }
 
     static let devices = CommandSpec(
         name: "devices",

@@ -17,6 +17,10 @@ public final class Hub: Sendable {
     /// The CASE resumption record each node's last session left (§4.14.2.2), in memory only: a new process
     /// runs the full CASE once per node.
     let resumptions = Mutex<[UInt64: CASEResumptionRecord]>([:])
+    /// Every commissioning of this hub passes through it, whichever front door asked (the CLI, an app, the
+    /// Matter-server API): several devices are added side by side, each on its own transport, so one device's slow
+    /// step never holds up another's; beyond the limit they wait their turn.
+    private let commissionings = ConcurrencyLimit(HubConstants.concurrentCommissionings)
 
     /// Opens (creating on first use) the hub in `statePath`, or in the default XDG data directory. A commissioning
     /// that a crash interrupted is marked failed here, so it blocks nothing and can be finished or retried: at once
@@ -98,15 +102,18 @@ public final class Hub: Sendable {
     }
 
     /// Commissions a device onto the hub's fabric and adds its devices to the home, named `name` (default: the
-    /// product's name) in `room` (created when new).
+    /// product's name) in `room` (created when new); up to `HubConstants.concurrentCommissionings` at once.
     public func commission(
         _ request: CommissioningRequest, name: String?, room: String?,
         progress: @escaping @Sendable (CommissioningProgress) -> Void
     ) async throws -> CommissioningResult {
-        let transport = try MatterTransport()
-        defer { Task { await transport.shutdown() } }
-        let commissioner = Commissioner(authority: authority, store: store, transport: transport, progress: progress)
-        return try await commissioner.commission(request, name: name, room: room)
+        try await commissionings.run { [authority, store] in
+            let transport = try MatterTransport()
+            defer { Task { await transport.shutdown() } }
+            let commissioner = Commissioner(
+                authority: authority, store: store, transport: transport, progress: progress)
+            return try await commissioner.commission(request, name: name, room: room)
+        }
     }
 
     /// The devices of the home.

@@ -31,6 +31,11 @@ enum HubConstants {
     /// Batches of changes a home model listener may have waiting before the oldest are dropped and it is told it fell
     /// behind: a consumer this far behind re-reads the model instead, which costs less than catching up.
     static let modelListenerBacklog = 256
+    /// Commissionings of one hub at once. Each is mostly waiting on its device (PBKDF2 and signatures on small
+    /// devices take seconds), so several overlap well; 8 keep a 2-core hub's own share (SPAKE2+, attestation, NOC
+    /// signing) under a second per device while a box of devices is added, and each holds a transport and a
+    /// fail-safe on its device only while it runs.
+    static let concurrentCommissionings = 8
     /// CASE attempts of live connections in flight at once. A full CASE costs each side a few P-256 operations
     /// (about 2 ms on a small machine): 32 at once keep the cores busy when a home of 1,000 nodes starts, while a
     /// node's attempt never waits behind hundreds of others, and a silent node holds its place only until MRP gives

@@ -33,6 +33,19 @@ import Testing
                 ["commission", "34970112332", "--address", "[::1]:5540", "--state", state],
                 "error: no PAA trust store: pass --paa-trust-store DIR (or --accept-untrusted-device to skip attestation's verdict)\n"
             ),
+            (
+                ["commission", "--state", state],
+                "error: give a device's CODE, or --from FILE (see 'home commission --help')\n"
+            ),
+            (
+                ["commission", "34970112332", "34970112332", "--address", "[::1]:5540", "--state", state],
+                "error: --address is one device's: give each device its own in a --from file (CODE HOST:PORT lines) (see 'home commission --help')\n"
+            ),
+            (
+                ["commission", "34970112332", "34970112332", "--name", "Lamp", "--interface", "lo", "--state", state],
+                "error: --name is one device's: several are each named after their product (rename them with home rename) (see 'home commission --help')\n"
+            ),
+            (["commission", "--from", state + "/absent", "--state", state], "error: cannot read \(state)/absent\n"),
         ]
         for (arguments, message) in cases {
             let output = await HomeCommand.run(arguments)
@@ -46,6 +59,24 @@ import Testing
         ])
         #expect(missingStore.exitCode == 2)
         #expect(missingStore.standardError.hasPrefix("error: PAA trust store \(state)/none: "))
+    }
+
+    /// A --from file is read whole before anything is sent: a bad line names its place.
+    @Test func aDevicesFileIsCheckedLineByLine() async throws {
+        let state = Self.temporaryState()
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let file = state + "/devices.txt"
+        for (text, message) in [
+            ("# a box of lamps\n34970112332 [::1]:5540\n34970112331 [::1]:5541\n", "line 3: check digit mismatch"),
+            ("34970112332 [::1]:5540 extra\n", "line 1: expected CODE [HOST:PORT]"),
+            ("34970112332 localhost\n", "line 1: address 'localhost' is not HOST:PORT"),
+        ] {
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let output = await HomeCommand.run(["commission", "--from", file, "--state", state])
+            #expect(output.exitCode == 2)
+            #expect(output.standardError.hasPrefix("error: \(file) \(message)"), "\(output.standardError)")
+        }
     }
 
     @Test func parsesAddresses() throws {

@@ -163,7 +163,7 @@ import Testing
                   demo                    Run the whole system with no hardware: virtual devices on loopback, added, listed, switched, renamed and watched.
                   onboarding              Parse and generate Matter onboarding codes (QR code payloads and manual pairing codes).
                   discover                Find commissionable Matter nodes (_matterc._udp) by mDNS on the named interfaces.
-                  commission              Commission a Matter device onto this hub's fabric and add its devices to the home.
+                  commission              Commission Matter devices onto this hub's fabric and add their devices to the home.
                   add                     Add a Matter device to the home through the Home API, asking on the terminal for what is not given.
                   grant                   Let another local user add devices to a structure (or, with --revoke, stop letting them); the hub's owner only.
                   devices                 List the devices of the home: ID, name, room, vendor, product, device types and, with --live, connectivity.
