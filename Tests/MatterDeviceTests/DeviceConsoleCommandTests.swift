@@ -37,10 +37,13 @@ struct DeviceConsoleCommandTests {
     }
 
     /// A button pressed by hand is pressed once (held, pressing it again does nothing); only a device with the control
-    /// takes the action.
+    /// takes the action. The devices do not act on their own meanwhile (an hour's simulation step), however slow the
+    /// machine.
     @Test func aPanelsButtonAndASensorsContactActByHand() async throws {
         try await withTemporaryDirectory { directory in
-            let panel = try await LoopbackFixture.start(in: directory, kind: .switchPanel, name: "panel")
+            let still = Simulation(interval: .seconds(3600))
+            let panel = try await LoopbackFixture.start(
+                in: directory, kind: .switchPanel, simulation: still, name: "panel")
             for line in ["press 2", "press 2", "press 4"] {
                 try await #require(try DeviceConsoleCommand.parse(line)).run(on: panel.device)
             }
@@ -55,7 +58,8 @@ struct DeviceConsoleCommandTests {
             }
             await panel.device.shutdown()
 
-            let sensor = try await LoopbackFixture.start(in: directory, kind: .contactSensor, name: "sensor")
+            let sensor = try await LoopbackFixture.start(
+                in: directory, kind: .contactSensor, simulation: still, name: "sensor")
             for line in ["contact open", "contact open", "contact closed"] {
                 try await #require(try DeviceConsoleCommand.parse(line)).run(on: sensor.device)
             }
