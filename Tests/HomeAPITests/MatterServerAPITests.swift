@@ -23,7 +23,7 @@ import Testing
             // GET /info: server_info as plain JSON; the compressed fabric ID a 64-bit integer, exactly.
             let info = try TestClient(address)
             info.write(Array("GET /info HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
-            let response = String(decoding: info.readToEnd(), as: UTF8.self)
+            let response = String(decoding: await info.readToEnd(), as: UTF8.self)
             #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
             let body = try #require(response.components(separatedBy: "\r\n\r\n").last)
             #expect(body.contains("\"compressed_fabric_id\": \(compressed),"))
@@ -33,41 +33,41 @@ import Testing
 
             // GET /ws: upgraded, then server_info unprompted, then answers matched by message_id.
             let client = try TestClient(address)
-            let upgrade = client.openWebSocket()
+            let upgrade = await client.openWebSocket()
             #expect(upgrade.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
             #expect(upgrade.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
             #expect(
-                try client.readText()
+                try await client.readText()
                     == MatterServerAPI.serverInfo(fabricID: authority.fabricID, compressedFabricID: compressed))
 
             client.sendText(#"{"message_id": "1", "command": "server_info"}"#)
-            let again = try client.readText()
+            let again = try await client.readText()
             #expect(again.hasPrefix(#"{"message_id": "1", "result": {"fabric_id""#))
             client.sendText(#"{"message_id": "2", "command": "get_nodes"}"#)
-            #expect(try client.readText() == #"{"message_id": "2", "result": []}"#)
+            #expect(try await client.readText() == #"{"message_id": "2", "result": []}"#)
             client.sendText(#"{"message_id": "2a", "command": "discover"}"#)
             // This hub was given no interface to look on (home serve --interface).
             #expect(
-                try client.readText()
+                try await client.readText()
                     == #"{"message_id": "2a", "error_code": 0, "details": "the hub looks for devices on no interface: start it with home serve --interface NAME"}"#
             )
             client.sendText(#"{"message_id": "2b", "command": "get_node", "args": {"node_id": 18446744073709551615}}"#)
             #expect(
-                try client.readText()
+                try await client.readText()
                     == #"{"message_id": "2b", "error_code": 5, "details": "Node 18446744073709551615 does not exist or is not yet interviewed"}"#
             )
             client.sendText(#"{"message_id": "2c", "command": "get_node", "args": {"node_id": "one"}}"#)
-            #expect(try client.readText().contains(#""message_id": "2c", "error_code": 8"#))
+            #expect(try await client.readText().contains(#""message_id": "2c", "error_code": 8"#))
             // Refused before anything is sent: no code, a Bluetooth-only code, a window out of range, no such node.
             client.sendText(#"{"message_id": "c1", "command": "commission_with_code", "args": {"code": "nonsense"}}"#)
-            #expect(try client.readText().contains(#""message_id": "c1", "error_code": 8"#))
+            #expect(try await client.readText().contains(#""message_id": "c1", "error_code": 8"#))
             let bluetoothOnly = try SetupPayload(
                 vendorID: 0xFFF1, productID: 0x8000, discoveryCapabilities: [.ble], discriminator: .long(3840),
                 passcode: 20202021
             ).qrCode()
             client.sendText(
                 #"{"message_id": "c2", "command": "commission_with_code", "args": {"code": "\#(bluetoothOnly)"}}"#)
-            let refused = try client.readText()
+            let refused = try await client.readText()
             #expect(
                 refused.contains(#""message_id": "c2", "error_code": 1"#) && refused.contains("Bluetooth"), "\(refused)"
             )
@@ -77,30 +77,30 @@ import Testing
                 (#"{"setup_pin_code": 11111111, "ip_addr": "::1"}"#, "11111111 is not a valid setup passcode"),
             ] {
                 client.sendText(#"{"message_id": "n", "command": "commission_on_network", "args": \#(args)}"#)
-                let answer = try client.readText()
+                let answer = try await client.readText()
                 #expect(answer.hasPrefix(#"{"message_id": "n", "error_code": 8, "details": "\#(reason)"#), "\(answer)")
             }
             client.sendText(
                 #"{"message_id": "p", "command": "commission_on_network", "args": {"setup_pin_code": 20202021}}"#)
             #expect(
-                try client.readText().hasPrefix(
+                try await client.readText().hasPrefix(
                     #"{"message_id": "p", "error_code": 1, "details": "the hub looks for devices on no interface"#))
             client.sendText(
                 #"{"message_id": "w", "command": "open_commissioning_window", "args": {"node_id": 1, "timeout": 10}}"#)
             #expect(
-                try client.readText().contains(
+                try await client.readText().contains(
                     #""message_id": "w", "error_code": 8, "details": "timeout must be 180 to 900 s"#))
             client.sendText(#"{"message_id": "r", "command": "remove_node", "args": {"node_id": 7}}"#)
-            #expect(try client.readText().contains(#""message_id": "r", "error_code": 5"#))
+            #expect(try await client.readText().contains(#""message_id": "r", "error_code": 5"#))
             client.sendText(#"{"message_id": "3", "command": "make_coffee"}"#)
             #expect(
-                try client.readText()
+                try await client.readText()
                     == #"{"message_id": "3", "error_code": 9, "details": "Invalid command: make_coffee"}"#)
             client.sendText("not json")
-            #expect(try client.readText().contains(#""error_code": 8"#))
+            #expect(try await client.readText().contains(#""error_code": 8"#))
             client.sendFrame(0x8, [0x03, 0xE8])
-            #expect(try client.readFrame() == (0x8, [0x03, 0xE8]))
-            #expect(client.readToEnd().isEmpty, "the server closes after the close handshake")
+            #expect(try await client.readFrame() == (0x8, [0x03, 0xE8]))
+            #expect(await client.readToEnd().isEmpty, "the server closes after the close handshake")
         }
     }
 }
@@ -118,11 +118,11 @@ extension MatterServerAPITests {
             let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
             defer { api.stop() }
             let client = try TestClient(try #require(api.addresses.first))
-            client.openWebSocket()
-            _ = try client.readText()  // server_info
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
 
             client.sendText(#"{"message_id": "listen", "command": "start_listening"}"#)
-            let reply = try #require(try? client.readText(), "no answer to start_listening")
+            let reply = try #require(try? await client.readText(), "no answer to start_listening")
             #expect(reply.hasPrefix(#"{"message_id": "listen", "result": [{"node_id":\#(nodeID),"#))
             let object = try #require(try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any])
             let nodes = try #require(object["result"] as? [[String: Any]])
@@ -141,7 +141,7 @@ extension MatterServerAPITests {
             try await onOff.on()
             var updates: [String] = []
             for _ in 0..<10 {
-                guard let frame = try? await client.nextText() else {
+                guard let frame = try? await client.readText() else {
                     Issue.record("no attribute_updated for 1/6/0: \(updates)")
                     break
                 }
@@ -155,13 +155,13 @@ extension MatterServerAPITests {
                 #"{"message_id": "read", "command": "read_attribute", "args": {"node_id": \#(nodeID), "attribute_path": \#(paths)}}"#
             }
             client.sendText(read(#""1/6/0""#))
-            #expect(try await client.nextText() == #"{"message_id": "read", "result": {"1/6/0":true}}"#)
+            #expect(try await client.readText() == #"{"message_id": "read", "result": {"1/6/0":true}}"#)
             client.sendText(read(#"["0/40/1", "1/6/*"]"#))
-            let many = try await client.nextText()
+            let many = try await client.readText()
             #expect(
                 many.hasPrefix(#"{"message_id": "read", "result": {"0/40/1":"swift-home","1/6/0":true,"#), "\(many)")
             client.sendText(read(#""1/6""#))
-            #expect(try await client.nextText().contains(#""error_code": 8"#))
+            #expect(try await client.readText().contains(#""error_code": 8"#))
 
             // device_command, name-keyed: bad fields are refused before anything is sent; Off reaches the device.
             let command = { (name: String, payload: String) in
@@ -169,21 +169,21 @@ extension MatterServerAPITests {
             }
             client.sendText(command("Dance", "{}"))
             #expect(
-                try await client.nextText()
+                try await client.readText()
                     == #"{"message_id": "Dance", "error_code": 8, "details": "OnOff has no command Dance"}"#)
             client.sendText(command("OffWithEffect", #"{"effectIdentifier": 0, "effectVariant": "slow"}"#))
             #expect(
-                try await client.nextText()
+                try await client.readText()
                     == #"{"message_id": "OffWithEffect", "error_code": 8, "details": "OnOff.OffWithEffect: field effectVariant is not an unsigned integer"}"#
             )
             client.sendText(command("Off", #"{"level": 3}"#))
             #expect(
-                try await client.nextText().contains(
+                try await client.readText().contains(
                     #""error_code": 8, "details": "OnOff.Off: the command has no field level"#))
             client.sendText(command("Off", "{}"))
             var answers: [String] = []
             for _ in 0..<10 {
-                guard let frame = try? await client.nextText() else { break }
+                guard let frame = try? await client.readText() else { break }
                 answers.append(frame)
                 if answers.contains(#"{"message_id": "Off", "result": null}"#)
                     && answers.contains(#"{"event": "attribute_updated", "data": [\#(nodeID),"1/6/0",false]}"#)
@@ -200,16 +200,16 @@ extension MatterServerAPITests {
                 #"{"message_id": "\#(command)", "command": "\#(command)", "args": {"node_id": \#(nodeID)}}"#
             }
             client.sendText(ask("get_node_ip_addresses"))
-            #expect(try await client.nextText() == #"{"message_id": "get_node_ip_addresses", "result": ["127.0.0.1"]}"#)
+            #expect(try await client.readText() == #"{"message_id": "get_node_ip_addresses", "result": ["127.0.0.1"]}"#)
             client.sendText(ask("diagnostics"))
-            let diagnostics = try await client.nextText()
+            let diagnostics = try await client.readText()
             #expect(diagnostics.hasPrefix(#"{"message_id": "diagnostics", "result": {"info": {"fabric_id": "#))
             #expect(diagnostics.contains(#""nodes": [{"node_id":\#(nodeID),"#))
             client.sendText(ask("check_node_update"))
-            #expect(try await client.nextText().contains(#""error_code": 10, "details": "this hub has no OTA source"#))
+            #expect(try await client.readText().contains(#""error_code": 10, "details": "this hub has no OTA source"#))
             // The server stops: a listening client is told, then the connection closes.
             api.stop()
-            #expect(try await client.nextText() == #"{"event": "server_shutdown", "data": null}"#)
+            #expect(try await client.readText() == #"{"event": "server_shutdown", "data": null}"#)
         }
     }
 }
@@ -225,8 +225,8 @@ extension MatterServerAPITests {
             let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
             defer { api.stop() }
             let client = try TestClient(try #require(api.addresses.first))
-            client.openWebSocket()
-            _ = try client.readText()  // server_info
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
             let write = { (id: String, path: String, value: String) in
                 #"{"message_id": "\#(id)", "command": "write_attribute", "args": {"node_id": \#(nodeID), "attribute_path": "\#(path)", "value": \#(value)}}"#
             }
@@ -237,11 +237,11 @@ extension MatterServerAPITests {
                 client.sendText(
                     #"{"message_id": "read", "command": "read_attribute", "args": {"node_id": \#(nodeID), "attribute_path": "\#(path)"}}"#
                 )
-                return try await client.nextText()
+                return try await client.readText()
             }
 
             client.sendText(write("label", "0/40/5", #""Porch""#))
-            #expect(try await client.nextText() == status("label", 0, 40, 5, 0))
+            #expect(try await client.readText() == status("label", 0, 40, 5, 0))
             var label = ""
             for _ in 0..<50 where !label.contains("Porch") {
                 label = try await read("0/40/5")
@@ -250,7 +250,7 @@ extension MatterServerAPITests {
             #expect(label == #"{"message_id": "read", "result": {"0/40/5":"Porch"}}"#)
             // The device's own refusal is the answer: NodeLabel is at most 32 bytes (CONSTRAINT_ERROR, 0x87).
             client.sendText(write("long", "0/40/5", #""\#(String(repeating: "x", count: 33))""#))
-            #expect(try await client.nextText() == status("long", 0, 40, 5, 0x87))
+            #expect(try await client.readText() == status("long", 0, 40, 5, 0x87))
             for (id, path, value, details) in [
                 ("vendor", "0/40/1", #""Acme""#, "BasicInformation.VendorName is not an attribute a client may write"),
                 ("number", "0/40/5", "5", "BasicInformation.NodeLabel: the value is not a string"),
@@ -261,7 +261,7 @@ extension MatterServerAPITests {
                 ("null", "0/40/5", "null", "BasicInformation.NodeLabel: the value may not be null"),
             ] {
                 client.sendText(write(id, path, value))
-                let answer = try await client.nextText()
+                let answer = try await client.readText()
                 #expect(answer == #"{"message_id": "\#(id)", "error_code": 8, "details": "\#(details)"}"#)
             }
 
@@ -274,7 +274,7 @@ extension MatterServerAPITests {
             client.sendText(
                 #"{"message_id": "acl", "command": "set_acl_entry", "args": {"node_id": \#(nodeID), "entry": \#(entries)}}"#
             )
-            #expect(try await client.nextText() == status("acl", 0, 31, 0, 0))
+            #expect(try await client.readText() == status("acl", 0, 31, 0, 0))
             var acl = before
             for _ in 0..<50 where !acl.contains("4660") {
                 acl = try await read("0/31/0")
@@ -286,14 +286,14 @@ extension MatterServerAPITests {
             )
             // The hub is still the node's administrator: it answers.
             client.sendText(write("again", "0/40/5", #""Hall""#))
-            #expect(try await client.nextText() == status("again", 0, 40, 5, 0))
+            #expect(try await client.readText() == status("again", 0, 40, 5, 0))
 
             // A command the specification makes timed is sent timed though the client did not ask: the device refuses
             // RevokeCommissioning for its closed window (cluster status 4, WindowNotOpen), not for want of a timed invoke.
             client.sendText(
                 #"{"message_id": "revoke", "command": "device_command", "args": {"node_id": \#(nodeID), "endpoint_id": 0, "cluster_id": 60, "command_name": "RevokeCommissioning", "payload": {}}}"#
             )
-            let revoked = try await client.nextText()
+            let revoked = try await client.readText()
             #expect(revoked.hasPrefix(#"{"message_id": "revoke", "error_code": 0, "#), "\(revoked)")
             #expect(revoked.contains("cluster status 0x04"), "\(revoked)")
             #expect(!revoked.contains("NEEDS_TIMED"), "\(revoked)")
@@ -310,15 +310,15 @@ extension MatterServerAPITests {
             let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
             defer { api.stop() }
             let client = try TestClient(try #require(api.addresses.first))
-            client.openWebSocket()
-            _ = try client.readText()  // server_info
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
             client.sendText(#"{"message_id": "listen", "command": "start_listening"}"#)
-            _ = try client.readText()
+            _ = try await client.readText()
 
             let endpoint = try await bridge.addBridgedDevice(label: "Shed light")
             var frames: [String] = []
             let added = #"{"event": "endpoint_added", "data": {"node_id":\#(nodeID),"endpoint_id":\#(endpoint)}}"#
-            while !frames.contains(added), let frame = try? await client.nextText() { frames.append(frame) }
+            while !frames.contains(added), let frame = try? await client.readText() { frames.append(frame) }
             let updated = try #require(frames.firstIndex { $0.hasPrefix(#"{"event": "node_updated""#) }, "\(frames)")
             #expect(frames[updated].contains(#""\#(endpoint)/6/0":false"#))
             #expect(updated < frames.firstIndex(of: added)!)
@@ -328,7 +328,7 @@ extension MatterServerAPITests {
             try await bridge.removeBridgedDevice(endpoint: endpoint)
             let removed = #"{"event": "endpoint_removed", "data": {"node_id":\#(nodeID),"endpoint_id":\#(endpoint)}}"#
             frames = []
-            while !frames.contains(removed), let frame = try? await client.nextText() { frames.append(frame) }
+            while !frames.contains(removed), let frame = try? await client.readText() { frames.append(frame) }
             #expect(frames.contains(removed), "\(frames)")
 
             // What the interview finds changed comes as attribute_updated (an uptime); the answer, then the node whole.
@@ -336,7 +336,7 @@ extension MatterServerAPITests {
                 #"{"message_id": "interview", "command": "interview_node", "args": {"node_id": \#(nodeID)}}"#)
             frames = []
             while !frames.contains(where: { $0.hasPrefix(#"{"event": "node_updated""#) }),
-                let frame = try? await client.nextText()
+                let frame = try? await client.readText()
             {
                 if !frame.hasPrefix(#"{"event": "attribute_updated""#) { frames.append(frame) }
             }
@@ -344,7 +344,7 @@ extension MatterServerAPITests {
             #expect(frames.last?.hasPrefix(#"{"event": "node_updated", "data": {"node_id":\#(nodeID),"#) == true)
 
             let answer = { (id: String) async throws -> String? in
-                while let frame = try? await client.nextText() {
+                while let frame = try? await client.readText() {
                     if frame.hasPrefix(#"{"message_id": "\#(id)""#) { return frame }
                 }
                 return nil
@@ -367,10 +367,10 @@ extension MatterServerAPITests {
             let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
             defer { api.stop() }
             let client = try TestClient(try #require(api.addresses.first))
-            client.openWebSocket()
-            _ = try client.readText()  // server_info
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
             let answer = { (id: String) async throws -> String? in
-                while let frame = try? await client.nextText() {
+                while let frame = try? await client.readText() {
                     if frame.hasPrefix(#"{"message_id": "\#(id)""#) { return frame }
                 }
                 return nil
@@ -452,16 +452,16 @@ extension MatterServerAPITests {
                 listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], token: token)
             defer { api.stop() }
             let address = try #require(api.addresses.first)
-            func get(_ target: String, _ fields: String = "") throws -> String {
+            func get(_ target: String, _ fields: String = "") async throws -> String {
                 let client = try TestClient(address)
                 client.write(Array("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\(fields)\r\n".utf8))
-                return String(decoding: client.readToEnd(), as: UTF8.self)
+                return String(decoding: await client.readToEnd(), as: UTF8.self)
             }
-            #expect(try get("/info").hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
-            #expect(try get("/info?token=4f1c9a27e0b84d6c9e1X").hasPrefix("HTTP/1.1 401 "))
-            #expect(try get("/info?token=\(secret)").hasPrefix("HTTP/1.1 200 OK\r\n"))
-            #expect(try get("/info", "Authorization: Bearer \(secret)\r\n").hasPrefix("HTTP/1.1 200 OK\r\n"))
-            #expect(try get("/info", "Authorization: Basic \(secret)\r\n").hasPrefix("HTTP/1.1 401 "))
+            #expect(try await get("/info").hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
+            #expect(try await get("/info?token=4f1c9a27e0b84d6c9e1X").hasPrefix("HTTP/1.1 401 "))
+            #expect(try await get("/info?token=\(secret)").hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(try await get("/info", "Authorization: Bearer \(secret)\r\n").hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(try await get("/info", "Authorization: Basic \(secret)\r\n").hasPrefix("HTTP/1.1 401 "))
         }
     }
 }
@@ -494,54 +494,61 @@ private final class TestClient: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Reads more into the buffer; false at the end (or the timeout).
-    private func fill() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return false }
-        buffer += chunk[0..<count]
-        return true
+    /// Reads more into the buffer; false at the end (or the timeout). `recv` blocks, so it runs on a thread of its
+    /// own: a test waiting for what the hub's tasks send must not hold one of the cooperative pool's few threads
+    /// meanwhile (two such waits at once would stall every task of the process, the hub's among them).
+    private func fill() async -> Bool {
+        let descriptor = descriptor
+        let chunk = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                continuation.resume(returning: Array(chunk[0..<max(0, count)]))
+            }
+        }
+        buffer += chunk
+        return !chunk.isEmpty
     }
 
-    func readToEnd() -> [UInt8] {
-        while fill() {}
+    func readToEnd() async -> [UInt8] {
+        while await fill() {}
         defer { buffer = [] }
         return buffer
     }
 
-    func readHead() -> [UInt8] {
+    func readHead() async -> [UInt8] {
         while true {
             if let end = (0..<max(0, buffer.count - 3)).first(where: { buffer[$0..<$0 + 4] == [13, 10, 13, 10] }) {
                 defer { buffer.removeFirst(end + 4) }
                 return Array(buffer[..<(end + 4)])
             }
-            guard fill() else { return buffer }
+            guard await fill() else { return buffer }
         }
     }
 
-    func readFrame() throws -> (UInt8, [UInt8]) {
-        func need(_ count: Int) throws {
-            while buffer.count < count { guard fill() else { throw POSIXError(.ETIMEDOUT) } }
+    func readFrame() async throws -> (UInt8, [UInt8]) {
+        func need(_ count: Int) async throws {
+            while buffer.count < count { guard await fill() else { throw POSIXError(.ETIMEDOUT) } }
         }
-        try need(2)
+        try await need(2)
         var length = Int(buffer[1] & 0x7F)
         var header = 2
         if length == 126 {
-            try need(4)
+            try await need(4)
             length = Int(buffer[2]) << 8 | Int(buffer[3])
             header = 4
         } else if length == 127 {
-            try need(10)
+            try await need(10)
             length = (2..<10).reduce(0) { $0 << 8 | Int(buffer[$1]) }
             header = 10
         }
-        try need(header + length)
+        try await need(header + length)
         defer { buffer.removeFirst(header + length) }
         return (buffer[0] & 0x0F, Array(buffer[header..<(header + length)]))
     }
 
-    func readText() throws -> String {
-        let (opcode, payload) = try readFrame()
+    func readText() async throws -> String {
+        let (opcode, payload) = try await readFrame()
         guard opcode == 0x1 else { throw POSIXError(.EPROTO) }
         return String(decoding: payload, as: UTF8.self)
     }
@@ -559,17 +566,9 @@ private final class TestClient: @unchecked Sendable {
 
     func sendText(_ text: String) { sendFrame(0x1, Array(text.utf8)) }
 
-    /// `readText()` on a thread of its own: a test that waits for what the hub's tasks send must not hold one of the
-    /// cooperative pool's few threads in `recv` meanwhile.
-    func nextText() async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try self.readText() }) }
-        }
-    }
-
     /// The WebSocket handshake; its response.
     @discardableResult
-    func openWebSocket() -> String {
+    func openWebSocket() async -> String {
         write(
             Array(
                 """
@@ -582,6 +581,6 @@ private final class TestClient: @unchecked Sendable {
                 \r
 
                 """.utf8))
-        return String(decoding: readHead(), as: UTF8.self)
+        return String(decoding: await readHead(), as: UTF8.self)
     }
 }
