@@ -31,16 +31,9 @@ if let peer = options.operational {
     advertisements.append(.operational(OperationalAdvertisement(peerID: peer, port: options.port)))
 }
 
-// Stop on SIGINT or SIGTERM: the handlers only wake the main task, which withdraws cleanly.
-let (stopSignals, stopSignalled) = AsyncStream<Int32>.makeStream()
-let signalSources = [SIGINT, SIGTERM].map { number in
-    signal(number, SIG_IGN)
-    // On the main queue: the handler is formed in main-actor code, so it must run there.
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-    source.setEventHandler { stopSignalled.yield(number) }
-    source.resume()
-    return source
-}
+// Caught from here on, so a stop that comes as soon as the advertisement is printed still withdraws it.
+let stop = StopSignal()
+let stopSignals = stop.signals
 
 do throws(MulticastDNSError) {
     let responder = try MulticastDNSResponder(
@@ -67,4 +60,4 @@ do throws(MulticastDNSError) {
     emit("error: \(error.description)\n", to: STDERR_FILENO)
     exit(1)
 }
-withExtendedLifetime(signalSources) {}
+withExtendedLifetime(stop) {}

@@ -8,14 +8,13 @@ import MatterOnboarding
 import MatterPlatform
 
 /// `swift-home-bench scale --nodes N`: a farm of N virtual devices in a child process (this binary again, running
-/// `matter-device --count`'s farm), the hub in this one. It commissions all N through the hub, follows them live,
+/// `matter-device --count`'s farm), the hub in this one. It commissions all N through the hub (which runs
+/// `Hub.concurrentCommissionings` at once), follows them live,
 /// measures the hub's memory and idle CPU, restarts the hub, kills the farm and starts it again, and times each
 /// step until every node is online (or offline) in the hub's model.
 struct ScaleBenchmark {
     struct Options {
         var nodes = 1000
-        /// Commissionings in flight at once.
-        var concurrency = 8
         /// Below Linux's ephemeral range (32768–60999), so no port of the farm is taken by some client socket.
         var basePort: UInt16 = 21000
         /// What the idle CPU figure is averaged over: a minute holds every node's keep-alive at a 60 s max interval.
@@ -25,7 +24,7 @@ struct ScaleBenchmark {
         var farmKinds = ["--type", "light"]
 
         static let usage =
-            "usage: swift-home-bench scale [--nodes N] [--concurrency K] [--base-port P] [--idle-seconds S] [--mix] [--json]"
+            "usage: swift-home-bench scale [--nodes N] [--base-port P] [--idle-seconds S] [--mix] [--json]"
 
         init(arguments: [String]) throws(BenchmarkError) {
             var rest = arguments[...]
@@ -39,7 +38,6 @@ struct ScaleBenchmark {
                 }
                 switch option {
                 case "--nodes": nodes = number
-                case "--concurrency": concurrency = number
                 case "--base-port":
                     guard let port = UInt16(exactly: number) else { throw BenchmarkError("--base-port is 1 to 65535") }
                     basePort = port
@@ -65,11 +63,12 @@ struct ScaleBenchmark {
         var farm = try await FarmProcess.start(arguments: farmArguments, count: options.nodes)
         // A failed step leaves no farm running behind the benchmark.
         do {
+            let farmBytesPerDevice = farm.residentBytes() / options.nodes
             report.add(
-                "Farm of \(options.nodes): memory per device", "\(kib(farm.residentBytes() / options.nodes)) KiB",
-                key: "farm_bytes_per_device", value: Double(farm.residentBytes() / options.nodes))
+                "Farm of \(options.nodes): memory per device", "\(kib(farmBytesPerDevice)) KiB",
+                key: "farm_bytes_per_device", value: Double(farmBytesPerDevice))
 
-            // Commissioning, K at a time, through the hub.
+            // Commissioning all at once: the hub runs as many side by side as it allows.
             let baseline = residentBytes()
             let hubPath = directory + "/hub"
             let hub = try await Hub(statePath: hubPath)
@@ -78,7 +77,6 @@ struct ScaleBenchmark {
             let started = clock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, setup) in farm.setups.enumerated() {
-                    if index >= options.concurrency { try await group.next() }
                     group.addTask {
                         _ = try await hub.commission(
                             CommissioningRequest(
@@ -91,7 +89,8 @@ struct ScaleBenchmark {
             }
             let commissioned = clock.now - started
             report.add(
-                "Commission all \(options.nodes), \(options.concurrency) at a time", seconds(commissioned),
+                "Commission all \(options.nodes) (the hub's \(Hub.concurrentCommissionings) at a time)",
+                seconds(commissioned),
                 key: "commission_all_s", value: commissioned.seconds)
 
             // The hub follows them all.
@@ -100,9 +99,8 @@ struct ScaleBenchmark {
             var served = try await Home.connect(configuration)
             let following = clock.now
             try await served.followEveryNode()
-            guard await served.model.waitUntil(options.nodes, are: .online, within: .seconds(300)) else {
-                throw BenchmarkError("not every node came online: \(served.model.count(.online)) of \(options.nodes)")
-            }
+            try await served.model.waitUntil(
+                options.nodes, are: .online, within: .seconds(300), after: "the first connections")
             report.add(
                 "  then every node online (first connection)", seconds(clock.now - following),
                 key: "first_follow_all_online_s", value: (clock.now - following).seconds)
@@ -143,10 +141,8 @@ struct ScaleBenchmark {
             let restarted = clock.now
             served = try await Home.connect(configuration)
             try await served.followEveryNode()
-            guard await served.model.waitUntil(options.nodes, are: .online, within: .seconds(300)) else {
-                throw BenchmarkError(
-                    "after the hub's restart \(served.model.count(.online)) of \(options.nodes) came online")
-            }
+            try await served.model.waitUntil(
+                options.nodes, are: .online, within: .seconds(300), after: "the hub's restart")
             report.add(
                 "Hub restarted: every node online again", seconds(clock.now - restarted),
                 key: "cold_start_all_online_s", value: (clock.now - restarted).seconds)
@@ -155,20 +151,16 @@ struct ScaleBenchmark {
             let offline = served.model.offlineTimes()
             let killed = clock.now
             farm.kill()
-            guard await served.model.waitUntil(options.nodes, are: .offline, within: .seconds(180)) else {
-                throw BenchmarkError(
-                    "after the farm was killed \(served.model.count(.offline)) of \(options.nodes) went offline")
-            }
+            try await served.model.waitUntil(
+                options.nodes, are: .offline, within: .seconds(180), after: "the farm was killed")
             let lastOffline = (await offline.value.values.max() ?? killed) - killed
             report.add(
                 "Farm killed: the last node noticed offline", seconds(lastOffline), key: "offline_detected_s_max",
                 value: lastOffline.seconds)
             let farmStarted = clock.now
             farm = try await FarmProcess.start(arguments: farmArguments, count: options.nodes)
-            guard await served.model.waitUntil(options.nodes, are: .online, within: .seconds(300)) else {
-                throw BenchmarkError(
-                    "after the farm's restart \(served.model.count(.online)) of \(options.nodes) came back")
-            }
+            try await served.model.waitUntil(
+                options.nodes, are: .online, within: .seconds(300), after: "the farm's restart")
             report.add(
                 "Farm restarted: every node online again", seconds(clock.now - farmStarted),
                 key: "farm_restart_all_online_s", value: (clock.now - farmStarted).seconds)
@@ -285,10 +277,13 @@ extension HomeModel {
         }.count
     }
 
-    /// Returns whether `nodes` nodes reached `connectivity` within `limit`; woken by the model's changes.
-    func waitUntil(_ nodes: Int, are connectivity: Connectivity, within limit: Duration) async -> Bool {
+    /// Returns once `nodes` nodes reached `connectivity`, woken by the model's changes; fails after `limit`, saying
+    /// how many did after `step`.
+    func waitUntil(
+        _ nodes: Int, are connectivity: Connectivity, within limit: Duration, after step: String
+    ) async throws(BenchmarkError) {
         let changes = changes(.home)
-        guard count(connectivity) < nodes else { return true }
+        guard count(connectivity) < nodes else { return }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await _ in changes where self.count(connectivity) >= nodes { return }
@@ -297,7 +292,10 @@ extension HomeModel {
             await group.next()
             group.cancelAll()
         }
-        return count(connectivity) >= nodes
+        guard count(connectivity) >= nodes else {
+            throw BenchmarkError(
+                "after \(step), \(count(connectivity)) of \(nodes) nodes were \(connectivity) within \(limit)")
+        }
     }
 
     /// When each node next turns offline, heard from now until every node has.

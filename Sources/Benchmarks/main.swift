@@ -6,7 +6,7 @@ import MatterPlatform
 
 // swift run -c release swift-home-bench [--json]                codecs, crypto, the Home API's device query, live connections
 // swift-home-bench commission --paa-trust-store DIR ADDRESS=CODE…  commissioning and ping against real devices
-// swift-home-bench scale [--nodes N] [--concurrency K] [--mix] [--idle-seconds S]   a farm of N devices on one hub
+// swift-home-bench scale [--nodes N] [--mix] [--idle-seconds S]   a farm of N devices on one hub
 // --json prints one JSON object of the named figures instead of the table, for comparing runs.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let json = arguments.contains("--json")

@@ -20,7 +20,9 @@ public final class Hub: Sendable {
     /// Every commissioning of this hub passes through it, whichever front door asked (the CLI, an app, the
     /// Matter-server API): several devices are added side by side, each on its own transport, so one device's slow
     /// step never holds up another's; beyond the limit they wait their turn.
-    private let commissionings = ConcurrencyLimit(HubConstants.concurrentCommissionings)
+    private let commissionings = ConcurrencyLimit(Hub.concurrentCommissionings)
+    /// How many devices one hub commissions at once (`HubConstants.concurrentCommissionings`).
+    public static let concurrentCommissionings = HubConstants.concurrentCommissionings
 
     /// Opens (creating on first use) the hub in `statePath`, or in the default XDG data directory. A commissioning
     /// that a crash interrupted is marked failed here, so it blocks nothing and can be finished or retried: at once
@@ -102,7 +104,7 @@ public final class Hub: Sendable {
     }
 
     /// Commissions a device onto the hub's fabric and adds its devices to the home, named `name` (default: the
-    /// product's name) in `room` (created when new); up to `HubConstants.concurrentCommissionings` at once.
+    /// product's name) in `room` (created when new); up to `Hub.concurrentCommissionings` at once.
     public func commission(
         _ request: CommissioningRequest, name: String?, room: String?,
         progress: @escaping @Sendable (CommissioningProgress) -> Void

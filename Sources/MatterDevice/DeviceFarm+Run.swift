@@ -1,10 +1,12 @@
 import Foundation
 import Glibc
+import MatterPlatform
 
 extension DeviceCommandLine.Farm {
     /// Runs the farm as `matter-device --count` does, until SIGINT or SIGTERM: one setup line per device (JSON), then
     /// each device's lines prefixed with its index, all through `emit`.
     public func run(emit: @escaping @Sendable (String) -> Void) async throws(DeviceError) {
+        let stop = StopSignal()
         try Self.allowDescriptors(2 * count + DeviceConstants.processDescriptorReserve)
         let farm = try DeviceFarm.open(
             directory: stateDirectory, ports: ports, kinds: kinds, settings: settings, factoryReset: factoryReset
@@ -12,7 +14,7 @@ extension DeviceCommandLine.Farm {
         for setup in farm.setups { emit(setup.jsonLine) }
         try await farm.start()
         emit("[farm] \(count) devices running")
-        await waitForStopSignal()
+        await stop.wait()
         await farm.shutdown()
         emit("[farm] stopped")
     }

@@ -96,8 +96,13 @@ public struct DeviceStore: Sendable {
             throw .invalidSetting("cannot compute the passcode verifier: \(error)")
         }
         let deviceType = kind.primaryDeviceType.id.rawValue
+        if let issuer, issuer.vendorID != vendorID || issuer.productID != productID {
+            throw .invalidSetting(
+                "the attestation issuer is for vendor \(issuer.vendorID) product \(issuer.productID), not \(vendorID) and \(productID)"
+            )
+        }
         let attestation =
-            if let issuer, issuer.vendorID == vendorID, issuer.productID == productID {
+            if let issuer {
                 try issuer.attest(deviceType: deviceType, random: random)
             } else {
                 try DevelopmentAttestation.generate(

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import MatterCrypto
 import MatterDevice
+import MatterPlatform
 
 // matter-device: a commissionable Matter device over IP, until SIGINT or SIGTERM.
 
@@ -43,6 +44,7 @@ case .exportAttestation(let directory, let stateDirectory):
     }
 
 case .run(let options):
+    let stop = StopSignal()
     let store = DeviceStore(directory: options.stateDirectory)
     let device: VirtualDevice
     do {
@@ -73,7 +75,7 @@ case .run(let options):
             }
         }
     }
-    await waitForStopSignal()
+    await stop.wait()
     console.cancel()
     await device.shutdown()
     emit("[device] stopped")
