@@ -264,10 +264,3 @@ private func lightAttributeReports() -> [AttributeReportIB] {
     }
     return reports
 }
-
-/// The process's resident set (pages touched and kept, from /proc/self/statm), in bytes.
-private func residentBytes() -> Int {
-    let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ") ?? []
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}

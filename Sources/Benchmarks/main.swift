@@ -40,6 +40,19 @@ if arguments.first == "scale-farm" {
         FileHandle.standardError.write(Data("farm failed: \(error)\n".utf8))
         exit(1)
     }
+} else if arguments.first == "scale-hub" {
+    // The scale benchmark's cold start, in a fresh process: STATE NODES; one JSON object of figures.
+    guard arguments.count == 3, let nodes = Int(arguments[2]) else {
+        FileHandle.standardError.write(Data("scale-hub takes STATE NODES\n".utf8))
+        exit(2)
+    }
+    do {
+        let figures = try await ScaleHubProcess.run(statePath: arguments[1], nodes: nodes)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(figures))
+    } catch {
+        FileHandle.standardError.write(Data("cold-start hub failed: \(error)\n".utf8))
+        exit(1)
+    }
 } else if arguments.first == "scale" {
     do {
         let options = try ScaleBenchmark.Options(arguments: Array(arguments.dropFirst()))

@@ -3,7 +3,8 @@ import MatterPlatform
 extension Hub {
     /// Opens a CASE session to a commissioned node from what the store holds (its operational DNS-SD record first
     /// when `interfaces` are given), and records the address that answered as the node's first. It resumes the
-    /// node's last CASE session when the node still knows it, and keeps the record the new session leaves.
+    /// node's last CASE session when the node still knows it (after a restart too), and stores the record the new
+    /// session leaves.
     public func establishSession(
         to nodeID: UInt64, interfaces: [String], over transport: MatterTransport
     ) async throws -> NodeSession {
@@ -19,12 +20,12 @@ extension Hub {
     ) async throws -> NodeSession {
         let nodeID = node.nodeID
         let address = try await operationalAddress(of: node, interfaces: interfaces)
-        let resumption = resumptions.withLock { $0[nodeID] }
+        let resumption = await store.caseResumption(of: nodeID)
         let established = try await SessionEstablishment.case(
             with: address, nodeID: nodeID, credentials: authority.operationalCredentials,
             validator: authority.peerValidator, over: transport,
             resumption: resumption)
-        resumptions.withLock { $0[nodeID] = established.established.resumption }
+        if let record = established.established.resumption { store.saveCASEResumption(record) }
         if node.addresses.first != address {
             try await store.updateReachability(
                 of: nodeID, addresses: [address] + node.addresses.filter { $0 != address },

@@ -14,9 +14,6 @@ public final class Hub: Sendable {
     public let directory: StateDirectory
     public let store: HubStore
     public let authority: FabricAuthority
-    /// The CASE resumption record each node's last session left (§4.14.2.2), in memory only: a new process
-    /// runs the full CASE once per node.
-    let resumptions = Mutex<[UInt64: CASEResumptionRecord]>([:])
     /// Every commissioning of this hub passes through it, whichever front door asked (the CLI, an app, the
     /// Matter-server API): several devices are added side by side, each on its own transport, so one device's slow
     /// step never holds up another's; beyond the limit they wait their turn.

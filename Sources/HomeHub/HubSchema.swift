@@ -178,6 +178,20 @@ enum HubSchema {
             """,
             "ALTER TABLE nodes ADD COLUMN recovered_at INTEGER",
         ],
+        // 9: each node's CASE resumption record (HubStore+CASEResumptions), so a restarted hub resumes sessions
+        // instead of running the full CASE with every node. Not counted as a change: the home looks the same.
+        [
+            """
+            CREATE TABLE case_resumptions (
+                node_id INTEGER PRIMARY KEY REFERENCES nodes(node_id) ON DELETE CASCADE,
+                resumption_id BLOB NOT NULL,
+                shared_secret BLOB NOT NULL,
+                local_node_id INTEGER NOT NULL,
+                fabric_id INTEGER NOT NULL,
+                root_public_key BLOB NOT NULL
+            )
+            """
+        ],
     ]
 
     static var currentVersion: Int { migrations.count }

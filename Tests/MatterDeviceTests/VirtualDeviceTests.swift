@@ -73,7 +73,7 @@ struct VirtualDeviceTests {
         }
     }
 
-    @Test func theHubResumesItsCASESessionAndTheResumedSessionCarriesReads() async throws {
+    @Test func theHubResumesItsCASESessionAfterARestartTooAndTheResumedSessionCarriesReads() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
             let hub = try await Hub(statePath: fixture.hubPath)
@@ -89,9 +89,11 @@ struct VirtualDeviceTests {
                 })
             #expect(!fixture.lines.all.contains { $0.hasPrefix("[session] CASE (resumed)") })
 
-            // The second session resumes the first (Sigma1 → Sigma2Resume → StatusReport), the third the second.
-            for expected in 1...2 {
-                let resumed = try await hub.establishSession(to: result.nodeID, interfaces: [], over: transport)
+            // The second session resumes the first (Sigma1 → Sigma2Resume → StatusReport), the third the second; the
+            // fourth, by a hub started again on the same state (nothing in memory), the third.
+            for expected in 1...3 {
+                let opener = expected < 3 ? hub : try await Hub(statePath: fixture.hubPath)
+                let resumed = try await opener.establishSession(to: result.nodeID, interfaces: [], over: transport)
                 #expect(
                     await eventually(within: .seconds(5)) {
                         fixture.lines.all.filter { $0.hasPrefix("[session] CASE (resumed) from node 0x\(hubNode)") }

@@ -1,0 +1,159 @@
+import Foundation
+@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import MatterDiscovery
+import MatterPlatform
+
+/// The scale benchmark's cold start, in a fresh process (`swift-home-bench scale-hub STATE NODES`): this binary opens
+/// the hub on the state the benchmark commissioned, follows every node until all are online, and serves the
+/// Matter-server API to time one `start_listening`. A fresh process, so the memory per node is what a hub that
+/// started on its store holds, with nothing left over from commissioning in its heap. It prints one JSON object of
+/// figures and exits.
+enum ScaleHubProcess {
+    struct Figures: Codable {
+        var coldStartAllOnlineSeconds: Double
+        var residentBytes: Int
+        var baselineBytes: Int
+        var startListeningMilliseconds: Double
+    }
+
+    /// The child's side.
+    static func run(statePath: String, nodes: Int) async throws -> Figures {
+        let baseline = residentBytes()
+        let clock = ContinuousClock()
+        let started = clock.now
+        var configuration = Home.Configuration(stateDirectory: statePath)
+        configuration.liveness = .seconds(60)
+        let home = try await Home.connect(configuration)
+        try await home.followEveryNode()
+        try await home.model.waitUntil(nodes, are: .online, within: .seconds(300), after: "the hub's start")
+        let coldStart = clock.now - started
+        let resident = residentBytes()
+
+        let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+        guard case .ipv4(_, let port)? = api.addresses.first else { throw BenchmarkError("the API has no address") }
+        let listening = try await WebSocketProbe.startListening(port: port)
+        api.stop()
+        await home.stopServing()
+        return Figures(
+            coldStartAllOnlineSeconds: coldStart.seconds, residentBytes: resident, baselineBytes: baseline,
+            startListeningMilliseconds: listening.microseconds / 1000)
+    }
+
+    /// The parent's side: runs the child on `statePath` and reads its figures.
+    static func measure(statePath: String, nodes: Int) async throws -> Figures {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        process.arguments = ["scale-hub", statePath, "\(nodes)"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // Read and waited for on a thread of its own, never on the cooperative pool.
+        let data = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: data)
+            }
+        }
+        guard process.terminationStatus == 0, let figures = try? JSONDecoder().decode(Figures.self, from: data) else {
+            throw BenchmarkError("the cold-start hub failed (exit status \(process.terminationStatus))")
+        }
+        return figures
+    }
+}
+
+/// A Home Assistant's first request, timed: the WebSocket handshake and server_info, then `start_listening` sent and
+/// its whole answer (every node) read. Blocking socket calls, on a thread of their own.
+enum WebSocketProbe {
+    static func startListening(port: UInt16) async throws -> Duration {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try timeStartListening(port: port) })
+            }
+        }
+    }
+
+    private static func timeStartListening(port: UInt16) throws -> Duration {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw BenchmarkError("no socket") }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(127 << 24 | 1).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw BenchmarkError("cannot connect to the API on port \(port)") }
+        var reader = FrameReader(descriptor: descriptor)
+        send(
+            descriptor,
+            Array(
+                "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                    .utf8))
+        try reader.skipHead()
+        _ = try reader.text()  // server_info, sent unprompted
+        let started = ContinuousClock.now
+        send(descriptor, maskedText(#"{"message_id": "listen", "command": "start_listening"}"#))
+        while true {
+            let text = try reader.text()
+            if text.hasPrefix(#"{"message_id": "listen""#) { return ContinuousClock.now - started }
+        }
+    }
+
+    private static func send(_ descriptor: Int32, _ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// A client's text frame (RFC 6455 §5.2: masked; the payload here is short).
+    private static func maskedText(_ text: String) -> [UInt8] {
+        let payload = Array(text.utf8), mask: [UInt8] = [1, 2, 3, 4]
+        return [0x81, 0x80 | UInt8(payload.count)] + mask + payload.enumerated().map { $1 ^ mask[$0 & 3] }
+    }
+
+    private struct FrameReader {
+        let descriptor: Int32
+        var buffer: [UInt8] = []
+
+        mutating func fill(_ count: Int) throws {
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while buffer.count < count {
+                let read = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                guard read > 0 else { throw BenchmarkError("the API closed or went quiet") }
+                buffer += chunk[0..<read]
+            }
+        }
+
+        mutating func skipHead() throws {
+            while true {
+                if let end = (0..<max(0, buffer.count - 3)).first(where: { buffer[$0..<$0 + 4] == [13, 10, 13, 10] }) {
+                    buffer.removeFirst(end + 4)
+                    return
+                }
+                try fill(buffer.count + 1)
+            }
+        }
+
+        /// One unfragmented server frame (our server sends no others), as text.
+        mutating func text() throws -> String {
+            try fill(2)
+            var length = Int(buffer[1] & 0x7F), header = 2
+            if length == 126 {
+                try fill(4)
+                length = Int(buffer[2]) << 8 | Int(buffer[3])
+                header = 4
+            } else if length == 127 {
+                try fill(10)
+                length = (2..<10).reduce(0) { $0 << 8 | Int(buffer[$1]) }
+                header = 10
+            }
+            try fill(header + length)
+            defer { buffer.removeFirst(header + length) }
+            return String(decoding: buffer[header..<(header + length)], as: UTF8.self)
+        }
+    }
+}
