@@ -178,8 +178,10 @@ enum HubSchema {
             """,
             "ALTER TABLE nodes ADD COLUMN recovered_at INTEGER",
         ],
-        // 9: each node's CASE resumption record (HubStore+CASEResumptions), so a restarted hub resumes sessions
-        // instead of running the full CASE with every node. Not counted as a change: the home looks the same.
+        // 9: what a restarted hub needs to bring every node live quickly: each node's CASE resumption record
+        // (HubStore+CASEResumptions), so it resumes sessions instead of running the full CASE, and each node's
+        // attribute cache with its data versions (HubStore+AttributeCaches), so the priming leaves out what did not
+        // change. Neither is counted as a change: the home looks the same.
         [
             """
             CREATE TABLE case_resumptions (
@@ -190,7 +192,13 @@ enum HubSchema {
                 fabric_id INTEGER NOT NULL,
                 root_public_key BLOB NOT NULL
             )
+            """,
             """
+            CREATE TABLE attribute_caches (
+                node_id INTEGER PRIMARY KEY REFERENCES nodes(node_id) ON DELETE CASCADE,
+                cache BLOB NOT NULL
+            )
+            """,
         ],
     ]
 

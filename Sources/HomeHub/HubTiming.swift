@@ -22,6 +22,11 @@ public enum HubTiming {
     /// shows online (plus its MRP retransmission time), while a keep-alive per minute per device costs a home
     /// network nothing; connectedhomeip's controllers use the same order of magnitude. Tests and scripts lower it.
     public static let liveMaxIntervalCeiling: UInt16 = 60
+    /// How often the live connections' changed caches are stored (one transaction for all), so a restarted hub
+    /// primes with data version filters. A cache stored late only costs the clusters changed meanwhile being sent
+    /// again (each value is stored with its cluster's version, never ahead of it); ten seconds keeps a busy home's
+    /// writes few and a restart's resend small.
+    static let attributeCacheSave: Duration = .seconds(10)
     /// How long to browse for a commissionable device: mDNS queries go out at 0, 1 and 2 s, so three seconds
     /// hear every responsive device at least twice.
     static let commissionableBrowse: Duration = .seconds(3)

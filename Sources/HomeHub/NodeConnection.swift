@@ -14,6 +14,8 @@ public actor NodeConnection {
     private let transport: MatterTransport
     private let router: InteractionRouter
     private let establishSession: @Sendable () async throws -> NodeSession
+    /// Told (on the connection's executor, synchronously) each time a report changed the cache.
+    private let cacheChanged: @Sendable (UInt64) -> Void
 
     public private(set) var state: State = .connecting
     /// Every attribute of the node as its reports left it.
@@ -29,15 +31,20 @@ public actor NodeConnection {
     private var maintenance: Task<Void, Never>?
 
     /// `establishSession` opens a new secure session to the node each time the connection needs one (CASE for the
-    /// hub); it runs again after a loss, as the node may have rebooted and forgotten the old session.
+    /// hub); it runs again after a loss, as the node may have rebooted and forgotten the old session. `cache` is what
+    /// an earlier connection left (the store's, after a restart): shown at once, and its data versions let the first
+    /// subscription's priming leave out every cluster that did not change meanwhile. `cacheChanged` hears each change.
     public init(
         nodeID: UInt64, transport: MatterTransport, router: InteractionRouter, settings: Settings = Settings(),
+        cache: AttributeCache = AttributeCache(), cacheChanged: @escaping @Sendable (UInt64) -> Void = { _ in },
         establishSession: @escaping @Sendable () async throws -> NodeSession
     ) {
         self.nodeID = nodeID
         self.transport = transport
         self.router = router
         self.settings = settings
+        self.cache = cache
+        self.cacheChanged = cacheChanged
         self.establishSession = establishSession
     }
 
@@ -181,7 +188,10 @@ public actor NodeConnection {
 
     private func apply(_ report: InteractionReport, publishingEvents: Bool = true) {
         let changed = cache.applyFollowingEndpoints(report.attributeReports)
-        if !changed.isEmpty { publish(.attributes(changed)) }
+        if !changed.isEmpty {
+            cacheChanged(nodeID)
+            publish(.attributes(changed))
+        }
         let heard = lastEventNumber
         let events = NodeEvent.events(of: report.eventReports).filter { event in
             heard.map { event.number > $0 } ?? true

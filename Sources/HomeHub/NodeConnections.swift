@@ -1,5 +1,6 @@
 import MatterInteraction
 import MatterPlatform
+import Synchronization
 
 /// The hub's live connections, one per commissioned node, all over one transport and its one `InteractionRouter`
 /// (a transport's incoming exchanges can be consumed once; the router hands each to its session's client).
@@ -12,6 +13,9 @@ public actor NodeConnections {
     private var connections: [UInt64: NodeConnection] = [:]
     /// Every connection's CASE attempts pass through it, so a cold start of a large home never storms.
     private let establishing = ConcurrencyLimit(HubConstants.sessionEstablishmentsInFlight)
+    /// The nodes whose whole-node cache changed since it was last stored.
+    private let unsaved = UnsavedCaches()
+    private var saving: Task<Void, Never>?
 
     /// `interfaces` are where nodes are looked up by DNS-SD; without any, their last known addresses are used.
     public init(
@@ -39,14 +43,40 @@ public actor NodeConnections {
             settings.attributePaths = attributePaths
             settings.eventPaths = []
         }
-        let connection = NodeConnection(nodeID: nodeID, transport: transport, router: router, settings: settings) {
+        // Only a whole-node subscription's cache is the node's: it alone is stored, and starts from the stored one.
+        let wholeNode = attributePaths == nil
+        let stored = wholeNode ? await hub.store.attributeCache(of: nodeID) : nil
+        if let existing = connections[nodeID] { return existing }
+        let unsaved = unsaved
+        let connection = NodeConnection(
+            nodeID: nodeID, transport: transport, router: router, settings: settings,
+            cache: stored ?? AttributeCache(),
+            cacheChanged: { node in if wholeNode { unsaved.insert(node) } }
+        ) {
             try await establishing.run {
                 try await hub.establishSession(to: nodeID, interfaces: interfaces, over: transport)
             }
         }
         connections[nodeID] = connection
+        if wholeNode && saving == nil { saving = Task { [weak self] in await self?.saveCachesPeriodically() } }
         await connection.start()
         return connection
+    }
+
+    /// Every `HubTiming.attributeCacheSave`, the caches that changed, in one transaction; until cancelled.
+    private func saveCachesPeriodically() async {
+        while (try? await transport.clock.sleep(for: HubTiming.attributeCacheSave)) != nil {
+            await saveChangedCaches()
+        }
+    }
+
+    private func saveChangedCaches() async {
+        let nodes = unsaved.take()
+        var caches: [UInt64: AttributeCache] = [:]
+        for node in nodes {
+            if let connection = connections[node] { caches[node] = await connection.cache }
+        }
+        if !caches.isEmpty { await hub.store.saveAttributeCaches(caches) }
     }
 
     /// Starts a connection to every commissioned node; returns them in the store's order.
@@ -63,10 +93,30 @@ public actor NodeConnections {
         await connections.removeValue(forKey: nodeID)?.stop()
     }
 
-    /// Stops every connection and shuts the transport down.
+    /// Stops every connection, stores the caches that changed, and shuts the transport down.
     public func stopAll() async {
+        // The periodic saver ends first, so the last save below is the only one and is done when this returns.
+        saving?.cancel()
+        await saving?.value
+        saving = nil
         for connection in connections.values { await connection.stop() }
+        await saveChangedCaches()
         connections = [:]
         await transport.shutdown()
+    }
+}
+
+/// The nodes whose cache changed since it was last stored: marked by each connection as it applies a report (on its
+/// own executor, synchronously), taken as a whole by the saver.
+private final class UnsavedCaches: Sendable {
+    private let nodes = Mutex<Set<UInt64>>([])
+
+    func insert(_ node: UInt64) { nodes.withLock { _ = $0.insert(node) } }
+
+    func take() -> Set<UInt64> {
+        nodes.withLock { nodes in
+            defer { nodes = [] }
+            return nodes
+        }
     }
 }

@@ -45,7 +45,9 @@ import Testing
             for (nodeID, _) in followers { Self.report(onOff: true, version: 2, to: nodeID, in: model) }
             for (_, follower) in followers { await follower.until { $0.last == true } }
             #expect(followers.allSatisfy { $0.1.values == [nil, true] })
-            #expect(home.context.store.database.statementsRun == statements.0)
+            // A read per report would be a thousand statements. The hub's attempts to reach these nodes (no address
+            // known) read the store on their own schedule, so a few may land meanwhile.
+            #expect(home.context.store.database.statementsRun - statements.0 < count / 10)
             #expect(store.database.statementsRun == statements.1)
             for (_, follower) in followers { follower.cancel() }
         }

@@ -121,6 +121,10 @@ actor LoopbackLight {
     private let sessionIDBase: UInt16
     private var sessionCount: UInt16 = 0
     private var tasks: [Task<Void, Never>] = []
+    /// Every SubscribeRequest the light was sent, in order.
+    private(set) var subscribeRequests: [SubscribeRequestMessage] = []
+    /// How many attribute reports each ReportData the light sent carried, in order.
+    private(set) var reportedAttributeCounts: [Int] = []
 
     /// MRP intervals short enough that a lost subscription is noticed a fraction of a second after its max interval.
     static let peerParameters = MRPParameters(idleInterval: .milliseconds(50), activeInterval: .milliseconds(50))
@@ -216,6 +220,11 @@ actor LoopbackLight {
 
     private func handle(_ message: ExchangeMessage, on exchange: ExchangeHandle) async {
         guard isPoweredOn, message.protocolID == .interactionModel else { return }
+        if message.opcode == InteractionModelOpcode.subscribeRequest.rawValue,
+            let request = try? SubscribeRequestMessage(payload: message.payload)
+        {
+            subscribeRequests.append(request)
+        }
         let before = server.provider
         await execute(
             server.handle(
@@ -252,6 +261,9 @@ actor LoopbackLight {
         for action in actions {
             switch action {
             case .send(let opcode, let payload, let exchange):
+                if opcode == .reportData, let report = try? ReportDataMessage(payload: payload) {
+                    reportedAttributeCounts.append(report.attributeReports.count)
+                }
                 try? await transport.send(
                     ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload),
                     on: exchange)

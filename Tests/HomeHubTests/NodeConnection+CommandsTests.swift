@@ -75,7 +75,9 @@ import Testing
         let fixture = try LiveConnectionFixture()
         let light = try LoopbackLight()
         await light.start()
-        let connection = await fixture.connect(to: light, maxInterval: 1)
+        // Long enough that a loaded machine keeps the subscription between the invokes; the power-off below is
+        // noticed within it.
+        let connection = await fixture.connect(to: light, maxInterval: 5)
         await #expect {
             try await connection.invoke(
                 LevelControlCluster.Commands.MoveToLevel(

@@ -46,6 +46,42 @@ import Testing
         await fixture.stop([connection], [light])
     }
 
+    /// A connection started from an earlier one's cache (the store's, after a restart) shows it at once, and its first
+    /// subscription names every cached cluster's data version: the node's priming brings only the cluster that
+    /// changed meanwhile.
+    @Test func aStoredCacheIsShownAtOnceAndItsDataVersionsLeaveUnchangedClustersOutOfThePriming() async throws {
+        let fixture = try LiveConnectionFixture()
+        let light = try LoopbackLight()
+        await light.start()
+        let first = await fixture.connect(to: light, maxInterval: 5)
+        try await first.connected()
+        let stored = await first.cache
+        await first.stop()
+        await light.set(isOn: true)
+
+        let primingsBefore = await light.reportedAttributeCounts.count
+        let connection = NodeConnection(
+            nodeID: 1, transport: fixture.controller, router: fixture.router,
+            settings: NodeConnection.Settings(maxIntervalCeiling: 5, responseTimeout: .seconds(5)), cache: stored
+        ) { try await light.makeSession(with: fixture.controller) }
+        var events = await connection.events().makeAsyncIterator()
+        await connection.start()
+        #expect(await events.next() == .connectivity(.connecting))
+        #expect(await events.next() == .attributes(Set(stored.paths)))
+        #expect(await events.nextAttributes() == [LightDataModel.onOffPath])
+        #expect(await events.next() == .connectivity(.online))
+        #expect(try await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1) == true)
+
+        let request = try #require(await light.subscribeRequests.last)
+        #expect(request.dataVersionFilters.count == stored.dataVersionFilters.count)
+        #expect(Set(request.dataVersionFilters) == Set(stored.dataVersionFilters))
+        // The whole node is 19 attributes; the priming carried OnOff's cluster alone (its attribute and globals).
+        let priming = await light.reportedAttributeCounts.dropFirst(primingsBefore).reduce(0, +)
+        #expect(priming > 0 && priming < 19)
+        #expect(await connection.cache.paths.count == 19)
+        await fixture.stop([connection], [light])
+    }
+
     @Test func anUnreachableNodeIsOfflineWithTheReason() async throws {
         let fixture = try LiveConnectionFixture()
         let light = try LoopbackLight()

@@ -111,6 +111,36 @@ struct VirtualDeviceTests {
         }
     }
 
+    /// The hub's live connections store each node's cache when they stop; a hub started again on the state shows
+    /// the node from it at once, before the node is reached, and subscribes from its data versions.
+    @Test func aRestartedHubShowsEachNodeFromItsStoredCacheBeforeReachingIt() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory)
+            let hub = try await Hub(statePath: fixture.hubPath)
+            let result = try await fixture.commission(hub: hub)
+            let first = try NodeConnections(hub: hub, interfaces: [])
+            try await first.connection(to: result.nodeID).connected()
+            let live = try await first.connection(to: result.nodeID).cache
+            await first.stopAll()
+            let stored = try #require(await hub.store.attributeCache(of: result.nodeID))
+            #expect(stored == live)
+            #expect(try stored.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0) == "swift-home")
+
+            let restarted = try NodeConnections(hub: try await Hub(statePath: fixture.hubPath), interfaces: [])
+            let connection = try await restarted.connection(to: result.nodeID)
+            var events = await connection.events().makeAsyncIterator()
+            guard case .connectivity(let state)? = await events.next() else {
+                Issue.record("no state first")
+                return
+            }
+            #expect(state != .online)
+            #expect(await events.next() == .attributes(Set(stored.paths)))
+            try await connection.connected()
+            await restarted.stopAll()
+            await fixture.device.shutdown()
+        }
+    }
+
     @Test func toggleChangesOnOffAndTheSubscriptionReportsIt() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
