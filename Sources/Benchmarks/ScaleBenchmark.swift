@@ -142,6 +142,10 @@ struct ScaleBenchmark {
             report.add(
                 "  per node, over the process before it opened the hub", "\(kib(perNode)) KiB",
                 key: "hub_bytes_per_node", value: Double(perNode))
+            let openedPerNode = (fresh.openedBytes - fresh.baselineBytes) / options.nodes
+            report.add(
+                "    of which the home opened, before any node was reached", "\(kib(openedPerNode)) KiB",
+                key: "hub_opened_bytes_per_node", value: Double(openedPerNode))
             report.add(
                 "  start_listening over the Matter-server API, every node",
                 milliseconds(.microseconds(Int64(fresh.startListeningMilliseconds * 1000))),

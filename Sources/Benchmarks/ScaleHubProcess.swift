@@ -13,6 +13,8 @@ enum ScaleHubProcess {
         var coldStartAllOnlineSeconds: Double
         var residentBytes: Int
         var baselineBytes: Int
+        /// After the home was opened (its store read, its model built), before any node was reached.
+        var openedBytes: Int
         var startListeningMilliseconds: Double
     }
 
@@ -24,6 +26,8 @@ enum ScaleHubProcess {
         var configuration = Home.Configuration(stateDirectory: statePath)
         configuration.liveness = .seconds(60)
         let home = try await Home.connect(configuration)
+        _ = try await home.devices().list()
+        let opened = residentBytes()
         try await home.followEveryNode()
         try await home.model.waitUntil(nodes, are: .online, within: .seconds(300), after: "the hub's start")
         let coldStart = clock.now - started
@@ -36,6 +40,7 @@ enum ScaleHubProcess {
         await home.stopServing()
         return Figures(
             coldStartAllOnlineSeconds: coldStart.seconds, residentBytes: resident, baselineBytes: baseline,
+            openedBytes: opened,
             startListeningMilliseconds: listening.microseconds / 1000)
     }
 

@@ -1,4 +1,3 @@
-import Foundation
 import MatterInteraction
 
 /// Each node's attribute cache as its live connection last stored it, with the data version of every cluster
@@ -8,8 +7,7 @@ extension HubStore {
     /// Stores these caches in one transaction, each replacing the node's last; a node the store no longer holds is
     /// skipped. It changes nothing a home model shows (no change counted).
     public func saveAttributeCaches(_ caches: [UInt64: AttributeCache]) async {
-        let encoder = JSONEncoder()
-        let encoded = caches.compactMapValues { try? encoder.encode($0) }
+        let encoded = caches.mapValues(\.storedForm)
         try? await onQueue { [self] () throws(HubStoreError) in
             try write(touching: []) { transaction in
                 for (nodeID, data) in encoded {
@@ -17,7 +15,7 @@ extension HubStore {
                         """
                         INSERT OR REPLACE INTO attribute_caches (node_id, cache)
                         SELECT ?, ? WHERE EXISTS (SELECT 1 FROM nodes WHERE node_id = ?)
-                        """, [.identifier(nodeID), .blob(Array(data)), .identifier(nodeID)])
+                        """, [.identifier(nodeID), .blob(data), .identifier(nodeID)])
                 }
             }
         }
@@ -31,6 +29,6 @@ extension HubStore {
             }
         }
         guard let data = data ?? nil else { return nil }
-        return try? JSONDecoder().decode(AttributeCache.self, from: Data(data))
+        return AttributeCache(storedForm: data)
     }
 }

@@ -322,3 +322,87 @@ extension AttributeCache: Codable {
             dataVersions.map { EncodedVersion(path: $0.path, version: $0.version) }, forKey: .dataVersions)
     }
 }
+
+// MARK: The stored form
+
+extension AttributeCache {
+    /// The cache as the hub's store keeps it between runs: its values as the TLV they were reported in and its data
+    /// versions, in one flat buffer (little-endian): format byte 1; entry count (u32), then per entry endpoint (u16),
+    /// cluster (u32), attribute (u32), value length (u32) and the value; version count (u32), then per cluster
+    /// endpoint (u16), cluster (u32), version (u32). Nothing is decoded to write it.
+    public var storedForm: [UInt8] {
+        var out: [UInt8] = [Self.storedFormat]
+        out.reserveCapacity(1 + 8 + entries.count * 14 + (bytes.count - unused) + dataVersions.count * 10)
+        Self.append(UInt32(entries.count), to: &out)
+        for entry in entries {
+            Self.append(entry.path.endpoint, to: &out)
+            Self.append(entry.path.cluster, to: &out)
+            Self.append(entry.path.attribute, to: &out)
+            Self.append(entry.length, to: &out)
+            out.append(contentsOf: encoded(entry))
+        }
+        Self.append(UInt32(dataVersions.count), to: &out)
+        for (path, version) in dataVersions {
+            Self.append(path.endpoint, to: &out)
+            Self.append(path.cluster, to: &out)
+            Self.append(version, to: &out)
+        }
+        return out
+    }
+
+    /// A cache from its stored form; nil when the bytes are not one (another format, cut short, paths out of order,
+    /// a value that is not one TLV element): a damaged record is no record, never a wrong one.
+    public init?(storedForm stored: [UInt8]) {
+        var reader = StoredFormReader(bytes: stored)
+        guard reader.byte() == Self.storedFormat, let count = reader.integer(UInt32.self) else { return nil }
+        self.init()
+        for _ in 0..<count {
+            guard let endpoint = reader.integer(UInt16.self), let cluster = reader.integer(UInt32.self),
+                let attribute = reader.integer(UInt32.self), let length = reader.integer(UInt32.self),
+                let value = reader.bytes(Int(length)), (try? TLVReader.decode(Array(value))) != nil
+            else { return nil }
+            let path = ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: attribute)
+            if let last = entries.last?.path,
+                (last.endpoint, last.cluster, last.attribute) >= (endpoint, cluster, attribute)
+            {
+                return nil
+            }
+            entries.append(Entry(path: path, offset: UInt32(bytes.count), length: length))
+            bytes.append(contentsOf: value)
+        }
+        guard let versions = reader.integer(UInt32.self) else { return nil }
+        for _ in 0..<versions {
+            guard let endpoint = reader.integer(UInt16.self), let cluster = reader.integer(UInt32.self),
+                let version = reader.integer(UInt32.self)
+            else { return nil }
+            setDataVersion(version, for: ConcreteClusterPath(endpoint: endpoint, cluster: cluster))
+        }
+        guard reader.isAtEnd else { return nil }
+    }
+
+    private static let storedFormat: UInt8 = 1
+
+    private static func append<Integer: FixedWidthInteger>(_ value: Integer, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    private struct StoredFormReader {
+        let bytes: [UInt8]
+        var offset = 0
+
+        var isAtEnd: Bool { offset == bytes.count }
+
+        mutating func byte() -> UInt8? { bytes(1)?.first }
+
+        mutating func bytes(_ count: Int) -> ArraySlice<UInt8>? {
+            guard count >= 0, bytes.count - offset >= count else { return nil }
+            defer { offset += count }
+            return bytes[offset..<(offset + count)]
+        }
+
+        mutating func integer<Integer: FixedWidthInteger>(_ type: Integer.Type) -> Integer? {
+            guard let slice = bytes(MemoryLayout<Integer>.size) else { return nil }
+            return slice.reversed().reduce(Integer.zero) { $0 << 8 | Integer($1) }
+        }
+    }
+}

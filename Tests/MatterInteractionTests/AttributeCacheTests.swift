@@ -31,6 +31,40 @@ import Testing
         #expect(cache.apply(report.attributeReports).isEmpty)
     }
 
+    /// The stored form reads back equal (values, versions, and what filters they give); bytes that are not one
+    /// (another format, cut anywhere, paths out of order, a value that is no TLV element, trailing bytes) read as no
+    /// cache.
+    @Test func theStoredFormReadsBackEqualAndADamagedOneIsNone() throws {
+        let report = try ReportDataMessage(payload: CapturedMessages.chipToolReportData)
+        var cache = AttributeCache()
+        _ = cache.apply(report.attributeReports + [Self.data(Self.onOffPath, .bool(true), version: 9)])
+        let stored = cache.storedForm
+        let read = try #require(AttributeCache(storedForm: stored))
+        #expect(read == cache)
+        #expect(read.dataVersionFilters == cache.dataVersionFilters)
+        #expect(read.value(endpoint: 1, cluster: 6, attribute: 0) == TLVElement(.bool(true)))
+        #expect(AttributeCache(storedForm: AttributeCache().storedForm) == AttributeCache())
+
+        #expect(AttributeCache(storedForm: [2] + stored.dropFirst()) == nil)
+        for length in [0, 1, 4, 5, 19, stored.count / 2, stored.count - 1] {
+            #expect(AttributeCache(storedForm: Array(stored.prefix(length))) == nil, "cut at \(length)")
+        }
+        #expect(AttributeCache(storedForm: stored + [0]) == nil)
+        // Two entries, the second's path before the first's.
+        func entry(_ endpoint: UInt8, _ value: [UInt8]) -> [UInt8] {
+            [endpoint, 0, 6, 0, 0, 0, 0, 0, 0, 0, UInt8(value.count), 0, 0, 0] + value
+        }
+        let trueTLV: [UInt8] = [0x09]
+        #expect(
+            AttributeCache(storedForm: [1, 2, 0, 0, 0] + entry(1, trueTLV) + entry(1, trueTLV) + [0, 0, 0, 0]) == nil)
+        #expect(
+            AttributeCache(storedForm: [1, 2, 0, 0, 0] + entry(2, trueTLV) + entry(1, trueTLV) + [0, 0, 0, 0]) == nil)
+        #expect(
+            AttributeCache(storedForm: [1, 2, 0, 0, 0] + entry(1, trueTLV) + entry(2, trueTLV) + [0, 0, 0, 0]) != nil)
+        // A value that is no TLV element (a UTF-8 string cut short).
+        #expect(AttributeCache(storedForm: [1, 1, 0, 0, 0] + entry(1, [0x0C, 5, 0x41]) + [0, 0, 0, 0]) == nil)
+    }
+
     @Test func keepingSomeEndpointsForgetsTheValuesAndVersionsOfTheOthers() {
         var cache = AttributeCache()
         cache.apply([
