@@ -7,7 +7,7 @@ import MatterPlatform
 /// the hub on the state the benchmark commissioned, follows every node until all are online, and serves the
 /// Matter-server API to time one `start_listening`. A fresh process, so the memory per node is what a hub that
 /// started on its store holds, with nothing left over from commissioning in its heap. It prints one JSON object of
-/// figures and exits.
+/// figures and exits; with `--marginal`, a second process prints what each node live adds.
 enum ScaleHubProcess {
     struct Figures: Codable {
         var coldStartAllOnlineSeconds: Double
@@ -16,6 +16,29 @@ enum ScaleHubProcess {
         /// After the home was opened (its store read, its model built), before any node was reached.
         var openedBytes: Int
         var startListeningMilliseconds: Double
+        /// What each node live adds to the hub, from a second fresh process that follows half the nodes, then all:
+        /// the difference over the other half, without the process's fixed costs (code paged in, threads, caches of
+        /// the store) that a figure over the bare process spreads over the nodes.
+        var marginalBytesPerNode = 0
+    }
+
+    /// The child's side of the marginal figure: follows the first half of the devices, then every node.
+    static func measureMarginal(statePath: String, nodes: Int) async throws -> Int {
+        var configuration = Home.Configuration(stateDirectory: statePath)
+        configuration.liveness = .seconds(60)
+        let home = try await Home.connect(configuration)
+        let half = nodes / 2
+        let devices = try await home.devices().list().prefix(half)
+        await withTaskGroup(of: Void.self) { group in
+            for device in devices { group.addTask { _ = await device.liveTrait(OnOffTrait.self) } }
+        }
+        try await home.model.waitUntil(half, are: .online, within: .seconds(300), after: "following half the nodes")
+        let halfResident = residentBytes()
+        try await home.followEveryNode()
+        try await home.model.waitUntil(nodes, are: .online, within: .seconds(300), after: "following every node")
+        let allResident = residentBytes()
+        await home.stopServing()
+        return (allResident - halfResident) / max(1, nodes - half)
     }
 
     /// The child's side.
@@ -46,9 +69,19 @@ enum ScaleHubProcess {
 
     /// The parent's side: runs the child on `statePath` and reads its figures.
     static func measure(statePath: String, nodes: Int) async throws -> Figures {
+        var figures = try JSONDecoder().decode(Figures.self, from: try await child([statePath, "\(nodes)"]))
+        let marginal = try await child([statePath, "\(nodes)", "--marginal"])
+        guard let bytes = Int(String(decoding: marginal, as: UTF8.self)) else {
+            throw BenchmarkError("the marginal-memory hub printed no figure")
+        }
+        figures.marginalBytesPerNode = bytes
+        return figures
+    }
+
+    private static func child(_ arguments: [String]) async throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = ["scale-hub", statePath, "\(nodes)"]
+        process.arguments = ["scale-hub"] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -60,10 +93,10 @@ enum ScaleHubProcess {
                 continuation.resume(returning: data)
             }
         }
-        guard process.terminationStatus == 0, let figures = try? JSONDecoder().decode(Figures.self, from: data) else {
-            throw BenchmarkError("the cold-start hub failed (exit status \(process.terminationStatus))")
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkError("the fresh hub process failed (exit status \(process.terminationStatus))")
         }
-        return figures
+        return data
     }
 }
 

@@ -42,13 +42,19 @@ if arguments.first == "scale-farm" {
     }
 } else if arguments.first == "scale-hub" {
     // The scale benchmark's cold start, in a fresh process: STATE NODES; one JSON object of figures.
-    guard arguments.count == 3, let nodes = Int(arguments[2]) else {
-        FileHandle.standardError.write(Data("scale-hub takes STATE NODES\n".utf8))
+    guard arguments.count == 3 || arguments.count == 4 && arguments[3] == "--marginal", let nodes = Int(arguments[2])
+    else {
+        FileHandle.standardError.write(Data("scale-hub takes STATE NODES [--marginal]\n".utf8))
         exit(2)
     }
     do {
-        let figures = try await ScaleHubProcess.run(statePath: arguments[1], nodes: nodes)
-        FileHandle.standardOutput.write(try JSONEncoder().encode(figures))
+        if arguments.count == 4 {
+            let bytes = try await ScaleHubProcess.measureMarginal(statePath: arguments[1], nodes: nodes)
+            FileHandle.standardOutput.write(Data("\(bytes)".utf8))
+        } else {
+            let figures = try await ScaleHubProcess.run(statePath: arguments[1], nodes: nodes)
+            FileHandle.standardOutput.write(try JSONEncoder().encode(figures))
+        }
     } catch {
         FileHandle.standardError.write(Data("cold-start hub failed: \(error)\n".utf8))
         exit(1)

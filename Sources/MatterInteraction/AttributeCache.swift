@@ -354,8 +354,13 @@ extension AttributeCache {
     /// a value that is not one TLV element): a damaged record is no record, never a wrong one.
     public init?(storedForm stored: [UInt8]) {
         var reader = StoredFormReader(bytes: stored)
-        guard reader.byte() == Self.storedFormat, let count = reader.integer(UInt32.self) else { return nil }
+        guard reader.byte() == Self.storedFormat, let count = reader.integer(UInt32.self),
+            Int(count) <= stored.count / 14
+        else { return nil }
         self.init()
+        // Sized as it will stay: a restarted hub holds every node's cache for as long as it runs.
+        entries.reserveCapacity(Int(count))
+        bytes.reserveCapacity(stored.count - Int(count) * 14)
         for _ in 0..<count {
             guard let endpoint = reader.integer(UInt16.self), let cluster = reader.integer(UInt32.self),
                 let attribute = reader.integer(UInt32.self), let length = reader.integer(UInt32.self),
@@ -378,6 +383,7 @@ extension AttributeCache {
             setDataVersion(version, for: ConcreteClusterPath(endpoint: endpoint, cluster: cluster))
         }
         guard reader.isAtEnd else { return nil }
+        tighten()
     }
 
     private static let storedFormat: UInt8 = 1
