@@ -227,11 +227,14 @@ struct ScaleBenchmark {
 struct FarmProcess {
     let process: Process
     let setups: [DeviceSetup]
+    /// Held for the farm's life: it exits when this goes (`Lifeline`).
+    let lifeline: Pipe
 
     static func start(arguments: [String], count: Int) async throws -> FarmProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         process.arguments = ["scale-farm"] + arguments
+        let lifeline = Lifeline.pipe(for: process)
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -265,7 +268,7 @@ struct FarmProcess {
         guard setups.count == count else {
             throw BenchmarkError("the farm printed \(setups.count) devices, not \(count)")
         }
-        return FarmProcess(process: process, setups: setups)
+        return FarmProcess(process: process, setups: setups, lifeline: lifeline)
     }
 
     func residentBytes() -> Int {

@@ -82,6 +82,7 @@ enum ScaleHubProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         process.arguments = ["scale-hub"] + arguments
+        let lifeline = Lifeline.pipe(for: process)
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -90,6 +91,7 @@ enum ScaleHubProcess {
             Thread.detachNewThread {
                 let data = output.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
+                withExtendedLifetime(lifeline) {}
                 continuation.resume(returning: data)
             }
         }

@@ -27,6 +27,7 @@ func emit(_ reports: [(title: String?, report: Report)]) {
 if arguments.first == "scale-farm" {
     // The scale benchmark's farm, in a process of its own: matter-device --count's arguments and output.
     OpenSSLProcess.keepStateUntilExit()
+    Lifeline.exitWhenTheParentGoes()
     guard case .farm(let farm) = try? DeviceCommandLine(arguments: Array(arguments.dropFirst())) else {
         FileHandle.standardError.write(Data("scale-farm takes matter-device --count's arguments\n".utf8))
         exit(2)
@@ -42,6 +43,7 @@ if arguments.first == "scale-farm" {
     }
 } else if arguments.first == "scale-hub" {
     // The scale benchmark's cold start, in a fresh process: STATE NODES; one JSON object of figures.
+    Lifeline.exitWhenTheParentGoes()
     guard arguments.count == 3 || arguments.count == 4 && arguments[3] == "--marginal", let nodes = Int(arguments[2])
     else {
         FileHandle.standardError.write(Data("scale-hub takes STATE NODES [--marginal]\n".utf8))
