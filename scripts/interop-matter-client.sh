@@ -31,7 +31,12 @@ export LAB_NS="${LAB_NS:-swifthome-client-$$}"
 bin="$repo/.build/debug"
 [ -x "$bin/home" ] && [ -x "$bin/matter-device" ] || { echo "FAIL: run swift build first" >&2; exit 1; }
 source "$(dirname "$0")/lab-work.sh"
-fail() { echo "FAIL: $*" >&2; [ -f "$work/serve.out" ] && sed 's/^/  serve: /' "$work/serve.out" >&2; exit 1; }
+fail() {
+  echo "FAIL: $*" >&2
+  [ -f "$work/serve.out" ] && sed 's/^/  serve: /' "$work/serve.out" >&2
+  [ -f "$work/switch.out" ] && tail -n 40 "$work/switch.out" | sed 's/^/  switch panel: /' >&2
+  exit 1
+}
 
 # client <package> <version> <python> <pinned packages…>: a cached virtual environment with the client.
 client() {

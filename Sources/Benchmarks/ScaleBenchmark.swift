@@ -231,13 +231,7 @@ struct FarmProcess {
     let lifeline: Pipe
 
     static func start(arguments: [String], count: Int) async throws -> FarmProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = ["scale-farm"] + arguments
-        let lifeline = Lifeline.pipe(for: process)
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let (process, output, lifeline) = try Lifeline.start(["scale-farm"] + arguments)
         let setups: [DeviceSetup] = try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 var setups: [DeviceSetup] = []

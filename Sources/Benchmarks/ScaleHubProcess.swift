@@ -79,13 +79,7 @@ enum ScaleHubProcess {
     }
 
     private static func child(_ arguments: [String]) async throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = ["scale-hub"] + arguments
-        let lifeline = Lifeline.pipe(for: process)
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let (process, output, lifeline) = try Lifeline.start(["scale-hub"] + arguments)
         // Read and waited for on a thread of its own, never on the cooperative pool.
         let data = await withCheckedContinuation { continuation in
             Thread.detachNewThread {

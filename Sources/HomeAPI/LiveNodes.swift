@@ -50,6 +50,9 @@ final class LiveNodes: Sendable {
         } catch {
             throw HomeError(opening: error)
         }
+        // Registered before this returns: an event the node raises once its caller goes on (a button pressed right
+        // after it was added) must reach the watcher, not fall before the watcher's task has begun listening.
+        let events = await connection.events()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await connection.connected() }
             group.addTask { try? await Task.sleep(for: HomeTiming.firstContact) }
@@ -60,7 +63,7 @@ final class LiveNodes: Sendable {
         // silently would reach the hub's own model but never its clients' mirrors, which learn values only from
         // changes: a client that asked right after the first contact saw the node online with no clusters.
         await refresh(nodeID, from: connection, changed: Set(await connection.cache.paths))
-        watch(nodeID, connection)
+        watch(nodeID, connection, events)
         return connection
     }
 
@@ -146,11 +149,15 @@ final class LiveNodes: Sendable {
     }
 
     /// Follows the connection's events, once per node.
-    private func watch(_ nodeID: UInt64, _ connection: NodeConnection) {
+    /// Follows `events` (the connection's, already registered) into the model, unless the node has a watcher: then
+    /// they are dropped, which ends them.
+    private func watch(
+        _ nodeID: UInt64, _ connection: NodeConnection, _ events: AsyncStream<NodeConnection.Event>
+    ) {
         state.withLock { state in
             guard state.watchers[nodeID] == nil else { return }
             state.watchers[nodeID] = Task { [weak self] in
-                for await event in await connection.events() {
+                for await event in events {
                     guard let self else { return }
                     var changed: Set<ConcreteAttributePath> = []
                     var events: [NodeEvent] = []

@@ -865,12 +865,7 @@ private final class MatterServerClient: Sendable {
             acceptUntrustedDevice: false, name: nil, room: nil)
         guard case .commissioned(let device) = try await context.execute(.commissionDevice(request), caller: caller)
         else { throw HomeError(.internal, "the hub answered the commissioning with something else") }
-        // Answered once the node's live subscription is up (or has failed), as python-matter-server answers after
-        // its interview and subscription: an event the device raises after this answer is news to every client,
-        // never history in the subscription's priming.
-        if let connection = try? await local.live.connection(to: device.nodeID) {
-            try? await connection.connected()
-        }
+        _ = try? await local.live.connection(to: device.nodeID)
         guard let node = MatterServerNodes.node(device.nodeID, context.model.snapshot) else {
             throw HomeError(.unavailable, "the node left the home meanwhile")
         }
