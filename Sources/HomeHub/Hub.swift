@@ -6,7 +6,6 @@ import MatterDiscovery
 import MatterInteraction
 import MatterPlatform
 import MatterSecureChannel
-import Synchronization
 
 /// The embedded hub on one state directory: its fabric, its store, and what it does with devices.
 /// Several hubs (several state directories) can live side by side.

@@ -19,8 +19,12 @@ import Testing
             let farmDirectory = directory + "/farm"
             // Quiet devices: what is measured is the connections, not sensor drift.
             let quiet = Simulation(interval: .seconds(3600))
+            // Below Linux's ephemeral range (32768–60999): the farm restarts on the same ports, and one the kernel
+            // handed out could meanwhile be any other test's client socket. Offset at random, so two runs on one
+            // machine rarely meet.
+            let base = UInt16.random(in: 22_000...(32_000 - UInt16(Self.nodes)))
             let farm = try DeviceFarm.open(
-                directory: farmDirectory, ports: Array(repeating: 0, count: Self.nodes), kinds: .mix,
+                directory: farmDirectory, ports: Array(base..<(base + UInt16(Self.nodes))), kinds: .mix,
                 simulation: quiet)
             try await farm.start()
             let trustStore = PAATrustStore(certificates: [

@@ -36,7 +36,10 @@ struct DeviceFarmTests {
 
     @Test func aRestartedFarmIsTheSameDevicesOnTheSamePorts() async throws {
         try await withTemporaryDirectory { directory in
-            let first = try DeviceFarm.open(directory: directory, ports: [0, 0, 0], kinds: .one(.plug))
+            // Below the ephemeral range, so no other test's client socket takes a port between the two runs.
+            let base = UInt16.random(in: 22_000...31_000)
+            let first = try DeviceFarm.open(
+                directory: directory, ports: [base, base + 1, base + 2], kinds: .one(.plug))
             try await first.start()
             await first.shutdown()
             let ports = first.setups.map(\.port)
