@@ -148,7 +148,6 @@ final class LiveNodes: Sendable {
         }
     }
 
-    /// Follows the connection's events, once per node.
     /// Follows `events` (the connection's, already registered) into the model, unless the node has a watcher: then
     /// they are dropped, which ends them.
     private func watch(

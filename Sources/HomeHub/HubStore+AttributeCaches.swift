@@ -28,7 +28,7 @@ extension HubStore {
                 values throws(HubStoreError) in try StoredRow(table: "attribute_caches", values: values).blob("cache")
             }
         }
-        guard let data = data ?? nil else { return nil }
+        guard let data else { return nil }
         return AttributeCache(storedForm: data)
     }
 }
