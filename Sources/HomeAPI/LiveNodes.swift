@@ -20,9 +20,12 @@ extension HomeModel.NodeView {
 /// command is sent; from then on the node's connection is kept up, and every change it reports (attributes,
 /// connectivity) goes into the home model, which tells the queries that follow that node.
 final class LiveNodes: Sendable {
+    private typealias Feed = SerialInbox<(NodeConnection, NodeConnection.Event)>
+
     private struct State {
         var connections: NodeConnections?
-        var watchers: [UInt64: Task<Void, Never>] = [:]
+        /// Each followed node's events, in order, into the model: a task runs only while some wait.
+        var feeds: [UInt64: Feed] = [:]
         /// Starts the connection of each node the home gains, while every node is followed.
         var follower: Task<Void, Never>?
     }
@@ -44,15 +47,15 @@ final class LiveNodes: Sendable {
     /// after `HomeTiming.firstContact`), with the node's view in the model up to date.
     func connection(to nodeID: UInt64) async throws(HomeError) -> NodeConnection {
         try checkReachable(nodeID)
+        // Before the connection starts, so its every event reaches the model (a button pressed right after the node
+        // was added among them).
+        openFeed(nodeID)
         let connection: NodeConnection
         do {
             connection = try await connections().connection(to: nodeID)
         } catch {
             throw HomeError(opening: error)
         }
-        // Registered before this returns: an event the node raises once its caller goes on (a button pressed right
-        // after it was added) must reach the watcher, not fall before the watcher's task has begun listening.
-        let events = await connection.events()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await connection.connected() }
             group.addTask { try? await Task.sleep(for: HomeTiming.firstContact) }
@@ -63,7 +66,6 @@ final class LiveNodes: Sendable {
         // silently would reach the hub's own model but never its clients' mirrors, which learn values only from
         // changes: a client that asked right after the first contact saw the node online with no clusters.
         await refresh(nodeID, from: connection, changed: Set(await connection.cache.paths))
-        watch(nodeID, connection, events)
         return connection
     }
 
@@ -87,11 +89,10 @@ final class LiveNodes: Sendable {
 
     /// Stops following one node (it is leaving the home) and drops what was known of it.
     func forget(_ nodeID: UInt64) async {
-        let (connections, watcher) = state.withLock { state in
-            defer { state.watchers[nodeID] = nil }
-            return (state.connections, state.watchers[nodeID])
+        let (connections, feed) = state.withLock { state in
+            (state.connections, state.feeds.removeValue(forKey: nodeID))
         }
-        watcher?.cancel()
+        feed?.close()
         await connections?.stop(nodeID)
         model.forgetView(of: nodeID)
     }
@@ -125,12 +126,12 @@ final class LiveNodes: Sendable {
 
     /// Stops every connection; a later subscription or command starts them again.
     func stop() async {
-        let (connections, watchers, follower) = state.withLock { state in
+        let (connections, feeds, follower) = state.withLock { state in
             defer { state = State() }
-            return (state.connections, state.watchers, state.follower)
+            return (state.connections, state.feeds, state.follower)
         }
         follower?.cancel()
-        watchers.values.forEach { $0.cancel() }
+        feeds.values.forEach { $0.close() }
         await connections?.stopAll()
         for nodeID in model.snapshot.views.keys { model.forgetView(of: nodeID) }
     }
@@ -139,7 +140,10 @@ final class LiveNodes: Sendable {
         try state.withLock { state throws(HomeError) in
             if let connections = state.connections { return connections }
             do {
-                let connections = try NodeConnections(hub: hub, interfaces: interfaces, settings: settings)
+                let connections = try NodeConnections(hub: hub, interfaces: interfaces, settings: settings) {
+                    [weak self] connection, event in
+                    self?.state.withLock { $0.feeds[connection.nodeID] }?.deliver((connection, event))
+                }
                 state.connections = connections
                 return connections
             } catch {
@@ -148,31 +152,28 @@ final class LiveNodes: Sendable {
         }
     }
 
-    /// Follows `events` (the connection's, already registered) into the model, unless the node has a watcher: then
-    /// they are dropped, which ends them.
-    private func watch(
-        _ nodeID: UInt64, _ connection: NodeConnection, _ events: AsyncStream<NodeConnection.Event>
-    ) {
+    /// The node's feed into the model, opened once: every event its connection publishes is taken in, in order.
+    private func openFeed(_ nodeID: UInt64) {
         state.withLock { state in
-            guard state.watchers[nodeID] == nil else { return }
-            state.watchers[nodeID] = Task { [weak self] in
-                for await event in events {
-                    guard let self else { return }
-                    var changed: Set<ConcreteAttributePath> = []
-                    var events: [NodeEvent] = []
-                    switch event {
-                    case .attributes(let paths):
-                        changed = paths
-                        if paths.contains(where: { $0.cluster == DescriptorCluster.id.rawValue }) {
-                            await self.reconcile(nodeID, from: connection)
-                        }
-                    case .events(let heard): events = heard
-                    case .connectivity: break
-                    }
-                    await self.refresh(nodeID, from: connection, changed: changed, events: events)
-                }
-            }
+            guard state.feeds[nodeID] == nil else { return }
+            state.feeds[nodeID] = Feed { [weak self] connection, event in await self?.take(event, from: connection) }
         }
+    }
+
+    private func take(_ event: NodeConnection.Event, from connection: NodeConnection) async {
+        let nodeID = connection.nodeID
+        var changed: Set<ConcreteAttributePath> = []
+        var events: [NodeEvent] = []
+        switch event {
+        case .attributes(let paths):
+            changed = paths
+            if paths.contains(where: { $0.cluster == DescriptorCluster.id.rawValue }) {
+                await reconcile(nodeID, from: connection)
+            }
+        case .events(let heard): events = heard
+        case .connectivity: break
+        }
+        await refresh(nodeID, from: connection, changed: changed, events: events)
     }
 
     /// The node's Descriptor clusters changed (or were first heard): the store's endpoints, tags and devices follow

@@ -9,7 +9,8 @@ struct ActiveSubscription: Sendable {
     var liveness: SubscriptionLiveness
     let continuation: AsyncThrowingStream<InteractionReport, any Error>.Continuation
     let operation: String
-    var watchdog: Task<Void, Never>?
+    /// Armed for the liveness deadline: a clock timer, not a task, per subscription.
+    var watchdog = DeadlineTimer()
 }
 
 extension InteractionClient {
@@ -35,7 +36,7 @@ extension InteractionClient {
         let fail = { (reason: InteractionClientError.Reason) in
             InteractionClientError(operation: operation, reason: reason)
         }
-        await startRouting()
+        startRouting()
         var transaction = SubscribeTransaction(request: request)
         let exchange: ExchangeHandle
         do {
@@ -82,13 +83,7 @@ extension InteractionClient {
         subscriptions[id] = ActiveSubscription(
             transaction: transaction, liveness: liveness, continuation: continuation,
             operation: operation)
-        let clock = transport.clock
-        subscriptions[id]?.watchdog = Task { [weak self] in
-            while let deadline = await self?.livenessDeadline(of: id) {
-                try? await clock.sleep(until: deadline)
-                if Task.isCancelled { return }
-            }
-        }
+        armWatchdog(id)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.endSubscription(id, error: nil) }
         }
@@ -104,6 +99,20 @@ extension InteractionClient {
             total + MRPBackoff.timeout(baseInterval: peerParameters.idleInterval, priorTransmissions: prior, jitter: 1)
         }
         return base
+    }
+
+    /// Arms the subscription's watchdog for its liveness deadline. When it comes, the deadline is checked again (a
+    /// report since has moved it, and the watchdog is armed for the new one) and the subscription ends if it passed.
+    private func armWatchdog(_ id: UInt32) {
+        guard let deadline = livenessDeadline(of: id) else { return }
+        subscriptions[id]?.watchdog.arm(deadline, on: transport.clock, preferring: EventLoopExecutor.preferred) {
+            [weak self] deadline in await self?.watchdogFired(id, at: deadline)
+        }
+    }
+
+    private func watchdogFired(_ id: UInt32, at deadline: Instant) {
+        guard subscriptions[id]?.watchdog.fired(deadline) == true else { return }
+        armWatchdog(id)
     }
 
     /// The subscription's liveness deadline, or nil once it ended; ends it with an error when the deadline passed.
@@ -124,8 +133,8 @@ extension InteractionClient {
 
     /// Forgets the subscription and finishes its sequence, with `error` when it failed.
     func endSubscription(_ id: UInt32, error: InteractionClientError?) {
-        guard let active = subscriptions.removeValue(forKey: id) else { return }
-        active.watchdog?.cancel()
+        guard var active = subscriptions.removeValue(forKey: id) else { return }
+        active.watchdog.cancel()
         active.continuation.finish(throwing: error)
     }
 

@@ -17,8 +17,8 @@ public actor InteractionClient {
     public let peerParameters: MRPParameters
     var subscriptions: [UInt32: ActiveSubscription] = [:]
     private let router: InteractionRouter
-    private var routing: Task<Void, Never>?
-    private var isRouting = false
+    /// This client's registration with the router, once it routes.
+    private var routing: UInt64?
 
     public init(
         transport: MatterTransport, session: SessionHandle, peerParameters: MRPParameters = .default,
@@ -173,16 +173,14 @@ public actor InteractionClient {
 
     // MARK: Routing incoming exchanges
 
-    /// Starts consuming the exchanges the router hands this session, once.
-    func startRouting() async {
-        guard !isRouting else { return }
-        isRouting = true
-        let exchanges = await router.exchanges(for: session)
-        routing = Task(executorPreference: EventLoopExecutor.preferred) { [weak self] in
-            for await (exchange, message) in exchanges {
-                guard let self else { return }
-                await self.handleIncoming(exchange, message)
-            }
+    /// Has the router hand this client its session's incoming exchanges, once. The client is held weakly: a report
+    /// that reaches a client already gone is refused, as one of an unknown subscription.
+    func startRouting() {
+        guard routing == nil else { return }
+        let transport = transport
+        routing = router.route(session) { [weak self] exchange, message in
+            guard let self else { return await InteractionRouter.refuse(message, on: exchange, over: transport) }
+            await self.handleIncoming(exchange, message)
         }
     }
 
@@ -192,6 +190,6 @@ public actor InteractionClient {
     }
 
     deinit {
-        routing?.cancel()
+        if let routing { router.forget(session, registration: routing) }
     }
 }

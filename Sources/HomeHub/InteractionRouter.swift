@@ -1,61 +1,68 @@
 import MatterInteraction
 import MatterMessaging
 import MatterPlatform
+import Synchronization
 
 /// Hands each exchange a device opens on a transport (a subscription report) to the `InteractionClient` of its
 /// session. A transport's `incomingExchanges` can be consumed only once, so every client of one transport shares
-/// one router: the live connections to many nodes run over one transport.
-public actor InteractionRouter {
+/// one router: the live connections to many nodes run over one transport. A session's exchanges wait in a
+/// `SerialInbox`, so a client that is waiting for its next report holds no task.
+public final class InteractionRouter: Sendable {
     public typealias IncomingExchange = (ExchangeHandle, ExchangeMessage)
 
-    public nonisolated let transport: MatterTransport
-    private var inboxes:
-        [SessionHandle: (registration: UInt64, continuation: AsyncStream<IncomingExchange>.Continuation)] = [:]
-    private var lastRegistration: UInt64 = 0
-    private var pump: Task<Void, Never>?
+    private struct State {
+        var inboxes: [SessionHandle: (registration: UInt64, inbox: SerialInbox<IncomingExchange>)] = [:]
+        var lastRegistration: UInt64 = 0
+        var pump: Task<Void, Never>?
+    }
+
+    public let transport: MatterTransport
+    private let state = Mutex(State())
 
     public init(transport: MatterTransport) {
         self.transport = transport
     }
 
-    /// The exchanges the peer of `session` opens, in arrival order, from now on; a later call for the same session
-    /// replaces the earlier sequence, which finishes.
-    func exchanges(for session: SessionHandle) -> AsyncStream<IncomingExchange> {
-        startPump()
-        let (stream, continuation) = AsyncStream<IncomingExchange>.makeStream()
-        lastRegistration += 1
-        let registration = lastRegistration
-        inboxes.updateValue((registration, continuation), forKey: session)?.continuation.finish()
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.forget(session, registration: registration) }
+    /// Hands the exchanges the peer of `session` opens from now on to `handle`, one at a time, in arrival order; a
+    /// later registration for the same session replaces this one. Returns the registration, for `forget`.
+    func route(
+        _ session: SessionHandle, to handle: @escaping @Sendable (ExchangeHandle, ExchangeMessage) async -> Void
+    ) -> UInt64 {
+        let inbox = SerialInbox<IncomingExchange>(preferring: EventLoopExecutor.preferred) { exchange, message in
+            await handle(exchange, message)
         }
-        return stream
+        let (registration, replaced) = state.withLock { state in
+            startPump(&state)
+            state.lastRegistration += 1
+            let replaced = state.inboxes.updateValue((state.lastRegistration, inbox), forKey: session)?.inbox
+            return (state.lastRegistration, replaced)
+        }
+        replaced?.close()
+        return registration
     }
 
-    /// The consumer of one registration went away; a newer registration for the same session stays.
-    private func forget(_ session: SessionHandle, registration: UInt64) {
-        if inboxes[session]?.registration == registration {
-            inboxes[session] = nil
+    /// The client of one registration went away; a newer registration for the same session stays.
+    func forget(_ session: SessionHandle, registration: UInt64) {
+        let forgotten = state.withLock { state -> SerialInbox<IncomingExchange>? in
+            guard state.inboxes[session]?.registration == registration else { return nil }
+            return state.inboxes.removeValue(forKey: session)?.inbox
         }
+        forgotten?.close()
     }
 
-    private func startPump() {
-        guard pump == nil else { return }
+    private func startPump(_ state: inout State) {
+        guard state.pump == nil else { return }
         let incoming = transport.incomingExchanges
-        pump = Task(executorPreference: EventLoopExecutor.preferred) { [weak self] in
+        state.pump = Task(executorPreference: EventLoopExecutor.preferred) { [weak self] in
             for await (exchange, message) in incoming {
                 guard let self else { return }
-                await self.dispatch(exchange, message)
+                if let inbox = self.state.withLock({ $0.inboxes[exchange.session]?.inbox }) {
+                    inbox.deliver((exchange, message))
+                } else {
+                    await Self.refuse(message, on: exchange, over: self.transport)
+                }
             }
         }
-    }
-
-    private func dispatch(_ exchange: ExchangeHandle, _ message: ExchangeMessage) async {
-        guard let inbox = inboxes[exchange.session] else {
-            await Self.refuse(message, on: exchange, over: transport)
-            return
-        }
-        inbox.continuation.yield((exchange, message))
     }
 
     /// Answers an Interaction Model message nobody here expects (a report of an unknown subscription, a request
@@ -74,7 +81,9 @@ public actor InteractionRouter {
     }
 
     deinit {
-        pump?.cancel()
-        for inbox in inboxes.values { inbox.continuation.finish() }
+        state.withLock { state in
+            state.pump?.cancel()
+            for entry in state.inboxes.values { entry.inbox.close() }
+        }
     }
 }

@@ -14,8 +14,9 @@ public actor NodeConnection {
     private let transport: MatterTransport
     private let router: InteractionRouter
     private let establishSession: @Sendable () async throws -> NodeSession
-    /// Told (on the connection's executor, synchronously) each time a report changed the cache.
-    private let cacheChanged: @Sendable (UInt64) -> Void
+    /// Hears every event from the connection's start, on its executor, synchronously: the owner's feed, which holds
+    /// no task (`NodeConnections`).
+    private let observer: @Sendable (NodeConnection, Event) -> Void
 
     public private(set) var state: State = .connecting
     /// Every attribute of the node as its reports left it.
@@ -33,10 +34,11 @@ public actor NodeConnection {
     /// `establishSession` opens a new secure session to the node each time the connection needs one (CASE for the
     /// hub); it runs again after a loss, as the node may have rebooted and forgotten the old session. `cache` is what
     /// an earlier connection left (the store's, after a restart): shown at once, and its data versions let the first
-    /// subscription's priming leave out every cluster that did not change meanwhile. `cacheChanged` hears each change.
+    /// subscription's priming leave out every cluster that did not change meanwhile. `observer` hears every event.
     public init(
         nodeID: UInt64, transport: MatterTransport, router: InteractionRouter, settings: Settings = Settings(),
-        cache: AttributeCache = AttributeCache(), cacheChanged: @escaping @Sendable (UInt64) -> Void = { _ in },
+        cache: AttributeCache = AttributeCache(),
+        observer: @escaping @Sendable (NodeConnection, Event) -> Void = { _, _ in },
         establishSession: @escaping @Sendable () async throws -> NodeSession
     ) {
         self.nodeID = nodeID
@@ -44,7 +46,7 @@ public actor NodeConnection {
         self.router = router
         self.settings = settings
         self.cache = cache
-        self.cacheChanged = cacheChanged
+        self.observer = observer
         self.establishSession = establishSession
     }
 
@@ -101,7 +103,7 @@ public actor NodeConnection {
         while !Task.isCancelled {
             let reason: String
             do {
-                let subscription = try await subscribe()
+                let subscription = try await subscribeInChildTask()
                 backoff.reset()
                 reason = try await follow(subscription)
             } catch {
@@ -110,6 +112,17 @@ public actor NodeConnection {
             guard !Task.isCancelled else { return }
             becomeOffline(reason)
             try? await transport.clock.sleep(for: backoff.nextDelay(using: &random))
+        }
+    }
+
+    /// `subscribe()` in a child task of its own. A task's allocator keeps the memory of its deepest wait for as long
+    /// as the task lives, and this one lives as long as the node is followed: a session's establishment and a
+    /// priming, several KiB of frames, are freed with the child instead.
+    private func subscribeInChildTask() async throws -> Subscription {
+        try await withThrowingTaskGroup(of: Subscription.self) { group in
+            group.addTask { try await self.subscribe() }
+            guard let subscription = try await group.next() else { throw CancellationError() }
+            return subscription
         }
     }
 
@@ -138,16 +151,16 @@ public actor NodeConnection {
             minIntervalFloor: 0, maxIntervalCeiling: settings.maxIntervalCeiling,
             attributeRequests: settings.attributePaths, eventRequests: settings.eventPaths, eventFilters: eventFilters,
             dataVersionFilters: cache.dataVersionFilters)
-        let subscription: Subscription
+        var subscription: Subscription
         do {
             subscription = try await client.subscribe(request, timeout: settings.responseTimeout)
         } catch {
             if error.status == nil { await dropSession() }
             throw error
         }
-        self.subscription = subscription
         // The first priming brings the events the node kept from before we followed it: history, not news.
-        apply(subscription.priming, publishingEvents: lastEventNumber != nil)
+        apply(subscription.takePriming(), publishingEvents: lastEventNumber != nil)
+        self.subscription = subscription
         setState(.online)
         return subscription
     }
@@ -188,10 +201,7 @@ public actor NodeConnection {
 
     private func apply(_ report: InteractionReport, publishingEvents: Bool = true) {
         let changed = cache.applyFollowingEndpoints(report.attributeReports)
-        if !changed.isEmpty {
-            cacheChanged(nodeID)
-            publish(.attributes(changed))
-        }
+        if !changed.isEmpty { publish(.attributes(changed)) }
         let heard = lastEventNumber
         let events = NodeEvent.events(of: report.eventReports).filter { event in
             heard.map { event.number > $0 } ?? true
@@ -221,6 +231,7 @@ public actor NodeConnection {
     }
 
     private func publish(_ event: Event) {
+        observer(self, event)
         for observer in observers.values { observer.yield(event) }
     }
 

@@ -10,55 +10,55 @@ public actor NodeConnections {
     public nonisolated let settings: NodeConnection.Settings
     private let hub: Hub
     private let interfaces: [String]
+    private let events: @Sendable (NodeConnection, NodeConnection.Event) -> Void
     private var connections: [UInt64: NodeConnection] = [:]
     /// Every connection's CASE attempts pass through it, so a cold start of a large home never storms.
     private let establishing = ConcurrencyLimit(HubConstants.sessionEstablishmentsInFlight)
-    /// The nodes whose whole-node cache changed since it was last stored.
+    /// The nodes whose cache changed since it was last stored.
     private let unsaved = UnsavedCaches()
     private var saving: Task<Void, Never>?
 
     /// `interfaces` are where nodes are looked up by DNS-SD; without any, their last known addresses are used.
+    /// `events` hears every event of every connection from its start, on the connection's executor, synchronously:
+    /// the home model's feed, which holds no task per node.
     public init(
-        hub: Hub, interfaces: [String], settings: NodeConnection.Settings = NodeConnection.Settings()
+        hub: Hub, interfaces: [String], settings: NodeConnection.Settings = NodeConnection.Settings(),
+        events: @escaping @Sendable (NodeConnection, NodeConnection.Event) -> Void = { _, _ in }
     ) throws(SocketError) {
         self.hub = hub
         self.interfaces = interfaces
         self.settings = settings
+        self.events = events
         transport = try MatterTransport()
         router = InteractionRouter(transport: transport)
     }
 
-    /// The connection to a commissioned node, started on first use; `attributePaths` narrows its subscription to
-    /// those attributes and no events (see `NodeConnection.Settings.attributePaths`).
-    public func connection(to nodeID: UInt64, attributePaths: [AttributePathIB]? = nil) async throws -> NodeConnection {
+    /// The connection to a commissioned node, started on first use, from the node's stored cache.
+    public func connection(to nodeID: UInt64) async throws -> NodeConnection {
         if let existing = connections[nodeID] { return existing }
         guard let node = try await hub.store.node(nodeID), node.state == .commissioned else {
             throw HubError.unknownNode(nodeID)
         }
+        let stored = await hub.store.attributeCache(of: nodeID)
         // Another caller may have started it while the store was read: an actor's state can change across an await.
         if let existing = connections[nodeID] { return existing }
-        let (hub, interfaces, transport, establishing) = (hub, interfaces, transport, establishing)
-        var settings = settings
-        if let attributePaths {
-            settings.attributePaths = attributePaths
-            settings.eventPaths = []
-        }
-        // Only a whole-node subscription's cache is the node's: it alone is stored, and starts from the stored one.
-        let wholeNode = attributePaths == nil
-        let stored = wholeNode ? await hub.store.attributeCache(of: nodeID) : nil
-        if let existing = connections[nodeID] { return existing }
-        let unsaved = unsaved
+        let (hub, interfaces, transport, establishing, unsaved, events) = (
+            hub, interfaces, transport, establishing, unsaved, events
+        )
         let connection = NodeConnection(
             nodeID: nodeID, transport: transport, router: router, settings: settings,
             cache: stored ?? AttributeCache(),
-            cacheChanged: { node in if wholeNode { unsaved.insert(node) } }
+            observer: { connection, event in
+                if case .attributes = event { unsaved.insert(connection.nodeID) }
+                events(connection, event)
+            }
         ) {
             try await establishing.run {
                 try await hub.establishSession(to: nodeID, interfaces: interfaces, over: transport)
             }
         }
         connections[nodeID] = connection
-        if wholeNode && saving == nil { saving = Task { [weak self] in await self?.saveCachesPeriodically() } }
+        if saving == nil { saving = Task { [weak self] in await self?.saveCachesPeriodically() } }
         await connection.start()
         return connection
     }

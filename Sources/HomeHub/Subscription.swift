@@ -9,10 +9,17 @@ public struct Subscription: AsyncSequence, Sendable {
     public let subscriptionID: UInt32
     /// The max interval the device chose.
     public let maxInterval: Duration
-    /// The report that primed the subscription: the current value of every subscribed path.
-    public let priming: InteractionReport
+    /// The report that primed the subscription: the current value of every subscribed path. A holder that keeps the
+    /// subscription for long takes it (`takePriming()`), as a whole node's priming is tens of KiB.
+    public private(set) var priming: InteractionReport
     let reports: AsyncThrowingStream<InteractionReport, any Error>
     let client: InteractionClient
+
+    /// The priming report, which the subscription then no longer holds.
+    public mutating func takePriming() -> InteractionReport {
+        defer { priming = InteractionReport() }
+        return priming
+    }
 
     public func makeAsyncIterator() -> AsyncThrowingStream<InteractionReport, any Error>.AsyncIterator {
         reports.makeAsyncIterator()

@@ -22,12 +22,17 @@ struct LiveConnectionFixture {
         router = InteractionRouter(transport: controller)
     }
 
-    /// A started connection to `light` as node `nodeID`, subscribing with a max interval of `maxInterval` seconds.
-    func connect(to light: LoopbackLight, nodeID: UInt64 = 1, maxInterval: UInt16 = 1) async -> NodeConnection {
+    /// A started connection to `light` as node `nodeID`, subscribing with a max interval of `maxInterval` seconds;
+    /// `observer` hears its every event.
+    func connect(
+        to light: LoopbackLight, nodeID: UInt64 = 1, maxInterval: UInt16 = 1,
+        observer: @escaping @Sendable (NodeConnection, NodeConnection.Event) -> Void = { _, _ in }
+    ) async -> NodeConnection {
         let (controller, establishments) = (controller, establishments)
         let connection = NodeConnection(
             nodeID: nodeID, transport: controller, router: router,
-            settings: NodeConnection.Settings(maxIntervalCeiling: maxInterval, responseTimeout: .seconds(5))
+            settings: NodeConnection.Settings(maxIntervalCeiling: maxInterval, responseTimeout: .seconds(5)),
+            observer: observer
         ) {
             await establishments.append(nodeID)
             return try await light.makeSession(with: controller)

@@ -1,6 +1,7 @@
 import Foundation
 import MatterDataModel
 import MatterInteraction
+import Synchronization
 import Testing
 
 @testable import HomeHub
@@ -43,6 +44,31 @@ import Testing
         await light.set(isOn: true)
         #expect(await events.nextAttributes() == [LightDataModel.onOffPath])
         #expect(try await connection.value(OnOffCluster.Attributes.onOff, endpoint: 1) == true)
+        await fixture.stop([connection], [light])
+    }
+
+    /// The owner's observer hears every event from the connection's start, synchronously and in order, with no
+    /// `events()` sequence registered: the priming, the node going online, then each change.
+    @Test func theObserverHearsEveryEventFromTheStartInOrder() async throws {
+        let fixture = try LiveConnectionFixture()
+        let light = try LoopbackLight()
+        await light.start()
+        let observed = Mutex<[NodeConnection.Event]>([])
+        let (changes, change) = AsyncStream<Void>.makeStream()
+        let connection = await fixture.connect(to: light, maxInterval: 5) { connection, event in
+            #expect(connection.nodeID == 1)
+            observed.withLock { $0.append(event) }
+            change.yield()
+        }
+        var heard = changes.makeAsyncIterator()
+        while observed.withLock({ $0.count }) < 2 { _ = await heard.next() }
+        await light.set(isOn: true)
+        while observed.withLock({ $0.count }) < 3 { _ = await heard.next() }
+        let events = observed.withLock { $0 }
+        #expect(events.count == 3)
+        #expect(events.first == .attributes(Set(await connection.cache.paths)))
+        #expect(events.dropFirst().first == .connectivity(.online))
+        #expect(events.last == .attributes([LightDataModel.onOffPath]))
         await fixture.stop([connection], [light])
     }
 
