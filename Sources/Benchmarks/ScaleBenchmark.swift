@@ -130,7 +130,8 @@ struct ScaleBenchmark {
             // Cold start: the hub stops, and starts again on its store in a fresh process, which also gives the
             // memory of a hub holding N live nodes and the time of a Home Assistant's start_listening.
             await served.stopServing()
-            let fresh = try await ScaleHubProcess.measure(statePath: hubPath, nodes: options.nodes)
+            let fresh = try await ScaleHubProcess.measure(
+                statePath: hubPath, nodes: options.nodes, emptyStatePath: directory + "/empty-hub")
             report.add(
                 "Hub restarted (a new process): every node online again",
                 seconds(.seconds(fresh.coldStartAllOnlineSeconds)),
@@ -138,14 +139,23 @@ struct ScaleBenchmark {
             report.add(
                 "  its memory with every node live", "\(format(Double(fresh.residentBytes) / 1_048_576)) MiB",
                 key: "hub_rss_mib", value: Double(fresh.residentBytes) / 1_048_576)
-            let perNode = (fresh.residentBytes - fresh.baselineBytes) / options.nodes
             report.add(
-                "  per node, over the process before it opened the hub", "\(kib(perNode)) KiB",
-                key: "hub_bytes_per_node", value: Double(perNode))
-            let openedPerNode = (fresh.openedBytes - fresh.baselineBytes) / options.nodes
+                "  a hub with no node, the same way (a third process)",
+                "\(format(Double(fresh.emptyHubResidentBytes) / 1_048_576)) MiB",
+                key: "hub_empty_rss_mib", value: Double(fresh.emptyHubResidentBytes) / 1_048_576)
+            let perNode = (fresh.residentBytes - fresh.emptyHubResidentBytes) / options.nodes
+            report.add(
+                "  per node, over the hub with no node", "\(kib(perNode)) KiB", key: "hub_bytes_per_node",
+                value: Double(perNode))
+            let openedPerNode = (fresh.openedBytes - fresh.emptyHubOpenedBytes) / options.nodes
             report.add(
                 "    of which the home opened, before any node was reached", "\(kib(openedPerNode)) KiB",
                 key: "hub_opened_bytes_per_node", value: Double(openedPerNode))
+            let overBareProcess = (fresh.residentBytes - fresh.baselineBytes) / options.nodes
+            report.add(
+                "  per node, over the process before it opened a hub (its fixed costs spread over the nodes)",
+                "\(kib(overBareProcess)) KiB", key: "hub_bytes_per_node_over_bare_process",
+                value: Double(overBareProcess))
             report.add(
                 "  per node live, marginal (a second fresh process: half the nodes, then all)",
                 "\(kib(fresh.marginalBytesPerNode)) KiB", key: "hub_marginal_bytes_per_node",

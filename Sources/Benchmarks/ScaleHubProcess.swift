@@ -20,6 +20,11 @@ enum ScaleHubProcess {
         /// the difference over the other half, without the process's fixed costs (code paged in, threads, caches of
         /// the store) that a figure over the bare process spreads over the nodes.
         var marginalBytesPerNode = 0
+        /// A hub with no node, opened the same way in a third fresh process: its fixed costs (code paged in, threads,
+        /// the store), the baseline of the figure per node. Its Matter transport, opened for the first node, is not
+        /// in it, so the figure per node errs high.
+        var emptyHubResidentBytes = 0
+        var emptyHubOpenedBytes = 0
     }
 
     /// The child's side of the marginal figure: follows the first half of the devices, then every node.
@@ -67,9 +72,13 @@ enum ScaleHubProcess {
             startListeningMilliseconds: listening.microseconds / 1000)
     }
 
-    /// The parent's side: runs the child on `statePath` and reads its figures.
-    static func measure(statePath: String, nodes: Int) async throws -> Figures {
+    /// The parent's side: runs the child on `statePath` and reads its figures, then on an empty home in
+    /// `emptyStatePath` for the baseline.
+    static func measure(statePath: String, nodes: Int, emptyStatePath: String) async throws -> Figures {
         var figures = try JSONDecoder().decode(Figures.self, from: try await child([statePath, "\(nodes)"]))
+        let empty = try JSONDecoder().decode(Figures.self, from: try await child([emptyStatePath, "0"]))
+        figures.emptyHubResidentBytes = empty.residentBytes
+        figures.emptyHubOpenedBytes = empty.openedBytes
         let marginal = try await child([statePath, "\(nodes)", "--marginal"])
         guard let bytes = Int(String(decoding: marginal, as: UTF8.self)) else {
             throw BenchmarkError("the marginal-memory hub printed no figure")
