@@ -218,11 +218,7 @@ public final class Home: Sendable {
     @_spi(HomeCommandLine) public func followEveryNode() async throws(HomeError) {
         let (live, model) = (try context.embedded("following every node").live, context.model)
         live.followAdded(from: model.changes(.home))
-        await withTaskGroup(of: Void.self) { group in
-            for nodeID in model.snapshot.devices.keys {
-                group.addTask { _ = try? await live.connection(to: nodeID) }
-            }
-        }
+        await live.follow(Array(model.snapshot.devices.keys))
     }
 
     /// One device per application endpoint: `devices(enableMultipartDevices: false)`.

@@ -69,6 +69,33 @@ final class LiveNodes: Sendable {
         return connection
     }
 
+    /// Starts following every node of `nodeIDs`, each shown at once from its stored cache, and returns once each has
+    /// had its first try (or after `HomeTiming.firstContact`). One wait for all: a large home's cold start holds no
+    /// task per node while its connections take their turns.
+    func follow(_ nodeIDs: [UInt64]) async {
+        let changes = model.changes(.home)
+        for nodeID in nodeIDs {
+            guard (try? checkReachable(nodeID)) != nil else { continue }
+            openFeed(nodeID)
+            guard let connection = try? await connections().connection(to: nodeID) else { continue }
+            await refresh(nodeID, from: connection, changed: Set(await connection.cache.paths))
+        }
+        let model = model
+        let firstTried = { @Sendable in
+            !nodeIDs.contains { nodeID in
+                guard case .connecting? = model.view(of: nodeID)?.state else { return false }
+                return true
+            }
+        }
+        guard !firstTried() else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in changes where firstTried() { return } }
+            group.addTask { try? await Task.sleep(for: HomeTiming.firstContact) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     /// A node with no known address, when no interface is there to look it up on, cannot be reached: it is offline
     /// without opening a transport for it. A node no longer in the home is not connected to at all.
     private func checkReachable(_ nodeID: UInt64) throws(HomeError) {

@@ -94,6 +94,7 @@ public struct AttributeCache: Hashable, Sendable {
     @discardableResult
     public mutating func apply(_ reports: [AttributeReportIB]) -> Set<ConcreteAttributePath> {
         var before: [ConcreteAttributePath: [UInt8]?] = [:]
+        let capacity = bytes.capacity
         for report in reports {
             guard let path = report.path.concrete else { continue }
             if before[path] == nil {
@@ -110,7 +111,9 @@ public struct AttributeCache: Hashable, Sendable {
             }
         }
         compactIfWasteful()
-        if before.count >= Self.primingSize { tighten() }
+        // A buffer this report grew is left exactly sized too: grown, it doubled, and a cache read exactly sized from
+        // the store (after a restart) would keep a third of its size spare for as long as the node is followed.
+        if before.count >= Self.primingSize || bytes.capacity > capacity { tighten() }
         return Set(before.compactMap { path, old in encodedValue(path) == old ? nil : path })
     }
 

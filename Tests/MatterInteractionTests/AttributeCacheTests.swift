@@ -65,6 +65,23 @@ import Testing
         #expect(AttributeCache(storedForm: [1, 1, 0, 0, 0] + entry(1, [0x0C, 5, 0x41]) + [0, 0, 0, 0]) == nil)
     }
 
+    /// A cache read from the store is exactly sized; a small report that makes it grow (a longer value) leaves it
+    /// exactly sized again, not with the doubled buffer growth leaves.
+    @Test func aCacheGrownByASmallReportIsLeftExactlySized() throws {
+        let report = try ReportDataMessage(payload: CapturedMessages.chipToolReportData)
+        var primed = AttributeCache()
+        _ = primed.apply(report.attributeReports)
+        var cache = try #require(AttributeCache(storedForm: primed.storedForm))
+        let exact = cache.allocatedBytes
+        let label = AttributePathIB(endpoint: 1, cluster: 0x0028, attribute: 5)
+        cache.apply([Self.data(label, .utf8(String(repeating: "a", count: 40)))])
+        #expect(
+            cache.value(endpoint: 1, cluster: 0x0028, attribute: 5)
+                == TLVElement(.utf8(String(repeating: "a", count: 40))))
+        // Grown by what it now holds: the value's 42 bytes of TLV and one entry of the index, with an array's slack.
+        #expect(cache.allocatedBytes <= exact + 42 + 40, "\(exact) bytes grew to \(cache.allocatedBytes)")
+    }
+
     @Test func keepingSomeEndpointsForgetsTheValuesAndVersionsOfTheOthers() {
         var cache = AttributeCache()
         cache.apply([
