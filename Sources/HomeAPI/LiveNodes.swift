@@ -46,22 +46,8 @@ final class LiveNodes: Sendable {
     /// The node's connection, started on first use; returns once it is online or has failed its first attempt (or
     /// after `HomeTiming.firstContact`), with the node's view in the model up to date.
     func connection(to nodeID: UInt64) async throws(HomeError) -> NodeConnection {
-        try checkReachable(nodeID)
-        // Before the connection starts, so its every event reaches the model (a button pressed right after the node
-        // was added among them).
-        openFeed(nodeID)
-        let connection: NodeConnection
-        do {
-            connection = try await connections().connection(to: nodeID)
-        } catch {
-            throw HomeError(opening: error)
-        }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await connection.connected() }
-            group.addTask { try? await Task.sleep(for: HomeTiming.firstContact) }
-            await group.next()
-            group.cancelAll()
-        }
+        let connection = try await start(nodeID)
+        await Self.waitAtMostFirstContact { try? await connection.connected() }
         // Every path is offered as changed; the model keeps only those whose value is new to it. A cache taken in
         // silently would reach the hub's own model but never its clients' mirrors, which learn values only from
         // changes: a client that asked right after the first contact saw the node online with no clusters.
@@ -75,9 +61,7 @@ final class LiveNodes: Sendable {
     func follow(_ nodeIDs: [UInt64]) async {
         let changes = model.changes(.home)
         for nodeID in nodeIDs {
-            guard (try? checkReachable(nodeID)) != nil else { continue }
-            openFeed(nodeID)
-            guard let connection = try? await connections().connection(to: nodeID) else { continue }
+            guard let connection = try? await start(nodeID) else { continue }
             await refresh(nodeID, from: connection, changed: Set(await connection.cache.paths))
         }
         let model = model
@@ -88,8 +72,25 @@ final class LiveNodes: Sendable {
             }
         }
         guard !firstTried() else { return }
+        await Self.waitAtMostFirstContact { for await _ in changes where firstTried() { return } }
+    }
+
+    /// The node's connection, started on first use, with its feed into the model opened before it starts, so its
+    /// every event reaches the model (a button pressed right after the node was added among them).
+    private func start(_ nodeID: UInt64) async throws(HomeError) -> NodeConnection {
+        try checkReachable(nodeID)
+        openFeed(nodeID)
+        do {
+            return try await connections().connection(to: nodeID)
+        } catch {
+            throw HomeError(opening: error)
+        }
+    }
+
+    /// Returns once `wait` has, or once `HomeTiming.firstContact` has passed.
+    private static func waitAtMostFirstContact(_ wait: @escaping @Sendable () async -> Void) async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await _ in changes where firstTried() { return } }
+            group.addTask { await wait() }
             group.addTask { try? await Task.sleep(for: HomeTiming.firstContact) }
             await group.next()
             group.cancelAll()

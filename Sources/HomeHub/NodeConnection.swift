@@ -232,7 +232,7 @@ public actor NodeConnection {
 
     private func publish(_ event: Event) {
         observer(self, event)
-        for observer in observers.values { observer.yield(event) }
+        for stream in observers.values { stream.yield(event) }
     }
 
     private func removeObserver(_ id: UInt64) {

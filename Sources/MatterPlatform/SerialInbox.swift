@@ -26,8 +26,9 @@ public final class SerialInbox<Element: Sendable>: Sendable {
         let startsDraining = state.withLock { state in
             guard !state.closed else { return false }
             state.waiting.append(element)
-            defer { state.draining = true }
-            return !state.draining
+            let starts = !state.draining
+            state.draining = true
+            return starts
         }
         guard startsDraining else { return }
         Task(executorPreference: executor) { await self.drain() }
