@@ -20,6 +20,26 @@ import Testing
         #expect(try database.query("PRAGMA journal_mode").first?["journal_mode"] == .text("wal"))
     }
 
+    /// Reading a store far larger than the page cache's cap (as a large home's cold start reads every node's cache)
+    /// leaves the cache at its cap, not SQLite's default 2 MB.
+    @Test func readingALargeStoreKeepsThePageCacheAtItsCap() throws {
+        let database = try SQLiteDatabase(path: Self.temporaryPath())
+        try database.execute("CREATE TABLE caches (id INTEGER PRIMARY KEY, cache BLOB NOT NULL)")
+        let blob = [UInt8](repeating: 0xA5, count: 3_000)
+        try database.transaction { transaction in
+            for id in 0..<1_000 {
+                try transaction.query("INSERT INTO caches VALUES (?, ?)", [.integer(Int64(id)), .blob(blob)])
+            }
+        }
+        for id in 0..<1_000 {
+            #expect(try database.query("SELECT cache FROM caches WHERE id = ?", [.integer(Int64(id))]).count == 1)
+        }
+        let cap = SQLiteDatabase.pageCacheKibibytes * 1_024
+        // A cached page costs its size plus SQLite's header for it, about a tenth more.
+        #expect(database.pageCacheBytes <= cap + cap / 5)
+        #expect(database.pageCacheBytes > cap / 2)
+    }
+
     @Test func storesEveryValueType() throws {
         let database = try SQLiteDatabase(path: Self.temporaryPath())
         try database.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n)")
