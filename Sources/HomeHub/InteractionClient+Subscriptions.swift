@@ -3,33 +3,46 @@ import MatterMessaging
 import MatterPlatform
 import MatterTLV
 
+/// What a live subscription delivers after its priming report.
+public enum SubscriptionUpdate: Sendable {
+    /// A later report (an empty one is a keep-alive).
+    case report(InteractionReport)
+    /// The subscription was lost (no report within the max interval plus the device's retransmission time) or failed.
+    /// A subscription cancelled by its holder ends without one.
+    case ended(InteractionClientError)
+}
+
 /// What the client keeps for one established subscription.
 struct ActiveSubscription: Sendable {
     var transaction: SubscribeTransaction
     var liveness: SubscriptionLiveness
-    let continuation: AsyncThrowingStream<InteractionReport, any Error>.Continuation
+    /// Hears the subscription's updates, in order: a holder that waits for them holds no task meanwhile.
+    let deliver: @Sendable (SubscriptionUpdate) async -> Void
     let operation: String
     /// Armed for the liveness deadline: a clock timer, not a task, per subscription.
     var watchdog = DeadlineTimer()
 }
 
 extension InteractionClient {
-    /// Subscribes and waits for the priming report and the SubscribeResponse; later reports come from the
-    /// returned sequence, each answered on the exchange the device opened for it.
+    /// Subscribes and waits for the priming report and the SubscribeResponse; `deliver` then hears every later report
+    /// and the subscription's end, one at a time, in order, each report answered on the exchange the device opened
+    /// for it. A report may come before this returns: the device may report as soon as it has sent its response.
     public func subscribe(
         _ request: SubscribeRequestMessage,
-        timeout: Duration = HubTiming.interactionResponse
+        timeout: Duration = HubTiming.interactionResponse,
+        deliver: @escaping @Sendable (SubscriptionUpdate) async -> Void = { _ in }
     ) async throws(InteractionClientError) -> Subscription {
         // On the loop, the SubscribeResponse's continuation runs before the loop reads the next datagram, so the
         // subscription is registered before its first report, which the device may send at once, is routed here.
         try await withTaskExecutorPreference(EventLoopExecutor.preferred) {
             () async throws(InteractionClientError) -> Subscription in
-            try await establish(request, timeout: timeout)
+            try await establish(request, timeout: timeout, deliver: deliver)
         }
     }
 
     private func establish(
-        _ request: SubscribeRequestMessage, timeout: Duration
+        _ request: SubscribeRequestMessage, timeout: Duration,
+        deliver: @escaping @Sendable (SubscriptionUpdate) async -> Void
     ) async throws(InteractionClientError) -> Subscription {
         let operation =
             "subscribe to \(request.attributeRequests.count == 1 ? request.attributeRequests[0].description : "\(request.attributeRequests.count) paths")"
@@ -52,11 +65,12 @@ extension InteractionClient {
                     case .send(let opcode, let payload):
                         try await send(opcode, payload, on: exchange)
                     case .established(let subscriptionID, let maxInterval, let priming):
-                        let subscription = register(
-                            transaction, id: subscriptionID, maxInterval: maxInterval,
-                            priming: priming, operation: operation)
+                        register(
+                            transaction, id: subscriptionID, maxInterval: maxInterval, operation: operation,
+                            deliver: deliver)
                         await transport.close(exchange)
-                        return subscription
+                        return Subscription(
+                            subscriptionID: subscriptionID, maxInterval: maxInterval, priming: priming, client: self)
                     case .report:
                         break
                     case .failed(let error):
@@ -73,22 +87,15 @@ extension InteractionClient {
     }
 
     private func register(
-        _ transaction: SubscribeTransaction, id: UInt32, maxInterval: Duration, priming: InteractionReport,
-        operation: String
-    ) -> Subscription {
-        let (reports, continuation) = AsyncThrowingStream<InteractionReport, any Error>.makeStream()
+        _ transaction: SubscribeTransaction, id: UInt32, maxInterval: Duration, operation: String,
+        deliver: @escaping @Sendable (SubscriptionUpdate) async -> Void
+    ) {
         let liveness = SubscriptionLiveness(
             maxInterval: maxInterval, retransmissionAllowance: retransmissionAllowance,
             establishedAt: transport.clock.now)
         subscriptions[id] = ActiveSubscription(
-            transaction: transaction, liveness: liveness, continuation: continuation,
-            operation: operation)
-        armWatchdog(id)
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.endSubscription(id, error: nil) }
-        }
-        return Subscription(
-            subscriptionID: id, maxInterval: maxInterval, priming: priming, reports: reports, client: self)
+            transaction: transaction, liveness: liveness, deliver: deliver, operation: operation)
+        if case .alive(let deadline) = liveness.check(now: transport.clock.now) { armWatchdog(id, for: deadline) }
     }
 
     /// The time the device's MRP may take to deliver one report: every retransmission timeout at its idle
@@ -101,41 +108,38 @@ extension InteractionClient {
         return base
     }
 
-    /// Arms the subscription's watchdog for its liveness deadline. When it comes, the deadline is checked again (a
-    /// report since has moved it, and the watchdog is armed for the new one) and the subscription ends if it passed.
-    private func armWatchdog(_ id: UInt32) {
-        guard let deadline = livenessDeadline(of: id) else { return }
+    /// Arms the subscription's watchdog for its liveness deadline. When it comes, the deadline is checked again: a
+    /// report since has moved it, and the watchdog is armed for the new one; past it, the subscription is lost.
+    private func armWatchdog(_ id: UInt32, for deadline: Instant) {
         subscriptions[id]?.watchdog.arm(deadline, on: transport.clock, preferring: EventLoopExecutor.preferred) {
             [weak self] deadline in await self?.watchdogFired(id, at: deadline)
         }
     }
 
-    private func watchdogFired(_ id: UInt32, at deadline: Instant) {
-        guard subscriptions[id]?.watchdog.fired(deadline) == true else { return }
-        armWatchdog(id)
-    }
-
-    /// The subscription's liveness deadline, or nil once it ended; ends it with an error when the deadline passed.
-    func livenessDeadline(of id: UInt32) -> Instant? {
-        guard let active = subscriptions[id] else { return nil }
+    private func watchdogFired(_ id: UInt32, at deadline: Instant) async {
+        guard subscriptions[id]?.watchdog.fired(deadline) == true, let active = subscriptions[id] else { return }
         switch active.liveness.check(now: transport.clock.now) {
-        case .alive(let deadline):
-            return deadline
+        case .alive(let next):
+            armWatchdog(id, for: next)
         case .lost:
             let silence = active.liveness.maxInterval + active.liveness.retransmissionAllowance
-            endSubscription(
-                id,
-                error: InteractionClientError(
-                    operation: active.operation, reason: .subscriptionLost(silentFor: silence)))
-            return nil
+            await end(
+                id, InteractionClientError(operation: active.operation, reason: .subscriptionLost(silentFor: silence)))
         }
     }
 
-    /// Forgets the subscription and finishes its sequence, with `error` when it failed.
-    func endSubscription(_ id: UInt32, error: InteractionClientError?) {
-        guard var active = subscriptions.removeValue(forKey: id) else { return }
+    /// Forgets the subscription; its holder hears why it ended.
+    private func end(_ id: UInt32, _ error: InteractionClientError) async {
+        guard let active = cancelSubscription(id) else { return }
+        await active.deliver(.ended(error))
+    }
+
+    /// Forgets the subscription without a word to its holder, who cancelled it: the device's next report is refused.
+    @discardableResult
+    func cancelSubscription(_ id: UInt32) -> ActiveSubscription? {
+        guard var active = subscriptions.removeValue(forKey: id) else { return nil }
         active.watchdog.cancel()
-        active.continuation.finish(throwing: error)
+        return active
     }
 
     /// A message on an exchange the device opened: a report of one of our subscriptions (its chunks follow on the
@@ -159,10 +163,9 @@ extension InteractionClient {
                 case .send(let opcode, let payload):
                     try? await send(opcode, payload, on: exchange)
                 case .report(let report):
-                    active.continuation.yield(report)
+                    await active.deliver(.report(report))
                 case .failed(let error):
-                    endSubscription(
-                        id, error: InteractionClientError(operation: active.operation, reason: .interaction(error)))
+                    await end(id, InteractionClientError(operation: active.operation, reason: .interaction(error)))
                 case .established:
                     break
                 }

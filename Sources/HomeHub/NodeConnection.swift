@@ -8,6 +8,10 @@ import MatterPlatform
 /// liveness deadline (max interval plus the node's MRP retransmission time) makes the node offline; the connection
 /// then drops the session and establishes a new one and a new subscription with `ResubscriptionBackoff`, until
 /// stopped. Everything that changes is published to every `events()` sequence.
+///
+/// No task lives while the node is online or waiting to retry: a hub follows a thousand nodes, and a suspended
+/// task keeps the memory of its deepest wait for as long as it lives. Reports come through the subscription's
+/// handler, the retry through a clock timer; only an attempt (a session and a subscription) runs in a task.
 public actor NodeConnection {
     public nonisolated let nodeID: UInt64
     public nonisolated let settings: Settings
@@ -26,10 +30,24 @@ public actor NodeConnection {
     private var lastEventNumber: UInt64?
     private var session: NodeSession?
     private(set) var client: InteractionClient?
-    private var subscription: Subscription?
+    private var upkeep = Upkeep.notStarted
+    /// Numbers the attempts, so that an update of an earlier attempt's subscription is told apart and ignored.
+    private var attempts = 0
+    private var backoff = ResubscriptionBackoff()
     private var observers: [UInt64: AsyncStream<Event>.Continuation] = [:]
     private var lastObserver: UInt64 = 0
-    private var maintenance: Task<Void, Never>?
+
+    /// What keeps the connection up now; each case holds what ends it on `stop()`.
+    private enum Upkeep {
+        case notStarted
+        /// Attempt `number` is setting up a session and a subscription. Updates of its subscription that come before
+        /// the subscription is returned (a device may report at once) wait in `early`.
+        case attempting(number: Int, task: Task<Void, Never>, early: [SubscriptionUpdate])
+        case following(Subscription, attempt: Int)
+        /// Offline, until the timer starts the next attempt.
+        case waiting(DeadlineTimer)
+        case stopped
+    }
 
     /// `establishSession` opens a new secure session to the node each time the connection needs one (CASE for the
     /// hub); it runs again after a loss, as the node may have rebooted and forgotten the old session. `cache` is what
@@ -52,16 +70,22 @@ public actor NodeConnection {
 
     /// Starts connecting, and keeps the connection up until `stop()`; a second call does nothing.
     public func start() {
-        guard maintenance == nil else { return }
-        maintenance = Task { await self.maintain() }
+        switch upkeep {
+        case .notStarted, .stopped: beginAttempt()
+        case .attempting, .following, .waiting: return
+        }
     }
 
     /// Ends the subscription and the session; every `events()` sequence finishes.
     public func stop() async {
-        maintenance?.cancel()
-        maintenance = nil
-        await subscription?.cancel()
-        subscription = nil
+        let ended = upkeep
+        upkeep = .stopped
+        switch ended {
+        case .attempting(_, let task, _): task.cancel()
+        case .following(let subscription, _): await subscription.cancel()
+        case .waiting(var timer): timer.cancel()
+        case .notStarted, .stopped: break
+        }
         await dropSession()
         for observer in observers.values { observer.finish() }
         observers = [:]
@@ -97,39 +121,42 @@ public actor NodeConnection {
 
     // MARK: Keeping the subscription alive
 
-    private func maintain() async {
-        var backoff = ResubscriptionBackoff()
-        var random = SystemRandomNumberGenerator()
-        while !Task.isCancelled {
-            let reason: String
-            do {
-                let subscription = try await subscribeInChildTask()
-                backoff.reset()
-                reason = try await follow(subscription)
-            } catch {
-                reason = Self.reason(error)
+    private func beginAttempt() {
+        attempts += 1
+        let number = attempts
+        // The task waits for this actor, so `upkeep` holds it before it runs.
+        let task = Task(executorPreference: EventLoopExecutor.preferred) { await self.attempt(number) }
+        upkeep = .attempting(number: number, task: task, early: [])
+    }
+
+    /// Subscribes; goes online with the priming report and then the updates that came early, or offline until the
+    /// next attempt. An attempt that was stopped meanwhile leaves nothing behind.
+    private func attempt(_ number: Int) async {
+        do {
+            var subscription = try await subscribe { [weak self] update in await self?.receive(update, of: number) }
+            guard case .attempting(number, _, let early) = upkeep else {
+                await subscription.cancel()
+                if case .stopped = upkeep { await dropSession() }
+                return
             }
-            guard !Task.isCancelled else { return }
-            becomeOffline(reason)
-            try? await transport.clock.sleep(for: backoff.nextDelay(using: &random))
+            backoff.reset()
+            // The first priming brings the events the node kept from before we followed it: history, not news.
+            apply(subscription.takePriming(), publishingEvents: lastEventNumber != nil)
+            upkeep = .following(subscription, attempt: number)
+            setState(.online)
+            for update in early { await receive(update, of: number) }
+        } catch {
+            guard case .attempting(number, _, _) = upkeep else { return }
+            retry(after: Self.reason(error))
         }
     }
 
-    /// `subscribe()` in a child task of its own. A task's allocator keeps the memory of its deepest wait for as long
-    /// as the task lives, and this one lives as long as the node is followed: a session's establishment and a
-    /// priming, several KiB of frames, are freed with the child instead.
-    private func subscribeInChildTask() async throws -> Subscription {
-        try await withThrowingTaskGroup(of: Subscription.self) { group in
-            group.addTask { try await self.subscribe() }
-            guard let subscription = try await group.next() else { throw CancellationError() }
-            return subscription
-        }
-    }
-
-    /// Establishes a session when there is none, subscribes (to every attribute of the node by default), applies the priming
-    /// report and goes online. A failure below the Interaction Model drops the session: the next attempt starts
-    /// with a new one.
-    private func subscribe() async throws -> Subscription {
+    /// Establishes a session when there is none and subscribes (to every attribute of the node by default); `deliver`
+    /// hears the subscription's updates. A failure below the Interaction Model drops the session: the next attempt
+    /// starts with a new one.
+    private func subscribe(
+        deliver: @escaping @Sendable (SubscriptionUpdate) async -> Void
+    ) async throws -> Subscription {
         let current: NodeSession
         if let session {
             current = session
@@ -151,34 +178,49 @@ public actor NodeConnection {
             minIntervalFloor: 0, maxIntervalCeiling: settings.maxIntervalCeiling,
             attributeRequests: settings.attributePaths, eventRequests: settings.eventPaths, eventFilters: eventFilters,
             dataVersionFilters: cache.dataVersionFilters)
-        var subscription: Subscription
         do {
-            subscription = try await client.subscribe(request, timeout: settings.responseTimeout)
+            return try await client.subscribe(request, timeout: settings.responseTimeout, deliver: deliver)
         } catch {
             if error.status == nil { await dropSession() }
             throw error
         }
-        // The first priming brings the events the node kept from before we followed it: history, not news.
-        apply(subscription.takePriming(), publishingEvents: lastEventNumber != nil)
-        self.subscription = subscription
-        setState(.online)
-        return subscription
     }
 
-    /// Applies every report until the subscription ends; returns why it ended. A lost subscription also drops
-    /// the session, as connectedhomeip does: a node that went silent may have rebooted and forgotten it.
-    private func follow(_ subscription: Subscription) async throws -> String {
-        do {
-            for try await report in subscription {
+    /// A report is applied; a lost subscription also drops the session, as connectedhomeip does (a node that went
+    /// silent may have rebooted and forgotten it), and the next attempt waits out the backoff.
+    private func receive(_ update: SubscriptionUpdate, of number: Int) async {
+        switch upkeep {
+        case .attempting(number, let task, var early):
+            early.append(update)
+            upkeep = .attempting(number: number, task: task, early: early)
+        case .following(_, number):
+            switch update {
+            case .report(let report):
                 apply(report)
+            case .ended(let error):
+                retry(after: Self.reason(error))
+                await dropSession()
             }
-        } catch {
-            self.subscription = nil
-            await dropSession()
-            throw error
+        case .notStarted, .attempting, .following, .waiting, .stopped:
+            return
         }
-        self.subscription = nil
-        return "the subscription ended"
+    }
+
+    /// Offline, and the next attempt after the backoff's delay.
+    private func retry(after reason: String) {
+        becomeOffline(reason)
+        var random = SystemRandomNumberGenerator()
+        var timer = DeadlineTimer()
+        timer.arm(
+            transport.clock.now + backoff.nextDelay(using: &random), on: transport.clock,
+            preferring: EventLoopExecutor.preferred
+        ) { [weak self] deadline in await self?.retryIsDue(deadline) }
+        upkeep = .waiting(timer)
+    }
+
+    private func retryIsDue(_ deadline: Instant) {
+        guard case .waiting(var timer) = upkeep, timer.fired(deadline) else { return }
+        beginAttempt()
     }
 
     /// The whole node read again (the Matter-server API's interview_node), through a second subscription's priming
@@ -210,10 +252,12 @@ public actor NodeConnection {
         if publishingEvents && !events.isEmpty { publish(.events(events)) }
     }
 
+    /// Forgets the session at once, so that an attempt starting while it is being closed establishes a new one.
     private func dropSession() async {
-        if let session { await transport.closeSession(session.session) }
+        guard let dropped = session else { return }
         session = nil
         client = nil
+        await transport.closeSession(dropped.session)
     }
 
     // MARK: State and observers
@@ -239,7 +283,7 @@ public actor NodeConnection {
         observers[id] = nil
     }
 
-    /// Why an attempt failed; a loss without the operation, which is always the subscription
+    /// Why an attempt failed or a subscription ended; a loss without the operation, which is always the subscription
     /// ("subscription lost: no report for 7.0 s").
     private static func reason(_ error: any Error) -> String {
         if let error = error as? InteractionClientError, case .subscriptionLost = error.reason {

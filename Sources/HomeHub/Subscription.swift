@@ -1,18 +1,14 @@
 import MatterInteraction
 
-/// A live subscription: the priming report, then every later report (empty ones are keep-alives) as an
-/// `AsyncSequence`. The sequence finishes with an `InteractionClientError` when the subscription is lost (no report
-/// within the max interval plus the device's retransmission time) and without one after `cancel()`.
-public struct Subscription: AsyncSequence, Sendable {
-    public typealias Element = InteractionReport
-
+/// An established subscription: its priming report; its later reports and its end go to the handler given to
+/// `InteractionClient.subscribe`.
+public struct Subscription: Sendable {
     public let subscriptionID: UInt32
     /// The max interval the device chose.
     public let maxInterval: Duration
     /// The report that primed the subscription: the current value of every subscribed path. A holder that keeps the
     /// subscription for long takes it (`takePriming()`), as a whole node's priming is tens of KiB.
     public private(set) var priming: InteractionReport
-    let reports: AsyncThrowingStream<InteractionReport, any Error>
     let client: InteractionClient
 
     /// The priming report, which the subscription then no longer holds.
@@ -21,13 +17,9 @@ public struct Subscription: AsyncSequence, Sendable {
         return priming
     }
 
-    public func makeAsyncIterator() -> AsyncThrowingStream<InteractionReport, any Error>.AsyncIterator {
-        reports.makeAsyncIterator()
-    }
-
     /// Stops routing this subscription's reports; the device's next report is answered INVALID_SUBSCRIPTION,
-    /// which ends the subscription on its side (Matter Core §8.5.1).
+    /// which ends the subscription on its side (Matter Core §8.5.1). The handler hears nothing more.
     public func cancel() async {
-        await client.endSubscription(subscriptionID, error: nil)
+        await client.cancelSubscription(subscriptionID)
     }
 }

@@ -75,10 +75,10 @@ struct DeviceKindTests {
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
             let measured = AttributePathIB(
                 endpoint: 1, cluster: TemperatureMeasurementCluster.id.rawValue, attribute: 0x0000)
-            let subscription = try await client.subscribe(
+            let (subscription, updates) = try await client.subscribeWithReports(
                 SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 30, attributeRequests: [measured]))
             var values = [try #require(Self.temperature(in: subscription.priming))]
-            var reports = subscription.makeAsyncIterator()
+            var reports = updates.makeAsyncIterator()
             while values.count < 4, let report = try await reports.next() {
                 if let value = Self.temperature(in: report) { values.append(value) }
             }
@@ -103,9 +103,9 @@ struct DeviceKindTests {
             let request = SubscribeRequestMessage(
                 minIntervalFloor: 0, maxIntervalCeiling: 30,
                 eventRequests: [EventPathIB(cluster: SwitchCluster.id.rawValue)])
-            let subscription = try await client.subscribe(request)
+            let (subscription, updates) = try await client.subscribeWithReports(request)
             var events = Self.events(in: subscription.priming)
-            var reports = subscription.makeAsyncIterator()
+            var reports = updates.makeAsyncIterator()
             while !events.contains(where: { $0.path.event == SwitchCluster.Events.ShortRelease.id.rawValue }),
                 let report = try await reports.next()
             {

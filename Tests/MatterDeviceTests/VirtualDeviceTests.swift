@@ -149,12 +149,12 @@ struct VirtualDeviceTests {
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
             let onOff = AttributePathIB(endpoint: 1, cluster: 0x0006, attribute: 0x0000)
-            let subscription = try await client.subscribe(
+            let (subscription, updates) = try await client.subscribeWithReports(
                 SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 30, attributeRequests: [onOff]))
             #expect(Self.onOff(in: subscription.priming) == false)
 
             #expect(try await client.invoke(endpoint: 1, cluster: 0x0006, command: 0x02, fields: .structure([])) == nil)
-            var reports = subscription.makeAsyncIterator()
+            var reports = updates.makeAsyncIterator()
             let report = try await reports.next()
             #expect(report.flatMap(Self.onOff) == true)
             #expect(Self.onOff(in: try await client.read([onOff])) == true)
@@ -345,14 +345,14 @@ struct VirtualDeviceTests {
             let result = try await fixture.commission(hub: hub)
             let transport = try MatterTransport()
             let client = try await fixture.caseClient(hub, nodeID: result.nodeID, transport: transport)
-            let subscription = try await client.subscribe(
+            let (subscription, updates) = try await client.subscribeWithReports(
                 SubscribeRequestMessage(
                     minIntervalFloor: 0, maxIntervalCeiling: 30,
                     attributeRequests: [AttributePathIB()]))
             var cache = AttributeCache()
             cache.apply(subscription.priming.attributeReports)
             #expect(try Self.parts(of: 0, in: cache) == [1, 2, 3])
-            var reports = subscription.makeAsyncIterator()
+            var reports = updates.makeAsyncIterator()
 
             let shed = try await fixture.device.addBridgedDevice(label: "Shed light")
             #expect(shed == 4)
