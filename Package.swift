@@ -72,7 +72,7 @@ let package = Package(
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
         .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples/HomeExamples"),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI",
-                                                          "MatterInteraction", "MatterDataModel", "MatterDevice"]),
+                                                          "MatterInteraction", "MatterDataModel", "MatterDevice", "CLinux"]),
         // A commissionable Matter device over IP: its data model, commissioning server side and attestation.
         .target(name: "MatterDevice", dependencies: [
             "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",

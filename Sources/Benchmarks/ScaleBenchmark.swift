@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 @_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
 import HomeHub
@@ -103,14 +104,24 @@ struct ScaleBenchmark {
             report.add(
                 "  then every node online (first connection)", seconds(clock.now - following),
                 key: "first_follow_all_online_s", value: (clock.now - following).seconds)
-            // Idle: every node subscribed, nothing changing.
+            // Idle: every node subscribed, nothing changing but the keep-alives, one per node per max interval.
             let cpuBefore = processCPUTime()
-            try await Task.sleep(for: .seconds(options.idleSeconds))
+            try await Task.sleep(for: .seconds(options.idleSeconds / 2))
+            let heapBefore = heapBytesInUse()
+            try await Task.sleep(for: .seconds(options.idleSeconds - options.idleSeconds / 2))
             let idle = (processCPUTime() - cpuBefore).seconds / Double(options.idleSeconds) * 100
             report.add(
                 "Hub's idle CPU over \(options.idleSeconds) s (max interval 60 s)",
                 "\(format(idle, decimals: 2)) % of a core",
                 key: "idle_cpu_percent_hub", value: idle)
+            // A hub runs all day: what its keep-alives leave allocated must be nothing, give or take the allocator's
+            // own. Measured from halfway into the idle time (what the first connections left has been freed by then)
+            // for as long again, so every node's keep-alive falls inside once.
+            try await Task.sleep(for: .seconds(options.idleSeconds / 2))
+            let heapGrowth = heapBytesInUse() - heapBefore
+            report.add(
+                "  heap growth over \(options.idleSeconds) s of it, from halfway", "\(heapGrowth / 1024) KiB",
+                key: "idle_heap_growth_kib", value: Double(heapGrowth) / 1024)
 
             // A command's change reaching a consumer of the hub's model, with every other node live.
             let latencies = try await commandToConsumer(served, samples: min(options.nodes, 50))
@@ -343,6 +354,11 @@ struct BenchmarkError: Error, CustomStringConvertible {
 }
 
 /// The resident set of a process (this one by default), from /proc/PID/status.
+/// The bytes malloc has handed out and not had back, in this process.
+func heapBytesInUse() -> Int {
+    Int(mallinfo2().uordblks)
+}
+
 func residentBytes(ofProcess pid: Int32 = getpid()) -> Int {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
         let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
