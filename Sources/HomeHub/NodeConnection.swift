@@ -124,8 +124,9 @@ public actor NodeConnection {
     private func beginAttempt() {
         attempts += 1
         let number = attempts
-        // The task waits for this actor, so `upkeep` holds it before it runs.
-        let task = Task(executorPreference: EventLoopExecutor.preferred) { await self.attempt(number) }
+        // The task waits for this actor, so `upkeep` holds it before it runs. It runs on the pool, not the loop: CASE
+        // signs and verifies, and a thousand nodes' attempts on the loop would delay every other node's messages.
+        let task = Task { await self.attempt(number) }
         upkeep = .attempting(number: number, task: task, early: [])
     }
 
