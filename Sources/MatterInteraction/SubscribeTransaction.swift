@@ -6,18 +6,19 @@
 // by the `.established` and `.report` actions.
 public struct SubscribeTransaction: Sendable {
     private enum State: Sendable {
-        case idle
+        /// The request is held only until it is sent: a live subscription lasts as long as the hub follows the node,
+        /// and a resubscription's request carries a data version filter per cluster.
+        case idle(SubscribeRequestMessage)
         case priming(ReportAssembler, subscriptionID: UInt32?)
         case awaitingSubscribeResponse(InteractionReport, subscriptionID: UInt32?)
         case active(ReportAssembler, subscriptionID: UInt32)
         case finished
     }
 
-    public let request: SubscribeRequestMessage
-    private var state = State.idle
+    private var state: State
 
     public init(request: SubscribeRequestMessage) {
-        self.request = request
+        state = .idle(request)
     }
 
     /// The subscription's ID once the publisher accepted it.
@@ -26,8 +27,9 @@ public struct SubscribeTransaction: Sendable {
         return subscriptionID
     }
 
-    /// The SubscribeRequest that opens the exchange.
+    /// The SubscribeRequest that opens the exchange; called once, first.
     public mutating func start() -> SubscriptionAction {
+        guard case .idle(let request) = state else { preconditionFailure("a SubscribeTransaction starts once") }
         state = .priming(ReportAssembler(), subscriptionID: nil)
         return .send(.subscribeRequest, request.encoded())
     }

@@ -63,14 +63,16 @@ import Testing
     @Test func transactionsSurviveHostilePeers() {
         var generator = SplitMix64(seed: 0x1A7E_0003)
         var read = ReadTransaction(request: ReadRequestMessage())
-        var subscription = SubscribeTransaction(
-            request: SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 60))
+        let subscribeRequest = SubscribeRequestMessage(minIntervalFloor: 0, maxIntervalCeiling: 60)
+        var subscription = SubscribeTransaction(request: subscribeRequest)
         var invoke = InvokeTransaction(
             command: CommandDataIB(path: CommandPathIB(endpoint: 1, cluster: 6, command: 2)), timedWindow: .seconds(1))
         var write = WriteTransaction(writes: [])
         for round in 0..<Self.iterations {
             if round % 50 == 0 {
                 _ = read.start()
+                // A subscribe transaction starts once: it lets go of its request when it sends it.
+                subscription = SubscribeTransaction(request: subscribeRequest)
                 _ = subscription.start()
                 _ = invoke.start()
                 _ = write.start()
