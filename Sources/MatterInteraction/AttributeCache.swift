@@ -6,17 +6,22 @@ import MatterTLV
 // Compact, because a hub keeps one per node for as long as it runs: each value is kept as the TLV it was reported
 // in (anonymous tag), one after the other in a single byte buffer, with a path-sorted index into it; a value is
 // decoded when it is read. A dimmable light's 147 attributes cost about what their encoding does, instead of a tree
-// of elements and a hash table.
+// of elements and a hash table. The index's paths are shared by every cache whose node has the same ones
+// (`AttributePathList`): a home's lights of one model keep one list between them.
 public struct AttributeCache: Hashable, Sendable {
     /// Where one attribute's encoded value lies in `bytes`.
-    private struct Entry: Hashable, Sendable {
-        var path: ConcreteAttributePath
+    private struct Span: Hashable, Sendable {
         var offset: UInt32
         var length: UInt32
     }
 
-    /// Sorted by endpoint, cluster, attribute.
-    private var entries: [Entry] = []
+    /// Every cached attribute path, in endpoint, cluster, attribute order; `spans[i]` is where the value of
+    /// `paths[i]` lies.
+    public private(set) var paths: [ConcreteAttributePath] = []
+    private var spans: [Span] = []
+    /// The shared list `paths` is, while it is one: holding it keeps it in `AttributePathList`'s table. A change of
+    /// paths lets go of it (the array is then copied, once, and is this cache's own).
+    private var sharedPaths: AttributePathList?
     private var bytes: [UInt8] = []
     /// Bytes of `bytes` no entry points at any more (a value replaced by one of another length).
     private var unused = 0
@@ -29,7 +34,7 @@ public struct AttributeCache: Hashable, Sendable {
         let path = ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: attribute)
         guard case .found(let index) = search(path) else { return nil }
         // Encoded here from a decoded element, so it decodes; a failure would be a bug, seen as no value.
-        return try? TLVReader.decode(Array(encoded(entries[index])))
+        return try? TLVReader.decode(Array(encoded(spans[index])))
     }
 
     public func dataVersion(endpoint: UInt16, cluster: UInt32) -> UInt32? {
@@ -37,22 +42,25 @@ public struct AttributeCache: Hashable, Sendable {
         return dataVersions.first { $0.path == path }?.version
     }
 
-    /// The bytes the cache's three buffers hold (their capacity, with each one's 32-byte array header): what one node's
-    /// cache costs, before the allocator's own overhead.
+    /// The bytes the cache's four buffers hold (their capacity, with each one's 32-byte array header): what one node's
+    /// cache costs, before the allocator's own overhead, with its path list counted whole even when it is shared.
     public var allocatedBytes: Int {
         let header = 32
-        return 3 * header + entries.capacity * MemoryLayout<Entry>.stride + bytes.capacity
+        return 4 * header + paths.capacity * MemoryLayout<ConcreteAttributePath>.stride
+            + spans.capacity * MemoryLayout<Span>.stride + bytes.capacity
             + dataVersions.capacity * MemoryLayout<(path: ConcreteClusterPath, version: UInt32)>.stride
     }
 
-    /// Every cached attribute path, in endpoint, cluster, attribute order.
-    public var paths: [ConcreteAttributePath] {
-        entries.map(\.path)
+    /// Whether this cache's path list is the very one `other`'s is (shared, not only equal).
+    public func sharesPaths(with other: AttributeCache) -> Bool {
+        paths.withUnsafeBufferPointer { mine in
+            other.paths.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
     }
 
     /// The cached paths of one endpoint, in cluster, attribute order.
     public func paths(endpoint: UInt16) -> [ConcreteAttributePath] {
-        entries[range(of: endpoint)].map(\.path)
+        Array(paths[range(of: endpoint)])
     }
 
     /// Whether the endpoint's values are the same in both caches, compared as encoded: no value is decoded.
@@ -60,8 +68,9 @@ public struct AttributeCache: Hashable, Sendable {
         let mine = range(of: endpoint)
         let theirs = other.range(of: endpoint)
         guard mine.count == theirs.count else { return false }
-        return zip(entries[mine], other.entries[theirs]).allSatisfy { entry, otherEntry in
-            entry.path == otherEntry.path && encoded(entry).elementsEqual(other.encoded(otherEntry))
+        return zip(mine, theirs).allSatisfy { index, otherIndex in
+            paths[index] == other.paths[otherIndex]
+                && encoded(spans[index]).elementsEqual(other.encoded(other.spans[otherIndex]))
         }
     }
 
@@ -72,9 +81,9 @@ public struct AttributeCache: Hashable, Sendable {
 
     /// Hashes the endpoint's values as `sameValues` compares them.
     public func hashValues(endpoint: UInt16, into hasher: inout Hasher) {
-        for entry in entries[range(of: endpoint)] {
-            hasher.combine(entry.path)
-            for byte in encoded(entry) { hasher.combine(byte) }
+        for index in range(of: endpoint) {
+            hasher.combine(paths[index])
+            for byte in encoded(spans[index]) { hasher.combine(byte) }
         }
     }
 
@@ -120,28 +129,41 @@ public struct AttributeCache: Hashable, Sendable {
     /// Forgets the values and data versions of every endpoint not in `kept` (endpoints the node no longer has), and
     /// returns the paths forgotten.
     public mutating func keepOnly(endpoints kept: Set<UInt16>) -> Set<ConcreteAttributePath> {
-        let gone = Set(entries.lazy.map(\.path).filter { !kept.contains($0.endpoint) })
+        let gone = Set(paths.lazy.filter { !kept.contains($0.endpoint) })
         guard !gone.isEmpty || dataVersions.contains(where: { !kept.contains($0.path.endpoint) }) else { return [] }
-        for entry in entries where gone.contains(entry.path) { unused += Int(entry.length) }
-        entries.removeAll { gone.contains($0.path) }
+        if !gone.isEmpty {
+            sharedPaths = nil
+            var keptPaths: [ConcreteAttributePath] = []
+            var keptSpans: [Span] = []
+            for (path, span) in zip(paths, spans) {
+                if gone.contains(path) {
+                    unused += Int(span.length)
+                } else {
+                    keptPaths.append(path)
+                    keptSpans.append(span)
+                }
+            }
+            paths = keptPaths
+            spans = keptSpans
+        }
         dataVersions.removeAll { !kept.contains($0.path.endpoint) }
         compactIfWasteful()
         return gone
     }
 
     public static func == (lhs: AttributeCache, rhs: AttributeCache) -> Bool {
-        lhs.entries.count == rhs.entries.count
-            && zip(lhs.entries, rhs.entries).allSatisfy { left, right in
-                left.path == right.path && lhs.encoded(left).elementsEqual(rhs.encoded(right))
+        lhs.paths == rhs.paths
+            && zip(lhs.spans, rhs.spans).allSatisfy { left, right in
+                lhs.encoded(left).elementsEqual(rhs.encoded(right))
             }
             && lhs.dataVersions.elementsEqual(rhs.dataVersions) { $0.path == $1.path && $0.version == $1.version }
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(entries.count)
-        for entry in entries {
-            hasher.combine(entry.path)
-            for byte in encoded(entry) { hasher.combine(byte) }
+        hasher.combine(paths.count)
+        for (path, span) in zip(paths, spans) {
+            hasher.combine(path)
+            for byte in encoded(span) { hasher.combine(byte) }
         }
     }
 
@@ -158,11 +180,11 @@ public struct AttributeCache: Hashable, Sendable {
 
     private func search(_ path: ConcreteAttributePath) -> Position {
         var low = 0
-        var high = entries.count
+        var high = paths.count
         while low < high {
             let middle = (low + high) / 2
-            if entries[middle].path == path { return .found(middle) }
-            if Self.precedes(entries[middle].path, path) { low = middle + 1 } else { high = middle }
+            if paths[middle] == path { return .found(middle) }
+            if Self.precedes(paths[middle], path) { low = middle + 1 } else { high = middle }
         }
         return .insertAt(low)
     }
@@ -171,7 +193,7 @@ public struct AttributeCache: Hashable, Sendable {
         let start = position(ConcreteAttributePath(endpoint: endpoint, cluster: 0, attribute: 0))
         let end =
             endpoint == .max
-            ? entries.count : position(ConcreteAttributePath(endpoint: endpoint + 1, cluster: 0, attribute: 0))
+            ? paths.count : position(ConcreteAttributePath(endpoint: endpoint + 1, cluster: 0, attribute: 0))
         return start..<end
     }
 
@@ -181,37 +203,41 @@ public struct AttributeCache: Hashable, Sendable {
         }
     }
 
-    private func encoded(_ entry: Entry) -> ArraySlice<UInt8> {
-        bytes[Int(entry.offset)..<Int(entry.offset + entry.length)]
+    private func encoded(_ span: Span) -> ArraySlice<UInt8> {
+        bytes[Int(span.offset)..<Int(span.offset + span.length)]
     }
 
     private func encodedValue(_ path: ConcreteAttributePath) -> [UInt8]? {
         guard case .found(let index) = search(path) else { return nil }
-        return Array(encoded(entries[index]))
+        return Array(encoded(spans[index]))
     }
 
     private mutating func store(_ element: TLVElement, at path: ConcreteAttributePath) {
         let encoding = TLVWriter.encode(TLVElement(element.value))
         switch search(path) {
         case .found(let index):
-            let entry = entries[index]
-            if Int(entry.length) == encoding.count {
-                bytes.replaceSubrange(Int(entry.offset)..<Int(entry.offset + entry.length), with: encoding)
+            let span = spans[index]
+            if Int(span.length) == encoding.count {
+                bytes.replaceSubrange(Int(span.offset)..<Int(span.offset + span.length), with: encoding)
             } else {
-                unused += Int(entry.length)
-                entries[index] = Entry(path: path, offset: UInt32(bytes.count), length: UInt32(encoding.count))
+                unused += Int(span.length)
+                spans[index] = Span(offset: UInt32(bytes.count), length: UInt32(encoding.count))
                 bytes.append(contentsOf: encoding)
             }
         case .insertAt(let index):
-            entries.insert(Entry(path: path, offset: UInt32(bytes.count), length: UInt32(encoding.count)), at: index)
+            sharedPaths = nil
+            paths.insert(path, at: index)
+            spans.insert(Span(offset: UInt32(bytes.count), length: UInt32(encoding.count)), at: index)
             bytes.append(contentsOf: encoding)
         }
     }
 
     private mutating func remove(_ path: ConcreteAttributePath) {
         guard case .found(let index) = search(path) else { return }
-        unused += Int(entries[index].length)
-        entries.remove(at: index)
+        unused += Int(spans[index].length)
+        sharedPaths = nil
+        paths.remove(at: index)
+        spans.remove(at: index)
     }
 
     private mutating func setDataVersion(_ version: UInt32, for path: ConcreteClusterPath) {
@@ -231,10 +257,10 @@ public struct AttributeCache: Hashable, Sendable {
         guard unused > 256, unused * 2 > bytes.count else { return }
         var packed: [UInt8] = []
         packed.reserveCapacity(bytes.count - unused)
-        for index in entries.indices {
-            let entry = entries[index]
-            entries[index].offset = UInt32(packed.count)
-            packed.append(contentsOf: encoded(entry))
+        for index in spans.indices {
+            let span = spans[index]
+            spans[index].offset = UInt32(packed.count)
+            packed.append(contentsOf: encoded(span))
         }
         bytes = packed
         unused = 0
@@ -247,9 +273,12 @@ public struct AttributeCache: Hashable, Sendable {
 
     private mutating func tighten() {
         // Copied through a buffer pointer: `Array(array)` would share the old storage, spare capacity and all.
-        if entries.capacity > entries.count + entries.count / 8 {
-            entries = entries.withUnsafeBufferPointer(Array.init)
+        if sharedPaths == nil {
+            let shared = AttributePathList.shared(paths.withUnsafeBufferPointer(Array.init))
+            paths = shared.paths
+            sharedPaths = shared
         }
+        if spans.capacity > spans.count + spans.count / 8 { spans = spans.withUnsafeBufferPointer(Array.init) }
         if bytes.capacity > bytes.count + bytes.count / 8 { bytes = bytes.withUnsafeBufferPointer(Array.init) }
         if dataVersions.capacity > dataVersions.count + 4 {
             dataVersions = dataVersions.withUnsafeBufferPointer(Array.init)
@@ -317,8 +346,8 @@ extension AttributeCache: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        let values = try entries.map { entry in
-            EncodedValue(path: entry.path, value: try TLVReader.decode(Array(encoded(entry))))
+        let values = try zip(paths, spans).map { path, span in
+            EncodedValue(path: path, value: try TLVReader.decode(Array(encoded(span))))
         }
         try container.encode(values, forKey: .values)
         try container.encode(
@@ -335,14 +364,14 @@ extension AttributeCache {
     /// endpoint (u16), cluster (u32), version (u32). Nothing is decoded to write it.
     public var storedForm: [UInt8] {
         var out: [UInt8] = [Self.storedFormat]
-        out.reserveCapacity(1 + 8 + entries.count * 14 + (bytes.count - unused) + dataVersions.count * 10)
-        Self.append(UInt32(entries.count), to: &out)
-        for entry in entries {
-            Self.append(entry.path.endpoint, to: &out)
-            Self.append(entry.path.cluster, to: &out)
-            Self.append(entry.path.attribute, to: &out)
-            Self.append(entry.length, to: &out)
-            out.append(contentsOf: encoded(entry))
+        out.reserveCapacity(1 + 8 + paths.count * 14 + (bytes.count - unused) + dataVersions.count * 10)
+        Self.append(UInt32(paths.count), to: &out)
+        for (path, span) in zip(paths, spans) {
+            Self.append(path.endpoint, to: &out)
+            Self.append(path.cluster, to: &out)
+            Self.append(path.attribute, to: &out)
+            Self.append(span.length, to: &out)
+            out.append(contentsOf: encoded(span))
         }
         Self.append(UInt32(dataVersions.count), to: &out)
         for (path, version) in dataVersions {
@@ -362,7 +391,8 @@ extension AttributeCache {
         else { return nil }
         self.init()
         // Sized as it will stay: a restarted hub holds every node's cache for as long as it runs.
-        entries.reserveCapacity(Int(count))
+        paths.reserveCapacity(Int(count))
+        spans.reserveCapacity(Int(count))
         bytes.reserveCapacity(stored.count - Int(count) * 14)
         for _ in 0..<count {
             guard let endpoint = reader.integer(UInt16.self), let cluster = reader.integer(UInt32.self),
@@ -370,12 +400,11 @@ extension AttributeCache {
                 let value = reader.bytes(Int(length)), (try? TLVReader.decode(Array(value))) != nil
             else { return nil }
             let path = ConcreteAttributePath(endpoint: endpoint, cluster: cluster, attribute: attribute)
-            if let last = entries.last?.path,
-                (last.endpoint, last.cluster, last.attribute) >= (endpoint, cluster, attribute)
-            {
+            if let last = paths.last, (last.endpoint, last.cluster, last.attribute) >= (endpoint, cluster, attribute) {
                 return nil
             }
-            entries.append(Entry(path: path, offset: UInt32(bytes.count), length: length))
+            paths.append(path)
+            spans.append(Span(offset: UInt32(bytes.count), length: length))
             bytes.append(contentsOf: value)
         }
         guard let versions = reader.integer(UInt32.self) else { return nil }

@@ -82,6 +82,43 @@ import Testing
         #expect(cache.allocatedBytes <= exact + 42 + 40, "\(exact) bytes grew to \(cache.allocatedBytes)")
     }
 
+    /// Two nodes of one model: their caches share one path list, each keeps its own values, and a path only one of
+    /// them gains leaves the other's list and values as they were.
+    @Test func cachesOfNodesWithTheSamePathsShareOneListAndKeepTheirOwnValues() throws {
+        let report = try ReportDataMessage(payload: CapturedMessages.chipToolReportData)
+        var kitchen = AttributeCache()
+        _ = kitchen.apply(report.attributeReports)
+        var hall = try #require(AttributeCache(storedForm: kitchen.storedForm))
+        let label = AttributePathIB(endpoint: 1, cluster: 0x0028, attribute: 5)
+        hall.apply([Self.data(label, .utf8("Hall"))])
+        kitchen.apply([Self.data(label, .utf8("Kitchen"))])
+        let stored = try #require(AttributeCache(storedForm: hall.storedForm))
+        #expect(stored.sharesPaths(with: hall))
+        #expect(kitchen.sharesPaths(with: hall))
+        #expect(kitchen.value(endpoint: 1, cluster: 0x0028, attribute: 5) == TLVElement(.utf8("Kitchen")))
+        #expect(hall.value(endpoint: 1, cluster: 0x0028, attribute: 5) == TLVElement(.utf8("Hall")))
+
+        let pathsBefore = kitchen.paths
+        hall.apply([Self.data(AttributePathIB(endpoint: 9, cluster: 6, attribute: 0), .bool(true))])
+        #expect(!hall.sharesPaths(with: kitchen))
+        #expect(hall.paths.count == pathsBefore.count + 1)
+        #expect(kitchen.paths == pathsBefore)
+        #expect(kitchen.value(endpoint: 9, cluster: 6, attribute: 0) == nil)
+        #expect(kitchen.value(endpoint: 1, cluster: 0x0028, attribute: 5) == TLVElement(.utf8("Kitchen")))
+    }
+
+    /// A path list lives as long as a cache shares it: the table does not keep the layouts no node has any more.
+    @Test func aPathListNoCacheSharesIsLetGo() {
+        // Paths no other test uses, so that the tests running meanwhile share nothing with this one.
+        let paths = (0..<40).map { AttributePathIB(endpoint: 0xFFF0, cluster: 0xFFF1_0000 + $0, attribute: 1) }
+        var cache: AttributeCache? = AttributeCache()
+        cache?.apply(paths.map { Self.data($0, .bool(true)) })
+        let concrete = paths.compactMap(\.concrete)
+        #expect(AttributePathList.holds(concrete))
+        cache = nil
+        #expect(!AttributePathList.holds(concrete))
+    }
+
     @Test func keepingSomeEndpointsForgetsTheValuesAndVersionsOfTheOthers() {
         var cache = AttributeCache()
         cache.apply([
