@@ -474,7 +474,9 @@ private final class TestClient: @unchecked Sendable {
     init(_ address: SocketAddress) throws {
         guard case .ipv4(let host, let port) = address else { throw POSIXError(.EAFNOSUPPORT) }
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        // Every read waits for a frame the test expects; the timeout only bounds a failure. 5 s was once outlasted by
+        // a stall of the whole loaded test process (two tests timed out at the same moment), so 15.
+        var timeout = timeval(tv_sec: 15, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var storage = sockaddr_in()
         storage.sin_family = sa_family_t(AF_INET)
