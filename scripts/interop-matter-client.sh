@@ -183,8 +183,9 @@ async def main():
         await asyncio.wait_for(added.wait(), 10)
         print(f"PASS ({how}): node {switch.node_id:016X}, node_added")
         # A button pressed by hand on the panel. The panel also presses its buttons on its own, and one it holds
-        # takes no second press until its next step releases it: pressed again every 2 s until heard.
-        for attempt in range(100):
+        # takes no second press until its next step releases it, up to a simulation step (10 s) later: pressed again
+        # every 2 s until heard, for 25 s.
+        for attempt in range(250):
             if attempt % 20 == 0:
                 with open(switch_console, "w") as console:
                     console.write("press 3\n")
