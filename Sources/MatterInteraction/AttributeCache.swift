@@ -52,7 +52,7 @@ public struct AttributeCache: Hashable, Sendable {
     }
 
     /// Whether this cache's path list is the very one `other`'s is (shared, not only equal).
-    public func sharesPaths(with other: AttributeCache) -> Bool {
+    func sharesPaths(with other: AttributeCache) -> Bool {
         paths.withUnsafeBufferPointer { mine in
             other.paths.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
         }
