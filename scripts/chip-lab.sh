@@ -6,8 +6,6 @@
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 lab="$repo/../shared/peers/lab.sh"
-CHIP_VERSION="${CHIP_VERSION:-2024.11.4}"
-CHIP_VENV="${CHIP_VENV:-$HOME/.cache/swift-home/chip-venv-$CHIP_VERSION}"
 work="$(mktemp -d)"
 device_pid=""
 
@@ -18,14 +16,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The controller's native library links libnl (Debian: libnl-route-3-200).
-if ! ldconfig -p | grep -q 'libnl-route-3.so.200'; then
-    "$here/apt-install.sh" libnl-route-3-200
-fi
-if [ ! -x "$CHIP_VENV/bin/python" ]; then
-    python3 -m venv "$CHIP_VENV"
-    timeout 600 "$CHIP_VENV/bin/pip" install -q "home-assistant-chip-core==$CHIP_VERSION" "home-assistant-chip-clusters==$CHIP_VERSION"
-fi
+# shellcheck source=chip-controller.sh
+source "$here/chip-controller.sh"
 (cd "$repo" && timeout 1200 swift build --product matter-device && timeout 1200 swift build --product home)
 device="$repo/.build/debug/matter-device"
 home_tool="$repo/.build/debug/home"
@@ -33,18 +25,7 @@ home_tool="$repo/.build/debug/home"
 passcode=20202021
 discriminator=3841
 "$lab" up
-# connectedhomeip's minimal mDNS never uses a loopback interface, so the namespace also gets a veth pair whose two
-# ends both stay in it: the device advertises on one end, the controller's multicast crosses over, and nothing
-# leaves the namespace.
-"$lab" exec ip link add swh-dev type veth peer name swh-ctl
-# Link-local IPv6 addresses are unusable while duplicate address detection runs ("Cannot assign requested
-# address"); nothing else is on this private link, so skip DAD and then wait until no address is tentative.
-for end in swh-dev swh-ctl; do "$lab" exec sysctl -qw "net.ipv6.conf.$end.accept_dad=0"; done
-for end in swh-dev swh-ctl; do "$lab" exec ip link set "$end" multicast on up; done
-timeout 10 bash -c "until ! \"$lab\" exec ip -6 addr show tentative | grep -q inet6 && \"$lab\" exec ip -6 addr show dev swh-dev | grep -q 'inet6 fe80'; do sleep 0.2; done" \
-  || { echo "FAIL: the veth pair's IPv6 link-local addresses never became usable"; exit 1; }
-"$lab" exec ip addr add 10.213.0.1/24 dev swh-dev
-"$lab" exec ip addr add 10.213.0.2/24 dev swh-ctl
+add_controller_link
 "$lab" exec "$device" --state "$work/device" --passcode "$passcode" --discriminator "$discriminator" --interface swh-dev \
     >"$work/device.log" 2>&1 &
 device_pid=$!
@@ -53,13 +34,7 @@ head -1 "$work/device.log"
 mkdir -p "$work/paa"
 "$device" attestation export "$work/paa" --state "$work/device" >/dev/null
 
-
-# The controller's Linux platform layer keeps its config in /data (hard-coded): give it a private, empty one by
-# bind-mounting a temporary folder there in a mount namespace of its own (only the empty mount point stays behind).
-mkdir -p /data "$work/data"
 run_chip_controller() {
     local log="$1"; shift
-    timeout 180 "$lab" exec unshare --mount bash -c 'mount --bind "$1" /data && shift && exec "$@"' _ "$work/data" \
-        "$CHIP_VENV/bin/python" -u "$here/interop-device-controller.py" "$work/chip-storage.json" "$work/paa" "$@" \
-        >"$log" 2>&1
+    chip_python "$here/interop-device-controller.py" "$work/chip-storage.json" "$work/paa" "$@" >"$log" 2>&1
 }

@@ -3,11 +3,14 @@ import HomeHub
 import MatterCertificates
 import MatterOnboarding
 import MatterPlatform
+import Synchronization
 
-/// Commissions each given device into a fresh hub, timing every step and the hub's own CPU time, then pings
-/// each device five times from scratch. Run inside a namespace with the devices (scripts/bench-commission.sh).
+/// Commissions each given device into a fresh hub, timing every step and the hub's own CPU time in it (what of a
+/// step's wall time is not the hub's is the device's and the network's), then pings
+/// each device five times from scratch. A device with no address is found by DNS-SD on `interfaces`. Run inside a
+/// namespace with the devices (scripts/bench-commission.sh).
 func runCommissioningBenchmark(
-    devices: [(address: SocketAddress, code: String)], trustStorePath: String
+    devices: [(address: SocketAddress?, code: String)], interfaces: [String], trustStorePath: String
 ) async throws -> Report {
     let trustStore = try PAATrustStore(directory: trustStorePath)
     let state = FileManager.default.temporaryDirectory.appendingPathComponent("swift-home-bench-\(UUID().uuidString)")
@@ -15,6 +18,8 @@ func runCommissioningBenchmark(
     defer { try? FileManager.default.removeItem(atPath: state) }
     let hub = try await Hub(statePath: state)
     var stepTimes: [CommissioningStep: [Duration]] = [:]
+    // Steps run one at a time, so the process's CPU time between a step's start and end is that step's.
+    let stepCPU = Mutex<(startedAt: Duration, times: [CommissioningStep: [Duration]])>((.zero, [:]))
     var totals: [Duration] = []
     var cpuTimes: [Duration] = []
     var pings: [Duration] = []
@@ -23,9 +28,18 @@ func runCommissioningBenchmark(
         let payload = try SetupPayload(parsing: device.code)
         let cpuBefore = processCPUTime()
         let result = try await hub.commission(
-            CommissioningRequest(payload: payload, address: device.address, trustStore: trustStore), name: nil,
+            CommissioningRequest(
+                payload: payload, address: device.address, interfaces: interfaces, trustStore: trustStore),
+            name: nil,
             room: nil
-        ) { _ in }
+        ) { progress in
+            switch progress {
+            case .started: stepCPU.withLock { $0.startedAt = processCPUTime() }
+            case .finished(let step, _):
+                stepCPU.withLock { $0.times[step, default: []].append(processCPUTime() - $0.startedAt) }
+            case .note: break
+            }
+        }
         cpuTimes.append(processCPUTime() - cpuBefore)
         totals.append(result.elapsed)
         for (step, duration) in result.stepDurations { stepTimes[step, default: []].append(duration) }
@@ -37,12 +51,16 @@ func runCommissioningBenchmark(
         }
     }
     var report = Report()
+    let stepCPUTimes = stepCPU.withLock { $0.times }
     for step in CommissioningStep.allCases {
-        guard let times = stepTimes[step] else { continue }
+        guard let times = stepTimes[step], let cpu = stepCPUTimes[step] else { continue }
+        let key = String(describing: step).replacingOccurrences(of: " ", with: "_")
         report.add(
             "  \(step)", milliseconds(median(times), decimals: 2),
-            key: "commission_step_ms.\(String(describing: step).replacingOccurrences(of: " ", with: "_"))",
-            value: median(times).microseconds / 1000)
+            key: "commission_step_ms.\(key)", value: median(times).microseconds / 1000)
+        report.add(
+            "    of it the hub's CPU", milliseconds(median(cpu), decimals: 2),
+            key: "commission_step_cpu_ms.\(key)", value: median(cpu).microseconds / 1000)
     }
     report.add(
         "Commissioning, whole (median of \(devices.count))", milliseconds(median(totals), decimals: 2),

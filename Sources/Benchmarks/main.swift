@@ -5,7 +5,8 @@ import MatterDiscovery
 import MatterPlatform
 
 // swift run -c release swift-home-bench [--json]                codecs, crypto, the Home API's device query, live connections
-// swift-home-bench commission --paa-trust-store DIR ADDRESS=CODE…  commissioning and ping against real devices
+// swift-home-bench commission --paa-trust-store DIR [--interface IF] [ADDRESS]:PORT=CODE | CODE…
+//                                                                commissioning and ping against real devices
 // swift-home-bench scale [--nodes N] [--mix] [--idle-seconds S]   a farm of N devices on one hub
 // --json prints one JSON object of the named figures instead of the table, for comparing runs.
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -70,34 +71,43 @@ if arguments.first == "scale-farm" {
         exit(1)
     }
 } else if arguments.first == "commission" {
+    let usage = "usage: swift-home-bench commission --paa-trust-store DIR [--interface NAME…] [ADDRESS]:PORT=CODE | CODE…\n"
     var trustStore: String?
-    var devices: [(SocketAddress, String)] = []
+    var interfaces: [String] = []
+    var devices: [(address: SocketAddress?, code: String)] = []
     var rest = arguments.dropFirst()
     while let argument = rest.popFirst() {
         if argument == "--paa-trust-store", let path = rest.popFirst() {
             trustStore = path
+        } else if argument == "--interface", let name = rest.popFirst() {
+            interfaces.append(name)
         } else if let equals = argument.firstIndex(of: "="),
             let close = argument.firstIndex(of: "]"), argument.hasPrefix("["),
             let address = IPv6Address(String(argument[argument.index(after: argument.startIndex)..<close])),
             let port = UInt16(argument[argument.index(close, offsetBy: 2)..<equals])
         {
             devices.append((.ipv6(address, port: port), String(argument[argument.index(after: equals)...])))
+        } else if !argument.hasPrefix("-"), !argument.contains("=") {
+            devices.append((nil, argument))  // found by DNS-SD on the interfaces
         } else {
-            FileHandle.standardError.write(
-                Data("usage: swift-home-bench commission --paa-trust-store DIR [ADDRESS]:PORT=CODE…\n".utf8))
+            FileHandle.standardError.write(Data(usage.utf8))
             exit(2)
         }
     }
     guard let trustStore, !devices.isEmpty else {
-        FileHandle.standardError.write(
-            Data("usage: swift-home-bench commission --paa-trust-store DIR [ADDRESS]:PORT=CODE…\n".utf8))
+        FileHandle.standardError.write(Data(usage.utf8))
+        exit(2)
+    }
+    guard !interfaces.isEmpty || devices.allSatisfy({ $0.address != nil }) else {
+        FileHandle.standardError.write(Data("a CODE with no address is found by DNS-SD: give --interface\n".utf8))
         exit(2)
     }
     do {
         emit([
             (
                 "Commissioning against \(devices.count) device(s), wall time per step (median):",
-                try await runCommissioningBenchmark(devices: devices, trustStorePath: trustStore)
+                try await runCommissioningBenchmark(
+                    devices: devices, interfaces: interfaces, trustStorePath: trustStore)
             )
         ])
     } catch {
