@@ -71,7 +71,8 @@ if arguments.first == "scale-farm" {
         exit(1)
     }
 } else if arguments.first == "commission" {
-    let usage = "usage: swift-home-bench commission --paa-trust-store DIR [--interface NAME…] [ADDRESS]:PORT=CODE | CODE…\n"
+    let usage =
+        "usage: swift-home-bench commission --paa-trust-store DIR [--interface NAME…] [ADDRESS]:PORT=CODE | CODE…\n"
     var trustStore: String?
     var interfaces: [String] = []
     var devices: [(address: SocketAddress?, code: String)] = []
