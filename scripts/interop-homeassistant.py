@@ -56,11 +56,12 @@ async def start_home_assistant():
     return hass
 
 
-async def until(what, predicate, timeout):
+async def until(what, predicate, timeout, seen=None):
+    """Waits for predicate; SEEN (a list) is what was observed meanwhile, shown when the wait fails."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError(f"within {timeout} s: {what}")
+            raise AssertionError(f"within {timeout} s: {what}" + (f" (seen: {seen})" if seen is not None else ""))
         await asyncio.sleep(0.05)
 
 
@@ -99,6 +100,11 @@ async def main():
     contact = contacts[0].entity_id
     assert contacts[0].state in ("on", "off"), contacts[0]
     print(f"PASS (the contact sensor is {contact}, a door binary sensor, now {contacts[0].state})")
+    # Every state the contact's entity takes, with when: a failed wait shows what did arrive.
+    contact_states = []
+    hass.bus.async_listen("state_changed", core.callback(
+        lambda event: contact_states.append((round(time.monotonic(), 3), event.data["new_state"].state))
+        if event.data["entity_id"] == contact and event.data["new_state"] else None))
 
     buttons = [s for s in hass.states.async_all("event") if "initial_press" in s.attributes.get("event_types", [])]
     assert len(buttons) == 4, [(s.entity_id, s.attributes) for s in hass.states.async_all("event")]
@@ -163,10 +169,12 @@ async def main():
     fired = [e for e, state in pressed.items() if hass.states.get(e).state != state]
     print(f"PASS (a button pressed on the panel reaches {fired[0]}: "
           f"{hass.states.get(fired[0]).attributes['event_type']})")
-    await until("the opened contact reaches the binary sensor", lambda: hass.states.get(contact).state == "on", 20)
+    await until("the opened contact reaches the binary sensor", lambda: hass.states.get(contact).state == "on", 20,
+                contact_states)
     # Closed only once the open was seen: both changes within one report interval would show only the last.
-    print("CLOSE", flush=True)
-    await until("the closed contact reaches the binary sensor", lambda: hass.states.get(contact).state == "off", 20)
+    print(f"CLOSE at {time.monotonic():.3f}", flush=True)
+    await until("the closed contact reaches the binary sensor", lambda: hass.states.get(contact).state == "off", 20,
+                contact_states)
     print(f"PASS (the contact opened and closed reaches {contact}: {was} -> on -> off)")
 
     # One hub, two views: a plug added through Home Assistant (the call its matter/commission command makes) is a

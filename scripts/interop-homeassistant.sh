@@ -30,6 +30,11 @@ source "$(dirname "$0")/lab-work.sh"
 fail() {
   echo "FAIL: $*" >&2
   [ -f "$work/serve.out" ] && sed 's/^/  serve: /' "$work/serve.out" | tail -n 40 >&2
+  # What each device says it did (opened, closed, pressed, switched): a change that never reached Home Assistant
+  # shows whether the device made it.
+  for name in light contact panel plug; do
+    [ -f "$work/$name.out" ] && tail -n +2 "$work/$name.out" | tail -n 15 | sed "s/^/  $name: /" >&2
+  done
   [ -f "$work/ha/home-assistant.log" ] && grep -E " (ERROR|WARNING) |Traceback|Error" "$work/ha/home-assistant.log" | tail -n 40 | sed 's/^/  hass: /' >&2
   exit 1
 }
