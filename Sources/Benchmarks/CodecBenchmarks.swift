@@ -96,10 +96,10 @@ func runCodecBenchmarks() throws -> Report {
     let context = SHA256.hash(Array("CHIP PAKE V1 Commissioning".utf8))
     let random = SystemRandom()
     let exchange = try Measurement.run("spake2+", iterations: 50) {
-        let prover = try Spake2PlusProver(context: context, w0: w0, w1: w1, random: random)
+        let prover = try Spake2PlusProver(context: context, w0: w0, random: random)
         var verifier = try Spake2PlusVerifier(context: context, verifierData: verifierData, random: random)
         let (shareV, confirmV) = try verifier.respond(shareP: prover.shareP)
-        let (confirmP, proverKey) = try prover.respond(shareV: shareV, confirmV: confirmV)
+        let (confirmP, proverKey) = try prover.respond(shareV: shareV, confirmV: confirmV, w1: w1)
         let verifierKey = try verifier.finish(confirmP: confirmP)
         precondition(proverKey == verifierKey, "SPAKE2+ roles disagree")
     }

@@ -5,14 +5,36 @@ public enum Spake2Plus {
     public static func computeW0W1(
         passcode: UInt32, salt: [UInt8], iterations: Int
     ) throws(CryptoError) -> (w0: [UInt8], w1: [UInt8]) {
-        let passcodeBytes = (0..<4).map { UInt8(truncatingIfNeeded: passcode >> (8 * $0)) }
+        let (w0, w1) = try computeW0(passcode: passcode, salt: salt, iterations: iterations)
+        return (w0, try w1.value())
+    }
+
+    /// w0 now, and w1 while it is derived on another core: w0s takes PBKDF2's first two blocks, w1s the rest of the
+    /// second and the third, and the prover needs w1 only once the verifier's share has arrived, so the commissioner
+    /// sends Pake1 while the third block is derived.
+    public static func computeW0(
+        passcode: UInt32, salt: [UInt8], iterations: Int
+    ) throws(CryptoError) -> (w0: [UInt8], w1: PendingScalar) {
+        let password = (0..<4).map { UInt8(truncatingIfNeeded: passcode >> (8 * $0)) }
         let seedLength = CryptoConstants.spake2PlusWSeedLength
-        let seeds = try PBKDF2SHA256.deriveKey(
-            password: passcodeBytes, salt: salt, iterations: iterations, outputLength: 2 * seedLength)
-        let group = try P256Group()
-        let w0 = try group.reduce(Array(seeds.prefix(seedLength))).bytes(length: CryptoConstants.p256ScalarLength)
-        let w1 = try group.reduce(Array(seeds.suffix(seedLength))).bytes(length: CryptoConstants.p256ScalarLength)
+        let blockLength = PBKDF2SHA256.blockLength
+        let blockCount = (2 * seedLength + blockLength - 1) / blockLength
+        let w0Blocks = (seedLength + blockLength - 1) / blockLength
+        let leading = Array(
+            try PBKDF2SHA256.blocks(1...w0Blocks, password: password, salt: salt, iterations: iterations).joined())
+        let w0 = try reduce(Array(leading.prefix(seedLength)))
+        let w1 = PendingScalar { () throws(CryptoError) -> [UInt8] in
+            let trailing = try PBKDF2SHA256.blocks(
+                (w0Blocks + 1)...blockCount, password: password, salt: salt, iterations: iterations
+            ).joined()
+            return try reduce(Array((leading.dropFirst(seedLength) + trailing).prefix(seedLength)))
+        }
         return (w0, w1)
+    }
+
+    /// A 40-byte seed reduced mod n, as a 32-byte big-endian scalar.
+    private static func reduce(_ seed: [UInt8]) throws(CryptoError) -> [UInt8] {
+        try P256Group().reduce(seed).bytes(length: CryptoConstants.p256ScalarLength)
     }
 
     /// The verifier a commissionee stores instead of its passcode: w0 and L = w1·P.

@@ -8,7 +8,9 @@ public struct PASEInitiator: Sendable {
     private enum State: Sendable {
         case idle
         case awaitingPBKDFParamResponse(request: [UInt8], initiatorRandom: [UInt8])
-        case awaitingPake2(prover: Spake2PlusProver, peerSessionID: UInt16, peerParameters: SessionParameters?)
+        /// w1 is still being derived while Pake1 is on its way (`Spake2Plus.computeW0`).
+        case awaitingPake2(
+            prover: Spake2PlusProver, w1: PendingScalar, peerSessionID: UInt16, peerParameters: SessionParameters?)
         case awaitingStatusReport(session: EstablishedSession)
         case finished
     }
@@ -83,19 +85,21 @@ public struct PASEInitiator: Sendable {
             try PASEValidation.check(parameters)
             let context = SHA256.hash(SecureChannelLimits.paseContextPrefix + request + payload)
             let prover: Spake2PlusProver
+            let w1: PendingScalar
             do {
-                let (w0, w1) = try Spake2Plus.computeW0W1(
+                let w0: [UInt8]
+                (w0, w1) = try Spake2Plus.computeW0(
                     passcode: passcode, salt: parameters.salt, iterations: Int(parameters.iterations))
-                prover = try Spake2PlusProver(context: context, w0: w0, w1: w1, random: random)
+                prover = try Spake2PlusProver(context: context, w0: w0, random: random)
             } catch {
                 throw .crypto(error)
             }
             state = .awaitingPake2(
-                prover: prover, peerSessionID: response.responderSessionID,
+                prover: prover, w1: w1, peerSessionID: response.responderSessionID,
                 peerParameters: response.responderSessionParameters)
             return [.send(.pasePake1, Pake1(pA: prover.shareP).encodedPayload())]
 
-        case .awaitingPake2(let prover, let peerSessionID, let peerParameters):
+        case .awaitingPake2(let prover, let w1, let peerSessionID, let peerParameters):
             try expect(opcode, .pasePake2, "Pake2")
             let pake2 = try Pake2.decodePayload(payload, name: "Pake2")
             guard pake2.pB.count == SecureChannelLimits.shareLength,
@@ -106,7 +110,7 @@ public struct PASEInitiator: Sendable {
             let confirmP: [UInt8]
             let keys: SessionKeys
             do {
-                let result = try prover.respond(shareV: pake2.pB, confirmV: pake2.cB)
+                let result = try prover.respond(shareV: pake2.pB, confirmV: pake2.cB, w1: w1.value())
                 confirmP = result.confirmP
                 keys = try SessionKeys(sharedSecret: result.sharedKey, salt: [])
             } catch .authenticationFailure {

@@ -7,14 +7,15 @@ import Testing
     func proverReproducesPublishedVector(vector: Spake2PlusVector) throws {
         let prover = try vector.prover()
         #expect(prover.shareP == vector.shareP)
-        let schedule = try prover.keySchedule(shareV: vector.shareV)
+        let schedule = try prover.keySchedule(shareV: vector.shareV, w1: Spake2PlusVector.w1)
         #expect(schedule.ka == vector.ka)
         #expect(schedule.ke == vector.ke)
         #expect(schedule.kcA == vector.kcA)
         #expect(schedule.kcB == vector.kcB)
         #expect(schedule.confirmP == vector.confirmP)
         #expect(schedule.confirmV == vector.confirmV)
-        let (confirmP, sharedKey) = try prover.respond(shareV: vector.shareV, confirmV: vector.confirmV)
+        let (confirmP, sharedKey) = try prover.respond(
+            shareV: vector.shareV, confirmV: vector.confirmV, w1: Spake2PlusVector.w1)
         #expect(confirmP == vector.confirmP)
         #expect(sharedKey == vector.ke)
     }
@@ -24,10 +25,11 @@ import Testing
         var confirmV = vector.confirmV
         confirmV[31] ^= 0x01
         #expect(throws: CryptoError.authenticationFailure) {
-            try vector.prover().respond(shareV: vector.shareV, confirmV: confirmV)
+            try vector.prover().respond(shareV: vector.shareV, confirmV: confirmV, w1: Spake2PlusVector.w1)
         }
         #expect(throws: CryptoError.authenticationFailure) {
-            try vector.prover().respond(shareV: vector.shareV, confirmV: Array(vector.confirmV.prefix(16)))
+            try vector.prover().respond(
+                shareV: vector.shareV, confirmV: Array(vector.confirmV.prefix(16)), w1: Spake2PlusVector.w1)
         }
     }
 
@@ -36,9 +38,11 @@ import Testing
         var offCurve = vector.shareV
         offCurve[64] ^= 0x01
         #expect(throws: CryptoError.invalidPoint) {
-            try vector.prover().respond(shareV: offCurve, confirmV: vector.confirmV)
+            try vector.prover().respond(shareV: offCurve, confirmV: vector.confirmV, w1: Spake2PlusVector.w1)
         }
-        #expect(throws: CryptoError.invalidPoint) { try vector.prover().respond(shareV: [], confirmV: vector.confirmV) }
+        #expect(throws: CryptoError.invalidPoint) {
+            try vector.prover().respond(shareV: [], confirmV: vector.confirmV, w1: Spake2PlusVector.w1)
+        }
     }
 
     // Y = w0·N makes Y − w0·N the identity: the shared point Z would be the identity, which must be refused.
@@ -50,18 +54,19 @@ import Testing
         )
         let vector = Spake2PlusVector.all[1]
         #expect(throws: CryptoError.invalidPoint) {
-            try vector.prover().respond(shareV: w0N, confirmV: vector.confirmV)
+            try vector.prover().respond(shareV: w0N, confirmV: vector.confirmV, w1: Spake2PlusVector.w1)
         }
     }
 
-    @Test func invalidScalarsAreRejected() {
+    @Test func invalidScalarsAreRejected() throws {
         #expect(throws: CryptoError.invalidKey("P-256 scalar is 31 bytes, expected 32")) {
-            try Spake2PlusProver(
-                context: [], w0: Array(Spake2PlusVector.w0.prefix(31)), w1: Spake2PlusVector.w1, random: SystemRandom())
+            try Spake2PlusProver(context: [], w0: Array(Spake2PlusVector.w0.prefix(31)), random: SystemRandom())
         }
+        // w1 comes with the verifier's answer, and is checked there.
+        let vector = Spake2PlusVector.all[1]
         #expect(throws: CryptoError.invalidKey("P-256 scalar is zero or not below the group order")) {
-            try Spake2PlusProver(
-                context: [], w0: Spake2PlusVector.w0, w1: [UInt8](repeating: 0, count: 32), random: SystemRandom())
+            try vector.prover().respond(
+                shareV: vector.shareV, confirmV: vector.confirmV, w1: [UInt8](repeating: 0, count: 32))
         }
     }
 }

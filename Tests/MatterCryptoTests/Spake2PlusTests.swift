@@ -26,16 +26,31 @@ import Testing
         #expect(try P256.PrivateKey(rawRepresentation: w1).publicKey.x963Representation == data.l)
     }
 
+    // PASE's split: w0 at once from PBKDF2's first two blocks, w1 later from the second's tail and the third; each
+    // as the whole 80-byte derivation (passcode little-endian) gives it.
+    @Test(arguments: [1, 1000, 10000])
+    func w0NowAndW1LaterMatchTheWholeDerivation(iterations: Int) throws {
+        let passcode: UInt32 = 20202021
+        let seeds = try PBKDF2SHA256.deriveKey(
+            password: [0x25, 0x42, 0x34, 0x01], salt: Self.salt, iterations: iterations, outputLength: 80)
+        let group = try P256Group()
+        let (w0, w1) = try Spake2Plus.computeW0(passcode: passcode, salt: Self.salt, iterations: iterations)
+        #expect(w0 == (try group.reduce(Array(seeds.prefix(40))).bytes(length: 32)))
+        let expectedW1 = try group.reduce(Array(seeds.suffix(40))).bytes(length: 32)
+        #expect(try w1.value() == expectedW1)
+        #expect(try w1.value() == expectedW1, "asked again, the same scalar")
+    }
+
     @Test func fullExchangeAgreesOnSharedKey() throws {
         let context = SHA256.hash(Array("PASE request and response".utf8))
         let (w0, w1) = try Spake2Plus.computeW0W1(passcode: 20202021, salt: Self.salt, iterations: 1000)
-        let prover = try Spake2PlusProver(context: context, w0: w0, w1: w1, random: DeterministicRandom(seed: 1))
+        let prover = try Spake2PlusProver(context: context, w0: w0, random: DeterministicRandom(seed: 1))
         var verifier = try Spake2PlusVerifier(
             context: context,
             verifierData: Spake2Plus.verifierData(passcode: 20202021, salt: Self.salt, iterations: 1000),
             random: DeterministicRandom(seed: 2))
         let (shareV, confirmV) = try verifier.respond(shareP: prover.shareP)
-        let (confirmP, proverKey) = try prover.respond(shareV: shareV, confirmV: confirmV)
+        let (confirmP, proverKey) = try prover.respond(shareV: shareV, confirmV: confirmV, w1: w1)
         let verifierKey = try verifier.finish(confirmP: confirmP)
         #expect(proverKey == verifierKey)
         #expect(proverKey.count == 16)
@@ -44,27 +59,31 @@ import Testing
     @Test func wrongPasscodeFailsOnBothSides() throws {
         let context = SHA256.hash(Array("PASE".utf8))
         let (w0, w1) = try Spake2Plus.computeW0W1(passcode: 20202022, salt: Self.salt, iterations: 1000)
-        let prover = try Spake2PlusProver(context: context, w0: w0, w1: w1, random: SystemRandom())
+        let prover = try Spake2PlusProver(context: context, w0: w0, random: SystemRandom())
         var verifier = try Spake2PlusVerifier(
             context: context,
             verifierData: Spake2Plus.verifierData(passcode: 20202021, salt: Self.salt, iterations: 1000),
             random: SystemRandom())
         let (shareV, confirmV) = try verifier.respond(shareP: prover.shareP)
-        #expect(throws: CryptoError.authenticationFailure) { try prover.respond(shareV: shareV, confirmV: confirmV) }
+        #expect(throws: CryptoError.authenticationFailure) {
+            try prover.respond(shareV: shareV, confirmV: confirmV, w1: w1)
+        }
         // A prover that skipped its check still cannot produce the cA the verifier expects.
-        let proverView = try prover.keySchedule(shareV: shareV)
+        let proverView = try prover.keySchedule(shareV: shareV, w1: w1)
         #expect(throws: CryptoError.authenticationFailure) { try verifier.finish(confirmP: proverView.confirmP) }
     }
 
     @Test func differentContextsDoNotAgree() throws {
         let (w0, w1) = try Spake2Plus.computeW0W1(passcode: 20202021, salt: Self.salt, iterations: 1000)
-        let prover = try Spake2PlusProver(context: [1], w0: w0, w1: w1, random: SystemRandom())
+        let prover = try Spake2PlusProver(context: [1], w0: w0, random: SystemRandom())
         var verifier = try Spake2PlusVerifier(
             context: [2],
             verifierData: Spake2PlusVerifierData(
                 w0: w0, l: P256.PrivateKey(rawRepresentation: w1).publicKey.x963Representation), random: SystemRandom())
         let (shareV, confirmV) = try verifier.respond(shareP: prover.shareP)
-        #expect(throws: CryptoError.authenticationFailure) { try prover.respond(shareV: shareV, confirmV: confirmV) }
+        #expect(throws: CryptoError.authenticationFailure) {
+            try prover.respond(shareV: shareV, confirmV: confirmV, w1: w1)
+        }
     }
 }
 

@@ -64,7 +64,7 @@ struct Spake2PlusVector: Sendable, CustomTestStringConvertible {
     func prover() throws -> Spake2PlusProver {
         try Spake2PlusProver(
             context: Self.context, proverIdentity: proverIdentity, verifierIdentity: verifierIdentity,
-            w0: Self.w0, w1: Self.w1, x: x)
+            w0: Self.w0, x: x)
     }
 
     func verifier() throws -> Spake2PlusVerifier {
