@@ -1,10 +1,11 @@
 """Time commissionings with connectedhomeip's Python controller (home-assistant-chip-core), for bench-commission.sh.
 
-Arguments: storage file, PAA trust store directory, then one target per device, each commissioned once in turn by
+Arguments: results file, storage file, PAA trust store directory, then one target per device, each commissioned once in turn by
 one warm controller: `ip=ADDRESS,PORT,PASSCODE` (PASE at that address, then commissioning) or `code=PAYLOAD` (a QR
 or manual code, the device found by DNS-SD). Each commissioning is timed from the call to its return, as our bench
-times `Hub.commission`, and printed as one JSON line: {"method": "ip"|"code", "seconds": S}. Exits 1 on the first
-failure.
+times `Hub.commission`, and appended to the results file as one JSON line: {"method": "ip"|"code", "seconds": S}
+(a file of its own: the stack's native code writes to standard output too, and once broke into such a line). Exits 1
+on the first failure.
 """
 import asyncio
 import json
@@ -17,7 +18,12 @@ from chip.ChipDeviceCtrl import DiscoveryType
 from chip.ChipStack import ChipStack
 
 
-async def main(storage: str, paa_dir: str, targets: list[str]) -> int:
+def record(results: str, line: dict) -> None:
+    with open(results, "a") as file:
+        file.write(json.dumps(line) + "\n")
+
+
+async def main(results: str, storage: str, paa_dir: str, targets: list[str]) -> int:
     chip.native.Init()
     stack = ChipStack(persistentStoragePath=storage, enableServerInteractions=False)
     authorities = chip.CertificateAuthority.CertificateAuthorityManager(chipStack=stack)
@@ -40,10 +46,10 @@ async def main(storage: str, paa_dir: str, targets: list[str]) -> int:
             else:
                 raise ValueError(f"unknown target {target!r}")
         except Exception as error:
-            print(json.dumps({"method": method, "error": repr(error)}), flush=True)
+            record(results, {"method": method, "error": repr(error)})
             status = 1
             break
-        print(json.dumps({"method": method, "seconds": time.monotonic() - started}), flush=True)
+        record(results, {"method": method, "seconds": time.monotonic() - started})
     controller.Shutdown()
     authorities.Shutdown()
     stack.Shutdown()
@@ -51,4 +57,4 @@ async def main(storage: str, paa_dir: str, targets: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3:])))
+    sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:])))

@@ -57,10 +57,8 @@ ours() {
 }
 controller() {
   start_devices "$1"; mapfile -t list < <(targets "$1" "$2")
-  chip_python "$repo/scripts/bench-commission-controller.py" "$work/$1-storage.json" "$PEERS_HOME/paa" "${list[@]}" \
-    >"$work/$1.out" 2>"$work/$1.log" || { tail -30 "$work/$1.log"; cat "$work/$1.out"; exit 1; }
-  # Its JSON lines alone: the stack's native log goes to stderr, apart, and cannot break into them.
-  grep '^{' "$work/$1.out" >"$work/$1.json"
+  chip_python "$repo/scripts/bench-commission-controller.py" "$work/$1.json" "$work/$1-storage.json" \
+    "$PEERS_HOME/paa" "${list[@]}" >"$work/$1.log" 2>&1 || { tail -30 "$work/$1.log"; cat "$work/$1.json"; exit 1; }
 }
 
 ours ours-address '[::1]:{port}={manual_code}'
