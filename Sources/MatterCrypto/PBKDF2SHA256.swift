@@ -43,11 +43,8 @@ public enum PBKDF2SHA256 {
             }
             results.withLock { $0[offset] = result }
         }
-        return try results.withLock { $0 }.map { (result) throws(CryptoError) -> [UInt8] in
-            // concurrentPerform returns once every iteration has run, so each has its result.
-            guard let result else { throw CryptoError.openSSL("a PBKDF2 block was not derived") }
-            return try result.get()
-        }
+        // concurrentPerform returns once every iteration has run, so each has its result.
+        return try results.withLock { $0 }.map { (result) throws(CryptoError) -> [UInt8] in try result!.get() }
     }
 
     /// F(P, S, c, i) = U_1 ⊕ … ⊕ U_c, with U_1 = HMAC(P, S ‖ INT(i)) and U_j = HMAC(P, U_j−1). One keyed HMAC
@@ -59,21 +56,15 @@ public enum PBKDF2SHA256 {
         defer { EVP_MAC_free(mac) }
         guard let context = EVP_MAC_CTX_new(mac) else { throw openSSLError("EVP_MAC_CTX_new(HMAC)") }
         defer { EVP_MAC_CTX_free(context) }
-        let keyed = "digest".withCString { key in
-            "SHA256".withCString { digest in
-                let parameters = [
-                    OSSL_PARAM_construct_utf8_string(key, UnsafeMutablePointer(mutating: digest), 0),
-                    OSSL_PARAM_construct_end(),
-                ]
-                return password.withUnsafeBytes { passwordBytes in
-                    // A nil key pointer means "keep the key": an empty password still gets a real pointer.
-                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { placeholder in
-                        let bytes =
-                            passwordBytes.isEmpty
-                            ? UnsafeRawBufferPointer(placeholder).baseAddress : passwordBytes.baseAddress
-                        return EVP_MAC_init(
-                            context, bytes?.assumingMemoryBound(to: UInt8.self), password.count, parameters)
-                    }
+        // A nil key pointer means "keep the key": an empty password still gets a real pointer.
+        let keyed = try password.withNonNullBytes { (bytes) throws(CryptoError) -> Int32 in
+            "digest".withCString { key in
+                "SHA256".withCString { digest in
+                    let parameters = [
+                        OSSL_PARAM_construct_utf8_string(key, UnsafeMutablePointer(mutating: digest), 0),
+                        OSSL_PARAM_construct_end(),
+                    ]
+                    return EVP_MAC_init(context, bytes, password.count, parameters)
                 }
             }
         }
