@@ -448,13 +448,17 @@ private final class MatterServerClient: Sendable {
 
     /// The nodes now as the reply, then every change as events. The listener is registered before the snapshot is
     /// read, so no change is missed; one that the snapshot already shows is sent again, which the client takes as
-    /// the same state.
+    /// the same state. The reply is queued before the listener can send anything: python-matter-server's client
+    /// reads the first message after its request as the reply (§9.1), so an event before it would break the client.
     private func startListening(_ id: String) {
         let changes = context.model.changes(.all)
         let snapshot = context.model.snapshot
         let known = Dictionary(uniqueKeysWithValues: snapshot.devices.keys.map { ($0, KnownNode($0, snapshot)) })
+        let reply = Self.reply(id, JSONValue.array(MatterServerNodes.all(snapshot) + peers.testNodes.all).rendered)
         let begun = listening.withLock { listening -> Bool in
             guard listening == nil else { return false }
+            // Under the lock that `forward` takes before it sends: no event can be queued ahead of the reply.
+            send(reply)
             let task = Task { [weak self] in
                 for await update in changes {
                     guard let self else { return }
@@ -467,7 +471,6 @@ private final class MatterServerClient: Sendable {
         guard begun else {
             return send(Self.error(messageID: id, code: 0, "this client is already listening"))
         }
-        send(Self.reply(id, JSONValue.array(MatterServerNodes.all(snapshot) + peers.testNodes.all).rendered))
     }
 
     /// One batch of the model's changes as the protocol's events. A node whose endpoints changed is sent whole
