@@ -20,7 +20,7 @@ extension HomeModel.NodeView {
 /// command is sent; from then on the node's connection is kept up, and every change it reports (attributes,
 /// connectivity) goes into the home model, which tells the queries that follow that node.
 final class LiveNodes: Sendable {
-    private typealias Feed = SerialInbox<(NodeConnection, NodeConnection.Event)>
+    private typealias Feed = SerialInbox<(NodeConnection, NodeConnection.Event, HomeModel.NodeView)>
 
     private struct State {
         var connections: NodeConnections?
@@ -48,10 +48,7 @@ final class LiveNodes: Sendable {
     func connection(to nodeID: UInt64) async throws(HomeError) -> NodeConnection {
         let connection = try await start(nodeID)
         await Self.waitAtMostFirstContact { try? await connection.connected() }
-        // Every path is offered as changed; the model keeps only those whose value is new to it. A cache taken in
-        // silently would reach the hub's own model but never its clients' mirrors, which learn values only from
-        // changes: a client that asked right after the first contact saw the node online with no clusters.
-        await refresh(nodeID, from: connection, changed: Set(await connection.cache.paths))
+        await refresh(nodeID, from: connection)
         return connection
     }
 
@@ -62,7 +59,7 @@ final class LiveNodes: Sendable {
         let changes = model.changes(.home)
         for nodeID in nodeIDs {
             guard let connection = try? await start(nodeID) else { continue }
-            await refresh(nodeID, from: connection, changed: Set(await connection.cache.paths))
+            await refresh(nodeID, from: connection)
         }
         let model = model
         let firstTried = { @Sendable in
@@ -169,8 +166,8 @@ final class LiveNodes: Sendable {
             if let connections = state.connections { return connections }
             do {
                 let connections = try NodeConnections(hub: hub, interfaces: interfaces, settings: settings) {
-                    [weak self] connection, event in
-                    self?.state.withLock { $0.feeds[connection.nodeID] }?.deliver((connection, event))
+                    [weak self] connection, event, view in
+                    self?.state.withLock { $0.feeds[connection.nodeID] }?.deliver((connection, event, view))
                 }
                 state.connections = connections
                 return connections
@@ -184,11 +181,16 @@ final class LiveNodes: Sendable {
     private func openFeed(_ nodeID: UInt64) {
         state.withLock { state in
             guard state.feeds[nodeID] == nil else { return }
-            state.feeds[nodeID] = Feed { [weak self] connection, event in await self?.take(event, from: connection) }
+            state.feeds[nodeID] = Feed { [weak self] connection, event, view in
+                await self?.take(event, view, from: connection)
+            }
         }
     }
 
-    private func take(_ event: NodeConnection.Event, from connection: NodeConnection) async {
+    /// One event of the node's connection, with the node as that event left it.
+    private func take(
+        _ event: NodeConnection.Event, _ view: HomeModel.NodeView, from connection: NodeConnection
+    ) async {
         let nodeID = connection.nodeID
         var changed: Set<ConcreteAttributePath> = []
         var events: [NodeEvent] = []
@@ -196,19 +198,19 @@ final class LiveNodes: Sendable {
         case .attributes(let paths):
             changed = paths
             if paths.contains(where: { $0.cluster == DescriptorCluster.id.rawValue }) {
-                await reconcile(nodeID, from: connection)
+                await reconcile(nodeID, from: view.cache)
             }
         case .events(let heard): events = heard
         case .connectivity: break
         }
-        await refresh(nodeID, from: connection, changed: changed, events: events)
+        model.nodeReported(nodeID, view: view, changed: changed, events: events)
     }
 
     /// The node's Descriptor clusters changed (or were first heard): the store's endpoints, tags and devices follow
     /// them, so a bridge's new bridged device appears (under its bridge's label for it), and one it dropped goes. A
     /// cache that does not describe the whole node (a subscription to some paths only) changes nothing.
-    private func reconcile(_ nodeID: UInt64, from connection: NodeConnection) async {
-        guard let description = try? NodeInterview.describe(await connection.cache) else { return }
+    private func reconcile(_ nodeID: UInt64, from cache: AttributeCache) async {
+        guard let description = try? NodeInterview.describe(cache) else { return }
         _ = try? await hub.store.reconcileEndpoints(of: nodeID, with: description) { endpoint in
             // A bridged device is called what its bridge calls it; otherwise the product's name and the endpoint.
             let fallback = "\(description.productName) \(endpoint?.endpoint ?? 0)"
@@ -216,11 +218,13 @@ final class LiveNodes: Sendable {
         }
     }
 
-    private func refresh(
-        _ nodeID: UInt64, from connection: NodeConnection, changed: Set<ConcreteAttributePath>,
-        events: [NodeEvent] = []
-    ) async {
-        let view = HomeModel.NodeView(cache: await connection.cache, state: await connection.state)
-        model.nodeReported(nodeID, view: view, changed: changed, events: events)
+    /// The node as its connection holds it now, every path offered as changed; the model keeps only those whose
+    /// value is new to it. A cache taken in silently would reach the hub's own model but never its clients' mirrors,
+    /// which learn values only from changes (a client that asked right after the first contact would see the node
+    /// online with no clusters). The events of the connection's feed that this view is ahead of change
+    /// nothing but their events (`HomeModel.nodeReported`).
+    private func refresh(_ nodeID: UInt64, from connection: NodeConnection) async {
+        let view = await connection.view
+        model.nodeReported(nodeID, view: view, changed: Set(view.cache.paths))
     }
 }

@@ -37,10 +37,15 @@ public final class HomeModel: Sendable {
     public struct NodeView: Sendable, Hashable, Codable {
         public var cache: AttributeCache
         public var state: NodeConnection.State
+        /// Which of its connection's moments this view shows. Numbered across the process (a newer connection's
+        /// views are newer too), so the model can tell a view older than the one it holds; 0 for a view no
+        /// connection made.
+        public var revision: UInt64
 
-        public init(cache: AttributeCache, state: NodeConnection.State) {
+        public init(cache: AttributeCache, state: NodeConnection.State, revision: UInt64 = 0) {
             self.cache = cache
             self.state = state
+            self.revision = revision
         }
     }
 
@@ -247,25 +252,30 @@ public final class HomeModel: Sendable {
     // MARK: Live reports
 
     /// The node's connection reported: its connectivity, for `changed` paths new attribute values, and new events.
+    /// `changed` names every path whose value in `view` may differ from the view the model holds: a value that
+    /// changed outside it would be taken in silently, and no listener would ever hear of it. A view older than the
+    /// one held (`revision`) is not taken: what it shows is already in, newer; only its events are news.
     public func nodeReported(
         _ nodeID: UInt64, view: NodeView, changed: Set<ConcreteAttributePath>, events: [NodeEvent] = []
     ) {
         state.withLock { state in
             // A node that left the home meanwhile keeps no view.
             guard state.snapshot.devices[nodeID] != nil else { return }
-            let previous = state.snapshot.views[nodeID]
-            state.snapshot.views[nodeID] = view
             var changes: [Change] = []
-            if previous?.state != view.state { changes.append(.connectivity(nodeID, view.state)) }
-            var byEndpoint: [UInt16: [ConcreteAttributePath: TLVElement?]] = [:]
-            // A path the model already held at this value is no change (a report that repeats what a first contact
-            // took in).
-            for path in changed where !(previous?.cache.sameValue(path, as: view.cache) ?? false) {
-                byEndpoint[path.endpoint, default: [:]][path] = .some(
-                    view.cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute))
-            }
-            for (endpoint, values) in byEndpoint.sorted(by: { $0.key < $1.key }) {
-                changes.append(.attributes(nodeID: nodeID, endpoint: endpoint, values: values))
+            let previous = state.snapshot.views[nodeID]
+            if previous.map({ view.revision >= $0.revision }) ?? true {
+                state.snapshot.views[nodeID] = view
+                if previous?.state != view.state { changes.append(.connectivity(nodeID, view.state)) }
+                var byEndpoint: [UInt16: [ConcreteAttributePath: TLVElement?]] = [:]
+                // A path the model already held at this value is no change (a report that repeats what a first
+                // contact took in).
+                for path in changed where !(previous?.cache.sameValue(path, as: view.cache) ?? false) {
+                    byEndpoint[path.endpoint, default: [:]][path] = .some(
+                        view.cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute))
+                }
+                for (endpoint, values) in byEndpoint.sorted(by: { $0.key < $1.key }) {
+                    changes.append(.attributes(nodeID: nodeID, endpoint: endpoint, values: values))
+                }
             }
             if !events.isEmpty {
                 var recent = state.snapshot.recentEvents[nodeID, default: []] + events

@@ -2,6 +2,7 @@ import Foundation
 import MatterInteraction
 import MatterMessaging
 import MatterPlatform
+import Synchronization
 
 /// The live connection to one commissioned node: a secure session, one wildcard subscription that keeps an
 /// `AttributeCache` of the whole node current and hears its events, and honest connectivity. A subscription that falls silent past its
@@ -18,9 +19,11 @@ public actor NodeConnection {
     private let transport: MatterTransport
     private let router: InteractionRouter
     private let establishSession: @Sendable () async throws -> NodeSession
-    /// Hears every event from the connection's start, on its executor, synchronously: the owner's feed, which holds
-    /// no task (`NodeConnections`).
-    private let observer: @Sendable (NodeConnection, Event) -> Void
+    /// Hears every event from the connection's start, on its executor, synchronously, with the node as that event
+    /// left it: the owner's feed, which holds no task (`NodeConnections`). The view is taken then, not when the feed
+    /// gets to it: by then later reports may be in the cache, and a value taken in with an earlier event would
+    /// never be announced by its own.
+    private let observer: @Sendable (NodeConnection, Event, HomeModel.NodeView) -> Void
 
     public private(set) var state: State = .connecting
     /// Every attribute of the node as its reports left it.
@@ -34,6 +37,10 @@ public actor NodeConnection {
     /// Numbers the attempts, so that an update of an earlier attempt's subscription is told apart and ignored.
     private var attempts = 0
     private var backoff = ResubscriptionBackoff()
+    /// The revision of the node's view: a new one from the process-wide count with each event, so that views are
+    /// ordered across connections too.
+    private var revision = NodeConnection.nextRevision()
+    private static let revisions = Atomic<UInt64>(0)
     private var observers: [UInt64: AsyncStream<Event>.Continuation] = [:]
     private var lastObserver: UInt64 = 0
 
@@ -56,7 +63,7 @@ public actor NodeConnection {
     public init(
         nodeID: UInt64, transport: MatterTransport, router: InteractionRouter, settings: Settings = Settings(),
         cache: AttributeCache = AttributeCache(),
-        observer: @escaping @Sendable (NodeConnection, Event) -> Void = { _, _ in },
+        observer: @escaping @Sendable (NodeConnection, Event, HomeModel.NodeView) -> Void = { _, _, _ in },
         establishSession: @escaping @Sendable () async throws -> NodeSession
     ) {
         self.nodeID = nodeID
@@ -275,8 +282,18 @@ public actor NodeConnection {
         publish(.connectivity(new))
     }
 
+    /// The node now: its cache and state, read together.
+    public var view: HomeModel.NodeView {
+        HomeModel.NodeView(cache: cache, state: state, revision: revision)
+    }
+
+    private static func nextRevision() -> UInt64 {
+        revisions.add(1, ordering: .relaxed).newValue
+    }
+
     private func publish(_ event: Event) {
-        observer(self, event)
+        revision = Self.nextRevision()
+        observer(self, event, view)
         for stream in observers.values { stream.yield(event) }
     }
 

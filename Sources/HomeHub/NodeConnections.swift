@@ -10,7 +10,7 @@ public actor NodeConnections {
     public nonisolated let settings: NodeConnection.Settings
     private let hub: Hub
     private let interfaces: [String]
-    private let events: @Sendable (NodeConnection, NodeConnection.Event) -> Void
+    private let events: @Sendable (NodeConnection, NodeConnection.Event, HomeModel.NodeView) -> Void
     private var connections: [UInt64: NodeConnection] = [:]
     /// Every connection's CASE attempts pass through it, so a cold start of a large home never storms.
     private let establishing = ConcurrencyLimit(HubConstants.sessionEstablishmentsInFlight)
@@ -19,11 +19,11 @@ public actor NodeConnections {
     private var saving: Task<Void, Never>?
 
     /// `interfaces` are where nodes are looked up by DNS-SD; without any, their last known addresses are used.
-    /// `events` hears every event of every connection from its start, on the connection's executor, synchronously:
-    /// the home model's feed, which holds no task per node.
+    /// `events` hears every event of every connection from its start, with the node as the event left it, on the
+    /// connection's executor, synchronously: the home model's feed, which holds no task per node.
     public init(
         hub: Hub, interfaces: [String], settings: NodeConnection.Settings = NodeConnection.Settings(),
-        events: @escaping @Sendable (NodeConnection, NodeConnection.Event) -> Void = { _, _ in }
+        events: @escaping @Sendable (NodeConnection, NodeConnection.Event, HomeModel.NodeView) -> Void = { _, _, _ in }
     ) throws(SocketError) {
         self.hub = hub
         self.interfaces = interfaces
@@ -48,9 +48,9 @@ public actor NodeConnections {
         let connection = NodeConnection(
             nodeID: nodeID, transport: transport, router: router, settings: settings,
             cache: stored ?? AttributeCache(),
-            observer: { connection, event in
+            observer: { connection, event, view in
                 if case .attributes = event { unsaved.insert(connection.nodeID) }
-                events(connection, event)
+                events(connection, event, view)
             }
         ) {
             try await establishing.run {

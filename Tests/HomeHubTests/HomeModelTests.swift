@@ -169,6 +169,38 @@ import Testing
         }
     }
 
+    /// A view read from the connection ahead of its feed (a command's refresh) is newer than the feed's events still
+    /// queued: those change no value back, and their events are still heard.
+    @Test("a view older than the one the model holds changes no value back; its events are still news")
+    func anOlderViewChangesNothingButItsEvents() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await Self.addLight(store, 0x11, named: "Lamp")
+            let model = try await HomeModel(store: store)
+            var lamp = model.changes(.node(0x11)).makeAsyncIterator()
+            let (off, changed) = Self.onOff(false, version: 1)
+            let (on, _) = Self.onOff(true, version: 2)
+            model.nodeReported(0x11, view: HomeModel.NodeView(cache: on, state: .online, revision: 7), changed: changed)
+            let path = ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0)
+            #expect(
+                Self.changes(await lamp.next())
+                    == [
+                        .connectivity(0x11, .online),
+                        .attributes(nodeID: 0x11, endpoint: 1, values: [path: TLVElement(.bool(true))]),
+                    ])
+
+            let event = NodeEvent(
+                endpoint: 1, cluster: ClusterID(rawValue: 0x0006), event: EventID(rawValue: 0), number: 1,
+                priority: .info, timestamp: .systemMilliseconds(10), data: nil)
+            model.nodeReported(
+                0x11, view: HomeModel.NodeView(cache: off, state: .connecting, revision: 6), changed: changed,
+                events: [event])
+            #expect(Self.changes(await lamp.next()) == [.event(nodeID: 0x11, event)])
+            #expect(model.view(of: 0x11)?.revision == 7)
+            #expect(model.view(of: 0x11)?.cache.value(endpoint: 1, cluster: 6, attribute: 0) == TLVElement(.bool(true)))
+        }
+    }
+
     @Test func aRefusedWriteAndAFailedTransactionChangeNothingInMemory() async throws {
         try await withTemporaryDirectory { base in
             let store = try await HubStore(path: base + "/hub.sqlite")

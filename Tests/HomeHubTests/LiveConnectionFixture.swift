@@ -26,7 +26,8 @@ struct LiveConnectionFixture {
     /// `observer` hears its every event.
     func connect(
         to light: LoopbackLight, nodeID: UInt64 = 1, maxInterval: UInt16 = 1,
-        observer: @escaping @Sendable (NodeConnection, NodeConnection.Event) -> Void = { _, _ in }
+        observer: @escaping @Sendable (NodeConnection, NodeConnection.Event, HomeModel.NodeView) -> Void = { _, _, _ in
+        }
     ) async -> NodeConnection {
         let (controller, establishments) = (controller, establishments)
         let connection = NodeConnection(

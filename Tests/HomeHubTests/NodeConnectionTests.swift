@@ -1,6 +1,7 @@
 import Foundation
 import MatterDataModel
 import MatterInteraction
+import MatterTLV
 import Synchronization
 import Testing
 
@@ -48,27 +49,35 @@ import Testing
     }
 
     /// The owner's observer hears every event from the connection's start, synchronously and in order, with no
-    /// `events()` sequence registered: the priming, the node going online, then each change.
-    @Test func theObserverHearsEveryEventFromTheStartInOrder() async throws {
+    /// `events()` sequence registered: the priming, the node going online, then each change. Each comes with the node
+    /// as that event left it, not as it is when the owner gets to it: a value taken in with an earlier event would
+    /// never be announced by its own (a contact opened while its feed was behind reached no client).
+    @Test func theObserverHearsEveryEventFromTheStartInOrderWithTheNodeAsItLeftIt() async throws {
         let fixture = try LiveConnectionFixture()
         let light = try LoopbackLight()
         await light.start()
-        let observed = Mutex<[NodeConnection.Event]>([])
+        let observed = Mutex<[(event: NodeConnection.Event, view: HomeModel.NodeView)]>([])
         let (changes, change) = AsyncStream<Void>.makeStream()
-        let connection = await fixture.connect(to: light, maxInterval: 5) { connection, event in
+        let connection = await fixture.connect(to: light, maxInterval: 5) { connection, event, view in
             #expect(connection.nodeID == 1)
-            observed.withLock { $0.append(event) }
+            observed.withLock { $0.append((event, view)) }
             change.yield()
         }
         var heard = changes.makeAsyncIterator()
         while observed.withLock({ $0.count }) < 2 { _ = await heard.next() }
         await light.set(isOn: true)
         while observed.withLock({ $0.count }) < 3 { _ = await heard.next() }
-        let events = observed.withLock { $0 }
+        let (events, views) = observed.withLock { ($0.map(\.event), $0.map(\.view)) }
         #expect(events.count == 3)
         #expect(events.first == .attributes(Set(await connection.cache.paths)))
         #expect(events.dropFirst().first == .connectivity(.online))
         #expect(events.last == .attributes([LightDataModel.onOffPath]))
+
+        let onOff = { (view: HomeModel.NodeView) in view.cache.value(endpoint: 1, cluster: 6, attribute: 0) }
+        #expect(views.map(onOff) == [TLVElement(.bool(false)), TLVElement(.bool(false)), TLVElement(.bool(true))])
+        #expect(views.map(\.state) == [.connecting, .online, .online])
+        #expect(zip(views, views.dropFirst()).allSatisfy { $0.revision < $1.revision })
+        #expect(await connection.view == views.last)
         await fixture.stop([connection], [light])
     }
 
