@@ -5,9 +5,11 @@ import MatterTLV
 /// The events of a device (its endpoint, or every part of a multipart device), as its node reports them to the hub
 /// from the moment it is followed: `device.events.subscribe(SwitchTrait.InitialPressEvent.self)`, every event of one
 /// trait (`subscribe(allOf: SwitchTrait.self)`), or all of them (`subscribeAll()`). Subscribing starts following the
-/// device live, as `types.subscribe` does. Each event arrives once, in the node's order (its event numbers); events
-/// the node kept from before it was followed are not delivered. A sequence ends when the device leaves the home or
-/// its task is cancelled. A device that reports no events (CircuitMatter) yields none, without error.
+/// device live, as `types.subscribe` does. Each event arrives once, in the node's order (its event numbers), from the
+/// moment the sequence is iterated: none from before, even to a subscriber that fell behind and is caught up from the
+/// node's recent events. A sequence ends when the device leaves the home or its task is cancelled, and fails as a
+/// live query does (`unavailable` when the hub it is attached to went away). A device that reports no events
+/// (CircuitMatter) yields none, without error.
 public struct EventController: Sendable {
     let nodeID: UInt64
     /// The device's endpoints.
@@ -122,21 +124,27 @@ struct DeviceEvents<Value: Sendable>: AsyncSequence {
         typealias Failure = HomeError
         let controller: EventController
         let derive: @Sendable (NodeEvent) -> Value?
-        var changes: HomeModel.Changes.Iterator?
+        /// The node's changes from the moment the iterator is made: what happens later is delivered.
+        var changes: HomeModel.Changes.Iterator
+        var followed = false
         var pending: [NodeEvent] = []
-        /// The number of the last event delivered: nothing at or before it is delivered again.
+        /// The number of the last event delivered, or heard of before the subscription began: nothing at or before
+        /// it is delivered (again). Caught up after a gap, the node's recent events hold earlier ones too.
         var last: UInt64?
 
         init(controller: EventController, derive: @escaping @Sendable (NodeEvent) -> Value?) {
             self.controller = controller
             self.derive = derive
+            let model = controller.context.model
+            // Read before listening begins: an event published in between came before the subscription too.
+            last = model.snapshot.recentEvents[controller.nodeID]?.map(\.number).max()
+            changes = model.changes(.node(controller.nodeID)).makeAsyncIterator()
         }
 
         mutating func next() async throws(HomeError) -> Value? {
             let model = controller.context.model
-            if changes == nil {
-                // Listening starts before following, so nothing the first report brings is missed.
-                changes = model.changes(.node(controller.nodeID)).makeAsyncIterator()
+            if !followed {
+                followed = true
                 // A node that cannot be reached is followed anyway: its events come once it answers.
                 await controller.context.follow(controller.nodeID)
             }
@@ -147,7 +155,9 @@ struct DeviceEvents<Value: Sendable>: AsyncSequence {
                     last = event.number
                     if let value = derive(event) { return value }
                 }
-                guard !Task.isCancelled, let update = await changes?.next() else { return nil }
+                guard !Task.isCancelled, let update = await changes.next() else { return nil }
+                // A hub that went away, or a store this build cannot read: the sequence fails, as a query does.
+                try controller.context.requireCurrentModel()
                 // The device left the home (its node, or its endpoint of a bridge).
                 let present = Set(model.devices(of: controller.nodeID)?.map(\.id.endpoint) ?? [])
                 guard !present.isDisjoint(with: controller.endpoints) else { return nil }

@@ -253,8 +253,10 @@ public final class HomeModel: Sendable {
 
     /// The node's connection reported: its connectivity, for `changed` paths new attribute values, and new events.
     /// `changed` names every path whose value in `view` may differ from the view the model holds: a value that
-    /// changed outside it would be taken in silently, and no listener would ever hear of it. A view older than the
-    /// one held (`revision`) is not taken: what it shows is already in, newer; only its events are news.
+    /// changed outside it would be taken in silently, and no listener would ever hear of it. A view in place of none
+    /// (or of one with no values) is news in every value it holds, whatever its report changed: a connection starts
+    /// from the stored cache, and a client's mirror learns values only from changes. A view older than the one held
+    /// (`revision`) is not taken: what it shows is already in, newer; only its events are news.
     public func nodeReported(
         _ nodeID: UInt64, view: NodeView, changed: Set<ConcreteAttributePath>, events: [NodeEvent] = []
     ) {
@@ -269,7 +271,8 @@ public final class HomeModel: Sendable {
                 var byEndpoint: [UInt16: [ConcreteAttributePath: TLVElement?]] = [:]
                 // A path the model already held at this value is no change (a report that repeats what a first
                 // contact took in).
-                for path in changed where !(previous?.cache.sameValue(path, as: view.cache) ?? false) {
+                let offered = (previous?.cache.paths.isEmpty ?? true) ? changed.union(view.cache.paths) : changed
+                for path in offered where !(previous?.cache.sameValue(path, as: view.cache) ?? false) {
                     byEndpoint[path.endpoint, default: [:]][path] = .some(
                         view.cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute))
                 }

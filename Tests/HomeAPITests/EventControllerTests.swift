@@ -1,8 +1,10 @@
-import HomeHub
+import MatterDataModel
 import MatterDevice
+import MatterInteraction
 import Testing
 
 @testable import HomeAPI
+@testable import HomeHub
 
 /// Events over a live node: the virtual switch panel, whose buttons press and release on their own every few
 /// simulation steps (here 20 ms apart, so a press comes within about 100 ms), commissioned over loopback.
@@ -47,6 +49,33 @@ import Testing
             events.cancel()
             await events.waitUntilFinished()
             #expect(events.values.isEmpty && events.error == nil)
+        }
+    }
+
+    /// A subscriber that fell behind before it heard anything is caught up from the node's recent events, but with
+    /// none from before it subscribed (a press from an hour ago is no press now).
+    @Test(.timeLimit(.minutes(1))) func aSubscriberThatFellBehindGetsNoEventFromBeforeItSubscribed() async throws {
+        try await withHome { home, store, _ in
+            try await addNode(store, 0x11, endpoints: [(1, 0x000F)], named: "Button")
+            let button = try #require(try await home.devices().list().first)
+            let model = home.context.model
+            func press(_ number: UInt64) {
+                let view = model.view(of: 0x11) ?? HomeModel.NodeView(cache: AttributeCache(), state: .online)
+                let press = NodeEvent(
+                    endpoint: 1, cluster: SwitchCluster.id, event: SwitchCluster.Events.InitialPress.id,
+                    number: number, priority: .info, timestamp: .systemMilliseconds(number), data: nil)
+                model.nodeReported(0x11, view: view, changed: [], events: [press])
+            }
+            press(1)
+            press(2)
+            var events = button.events.subscribeAll().makeAsyncIterator()
+            // More batches than a listener's backlog holds, none read: the subscriber falls behind.
+            for version in 0..<UInt32(HubConstants.modelListenerBacklog + 10) {
+                DeviceProjectionTests.report(onOff: version % 2 == 0, version: version, to: 0x11, in: model)
+            }
+            press(3)
+            let first = try await events.next()
+            #expect(first?.number == 3)
         }
     }
 }

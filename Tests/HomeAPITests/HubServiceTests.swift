@@ -132,18 +132,25 @@ import Testing
         }
     }
 
-    @Test("when the hub goes away, a client's calls and live queries fail unavailable, naming the hub")
+    @Test(
+        "when the hub goes away, a client's calls, live queries and event streams fail unavailable, naming the hub",
+        .timeLimit(.minutes(1)))
     func theHubGoingAwayIsUnavailable() async throws {
         try await Self.withServedLight { _, statePath, _, service, _ in
             let client = try await Home.connect(stateDirectory: statePath)
             let rooms = Recorder { record in
                 for try await batch in client.rooms().batched() { record(batch.count) }
             }
+            let lamp = try #require(try await client.devices().list().first)
+            let events = Recorder { record in for try await event in lamp.events.subscribeAll() { record(event) } }
             #expect(await rooms.values(count: 1) == [0])
             service.stop()
             await rooms.waitUntilFinished()
             #expect(rooms.error?.code == .unavailable)
             #expect(rooms.error?.message.contains("went away") == true)
+            // A device's events are a live query too: they end in the same error, not in silence.
+            await events.waitUntilFinished()
+            #expect(events.error?.code == .unavailable)
             let error = await #expect(throws: HomeError.self) { try await client.createRoom(name: "Hall") }
             #expect(error?.code == .unavailable)
             #expect(error?.message.contains(statePath) == true)

@@ -156,16 +156,69 @@ import Testing
             let model = try await HomeModel(store: store)
             var lamp = model.changes(.node(0x11)).makeAsyncIterator()
             let (on, changed) = Self.onOff(true, version: 1)
-            // A first contact takes the primed cache in; the priming report that follows repeats it.
+            let path = ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0)
+            // A first contact takes the primed cache in (news, every value); the priming report that follows repeats it.
             model.nodeReported(0x11, view: HomeModel.NodeView(cache: on, state: .online), changed: [])
-            #expect(Self.changes(await lamp.next()) == [.connectivity(0x11, .online)])
+            #expect(
+                Self.changes(await lamp.next())
+                    == [
+                        .connectivity(0x11, .online),
+                        .attributes(nodeID: 0x11, endpoint: 1, values: [path: TLVElement(.bool(true))]),
+                    ])
             model.nodeReported(0x11, view: HomeModel.NodeView(cache: on, state: .online), changed: changed)
             let (off, _) = Self.onOff(false, version: 2)
             model.nodeReported(0x11, view: HomeModel.NodeView(cache: off, state: .online), changed: changed)
-            let path = ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0)
             #expect(
                 Self.changes(await lamp.next())
                     == [.attributes(nodeID: 0x11, endpoint: 1, values: [path: TLVElement(.bool(false))])])
+        }
+    }
+
+    /// A connection starts from the stored cache, so its first view holds values its first report did not change: a
+    /// client's mirror, which learns values only from changes, must hear them all the same.
+    @Test func aFirstViewIsNewsInEveryValueItHolds() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await Self.addLight(store, 0x11, named: "Lamp")
+            let model = try await HomeModel(store: store)
+            let mirror = model.withSnapshot { HomeModel(mirroring: $0) }
+            model.observe { snapshot, changes in
+                mirror.applyMirrored(HomeModel.MirroredChanges(changes, snapshot: snapshot))
+            }
+            var lamp = model.changes(.node(0x11)).makeAsyncIterator()
+            let stored = ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0x4000)
+            var (cache, changed) = Self.onOff(true, version: 1)
+            // A value the connection had from the store, unchanged by its first report.
+            cache.apply([
+                .data(
+                    AttributeDataIB(
+                        dataVersion: 1, path: AttributePathIB(endpoint: 1, cluster: 0x0006, attribute: 0x4000),
+                        data: TLVElement(.bool(true))))
+            ])
+            model.nodeReported(0x11, view: HomeModel.NodeView(cache: cache, state: .online), changed: changed)
+            let onOff = ConcreteAttributePath(endpoint: 1, cluster: 0x0006, attribute: 0)
+            let values: [ConcreteAttributePath: TLVElement?] = [
+                onOff: TLVElement(.bool(true)), stored: TLVElement(.bool(true)),
+            ]
+            #expect(
+                Self.changes(await lamp.next())
+                    == [.connectivity(0x11, .online), .attributes(nodeID: 0x11, endpoint: 1, values: values)])
+            #expect(
+                mirror.view(of: 0x11)?.cache.value(endpoint: 1, cluster: 0x0006, attribute: 0x4000)
+                    == TLVElement(.bool(true)))
+
+            // Held, the view's next report is news only in what it changed.
+            var next = cache
+            let turnedOff = next.apply([
+                .data(
+                    AttributeDataIB(
+                        dataVersion: 2, path: AttributePathIB(endpoint: 1, cluster: 0x0006, attribute: 0),
+                        data: TLVElement(.bool(false))))
+            ])
+            model.nodeReported(0x11, view: HomeModel.NodeView(cache: next, state: .online), changed: turnedOff)
+            #expect(
+                Self.changes(await lamp.next())
+                    == [.attributes(nodeID: 0x11, endpoint: 1, values: [onOff: TLVElement(.bool(false))])])
         }
     }
 
