@@ -126,6 +126,10 @@ extension EmbeddedHub {
     func commission(
         _ request: HubRequest.DirectCommissioning, progress: @escaping @Sendable (HubProgress) -> Void
     ) async throws(HomeError) -> CommissionedDevice {
+        // Checked before anything is sent: a name the store would refuse must not cost the device a commissioning.
+        var request = request
+        request.name = try request.name.map { name throws(HomeError) in try HomeName.validated(name, naming: "device") }
+        request.room = try request.room.map { room throws(HomeError) in try HomeName.validated(room, naming: "room") }
         let payload: SetupPayload
         do {
             payload = try SetupPayload(parsing: request.payload)
@@ -178,14 +182,13 @@ extension EmbeddedHub {
     }
 
     /// The result of `home commission` for a device an interrupted attempt had added: named and placed as this one
-    /// asks (when it asks).
+    /// asks (when it asks; its names already checked).
     private func adopt(
         _ node: NodeRecord, as request: HubRequest.DirectCommissioning, since started: ContinuousClock.Instant,
         progress: @Sendable (HubProgress) -> Void
     ) async throws(HomeError) -> CommissionedDevice {
-        let name = try request.name.map { name throws(HomeError) in try HomeName.validated(name, naming: "device") }
         let devices = try await write { store async throws(HubStoreError) in
-            try await store.adoptRecovered(node.nodeID, named: name, inRoom: request.room)
+            try await store.adoptRecovered(node.nodeID, named: request.name, inRoom: request.room)
         }
         progress(.note("this device is the one an interrupted attempt left, finished since: it is added as asked"))
         return CommissionedDevice(

@@ -65,8 +65,8 @@ enum HubRequest: Codable, Sendable, Hashable {
         /// The trusted PAA certificates' directory; nil: none trusted (with `acceptUntrustedDevice`).
         let paaTrustStore: String?
         let acceptUntrustedDevice: Bool
-        let name: String?
-        let room: String?
+        var name: String?
+        var room: String?
     }
 
     /// A device being shared: its node, what its window's code carries, and how messages name it.

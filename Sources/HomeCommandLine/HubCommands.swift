@@ -68,7 +68,10 @@ enum HubCommands {
                             ? commissionedJSON(result).rendered + "\n"
                             : result.devices.map(\.description).joined(separator: "\n") + "\n")
                 case .failure(let error):
-                    return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error.message)\n")
+                    // A name or room the hub refuses is refused before anything is sent: bad input, as everywhere.
+                    return CommandOutput(
+                        exitCode: error.code == .invalidArgument ? 2 : 1, standardOutput: "",
+                        standardError: "error: \(error.message)\n")
                 }
             }
             // Side by side: the hub runs as many at once as it allows and queues the rest.
@@ -124,9 +127,12 @@ enum HubCommands {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw .invalidInput("cannot read \(path)")
             }
-            for (number, line) in String(decoding: data, as: UTF8.self).split(
-                separator: "\n", omittingEmptySubsequences: false
-            ).enumerated() {
+            // Lines end in LF or CRLF (a file saved on Windows: "\r\n" is one Character); a byte order mark is no code.
+            var text = String(decoding: data, as: UTF8.self)
+            if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+            for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+                .enumerated()
+            {
                 let fields = (line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
                     .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
                 guard !fields.isEmpty else { continue }

@@ -1,6 +1,9 @@
+import HomeHub
+import MatterDiscovery
+import MatterPlatform
 import Testing
 
-@testable import HomeAPI
+@_spi(HomeCommandLine) @testable import HomeAPI
 
 @Suite struct HomeNameTests {
     @Test func longNamesAreCutAtSixtyCodePointsNotGraphemesOrBytes() throws {
@@ -43,5 +46,40 @@ import Testing
     @Test func aNameBlankWithinItsFirstSixtyCodePointsIsInvalid() {
         let name = String(repeating: " ", count: 60) + "Lamp"
         #expect(throws: HomeError.self) { try HomeName.validated(name, naming: "device") }
+    }
+}
+
+/// A name is printed in terminals and tables: what would break a row, or change what the user reads, is refused.
+@Suite struct HomeNameControlTests {
+    @Test(arguments: ["Lamp\nKitchen", "Tab\there", "\u{1B}[2JLamp", "Lamp\u{85}", "\u{202E}pmaL", "a\u{2066}b"])
+    func controlCharactersAreInvalidAndShownEscaped(_ name: String) {
+        let error = #expect(throws: HomeError.self) { try HomeName.validated(name, naming: "device") }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("control character U+") == true)
+        // The message itself carries no control character to the terminal.
+        #expect(error?.message.unicodeScalars.contains { $0.properties.generalCategory == .control } == false)
+    }
+
+    @Test(arguments: ["\u{200B}", "\u{200D}\u{FE0F}", " \u{2060} "])
+    func invisibleNamesAreInvalid(_ name: String) {
+        #expect(throws: HomeError.self) { try HomeName.validated(name, naming: "room") }
+    }
+
+    /// `home commission`'s name and room are checked before anything is sent: a name the store refuses costs the
+    /// device no commissioning (nothing listens at the address, so an attempt would fail some other way, later).
+    @Test(.timeLimit(.minutes(1)), arguments: [("  ", "Office"), ("Lamp", "\u{1B}[2J")])
+    func commissioningChecksTheNamesFirst(name: String, room: String) async throws {
+        try await withHome { home, store, _ in
+            let error = await #expect(throws: HomeError.self) {
+                try await home.commissionDevice(
+                    payload: "MT:Y.K9042C00KA0648G00", address: .ipv4(IPv4Address(127 << 24 | 1), port: 9),
+                    interfaces: [], paaTrustStore: nil, acceptUntrustedDevice: true, name: name, room: room
+                ) { _ in }
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(error?.message.hasPrefix(name == "Lamp" ? "invalid room name" : "invalid device name") == true)
+            let nodes: [NodeRecord] = try await store.nodes()
+            #expect(nodes.isEmpty)
+        }
     }
 }

@@ -46,6 +46,15 @@ import Testing
                 "error: --name is one device's: several are each named after their product (rename them with home rename) (see 'home commission --help')\n"
             ),
             (["commission", "--from", state + "/absent", "--state", state], "error: cannot read \(state)/absent\n"),
+            // Checked by the hub before it sends anything (nothing answers at port 9).
+            (
+                [
+                    "commission", "34970112332", "--address", "[::1]:9", "--accept-untrusted-device", "--room",
+                    "A\u{1B}[2J",
+                    "--state", state,
+                ],
+                "error: invalid room name \"A\\u{1B}[2J\": it holds the control character U+001B (line breaks, tabs, escapes and direction overrides are not allowed)\n"
+            ),
         ]
         for (arguments, message) in cases {
             let output = await HomeCommand.run(arguments)
@@ -71,6 +80,8 @@ import Testing
             ("# a box of lamps\n34970112332 [::1]:5540\n34970112331 [::1]:5541\n", "line 3: check digit mismatch"),
             ("34970112332 [::1]:5540 extra\n", "line 1: expected CODE [HOST:PORT]"),
             ("34970112332 localhost\n", "line 1: address 'localhost' is not HOST:PORT"),
+            // Saved on Windows: a byte order mark, and CRLF line ends.
+            ("\u{FEFF}34970112332 [::1]:5540\r\n# lamps\r\n34970112331 [::1]:5541\r\n", "line 3: check digit mismatch"),
         ] {
             try text.write(toFile: file, atomically: true, encoding: .utf8)
             let output = await HomeCommand.run(["commission", "--from", file, "--state", state])
