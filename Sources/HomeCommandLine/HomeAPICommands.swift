@@ -1,5 +1,6 @@
 import Foundation
 @_spi(HomeCommandLine) import HomeAPI
+import HomeHub
 import Synchronization
 
 /// `home rename`, `home rooms`, `home room add|rename|delete`, `home move`, `home remove`: the home's names, rooms and
@@ -201,10 +202,11 @@ enum HomeAPICommands {
         return first
     }
 
-    /// A room by its name, whatever its case; an unknown name is refused listing the rooms there are.
+    /// A room by its name, as the store matches room names (`NameMatch`); an unknown name is refused listing the
+    /// rooms there are.
     private static func room(_ name: String, in home: Home) async throws(CommandLineError) -> Room {
         let rooms = try await refusingBadInput { () throws(HomeError) in try await home.rooms().list() }
-        guard let room = rooms.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
+        guard let room = NameMatch.first(name, in: rooms, named: \.name) else {
             let names = rooms.map(\.name).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
             throw .invalidInput(
                 "no room \"\(name)\"; "

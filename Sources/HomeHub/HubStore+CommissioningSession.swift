@@ -81,11 +81,8 @@ extension HubStore {
                 guard !devices.isEmpty else { throw HubStoreError.nothingCommissioned }
                 var roomID: String?
                 if let roomName {
-                    if let existing = try transaction.query(
-                        "SELECT room_id FROM rooms WHERE name = ?", [.text(roomName)]
-                    )
-                    .first {
-                        roomID = try StoredRow(table: "rooms", values: existing).text("room_id")
+                    if let existing = try Self.roomID(named: roomName, in: transaction) {
+                        roomID = existing
                     } else {
                         let created = UUID().uuidString
                         try transaction.query(

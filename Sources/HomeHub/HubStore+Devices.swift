@@ -254,15 +254,13 @@ extension HubStore {
         }
     }
 
-    /// The room with this name (case-insensitive), created in the default structure when absent; its ID is a fresh UUID.
+    /// The room with this name (`roomID(named:in:)`), created in the default structure when absent; its ID is a fresh UUID.
     static func roomID(
         named name: String, creatingIn transaction: SQLiteDatabase.Transaction, at now: Date
     ) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw HubStoreError.invalidName(name) }
-        if let existing = try transaction.query("SELECT room_id FROM rooms WHERE name = ?", [.text(trimmed)]).first {
-            return try StoredRow(table: "rooms", values: existing).text("room_id")
-        }
+        if let existing = try roomID(named: trimmed, in: transaction) { return existing }
         let roomID = UUID().uuidString
         try transaction.query(
             "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, (\(defaultStructureSQL)), ?)",

@@ -91,9 +91,21 @@ extension HubStore {
     private static func requireFreeRoomName(
         _ name: String, except roomID: String?, in transaction: SQLiteDatabase.Transaction
     ) throws {
-        // The column's NOCASE collation makes this comparison ignore case, as the UNIQUE constraint does.
-        let clashing = try transaction.query(
-            "SELECT room_id FROM rooms WHERE name = ? AND room_id IS NOT ?", [.text(name), .optionalText(roomID)])
-        guard clashing.isEmpty else { throw HubStoreError.roomExists(name) }
+        let others = try rooms(in: transaction).filter { $0.id != roomID }
+        guard NameMatch.first(name, in: others, named: \.name) == nil else { throw HubStoreError.roomExists(name) }
+    }
+
+    private static func rooms(in transaction: SQLiteDatabase.Transaction) throws -> [(id: String, name: String)] {
+        try transaction.query("SELECT room_id, name FROM rooms ORDER BY created_at, rowid", []).map { values in
+            let row = StoredRow(table: "rooms", values: values)
+            return (id: try row.text("room_id"), name: try row.text("name"))
+        }
+    }
+
+    /// The room called `name`, as `NameMatch` finds it: every lookup and the uniqueness check use that one rule, so a
+    /// name the store refuses as taken is the name a lookup finds. (The column's NOCASE collation folds ASCII only; it
+    /// stays as a backstop.)
+    static func roomID(named name: String, in transaction: SQLiteDatabase.Transaction) throws -> String? {
+        NameMatch.first(name, in: try rooms(in: transaction), named: \.name)?.id
     }
 }

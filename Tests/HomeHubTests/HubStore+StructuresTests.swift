@@ -57,4 +57,31 @@ import Testing
             #expect(try await other.changeCounter() == last)
         }
     }
+    @Test func aRoomNameDifferingOnlyInCaseInAnyScriptIsTheSameRoom() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            let structureID = try #require(try await store.structures().first).id
+            let kitchen = try await store.createRoom(named: "Küche", in: structureID)
+            // SQLite's NOCASE folds ASCII only: "KÜCHE" and "Küche" would be two rooms by the column's rule.
+            await #expect(throws: HubStoreError.roomExists("KÜCHE")) {
+                try await store.createRoom(named: "KÜCHE", in: structureID)
+            }
+            let hall = try await store.createRoom(named: "Hall", in: structureID)
+            await #expect(throws: HubStoreError.roomExists("küche")) {
+                try await store.renameRoom(hall.id, to: "küche")
+            }
+            // A room may take another case of its own name.
+            try await store.renameRoom(kitchen.id, to: "KÜCHE")
+            #expect(try await store.rooms().map(\.name).sorted() == ["Hall", "KÜCHE"])
+            // A device added "in küche" lands in that room rather than a new one.
+            try await store.beginCommissioning(
+                nodeID: 0x11, vendorID: 0xFFF1, productID: 0x8000,
+                attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
+            try await store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3)], of: 0x11)
+            try await store.markCommissioned(0x11)
+            try await store.addDevices(of: 0x11, named: "Lamp", inRoom: "küche")
+            #expect(try await store.devices().map(\.roomID) == [kitchen.id])
+            #expect(try await store.rooms().count == 2)
+        }
+    }
 }
