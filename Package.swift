@@ -4,6 +4,8 @@ import PackageDescription
 // Layers (see ../shared/DESIGN.md): dependencies point down only.
 //   HomeCommandLine / home      the CLI
 //   HomeHub                     fabric authority, commissioner, node registry, store
+//   MatterDevice                the virtual device: its application clusters, simulation, state file and farm
+//   MatterNode                  a process's own Matter node: fabrics, sessions it accepts, the standard clusters
 //   MatterPlatform              sockets, mDNS, SQLite, the transport (the only layer doing I/O)
 //   MatterInteraction           Interaction Model messages and transactions (sans-IO)
 //   MatterSecureChannel         PASE, CASE, StatusReport (sans-IO)
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "MatterFuzzing", dependencies: [
             "HTTPWebSocket",
             "MatterTLV", "MatterOnboarding", "MatterMessaging", "MatterCertificates", "MatterDiscovery", "MatterInteraction",
-            "MatterSecureChannel", "MatterCrypto", "MatterDevice", "HomeAPI",
+            "MatterSecureChannel", "MatterCrypto", "MatterNode", "MatterDevice", "HomeAPI",
         ]),
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
@@ -72,10 +74,16 @@ let package = Package(
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
         .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples/HomeExamples"),
         .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI",
-                                                          "MatterInteraction", "MatterDataModel", "MatterDevice", "CLinux"]),
-        // A commissionable Matter device over IP: its data model, commissioning server side and attestation.
-        .target(name: "MatterDevice", dependencies: [
+                                                          "MatterInteraction", "MatterDataModel", "MatterNode", "MatterDevice", "CLinux"]),
+        // A process's own Matter node (the hub, a virtual device, each device of a farm): its fabrics and access
+        // control, the sessions it accepts, the data model its cluster servers make and the standard ones of endpoint 0.
+        .target(name: "MatterNode", dependencies: [
             "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",
+            "MatterDiscovery", "MatterCrypto", "MatterTLV", "MatterMessaging",
+        ]),
+        // A commissionable virtual Matter device over IP: its application clusters, simulation, state file and farm.
+        .target(name: "MatterDevice", dependencies: [
+            "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",
             "MatterDiscovery", "MatterCrypto", "MatterTLV", "MatterOnboarding", "MatterMessaging",
         ]),
         .executableTarget(name: "MatterDeviceTool", dependencies: ["MatterDevice", "MatterCrypto"]),
@@ -105,12 +113,12 @@ let package = Package(
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
         .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV",
-                                                         "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
+                                                         "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
-            "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
+            "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",
         ]),
-        .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),
+        .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterNode", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),
         // VendorFixture/Generated is datamodel-generator output for the vendor IDL beside it.
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport"],
                     exclude: ["VendorFixture/AcmeClusters.matter"]),

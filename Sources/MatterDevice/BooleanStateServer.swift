@@ -1,11 +1,12 @@
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 // Matter Application Clusters §1.7 Boolean State cluster, server, as a contact sensor: StateValue true means the
 // contact is closed. A simulation step opens or closes it now and then (`DeviceConstants.simulatedEventOdds`), with
 // the StateChange event.
-public struct BooleanStateServer: ClusterServer {
+public struct BooleanStateServer: SimulatedCluster {
     private typealias Cluster = BooleanStateCluster
 
     public private(set) var stateValue = true

@@ -1,3 +1,5 @@
+import MatterNode
+
 /// What a bridge changed in its composition while running: the bridged devices it added, and every endpoint ID it
 /// retired by removing a bridged device. Matter Core §9.2.1 and §9.12.6 (changes to the set of bridged devices): a new
 /// bridged device takes the next endpoint ID, never a removed one's, so a controller never mistakes a new device for
@@ -29,6 +31,6 @@ public struct BridgeChanges: Codable, Hashable, Sendable {
     /// The ID for the next bridged device: past every endpoint the node has or had; nil once none is left.
     func nextEndpoint(after existing: [UInt16]) -> UInt16? {
         let highest = (existing + retired).max() ?? 0
-        return highest < DeviceConstants.endpointIDs.upperBound ? highest + 1 : nil
+        return highest < NodeConstants.endpointIDs.upperBound ? highest + 1 : nil
     }
 }

@@ -1,4 +1,5 @@
 import MatterDataModel
+import MatterNode
 
 /// A bridged device a bridge added while running (Matter Core §9.12): an On/Off Light on its own endpoint, a part
 /// of the Aggregator, known by the NodeLabel the bridge gave it. Kept in the device's state file.

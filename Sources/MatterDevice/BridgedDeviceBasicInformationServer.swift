@@ -1,5 +1,6 @@
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 // Matter Core §9.13 Bridged Device Basic Information cluster, server: who a bridged device is (product name, unique

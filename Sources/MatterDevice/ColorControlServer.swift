@@ -1,5 +1,6 @@
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 // Matter Application Clusters §3.2 Color Control cluster, server, with the features a light declares: color

@@ -1,3 +1,5 @@
+import MatterNode
+
 /// What a person does to a virtual device by hand (`matter-device`'s console): the cluster server with that control
 /// acts as its simulation step would, with the same attribute changes and events. Scripts use it to make a button
 /// press or a contact change happen when they look for it, not when chance has it.

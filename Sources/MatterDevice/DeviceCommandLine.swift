@@ -1,3 +1,5 @@
+import MatterNode
+
 /// The command line of `matter-device`: run a device, or export its PAA for a controller's trust store.
 public enum DeviceCommandLine: Hashable, Sendable {
     public static let usage = """

@@ -1,4 +1,5 @@
 import Foundation
+import MatterNode
 
 /// What `matter-device` takes on its standard input while it runs, one command a line: a bridge adds or removes a
 /// bridged device by hand, a button is pressed, a contact opened or closed. The device prints what it did ("[bridge]

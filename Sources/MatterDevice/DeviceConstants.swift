@@ -1,42 +1,11 @@
-// Every limit and timing of the virtual device, each with its reason.
+import MatterNode
+
+// Every limit and timing of the virtual device's simulation and tool, each with its reason (the node's own are
+// `NodeConstants` and `NodeTiming`).
 public enum DeviceConstants {
-    /// Matter Core §11.18.5.2 SupportedFabrics: at least 5; a virtual device has no reason to offer more.
-    public static let supportedFabrics: UInt8 = 5
-    /// Matter Core §11.18.5.3: fabric indices 1 to 254 (0 means "no fabric", 255 is reserved).
-    public static let fabricIndices: ClosedRange<UInt8> = 1...254
-    /// Matter Core §11.10.5.2 BasicCommissioningInfo: the fail-safe a commissioner should ask for, and the longest
-    /// it may keep one armed in total (the spec's minimum and a 15-minute cap, as connectedhomeip uses).
-    public static let failSafeExpiryLengthSeconds: UInt16 = 60
-    public static let maxCumulativeFailsafeSeconds: UInt16 = 900
-    /// Matter Core §9.10.5: the smallest ACL capacities a device may declare.
-    public static let subjectsPerAccessControlEntry: UInt16 = 4
-    public static let targetsPerAccessControlEntry: UInt16 = 3
-    public static let accessControlEntriesPerFabric: UInt16 = 4
-    /// Matter Core §11.19.8.1 OpenCommissioningWindow: the window lasts 3 to 15 minutes.
-    public static let commissioningTimeoutSeconds: ClosedRange<UInt16> = 180...900
-    /// Matter Core §3.9 and §5.1.1.6: PBKDF2 iterations and salt length a verifier may use.
-    public static let pbkdfIterations: ClosedRange<UInt32> = 1_000...100_000
-    public static let pbkdfSaltLength: ClosedRange<Int> = 16...32
-    /// Matter Core §11.19.8.1: a verifier is w0 (32 octets) ‖ L (65 octets).
-    public static let verifierLength = 97
     /// Matter Core §2.5.2: 0xFFF1 is a test vendor ID, 0x8000 a test product ID; the defaults of a development device.
     public static let defaultVendorID: UInt16 = 0xFFF1
     public static let defaultProductID: UInt16 = 0x8000
-    /// Matter Core §7.1.1 DataModelRevision and §11.1.5.22 SpecificationVersion of Matter 1.3, what the generated
-    /// clusters follow.
-    public static let dataModelRevision: UInt16 = 17
-    public static let specificationVersion: UInt32 = 0x0103_0000
-    /// Matter Core §11.1.5.21 CapabilityMinima: the minimum every node supports.
-    public static let caseSessionsPerFabric: UInt16 = 3
-    public static let subscriptionsPerFabric: UInt16 = 3
-    /// Matter Core §11.17.5: the attestation nonce and CSR nonce are 32 octets.
-    public static let nonceLength = 32
-    /// Matter Core §11.2 GroupKeyManagement: a device without group messaging still declares room for the IPK.
-    public static let maxGroupKeysPerFabric: UInt16 = 1
-    public static let maxGroupsPerFabric: UInt16 = 0
-    /// Matter Core §7.14.2: events live in a bounded buffer and the oldest go first; a few hundred cover what a
-    /// subscriber catching up after a short absence needs, without the log of a long-running device growing forever.
-    public static let eventBufferSize = 256
     /// Matter Application Clusters §1.6.6.3: with the Lighting feature, levels run from 1 to 254 (255 is not a level).
     public static let lightingLevels: ClosedRange<UInt8> = 1...254
     /// Matter Application Clusters §3.2.7.20: the white range a typical tunable lamp covers, 6500 K to 2000 K.
@@ -55,10 +24,6 @@ public enum DeviceConstants {
     public static let humidityDrift: UInt16 = 100
     /// Matter Core §9.13.5.5 NodeLabel: at most 32 bytes, which a bridged device's label is too.
     public static let nodeLabelLength = 32
-    /// Endpoint IDs: 0xFFFF is no endpoint (a wildcard in paths), so a bridge's new bridged devices take IDs up to
-    /// 0xFFFE. Matter Core §9.2.1 lets IDs wrap around past it; a virtual bridge that added 65,000 devices is a bug
-    /// worth stopping at, so it refuses more instead.
-    public static let endpointIDs: ClosedRange<UInt16> = 0...0xFFFE
     /// How many devices one `matter-device --count` runs: each holds two UDP sockets (IPv4 and IPv6), and 10,000
     /// devices' 20,000 descriptors is what a raised descriptor limit commonly allows; a home of 1,000 nodes, the
     /// scale the hub is measured at, fits ten times over.
@@ -72,14 +37,6 @@ public enum DeviceConstants {
 
 /// How often and how long the device waits, each with its reason.
 public enum DeviceTiming {
-    /// How long an exchange the device takes part in may stay silent: longer than the Interaction Model engine's own
-    /// response timeout (30 s), so the engine decides first.
-    public static let exchangeIdle: Duration = .seconds(45)
-    /// How long one PASE or CASE step may wait for the peer: a slow commissioner computes PBKDF2 before Pake1.
-    public static let establishmentStep: Duration = .seconds(60)
-    /// How long the unsecured session of a finished PASE or CASE stays, so that retransmissions of its last message
-    /// are still acknowledged.
-    public static let unsecuredSessionLinger: Duration = .seconds(10)
     /// How often a virtual device acts on its own (sensor drift, contact flips, button presses): slow enough that a
     /// console is readable, fast enough that a person watching a controller sees it live.
     public static let simulationStep: Duration = .seconds(10)

@@ -1,3 +1,5 @@
+import MatterNode
+
 /// Why the device could not start, load its state or accept credentials; each says what to do about it.
 public enum DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Certificates or keys that do not form a usable fabric.
@@ -19,5 +21,24 @@ public enum DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
         case .network(let reason): "network: \(reason)"
         case .bridging(let reason): "bridge: \(reason)"
         }
+    }
+}
+
+extension DeviceError {
+    /// What the node could not do, said as the device's error.
+    public init(_ error: NodeError) {
+        switch error {
+        case .invalidCredentials(let reason): self = .invalidCredentials(reason)
+        case .network(let reason): self = .network(reason)
+        }
+    }
+}
+
+/// Runs `body`, saying what the node refused as the device's error.
+func asDeviceError<T>(_ body: () throws(NodeError) -> T) throws(DeviceError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw DeviceError(error)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MatterNode
 import MatterPlatform
 
 extension DeviceCommandLine.Farm {

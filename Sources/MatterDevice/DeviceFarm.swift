@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MatterCrypto
+import MatterNode
 import MatterPlatform
 
 /// Many virtual devices in one process (`matter-device --count`): each its own node, with its own UDP port,
@@ -95,8 +96,9 @@ public struct DeviceFarm: Sendable {
             }
             return issuer
         }
-        let issuer = try DevelopmentAttestation.Issuer.generate(
-            vendorID: vendorID, productID: productID, random: random)
+        let issuer = try asDeviceError { () throws(NodeError) in
+            try DevelopmentAttestation.Issuer.generate(vendorID: vendorID, productID: productID, random: random)
+        }
         let directory = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(

@@ -1,4 +1,5 @@
 import MatterDataModel
+import MatterNode
 
 /// The kinds of device `matter-device --type` builds: each is a composition of application endpoints beside the
 /// root node. A new kind adds a case and its endpoints.

@@ -1,4 +1,5 @@
 import MatterCrypto
+import MatterNode
 import MatterOnboarding
 
 /// What the command line may fix about a device; nil leaves it to the stored state, or to a random or default value
@@ -35,9 +36,9 @@ public struct DeviceSettings: Hashable, Sendable {
         if let discriminator, discriminator > 0xFFF {
             throw .invalidSetting("--discriminator must be 0 to 4095, got \(discriminator)")
         }
-        if let iterations, !DeviceConstants.pbkdfIterations.contains(iterations) {
+        if let iterations, !NodeConstants.pbkdfIterations.contains(iterations) {
             throw .invalidSetting(
-                "--iterations must be \(DeviceConstants.pbkdfIterations.lowerBound) to \(DeviceConstants.pbkdfIterations.upperBound), got \(iterations)"
+                "--iterations must be \(NodeConstants.pbkdfIterations.lowerBound) to \(NodeConstants.pbkdfIterations.upperBound), got \(iterations)"
             )
         }
     }

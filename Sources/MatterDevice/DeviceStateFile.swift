@@ -1,6 +1,7 @@
 import Foundation
 import MatterCrypto
 import MatterInteraction
+import MatterNode
 
 /// The device's persistent state as one JSON document: factory data (passcode verifier, attestation chain and keys),
 /// the fabrics it joined with their ACLs, and the cluster values that survive a restart. Keys are inside, so the file
@@ -42,7 +43,7 @@ public struct DeviceStateFile: Codable, Hashable, Sendable {
     public var salt: Data
     /// w0 ‖ L (§3.10): what PASE needs, the passcode itself being kept only to print the onboarding codes.
     public var verifier: Data
-    public var identity: DeviceIdentity
+    public var identity: NodeIdentity
     public var paa: Data
     public var pai: Data
     public var dac: Data
@@ -83,11 +84,13 @@ public struct DeviceStateFile: Codable, Hashable, Sendable {
                         }))
             }
             restored.append(
-                try Fabric(
-                    index: stored.index, rootCertificate: Array(stored.rootCertificate), noc: Array(stored.noc),
-                    icac: stored.icac.map(Array.init), ipkEpochKey: Array(stored.ipkEpochKey),
-                    operationalKey: Array(stored.operationalKey), vendorID: stored.vendorID, label: stored.label,
-                    accessControl: entries))
+                try asDeviceError { () throws(NodeError) in
+                    try Fabric(
+                        index: stored.index, rootCertificate: Array(stored.rootCertificate), noc: Array(stored.noc),
+                        icac: stored.icac.map(Array.init), ipkEpochKey: Array(stored.ipkEpochKey),
+                        operationalKey: Array(stored.operationalKey), vendorID: stored.vendorID, label: stored.label,
+                        accessControl: entries)
+                })
         }
         return restored
     }

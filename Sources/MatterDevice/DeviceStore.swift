@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MatterCrypto
+import MatterNode
 import MatterOnboarding
 import MatterPlatform
 
@@ -87,8 +88,8 @@ public struct DeviceStore: Sendable {
         let vendorID = settings.vendorID ?? DeviceConstants.defaultVendorID
         let productID = settings.productID ?? DeviceConstants.defaultProductID
         let passcode = settings.passcode ?? Self.randomPasscode(random)
-        let iterations = settings.iterations ?? DeviceConstants.pbkdfIterations.lowerBound
-        let salt = random.bytes(DeviceConstants.pbkdfSaltLength.upperBound)
+        let iterations = settings.iterations ?? NodeConstants.pbkdfIterations.lowerBound
+        let salt = random.bytes(NodeConstants.pbkdfSaltLength.upperBound)
         let verifier: Spake2PlusVerifierData
         do {
             verifier = try Spake2Plus.verifierData(passcode: passcode, salt: salt, iterations: Int(iterations))
@@ -101,19 +102,20 @@ public struct DeviceStore: Sendable {
                 "the attestation issuer is for vendor \(issuer.vendorID) product \(issuer.productID), not \(vendorID) and \(productID)"
             )
         }
-        let attestation =
+        let attestation = try asDeviceError { () throws(NodeError) in
             if let issuer {
                 try issuer.attest(deviceType: deviceType, random: random)
             } else {
                 try DevelopmentAttestation.generate(
                     vendorID: vendorID, productID: productID, deviceType: deviceType, random: random)
             }
+        }
         let serial = random.bytes(8).map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()
         let state = DeviceStateFile(
             format: DeviceStateFile.formatVersion, kind: kind.rawValue, passcode: passcode,
             discriminator: settings.discriminator ?? UInt16(random.bytes(2).reduce(0) { $0 << 8 | UInt16($1) } & 0xFFF),
             iterations: iterations, salt: Data(salt), verifier: Data(verifier.serialized),
-            identity: DeviceIdentity(
+            identity: NodeIdentity(
                 vendorID: vendorID, productID: productID, productName: kind.productName, serialNumber: serial,
                 uniqueID: random.bytes(16).map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()),
             paa: Data(attestation.paa), pai: Data(attestation.pai), dac: Data(attestation.dac),

@@ -1,5 +1,6 @@
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 // Matter Application Clusters §4.4 Fan Control cluster, server, without optional features: FanMode in the

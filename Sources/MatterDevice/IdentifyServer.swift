@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterTLV
 
 // Matter Application Clusters §1.2 Identify cluster, server: IdentifyTime counts down from when it was set (computed

@@ -1,5 +1,6 @@
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 // Matter Application Clusters §1.6 Level Control cluster, server, with the On/Off and Lighting features: levels 1 to

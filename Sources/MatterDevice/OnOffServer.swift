@@ -1,5 +1,6 @@
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 // Matter Application Clusters §1.5 On/Off cluster, server: the OnOff attribute with Off, On and Toggle (no

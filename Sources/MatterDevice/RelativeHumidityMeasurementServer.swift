@@ -1,10 +1,11 @@
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 // Matter Application Clusters §2.6 Relative Humidity Measurement cluster, server: a simulated room humidity that
 // drifts by a random step within its range on every simulation step.
-public struct RelativeHumidityMeasurementServer: ClusterServer {
+public struct RelativeHumidityMeasurementServer: SimulatedCluster {
     private typealias Cluster = RelativeHumidityMeasurementCluster
     private typealias Attributes = RelativeHumidityMeasurementCluster.Attributes
 

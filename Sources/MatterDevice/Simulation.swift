@@ -1,3 +1,5 @@
+import MatterNode
+
 /// How a virtual device acts on its own: every `interval` each cluster server may change what it measures or press
 /// its buttons, drawing from a generator seeded with `seed` (a test fixes both to replay the same behaviour quickly).
 public struct Simulation: Hashable, Sendable {

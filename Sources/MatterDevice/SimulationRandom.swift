@@ -1,3 +1,5 @@
+import MatterNode
+
 /// The generator behind everything a virtual device does on its own (sensor drift, contact flips, button presses):
 /// SplitMix64 (Steele, Lea and Flood, OOPSLA 2014), so one seed always gives the same sequence and a test can replay it.
 public struct SimulationRandom: RandomNumberGenerator, Sendable {

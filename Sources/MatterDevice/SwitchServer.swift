@@ -1,11 +1,12 @@
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 // Matter Application Clusters §1.13 Switch cluster, server, as a momentary push button (MomentarySwitch and
 // MomentarySwitchRelease): a simulation step now and then presses it (InitialPress, CurrentPosition 1); the next
 // step releases it (ShortRelease, CurrentPosition 0).
-public struct SwitchServer: ClusterServer {
+public struct SwitchServer: SimulatedCluster {
     private typealias Cluster = SwitchCluster
     private typealias Events = SwitchCluster.Events
 

@@ -1,10 +1,11 @@
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 // Matter Application Clusters §2.3 Temperature Measurement cluster, server: a simulated room temperature that drifts
 // by a random step within its range on every simulation step.
-public struct TemperatureMeasurementServer: ClusterServer {
+public struct TemperatureMeasurementServer: SimulatedCluster {
     private typealias Cluster = TemperatureMeasurementCluster
     private typealias Attributes = TemperatureMeasurementCluster.Attributes
 

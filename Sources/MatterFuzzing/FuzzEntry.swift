@@ -6,6 +6,7 @@ import MatterDevice
 import MatterDiscovery
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterOnboarding
 import MatterSecureChannel
 import MatterTLV
@@ -166,16 +167,16 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     }
 
     /// Built once: generating the attestation chain takes longer than many runs.
-    private static let deviceModel: DeviceDataModel = {
+    private static let deviceModel: NodeDataModel = {
         let attestation = try! DevelopmentAttestation.generate(vendorID: 0xFFF1, productID: 0x8000, deviceType: 0x0101)
         let window = CommissioningWindow(
             kind: .initial, verifier: paseVerifier, iterations: 1000, salt: paseSalt, discriminator: 3840, deadline: nil
         )
         let node = NodeState(
-            identity: DeviceIdentity(
+            identity: NodeIdentity(
                 vendorID: 0xFFF1, productID: 0x8000, productName: "fuzz light", serialNumber: "F1", uniqueID: "U1"),
             attestation: attestation, onboardingWindow: window, fabrics: [], random: DeterministicRandom(seed: 3))
-        return DeviceDataModel(
+        return NodeDataModel(
             node: node, root: .rootNode(interfaces: [], rebootCount: 1, bootTime: .zero),
             applicationEndpoints: DeviceKind.dimmableLight.applicationEndpoints())
     }()

@@ -1,5 +1,6 @@
 import Foundation
 import MatterDevice
+import MatterNode
 import Testing
 
 @testable import HomeAPI
@@ -142,7 +143,7 @@ struct StructureCommissioningTests {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             // Other hubs fill every fabric slot the device has, each opening the window again for the next.
-            for index in 0..<Int(DeviceConstants.supportedFabrics) {
+            for index in 0..<Int(NodeConstants.supportedFabrics) {
                 var configuration = Home.Configuration(
                     stateDirectory: directory + "/other\(index)", paaTrustStore: fixture.statePath + "/paa")
                 configuration.commissioningAddress = fixture.address
@@ -155,7 +156,7 @@ struct StructureCommissioningTests {
                 try await fixture.openBasicCommissioningWindow(through: other)
                 await other.disconnect()
             }
-            #expect(await fixture.device.fabrics.count == Int(DeviceConstants.supportedFabrics))
+            #expect(await fixture.device.fabrics.count == Int(NodeConstants.supportedFabrics))
 
             let structure = try await fixture.structure()
             try await structure.prepareForMatterCommissioning()
@@ -166,7 +167,7 @@ struct StructureCommissioningTests {
             #expect(error?.message.contains("TableFull") == true)
             #expect(try await fixture.storedNodeIDs().isEmpty)
             #expect(try await fixture.home.context.store.commissioningSession()?.nodeIDs == [])
-            #expect(await fixture.device.fabrics.count == Int(DeviceConstants.supportedFabrics))
+            #expect(await fixture.device.fabrics.count == Int(NodeConstants.supportedFabrics))
             await structure.cancelMatterCommissioning()
             await fixture.device.shutdown()
         }

@@ -2,18 +2,19 @@ import MatterDataModel
 import MatterDevice
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterTLV
 import Testing
 
-/// Access control as the device enforces it (`DeviceDataModel.isAllowed`) and as the Acl attribute is written.
+/// Access control as the device enforces it (`NodeDataModel.isAllowed`) and as the Acl attribute is written.
 struct AccessControlEntryTests {
     static let admin: UInt64 = 0x0000_0000_0000_0A11
     static let operatorNode: UInt64 = 0x0000_0000_0000_0B22
     static let onOff = ConcreteClusterPath(endpoint: 1, cluster: 0x0006)
 
-    static func model(entries: [AccessControlEntry] = []) throws -> DeviceDataModel {
+    static func model(entries: [AccessControlEntry] = []) throws -> NodeDataModel {
         let fabric = try NodeFixture.fabric(index: 1, admin: admin, extraEntries: entries)
-        return DeviceDataModel(
+        return NodeDataModel(
             node: NodeFixture.node(fabrics: [fabric]), root: .rootNode(interfaces: [], rebootCount: 1, bootTime: .zero),
             applicationEndpoints: DeviceKind.light.applicationEndpoints())
     }

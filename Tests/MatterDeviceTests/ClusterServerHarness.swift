@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterDevice
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 /// Drives one cluster server on endpoint 1 of a fresh node, as the data model would, for the servers' own tests.

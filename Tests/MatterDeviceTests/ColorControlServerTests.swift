@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterDevice
 import MatterInteraction
+import MatterNode
 import MatterTLV
 import Testing
 

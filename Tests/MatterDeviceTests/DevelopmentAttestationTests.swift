@@ -1,6 +1,7 @@
 import MatterCertificates
 import MatterCrypto
 import MatterDevice
+import MatterNode
 import MatterTLV
 import Testing
 

@@ -2,6 +2,7 @@ import MatterDataModel
 import MatterDevice
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterTLV
 import Testing
 

@@ -3,6 +3,7 @@ import MatterCrypto
 import MatterDevice
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterTLV
 
 /// A node state with real certificates, for the cluster servers' tests.
@@ -16,7 +17,7 @@ enum NodeFixture {
         let window = CommissioningWindow(
             kind: .initial, verifier: verifier, iterations: 1000, salt: [UInt8](repeating: 1, count: 32),
             discriminator: 3840, deadline: nil)
-        let identity = DeviceIdentity(
+        let identity = NodeIdentity(
             vendorID: 0xFFF1, productID: 0x8000, productName: "test light", serialNumber: "S1", uniqueID: "U1")
         return NodeState(
             identity: identity, attestation: attestation, onboardingWindow: window, fabrics: fabrics,

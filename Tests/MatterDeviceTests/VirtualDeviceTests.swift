@@ -5,6 +5,7 @@ import MatterCrypto
 import MatterDataModel
 import MatterDevice
 import MatterInteraction
+import MatterNode
 import MatterOnboarding
 import MatterPlatform
 import MatterSecureChannel

@@ -1,9 +1,10 @@
 import MatterDataModel
+import MatterNode
 
 // Matter Core §9.12 Bridge: bridged devices come and go while the node runs. The Aggregator's PartsList and the
 // root's follow, and subscribers hear of them; a new endpoint is reported whole (every attribute of every cluster),
 // and the paths of a removed one simply stop (§9.5.6.4: the root's PartsList is the node's list of endpoints).
-extension DeviceDataModel {
+extension NodeDataModel {
     /// The endpoints that are bridged devices, in endpoint order.
     public var bridgedEndpoints: [UInt16] {
         composition.filter(\.isBridgedDevice).map(\.id).sorted()

@@ -24,9 +24,9 @@ public struct GroupKeyManagementServer: ClusterServer {
     ) -> Result<TLVValue, InteractionModelStatus> {
         switch attribute {
         case Attributes.groupKeyMap.id.rawValue, Attributes.groupTable.id.rawValue: .success(.array([]))
-        case Attributes.maxGroupsPerFabric.id.rawValue: .success(.unsigned(UInt64(DeviceConstants.maxGroupsPerFabric)))
+        case Attributes.maxGroupsPerFabric.id.rawValue: .success(.unsigned(UInt64(NodeConstants.maxGroupsPerFabric)))
         case Attributes.maxGroupKeysPerFabric.id.rawValue:
-            .success(.unsigned(UInt64(DeviceConstants.maxGroupKeysPerFabric)))
+            .success(.unsigned(UInt64(NodeConstants.maxGroupKeysPerFabric)))
         default: .failure(.unsupportedAttribute)
         }
     }

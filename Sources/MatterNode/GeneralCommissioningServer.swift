@@ -41,8 +41,8 @@ public struct GeneralCommissioningServer: ClusterServer {
         case Cluster.Attributes.basicCommissioningInfo.id.rawValue:
             .success(
                 Cluster.BasicCommissioningInfo(
-                    failSafeExpiryLengthSeconds: DeviceConstants.failSafeExpiryLengthSeconds,
-                    maxCumulativeFailsafeSeconds: DeviceConstants.maxCumulativeFailsafeSeconds
+                    failSafeExpiryLengthSeconds: NodeConstants.failSafeExpiryLengthSeconds,
+                    maxCumulativeFailsafeSeconds: NodeConstants.maxCumulativeFailsafeSeconds
                 ).tlvValue())
         case Cluster.Attributes.regulatoryConfig.id.rawValue: .success(.unsigned(UInt64(node.regulatoryConfig)))
         // An IP device works indoors and outdoors.
@@ -118,7 +118,7 @@ public struct GeneralCommissioningServer: ClusterServer {
         } else {
             node.failSafe = FailSafe(
                 deadline: requested,
-                cumulativeLimit: node.now + .seconds(Int(DeviceConstants.maxCumulativeFailsafeSeconds)),
+                cumulativeLimit: node.now + .seconds(Int(NodeConstants.maxCumulativeFailsafeSeconds)),
                 fabricIndex: request.context.fabricIndex, fabricsBefore: node.fabrics)
             node.effects.append(.log("[commissioning] fail-safe armed for \(arm.expiryLengthSeconds) s"))
         }

@@ -37,7 +37,7 @@ public struct BasicInformationServer: ClusterServer {
     ) -> Result<TLVValue, InteractionModelStatus> {
         let identity = node.identity
         return switch attribute {
-        case Attributes.dataModelRevision.id.rawValue: .success(.unsigned(UInt64(DeviceConstants.dataModelRevision)))
+        case Attributes.dataModelRevision.id.rawValue: .success(.unsigned(UInt64(NodeConstants.dataModelRevision)))
         case Attributes.vendorName.id.rawValue: .success(.utf8(identity.vendorName))
         case Attributes.vendorID.id.rawValue: .success(.unsigned(UInt64(identity.vendorID)))
         case Attributes.productName.id.rawValue: .success(.utf8(identity.productName))
@@ -53,11 +53,11 @@ public struct BasicInformationServer: ClusterServer {
         case Attributes.capabilityMinima.id.rawValue:
             .success(
                 Cluster.CapabilityMinimaStruct(
-                    caseSessionsPerFabric: DeviceConstants.caseSessionsPerFabric,
-                    subscriptionsPerFabric: DeviceConstants.subscriptionsPerFabric
+                    caseSessionsPerFabric: NodeConstants.caseSessionsPerFabric,
+                    subscriptionsPerFabric: NodeConstants.subscriptionsPerFabric
                 ).tlvValue())
         case Attributes.specificationVersion.id.rawValue:
-            .success(.unsigned(UInt64(DeviceConstants.specificationVersion)))
+            .success(.unsigned(UInt64(NodeConstants.specificationVersion)))
         // The engine answers every path of one InvokeRequest.
         case Attributes.maxPathsPerInvoke.id.rawValue: .success(.unsigned(1))
         default: .failure(.unsupportedAttribute)

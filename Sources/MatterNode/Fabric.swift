@@ -27,16 +27,16 @@ public struct Fabric: Hashable, Sendable {
         index: UInt8, rootCertificate: [UInt8], noc: [UInt8], icac: [UInt8]?, ipkEpochKey: [UInt8],
         operationalKey: [UInt8],
         vendorID: UInt16, label: String, accessControl: [AccessControlEntry]
-    ) throws(DeviceError) {
+    ) throws(NodeError) {
         let root: MatterCertificate, node: OperationalChain.ProvenNode
         do {
             root = try MatterCertificate(tlv: rootCertificate)
             let certificate = try MatterCertificate(tlv: noc)
             guard let fabricID = try certificate.subject.fabricID else {
-                throw DeviceError.invalidCredentials("the NOC names no fabric ID")
+                throw NodeError.invalidCredentials("the NOC names no fabric ID")
             }
             node = try OperationalChain.validate(noc: noc, icac: icac, root: root, fabricID: fabricID)
-        } catch let error as DeviceError {
+        } catch let error as NodeError {
             throw error
         } catch {
             throw .invalidCredentials("\(error)")
@@ -56,7 +56,7 @@ public struct Fabric: Hashable, Sendable {
     }
 
     /// §4.3.2.2: the compressed fabric ID, as DNS-SD and the Fabrics list name the fabric.
-    public func compressedFabricID() throws(DeviceError) -> [UInt8] {
+    public func compressedFabricID() throws(NodeError) -> [UInt8] {
         do {
             return try OperationalIdentity.compressedFabricID(rootPublicKey: rootPublicKey, fabricID: fabricID)
         } catch {
@@ -65,14 +65,14 @@ public struct Fabric: Hashable, Sendable {
     }
 
     /// What CASE proves on this fabric.
-    public func operationalCredentials() throws(DeviceError) -> OperationalCredentials {
+    public func operationalCredentials() throws(NodeError) -> OperationalCredentials {
         do {
             let ipk = try OperationalIdentity.identityProtectionKey(
                 epochKey: ipkEpochKey, compressedFabricID: try compressedFabricID())
             return OperationalCredentials(
                 fabricID: fabricID, nodeID: nodeID, rootPublicKey: rootPublicKey, identityProtectionKey: ipk,
                 noc: noc, icac: icac, operationalKey: try P256.PrivateKey(rawRepresentation: operationalKey))
-        } catch let error as DeviceError {
+        } catch let error as NodeError {
             throw error
         } catch {
             throw .invalidCredentials("operational key: \(error)")

@@ -5,7 +5,7 @@ import Synchronization
 
 /// Matter Core §6.5 for the CASE responder: an initiator's NOC must chain to the root of the fabric its Sigma1
 /// named (`OperationalChain` does the checking). Remembers which fabric the last accepted peer proved itself on.
-final class DeviceFabricValidator: CASEPeerValidator {
+final class FabricValidator: CASEPeerValidator {
     private let fabrics: [Fabric]
     private let accepted = Mutex<UInt8?>(nil)
 

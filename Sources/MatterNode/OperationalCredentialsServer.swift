@@ -69,7 +69,7 @@ public struct OperationalCredentialsServer: ClusterServer {
                             ).tlvValue())
                     }))
         case Cluster.Attributes.supportedFabrics.id.rawValue:
-            return .success(.unsigned(UInt64(DeviceConstants.supportedFabrics)))
+            return .success(.unsigned(UInt64(NodeConstants.supportedFabrics)))
         case Cluster.Attributes.commissionedFabrics.id.rawValue:
             return .success(.unsigned(UInt64(node.fabrics.count)))
         case Cluster.Attributes.trustedRootCertificates.id.rawValue:
@@ -90,7 +90,7 @@ public struct OperationalCredentialsServer: ClusterServer {
         switch command {
         case Commands.AttestationRequest.id.rawValue:
             guard let attestation = Commands.AttestationRequest.decode(fields),
-                attestation.attestationNonce.count == DeviceConstants.nonceLength
+                attestation.attestationNonce.count == NodeConstants.nonceLength
             else { return .status(.invalidCommand) }
             guard let session = node.session,
                 let response = try? node.attestation.attestationResponse(
@@ -107,7 +107,7 @@ public struct OperationalCredentialsServer: ClusterServer {
             default: return .status(.invalidCommand)
             }
         case Commands.CSRRequest.id.rawValue:
-            guard let csr = Commands.CSRRequest.decode(fields), csr.csrNonce.count == DeviceConstants.nonceLength else {
+            guard let csr = Commands.CSRRequest.decode(fields), csr.csrNonce.count == NodeConstants.nonceLength else {
                 return .status(.invalidCommand)
             }
             return certificateSigningRequest(csr, in: &node)

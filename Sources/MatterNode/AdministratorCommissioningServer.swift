@@ -55,9 +55,9 @@ public struct AdministratorCommissioningServer: ClusterServer {
         switch command {
         case Commands.OpenCommissioningWindow.id.rawValue:
             guard let open = Commands.OpenCommissioningWindow.decode(fields) else { return .status(.invalidCommand) }
-            guard open.pakePasscodeVerifier.count == DeviceConstants.verifierLength,
-                DeviceConstants.pbkdfIterations.contains(open.iterations),
-                DeviceConstants.pbkdfSaltLength.contains(open.salt.count),
+            guard open.pakePasscodeVerifier.count == NodeConstants.verifierLength,
+                NodeConstants.pbkdfIterations.contains(open.iterations),
+                NodeConstants.pbkdfSaltLength.contains(open.salt.count),
                 let verifier = try? Spake2PlusVerifierData(serialized: open.pakePasscodeVerifier)
             else {
                 return .status(.failure, clusterStatus: Cluster.StatusCode.pakeParameterError.rawValue)
@@ -98,7 +98,7 @@ public struct AdministratorCommissioningServer: ClusterServer {
         guard node.commissioningWindow == nil, node.failSafe == nil else {
             return .status(.failure, clusterStatus: Cluster.StatusCode.busy.rawValue)
         }
-        guard DeviceConstants.commissioningTimeoutSeconds.contains(timeout) else { return .status(.invalidCommand) }
+        guard NodeConstants.commissioningTimeoutSeconds.contains(timeout) else { return .status(.invalidCommand) }
         var window = CommissioningWindow(
             kind: kind, verifier: verifier, iterations: iterations, salt: salt, discriminator: discriminator,
             deadline: node.now + .seconds(Int(timeout)))

@@ -37,7 +37,7 @@ public struct DevelopmentAttestation: Sendable, Hashable {
     public static func generate(
         vendorID: UInt16, productID: UInt16, deviceType: UInt32,
         random: some RandomSource = SystemRandom()
-    ) throws(DeviceError) -> DevelopmentAttestation {
+    ) throws(NodeError) -> DevelopmentAttestation {
         try Issuer.generate(vendorID: vendorID, productID: productID, random: random)
             .attest(deviceType: deviceType, random: random)
     }
@@ -55,7 +55,7 @@ public struct DevelopmentAttestation: Sendable, Hashable {
 
         public static func generate(
             vendorID: UInt16, productID: UInt16, random: some RandomSource = SystemRandom()
-        ) throws(DeviceError) -> Issuer {
+        ) throws(NodeError) -> Issuer {
             do {
                 let paaKey = P256.PrivateKey(using: random), paiKey = P256.PrivateKey(using: random)
                 let paaName = DistinguishedName([
@@ -85,7 +85,7 @@ public struct DevelopmentAttestation: Sendable, Hashable {
         /// A new DAC under the PAI, and a declaration of `deviceType` for the issuer's product.
         public func attest(
             deviceType: UInt32, random: some RandomSource = SystemRandom()
-        ) throws(DeviceError) -> DevelopmentAttestation {
+        ) throws(NodeError) -> DevelopmentAttestation {
             do {
                 let signer = try P256.PrivateKey(rawRepresentation: paiKey)
                 let dacKey = P256.PrivateKey(using: random)
@@ -141,7 +141,7 @@ public struct DevelopmentAttestation: Sendable, Hashable {
     /// §11.17.6.2 AttestationResponse: the elements and the DAC's signature over them and the session's challenge.
     public func attestationResponse(
         nonce: [UInt8], challenge: [UInt8]
-    ) throws(DeviceError) -> (elements: [UInt8], signature: [UInt8]) {
+    ) throws(NodeError) -> (elements: [UInt8], signature: [UInt8]) {
         let elements = AttestationElements(
             certificationDeclaration: certificationDeclaration, attestationNonce: nonce, timestamp: 0
         ).tlvEncoded
@@ -151,7 +151,7 @@ public struct DevelopmentAttestation: Sendable, Hashable {
     /// §11.17.6.6 CSRResponse: the NOCSR elements for a new operational key and the DAC's signature.
     public func csrResponse(
         operationalKey: P256.PrivateKey, nonce: [UInt8], challenge: [UInt8]
-    ) throws(DeviceError) -> (elements: [UInt8], signature: [UInt8]) {
+    ) throws(NodeError) -> (elements: [UInt8], signature: [UInt8]) {
         let request: CertificateSigningRequest
         do {
             request = try CertificateSigningRequest(
@@ -163,7 +163,7 @@ public struct DevelopmentAttestation: Sendable, Hashable {
         return (elements, try sign(elements + challenge))
     }
 
-    private func sign(_ message: [UInt8]) throws(DeviceError) -> [UInt8] {
+    private func sign(_ message: [UInt8]) throws(NodeError) -> [UInt8] {
         do {
             return try P256.PrivateKey(rawRepresentation: dacKey).signature(for: message).rawRepresentation
         } catch {

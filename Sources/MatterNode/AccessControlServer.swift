@@ -3,7 +3,7 @@ import MatterInteraction
 import MatterTLV
 
 // Matter Core §9.10 Access Control cluster, server: each fabric's list of entries, read and written fabric-scoped;
-// `DeviceDataModel.isAllowed` enforces them.
+// `NodeDataModel.isAllowed` enforces them.
 public struct AccessControlServer: ClusterServer {
     private typealias Cluster = AccessControlCluster
 
@@ -32,11 +32,11 @@ public struct AccessControlServer: ClusterServer {
                         fabric.accessControl.map { TLVElement($0.tlvValue(fabricIndex: fabric.index)) }
                     }))
         case Cluster.Attributes.subjectsPerAccessControlEntry.id.rawValue:
-            return .success(.unsigned(UInt64(DeviceConstants.subjectsPerAccessControlEntry)))
+            return .success(.unsigned(UInt64(NodeConstants.subjectsPerAccessControlEntry)))
         case Cluster.Attributes.targetsPerAccessControlEntry.id.rawValue:
-            return .success(.unsigned(UInt64(DeviceConstants.targetsPerAccessControlEntry)))
+            return .success(.unsigned(UInt64(NodeConstants.targetsPerAccessControlEntry)))
         case Cluster.Attributes.accessControlEntriesPerFabric.id.rawValue:
-            return .success(.unsigned(UInt64(DeviceConstants.accessControlEntriesPerFabric)))
+            return .success(.unsigned(UInt64(NodeConstants.accessControlEntriesPerFabric)))
         default:
             return .failure(.unsupportedAttribute)
         }
@@ -51,7 +51,7 @@ public struct AccessControlServer: ClusterServer {
             return .unsupportedAccess
         }
         guard case .array(let items) = value.value else { return .invalidDataType }
-        guard items.count <= Int(DeviceConstants.accessControlEntriesPerFabric) else { return .resourceExhausted }
+        guard items.count <= Int(NodeConstants.accessControlEntriesPerFabric) else { return .resourceExhausted }
         var entries: [AccessControlEntry] = []
         for item in items {
             guard let entry = AccessControlEntry(written: item) else { return .constraintError }

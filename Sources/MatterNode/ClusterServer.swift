@@ -36,10 +36,6 @@ public protocol ClusterServer: Sendable {
     mutating func restore(_ state: TLVElement)
     /// Another cluster of the same endpoint changed something this one follows (`EndpointSignal`).
     mutating func receive(_ signal: EndpointSignal, in node: inout NodeState, endpoint: UInt16)
-    /// The device's simulation step (`Simulation`): a sensor drifts, a contact flips, a button is pressed.
-    mutating func simulate(in node: inout NodeState, endpoint: UInt16, random: inout SimulationRandom)
-    /// A person's action on the device (`DeviceAction`); true when this cluster has that control.
-    mutating func perform(_ action: DeviceAction, in node: inout NodeState, endpoint: UInt16) -> Bool
 }
 
 extension ClusterServer {
@@ -61,16 +57,12 @@ extension ClusterServer {
 
     public mutating func receive(_ signal: EndpointSignal, in node: inout NodeState, endpoint: UInt16) {}
 
-    public mutating func simulate(in node: inout NodeState, endpoint: UInt16, random: inout SimulationRandom) {}
-
-    public mutating func perform(_ action: DeviceAction, in node: inout NodeState, endpoint: UInt16) -> Bool { false }
-
-    var id: UInt32 { description.id }
+    public var id: UInt32 { description.id }
 }
 
 extension AttributeDescription {
     /// The engine's view of a generated attribute definition.
-    init<Value>(_ definition: AttributeDefinition<Value>) {
+    public init<Value>(_ definition: AttributeDefinition<Value>) {
         self.init(
             id: definition.id.rawValue, readPrivilege: AccessPrivilege(definition.readPrivilege ?? .view),
             writePrivilege: definition.writePrivilege.map(AccessPrivilege.init),
@@ -80,7 +72,7 @@ extension AttributeDescription {
 
 extension CommandDescription {
     /// The engine's view of a generated command.
-    init<Command: ClusterCommand>(_ command: Command.Type) {
+    public init<Command: ClusterCommand>(_ command: Command.Type) {
         self.init(
             id: Command.id.rawValue, privilege: AccessPrivilege(Command.invokePrivilege),
             requiresTimedInvoke: Command.requiresTimedInvoke)
@@ -88,14 +80,14 @@ extension CommandDescription {
 }
 
 extension AccessPrivilege {
-    init(_ privilege: Privilege) {
+    public init(_ privilege: Privilege) {
         self = AccessPrivilege(rawValue: privilege.rawValue) ?? .administer
     }
 }
 
 extension ClusterCommand {
     /// The command's fields, decoded; nil (INVALID_COMMAND) when absent or malformed.
-    static func decode(_ fields: TLVElement?) -> Self? {
+    public static func decode(_ fields: TLVElement?) -> Self? {
         guard let fields else { return nil }
         return try? Self(tlv: fields)
     }
@@ -103,7 +95,7 @@ extension ClusterCommand {
 
 extension ClusterCommandResponse {
     /// This response as an invoke outcome.
-    var outcome: CommandOutcome {
+    public var outcome: CommandOutcome {
         .response(commandID: Self.id.rawValue, fields: tlvValue())
     }
 }

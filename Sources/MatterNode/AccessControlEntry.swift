@@ -89,8 +89,8 @@ public struct AccessControlEntry: Hashable, Sendable {
                 targets.append(converted)
             }
         }
-        guard subjects.count <= Int(DeviceConstants.subjectsPerAccessControlEntry),
-            targets.count <= Int(DeviceConstants.targetsPerAccessControlEntry),
+        guard subjects.count <= Int(NodeConstants.subjectsPerAccessControlEntry),
+            targets.count <= Int(NodeConstants.targetsPerAccessControlEntry),
             // Group entries cannot grant Administer (§9.10.5.3).
             !(authMode == .group && privilege == .administer)
         else { return nil }

@@ -21,7 +21,7 @@ public struct RequestSession: Hashable, Sendable {
 /// The node-wide state the root clusters share: fabrics, fail-safe, commissioning window, data versions, and what
 /// the device must do after a request (`effects`). The device sets `now` and `session` before each request.
 public struct NodeState: Sendable {
-    public let identity: DeviceIdentity
+    public let identity: NodeIdentity
     public let attestation: DevelopmentAttestation
     /// The onboarding payload's passcode verifier: the initial and basic windows use it.
     public let onboardingWindow: CommissioningWindow
@@ -37,15 +37,15 @@ public struct NodeState: Sendable {
     public private(set) var versions: [ConcreteClusterPath: UInt32] = [:]
     /// Attributes changed since the device last collected them, for subscriptions.
     public var changedPaths: [ConcreteAttributePath] = []
-    public var effects: [DeviceEffect] = []
+    public var effects: [NodeEffect] = []
     /// Signals for the other clusters of an endpoint, delivered by the data model after the request.
     public var signals: [(endpoint: UInt16, signal: EndpointSignal)] = []
-    /// The most recent events, oldest first (`DeviceConstants.eventBufferSize`).
+    /// The most recent events, oldest first (`NodeConstants.eventBufferSize`).
     public private(set) var events: [EventDataIB] = []
     private var lastEventNumber: UInt64 = 0
 
     public init(
-        identity: DeviceIdentity, attestation: DevelopmentAttestation, onboardingWindow: CommissioningWindow,
+        identity: NodeIdentity, attestation: DevelopmentAttestation, onboardingWindow: CommissioningWindow,
         fabrics: [Fabric], random: any RandomSource
     ) {
         self.identity = identity
@@ -86,8 +86,8 @@ public struct NodeState: Sendable {
             EventDataIB(
                 path: path, eventNumber: lastEventNumber, priority: priority.rawValue,
                 timestamp: .systemMilliseconds(now.nanoseconds / 1_000_000), data: data))
-        if events.count > DeviceConstants.eventBufferSize {
-            events.removeFirst(events.count - DeviceConstants.eventBufferSize)
+        if events.count > NodeConstants.eventBufferSize {
+            events.removeFirst(events.count - NodeConstants.eventBufferSize)
         }
     }
 
@@ -108,8 +108,8 @@ public struct NodeState: Sendable {
 
     /// The lowest free fabric index, nil when the table is full.
     func freeFabricIndex() -> UInt8? {
-        guard fabrics.count < Int(DeviceConstants.supportedFabrics) else { return nil }
-        return DeviceConstants.fabricIndices.first { index in !fabrics.contains { $0.index == index } }
+        guard fabrics.count < Int(NodeConstants.supportedFabrics) else { return nil }
+        return NodeConstants.fabricIndices.first { index in !fabrics.contains { $0.index == index } }
     }
 
     // MARK: Fail-safe

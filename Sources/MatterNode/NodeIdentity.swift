@@ -1,5 +1,5 @@
 // Matter Core §11.1 Basic Information: who the device says it is, fixed for its lifetime.
-public struct DeviceIdentity: Hashable, Sendable, Codable {
+public struct NodeIdentity: Hashable, Sendable, Codable {
     public var vendorID: UInt16
     public var productID: UInt16
     public var vendorName: String

@@ -4,24 +4,22 @@ import MatterTLV
 
 // Matter Core §7 Data Model, §6.6 Access Control: the device's endpoints and cluster servers behind the Interaction
 // Model engine, with its access control lists enforced.
-public struct DeviceDataModel: DataModelProvider {
+public struct NodeDataModel: DataModelProvider {
     public var node: NodeState
-    /// The endpoints, each with its Descriptor; a bridge adds and removes bridged ones (`DeviceDataModel+Bridge`).
-    var composition: [Endpoint]
-    private var random: SimulationRandom
+    /// The endpoints, each with its Descriptor; a bridge adds and removes bridged ones (`NodeDataModel+Bridge`).
+    package var composition: [Endpoint]
 
     /// The root node and `applicationEndpoints`, each given its Descriptor (the root's lists every other endpoint,
-    /// an aggregator its own parts); `seed` starts the simulation's generator.
-    public init(node: NodeState, root: Endpoint, applicationEndpoints: [Endpoint], seed: UInt64 = 0) {
+    /// an aggregator its own parts).
+    public init(node: NodeState, root: Endpoint, applicationEndpoints: [Endpoint] = []) {
         self.node = node
-        random = SimulationRandom(seed: seed)
         composition = [root] + applicationEndpoints
         describeEndpoints()
     }
 
     /// Gives every endpoint a Descriptor that says what it is now, replacing the one it had: its device types and
     /// clusters, and its parts (the root's are every other endpoint of the node).
-    mutating func describeEndpoints() {
+    package mutating func describeEndpoints() {
         let others = composition.map(\.id).filter { $0 != 0 }
         composition = composition.map { endpoint in
             var endpoint = endpoint
@@ -89,28 +87,18 @@ public struct DeviceDataModel: DataModelProvider {
         node.record(path, priority: priority, data: data)
     }
 
-    /// One simulation step: every cluster server, in endpoint and cluster order, may act on its own.
-    public mutating func simulate() {
-        for e in composition.indices {
-            for c in composition[e].clusters.indices {
-                composition[e].clusters[c].simulate(in: &node, endpoint: composition[e].id, random: &random)
-            }
-        }
-        deliverSignals()
-    }
-
-    /// A person's action on `endpoint`, or on every endpoint when nil; false when no cluster there has that control.
-    public mutating func perform(_ action: DeviceAction, on endpoint: UInt16?) -> Bool {
-        var performed = false
+    /// Lets `body` change every cluster server of `endpoint`, or of every endpoint when nil, in endpoint and cluster
+    /// order, then hands the signals they raised to their endpoints' clusters. How a virtual device's simulation and a
+    /// person's actions reach its clusters.
+    public mutating func updateClusters(
+        on endpoint: UInt16? = nil, _ body: (_ endpoint: UInt16, inout any ClusterServer, inout NodeState) -> Void
+    ) {
         for e in composition.indices where endpoint == nil || composition[e].id == endpoint {
             for c in composition[e].clusters.indices {
-                performed =
-                    composition[e].clusters[c].perform(action, in: &node, endpoint: composition[e].id)
-                    || performed
+                body(composition[e].id, &composition[e].clusters[c], &node)
             }
         }
         deliverSignals()
-        return performed
     }
 
     /// Hands each signal to every cluster of its endpoint; a receiver's own signals are not passed on, so one

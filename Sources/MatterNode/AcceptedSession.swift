@@ -2,7 +2,7 @@ import MatterInteraction
 import MatterSecureChannel
 
 /// A secure session the device accepted, as access control and the commissioning clusters see it.
-struct DeviceSession: Sendable {
+struct AcceptedSession: Sendable {
     var isPASE: Bool
     /// 0 for a PASE session until AddNOC binds it to the new fabric.
     var fabricIndex: UInt8

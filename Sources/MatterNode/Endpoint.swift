@@ -2,7 +2,7 @@ import MatterDataModel
 import MatterMessaging
 
 // Matter Core §9.2 Endpoint composition: one endpoint, the device types it implements and its cluster servers
-// (Descriptor is added by `DeviceDataModel`, which knows the whole node).
+// (Descriptor is added by `NodeDataModel`, which knows the whole node).
 public struct Endpoint: Sendable {
     public var id: UInt16
     public var deviceTypes: [DeviceTypeDefinition]
@@ -37,8 +37,8 @@ public struct Endpoint: Sendable {
     }
 
     /// An Aggregator (Matter Core §9.12 Bridge): its parts are a bridge's bridged devices.
-    var isAggregator: Bool { deviceTypes.contains { $0.id == MatterDeviceTypes.aggregator.id } }
+    package var isAggregator: Bool { deviceTypes.contains { $0.id == MatterDeviceTypes.aggregator.id } }
 
     /// A bridged device: it carries the Bridged Node device type (Matter Core §9.12 Bridge).
-    var isBridgedDevice: Bool { deviceTypes.contains { $0.id == MatterDeviceTypes.bridgedNode.id } }
+    package var isBridgedDevice: Bool { deviceTypes.contains { $0.id == MatterDeviceTypes.bridgedNode.id } }
 }

@@ -2,7 +2,7 @@ import MatterMessaging
 
 /// What the data model asks of the device around it after a request: the things a cluster cannot do from inside
 /// the Interaction Model engine (sessions, sockets, files, the console).
-public enum DeviceEffect: Hashable, Sendable {
+public enum NodeEffect: Hashable, Sendable {
     /// The persistent state changed: write the state file.
     case persist
     /// Fabrics or the commissioning window changed: advertise what is true now.

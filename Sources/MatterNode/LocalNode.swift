@@ -1,0 +1,518 @@
+import MatterCrypto
+import MatterDataModel
+import MatterDiscovery
+import MatterInteraction
+import MatterMessaging
+import MatterPlatform
+import MatterSecureChannel
+import MatterTLV
+
+/// The Matter node a process is (a virtual device, each device of a farm): it owns its transport and the sessions
+/// it accepts, answers PASE while a commissioning window is open and CASE on every fabric it joined (with
+/// resumption), serves its data model through the Interaction Model engine with access control, runs the
+/// fail-safe, window and subscription timers, and, given interfaces, advertises itself by mDNS. What the node's
+/// clusters do on their own (a device's simulation) is its owner's: it changes the data model through `update`.
+public actor LocalNode {
+    /// The UDP port the node answers on (IPv4; IPv6 is bound too).
+    public nonisolated let port: UInt16
+    public nonisolated let transport: MatterTransport
+
+    private var server: InteractionServer<NodeDataModel>
+    private var sessions: [SessionHandle: AcceptedSession] = [:]
+    /// What finished CASE sessions leave for resuming them (§4.14.2.2); in memory only, so a restarted node answers
+    /// the next Sigma1 with the full Sigma2.
+    private var resumptions = CASEResumptionTable()
+    private let random: any RandomSource
+    private let log: @Sendable (String) -> Void
+    private let clock: any DriverClock
+    private let interfaces: [String]
+    /// The device type its commissionable advertisement names (§4.3.1.3 DT), when it has one to name.
+    private let advertisedDeviceType: UInt32?
+    private var responder: MulticastDNSResponder?
+    private var advertised: Set<MatterAdvertisement> = []
+    private let commissionableInstance: String
+    private var following: Set<ExchangeHandle> = []
+    private var incoming: Task<Void, Never>?
+    /// The one timer of the node's own deadlines (fail-safe, window, subscription reports), armed for the earliest
+    /// and re-armed after every step.
+    private var timer = DeadlineTimer()
+    private var isRunning = false
+    /// Writes what survives a restart; set by `start`.
+    private var persist: @Sendable (NodeSnapshot) async throws -> Void = { _ in }
+
+    /// A node serving `model` over `transport`, bound to `port`. With no `interfaces` it does not advertise.
+    public init(
+        model: NodeDataModel, transport: MatterTransport, port: UInt16, interfaces: [String] = [],
+        advertisedDeviceType: UInt32? = nil, random: any RandomSource = SystemRandom(),
+        clock: any DriverClock = SystemClock(), log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        server = InteractionServer(provider: model)
+        self.transport = transport
+        self.port = port
+        self.interfaces = interfaces
+        self.advertisedDeviceType = advertisedDeviceType
+        self.random = random
+        self.clock = clock
+        self.log = log
+        commissionableInstance = random.bytes(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }
+            .joined()
+    }
+
+    // MARK: Life cycle
+
+    /// Starts answering and advertising; `persist` writes what survives a restart whenever it changes.
+    public func start(persist: @escaping @Sendable (NodeSnapshot) async throws -> Void) async throws(NodeError) {
+        self.persist = persist
+        if interfaces.isEmpty {
+            log("[mdns] no --interface given: not advertising (controllers must be given the address)")
+        } else {
+            do {
+                var generator = SystemRandomNumberGenerator()
+                responder = try MulticastDNSResponder(
+                    interfaces: interfaces, hostName: ResponderHost.randomName(using: &generator), clock: clock)
+            } catch {
+                throw .network("mDNS on \(interfaces.joined(separator: ", ")): \(error)")
+            }
+        }
+        await refreshAdvertisements()
+        let exchanges = transport.incomingExchanges
+        incoming = Task(executorPreference: EventLoopExecutor.preferred) {
+            for await (exchange, message) in exchanges {
+                await self.accept(exchange, message)
+            }
+        }
+        isRunning = true
+        armTimer()
+    }
+
+    /// Stops answering, withdraws the advertisements and closes the sockets.
+    public func shutdown() async {
+        incoming?.cancel()
+        incoming = nil
+        isRunning = false
+        timer.cancel()
+        if let responder { await responder.shutdown() }
+        responder = nil
+        advertised = []
+        await transport.shutdown()
+    }
+
+    // MARK: The data model
+
+    /// The data model as it is now.
+    public var model: NodeDataModel { server.provider }
+    /// The subscriptions it serves now, whoever holds them.
+    public var subscriptionCount: Int { server.subscriptionIDs.count }
+
+    /// What survives a restart: the fabrics as committed (not what an armed fail-safe may still undo) and the
+    /// clusters' persistent values.
+    public var snapshot: NodeSnapshot {
+        let node = server.provider.node
+        return NodeSnapshot(
+            fabrics: node.failSafe?.fabricsBefore ?? node.fabrics, clusters: server.provider.persistentClusterState)
+    }
+
+    /// Changes the data model as `body` says (a simulation step, a person's action), then settles: subscribers hear
+    /// of what changed and the effects the clusters asked for are carried out. With `persisting`, what survives a
+    /// restart is written first, and when that fails the data model is put back as it was and the error thrown.
+    public func update<Result: Sendable>(
+        persisting: Bool = false, _ body: @Sendable (inout NodeDataModel) throws -> Result
+    ) async throws -> Result {
+        let now = clock.now
+        let before = server.provider
+        server.provider.node.now = now
+        let result = try body(&server.provider)
+        if persisting {
+            do {
+                try await persist(snapshot)
+            } catch {
+                server.provider = before
+                throw error
+            }
+        }
+        await settle([], now: now)
+        return result
+    }
+
+    // MARK: Incoming exchanges
+
+    private func accept(_ exchange: ExchangeHandle, _ message: ExchangeMessage) async {
+        switch message.protocolID {
+        case .interactionModel:
+            await interact(message, on: exchange)
+        case .secureChannel where sessions[exchange.session] == nil:
+            await establish(message, on: exchange)
+        case .secureChannel where message.opcode == SecureChannelOpcode.statusReport.rawValue:
+            // Matter Core §4.11.1.4: the peer closed the session; its subscriptions end with it.
+            await transport.close(exchange)
+            if let report = try? StatusReport.decode(message.payload),
+                report.protocolID == 0, report.protocolCode == SecureChannelStatusCode.closeSession.rawValue
+            {
+                log("[session] closed by the peer")
+                _ = await perform(server.sessionClosed(exchange.session))
+                await removeSession(exchange.session)
+            }
+        default:
+            // Other secure-channel messages on a secure session and other protocols need no answer here.
+            await transport.close(exchange)
+        }
+    }
+
+    private func interact(_ message: ExchangeMessage, on exchange: ExchangeHandle) async {
+        guard message.protocolID == .interactionModel, let session = sessions[exchange.session] else {
+            await transport.close(exchange)
+            return
+        }
+        let now = clock.now
+        let node = server.provider.node
+        server.provider.node.now = now
+        server.provider.node.session = RequestSession(
+            handle: exchange.session, attestationChallenge: session.attestationChallenge,
+            isPASE: session.isPASE)
+        let context = session.accessContext(commissioning: node.commissioningWindow != nil || node.failSafe != nil)
+        let actions = server.handle(
+            opcode: message.opcode, payload: message.payload, on: exchange, context: context, now: now)
+        server.provider.node.session = nil
+        await settle(actions, now: now, following: exchange)
+    }
+
+    /// Carries out the engine's actions, reports changed attributes to subscribers, then does what the data model
+    /// asked (`NodeEffect`); keeps listening on `exchange` while the engine expects more on it.
+    private func settle(_ actions: [ServerAction], now: Instant, following exchange: ExchangeHandle? = nil) async {
+        var actions = actions
+        let changed = server.provider.node.changedPaths
+        server.provider.node.changedPaths = []
+        if !changed.isEmpty { actions += server.attributesChanged(changed, now: now) }
+        var effects = server.provider.node.effects
+        server.provider.node.effects = []
+        // What was acknowledged is on disk first: a crash after the response cannot lose it.
+        if effects.contains(.persist) {
+            effects.removeAll { $0 == .persist }
+            await persistOrLog()
+        }
+        // The console tells what the node did before its answer leaves: whoever got the answer finds the line there.
+        for case .log(let line) in effects { log(line) }
+        let closed = await perform(actions)
+        if let exchange, !closed.contains(exchange) { follow(exchange) }
+        await apply(effects)
+        armTimer()
+    }
+
+    /// Returns the exchanges it closed.
+    private func perform(_ actions: [ServerAction]) async -> Set<ExchangeHandle> {
+        let closing = Set(
+            actions.compactMap { action -> ExchangeHandle? in
+                if case .closeExchange(let exchange) = action { exchange } else { nil }
+            })
+        var more: [ServerAction] = []
+        for action in actions {
+            switch action {
+            case .send(let opcode, let payload, let exchange):
+                do {
+                    try await transport.send(
+                        ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload),
+                        on: exchange)
+                    if !closing.contains(exchange) { follow(exchange) }
+                } catch {
+                    server.exchangeFailed(exchange)
+                }
+            case .closeExchange(let exchange):
+                await transport.close(exchange)
+            case .openExchangeAndSend(let session, let opcode, let payload, let subscriptionID):
+                do {
+                    let exchange = try await transport.openExchange(on: session)
+                    server.reportExchangeOpened(exchange, subscriptionID: subscriptionID)
+                    try await transport.send(
+                        ExchangeMessage(protocolID: .interactionModel, opcode: opcode.rawValue, payload: payload),
+                        on: exchange)
+                    follow(exchange)
+                } catch {
+                    more += server.cancelSubscription(subscriptionID)
+                }
+            }
+        }
+        if !more.isEmpty { return closing.union(await perform(more)) }
+        return closing
+    }
+
+    /// Listens for the next messages of an exchange the engine is still part of, until it is closed or goes silent.
+    private func follow(_ exchange: ExchangeHandle) {
+        guard following.insert(exchange).inserted else { return }
+        let transport = transport
+        Task(executorPreference: EventLoopExecutor.preferred) {
+            while true {
+                let message: ExchangeMessage
+                do {
+                    message = try await transport.receive(on: exchange, timeout: NodeTiming.exchangeIdle)
+                } catch {
+                    await self.exchangeEnded(exchange)
+                    return
+                }
+                await self.interact(message, on: exchange)
+            }
+        }
+    }
+
+    private func exchangeEnded(_ exchange: ExchangeHandle) async {
+        following.remove(exchange)
+        server.exchangeFailed(exchange)
+        await transport.close(exchange)
+    }
+
+    // MARK: Timers
+
+    /// The earliest moment the node has something of its own to do.
+    private var nextDeadline: Instant? {
+        let node = server.provider.node
+        // A window that times out during commissioning waits for the fail-safe (see `tick`).
+        let window = node.failSafe == nil ? node.commissioningWindow?.deadline : nil
+        return [node.failSafe?.deadline, window, server.nextDeadline].compactMap { $0 }.min()
+    }
+
+    /// Arms the timer for `nextDeadline`, leaving one already set for it alone.
+    private func armTimer() {
+        guard isRunning, let deadline = nextDeadline else {
+            timer.cancel()
+            return
+        }
+        timer.arm(deadline, on: clock, preferring: EventLoopExecutor.preferred) { [weak self] deadline in
+            await self?.timerFired(deadline)
+        }
+    }
+
+    private func timerFired(_ deadline: Instant) async {
+        guard timer.fired(deadline) else { return }
+        await tick()
+    }
+
+    private func tick() async {
+        let now = clock.now
+        server.provider.node.now = now
+        if let failSafe = server.provider.node.failSafe, now >= failSafe.deadline {
+            server.provider.node.expireFailSafe()
+        }
+        // A window that times out during commissioning stays until the fail-safe ends, so the commissioner can finish.
+        if let deadline = server.provider.node.commissioningWindow?.deadline, now >= deadline,
+            server.provider.node.failSafe == nil
+        {
+            server.provider.node.closeCommissioningWindow()
+            server.provider.node.effects.append(.log("[commissioning] window timed out"))
+        }
+        let due = server.nextDeadline.map { $0 <= now } ?? false
+        await settle(due ? server.tick(now: now) : [], now: now)
+    }
+
+    // MARK: Effects
+
+    private func apply(_ effects: [NodeEffect]) async {
+        var needsSave = false, needsAdvertising = false
+        for effect in effects {
+            switch effect {
+            case .persist: needsSave = true
+            case .advertise: needsAdvertising = true
+            case .log: break  // written in `settle`, before the answer
+            case .bindSession(let handle, let fabricIndex): sessions[handle]?.fabricIndex = fabricIndex
+            case .closeSessions(let fabricIndex):
+                for (handle, session) in sessions where session.fabricIndex == fabricIndex {
+                    await removeSession(handle)
+                }
+            case .closePASESessions:
+                for (handle, session) in sessions where session.isPASE { await removeSession(handle) }
+            }
+        }
+        if needsSave { await persistOrLog() }
+        if needsAdvertising { await refreshAdvertisements() }
+    }
+
+    private func removeSession(_ handle: SessionHandle) async {
+        sessions[handle] = nil
+        await transport.removeSession(handle)
+    }
+
+    private func persistOrLog() async {
+        do {
+            try await persist(snapshot)
+        } catch {
+            log("[state] \(error)")
+        }
+    }
+
+    // MARK: Advertising
+
+    /// `_matterc._udp` while a window is open, `_matter._tcp` per fabric (§4.3).
+    private func refreshAdvertisements() async {
+        guard let responder else { return }
+        let node = server.provider.node
+        var wanted: Set<MatterAdvertisement> = []
+        if let window = node.commissioningWindow {
+            wanted.insert(
+                .commissionable(
+                    CommissionableAdvertisement(
+                        instanceName: commissionableInstance, port: port, longDiscriminator: window.discriminator,
+                        commissioningMode: window.commissioningMode, vendorID: node.identity.vendorID,
+                        productID: node.identity.productID, deviceType: advertisedDeviceType,
+                        deviceName: node.identity.productName)))
+        }
+        for fabric in node.fabrics {
+            guard let compressed = try? fabric.compressedFabricID() else { continue }
+            let peer = OperationalPeerID(
+                compressedFabricID: compressed.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: fabric.nodeID)
+            wanted.insert(.operational(OperationalAdvertisement(peerID: peer, port: port)))
+        }
+        for advertisement in advertised.subtracting(wanted) {
+            try? await responder.withdraw(advertisement)
+        }
+        for advertisement in wanted.subtracting(advertised) {
+            do {
+                try await responder.advertise(advertisement)
+                log("[mdns] advertising \(advertisement.serviceInstanceName)")
+            } catch {
+                log("[mdns] cannot advertise \(advertisement.serviceInstanceName): \(error)")
+            }
+        }
+        advertised = wanted
+    }
+
+    // MARK: PASE and CASE
+
+    private func establish(_ first: ExchangeMessage, on exchange: ExchangeHandle) async {
+        let node = server.provider.node
+        let localSessionID = newSessionID()
+        switch SecureChannelOpcode(rawValue: first.opcode) {
+        case .pbkdfParamRequest?:
+            guard let window = node.commissioningWindow else {
+                return await refuse(exchange, "PASE refused: no commissioning window is open")
+            }
+            // One commissioner at a time: a PASE session in use under an armed fail-safe keeps others out.
+            guard node.failSafe == nil || !sessions.values.contains(where: \.isPASE) else {
+                return await refuse(exchange, "PASE refused: another commissioner is at work")
+            }
+            let responder = PASEResponder(
+                verifierData: window.verifier,
+                pbkdfParameters: PBKDFParameters(iterations: window.iterations, salt: window.salt),
+                localSessionID: localSessionID, random: random)
+            await run(responder, first: first, on: exchange, isPASE: true, validator: nil)
+        case .caseSigma1?:
+            let credentials = node.fabrics.compactMap { try? $0.operationalCredentials() }
+            let validator = FabricValidator(fabrics: node.fabrics)
+            let responder = CASEResponder(
+                fabrics: credentials, localSessionID: localSessionID, validator: validator, random: random,
+                resumptions: resumptions)
+            await run(responder, first: first, on: exchange, isPASE: false, validator: validator)
+        default:
+            await transport.close(exchange)
+        }
+    }
+
+    private func refuse(_ exchange: ExchangeHandle, _ reason: String) async {
+        log("[session] \(reason)")
+        let busy = StatusReport(generalCode: .busy, secureChannelCode: .busy).encode()
+        try? await transport.send(
+            ExchangeMessage(
+                protocolID: .secureChannel, opcode: SecureChannelOpcode.statusReport.rawValue, payload: busy),
+            on: exchange)
+        await transport.close(exchange)
+    }
+
+    private func run(
+        _ responder: some SessionEstablishmentResponder, first: ExchangeMessage, on exchange: ExchangeHandle,
+        isPASE: Bool, validator: FabricValidator?
+    ) async {
+        var responder = responder
+        let name = isPASE ? "PASE" : "CASE"
+        var actions = responder.receive(opcode: first.opcode, payload: first.payload)
+        while true {
+            for action in actions {
+                switch action {
+                case .send(let opcode, let payload):
+                    try? await transport.send(
+                        ExchangeMessage(protocolID: .secureChannel, opcode: opcode.rawValue, payload: payload),
+                        on: exchange)
+                case .established(let established):
+                    await transport.close(exchange)
+                    if let record = established.resumption { resumptions.remember(record) }
+                    await addSession(
+                        established, from: exchange.session, isPASE: isPASE,
+                        fabricIndex: fabricIndex(of: established, validator))
+                    return
+                case .failed(let error):
+                    await transport.close(exchange)
+                    log("[session] \(name) failed: \(error)")
+                    return
+                }
+            }
+            guard let message = try? await transport.receive(on: exchange, timeout: NodeTiming.establishmentStep),
+                message.protocolID == .secureChannel
+            else {
+                await transport.close(exchange)
+                log("[session] \(name) abandoned by the peer")
+                return
+            }
+            actions = responder.receive(opcode: message.opcode, payload: message.payload)
+        }
+    }
+
+    /// A full CASE learned the fabric from the initiator's NOC; a resumed one from the record it resumed.
+    private func fabricIndex(of established: EstablishedSession, _ validator: FabricValidator?) -> UInt8 {
+        if let accepted = validator?.acceptedFabricIndex { return accepted }
+        guard let record = established.resumption else { return 0 }
+        return server.provider.node.fabrics.first {
+            $0.fabricID == record.fabricID && $0.rootPublicKey == record.rootPublicKey
+        }?.index ?? 0
+    }
+
+    private func addSession(
+        _ established: EstablishedSession, from unsecured: SessionHandle, isPASE: Bool, fabricIndex: UInt8
+    ) async {
+        guard let peer = await transport.peerAddress(of: unsecured) else { return }
+        let parameters = SecureSessionParameters(
+            localSessionID: established.localSessionID, peerSessionID: established.peerSessionID,
+            encryptionKey: established.encryptionKey, decryptionKey: established.decryptionKey,
+            localNonceNodeID: established.sendingNonceNodeID, peerNonceNodeID: established.receivingNonceNodeID)
+        do {
+            let handle = try await transport.addSecureSession(
+                parameters, peer: peer, peerParameters: established.mrpParameters)
+            if isPASE {
+                // One PASE session at a time: a new commissioner replaces one that left without finishing.
+                for (old, session) in sessions where session.isPASE { await removeSession(old) }
+            }
+            sessions[handle] = AcceptedSession(
+                isPASE: isPASE, fabricIndex: fabricIndex, peerNodeID: established.peerNodeID ?? 0,
+                localSessionID: established.localSessionID, attestationChallenge: established.keys.attestationChallenge)
+            log(
+                isPASE
+                    ? "[session] PASE from \(peer)"
+                    : "[session] CASE\(established.isResumed ? " (resumed)" : "") from node 0x\(hex(established.peerNodeID ?? 0)) on fabric \(fabricIndex) at \(peer)"
+            )
+        } catch {
+            log("[session] cannot add the session: \(error)")
+        }
+        // The unsecured session stays a moment, so a retransmitted last message is still acknowledged.
+        Task { [weak transport, clock] in
+            try? await clock.sleep(for: NodeTiming.unsecuredSessionLinger)
+            await transport?.removeSession(unsecured)
+        }
+    }
+
+    /// A session ID no session of this node uses (§4.13.2.1).
+    private func newSessionID() -> UInt16 {
+        let range = SecureChannelLimits.sessionIDs
+        let used = Set(sessions.values.map(\.localSessionID))
+        var candidate =
+            range.lowerBound + random.bytes(2).reduce(UInt16(0)) { $0 << 8 | UInt16($1) }
+            % (range.upperBound - range.lowerBound + 1)
+        // Fewer sessions than IDs, so stepping past used ones ends.
+        while used.contains(candidate) {
+            candidate = candidate == range.upperBound ? range.lowerBound : candidate + 1
+        }
+        return candidate
+    }
+}
+
+/// What survives a node's restart.
+public struct NodeSnapshot: Sendable {
+    /// The fabrics as committed: an armed fail-safe's changes are not among them until it is disarmed.
+    public let fabrics: [Fabric]
+    /// Every cluster's persistent values, keyed "endpoint/cluster".
+    public let clusters: [String: [UInt8]]
+}
