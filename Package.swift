@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "MatterPlatform", dependencies: ["MatterDiscovery", "MatterMessaging", "MatterCrypto", "MatterTime", "CSQLite", "CLinux"]),
         .target(name: "HomeHub", dependencies: [
-            "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
+            "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery", "MatterTestSupport"]),
-        .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
+        .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
         .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV",
                                                          "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),

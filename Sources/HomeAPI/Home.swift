@@ -214,9 +214,11 @@ public final class Home: Sendable {
 
     /// Follows every node of the home live, as the hub of a home that runs all day does, until `disconnect()`: each
     /// node's connection starts at once (at its last known address first), and a node added later is followed as
-    /// soon as it appears. Returns once every node present has had its first try.
+    /// soon as it appears. The hub's own node answers the devices of its fabric from the start, with or without any.
+    /// Returns once every node present has had its first try.
     @_spi(HomeCommandLine) public func followEveryNode() async throws(HomeError) {
         let (live, model) = (try context.embedded("following every node").live, context.model)
+        try await live.startNode()
         live.followAdded(from: model.changes(.home))
         await live.follow(Array(model.snapshot.devices.keys))
     }

@@ -52,6 +52,15 @@ final class LiveNodes: Sendable {
         return connection
     }
 
+    /// Starts the hub's own node, which otherwise starts with the first connection.
+    func startNode() async throws(HomeError) {
+        do {
+            try await connections().startNode()
+        } catch {
+            throw HomeError(.unavailable, "the hub's Matter node cannot start: \(error)")
+        }
+    }
+
     /// Starts following every node of `nodeIDs`, each shown at once from its stored cache, and returns once each has
     /// had its first try (or after `HomeTiming.firstContact`). One wait for all: a large home's cold start holds no
     /// task per node while its connections take their turns.

@@ -4,6 +4,10 @@ import MatterCertificates
 enum HubConstants {
     /// Matter Core §2.5.2: 0xFFF1 is a test vendor ID. We are not a certified vendor, so the hub claims no real one.
     static let adminVendorID: UInt16 = 0xFFF1
+    /// Matter Core §2.5.3 and §11.1.5.5: the hub's own node names a product of that test vendor (0x8000 is its
+    /// first test product ID) and calls itself what it is.
+    static let hubProductID: UInt16 = 0x8000
+    static let hubProductName = "swift-home hub"
     /// Matter Core §2.5.5.1: operational node IDs; everything above is reserved for groups, temporary and PAKE IDs.
     static let operationalNodeIDs = CertificateLimits.operationalNodeIDs
     /// Matter Core §2.5.1: fabric ID 0 is reserved (no fabric); every other value may be used.

@@ -5,8 +5,10 @@ import Synchronization
 
 /// Hands each exchange a device opens on a transport (a subscription report) to the `InteractionClient` of its
 /// session. A transport's `incomingExchanges` can be consumed only once, so every client of one transport shares
-/// one router: the live connections to many nodes run over one transport. A session's exchanges wait in a
-/// `SerialInbox`, so a client that is waiting for its next report holds no task.
+/// one router: the live connections to many nodes run over one transport. The router consumes them itself, or, on
+/// the transport of a `LocalNode`, is handed by the node the exchanges on sessions the node did not accept
+/// (`deliver`). A session's exchanges wait in a `SerialInbox`, so a client that is waiting for its next report
+/// holds no task.
 public final class InteractionRouter: Sendable {
     public typealias IncomingExchange = (ExchangeHandle, ExchangeMessage)
 
@@ -17,10 +19,23 @@ public final class InteractionRouter: Sendable {
     }
 
     public let transport: MatterTransport
+    /// Whether a node hands it its exchanges (`deliver`) rather than it reading the transport's.
+    private let isFedByNode: Bool
     private let state = Mutex(State())
 
-    public init(transport: MatterTransport) {
+    /// A router reading `transport`'s incoming exchanges itself once a client routes, unless `fedByNode`.
+    public init(transport: MatterTransport, fedByNode: Bool = false) {
         self.transport = transport
+        isFedByNode = fedByNode
+    }
+
+    /// Hands an exchange a peer opened to the client of its session, or refuses it when no client takes it.
+    public func deliver(_ exchange: ExchangeHandle, _ message: ExchangeMessage) async {
+        if let inbox = state.withLock({ $0.inboxes[exchange.session]?.inbox }) {
+            inbox.deliver((exchange, message))
+        } else {
+            await Self.refuse(message, on: exchange, over: transport)
+        }
     }
 
     /// Hands the exchanges the peer of `session` opens from now on to `handle`, one at a time, in arrival order; a
@@ -51,16 +66,12 @@ public final class InteractionRouter: Sendable {
     }
 
     private func startPump(_ state: inout State) {
-        guard state.pump == nil else { return }
+        guard !isFedByNode, state.pump == nil else { return }
         let incoming = transport.incomingExchanges
         state.pump = Task(executorPreference: EventLoopExecutor.preferred) { [weak self] in
             for await (exchange, message) in incoming {
                 guard let self else { return }
-                if let inbox = self.state.withLock({ $0.inboxes[exchange.session]?.inbox }) {
-                    inbox.deliver((exchange, message))
-                } else {
-                    await Self.refuse(message, on: exchange, over: self.transport)
-                }
+                await self.deliver(exchange, message)
             }
         }
     }

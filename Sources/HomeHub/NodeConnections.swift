@@ -1,12 +1,18 @@
 import MatterInteraction
+import MatterNode
 import MatterPlatform
 import Synchronization
 
-/// The hub's live connections, one per commissioned node, all over one transport and its one `InteractionRouter`
-/// (a transport's incoming exchanges can be consumed once; the router hands each to its session's client).
+/// The hub's live connections, one per commissioned node, all over one transport, which is the hub's node's
+/// (`HubNode`): the node takes the exchanges peers open on it, answering CASE from the devices of the fabric and
+/// serving them its endpoint 0, and hands those on the sessions the hub opened to the one `InteractionRouter`, which
+/// gives each to its session's client.
 public actor NodeConnections {
     public nonisolated let transport: MatterTransport
     public nonisolated let router: InteractionRouter
+    /// The hub's own node, started with the first connection (`startNode`).
+    public nonisolated let node: LocalNode
+    private var isNodeStarted = false
     public nonisolated let settings: NodeConnection.Settings
     private let hub: Hub
     private let interfaces: [String]
@@ -24,18 +30,32 @@ public actor NodeConnections {
     public init(
         hub: Hub, interfaces: [String], settings: NodeConnection.Settings = NodeConnection.Settings(),
         events: @escaping @Sendable (NodeConnection, NodeConnection.Event, HomeModel.NodeView) -> Void = { _, _, _ in }
-    ) throws(SocketError) {
+    ) throws {
         self.hub = hub
         self.interfaces = interfaces
         self.settings = settings
         self.events = events
         transport = try MatterTransport()
-        router = InteractionRouter(transport: transport)
+        router = InteractionRouter(transport: transport, fedByNode: true)
+        node = LocalNode(
+            model: try HubNode.dataModel(authority: hub.authority), transport: transport,
+            port: try transport.localPorts().ipv4, interfaces: interfaces, clock: transport.clock)
+    }
+
+    /// Starts the hub's node on the connections' transport, once: from then on it answers the devices of the fabric
+    /// and advertises itself on the interfaces, and the sessions' clients hear what their peers send.
+    public func startNode() async throws(NodeError) {
+        guard !isNodeStarted else { return }
+        isNodeStarted = true
+        let router = router
+        // Nothing of the hub's node survives a restart: its fabric and ACL are made from the authority each time.
+        try await node.start(persist: { _ in }) { exchange, message in await router.deliver(exchange, message) }
     }
 
     /// The connection to a commissioned node, started on first use, from the node's stored cache.
     public func connection(to nodeID: UInt64) async throws -> NodeConnection {
         if let existing = connections[nodeID] { return existing }
+        try await startNode()
         guard let node = try await hub.store.node(nodeID), node.state == .commissioned else {
             throw HubError.unknownNode(nodeID)
         }
@@ -102,7 +122,8 @@ public actor NodeConnections {
         for connection in connections.values { await connection.stop() }
         await saveChangedCaches()
         connections = [:]
-        await transport.shutdown()
+        // The node shuts the transport down with it.
+        await node.shutdown()
     }
 }
 

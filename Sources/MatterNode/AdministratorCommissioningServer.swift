@@ -71,7 +71,7 @@ public struct AdministratorCommissioningServer: ClusterServer {
             guard let open = Commands.OpenBasicCommissioningWindow.decode(fields) else {
                 return .status(.invalidCommand)
             }
-            let onboarding = node.onboardingWindow
+            guard let onboarding = node.commissionable?.onboardingWindow else { return .status(.unsupportedCommand) }
             return openWindow(
                 .basic, verifier: onboarding.verifier, iterations: onboarding.iterations, salt: onboarding.salt,
                 discriminator: onboarding.discriminator, timeout: open.commissioningTimeout, in: &node, request: request

@@ -7,7 +7,7 @@ import MatterPlatform
 import MatterSecureChannel
 import MatterTLV
 
-/// The Matter node a process is (a virtual device, each device of a farm): it owns its transport and the sessions
+/// The Matter node a process is (the hub, a virtual device, each device of a farm): it owns its transport and the sessions
 /// it accepts, answers PASE while a commissioning window is open and CASE on every fabric it joined (with
 /// resumption), serves its data model through the Interaction Model engine with access control, runs the
 /// fail-safe, window and subscription timers, and, given interfaces, advertises itself by mDNS. What the node's
@@ -39,6 +39,9 @@ public actor LocalNode {
     private var isRunning = false
     /// Writes what survives a restart; set by `start`.
     private var persist: @Sendable (NodeSnapshot) async throws -> Void = { _ in }
+    /// Takes the exchanges a peer opens on a session this process opened itself (as a controller, a subscription's
+    /// reports); without one they are closed.
+    private var openedSessionExchanges: (@Sendable (ExchangeHandle, ExchangeMessage) async -> Void)?
 
     /// A node serving `model` over `transport`, bound to `port`. With no `interfaces` it does not advertise.
     public init(
@@ -60,9 +63,14 @@ public actor LocalNode {
 
     // MARK: Life cycle
 
-    /// Starts answering and advertising; `persist` writes what survives a restart whenever it changes.
-    public func start(persist: @escaping @Sendable (NodeSnapshot) async throws -> Void) async throws(NodeError) {
+    /// Starts answering and advertising; `persist` writes what survives a restart whenever it changes. A node that
+    /// is also a controller on its transport hands `openedSessionExchanges` what peers send on the sessions it opened.
+    public func start(
+        persist: @escaping @Sendable (NodeSnapshot) async throws -> Void,
+        openedSessionExchanges: (@Sendable (ExchangeHandle, ExchangeMessage) async -> Void)? = nil
+    ) async throws(NodeError) {
         self.persist = persist
+        self.openedSessionExchanges = openedSessionExchanges
         if interfaces.isEmpty {
             log("[mdns] no --interface given: not advertising (controllers must be given the address)")
         } else {
@@ -136,12 +144,22 @@ public actor LocalNode {
 
     // MARK: Incoming exchanges
 
+    /// Matter Core §4.10.5: an exchange a peer opens goes to the protocol its first message names, on a session this
+    /// node accepted; PASE and CASE start on an unsecured one; the rest are on sessions this process opened.
     private func accept(_ exchange: ExchangeHandle, _ message: ExchangeMessage) async {
+        guard sessions[exchange.session] != nil else {
+            if message.protocolID == .secureChannel, Self.startsSession(message.opcode) {
+                await establish(message, on: exchange)
+            } else if let openedSessionExchanges {
+                await openedSessionExchanges(exchange, message)
+            } else {
+                await transport.close(exchange)
+            }
+            return
+        }
         switch message.protocolID {
         case .interactionModel:
             await interact(message, on: exchange)
-        case .secureChannel where sessions[exchange.session] == nil:
-            await establish(message, on: exchange)
         case .secureChannel where message.opcode == SecureChannelOpcode.statusReport.rawValue:
             // Matter Core §4.11.1.4: the peer closed the session; its subscriptions end with it.
             await transport.close(exchange)
@@ -156,6 +174,10 @@ public actor LocalNode {
             // Other secure-channel messages on a secure session and other protocols need no answer here.
             await transport.close(exchange)
         }
+    }
+
+    private static func startsSession(_ opcode: UInt8) -> Bool {
+        opcode == SecureChannelOpcode.pbkdfParamRequest.rawValue || opcode == SecureChannelOpcode.caseSigma1.rawValue
     }
 
     private func interact(_ message: ExchangeMessage, on exchange: ExchangeHandle) async {

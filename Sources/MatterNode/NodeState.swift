@@ -22,9 +22,8 @@ public struct RequestSession: Hashable, Sendable {
 /// the device must do after a request (`effects`). The device sets `now` and `session` before each request.
 public struct NodeState: Sendable {
     public let identity: NodeIdentity
-    public let attestation: DevelopmentAttestation
-    /// The onboarding payload's passcode verifier: the initial and basic windows use it.
-    public let onboardingWindow: CommissioningWindow
+    /// What lets others commission it; nil for a node that is only ever the authority of its own fabric (the hub).
+    public let commissionable: Commissionable?
     public var fabrics: [Fabric]
     public var failSafe: FailSafe?
     public var commissioningWindow: CommissioningWindow?
@@ -44,16 +43,23 @@ public struct NodeState: Sendable {
     public private(set) var events: [EventDataIB] = []
     private var lastEventNumber: UInt64 = 0
 
+    /// A commissionable node: with no fabric yet, its onboarding window is open.
     public init(
         identity: NodeIdentity, attestation: DevelopmentAttestation, onboardingWindow: CommissioningWindow,
         fabrics: [Fabric], random: any RandomSource
     ) {
+        self.init(
+            identity: identity,
+            commissionable: Commissionable(attestation: attestation, onboardingWindow: onboardingWindow),
+            fabrics: fabrics, random: random)
+    }
+
+    public init(identity: NodeIdentity, commissionable: Commissionable?, fabrics: [Fabric], random: any RandomSource) {
         self.identity = identity
-        self.attestation = attestation
-        self.onboardingWindow = onboardingWindow
+        self.commissionable = commissionable
         self.fabrics = fabrics
         self.random = random
-        commissioningWindow = fabrics.isEmpty ? onboardingWindow : nil
+        commissioningWindow = fabrics.isEmpty ? commissionable?.onboardingWindow : nil
     }
 
     public func fabric(_ index: UInt8) -> Fabric? {
@@ -137,7 +143,7 @@ public struct NodeState: Sendable {
             effects.append(.log("[commissioning] fail-safe expired"))
         }
         if fabrics.isEmpty, commissioningWindow == nil {
-            commissioningWindow = onboardingWindow
+            commissioningWindow = commissionable?.onboardingWindow
             effects.append(.advertise)
         }
     }
@@ -148,5 +154,18 @@ public struct NodeState: Sendable {
         commissioningWindow = nil
         markChanged(endpoint: 0, cluster: AdministratorCommissioningCluster.id.rawValue, attributes: [0, 1, 2])
         effects += [.closePASESessions, .advertise]
+    }
+}
+
+/// What a node others may commission carries (Matter Core §6.2 and §5.4.2): the attestation it proves itself with,
+/// and the window its onboarding payload's passcode opens.
+public struct Commissionable: Sendable {
+    public let attestation: DevelopmentAttestation
+    /// The onboarding payload's passcode verifier: the initial and basic windows use it.
+    public let onboardingWindow: CommissioningWindow
+
+    public init(attestation: DevelopmentAttestation, onboardingWindow: CommissioningWindow) {
+        self.attestation = attestation
+        self.onboardingWindow = onboardingWindow
     }
 }

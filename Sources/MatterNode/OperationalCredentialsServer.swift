@@ -93,7 +93,7 @@ public struct OperationalCredentialsServer: ClusterServer {
                 attestation.attestationNonce.count == NodeConstants.nonceLength
             else { return .status(.invalidCommand) }
             guard let session = node.session,
-                let response = try? node.attestation.attestationResponse(
+                let response = try? node.commissionable?.attestation.attestationResponse(
                     nonce: attestation.attestationNonce, challenge: session.attestationChallenge)
             else { return .status(.failure) }
             return Commands.AttestationResponse(
@@ -101,9 +101,10 @@ public struct OperationalCredentialsServer: ClusterServer {
             ).outcome
         case Commands.CertificateChainRequest.id.rawValue:
             guard let chain = Commands.CertificateChainRequest.decode(fields) else { return .status(.invalidCommand) }
+            guard let attestation = node.commissionable?.attestation else { return .status(.failure) }
             switch chain.certificateType {
-            case .dacCertificate: return Commands.CertificateChainResponse(certificate: node.attestation.dac).outcome
-            case .paiCertificate: return Commands.CertificateChainResponse(certificate: node.attestation.pai).outcome
+            case .dacCertificate: return Commands.CertificateChainResponse(certificate: attestation.dac).outcome
+            case .paiCertificate: return Commands.CertificateChainResponse(certificate: attestation.pai).outcome
             default: return .status(.invalidCommand)
             }
         case Commands.CSRRequest.id.rawValue:
@@ -137,7 +138,7 @@ public struct OperationalCredentialsServer: ClusterServer {
         guard failSafe.addedFabric == nil, failSafe.updatedFabric == nil else { return .status(.constraintError) }
         let key = P256.PrivateKey(using: node.random)
         guard let session = node.session,
-            let response = try? node.attestation.csrResponse(
+            let response = try? node.commissionable?.attestation.csrResponse(
                 operationalKey: key, nonce: csr.csrNonce, challenge: session.attestationChallenge)
         else { return .status(.failure) }
         failSafe.pendingKey = key
@@ -296,7 +297,7 @@ public struct OperationalCredentialsServer: ClusterServer {
         node.fabricsChanged()
         node.effects += [.closeSessions(fabricIndex: index), .log("[commissioning] fabric \(index) removed")]
         if node.fabrics.isEmpty, node.failSafe == nil, node.commissioningWindow == nil {
-            node.commissioningWindow = node.onboardingWindow
+            node.commissioningWindow = node.commissionable?.onboardingWindow
         }
         return NOCResponse(statusCode: .ok, fabricIndex: index).outcome
     }

@@ -1,0 +1,84 @@
+import MatterDataModel
+import MatterDiscovery
+import MatterInteraction
+import MatterNode
+import MatterPlatform
+import MatterSecureChannel
+import MatterTLV
+import Testing
+
+@testable import HomeHub
+
+/// The hub is a node on its own fabric: a device of the fabric opens CASE to it and reads what it serves.
+@Suite(.timeLimit(.minutes(1))) struct HubNodeTests {
+    @Test func aDeviceOfTheFabricOpensCASEToTheHubAndReadsItsBasicInformation() async throws {
+        try await withTemporaryDirectory { base in
+            let hub = try await Hub(statePath: base)
+            let connections = try NodeConnections(hub: hub, interfaces: [])
+            try await connections.startNode()
+            let device = try await enrolledDevice(on: hub.authority, seed: 7)
+            let (session, client, transport) = try await Self.openCASE(to: connections, as: device, hub: hub)
+            #expect(session.established.peerNodeID == hub.authority.hubNodeID)
+
+            let attributes = BasicInformationCluster.Attributes.self
+            let report = try await client.read([
+                attributes.vendorID.path(endpoint: 0), attributes.productName.path(endpoint: 0),
+                attributes.serialNumber.path(endpoint: 0),
+            ])
+            var cache = AttributeCache()
+            cache.apply(report.attributeReports)
+            #expect(try cache.value(attributes.vendorID, endpoint: 0) == 0xFFF1)
+            #expect(try cache.value(attributes.productName, endpoint: 0) == "swift-home hub")
+            let serial = try #require(try cache.value(attributes.serialNumber, endpoint: 0))
+            #expect(UInt64(serial, radix: 16) == hub.authority.hubNodeID)
+
+            // Its ACL grants View and nothing more: the device may not change the hub.
+            await #expect {
+                _ = try await client.write([
+                    AttributeDataIB(path: attributes.nodeLabel.path(endpoint: 0), data: TLVElement(.utf8("mine")))
+                ])
+            } throws: { error in
+                (error as? InteractionClientError)?.status == .unsupportedAccess
+            }
+            // …and it serves only what endpoint 0 of a root node needs.
+            let descriptor = try await client.read([DescriptorCluster.Attributes.serverList.path(endpoint: 0)])
+            cache.apply(descriptor.attributeReports)
+            let clusters = try #require(try cache.value(DescriptorCluster.Attributes.serverList, endpoint: 0))
+            #expect(
+                clusters.map(\.rawValue) == [
+                    DescriptorCluster.id.rawValue, AccessControlCluster.id.rawValue,
+                    BasicInformationCluster.id.rawValue,
+                ])
+            await transport.shutdown()
+            await connections.stopAll()
+        }
+    }
+
+    @Test func aNodeOfAnotherFabricCannotOpenCASEToTheHub() async throws {
+        try await withTemporaryDirectory { base in
+            let hub = try await Hub(statePath: base)
+            let connections = try NodeConnections(hub: hub, interfaces: [])
+            try await connections.startNode()
+            let otherFabric = try await openFabric(in: base + "/other", seed: 9)
+            let stranger = try await enrolledDevice(on: otherFabric, seed: 8)
+            await #expect(throws: SessionEstablishmentError.self) {
+                _ = try await Self.openCASE(to: connections, as: stranger, hub: hub)
+            }
+            await connections.stopAll()
+        }
+    }
+
+    /// CASE from a transport of the device's own to the hub's node over loopback.
+    private static func openCASE(
+        to connections: NodeConnections, as device: OperationalCredentials, hub: Hub
+    ) async throws -> (SessionEstablishment.Result, InteractionClient, MatterTransport) {
+        let transport = try MatterTransport()
+        let hubAddress = SocketAddress.ipv4(IPv4Address(0x7F00_0001), port: try connections.transport.localPorts().ipv4)
+        let session = try await SessionEstablishment.case(
+            with: hubAddress, nodeID: hub.authority.hubNodeID, credentials: device,
+            validator: FabricPeerValidator(root: hub.authority.rootCertificate), over: transport)
+        let client = InteractionClient(
+            transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+        return (session, client, transport)
+    }
+}
