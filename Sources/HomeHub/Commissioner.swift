@@ -11,8 +11,11 @@ import MatterSecureChannel
 import MatterTLV
 
 /// Carries out the commissioning state machine's steps against a real device: discovery, PASE, the
-/// commissioning clusters, attestation, the NOC, CASE and the interview; undoes what it must on failure.
+/// commissioning clusters, attestation, the NOC, network setup, CASE and the interview; undoes what the machine says
+/// on failure.
 public actor Commissioner {
+    typealias Machine = CommissioningStateMachine<CommissionerArtifacts>
+
     private let authority: FabricAuthority
     private let store: HubStore
     private let transport: MatterTransport
@@ -54,27 +57,6 @@ public actor Commissioner {
         endsAbruptlyAfter = step
     }
 
-    /// What the steps learn, handed from one to the next.
-    private struct Context: Sendable {
-        var address: SocketAddress?
-        /// The other devices discovery found for the payload, for a PASE that fails.
-        var candidates: CommissionableCandidates?
-        var pase: SessionEstablishment.Result?
-        var paseClient: InteractionClient?
-        var attestation: AttestationResult?
-        var attestationRecord = NodeRecord.Attestation(verdict: "trusted", trusted: true)
-        var csr: CertificateSigningRequest?
-        var nodeID: UInt64?
-        var fabricIndex: UInt8?
-        var operationalAddress: SocketAddress?
-        var caseSession: SessionEstablishment.Result?
-        var description: NodeDescription?
-        var durations: [(CommissioningStep, Duration)] = []
-        /// Set once PASE has waited out an earlier attempt's fail-safe: a device still BUSY after that is not held
-        /// by this hub, and is not waited for again.
-        var waitedForEarlierAttempt = false
-    }
-
     /// PASE was refused as BUSY while a fail-safe this hub armed in an earlier, interrupted attempt still holds the
     /// device: it frees itself at `expiry`, so the step is run again then, once.
     private struct HeldByEarlierAttempt: Error {
@@ -90,229 +72,206 @@ public actor Commissioner {
         _ request: CommissioningRequest, name: String? = nil, room: String? = nil
     ) async throws(CommissioningError) -> CommissioningResult {
         let started = clock.now
-        var machine = CommissioningStateMachine(
+        var machine = Machine(
             options: .init(
-                addressKnown: request.address != nil, acceptUntrustedDevice: request.acceptUntrustedDevice))
-        var context = Context(address: request.address)
+                link: .ip, address: request.address, network: request.network,
+                acceptUntrustedDevice: request.acceptUntrustedDevice))
+        var durations: [(CommissioningStep, Duration)] = []
+        var nodeID: UInt64?
+        /// Set once PASE has waited out an earlier attempt's fail-safe: a device still BUSY after that is not held
+        /// by this hub, and is not waited for again.
+        var waitedForEarlierAttempt = false
+        var fallbacks: CommissionableCandidates?
         var action = machine.start()
-        while true {
-            switch action {
-            case .run(let step):
-                progress(.started(step))
-                let stepStart = clock.now
-                do {
-                    let before = context
-                    context = try await withDeadline(step.timeout, on: clock) { [self] in
-                        try await self.perform(step, request, before)
-                    }
-                    let duration = clock.now - stepStart
-                    context.durations.append((step, duration))
-                    progress(.finished(step, duration))
-                    // From AddNOC on the node's row says how far it got: what a restart after a crash goes by.
-                    if let nodeID = context.nodeID { try? await store.recordStep(step, of: nodeID) }
-                    action = machine.succeeded(step)
-                } catch let held as HeldByEarlierAttempt {
-                    // Outside the step's deadline: the wait is the device's fail-safe, not the step.
-                    await waitForFailSafe(until: held.expiry)
-                    context.waitedForEarlierAttempt = true
-                    continue
-                } catch is StepTimeout {
-                    action = machine.failed(step, CommissioningFailure(.noAnswer, "no answer within \(step.timeout)"))
-                } catch let error as AttestationFailure {
-                    context.attestation = error.result
-                    let failure = CommissioningFailure(.untrustedDevice, error.description)
-                    if request.acceptUntrustedDevice {
-                        context.attestationRecord = .init(
-                            verdict: "accepted by the user although attestation failed: \(failure)", trusted: false)
-                        progress(.note("attestation failed, accepted because of --accept-untrusted-device: \(failure)"))
-                    }
-                    action = machine.failed(step, failure)
-                } catch {
-                    action = machine.failed(step, CommissioningFailure(error))
+        while let step = action.step {
+            if case .establishPASE(_, let candidates) = action { fallbacks = candidates }
+            progress(.started(step))
+            let stepStart = clock.now
+            do {
+                let (running, waited) = (action, waitedForEarlierAttempt)
+                let result = try await withDeadline(step.timeout, on: clock) { [self] in
+                    try await self.run(running, request, waitedForEarlierAttempt: waited)
                 }
-                if step == endsAbruptlyAfter, context.durations.last?.0 == step {
-                    throw .stepFailed(step, CommissioningFailure(.hubFailure, "ended abruptly after \(step)"))
+                let duration = clock.now - stepStart
+                durations.append((step, duration))
+                progress(.finished(step, duration))
+                action = machine.succeeded(result)
+                // From AddNOC on the node's row says how far it got: what a restart after a crash goes by.
+                nodeID = machine.nodeID ?? nodeID
+                if let nodeID { try? await store.recordStep(step, of: nodeID) }
+            } catch let held as HeldByEarlierAttempt {
+                // Outside the step's deadline: the wait is the device's fail-safe, not the step.
+                await waitForFailSafe(until: held.expiry)
+                waitedForEarlierAttempt = true
+                continue
+            } catch is StepTimeout {
+                action = machine.failed(step, CommissioningFailure(.noAnswer, "no answer within \(step.timeout)"))
+            } catch let error as AttestationFailure {
+                let failure = CommissioningFailure(.untrustedDevice, error.description)
+                if request.acceptUntrustedDevice {
+                    progress(.note("attestation failed, accepted because of --accept-untrusted-device: \(failure)"))
                 }
-            case .finished:
-                guard let nodeID = context.nodeID, let identity = identity(context) else {
-                    throw .stepFailed(
-                        .interview,
-                        CommissioningFailure(.hubFailure, "internal error: commissioning finished without a node"))
-                }
-                let devices: [DeviceID]
-                // Where the node answered CASE, and the MRP intervals it advertised there (none kept when it advertised none).
-                let operational = context.caseSession
-                let mrpParameters = operational.flatMap { session in
-                    session.established.peerParameters.map { _ in session.established.mrpParameters }
-                }
-                do {
-                    devices = try await store.finishCommissioning(
-                        nodeID, description: context.description, addresses: operational.map { [$0.peer] } ?? [],
-                        mrpParameters: mrpParameters,
-                        deviceName: name ?? context.description?.productName ?? Self.defaultDeviceName, room: room)
-                } catch {
-                    // The store refused (the session was cancelled meanwhile, or the disk failed): the device must not
-                    // stay on a fabric whose hub forgot it.
-                    await leaveFabric(context)
-                    await closeSessions(context)
-                    try? await store.deleteNode(nodeID)
-                    throw .stepFailed(.interview, CommissioningFailure(error))
-                }
-                await closeSessions(context)
-                // CommissioningComplete disarmed the fail-safe.
-                if let address = context.address { store.failSafeEnded(at: address) }
-                return CommissioningResult(
-                    nodeID: nodeID, vendorID: identity.vendorID, productID: identity.productID,
-                    description: context.description,
-                    attestation: context.attestationRecord, stepDurations: context.durations.map { ($0.0, $0.1) },
-                    elapsed: clock.now - started, devices: devices)
-            case .failed(.stepFailed(.interview, let failure), _):
-                // The device is ours (CommissioningComplete succeeded); what it is can be read again later.
-                progress(.note("commissioned, but reading the device's information failed: \(failure)"))
-                action = .finished
-            case .failed(let error, let rollback):
-                await undo(rollback, context)
-                await closeSessions(context)
-                throw error
+                action = machine.attestationFailed(error.result, failure)
+            } catch {
+                action = machine.failed(step, CommissioningFailure(error))
             }
+            if step == endsAbruptlyAfter, durations.last?.0 == step {
+                throw .stepFailed(step, CommissioningFailure(.hubFailure, "ended abruptly after \(step)"))
+            }
+            if action.step != .passcodeSession { await fallbacks?.stop() }
         }
+        switch action {
+        case .finish(let commissioned):
+            return try await finish(
+                commissioned, name: name, room: room, steps: durations, elapsed: clock.now - started)
+        case .fail(let error, let undo):
+            await self.undo(undo)
+            throw error
+        default:
+            throw .outOfOrder(nil, expected: nil)
+        }
+    }
+
+    /// Stores the commissioned node and its devices; a store that refuses has the device leave our fabric.
+    private func finish(
+        _ commissioned: Machine.Commissioned, name: String?, room: String?,
+        steps: [(CommissioningStep, Duration)], elapsed: Duration
+    ) async throws(CommissioningError) -> CommissioningResult {
+        let operational = commissioned.operational
+        let enrolled = operational.enrolled
+        if let failure = commissioned.interviewFailure {
+            progress(.note("commissioned, but reading the device's information failed: \(failure)"))
+        }
+        guard let identity = identity(enrolled.attested.attestation, commissioned.description) else {
+            await undo(Machine.Undo(secured: enrolled.secured, enrolled: enrolled, operational: operational))
+            throw .stepFailed(
+                .interview,
+                CommissioningFailure(.hubFailure, "neither attestation nor the interview said who the device is"))
+        }
+        // Where the node answered CASE, and the MRP intervals it advertised there (none kept when it advertised none).
+        let established = operational.session.established
+        let mrpParameters = established.peerParameters.map { _ in established.mrpParameters }
+        let devices: [DeviceID]
+        do {
+            devices = try await store.finishCommissioning(
+                enrolled.nodeID, description: commissioned.description, addresses: [operational.address],
+                mrpParameters: mrpParameters,
+                deviceName: name ?? commissioned.description?.productName ?? Self.defaultDeviceName, room: room)
+        } catch {
+            // The store refused (the session was cancelled meanwhile, or the disk failed): the device must not stay
+            // on a fabric whose hub forgot it.
+            await leaveFabric(operational)
+            await closeSessions(pase: enrolled.secured, operational: operational)
+            try? await store.deleteNode(enrolled.nodeID)
+            throw .stepFailed(.interview, CommissioningFailure(error))
+        }
+        await closeSessions(pase: enrolled.secured, operational: operational)
+        // CommissioningComplete disarmed the fail-safe.
+        store.failSafeEnded(at: enrolled.secured.address)
+        return CommissioningResult(
+            nodeID: enrolled.nodeID, vendorID: identity.vendorID, productID: identity.productID,
+            description: commissioned.description, attestation: enrolled.attested.record, stepDurations: steps,
+            elapsed: elapsed, devices: devices)
     }
 
     // MARK: Steps
 
-    private func perform(
-        _ step: CommissioningStep, _ request: CommissioningRequest, _ before: Context
-    ) async throws -> Context {
-        var context = before
-        switch step {
-        case .discovery:
-            (context.address, context.candidates) = try await discover(request)
+    /// Carries out one step with what the machine handed it, and says what it learned.
+    private func run(
+        _ action: Machine.Action, _ request: CommissioningRequest, waitedForEarlierAttempt: Bool
+    ) async throws -> Machine.StepResult {
+        switch action {
+        case .discover:
+            let (address, fallbacks) = try await discover(request)
+            return .discovered(address, fallbacks: fallbacks)
 
-        case .passcodeSession:
-            guard var address = context.address else {
-                throw CommissioningFailure(.hubFailure, "no address to reach the device at")
-            }
-            var pase: SessionEstablishment.Result
-            while true {
-                do {
-                    pase = try await SessionEstablishment.pase(
-                        with: address, passcode: request.payload.passcode, over: transport, random: random)
-                    break
-                } catch {
-                    // Another device with the same discriminator may be the one the payload is for.
-                    let failure = CommissioningFailure(error)
-                    if failure.kind == .deviceBusy, let known = try? await explainBusy(at: address) {
-                        switch known {
-                        case .explained(let failure): throw failure
-                        case .heldByUs(let expiry) where !context.waitedForEarlierAttempt:
-                            throw HeldByEarlierAttempt(expiry: expiry)
-                        case .heldByUs: break
-                        }
-                    }
-                    guard failure.kind == .noAnswer || failure.kind == .wrongPasscode,
-                        let next = await context.candidates?.next(), let nextAddress = next.socketAddresses.first
-                    else { throw error }
-                    progress(
-                        .note(
-                            "PASE with the device at \(address) failed (\(failure)); trying \(next.instanceName) at \(nextAddress)"
-                        ))
-                    address = nextAddress
-                    context.address = nextAddress
-                }
-            }
-            await context.candidates?.stop()
-            context.candidates = nil
+        case .establishPASE(let address, let fallbacks):
+            let pase = try await establishPASE(
+                at: address, fallbacks: fallbacks, request, waitedForEarlierAttempt: waitedForEarlierAttempt)
             // Establishing PASE armed the device's fail-safe (Matter Core §5.5), for as long as ArmFailSafe will.
-            store.failSafeArmed(at: address, seconds: HubConstants.failSafeSeconds)
-            context.pase = pase
-            context.paseClient = InteractionClient(
-                transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters)
+            store.failSafeArmed(at: pase.peer, seconds: HubConstants.failSafeSeconds)
+            return .paseEstablished(pase, at: pase.peer)
 
-        case .armFailSafe:
-            let response = try await paseClient(context).invoke(
+        case .armFailSafe(let secured):
+            let response = try await client(secured.pase).invoke(
                 GeneralCommissioningCluster.Commands.ArmFailSafe(
                     expiryLengthSeconds: HubConstants.failSafeSeconds, breadcrumb: 1),
                 endpoint: 0)
             try check(response.errorCode, response.debugText)
-            if let address = context.address { store.failSafeArmed(at: address, seconds: HubConstants.failSafeSeconds) }
+            store.failSafeArmed(at: secured.address, seconds: HubConstants.failSafeSeconds)
+            return .done
 
-        case .regulatoryConfig:
-            let response = try await paseClient(context).invoke(
+        case .setRegulatoryConfig(let secured):
+            let response = try await client(secured.pase).invoke(
                 GeneralCommissioningCluster.Commands.SetRegulatoryConfig(
                     newRegulatoryConfig: .indoorOutdoor, countryCode: HubConstants.regulatoryCountryCode, breadcrumb: 2),
                 endpoint: 0)
             try check(response.errorCode, response.debugText)
+            return .done
 
-        case .deviceAttestation:
-            context.attestation = try await attest(request, context)
+        case .attest(let secured):
+            return .attested(try await attest(request, secured))
 
-        case .certificateSigningRequest:
-            guard let dacKey = context.attestation?.facts?.dacPublicKey else {
+        case .requestSigningRequest(let attested):
+            guard let dacKey = attested.attestation.facts?.dacPublicKey else {
                 throw CommissioningFailure(.refused, "the device's DAC could not be read, so its CSR cannot be checked")
             }
             let nonce = random.bytes(32)
-            let response = try await paseClient(context).invoke(
+            let response = try await client(attested.secured.pase).invoke(
                 OperationalCredentialsCluster.Commands.CSRRequest(csrNonce: nonce), endpoint: 0)
-            context.csr = try NOCSRVerification.verify(
-                nocsrElements: response.nocsrElements, attestationSignature: response.attestationSignature,
-                attestationChallenge: try attestationChallenge(context), csrNonce: nonce, dacPublicKey: dacKey)
+            return .signingRequestVerified(
+                try NOCSRVerification.verify(
+                    nocsrElements: response.nocsrElements, attestationSignature: response.attestationSignature,
+                    attestationChallenge: attested.secured.pase.established.keys.attestationChallenge,
+                    csrNonce: nonce, dacPublicKey: dacKey))
 
-        case .addTrustedRoot:
-            try await refuseIfAlreadyOnOurFabric(context)
-            _ = try await paseClient(context).invoke(
+        case .addTrustedRoot(let secured):
+            try await refuseIfAlreadyOnOurFabric(secured)
+            _ = try await client(secured.pase).invoke(
                 OperationalCredentialsCluster.Commands.AddTrustedRootCertificate(
                     rootCACertificate: authority.rootCertificateTLV), endpoint: 0)
+            return .done
 
-        case .addOperationalCertificate:
-            guard let csr = context.csr else { throw CommissioningFailure(.hubFailure, "no verified CSR") }
+        case .addNOC(let attested, let csr):
             let nodeID = try await authority.allocateNodeID()
             let (noc, icac) = try authority.issueNOC(for: csr, nodeID: nodeID)
-            let identity = identity(context)
+            let identity = identity(attested.attestation, nil)
             // The row goes in before AddNOC, so a crash from here on leaves a trace to roll back.
             try await store.beginCommissioning(
                 nodeID: nodeID, vendorID: identity?.vendorID ?? 0, productID: identity?.productID ?? 0,
-                attestation: context.attestationRecord, addresses: context.address.map { [$0] } ?? [],
-                session: request.session)
-            context.nodeID = nodeID
+                attestation: attested.record, addresses: [attested.secured.address], session: request.session)
             do {
-                context.fabricIndex = try await addNOC(noc: noc, icac: icac, context)
+                let fabricIndex = try await addNOC(noc: noc, icac: icac, over: attested.secured)
+                return .nocAdded(nodeID: nodeID, fabricIndex: fabricIndex)
             } catch {
-                // This step's context is lost with its failure, so its row goes here; the fail-safe's expiry undoes
-                // the device's side should AddNOC have succeeded without its answer reaching us.
+                // The machine knows no node until AddNOC answered, so its row goes here; the fail-safe's expiry
+                // undoes the device's side should AddNOC have succeeded without its answer reaching us.
                 try? await store.deleteNode(nodeID)
                 throw error
             }
 
-        case .networkSetup:
-            throw CommissioningFailure(
-                .unsupported,
-                "network setup (Wi-Fi or Thread credentials) is not built yet; only devices already on IP can be commissioned"
-            )
+        case .setUpNetwork(let enrolled, let network):
+            try await setUpNetwork(network, over: client(enrolled.secured.pase))
+            return .done
 
-        case .operationalDiscovery:
-            context.operationalAddress = try await discoverOperational(request, context)
+        case .discoverOperational(let enrolled):
+            return .operationalFound(try await discoverOperational(request, enrolled))
 
-        case .operationalSession:
-            guard let address = context.operationalAddress, let nodeID = context.nodeID else {
-                throw CommissioningFailure(.hubFailure, "no operational address")
-            }
-            context.caseSession = try await SessionEstablishment.case(
-                with: address, nodeID: nodeID, credentials: authority.operationalCredentials,
+        case .establishCASE(let enrolled, let address):
+            let session = try await SessionEstablishment.case(
+                with: address, nodeID: enrolled.nodeID, credentials: authority.operationalCredentials,
                 validator: authority.peerValidator, over: transport, random: random)
+            return .caseEstablished(session, at: session.peer)
 
-        case .commissioningComplete:
-            guard let session = context.caseSession else { throw CommissioningFailure(.hubFailure, "no CASE session") }
-            let client = InteractionClient(
-                transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
-            let response = try await client.invoke(
+        case .completeCommissioning(let operational):
+            let response = try await client(operational.session).invoke(
                 GeneralCommissioningCluster.Commands.CommissioningComplete(), endpoint: 0)
             try check(response.errorCode, response.debugText)
+            return .done
 
-        case .interview:
-            guard let session = context.caseSession else { throw CommissioningFailure(.hubFailure, "no CASE session") }
-            let client = InteractionClient(
-                transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
-            context.description = try await NodeInterview.interview(client)
+        case .interview(let operational):
+            let client = client(operational.session)
+            let description = try await NodeInterview.interview(client)
             // Other ecosystems' "connected apps" lists name us by our fabric's label: the home's name. Best effort:
             // a device that refuses a label is still commissioned.
             if let home = try? await store.structures().first?.name {
@@ -320,8 +279,76 @@ public actor Commissioner {
                     OperationalCredentialsCluster.Commands.UpdateFabricLabel(label: FabricLabel.of(home: home)),
                     endpoint: 0)
             }
+            return .interviewed(description)
+
+        case .finish, .fail:
+            throw CommissioningFailure(.hubFailure, "internal error: \(action) is not a step")
         }
-        return context
+    }
+
+    /// PASE with the device at `address`; when it gets no answer or a wrong passcode, with the next device discovery
+    /// found for the payload (two devices may share a short discriminator).
+    private func establishPASE(
+        at address: SocketAddress, fallbacks: CommissionableCandidates?, _ request: CommissioningRequest,
+        waitedForEarlierAttempt: Bool
+    ) async throws -> SessionEstablishment.Result {
+        var address = address
+        while true {
+            do {
+                return try await SessionEstablishment.pase(
+                    with: address, passcode: request.payload.passcode, over: transport, random: random)
+            } catch {
+                let failure = CommissioningFailure(error)
+                if failure.kind == .deviceBusy, let known = try? await explainBusy(at: address) {
+                    switch known {
+                    case .explained(let failure): throw failure
+                    case .heldByUs(let expiry) where !waitedForEarlierAttempt:
+                        throw HeldByEarlierAttempt(expiry: expiry)
+                    case .heldByUs: break
+                    }
+                }
+                guard failure.kind == .noAnswer || failure.kind == .wrongPasscode,
+                    let next = await fallbacks?.next(), let nextAddress = next.socketAddresses.first
+                else { throw error }
+                progress(
+                    .note(
+                        "PASE with the device at \(address) failed (\(failure)); trying \(next.instanceName) at \(nextAddress)"
+                    ))
+                address = nextAddress
+            }
+        }
+    }
+
+    /// Matter Core §11.9.7.3, §11.9.7.4 and §11.9.7.9: the network's credentials, then ConnectNetwork; the device
+    /// answers once it joined, or says why it could not.
+    private func setUpNetwork(_ network: NetworkCredentials, over client: InteractionClient) async throws {
+        typealias Commands = NetworkCommissioningCluster.Commands
+        let networkID: [UInt8], name: String, added: Commands.NetworkConfigResponse
+        switch network {
+        case .wifi(let ssid, let credentials):
+            (networkID, name) = (ssid, "Wi-Fi network \"\(String(decoding: ssid, as: UTF8.self))\"")
+            added = try await client.invoke(
+                Commands.AddOrUpdateWiFiNetwork(ssid: ssid, credentials: credentials, breadcrumb: 3), endpoint: 0)
+        case .thread(let dataset):
+            let extendedPANID = try ThreadOperationalDataset.extendedPANID(of: dataset)
+            (networkID, name) = (
+                extendedPANID, "Thread network \(extendedPANID.map { String(format: "%02x", $0) }.joined())"
+            )
+            added = try await client.invoke(
+                Commands.AddOrUpdateThreadNetwork(operationalDataset: dataset, breadcrumb: 3), endpoint: 0)
+        }
+        guard added.networkingStatus == .success else {
+            throw CommissioningFailure(
+                .refused,
+                "the device refused the \(name): \(added.networkingStatus)\(added.debugText.map { " (\($0))" } ?? "")")
+        }
+        let joined = try await client.invoke(Commands.ConnectNetwork(networkID: networkID, breadcrumb: 4), endpoint: 0)
+        guard joined.networkingStatus == .success else {
+            throw CommissioningFailure(
+                .refused,
+                "the device could not join the \(name): \(joined.networkingStatus)\(joined.debugText.map { " (\($0))" } ?? "")"
+            )
+        }
     }
 
     /// The first device discovery resolves for the payload, at once; the discovery goes on briefly for fallbacks.
@@ -349,36 +376,27 @@ public actor Commissioner {
         )
     }
 
-    private func discoverOperational(_ request: CommissioningRequest, _ context: Context) async throws -> SocketAddress
-    {
-        guard let nodeID = context.nodeID else { throw CommissioningFailure(.hubFailure, "no node ID") }
-        let commissioningAddress = context.pase?.peer
-        guard !request.interfaces.isEmpty else {
-            // No mDNS allowed: the device keeps answering where it was commissioned.
-            guard let commissioningAddress else { throw CommissioningFailure(.hubFailure, "no address") }
-            return commissioningAddress
-        }
-        let peer = OperationalPeerID(
-            compressedFabricID: authority.compressedFabricIDNumber, nodeID: nodeID)
+    private func discoverOperational(
+        _ request: CommissioningRequest, _ enrolled: Machine.Enrolled
+    ) async throws -> SocketAddress {
+        let commissioningAddress = enrolled.secured.address
+        // No mDNS allowed: the device keeps answering where it was commissioned.
+        guard !request.interfaces.isEmpty else { return commissioningAddress }
+        let peer = OperationalPeerID(compressedFabricID: authority.compressedFabricIDNumber, nodeID: enrolled.nodeID)
         do {
             let node = try await MulticastDNSQuerier().resolveOperational(
                 peer, interfaces: request.interfaces, timeout: HubTiming.operationalResolve)
             if let address = node.socketAddresses.first { return address }
         } catch {
-            guard let commissioningAddress else { throw error }
             progress(
                 .note("operational record \(peer.instanceName) not found (\(error)); using the commissioning address"))
-            return commissioningAddress
-        }
-        guard let commissioningAddress else {
-            throw CommissioningFailure(.refused, "the operational record has no address")
         }
         return commissioningAddress
     }
 
     /// The attestation result; throws when the device is untrusted (after recording what it learned in `result`).
-    private func attest(_ request: CommissioningRequest, _ context: Context) async throws -> AttestationResult {
-        let client = try paseClient(context)
+    private func attest(_ request: CommissioningRequest, _ secured: Machine.Secured) async throws -> AttestationResult {
+        let client = client(secured.pase)
         typealias CertificateChainRequest = OperationalCredentialsCluster.Commands.CertificateChainRequest
         let dac = try await client.invoke(CertificateChainRequest(certificateType: .dacCertificate), endpoint: 0)
             .certificate
@@ -398,7 +416,7 @@ public actor Commissioner {
         let result = verifier.verify(
             dac: dac, pai: pai, attestationElements: response.attestationElements,
             attestationSignature: response.attestationSignature,
-            attestationChallenge: try attestationChallenge(context), nonce: nonce,
+            attestationChallenge: secured.pase.established.keys.attestationChallenge, nonce: nonce,
             deviceVendorID: try basicInformation.value(vendorID, endpoint: 0),
             deviceProductID: try basicInformation.value(productID, endpoint: 0),
             now: Int64(Date().timeIntervalSince1970))
@@ -409,8 +427,8 @@ public actor Commissioner {
     }
 
     /// Matter Core §11.18.6.8 AddNOC: the fabric index the device gave our fabric.
-    private func addNOC(noc: [UInt8], icac: [UInt8]?, _ context: Context) async throws -> UInt8? {
-        let response = try await paseClient(context).invoke(
+    private func addNOC(noc: [UInt8], icac: [UInt8]?, over secured: Machine.Secured) async throws -> UInt8? {
+        let response = try await client(secured.pase).invoke(
             OperationalCredentialsCluster.Commands.AddNOC(
                 nocValue: noc, icacValue: icac, ipkValue: authority.fabric.ipkEpochKey,
                 caseAdminSubject: authority.caseAdminSubject, adminVendorId: FabricAuthority.adminVendorID), endpoint: 0
@@ -432,9 +450,9 @@ public actor Commissioner {
     /// A device already on the hub's fabric (commissioned before, then its window opened again) would only answer
     /// AddNOC with FabricConflict; saying so before touching it is clearer. The Fabrics list (Matter Core §11.18.5.1,
     /// read unfiltered) decides, not TrustedRootCertificates: CircuitMatter keeps a removed fabric's root there.
-    private func refuseIfAlreadyOnOurFabric(_ context: Context) async throws {
+    private func refuseIfAlreadyOnOurFabric(_ secured: Machine.Secured) async throws {
         let fabrics = OperationalCredentialsCluster.Attributes.fabrics
-        let report = try await paseClient(context).read([fabrics.path(endpoint: 0)], isFabricFiltered: false)
+        let report = try await client(secured.pase).read([fabrics.path(endpoint: 0)], isFabricFiltered: false)
         var cache = AttributeCache()
         cache.apply(report.attributeReports)
         let ours = try cache.value(fabrics, endpoint: 0)?.first {
@@ -450,9 +468,10 @@ public actor Commissioner {
 
     // MARK: Undoing
 
-    private func undo(_ rollback: CommissioningStateMachine.Rollback, _ context: Context) async {
-        if let client = context.paseClient {
-            if rollback.contains(.removeFabricFromDevice), let fabricIndex = context.fabricIndex {
+    private func undo(_ undo: Machine.Undo) async {
+        if let secured = undo.secured {
+            let client = client(secured.pase)
+            if let fabricIndex = undo.enrolled?.fabricIndex {
                 _ = try? await client.invoke(
                     OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
                     timeout: HubTiming.rollbackStep)
@@ -462,19 +481,16 @@ public actor Commissioner {
             let disarmed = try? await client.invoke(
                 GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 0, breadcrumb: 0), endpoint: 0,
                 timeout: HubTiming.rollbackStep)
-            if disarmed?.errorCode == .ok, let address = context.address { store.failSafeEnded(at: address) }
+            if disarmed?.errorCode == .ok { store.failSafeEnded(at: secured.address) }
         }
-        if rollback.contains(.forgetNode), let nodeID = context.nodeID {
-            try? await store.deleteNode(nodeID)
-        }
+        if let enrolled = undo.enrolled { try? await store.deleteNode(enrolled.nodeID) }
+        await closeSessions(pase: undo.secured, operational: undo.operational)
     }
 
     /// After CommissioningComplete, the fail-safe no longer undoes anything: RemoveFabric over the CASE session does.
-    private func leaveFabric(_ context: Context) async {
-        guard let session = context.caseSession, let fabricIndex = context.fabricIndex else { return }
-        let client = InteractionClient(
-            transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
-        _ = try? await client.invoke(
+    private func leaveFabric(_ operational: Machine.Operational) async {
+        guard let fabricIndex = operational.enrolled.fabricIndex else { return }
+        _ = try? await client(operational.session).invoke(
             OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: fabricIndex), endpoint: 0,
             timeout: HubTiming.rollbackStep)
     }
@@ -524,23 +540,17 @@ public actor Commissioner {
         }
     }
 
-    private func closeSessions(_ context: Context) async {
-        await context.candidates?.stop()
-        if let pase = context.pase { await transport.removeSession(pase.session) }
+    private func closeSessions(pase secured: Machine.Secured?, operational: Machine.Operational?) async {
+        if let secured { await transport.removeSession(secured.pase.session) }
         // The commissioner's own CASE session (its interview's subscription with it) is not the hub's live one.
-        if let operational = context.caseSession { await transport.closeSession(operational.session) }
+        if let operational { await transport.closeSession(operational.session.session) }
     }
 
     // MARK: Helpers
 
-    private func paseClient(_ context: Context) throws -> InteractionClient {
-        guard let client = context.paseClient else { throw CommissioningFailure(.hubFailure, "no PASE session") }
-        return client
-    }
-
-    private func attestationChallenge(_ context: Context) throws -> [UInt8] {
-        guard let pase = context.pase else { throw CommissioningFailure(.hubFailure, "no PASE session") }
-        return pase.established.keys.attestationChallenge
+    private func client(_ session: SessionEstablishment.Result) -> InteractionClient {
+        InteractionClient(
+            transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
     }
 
     private func check(_ code: GeneralCommissioningCluster.CommissioningErrorEnum, _ debugText: String) throws {
@@ -551,11 +561,13 @@ public actor Commissioner {
     }
 
     /// Who the device is: from its DAC when attestation read it, else from its interview.
-    private func identity(_ context: Context) -> (vendorID: UInt16, productID: UInt16)? {
-        if let facts = context.attestation?.facts, let vendorID = facts.vendorID, let productID = facts.productID {
+    private func identity(
+        _ attestation: AttestationResult, _ description: NodeDescription?
+    ) -> (vendorID: UInt16, productID: UInt16)? {
+        if let facts = attestation.facts, let vendorID = facts.vendorID, let productID = facts.productID {
             return (vendorID, productID)
         }
-        return context.description.map { ($0.vendorID, $0.productID) }
+        return description.map { ($0.vendorID, $0.productID) }
     }
 }
 
@@ -601,4 +613,12 @@ extension OperationalNode {
         ipv6Addresses.map { SocketAddress.ipv6($0, port: port) }
             + ipv4Addresses.map { SocketAddress.ipv4($0, port: port) }
     }
+}
+
+/// What the commissioner's steps produce: real sessions, attestation results and verified CSRs.
+enum CommissionerArtifacts: CommissioningArtifacts {
+    typealias Session = SessionEstablishment.Result
+    typealias Attestation = AttestationResult
+    typealias SigningRequest = CertificateSigningRequest
+    typealias Fallbacks = CommissionableCandidates
 }

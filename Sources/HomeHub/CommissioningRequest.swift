@@ -16,12 +16,17 @@ public struct CommissioningRequest: Sendable {
     public var acceptUntrustedDevice: Bool
     /// The open add-device session the node joins (in the transaction that first stores it), or nil outside one.
     public var session: String?
+    /// The Wi-Fi or Thread network to give the device before it is found operationally; nil for a device already
+    /// on the IP network it is reached on.
+    public var network: NetworkCredentials?
 
     public init(
         payload: SetupPayload, address: SocketAddress? = nil, interfaces: [String] = [], trustStore: PAATrustStore,
-        developmentMode: Bool = true, acceptUntrustedDevice: Bool = false, session: String? = nil
+        developmentMode: Bool = true, acceptUntrustedDevice: Bool = false, session: String? = nil,
+        network: NetworkCredentials? = nil
     ) {
         self.session = session
+        self.network = network
         self.payload = payload
         self.address = address
         self.interfaces = interfaces

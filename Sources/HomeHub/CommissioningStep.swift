@@ -29,8 +29,9 @@ public enum CommissioningStep: String, CaseIterable, Sendable, Codable, Comparab
         // A reply to one invoke: MRP's five transmissions take under 6 s; the rest is the device's work.
         case .armFailSafe, .regulatoryConfig, .addTrustedRoot, .addOperationalCertificate, .commissioningComplete:
             .seconds(30)
-        // Nothing to do for a device already on IP.
-        case .networkSetup: .seconds(1)
+        // The credentials, then ConnectNetwork: a device answers once it joined, within its ConnectMaxTimeSeconds
+        // (devices state 20 to 60 s); the fail-safe's 60 s bound the whole commissioning anyway.
+        case .networkSetup: .seconds(60)
         // A priming report of a whole device spans several packets.
         case .interview: .seconds(30)
         }
