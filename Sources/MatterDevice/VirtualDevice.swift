@@ -34,11 +34,12 @@ public actor VirtualDevice {
 
     /// A device from its stored state (`DeviceStore.loadOrCreate`), answering on `port` (0: ephemeral, for tests),
     /// or on the given bound `sockets` (tests that impair the network). With no `interfaces` it does not advertise.
-    /// `simulation` sets how its sensors and buttons act on their own.
+    /// `simulation` sets how its sensors and buttons act on their own; with a `radio` its root endpoint has a Network
+    /// Commissioning cluster, to be given and join the Wi-Fi or Thread networks the radio finds.
     public init(
         store: DeviceStore, state: DeviceStateFile, port: UInt16 = 5540,
         sockets: (ipv4: any DatagramSocket, ipv6: any DatagramSocket)? = nil, interfaces: [String] = [],
-        random: any RandomSource = SystemRandom(), simulation: Simulation = Simulation(),
+        random: any RandomSource = SystemRandom(), simulation: Simulation = Simulation(), radio: SimulatedRadio? = nil,
         clock: any DriverClock = SystemClock(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(DeviceError) {
         guard let kind = DeviceKind(rawValue: state.kind) else {
@@ -88,11 +89,10 @@ public actor VirtualDevice {
             fabrics: try state.restoredFabrics(), random: random)
         let endpoints = (state.bridge ?? BridgeChanges()).applied(
             to: kind.applicationEndpoints(), bridgeUniqueID: state.identity.uniqueID)
-        var model = NodeDataModel(
-            node: nodeState,
-            root: .rootNode(
-                interfaces: HostNetworkInterface.current(), rebootCount: factory.rebootCount, bootTime: .zero),
-            applicationEndpoints: endpoints)
+        var root = Endpoint.rootNode(
+            interfaces: HostNetworkInterface.current(), rebootCount: factory.rebootCount, bootTime: .zero)
+        if let radio { root.clusters.append(NetworkCommissioningServer(radio: radio)) }
+        var model = NodeDataModel(node: nodeState, root: root, applicationEndpoints: endpoints)
         model.restoreClusterState(state.clusters.mapValues(Array.init))
         // §11.1.6.1 StartUp: the first event of every boot, with the software version.
         model.record(
@@ -135,6 +135,13 @@ public actor VirtualDevice {
     public var isFailSafeArmed: Bool { get async { await node.model.node.failSafe != nil } }
     /// The subscriptions it serves now, whoever holds them.
     public var subscriptionCount: Int { get async { await node.subscriptionCount } }
+    /// The networks its radio was given (`radio`), and whether it joined each.
+    public var networks: [(id: [UInt8], connected: Bool)] {
+        get async {
+            let root = await node.model.composition.first { $0.id == 0 }
+            return root?.clusters.lazy.compactMap { $0 as? NetworkCommissioningServer }.first?.networkList ?? []
+        }
+    }
 
     // MARK: Bridged devices
 

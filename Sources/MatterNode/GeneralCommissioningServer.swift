@@ -142,6 +142,7 @@ public struct GeneralCommissioningServer: ClusterServer {
                 .outcome
         }
         node.failSafe = nil
+        node.signals.append((endpoint: 0, signal: .failSafeEnded(committed: true)))
         setBreadcrumb(0, in: &node, endpoint: request.endpoint)
         node.closeCommissioningWindow()
         node.effects += [

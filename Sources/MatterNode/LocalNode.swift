@@ -311,7 +311,7 @@ public actor LocalNode {
         let now = clock.now
         server.provider.node.now = now
         if let failSafe = server.provider.node.failSafe, now >= failSafe.deadline {
-            server.provider.node.expireFailSafe()
+            server.provider.expireFailSafe()
         }
         // A window that times out during commissioning stays until the fail-safe ends, so the commissioner can finish.
         if let deadline = server.provider.node.commissioningWindow?.deadline, now >= deadline,

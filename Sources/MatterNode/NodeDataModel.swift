@@ -101,6 +101,12 @@ public struct NodeDataModel: DataModelProvider {
         deliverSignals()
     }
 
+    /// §11.10.7.2.2: the fail-safe's time is up; the root's clusters hear of it and undo what they did under it.
+    public mutating func expireFailSafe() {
+        node.expireFailSafe()
+        deliverSignals()
+    }
+
     /// Hands each signal to every cluster of its endpoint; a receiver's own signals are not passed on, so one
     /// request settles in one round.
     private mutating func deliverSignals() {

@@ -125,6 +125,7 @@ public struct NodeState: Sendable {
     public mutating func expireFailSafe() {
         guard let failSafe else { return }
         self.failSafe = nil
+        signals.append((endpoint: 0, signal: .failSafeEnded(committed: false)))
         let restored = failSafe.fabricsBefore
         let touched = Set(fabrics.map(\.index)).union(restored.map(\.index)).filter { index in
             fabrics.first { $0.index == index } != restored.first { $0.index == index }

@@ -42,7 +42,7 @@ struct LoopbackFixture {
     static func start(
         in directory: String, port: UInt16 = 0, kind: DeviceKind = .light,
         simulation: Simulation = Simulation(), network: ClockedNetwork? = nil, name: String = "device",
-        passcode: UInt32 = passcode, discriminator: UInt16 = discriminator
+        passcode: UInt32 = passcode, discriminator: UInt16 = discriminator, radio: SimulatedRadio? = nil
     ) async throws -> LoopbackFixture {
         let store = DeviceStore(directory: directory + "/" + name)
         let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: discriminator))
@@ -50,11 +50,11 @@ struct LoopbackFixture {
         let device: VirtualDevice
         if let network {
             device = try VirtualDevice(
-                store: store, state: state, sockets: network.sockets(), simulation: simulation,
+                store: store, state: state, sockets: network.sockets(), simulation: simulation, radio: radio,
                 clock: network.clock, log: lines.append)
         } else {
             device = try VirtualDevice(
-                store: store, state: state, port: port, simulation: simulation, log: lines.append)
+                store: store, state: state, port: port, simulation: simulation, radio: radio, log: lines.append)
         }
         try await device.start()
         return LoopbackFixture(directory: directory, store: store, device: device, lines: lines, network: network)
