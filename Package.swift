@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
         // Seeded randomness, fuzz mutations, the simulated network and a lossy socket, shared by the tests of every layer.
-        .target(name: "MatterTestSupport", dependencies: ["MatterPlatform", "MatterDiscovery", "MatterTime", "MatterCrypto", "CLinux"], path: "Sources/MatterTestSupport"),
+        .target(name: "MatterTestSupport", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTime", "MatterCrypto", "CLinux"], path: "Sources/MatterTestSupport"),
 
         .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV", "MatterTestSupport"]),
@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "MatterFuzzingTests", dependencies: ["MatterFuzzing"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket"]),
-        .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterDiscovery", "MatterTestSupport"]),
+        .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
         .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV",

@@ -10,8 +10,6 @@ public enum ExchangeError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownEphemeralNodeID(UInt64)
     /// An unsecured message that neither opens an exchange nor belongs to a session we know.
     case unsolicitedUnsecuredMessage(sourceNodeID: UInt64?)
-    /// Group messages (§4.16) are not handled by this exchange layer.
-    case groupMessageNotSupported(groupSessionID: UInt16)
     /// Another secure session already uses this local session ID.
     case sessionIDInUse(UInt16)
     /// A handle of an exchange that is not open (never opened, closed or failed).
@@ -36,8 +34,6 @@ public enum ExchangeError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .unsolicitedUnsecuredMessage(sourceNodeID):
             let source = sourceNodeID.map { "node 0x" + String($0, radix: 16, uppercase: true) } ?? "no source node ID"
             return "unsecured message from \(source) neither opens an exchange nor belongs to a known session"
-        case let .groupMessageNotSupported(groupSessionID):
-            return "group message (group session ID \(groupSessionID)) not supported"
         case let .sessionIDInUse(sessionID):
             return "local session ID \(sessionID) is already in use"
         case let .unknownExchange(exchange):

@@ -5,7 +5,17 @@ extension ExchangeManager {
     public mutating func receive(
         _ datagram: [UInt8], from peer: PeerAddress, now: Instant
     ) throws(ExchangeError) -> [Action] {
-        let (handle, message) = try open(datagram, from: peer)
+        let header: MessageHeader
+        do throws(MessageError) {
+            header = try MessageHeader.decode(datagram).header
+        } catch {
+            throw .message(error)
+        }
+        // §4.16: a group message belongs to no session of ours; its keys are the group layer's (no MRP, no reply).
+        guard header.sessionType == .unicast else {
+            return [.deliverGroupMessage(GroupDatagram(header: header, datagram: datagram), from: peer)]
+        }
+        let (handle, message) = try open(datagram, header: header, from: peer)
         guard var session = sessions[handle] else { throw .unknownSession(handle) }
         let protocolHeader = message.protocolHeader
         let exchange = ExchangeHandle(
@@ -76,15 +86,8 @@ extension ExchangeManager {
     /// Finds the session a datagram belongs to and decodes (for secure sessions: authenticates and decrypts) it.
     /// A new unsecured session is created only for a message that opens an exchange.
     private mutating func open(
-        _ datagram: [UInt8], from peer: PeerAddress
+        _ datagram: [UInt8], header: MessageHeader, from peer: PeerAddress
     ) throws(ExchangeError) -> (SessionHandle, Message) {
-        let header: MessageHeader
-        do throws(MessageError) {
-            header = try MessageHeader.decode(datagram).header
-        } catch {
-            throw .message(error)
-        }
-        guard header.sessionType == .unicast else { throw .groupMessageNotSupported(groupSessionID: header.sessionID) }
         if header.isSecured {
             guard let handle = sessionsByLocalSessionID[header.sessionID],
                 case let .secure(parameters) = sessions[handle]?.kind

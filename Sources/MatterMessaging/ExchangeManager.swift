@@ -5,13 +5,15 @@ import MatterCrypto
 /// application messages, acknowledges, retransmits and drops duplicates. It reads no clock and touches no
 /// socket; every call takes `now` and returns the actions its driver must carry out. After every call the
 /// driver arms one timer at `nextDeadline` and calls `handleTimer(now:)` when it fires.
-public struct ExchangeManager<PeerAddress: Hashable & Sendable>: Sendable {
+public struct ExchangeManager<PeerAddress: LinkPeer>: Sendable {
     /// What the driver must do.
     public enum Action: Sendable {
         /// Send this datagram to this peer.
         case send([UInt8], to: PeerAddress)
         /// Hand this message to the application.
         case deliver(ExchangeEvent)
+        /// Hand this group message, still sealed, to the group messaging layer (§4.16): it holds the keys.
+        case deliverGroupMessage(GroupDatagram, from: PeerAddress)
         /// The exchange is over without success; it is no longer open.
         case exchangeFailed(ExchangeHandle, ExchangeError)
     }
@@ -113,12 +115,14 @@ public struct ExchangeManager<PeerAddress: Hashable & Sendable>: Sendable {
     }
 
     /// Sends `message` on `exchange`, piggybacking any pending acknowledgement. A reliable message (R flag)
-    /// is retransmitted until acknowledged or until MRP gives up.
+    /// is retransmitted until acknowledged or until MRP gives up; on a reliable link (`LinkPeer`) the link itself
+    /// delivers it, and MRP stays out of the way.
     public mutating func send(
         _ message: ExchangeMessage, on exchange: ExchangeHandle, reliably: Bool = true, now: Instant
     ) throws(ExchangeError) -> [Action] {
         guard var state = exchanges[exchange], !state.isClosed else { throw .unknownExchange(exchange) }
         guard let session = sessions[exchange.session] else { throw .unknownSession(exchange.session) }
+        let reliably = reliably && !session.peerAddress.isReliableLink
         if reliably, state.outstanding != nil {
             throw .previousMessageUnacknowledged(exchange, opcode: message.opcode)
         }

@@ -83,6 +83,11 @@ public actor LocalNode {
             }
         }
         await refreshAdvertisements()
+        await transport.handleGroupMessages { [weak self] message, sender in
+            Task(executorPreference: EventLoopExecutor.preferred) {
+                await self?.receiveGroupMessage(message, from: sender)
+            }
+        }
         let exchanges = transport.incomingExchanges
         incoming = Task(executorPreference: EventLoopExecutor.preferred) {
             for await (exchange, message) in exchanges {
@@ -174,6 +179,14 @@ public actor LocalNode {
             // Other secure-channel messages on a secure session and other protocols need no answer here.
             await transport.close(exchange)
         }
+    }
+
+    /// Matter Core §4.16: a group message is opened with the operational group key of a key set the group is mapped
+    /// to (Group Key Management). This node's key sets hold only the IPK, which maps to no group, so none opens.
+    private func receiveGroupMessage(_ message: GroupDatagram, from sender: SocketAddress) {
+        log(
+            "[group] a message for group \(message.groupID) from node 0x\(hex(message.sourceNodeID)) at \(sender) was "
+                + "dropped: no group key set of this node maps that group")
     }
 
     private static func startsSession(_ opcode: UInt8) -> Bool {

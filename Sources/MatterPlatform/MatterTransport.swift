@@ -22,6 +22,8 @@ public actor MatterTransport {
     public nonisolated let incomingExchanges: AsyncStream<(ExchangeHandle, ExchangeMessage)>
     /// Datagrams that were not Matter messages for us (malformed, unknown session): counted, not fatal.
     public private(set) var droppedDatagrams = 0
+    /// Takes the group messages that arrive (§4.16), still sealed; without one they are dropped and counted.
+    private var groupMessages: (@Sendable (GroupDatagram, SocketAddress) -> Void)?
 
     private struct Waiter {
         let id: UInt64
@@ -222,9 +224,17 @@ public actor MatterTransport {
         armTimer()
     }
 
+    /// Hands every group message that arrives from now on to `handler` (the group messaging layer, which holds the
+    /// keys to open it), on the transport's executor.
+    public func handleGroupMessages(_ handler: @escaping @Sendable (GroupDatagram, SocketAddress) -> Void) {
+        groupMessages = handler
+    }
+
     private func execute(_ actions: [ExchangeManager<SocketAddress>.Action]) {
         for action in actions {
             switch action {
+            case .deliverGroupMessage(let message, let sender):
+                if let groupMessages { groupMessages(message, sender) } else { droppedDatagrams += 1 }
             case .send(let datagram, let peer):
                 // A send that fails (no route) is a lost datagram: MRP retransmits, then fails the exchange.
                 try? (peer.isIPv4 ? ipv4 : ipv6).send(datagram, to: peer)
@@ -277,7 +287,10 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension SocketAddress {
+/// UDP: MRP makes it reliable (§4.12).
+extension SocketAddress: LinkPeer {
+    public var isReliableLink: Bool { false }
+
     var isIPv4: Bool {
         if case .ipv4 = self { return true }
         return false

@@ -1,3 +1,5 @@
+import MatterMessaging
+
 /// A deterministic discrete-event network for sans-IO protocol tests. Nodes exchange opaque datagrams; every
 /// link can lose, duplicate, delay and reorder them; time is virtual (a `Duration` since the simulation began)
 /// and moves only in `advance(to:)` and `runUntilIdle(notAfter:)`. The same seed gives the same run.
@@ -185,4 +187,9 @@ public struct SimulatedNetwork {
         let (seconds, attoseconds) = duration.components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
+}
+
+/// The simulated network is a datagram network: unreliable, so MRP runs over it.
+extension SimulatedNetwork.Address: LinkPeer {
+    public var isReliableLink: Bool { false }
 }

@@ -48,6 +48,8 @@ private class ExchangeNode: SimulatedNode {
             case let .exchangeFailed(_, error):
                 failures.append(error)
                 outgoing += exchangeEnded(now: now)
+            case .deliverGroupMessage:
+                break  // no group traffic in these simulations
             }
         }
         return outgoing

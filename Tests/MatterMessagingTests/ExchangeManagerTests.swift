@@ -131,8 +131,20 @@ struct ExchangeManagerTests {
         let group = try MessageHeader(
             sessionID: 0xABCD, sessionType: .group, messageCounter: 1, sourceNodeID: 1, destination: .group(7)
         ).encode()
-        #expect(throws: ExchangeError.groupMessageNotSupported(groupSessionID: 0xABCD)) {
-            try manager.receive(group + [UInt8](repeating: 0, count: 24), from: "x", now: .zero)
+        // A group message is no session's: it goes on to the group layer, still sealed, and opens nothing here.
+        let sealed = group + [UInt8](repeating: 0, count: 24)
+        let handedOn = try manager.receive(sealed, from: "x", now: .zero)
+        guard handedOn.count == 1, case .deliverGroupMessage(let message, from: "x") = handedOn[0] else {
+            Issue.record("expected the group message to be handed on: \(handedOn)")
+            return
+        }
+        #expect(message.groupSessionID == 0xABCD && message.sourceNodeID == 1 && message.groupID == 7)
+        #expect(message.datagram == sealed)
+        // A group message without its sender is malformed, and dropped.
+        // (flags: DSIZ group, no S; session 0xABCD; security flags: group session; counter 1; group 7)
+        let anonymous = hex("02 CDAB 01 01000000 0700") + [UInt8](repeating: 0, count: 24)
+        #expect(throws: ExchangeError.message(.groupMessageWithoutSourceNodeID)) {
+            try manager.receive(anonymous, from: "x", now: .zero)
         }
         #expect(manager.sessions.isEmpty)
         #expect(manager.nextDeadline == nil)

@@ -1,6 +1,11 @@
 import MatterMessaging
 import Testing
 
+/// The tests name peers by strings, over an unreliable link (UDP's kind: MRP runs).
+extension String: LinkPeer {
+    public var isReliableLink: Bool { false }
+}
+
 /// Shorthands for reading the actions of an `ExchangeManager` in tests.
 extension Array {
     func datagrams<Address>() -> [[UInt8]] where Element == ExchangeManager<Address>.Action {
