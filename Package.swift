@@ -114,6 +114,7 @@ let package = Package(
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
         .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV",
                                                          "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
+        .testTarget(name: "MatterNodeTests", dependencies: ["MatterNode"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",

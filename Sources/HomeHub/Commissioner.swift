@@ -5,6 +5,7 @@ import MatterDataModel
 import MatterDiscovery
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterOnboarding
 import MatterPlatform
 import MatterSecureChannel
@@ -330,7 +331,12 @@ public actor Commissioner {
             added = try await client.invoke(
                 Commands.AddOrUpdateWiFiNetwork(ssid: ssid, credentials: credentials, breadcrumb: 3), endpoint: 0)
         case .thread(let dataset):
-            let extendedPANID = try ThreadOperationalDataset.extendedPANID(of: dataset)
+            let extendedPANID: [UInt8]
+            do {
+                extendedPANID = try ThreadOperationalDataset.extendedPANID(of: dataset)
+            } catch {
+                throw CommissioningFailure(.refused, error.description)
+            }
             (networkID, name) = (
                 extendedPANID, "Thread network \(extendedPANID.map { String(format: "%02x", $0) }.joined())"
             )

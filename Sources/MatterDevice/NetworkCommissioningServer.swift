@@ -130,8 +130,11 @@ public struct NetworkCommissioningServer: ClusterServer {
         case Commands.AddOrUpdateThreadNetwork.id.rawValue:
             guard case .thread = radio else { return .status(.unsupportedCommand) }
             guard let add = Commands.AddOrUpdateThreadNetwork.decode(fields) else { return .status(.invalidCommand) }
-            guard let extendedPANID = Self.extendedPANID(of: add.operationalDataset) else {
-                return configured(.outOfRange, "the dataset has no Extended PAN ID", in: &node, request)
+            let extendedPANID: [UInt8]
+            do {
+                extendedPANID = try ThreadOperationalDataset.extendedPANID(of: add.operationalDataset)
+            } catch {
+                return configured(.outOfRange, error.description, in: &node, request)
             }
             return addOrUpdate(Network(id: extendedPANID, credentials: add.operationalDataset), in: &node, request)
         case Commands.RemoveNetwork.id.rawValue:
@@ -239,18 +242,6 @@ public struct NetworkCommissioningServer: ClusterServer {
         (networks, connected) = before
         node.markChanged(endpoint: endpoint, cluster: id, attributes: [Attributes.networks.id.rawValue])
         node.effects += [.persist, .log("[network] fail-safe expired: the network settings are back as they were")]
-    }
-
-    /// Thread's MeshCoP TLVs: the Extended PAN ID is type 2, eight octets.
-    static func extendedPANID(of dataset: [UInt8]) -> [UInt8]? {
-        var offset = 0
-        while offset + 2 <= dataset.count {
-            let (type, length) = (dataset[offset], Int(dataset[offset + 1]))
-            guard offset + 2 + length <= dataset.count else { return nil }
-            if type == 2, length == 8 { return Array(dataset[offset + 2..<offset + 10]) }
-            offset += 2 + length
-        }
-        return nil
     }
 
     // MARK: Persistence
