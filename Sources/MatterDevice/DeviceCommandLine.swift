@@ -8,6 +8,7 @@ public enum DeviceCommandLine: Hashable, Sendable {
                matter-device --count N [--base-port P] [--type KIND | --mix] [--iterations N] [--vendor-id N]
                              [--product-id N] [--state DIR] [--factory-reset]
                matter-device attestation export DIR [--state DIR]
+               matter-device --help
         Runs a commissionable Matter device over IP of one KIND: \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")).
         Sensors drift, the contact sensor opens and closes, the switch panel's buttons are pressed on their own
         every few seconds. Its state (passcode verifier, attestation chain, fabrics)
@@ -47,6 +48,8 @@ public enum DeviceCommandLine: Hashable, Sendable {
     case run(Run)
     case farm(Farm)
     case exportAttestation(directory: String, stateDirectory: String)
+    /// `--help` or `-h`, wherever it stands: the usage, on standard output.
+    case help
 
     /// A usage error names the option and what it needed.
     public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -54,6 +57,12 @@ public enum DeviceCommandLine: Hashable, Sendable {
     }
 
     public init(arguments: [String]) throws(UsageError) {
+        // Asked for help, the user gets it whatever else the line says (as a value, `--state --help` is no path
+        // anyone means).
+        if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            self = .help
+            return
+        }
         var remaining = arguments[...]
         if remaining.first == "attestation" {
             remaining.removeFirst()

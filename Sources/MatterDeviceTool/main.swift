@@ -30,6 +30,10 @@ do {
 }
 
 switch command {
+case .help:
+    emit(DeviceCommandLine.usage)
+    exit(0)
+
 case .exportAttestation(let directory, let stateDirectory):
     do {
         guard let state = try DeviceStore(directory: stateDirectory).load() else {

@@ -92,4 +92,12 @@ struct DeviceCommandLineTests {
             return error.description
         }
     }
+
+    @Test func helpIsTheUsageWhereverItStands() throws {
+        for arguments in [
+            ["--help"], ["-h"], ["--type", "light", "--help"], ["--state", "--help"], ["attestation", "-h"],
+        ] {
+            #expect(try DeviceCommandLine(arguments: arguments) == .help, "\(arguments)")
+        }
+    }
 }
