@@ -39,6 +39,8 @@ public actor LocalNode {
     private var isRunning = false
     /// Writes what survives a restart; set by `start`.
     private var persist: @Sendable (NodeSnapshot) async throws -> Void = { _ in }
+    /// The protocols registered besides the node's own (`register`).
+    private var protocolHandlers: [ProtocolID: any ProtocolHandler] = [:]
     /// Takes the exchanges a peer opens on a session this process opened itself (as a controller, a subscription's
     /// reports); without one they are closed.
     private var openedSessionExchanges: (@Sendable (ExchangeHandle, ExchangeMessage) async -> Void)?
@@ -110,6 +112,15 @@ public actor LocalNode {
         await transport.shutdown()
     }
 
+    /// Hands the exchanges peers open for `protocolID` on the sessions this node accepted to `handler`, from now on.
+    /// The secure channel and the Interaction Model are the node's own, and one protocol has one handler.
+    public func register(_ handler: any ProtocolHandler, for protocolID: ProtocolID) throws(NodeError) {
+        guard protocolID != .secureChannel, protocolID != .interactionModel, protocolHandlers[protocolID] == nil else {
+            throw .protocolTaken(protocolID)
+        }
+        protocolHandlers[protocolID] = handler
+    }
+
     // MARK: The data model
 
     /// The data model as it is now.
@@ -165,6 +176,13 @@ public actor LocalNode {
         switch message.protocolID {
         case .interactionModel:
             await interact(message, on: exchange)
+        case let protocolID where protocolHandlers[protocolID] != nil:
+            guard let handler = protocolHandlers[protocolID], let session = sessions[exchange.session] else { return }
+            let peer = SessionPeer(isPASE: session.isPASE, fabricIndex: session.fabricIndex, nodeID: session.peerNodeID)
+            let transport = transport
+            Task(executorPreference: EventLoopExecutor.preferred) {
+                await handler.accept(exchange, message, from: peer, over: transport)
+            }
         case .secureChannel where message.opcode == SecureChannelOpcode.statusReport.rawValue:
             // Matter Core §4.11.1.4: the peer closed the session; its subscriptions end with it.
             await transport.close(exchange)

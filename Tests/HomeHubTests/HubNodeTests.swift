@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterDiscovery
 import MatterInteraction
+import MatterMessaging
 import MatterNode
 import MatterPlatform
 import MatterSecureChannel
@@ -69,7 +70,7 @@ import Testing
     }
 
     /// CASE from a transport of the device's own to the hub's node over loopback.
-    private static func openCASE(
+    static func openCASE(
         to connections: NodeConnections, as device: OperationalCredentials, hub: Hub
     ) async throws -> (SessionEstablishment.Result, InteractionClient, MatterTransport) {
         let transport = try MatterTransport()
@@ -80,5 +81,47 @@ import Testing
         let client = InteractionClient(
             transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
         return (session, client, transport)
+    }
+}
+
+/// A protocol of the hub's node besides its own: it answers each message with the sender's node ID.
+private struct EchoNodeID: ProtocolHandler {
+    func accept(
+        _ exchange: ExchangeHandle, _ first: ExchangeMessage, from peer: SessionPeer, over transport: MatterTransport
+    ) async {
+        let reply = ExchangeMessage(
+            protocolID: first.protocolID, opcode: first.opcode &+ 1,
+            payload: (0..<8).map { UInt8(truncatingIfNeeded: peer.nodeID >> (8 * $0)) })
+        try? await transport.send(reply, on: exchange)
+        await transport.close(exchange)
+    }
+}
+
+extension HubNodeTests {
+    /// Bulk Data Exchange will plug in here: a registered protocol gets the exchanges a device of the fabric opens for
+    /// it, knowing which node asks.
+    @Test func aRegisteredProtocolTakesTheExchangesADeviceOpensForIt() async throws {
+        try await withTemporaryDirectory { base in
+            let hub = try await Hub(statePath: base)
+            let connections = try NodeConnections(hub: hub, interfaces: [])
+            try await connections.startNode()
+            try await connections.node.register(EchoNodeID(), for: .bulkDataExchange)
+            await #expect(throws: NodeError.protocolTaken(.bulkDataExchange)) {
+                try await connections.node.register(EchoNodeID(), for: .bulkDataExchange)
+            }
+            await #expect(throws: NodeError.protocolTaken(.interactionModel)) {
+                try await connections.node.register(EchoNodeID(), for: .interactionModel)
+            }
+            let device = try await enrolledDevice(on: hub.authority, seed: 7)
+            let (session, _, transport) = try await Self.openCASE(to: connections, as: device, hub: hub)
+            let exchange = try await transport.openExchange(on: session.session)
+            try await transport.send(
+                ExchangeMessage(protocolID: .bulkDataExchange, opcode: 0x04, payload: [1, 2, 3]), on: exchange)
+            let reply = try await transport.receive(on: exchange, timeout: .seconds(10))
+            #expect(reply.protocolID == .bulkDataExchange && reply.opcode == 0x05)
+            #expect(reply.payload == (0..<8).map { UInt8(truncatingIfNeeded: device.nodeID >> (8 * $0)) })
+            await transport.shutdown()
+            await connections.stopAll()
+        }
     }
 }
