@@ -180,10 +180,14 @@ public actor NodeConnection {
             transport: transport, session: current.session, peerParameters: current.peerParameters, router: router)
         self.client = client
         // Data version filters let the node leave out the clusters that did not change since the last subscription.
+        // KeepSubscriptions false (Matter Core §8.5.1): the hub is the node's one subscriber on this fabric, so the
+        // node drops every earlier subscription of ours: those of a hub process that died without closing its
+        // session, which would otherwise hold the node's few subscription slots (3 a fabric at the least) until
+        // their next report failed, and refuse this one RESOURCE_EXHAUSTED.
         let eventFilters =
             settings.eventPaths.isEmpty ? [] : lastEventNumber.map { [EventFilterIB(eventMinimum: $0 &+ 1)] } ?? []
         let request = SubscribeRequestMessage(
-            minIntervalFloor: 0, maxIntervalCeiling: settings.maxIntervalCeiling,
+            keepSubscriptions: false, minIntervalFloor: 0, maxIntervalCeiling: settings.maxIntervalCeiling,
             attributeRequests: settings.attributePaths, eventRequests: settings.eventPaths, eventFilters: eventFilters,
             dataVersionFilters: cache.dataVersionFilters)
         do {

@@ -142,6 +142,27 @@ struct VirtualDeviceTests {
         }
     }
 
+    /// A hub process that died (its transport gone, no CloseSession sent) leaves its subscription on the device; the
+    /// next hub's live subscription replaces it rather than taking another of the device's few slots.
+    @Test func theNextHubsSubscriptionReplacesTheOneADeadHubLeft() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await LoopbackFixture.start(in: directory)
+            let hub = try await Hub(statePath: fixture.hubPath)
+            let result = try await fixture.commission(hub: hub)
+            let first = try NodeConnections(hub: hub, interfaces: [])
+            try await first.connection(to: result.nodeID).connected()
+            #expect(await fixture.device.subscriptionCount == 1)
+            await first.transport.shutdown()
+
+            let next = try NodeConnections(hub: try await Hub(statePath: fixture.hubPath), interfaces: [])
+            try await next.connection(to: result.nodeID).connected()
+            #expect(await fixture.device.subscriptionCount == 1, "the dead hub's subscription was dropped")
+            await next.stopAll()
+            await first.stopAll()
+            await fixture.device.shutdown()
+        }
+    }
+
     @Test func toggleChangesOnOffAndTheSubscriptionReportsIt() async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await LoopbackFixture.start(in: directory)
