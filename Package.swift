@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
-        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV",
+        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
                                                          "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterNodeTests", dependencies: ["MatterNode"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [

@@ -2,6 +2,7 @@ import Foundation
 import MatterCertificates
 import MatterDevice
 import MatterPlatform
+import MatterTestSupport
 import Testing
 
 @testable import HomeAPI

@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import MatterTestSupport
 import Testing
 
 @testable import HomeAPI

@@ -1,6 +1,7 @@
 import Foundation
 import MatterDevice
 import MatterNode
+import MatterTestSupport
 import Testing
 
 @testable import HomeAPI

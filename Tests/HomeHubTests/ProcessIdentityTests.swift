@@ -1,4 +1,5 @@
 import Foundation
+import MatterTestSupport
 import Testing
 
 @testable import HomeHub

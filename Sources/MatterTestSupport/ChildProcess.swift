@@ -2,9 +2,9 @@ import Foundation
 
 /// Child processes in async tests, waited for on a thread outside Swift concurrency's pool (blocking the pool's few
 /// threads would stall every other test running meanwhile).
-enum ChildProcess {
+public enum ChildProcess {
     /// Waits for the process to exit and returns what it wrote on the pipe.
-    static func finish(_ process: Process, reading pipe: Pipe? = nil) async -> Data {
+    public static func finish(_ process: Process, reading pipe: Pipe? = nil) async -> Data {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 let data = pipe?.fileHandleForReading.readDataToEndOfFile() ?? Data()
