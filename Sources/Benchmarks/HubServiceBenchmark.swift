@@ -6,6 +6,7 @@ import MatterDataModel
 import MatterDevice
 import MatterDiscovery
 import MatterPlatform
+import MatterTLV
 
 /// The hub serving its home to a client over the local socket: a virtual light on loopback, commissioned, the
 /// hub's `Home` (this process, serving) and a client `Home` attached to it (in this process too, through the socket
@@ -44,13 +45,23 @@ func runHubServiceBenchmark() async throws -> Report {
     var commands: [Duration] = []
     let rounds = 200
     for round in 0..<rounds {
+        let on = round.isMultiple(of: 2)
+        await arrivals.begin(round: round, value: on)
         let started = clock.now
-        if round.isMultiple(of: 2) { try await onOff.on() } else { try await onOff.off() }
+        if on { try await onOff.on() } else { try await onOff.off() }
         commands.append(clock.now - started)
-        await arrivals.waitFor(count: round + 1, within: .milliseconds(400))
+        await arrivals.waitForBothSides(within: .milliseconds(400))
     }
     hubSide.cancel()
     clientSide.cancel()
+    // Each round's change paired with itself on both sides; one either side missed is a failure, not a pair.
+    let seen = await arrivals.seen
+    guard seen.hub == rounds, seen.client == rounds else {
+        throw HomeError(
+            .internal,
+            "of \(rounds) changes the hub's model saw \(seen.hub) and the client's mirror \(seen.client) within 400 ms each"
+        )
+    }
     commands.sort()
     // The same commands from the hub's own Home: what the socket adds is the difference.
     var embedded: [Duration] = []
@@ -88,47 +99,61 @@ func runHubServiceBenchmark() async throws -> Report {
     return report
 }
 
-/// When each OnOff change reached each side, in order of arrival.
+/// When each round's OnOff change reached each side: the first change to the round's value after the round began.
 private actor ArrivalTimes {
-    private var times: [[ContinuousClock.Instant]] = [[], []]
-    /// Who waits for how many arrivals on both sides.
-    private var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var times: [[Int: ContinuousClock.Instant]] = [[:], [:]]
+    private var round = -1
+    private var expected: Bool?
+    private var waiter: CheckedContinuation<Void, Never>?
     private var lastWaiterID = 0
-    private var arrived: Int { min(times[0].count, times[1].count) }
+
+    /// How many rounds each side saw.
+    var seen: (hub: Int, client: Int) { (times[0].count, times[1].count) }
+
+    /// A round begins: the change to `value` is its own.
+    func begin(round: Int, value: Bool) {
+        self.round = round
+        expected = value
+    }
 
     func follow(_ model: HomeModel, side: Int, nodeID: UInt64) async {
         for await update in model.changes(.node(nodeID)) {
             guard case .changes(let changes) = update else { continue }
-            for case .attributes(_, _, let values) in changes
-            where values.keys.contains(where: { $0.cluster == 6 && $0.attribute == 0 }) {
-                times[side].append(ContinuousClock.now)
-                let ready = waiters.filter { $0.count <= arrived }
-                waiters.removeAll { $0.count <= arrived }
-                for waiter in ready { waiter.continuation.resume() }
+            for case .attributes(_, _, let values) in changes {
+                let onOff = values.first { $0.key.cluster == 6 && $0.key.attribute == 0 }?.value
+                guard case .bool(let value)? = onOff?.value, value == expected, times[side][round] == nil else {
+                    continue
+                }
+                times[side][round] = ContinuousClock.now
+                if times[0][round] != nil, times[1][round] != nil {
+                    waiter?.resume()
+                    waiter = nil
+                }
             }
         }
     }
 
-    /// Returns once both sides have seen `count` changes, or after `limit` (a change folded into the next is never
-    /// seen on its own).
-    func waitFor(count: Int, within limit: Duration) async {
-        guard arrived < count else { return }
+    /// Returns once both sides have seen this round's change, or after `limit`.
+    func waitForBothSides(within limit: Duration) async {
+        guard times[0][round] == nil || times[1][round] == nil else { return }
         lastWaiterID += 1
         let id = lastWaiterID
         let timeout = Task {
             try? await Task.sleep(for: limit)
             self.expire(id)
         }
-        await withCheckedContinuation { waiters.append((id, count, $0)) }
+        await withCheckedContinuation { waiter = $0 }
         timeout.cancel()
     }
 
     private func expire(_ id: Int) {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        waiters.remove(at: index).continuation.resume()
+        guard id == lastWaiterID else { return }
+        waiter?.resume()
+        waiter = nil
     }
 
+    /// Hub's model to the client's mirror, round by round.
     func latencies() -> [Duration] {
-        zip(times[0], times[1]).map { $1 - $0 }
+        times[0].compactMap { round, hub in times[1][round].map { $0 - hub } }
     }
 }
