@@ -68,12 +68,26 @@ left="$(home fabrics "$lamp" --json --state "$hub")" || fail "home fabrics after
 python3 -c 'import json,sys; f=json.loads(sys.argv[1])["fabrics"]; assert [x["index"] for x in f] == [1] and f[0]["thisHub"], f' "$left" \
   || fail "after removing fabric 2: $left"
 echo "PASS (home fabrics remove): our own refused; the controller's removed, ours left"
+# The device stops advertising itself on the removed fabric (Matter Core §4.3.2: one operational record a fabric).
+timeout 15 bash -c "until grep -q '^\[mdns\] withdrew [0-9A-F]*-0000000000001234\._matter\._tcp' '$work/device.log'; do sleep 0.1; done" \
+  || fail "the device still advertises itself on the removed fabric"
 status=0
+refusals_before="$(grep -c 'CASE failed: Sigma1 names no fabric and node this device belongs to' "$work/device.log" || true)"
 run_chip_controller "$work/controller-after.log" "$shared_passcode" "$shared_discriminator" --expect-unreachable \
     || status=$?
 grep -E '^(unreachable|the node still)' "$work/controller-after.log" || true
 [ "$status" -eq 0 ] || { tail -20 "$work/controller-after.log"; fail "the controller still reached the device after its fabric was removed (status $status)"; }
-echo "PASS (removed for real): the controller can no longer reach the device"
+# Unreachable for the reason expected, not a controller that failed on its own: it found no operational record of the
+# node on its fabric (withdrawn above: the controller timed out resolving it), or it reached the device at an address
+# it remembered and the device refused its CASE as naming a fabric it no longer has.
+refusals_after="$(grep -c 'CASE failed: Sigma1 names no fabric and node this device belongs to' "$work/device.log" || true)"
+if [ "$refusals_after" -gt "$refusals_before" ]; then
+  echo "PASS (removed for real): the device refuses the controller's CASE, its fabric gone"
+else
+  grep -q '^unreachable as expected: TimeoutError' "$work/controller-after.log" \
+    || fail "the controller failed otherwise than finding no record of the node and the device refused nothing: $(grep '^unreachable' "$work/controller-after.log")"
+  echo "PASS (removed for real): the device no longer advertises itself on the controller's fabric, which cannot reach it"
+fi
 home off "$lamp" --state "$hub" >/dev/null || fail "home off after sharing"
 timeout 15 bash -c "until grep -q '^\[light\] OFF$' '$work/device.log'; do sleep 0.1; done" || fail "our hub no longer switches the device"
 echo "PASS (still ours): home off switched it off"

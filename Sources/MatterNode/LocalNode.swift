@@ -413,7 +413,12 @@ public actor LocalNode {
             wanted.insert(.operational(OperationalAdvertisement(peerID: peer, port: port)))
         }
         for advertisement in advertised.subtracting(wanted) {
-            try? await responder.withdraw(advertisement)
+            do {
+                try await responder.withdraw(advertisement)
+                log("[mdns] withdrew \(advertisement.serviceInstanceName)")
+            } catch {
+                log("[mdns] cannot withdraw \(advertisement.serviceInstanceName): \(error)")
+            }
         }
         for advertisement in wanted.subtracting(advertised) {
             do {
