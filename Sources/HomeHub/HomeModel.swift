@@ -214,7 +214,14 @@ public final class HomeModel: Sendable {
         let id = state.withLock { state in
             state.nextListener += 1
             let id = state.nextListener
-            state.listeners[id] = Listener(scope: scope, continuation: continuation)
+            var listener = Listener(scope: scope, continuation: continuation)
+            // A mirror whose hub already went away tells a listener that comes late at once, as `sourceWentAway`
+            // told those before it: a consumer that waited for a change would otherwise wait for ever.
+            if state.sourceLost != nil {
+                listener.sequence += 2
+                continuation.yield(Delivery(sequence: listener.sequence, changes: []))
+            }
+            state.listeners[id] = listener
             switch scope {
             case .node(let nodeID): state.nodeListeners[nodeID, default: []].insert(id)
             case .home, .all: state.homeListeners.insert(id)

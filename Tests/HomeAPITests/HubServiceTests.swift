@@ -151,6 +151,11 @@ import Testing
             // A device's events are a live query too: they end in the same error, not in silence.
             await events.waitUntilFinished()
             #expect(events.error?.code == .unavailable)
+            // A stream begun once the hub is gone fails at once too, rather than wait for a change that cannot come
+            // (a stream whose task started only after the hub went away once hung so in a loaded suite).
+            let late = Recorder { record in for try await event in lamp.events.subscribeAll() { record(event) } }
+            await late.waitUntilFinished()
+            #expect(late.error?.code == .unavailable)
             let error = await #expect(throws: HomeError.self) { try await client.createRoom(name: "Hall") }
             #expect(error?.code == .unavailable)
             #expect(error?.message.contains(statePath) == true)
