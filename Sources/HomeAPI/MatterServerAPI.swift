@@ -33,6 +33,11 @@ public final class MatterServerAPI: Sendable {
     /// Where it listens (ports the kernel chose for port 0 included).
     public var addresses: [SocketAddress] { listeners.map(\.address) }
 
+    /// The commands of connected clients still at work.
+    var commandsInFlight: Int {
+        clients.clients.withLock { clients in clients.values.reduce(0) { $0 + $1.commandsInFlight } }
+    }
+
     /// With a token, every request (`/info` too) must present it; without one, only loopback addresses are served.
     init(context: HomeContext, listeningOn addresses: [SocketAddress], token: MatterServerToken?) throws(HomeError) {
         if token == nil, let open = addresses.first(where: { !$0.isLoopback }) {
@@ -139,6 +144,14 @@ private final class MatterServerClient: Sendable {
     private let peers: MatterServerClients
     private let phase = Mutex(Phase.head([]))
     private let listening = Mutex<Listening?>(nil)
+    private let inFlight = Mutex(InFlight())
+
+    /// The commands of this client still at work, and whether it is gone (a command after that is not started).
+    private struct InFlight {
+        var tasks: [UInt64: Task<Void, Never>] = [:]
+        var lastID: UInt64 = 0
+        var isClosed = false
+    }
 
     init(
         connection: StreamConnection, serverInfo: String, context: HomeContext, token: MatterServerToken?,
@@ -160,9 +173,32 @@ private final class MatterServerClient: Sendable {
         for command in commands { handle(command) }
     }
 
-    /// The connection is gone: its events stop.
+    /// The connection is gone: its events stop, and so does every command still at work for it.
     func closed() {
         listening.withLock { $0?.task.cancel() }
+        let commands = inFlight.withLock { inFlight -> [Task<Void, Never>] in
+            defer { inFlight = InFlight(isClosed: true) }
+            return Array(inFlight.tasks.values)
+        }
+        for command in commands { command.cancel() }
+    }
+
+    /// How many of its commands are still at work.
+    var commandsInFlight: Int { inFlight.withLock { $0.tasks.count } }
+
+    /// Runs a command that answers later (a commissioning, a discovery, a ping, an invoke): as a task of this client's,
+    /// cancelled when it disconnects, so nothing goes on for a client that can no longer hear the answer.
+    private func work(_ body: @escaping @Sendable () async -> Void) {
+        inFlight.withLock { inFlight in
+            guard !inFlight.isClosed else { return }
+            inFlight.lastID += 1
+            let id = inFlight.lastID
+            // Inserted under the lock its end takes too: a command that ends at once still finds itself to remove.
+            inFlight.tasks[id] = Task { [weak self] in
+                await body()
+                self?.inFlight.withLock { _ = $0.tasks.removeValue(forKey: id) }
+            }
+        }
     }
 
     /// The server stops: a listening client hears `server_shutdown` (once its earlier frames are out), then the
@@ -288,11 +324,11 @@ private final class MatterServerClient: Sendable {
     /// One command frame (§2: `{"message_id", "command", "args"}`).
     private func handle(_ text: String) {
         guard let request = try? JSONDecoder().decode(MatterServerRequest.self, from: Data(text.utf8)) else {
-            return send(Self.error(messageID: "", code: 8, "a command is a JSON object with a string message_id"))
+            return send(Self.error("", .invalidArguments, "a command is a JSON object with a string message_id"))
         }
         let id = request.messageID
         guard let command = request.command else {
-            return send(Self.error(messageID: id, code: 8, "the command is missing"))
+            return send(Self.error(id, .invalidArguments, "the command is missing"))
         }
         let model = context.model
         if let nodeID = request.args["node_id"]?.unsigned, let test = peers.testNodes[nodeID] {
@@ -345,13 +381,13 @@ private final class MatterServerClient: Sendable {
             // UpdateCheckError (10) and UpdateError (11): there is nowhere to look for or get a new version.
             send(
                 Self.error(
-                    messageID: id, code: command == "update_node" ? 11 : 10,
+                    id, command == "update_node" ? .updateError : .updateCheckError,
                     "this hub has no OTA source (no DCL access, no local update files) yet, so it can neither look "
                         + "for nor install a device update"))
         case "set_wifi_credentials", "set_thread_dataset":
             send(
                 Self.error(
-                    messageID: id, code: 0,
+                    id, .unknown,
                     "this hub commissions devices already on IP only: it has no Bluetooth to hand Wi-Fi or Thread "
                         + "credentials to a new device"))
         case "read_attribute":
@@ -361,7 +397,7 @@ private final class MatterServerClient: Sendable {
             guard let path = request.args["attribute_path"]?.string.flatMap(Self.concretePath) else {
                 return send(
                     Self.error(
-                        messageID: id, code: 8,
+                        id, .invalidArguments,
                         "attribute_path is endpoint/cluster/attribute, three numbers (a write has no wildcard)"))
             }
             guard let value = request.args["value"] else { return send(Self.missing(id, "value")) }
@@ -391,7 +427,7 @@ private final class MatterServerClient: Sendable {
         case "remove_node":
             guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
             guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
-            Task { [self] in
+            work { [self] in
                 do throws(HomeError) {
                     // Removing a node is allowed to whoever may add devices to the home's structure: the hub's owner.
                     let structureID = try HomeContext.defaultStructureID(context.model.snapshot)
@@ -399,7 +435,7 @@ private final class MatterServerClient: Sendable {
                         .decommission(nodeID: nodeID, structureID: structureID), caller: caller)
                     send(Self.reply(id, "null"))
                 } catch {
-                    send(Self.error(messageID: id, code: 0, error.message))
+                    send(Self.error(id, .unknown, error.message))
                 }
             }
         case "interview_node":
@@ -407,13 +443,13 @@ private final class MatterServerClient: Sendable {
             // client, as python-matter-server sends it after an interview.
             guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
             guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
-            Task { [self] in
+            work { [self] in
                 do throws(HomeError) {
                     _ = try await context.execute(.interview(nodeID: nodeID), caller: caller)
                     send(Self.reply(id, "null"))
                     peers.interviewed(nodeID)
                 } catch {
-                    send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
+                    send(Self.error(id, MatterServerError(error)))
                 }
             }
         case "import_test_node":
@@ -424,15 +460,15 @@ private final class MatterServerClient: Sendable {
                 send(Self.reply(id, "null"))
                 for node in imported { peers.broadcast(Self.event("node_added", node)) }
             } catch {
-                send(Self.error(messageID: id, code: 8, "\(error)"))
+                send(Self.error(id, .invalidArguments, "\(error)"))
             }
         case "discover":
-            Task { [self] in
+            work { [self] in
                 do throws(HomeError) {
                     let nodes = try await discover().map(Self.commissionableNodeData)
                     send(Self.reply(id, JSONValue.array(nodes).rendered))
                 } catch {
-                    send(Self.error(messageID: id, code: 0, error.message))
+                    send(Self.error(id, .unknown, error.message))
                 }
             }
         case "get_vendor_names":
@@ -440,9 +476,9 @@ private final class MatterServerClient: Sendable {
         case "ping_node":
             guard let nodeID = request.args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
             guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
-            Task { [self] in send(Self.reply(id, await ping(nodeID).rendered)) }
+            work { [self] in send(Self.reply(id, await ping(nodeID).rendered)) }
         default:
-            send(Self.error(messageID: id, code: 9, "Invalid command: \(command)"))
+            send(Self.error(id, .invalidCommand, "Invalid command: \(command)"))
         }
     }
 
@@ -469,7 +505,7 @@ private final class MatterServerClient: Sendable {
             return true
         }
         guard begun else {
-            return send(Self.error(messageID: id, code: 0, "this client is already listening"))
+            return send(Self.error(id, .unknown, "this client is already listening"))
         }
     }
 
@@ -564,17 +600,17 @@ private final class MatterServerClient: Sendable {
         let snapshot = context.model.snapshot
         guard snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         guard MatterServerNodes.isAvailable(nodeID, snapshot) else {
-            return send(Self.error(messageID: id, code: 3, "Node \(nodeID) is not (yet) available"))
+            return send(Self.error(id, .notReady(nodeID)))
         }
         guard let cluster = ClusterRegistry.standard[ClusterID(rawValue: UInt32(clusterID))] else {
-            return send(Self.error(messageID: id, code: 8, "cluster \(clusterID) is not in the data model"))
+            return send(Self.error(id, .invalidArguments, "cluster \(clusterID) is not in the data model"))
         }
         guard
             let command = cluster.acceptedCommands.first(where: {
                 $0.value == name || $0.value.prefix(1).lowercased() + $0.value.dropFirst() == name
             })
         else {
-            return send(Self.error(messageID: id, code: 8, "\(cluster.name) has no command \(name)"))
+            return send(Self.error(id, .invalidArguments, "\(cluster.name) has no command \(name)"))
         }
         let payload: [String: MatterServerRequest.Argument]
         switch args["payload"] {
@@ -586,7 +622,7 @@ private final class MatterServerClient: Sendable {
         do throws(MatterServerPayload.Invalid) {
             fields = try MatterServerPayload.encode(payload, fields: cluster.commandFields[command.key] ?? [])
         } catch {
-            return send(Self.error(messageID: id, code: 8, "\(cluster.name).\(command.value): \(error)"))
+            return send(Self.error(id, .invalidArguments, "\(cluster.name).\(command.value): \(error)"))
         }
         let timed: Int64?
         switch args["timed_request_timeout_ms"] {
@@ -600,7 +636,7 @@ private final class MatterServerClient: Sendable {
             nodeID: nodeID, endpoint: UInt16(endpoint), cluster: UInt32(clusterID), command: command.key.rawValue,
             name: command.value, fields: fields, timedWindowMilliseconds: timed)
         let caller = HubCaller(uid: getuid(), process: .current())
-        Task { [self] in
+        work { [self] in
             do throws(HomeError) {
                 guard
                     case .invoked(let responseID, let responseFields) = try await context.execute(
@@ -611,7 +647,7 @@ private final class MatterServerClient: Sendable {
                 send(Self.reply(id, MatterServerPayload.decode(responseFields, fields: names).rendered))
             } catch {
                 // Unreachable meanwhile: NodeNotReady; anything else the device or the hub answered: Unknown, said.
-                send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
+                send(Self.error(id, MatterServerError(error)))
             }
         }
     }
@@ -627,7 +663,7 @@ private final class MatterServerClient: Sendable {
         let snapshot = context.model.snapshot
         guard snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         guard MatterServerNodes.isAvailable(nodeID, snapshot) else {
-            return send(Self.error(messageID: id, code: 3, "Node \(nodeID) is not (yet) available"))
+            return send(Self.error(id, .notReady(nodeID)))
         }
         let registry = ClusterRegistry.standard
         let name = registry.describe(
@@ -636,23 +672,23 @@ private final class MatterServerClient: Sendable {
             let attribute = registry[ClusterID(rawValue: path.cluster)]?.writableAttributes[
                 AttributeID(rawValue: path.attribute)]
         else {
-            return send(Self.error(messageID: id, code: 8, "\(name) is not an attribute a client may write"))
+            return send(Self.error(id, .invalidArguments, "\(name) is not an attribute a client may write"))
         }
         let element: TLVElement
         do throws(MatterServerPayload.Invalid) {
             element = try MatterServerPayload.encode(value, as: attribute)
         } catch {
-            return send(Self.error(messageID: id, code: 8, "\(name): \(error)"))
+            return send(Self.error(id, .invalidArguments, "\(name): \(error)"))
         }
         let request = HubRequest.AttributeWrite(
             nodeID: nodeID, endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute, name: name,
             value: element,
             timedWindowMilliseconds: attribute.requiresTimedWrite ? Self.specTimedWindowMilliseconds : nil)
-        Task { [self] in
+        work { [self] in
             do throws(HomeError) {
                 guard case .written(let status) = try await context.execute(.writeAttribute(request), caller: caller)
                 else {
-                    return send(Self.error(messageID: id, code: 0, "the hub answered the write with something else"))
+                    return send(Self.error(id, .unknown, "the hub answered the write with something else"))
                 }
                 let result: JSONValue = .array([
                     .object([
@@ -669,7 +705,7 @@ private final class MatterServerClient: Sendable {
                 ])
                 send(Self.reply(id, result.rendered))
             } catch {
-                send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
+                send(Self.error(id, MatterServerError(error)))
             }
         }
     }
@@ -727,8 +763,8 @@ private final class MatterServerClient: Sendable {
             })
         else {
             return send(
-                Self.error(
-                    messageID: id, code: 8, "an attribute path is endpoint/cluster/attribute, each a number or *"))
+                Self.error(id, .invalidArguments, "an attribute path is endpoint/cluster/attribute, each a number or *")
+            )
         }
         let matches = { (numbers: [UInt32]) in
             patterns.contains { parts in zip(parts, numbers).allSatisfy { $0 == "*" || UInt32($0) == $1 } }
@@ -778,7 +814,7 @@ private final class MatterServerClient: Sendable {
         default:
             send(
                 Self.error(
-                    messageID: id, code: 0,
+                    id, .unknown,
                     "node \(nodeID) is a test node imported from a dump: \(command) needs a device, and it has none"))
         }
     }
@@ -793,12 +829,12 @@ private final class MatterServerClient: Sendable {
         guard let code = args["code"]?.string else { return send(Self.missing(id, "code")) }
         let networkOnly = args["network_only"]?.bool ?? false
         guard let payload = try? SetupPayload(parsing: code) else {
-            return send(Self.error(messageID: id, code: 8, "\(code.prefix(40)) is no QR or manual pairing code"))
+            return send(Self.error(id, .invalidArguments, "\(code.prefix(40)) is no QR or manual pairing code"))
         }
         if !networkOnly, let capabilities = payload.discoveryCapabilities, !capabilities.contains(.onNetwork) {
             return send(
                 Self.error(
-                    messageID: id, code: 1,
+                    id, .nodeCommissionFailed,
                     "the code says the device is reached by Bluetooth (or SoftAP) only: this hub commissions over IP only; "
                         + "put the device on the network first, or send network_only to look for it there"))
         }
@@ -822,7 +858,7 @@ private final class MatterServerClient: Sendable {
         case let other:
             return send(
                 Self.error(
-                    messageID: id, code: 8,
+                    id, .invalidArguments,
                     "filter_type \(other) is not built: give ip_addr, or a discriminator (filter_type 1 or 2)"))
         }
         var address: SocketAddress?
@@ -832,7 +868,7 @@ private final class MatterServerClient: Sendable {
             } else if let ipv4 = IPv4Address(text) {
                 address = .ipv4(ipv4, port: 5540)
             } else {
-                return send(Self.error(messageID: id, code: 8, "ip_addr \(text.prefix(60)) is no IP address"))
+                return send(Self.error(id, .invalidArguments, "ip_addr \(text.prefix(60)) is no IP address"))
             }
         } else if args["filter_type"]?.unsigned ?? 0 == 0 {
             return commissionByPasscode(id, UInt32(pin))
@@ -841,7 +877,7 @@ private final class MatterServerClient: Sendable {
             vendorID: nil, productID: nil, discoveryCapabilities: [.onNetwork], discriminator: discriminator,
             passcode: UInt32(pin))
         guard let code = try? payload.manualCode() else {
-            return send(Self.error(messageID: id, code: 8, "\(pin) is not a valid setup passcode"))
+            return send(Self.error(id, .invalidArguments, "\(pin) is not a valid setup passcode"))
         }
         commission(id, code: code, address: address)
     }
@@ -849,11 +885,11 @@ private final class MatterServerClient: Sendable {
     /// Commissions the device of `code` (at `address`, or found by discovery on the hub's interfaces) and answers its
     /// node once the hub follows it.
     private func commission(_ id: String, code: String, address: SocketAddress?) {
-        Task { [self] in
+        work { [self] in
             do throws(HomeError) {
                 send(Self.reply(id, try await commissioned(code: code, address: address).rendered))
             } catch {
-                send(Self.error(messageID: id, code: 1, error.message))
+                send(Self.error(id, .nodeCommissionFailed, error.message))
             }
         }
     }
@@ -930,13 +966,13 @@ private final class MatterServerClient: Sendable {
     /// Commissioning by passcode alone: every device in commissioning mode on the hub's interfaces is tried in turn
     /// (the passcode is what tells them apart) until one is commissioned.
     private func commissionByPasscode(_ id: String, _ passcode: UInt32) {
-        Task { [self] in
+        work { [self] in
             do throws(HomeError) {
                 let candidates = try await discover().filter { ($0.txt.commissioningMode ?? 0) != 0 }
                 guard !candidates.isEmpty else {
                     return send(
                         Self.error(
-                            messageID: id, code: 1,
+                            id, .nodeCommissionFailed,
                             "no device in commissioning mode answered within \(Self.discoveryWindow)"))
                 }
                 var failures: [String] = []
@@ -958,9 +994,9 @@ private final class MatterServerClient: Sendable {
                 }
                 send(
                     Self.error(
-                        messageID: id, code: 1, "no device took the passcode: " + failures.joined(separator: "; ")))
+                        id, .nodeCommissionFailed, "no device took the passcode: " + failures.joined(separator: "; ")))
             } catch {
-                send(Self.error(messageID: id, code: 1, error.message))
+                send(Self.error(id, .nodeCommissionFailed, error.message))
             }
         }
     }
@@ -972,14 +1008,14 @@ private final class MatterServerClient: Sendable {
         guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
         let timeout = args["timeout"]?.unsigned ?? 300
         guard (180...900).contains(timeout) else {
-            return send(Self.error(messageID: id, code: 8, "timeout must be 180 to 900 s (Matter Core §11.19.8.1)"))
+            return send(Self.error(id, .invalidArguments, "timeout must be 180 to 900 s (Matter Core §11.19.8.1)"))
         }
         guard (args["option"]?.unsigned ?? 1) == 1, args["discriminator"]?.isNull ?? true,
             (args["iteration"]?.unsigned ?? 1000) == 1000
         else {
             return send(
                 Self.error(
-                    messageID: id, code: 8,
+                    id, .invalidArguments,
                     "only the enhanced window (option 1) with the hub's own discriminator and 1000 iterations is built")
             )
         }
@@ -991,13 +1027,13 @@ private final class MatterServerClient: Sendable {
         let device = HubRequest.SharedDevice(
             nodeID: nodeID, vendorID: record.node.vendorID, productID: record.node.productID, structureID: structureID,
             label: "\(record.name) (\(record.id))")
-        Task { [self] in
+        work { [self] in
             do throws(HomeError) {
                 guard
                     case .window(let window) = try await context.execute(
                         .openCommissioningWindow(device, seconds: UInt16(timeout)), caller: caller),
                     let passcode = try? SetupPayload(parsing: window.manualCode).passcode
-                else { return send(Self.error(messageID: id, code: 0, "the hub answered something else")) }
+                else { return send(Self.error(id, .unknown, "the hub answered something else")) }
                 send(
                     Self.reply(
                         id,
@@ -1007,7 +1043,7 @@ private final class MatterServerClient: Sendable {
                             ("setup_qr_code", .string(window.qrCode)),
                         ]).rendered))
             } catch {
-                send(Self.error(messageID: id, code: error.code == .unavailable ? 3 : 0, error.message))
+                send(Self.error(id, MatterServerError(error)))
             }
         }
     }
@@ -1057,18 +1093,20 @@ private final class MatterServerClient: Sendable {
         #"{"event": \#(quoted(name)), "data": \#(data.rendered)}"#
     }
 
-    private static func error(messageID: String, code: Int, _ details: String) -> String {
-        #"{"message_id": \#(quoted(messageID)), "error_code": \#(code), "details": \#(quoted(details))}"#
+    private static func error(_ messageID: String, _ error: MatterServerError) -> String {
+        #"{"message_id": \#(quoted(messageID)), "error_code": \#(error.code.rawValue), "details": \#(quoted(error.details))}"#
     }
 
-    /// Error 8, InvalidArguments.
+    private static func error(_ messageID: String, _ code: MatterServerError.Code, _ details: String) -> String {
+        error(messageID, MatterServerError(code, details))
+    }
+
     private static func missing(_ messageID: String, _ argument: String) -> String {
-        error(messageID: messageID, code: 8, "\(argument) is missing or not of its type")
+        error(messageID, .missing(argument))
     }
 
-    /// Error 5, NodeNotExists, worded as python-matter-server words it.
     private static func unknownNode(_ messageID: String, _ nodeID: UInt64) -> String {
-        error(messageID: messageID, code: 5, "Node \(nodeID) does not exist or is not yet interviewed")
+        error(messageID, .unknownNode(nodeID))
     }
 
     private static func quoted(_ text: String) -> String {

@@ -61,7 +61,7 @@ extension CommissioningFailure {
         case let error as InteractionClientError:
             switch error.reason {
             case .timedOut, .exchange: self.init(.noAnswer, "\(error)")
-            case .transportShutDown: self.init(.hubFailure, "\(error)")
+            case .transportShutDown, .cancelled: self.init(.hubFailure, "\(error)")
             default: self.init(.refused, "\(error)")
             }
         case let error as HubStoreError:

@@ -162,6 +162,8 @@ public actor InteractionClient {
             throw .exchange(error)
         } catch is TransportError {
             throw .timedOut(timeout)
+        } catch is CancellationError {
+            throw .cancelled
         } catch {
             throw .transportShutDown
         }

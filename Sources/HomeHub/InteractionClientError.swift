@@ -22,6 +22,8 @@ public struct InteractionClientError: Error, Hashable, Sendable, CustomStringCon
         case subscriptionLost(silentFor: Duration)
         /// The transport was shut down.
         case transportShutDown
+        /// The caller's task was cancelled: it gave up waiting.
+        case cancelled
 
         public var description: String {
             switch self {
@@ -36,6 +38,7 @@ public struct InteractionClientError: Error, Hashable, Sendable, CustomStringCon
             case .malformedResponse(let error): "malformed response fields: \(error)"
             case .subscriptionLost(let silence): "subscription lost: no report for \(silence.spoken)"
             case .transportShutDown: "the transport was shut down"
+            case .cancelled: "cancelled"
             }
         }
 

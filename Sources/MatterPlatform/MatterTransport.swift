@@ -129,8 +129,21 @@ public actor MatterTransport {
         execute(try manager.send(message, on: exchange, reliably: reliably, now: now()))
     }
 
-    /// The next message on `exchange`, waiting at most `timeout`.
+    /// The next message on `exchange`, waiting at most `timeout`; a cancelled task stops waiting at once
+    /// (`CancellationError`), so a caller that gave up (a client gone, a connection stopped) holds nothing up.
     public func receive(on exchange: ExchangeHandle, timeout: Duration) async throws -> ExchangeMessage {
+        nextWaiterID += 1
+        let id = nextWaiterID
+        return try await withTaskCancellationHandler {
+            try await waitForMessage(on: exchange, timeout: timeout, waiter: id)
+        } onCancel: {
+            Task { await self.cancelWaiter(id, on: exchange) }
+        }
+    }
+
+    private func waitForMessage(
+        on exchange: ExchangeHandle, timeout: Duration, waiter id: UInt64
+    ) async throws -> ExchangeMessage {
         // The mailbox is looked at inside the continuation's body: entering the body can be a hop to the actor's
         // executor (when the task's executor preference differs), and a message may be delivered meanwhile.
         try await withCheckedThrowingContinuation { continuation in
@@ -138,21 +151,30 @@ public actor MatterTransport {
                 continuation.resume(throwing: ExchangeError.unknownExchange(exchange))
                 return
             }
-            if !mailbox.queue.isEmpty {
+            // Cancelled before it waited: the cancellation handler found no waiter to end.
+            if Task.isCancelled {
+                continuation.resume(throwing: CancellationError())
+            } else if !mailbox.queue.isEmpty {
                 let message = mailbox.queue.removeFirst()
                 mailboxes[exchange] = mailbox
                 continuation.resume(returning: message)
             } else if let failure = mailbox.failure {
                 continuation.resume(throwing: failure)
             } else {
-                nextWaiterID += 1
                 mailbox.waiter = Waiter(
-                    id: nextWaiterID, continuation: continuation, deadline: now().advanced(by: timeout),
-                    timeout: timeout)
+                    id: id, continuation: continuation, deadline: now().advanced(by: timeout), timeout: timeout)
                 mailboxes[exchange] = mailbox
                 armTimer()
             }
         }
+    }
+
+    /// Ends the wait `id` on `exchange` with `CancellationError`, if it is still the one waiting there.
+    private func cancelWaiter(_ id: UInt64, on exchange: ExchangeHandle) {
+        guard let waiter = mailboxes[exchange]?.waiter, waiter.id == id else { return }
+        mailboxes[exchange]?.waiter = nil
+        waiter.continuation.resume(throwing: CancellationError())
+        armTimer()
     }
 
     /// Ends `exchange`, flushing a pending acknowledgement.

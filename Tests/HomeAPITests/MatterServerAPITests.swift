@@ -3,8 +3,10 @@ import HTTPWebSocket
 import HomeHub
 import MatterDataModel
 import MatterDiscovery
+import MatterNode
 import MatterOnboarding
 import MatterPlatform
+import MatterTestSupport
 import Testing
 
 @_spi(HomeCommandLine) @testable import HomeAPI
@@ -467,6 +469,42 @@ extension MatterServerAPITests {
 }
 
 /// A blocking TCP client with a receive timeout, so no test waits for ever. Used by one task at a time.
+extension MatterServerAPITests {
+    /// A client that goes away while a command of its is at work (a commissioning waiting on a device that does not
+    /// answer) has the command cancelled, rather than run on for nobody.
+    @Test func aClientsCommandsStopWhenItDisconnects() async throws {
+        try await withHome { home, _, path in
+            // A trust store, so the commissioning gets as far as PASE, and a socket on 127.0.0.1:5540 that takes every
+            // datagram and answers none (a closed port would fail PASE at once): PASE waits on MRP for seconds.
+            let silent = try UDPSocket(family: .ipv4)
+            try silent.bind(to: .ipv4(IPv4Address(127 << 24 | 1), port: 5540))
+            try FileManager.default.createDirectory(atPath: path + "/paa", withIntermediateDirectories: true)
+            let paa = try DevelopmentAttestation.generate(vendorID: 0xFFF1, productID: 0x8000, deviceType: 0x0100).paa
+            #expect(FileManager.default.createFile(atPath: path + "/paa/paa.der", contents: Data(paa)))
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            _ = await client.openWebSocket()
+            _ = try await client.readText()
+            client.sendText(
+                #"{"message_id": "w", "command": "commission_on_network", "args": {"setup_pin_code": 20202021, "ip_addr": "127.0.0.1"}}"#
+            )
+            // PASE's first message reaches the silent socket: the commissioning is at work, waiting on MRP.
+            #expect(try silent.receive(timeout: .seconds(5)) != nil)
+            #expect(api.commandsInFlight == 1)
+            client.disconnect()
+            #expect(await eventually(within: .seconds(5)) { api.commandsInFlight == 0 })
+            // Cancelled, it sends nothing more; run on, MRP would retransmit three times in the next 3 s.
+            var retransmissions = 0
+            let until = ContinuousClock.now + .seconds(3)
+            while ContinuousClock.now < until {
+                if try silent.receive(timeout: .milliseconds(100)) != nil { retransmissions += 1 }
+            }
+            #expect(retransmissions <= 1, "the commissioning went on after its client left")
+        }
+    }
+}
+
 private final class TestClient: @unchecked Sendable {
     let descriptor: Int32
     private var buffer: [UInt8] = []
@@ -491,6 +529,11 @@ private final class TestClient: @unchecked Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// Goes away as a client process that ends does: the connection closes.
+    func disconnect() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
 
     func write(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

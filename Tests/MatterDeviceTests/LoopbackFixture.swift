@@ -109,17 +109,6 @@ struct LoopbackFixture {
     }
 }
 
-/// Waits (polling) until `condition` holds or `limit` passes; returns whether it held.
-func eventually(within limit: Duration, _ condition: () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + limit
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(50))
-    }
-    return await condition()
-}
-
 /// A fresh directory under the system's temporary directory, removed when the body returns.
 func withTemporaryDirectory<Result>(_ body: (String) async throws -> Result) async throws -> Result {
     var template = Array((NSTemporaryDirectory() + "/swift-home-device-tests-XXXXXX").utf8CString)
