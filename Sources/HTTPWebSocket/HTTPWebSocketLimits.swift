@@ -12,4 +12,6 @@ public enum HTTPWebSocketLimits {
     public static let messageBytes = 8 * 1024 * 1024
     /// RFC 6455 §5.5: a control frame's payload is at most 125 bytes and is never fragmented.
     public static let controlPayloadBytes = 125
+    /// How much of an unknown path a 404 repeats: enough to recognise it, not a stranger's megabyte echoed back.
+    public static let pathShownInErrors = 64
 }

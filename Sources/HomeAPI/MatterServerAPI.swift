@@ -256,27 +256,45 @@ private final class MatterServerClient: Sendable {
         }
     }
 
+    /// What the API serves over HTTP: its info, and the WebSocket of its commands.
+    private enum Route: Sendable {
+        case info
+        case webSocket
+    }
+
+    private static let router: HTTPRouter<Route> = {
+        var router = HTTPRouter<Route>(notFoundHint: "the API is at /ws")
+        router.add("GET", "/info", .info)
+        router.add("GET", "/ws", .webSocket)
+        return router
+    }()
+
     private func open(
         _ request: HTTPRequestHead, rest: [UInt8], _ phase: inout Phase
     ) -> ([[UInt8]], Bool, [String]) {
-        guard request.method == "GET" else {
+        let route: Route
+        switch Self.router.match(request) {
+        case .route(let matched): route = matched
+        case .refused(let response) where response.status == 405:
             phase = .done
-            return ([HTTPError(405, "only GET is served").response.bytes], true, [])
+            return ([response.bytes], true, [])
+        case .refused(let response):
+            // Unknown paths are told apart only to a client that may use the API.
+            phase = .done
+            return ([token.map { $0.admits(request) } == false ? Self.unauthorized.bytes : response.bytes], true, [])
         }
         if let token, !token.admits(request) {
             phase = .done
-            var refusal = HTTPError(401, "present the API's token: ?token=… or Authorization: Bearer …").response
-            refusal.fields.append(HTTPField("WWW-Authenticate", "Bearer"))
-            return ([refusal.bytes], true, [])
+            return ([Self.unauthorized.bytes], true, [])
         }
-        switch request.path {
-        case "/info":
+        switch route {
+        case .info:
             phase = .done
             let response = HTTPResponse(
                 status: 200, fields: [HTTPField("Content-Type", "application/json"), HTTPField("Connection", "close")],
                 body: Array(serverInfo.utf8))
             return ([response.bytes], true, [])
-        case "/ws":
+        case .webSocket:
             do throws(HTTPError) {
                 let upgrade = try WebSocketHandshake.accept(request)
                 var webSocket = WebSocketConnection()
@@ -289,13 +307,14 @@ private final class MatterServerClient: Sendable {
                 phase = .done
                 return ([error.handshakeResponse.bytes], true, [])
             }
-        default:
-            phase = .done
-            return (
-                [HTTPError(404, "\(request.path.prefix(64)) is not served: the API is at /ws").response.bytes], true, []
-            )
         }
     }
+
+    private static let unauthorized: HTTPResponse = {
+        var refusal = HTTPError(401, "present the API's token: ?token=… or Authorization: Bearer …").response
+        refusal.fields.append(HTTPField("WWW-Authenticate", "Bearer"))
+        return refusal
+    }()
 
     private func carryOut(
         _ actions: [WebSocketConnection.Action], _ webSocket: inout WebSocketConnection
