@@ -1,0 +1,250 @@
+import Foundation
+import HTTPWebSocket
+import HomeHub
+import MatterDataModel
+import MatterDiscovery
+import MatterInteraction
+import MatterOnboarding
+import MatterPlatform
+import MatterTLV
+
+// The Matter-server API's commissioning commands: by code, on the network, discovery, and a commissioning window
+// to share a node.
+extension MatterServerClient {
+    func discover(_ id: String, _ args: Arguments) {
+        work { [self] in
+            do throws(HomeError) {
+                let nodes = try await discover().map(Self.commissionableNodeData)
+                send(Self.reply(id, JSONValue.array(nodes).rendered))
+            } catch {
+                send(Self.error(id, .unknown, error.message))
+            }
+        }
+    }
+
+    /// A device added by its QR or manual code, over IP (discovery on the hub's interfaces): the new node once its
+    /// devices are in the home and the hub follows it. A code that says the device is reachable by Bluetooth only is
+    /// refused (this hub has no Bluetooth) unless `network_only` says to look on the network anyway.
+    func commissionWithCode(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+        guard let code = args["code"]?.string else { return send(Self.missing(id, "code")) }
+        let networkOnly = args["network_only"]?.bool ?? false
+        guard let payload = try? SetupPayload(parsing: code) else {
+            return send(Self.error(id, .invalidArguments, "\(code.prefix(40)) is no QR or manual pairing code"))
+        }
+        if !networkOnly, let capabilities = payload.discoveryCapabilities, !capabilities.contains(.onNetwork) {
+            return send(
+                Self.error(
+                    id, .nodeCommissionFailed,
+                    "the code says the device is reached by Bluetooth (or SoftAP) only: this hub commissions over IP only; "
+                        + "put the device on the network first, or send network_only to look for it there"))
+        }
+        commission(id, code: code, address: nil)
+    }
+
+    /// A device in commissioning mode on the network, by its passcode: at `ip_addr` (port 5540, Matter's default),
+    /// or found by DNS-SD with a discriminator filter (`filter_type` 1, short; 2, long). Other filters (vendor,
+    /// device type, …) are not built and say so.
+    func commissionOnNetwork(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+        guard let pin = args["setup_pin_code"]?.unsigned, pin <= UInt64(UInt32.max) else {
+            return send(Self.missing(id, "setup_pin_code"))
+        }
+        let filter = args["filter"]?.unsigned
+        let discriminator: Discriminator
+        switch args["filter_type"]?.unsigned ?? 0 {
+        case 0: discriminator = .short(0)  // unused: the address says where the device is
+        case 1 where (filter ?? .max) <= 15: discriminator = .short(UInt8(filter ?? 0))
+        case 2 where (filter ?? .max) <= 4095: discriminator = .long(UInt16(filter ?? 0))
+        case 1, 2: return send(Self.missing(id, "filter"))
+        case let other:
+            return send(
+                Self.error(
+                    id, .invalidArguments,
+                    "filter_type \(other) is not built: give ip_addr, or a discriminator (filter_type 1 or 2)"))
+        }
+        var address: SocketAddress?
+        if let text = args["ip_addr"]?.string {
+            if let ipv6 = IPv6Address(text) {
+                address = .ipv6(ipv6, port: 5540)
+            } else if let ipv4 = IPv4Address(text) {
+                address = .ipv4(ipv4, port: 5540)
+            } else {
+                return send(Self.error(id, .invalidArguments, "ip_addr \(text.prefix(60)) is no IP address"))
+            }
+        } else if args["filter_type"]?.unsigned ?? 0 == 0 {
+            return commissionByPasscode(id, UInt32(pin))
+        }
+        let payload = SetupPayload(
+            vendorID: nil, productID: nil, discoveryCapabilities: [.onNetwork], discriminator: discriminator,
+            passcode: UInt32(pin))
+        guard let code = try? payload.manualCode() else {
+            return send(Self.error(id, .invalidArguments, "\(pin) is not a valid setup passcode"))
+        }
+        commission(id, code: code, address: address)
+    }
+
+    /// Commissions the device of `code` (at `address`, or found by discovery on the hub's interfaces) and answers its
+    /// node once the hub follows it.
+    func commission(_ id: String, code: String, address: SocketAddress?) {
+        work { [self] in
+            do throws(HomeError) {
+                send(Self.reply(id, try await commissioned(code: code, address: address).rendered))
+            } catch {
+                send(Self.error(id, .nodeCommissionFailed, error.message))
+            }
+        }
+    }
+
+    /// The node the device becomes, once commissioned and followed: as python-matter-server answers, after the
+    /// first subscription, so the node comes whole.
+    func commissioned(code: String, address: SocketAddress?) async throws(HomeError) -> JSONValue {
+        let local = try context.embedded("commissioning through the Matter-server API")
+        let request = HubRequest.DirectCommissioning(
+            payload: code, address: address ?? local.commissioning.address,
+            interfaces: local.commissioning.interfaces, paaTrustStore: local.commissioning.paaTrustStore,
+            acceptUntrustedDevice: false, name: nil, room: nil)
+        guard case .commissioned(let device) = try await context.execute(.commissionDevice(request), caller: caller)
+        else { throw HomeError(.internal, "the hub answered the commissioning with something else") }
+        _ = try? await local.live.connection(to: device.nodeID)
+        guard let node = MatterServerNodes.node(device.nodeID, context.model.snapshot) else {
+            throw HomeError(.unavailable, "the node left the home meanwhile")
+        }
+        return node
+    }
+
+    /// How long `discover` (and commissioning by passcode alone) listens for commissionable devices: as long as
+    /// `home discover` does by default, enough for every device on the link to answer a query and its retries.
+    static let discoveryWindow: Duration = .seconds(3)
+
+    /// The devices in commissioning mode that answer on the hub's interfaces (DNS-SD `_matterc._udp`), as
+    /// python-matter-server's CommissionableNodeData.
+    func discover() async throws(HomeError) -> [CommissionableNode] {
+        let interfaces = try context.embedded("discovering devices").commissioning.interfaces
+        guard !interfaces.isEmpty else {
+            throw HomeError(
+                .failedPrecondition,
+                "the hub looks for devices on no interface: start it with home serve --interface NAME")
+        }
+        do throws(MulticastDNSError) {
+            return try await MulticastDNSQuerier().browseCommissionable(
+                .all, interfaces: interfaces, timeout: Self.discoveryWindow)
+        } catch {
+            throw HomeError(.unavailable, "discovery on \(interfaces.joined(separator: ", ")): \(error)")
+        }
+    }
+
+    static func commissionableNodeData(_ node: CommissionableNode) -> JSONValue {
+        let txt = node.txt
+        let number = { (value: UInt64?) -> JSONValue in value.map(JSONValue.unsigned) ?? .null }
+        let text = { (value: String?) -> JSONValue in value.map(JSONValue.string) ?? .null }
+        let milliseconds = { (duration: Duration?) -> JSONValue in
+            number(duration.map { UInt64($0 / .milliseconds(1)) })
+        }
+        let addresses: [String] = node.ipv6Addresses.map(\.description) + node.ipv4Addresses.map(\.description)
+        // §4.3.1.9: T is a bitmap; bit 1 or 2 says TCP as a client or a server.
+        let tcp: Bool = (txt.tcpSupport ?? 0) & 0b110 != 0
+        let members: [(String, JSONValue)] = [
+            ("instance_name", .string(node.instanceName)),
+            ("host_name", .string(node.hostName.description)),
+            ("port", .unsigned(UInt64(node.port))),
+            ("long_discriminator", number(node.longDiscriminator.map(UInt64.init))),
+            ("vendor_id", number(txt.vendorID.map(UInt64.init))),
+            ("product_id", number(txt.productID.map(UInt64.init))),
+            ("commissioning_mode", number(txt.commissioningMode.map(UInt64.init))),
+            ("device_type", number(txt.deviceType.map(UInt64.init))),
+            ("device_name", text(txt.deviceName)),
+            ("pairing_instruction", text(txt.pairingInstruction)),
+            ("pairing_hint", number(txt.pairingHint.map(UInt64.init))),
+            ("mrp_retry_interval_idle", milliseconds(txt.sessionIdleInterval)),
+            ("mrp_retry_interval_active", milliseconds(txt.sessionActiveInterval)),
+            ("supports_tcp", .bool(tcp)),
+            ("addresses", .array(addresses.map(JSONValue.string))),
+            ("rotating_id", text(txt.rotatingID)),
+        ]
+        return .object(members)
+    }
+
+    /// Commissioning by passcode alone: every device in commissioning mode on the hub's interfaces is tried in turn
+    /// (the passcode is what tells them apart) until one is commissioned.
+    func commissionByPasscode(_ id: String, _ passcode: UInt32) {
+        work { [self] in
+            do throws(HomeError) {
+                let candidates = try await discover().filter { ($0.txt.commissioningMode ?? 0) != 0 }
+                guard !candidates.isEmpty else {
+                    return send(
+                        Self.error(
+                            id, .nodeCommissionFailed,
+                            "no device in commissioning mode answered within \(Self.discoveryWindow)"))
+                }
+                var failures: [String] = []
+                for candidate in candidates {
+                    guard let discriminator = candidate.longDiscriminator,
+                        let address = candidate.ipv6Addresses.first.map({ SocketAddress.ipv6($0, port: candidate.port) }
+                        )
+                            ?? candidate.ipv4Addresses.first.map({ SocketAddress.ipv4($0, port: candidate.port) }),
+                        let code = try? SetupPayload(
+                            vendorID: nil, productID: nil, discoveryCapabilities: [.onNetwork],
+                            discriminator: .long(discriminator), passcode: passcode
+                        ).manualCode()
+                    else { continue }
+                    do throws(HomeError) {
+                        return send(Self.reply(id, try await commissioned(code: code, address: address).rendered))
+                    } catch {
+                        failures.append("\(candidate.instanceName): \(error.message)")
+                    }
+                }
+                send(
+                    Self.error(
+                        id, .nodeCommissionFailed, "no device took the passcode: " + failures.joined(separator: "; ")))
+            } catch {
+                send(Self.error(id, .nodeCommissionFailed, error.message))
+            }
+        }
+    }
+
+    /// An enhanced commissioning window (Matter Core §11.19.8.1) on the node, for another controller: its passcode and
+    /// codes. The window's discriminator and PBKDF iterations are the hub's own choice, so a request for others is
+    /// refused rather than silently ignored.
+    func openWindow(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+        let timeout = args["timeout"]?.unsigned ?? 300
+        guard (180...900).contains(timeout) else {
+            return send(Self.error(id, .invalidArguments, "timeout must be 180 to 900 s (Matter Core §11.19.8.1)"))
+        }
+        guard (args["option"]?.unsigned ?? 1) == 1, args["discriminator"]?.isNull ?? true,
+            (args["iteration"]?.unsigned ?? 1000) == 1000
+        else {
+            return send(
+                Self.error(
+                    id, .invalidArguments,
+                    "only the enhanced window (option 1) with the hub's own discriminator and 1000 iterations is built")
+            )
+        }
+        let snapshot = context.model.snapshot
+        guard let record = snapshot.devices[nodeID]?.first else { return send(Self.unknownNode(id, nodeID)) }
+        let structureID =
+            record.roomID.flatMap { room in snapshot.rooms.first { $0.id == room }?.structureID }
+            ?? snapshot.defaultStructureID ?? ""
+        let device = HubRequest.SharedDevice(
+            nodeID: nodeID, vendorID: record.node.vendorID, productID: record.node.productID, structureID: structureID,
+            label: "\(record.name) (\(record.id))")
+        work { [self] in
+            do throws(HomeError) {
+                guard
+                    case .window(let window) = try await context.execute(
+                        .openCommissioningWindow(device, seconds: UInt16(timeout)), caller: caller),
+                    let passcode = try? SetupPayload(parsing: window.manualCode).passcode
+                else { return send(Self.error(id, .unknown, "the hub answered something else")) }
+                send(
+                    Self.reply(
+                        id,
+                        JSONValue.object([
+                            ("setup_pin_code", .unsigned(UInt64(passcode))),
+                            ("setup_manual_code", .string(window.manualCode)),
+                            ("setup_qr_code", .string(window.qrCode)),
+                        ]).rendered))
+            } catch {
+                send(Self.error(id, MatterServerError(error)))
+            }
+        }
+    }
+}

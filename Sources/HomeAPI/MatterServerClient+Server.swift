@@ -1,0 +1,94 @@
+import Foundation
+import HTTPWebSocket
+import HomeHub
+import MatterDataModel
+import MatterDiscovery
+import MatterInteraction
+import MatterOnboarding
+import MatterPlatform
+import MatterTLV
+
+// The Matter-server API's commands about the server itself: its info, listening, diagnostics, labels, vendor names,
+// imported test nodes, and what needs what the hub has not (an OTA source, Bluetooth).
+extension MatterServerClient {
+    func answerServerInfo(_ id: String) {
+        send(Self.reply(id, serverInfo))
+    }
+
+    func setDefaultFabricLabel(_ id: String, _ args: Arguments) {
+        guard let label = args["label"], label.isNull || label.string != nil else {
+            return send(Self.missing(id, "label"))
+        }
+        send(Self.reply(id, "null"))
+    }
+
+    func diagnostics(_ id: String, _ args: Arguments) {
+        let model = context.model
+        let snapshot = model.snapshot
+        let events = snapshot.recentEvents.flatMap { nodeID, events in events.map { (nodeID, $0) } }
+            .sorted { $0.1.number < $1.1.number }.suffix(25).map { Self.nodeEvent($0.0, $0.1) }
+        send(
+            Self.reply(
+                id,
+                #"{"info": \#(serverInfo), "nodes": \#(JSONValue.array(MatterServerNodes.all(snapshot) + peers.testNodes.all).rendered), "events": \#(JSONValue.array(Array(events)).rendered)}"#
+            ))
+    }
+
+    /// `check_node_update` and `update_node`: there is no OTA source to look in yet.
+    func refuseUpdate(_ id: String, _ args: Arguments, command: String) {
+        let model = context.model
+        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
+        guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
+        // UpdateCheckError (10) and UpdateError (11): there is nowhere to look for or get a new version.
+        send(
+            Self.error(
+                id, command == "update_node" ? .updateError : .updateCheckError,
+                "this hub has no OTA source (no DCL access, no local update files) yet, so it can neither look "
+                    + "for nor install a device update"))
+    }
+
+    /// `set_wifi_credentials` and `set_thread_dataset`: nothing here could hand them to a device yet.
+    func refuseNetworkCredentials(_ id: String) {
+        send(
+            Self.error(
+                id, .unknown,
+                "this hub commissions devices already on IP only: it has no Bluetooth to hand Wi-Fi or Thread "
+                    + "credentials to a new device"))
+    }
+
+    func importTestNode(_ id: String, _ args: Arguments) {
+        let model = context.model
+        guard let dump = args["dump"]?.string else { return send(Self.missing(id, "dump")) }
+        do throws(MatterServerTestNodes.Invalid) {
+            let imported = try peers.testNodes.importNodes(
+                from: dump, besides: Set(model.snapshot.devices.keys))
+            send(Self.reply(id, "null"))
+            for node in imported { peers.broadcast(Self.event("node_added", node)) }
+        } catch {
+            send(Self.error(id, .invalidArguments, "\(error)"))
+        }
+    }
+
+    /// The vendors the hub knows by name, as `{"<vendor ID>": name}` (only those asked for, with `filter_vendors`):
+    /// the ones its devices name themselves (Basic Information's VendorID and VendorName). This hub has no copy of
+    /// the CSA's vendor list (the DCL) to name the others.
+    func vendorNames(_ id: String, _ filter: MatterServerRequest.Argument?) {
+        var wanted: Set<UInt64>?
+        switch filter {
+        case nil, .null?: wanted = nil
+        case .array(let items)? where items.allSatisfy({ $0.unsigned != nil }):
+            wanted = Set(items.compactMap(\.unsigned))
+        default: return send(Self.missing(id, "filter_vendors"))
+        }
+        var names: [UInt64: String] = [:]
+        for view in context.model.snapshot.views.values {
+            guard let vendorID = try? view.cache.value(BasicInformationCluster.Attributes.vendorID, endpoint: 0),
+                let name = try? view.cache.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0),
+                wanted?.contains(UInt64(vendorID)) ?? true
+            else { continue }
+            names[UInt64(vendorID)] = name
+        }
+        let result = JSONValue.object(names.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })
+        send(Self.reply(id, result.rendered))
+    }
+}
