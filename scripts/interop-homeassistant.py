@@ -162,15 +162,22 @@ async def main():
     # The panel also presses its buttons on its own, and a button it holds takes no second press until released:
     # any button's press counts.
     pressed = {s.entity_id: s.state for s in buttons}
-    was = hass.states.get(contact).state
+    # ACT also closes the contact (the device's own simulation may have opened it): the opening below must be seen
+    # as a change from closed, not a state it already had.
     print("ACT", flush=True)
     await until("a button press reaches an event entity",
                 lambda: any(hass.states.get(e).state != state for e, state in pressed.items()), 20)
     fired = [e for e, state in pressed.items() if hass.states.get(e).state != state]
     print(f"PASS (a button pressed on the panel reaches {fired[0]}: "
           f"{hass.states.get(fired[0]).attributes['event_type']})")
-    await until("the opened contact reaches the binary sensor", lambda: hass.states.get(contact).state == "on", 20,
+    await until("the contact is closed before it is opened", lambda: hass.states.get(contact).state == "off", 20,
                 contact_states)
+    was = hass.states.get(contact).state
+    seen_before_open = len(contact_states)
+    print("OPEN", flush=True)
+    # Only what followed the opening counts.
+    await until("the opened contact reaches the binary sensor",
+                lambda: any(state == "on" for _, state in contact_states[seen_before_open:]), 20, contact_states)
     # Closed only once the open was seen: both changes within one report interval would show only the last.
     print(f"CLOSE at {time.monotonic():.3f}", flush=True)
     await until("the closed contact reaches the binary sensor", lambda: hass.states.get(contact).state == "off", 20,
@@ -190,8 +197,14 @@ async def main():
     added = {node: product for node, product in after.items() if node not in before}
     assert list(added.values()) == ["swift-home Plug"], (before, after)
     print(f"PASS (commissioned through Home Assistant in {seconds:.2f} s: {plug}, and `home devices` lists it as node {list(added)[0]})")
+    # From off, and only what the plug says after turn_on counts (not an ON from before).
+    if hass.states.get(plug).state != "off":
+        await hass.services.async_call("switch", "turn_off", {"entity_id": plug}, blocking=True)
+        await until(f"{plug} shows off before it is turned on", lambda: hass.states.get(plug).state == "off", 10)
+    plug_lines_before = len(lines(plug_log))
     await hass.services.async_call("switch", "turn_on", {"entity_id": plug}, blocking=True)
-    await until("the plug says ON", lambda: any(l.strip().endswith("ON") for l in lines(plug_log)), 10)
+    await until("the plug says ON after turn_on",
+                lambda: any(l.strip().endswith("ON") for l in lines(plug_log)[plug_lines_before:]), 10)
     await until(f"{plug} shows on", lambda: hass.states.get(plug).state == "on", 10)
     print(f"PASS (switch.turn_on: the plug acted, {plug} shows it)")
     plug_device = device_registry.async_get(hass).async_get(entity_registry.async_get(hass).async_get(plug).device_id)

@@ -117,12 +117,14 @@ http:
   server_port: 18123
 YAML
 # The presses and the contact's changes, once Home Assistant has its entities: the script waits for the line
-# "ACT" before it looks, so what the devices do by hand happens while it watches, and for "CLOSE" (the open was seen)
-# before the contact closes again.
+# "ACT" before it looks, so what the devices do by hand happens while it watches (the contact is closed then, whatever
+# its simulation did), for "OPEN" (the closed contact was seen) before it opens it, and for "CLOSE" (the open was
+# seen) before it closes it again.
 (
   timeout 240 bash -c "until grep -q '^ACT' '$work/ha.out' 2>/dev/null; do sleep 0.2; done" || exit 0
   echo "press 2" >&"$console_panel"
-  sleep 1
+  echo "contact closed" >&"$console_contact"
+  timeout 60 bash -c "until grep -q '^OPEN' '$work/ha.out' 2>/dev/null; do sleep 0.2; done" || exit 0
   echo "contact open" >&"$console_contact"
   timeout 60 bash -c "until grep -q '^CLOSE' '$work/ha.out' 2>/dev/null; do sleep 0.2; done" || exit 0
   echo "contact closed" >&"$console_contact"
