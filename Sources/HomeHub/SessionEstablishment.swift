@@ -1,5 +1,6 @@
 import MatterCrypto
 import MatterMessaging
+import MatterNode
 import MatterPlatform
 import MatterSecureChannel
 
@@ -44,7 +45,17 @@ public enum SessionEstablishment {
     ) async throws(SessionEstablishmentError) -> Result {
         var initiator = initiator
         let unsecured = await transport.openUnsecuredSession(to: peer)
-        defer { Task { await transport.removeSession(unsecured) } }
+        // The unsecured session outlives the establishment a moment, as the responder's does: the initiator's last
+        // message (the StatusReport that completes a resumption, Matter Core §4.14.2.2.1) is retransmitted until the
+        // peer acknowledges it, and the peer's retransmitted messages are acknowledged. Removed at once, a lost
+        // StatusReport left the peer without the session the initiator went on to use: through loss, a resumed CASE
+        // then had every request on it go unanswered.
+        defer {
+            Task { [clock = transport.clock] in
+                try? await clock.sleep(for: NodeTiming.unsecuredSessionLinger)
+                await transport.removeSession(unsecured)
+            }
+        }
         do {
             let exchange = try await transport.openExchange(on: unsecured)
             var pending = [initiator.start()]

@@ -47,7 +47,7 @@ public enum NodeTiming {
     public static let exchangeIdle: Duration = .seconds(45)
     /// How long one PASE or CASE step may wait for the peer: a slow commissioner computes PBKDF2 before Pake1.
     public static let establishmentStep: Duration = .seconds(60)
-    /// How long the unsecured session of a finished PASE or CASE stays, so that retransmissions of its last message
-    /// are still acknowledged.
+    /// How long the unsecured session of a finished PASE or CASE stays, on either side: its last message is
+    /// retransmitted until acknowledged, and the peer's retransmissions of its own are acknowledged.
     public static let unsecuredSessionLinger: Duration = .seconds(10)
 }

@@ -53,6 +53,11 @@ public final class ClockedNetwork: Sendable {
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
+    /// What the network does to datagrams from now on: a test sets a device up on a clean network, then degrades it.
+    public func setConditions(_ conditions: Conditions) {
+        state.withLock { $0.conditions = conditions }
+    }
+
     /// An IPv4 and an IPv6 socket on a port of their own.
     public func sockets() -> (ipv4: ClockedSocket, ipv6: ClockedSocket) {
         state.withLock { state in
