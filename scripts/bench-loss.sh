@@ -8,19 +8,13 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
-lab="$repo/../shared/peers/lab.sh"
+peers="$repo/../shared/peers"
+lab="$peers/lab.sh"
 export LAB_NS="swifthome-loss-$$"
 commands="${COMMANDS:-36}"
 loss="${LOSS:-0.2}"
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  "$lab" down 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# $work, $pids and the cleanup on exit.
+source "$here/lab-work.sh"
 if [ -z "${BIN:-}" ]; then
   (cd "$repo" && swift build --product matter-device >/dev/null && swift build --product home >/dev/null)
 fi
