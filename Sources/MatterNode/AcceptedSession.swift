@@ -1,4 +1,5 @@
 import MatterInteraction
+import MatterMessaging
 import MatterSecureChannel
 
 /// A secure session the device accepted, as access control and the commissioning clusters see it.
@@ -10,6 +11,8 @@ struct AcceptedSession: Sendable {
     var peerNodeID: UInt64
     var localSessionID: UInt16
     var attestationChallenge: [UInt8]
+    /// When the peer last asked something on it: the least recently used goes first when a fabric has too many.
+    var lastActive: Instant
 
     /// Who asks, for access control (§6.6.2): a PASE peer is an implicit administrator while commissioning is possible.
     func accessContext(commissioning: Bool) -> AccessContext {

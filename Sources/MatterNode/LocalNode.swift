@@ -218,6 +218,7 @@ public actor LocalNode {
         }
         let now = clock.now
         let node = server.provider.node
+        sessions[exchange.session]?.lastActive = now
         server.provider.node.now = now
         server.provider.node.session = RequestSession(
             handle: exchange.session, attestationChallenge: session.attestationChallenge,
@@ -533,10 +534,13 @@ public actor LocalNode {
             if isPASE {
                 // One PASE session at a time: a new commissioner replaces one that left without finishing.
                 for (old, session) in sessions where session.isPASE { await removeSession(old) }
+            } else {
+                await makeRoomForCASESession(on: fabricIndex)
             }
             sessions[handle] = AcceptedSession(
                 isPASE: isPASE, fabricIndex: fabricIndex, peerNodeID: established.peerNodeID ?? 0,
-                localSessionID: established.localSessionID, attestationChallenge: established.keys.attestationChallenge)
+                localSessionID: established.localSessionID, attestationChallenge: established.keys.attestationChallenge,
+                lastActive: clock.now)
             log(
                 isPASE
                     ? "[session] PASE from \(peer)"
@@ -551,6 +555,21 @@ public actor LocalNode {
             await transport?.removeSession(unsecured)
         }
     }
+
+    /// Closes the fabric's least recently used CASE session (its subscriptions end with it) when it has as many as the
+    /// node keeps (`NodeConstants.acceptedCASESessionsPerFabric`).
+    private func makeRoomForCASESession(on fabricIndex: UInt8) async {
+        let onFabric = sessions.filter { !$0.value.isPASE && $0.value.fabricIndex == fabricIndex }
+        guard onFabric.count >= NodeConstants.acceptedCASESessionsPerFabric,
+            let oldest = onFabric.min(by: { $0.value.lastActive < $1.value.lastActive })?.key
+        else { return }
+        log("[session] fabric \(fabricIndex) has \(onFabric.count) CASE sessions: the least recently used makes room")
+        _ = await perform(server.sessionClosed(oldest))
+        await removeSession(oldest)
+    }
+
+    /// How many secure sessions the node holds now.
+    public var acceptedSessionCount: Int { sessions.count }
 
     /// A session ID no session of this node uses (§4.13.2.1).
     private func newSessionID() -> UInt16 {

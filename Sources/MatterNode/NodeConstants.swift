@@ -25,6 +25,10 @@ public enum NodeConstants {
     public static let specificationVersion: UInt32 = 0x0103_0000
     /// Matter Core §11.1.5.21 CapabilityMinima: the minimum every node supports.
     public static let caseSessionsPerFabric: UInt16 = 3
+    /// CASE sessions a node keeps a fabric (at least `caseSessionsPerFabric`): a hub, a phone and a few controllers of
+    /// one fabric fit, and a peer that opens sessions without end evicts only its own fabric's least recently used
+    /// (Matter Core §4.13.2.1) instead of growing the node's memory.
+    public static let acceptedCASESessionsPerFabric = 8
     public static let subscriptionsPerFabric: UInt16 = 3
     /// Matter Core §11.17.5: the attestation nonce and CSR nonce are 32 octets.
     public static let nonceLength = 32

@@ -125,3 +125,31 @@ extension HubNodeTests {
         }
     }
 }
+
+extension HubNodeTests {
+    /// A device of the fabric that opens CASE sessions without end makes the node close its least recently used ones,
+    /// never grow past `NodeConstants.acceptedCASESessionsPerFabric`; the newest still answers.
+    @Test func aFabricsSessionsAreCappedTheLeastRecentlyUsedGoingFirst() async throws {
+        try await withTemporaryDirectory { base in
+            let hub = try await Hub(statePath: base)
+            let connections = try NodeConnections(hub: hub, interfaces: [])
+            try await connections.startNode()
+            let device = try await enrolledDevice(on: hub.authority, seed: 7)
+            let limit = NodeConstants.acceptedCASESessionsPerFabric
+            var transports: [MatterTransport] = []
+            var newest: InteractionClient?
+            for _ in 0..<(limit + 3) {
+                let (_, client, transport) = try await Self.openCASE(to: connections, as: device, hub: hub)
+                transports.append(transport)
+                newest = client
+            }
+            #expect(await connections.node.acceptedSessionCount == limit)
+            let report = try await #require(newest).read([
+                BasicInformationCluster.Attributes.vendorID.path(endpoint: 0)
+            ])
+            #expect(!report.attributeReports.isEmpty)
+            for transport in transports { await transport.shutdown() }
+            await connections.stopAll()
+        }
+    }
+}
