@@ -119,7 +119,10 @@ public actor Commissioner {
             if step == endsAbruptlyAfter, durations.last?.0 == step {
                 throw .stepFailed(step, CommissioningFailure(.hubFailure, "ended abruptly after \(step)"))
             }
-            if action.step != .passcodeSession { await fallbacks?.stop() }
+            if action.step != .passcodeSession, let candidates = fallbacks {
+                await candidates.stop()
+                fallbacks = nil
+            }
         }
         switch action {
         case .finish(let commissioned):

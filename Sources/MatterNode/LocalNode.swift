@@ -143,10 +143,12 @@ public actor LocalNode {
         persisting: Bool = false, _ body: @Sendable (inout NodeDataModel) throws -> Result
     ) async throws -> Result {
         let now = clock.now
-        let before = server.provider
+        // Kept only to put back a change whose write failed: a simulation step, every few seconds on every device of a
+        // farm, copies nothing.
+        let before = persisting ? server.provider : nil
         server.provider.node.now = now
         let result = try body(&server.provider)
-        if persisting {
+        if let before {
             do {
                 try await persist(snapshot)
             } catch {
@@ -163,7 +165,7 @@ public actor LocalNode {
     /// Matter Core §4.10.5: an exchange a peer opens goes to the protocol its first message names, on a session this
     /// node accepted; PASE and CASE start on an unsecured one; the rest are on sessions this process opened.
     private func accept(_ exchange: ExchangeHandle, _ message: ExchangeMessage) async {
-        guard sessions[exchange.session] != nil else {
+        guard let session = sessions[exchange.session] else {
             if message.protocolID == .secureChannel, Self.startsSession(message.opcode) {
                 await establish(message, on: exchange)
             } else if let openedSessionExchanges {
@@ -173,16 +175,17 @@ public actor LocalNode {
             }
             return
         }
-        switch message.protocolID {
-        case .interactionModel:
-            await interact(message, on: exchange)
-        case let protocolID where protocolHandlers[protocolID] != nil:
-            guard let handler = protocolHandlers[protocolID], let session = sessions[exchange.session] else { return }
+        if let handler = protocolHandlers[message.protocolID] {
             let peer = SessionPeer(isPASE: session.isPASE, fabricIndex: session.fabricIndex, nodeID: session.peerNodeID)
             let transport = transport
             Task(executorPreference: EventLoopExecutor.preferred) {
                 await handler.accept(exchange, message, from: peer, over: transport)
             }
+            return
+        }
+        switch message.protocolID {
+        case .interactionModel:
+            await interact(message, on: exchange)
         case .secureChannel where message.opcode == SecureChannelOpcode.statusReport.rawValue:
             // Matter Core §4.11.1.4: the peer closed the session; its subscriptions end with it.
             await transport.close(exchange)

@@ -127,9 +127,9 @@ extension HubNodeTests {
 }
 
 extension HubNodeTests {
-    /// A device of the fabric that opens CASE sessions without end makes the node close its least recently used ones,
-    /// never grow past `NodeConstants.acceptedCASESessionsPerFabric`; the newest still answers.
-    @Test func aFabricsSessionsAreCappedTheLeastRecentlyUsedGoingFirst() async throws {
+    /// A device of the fabric that opens CASE sessions without end makes the node close older ones, never grow past
+    /// `NodeConstants.acceptedCASESessionsPerFabric`; the newest still answers.
+    @Test func aFabricsSessionsAreCappedAndTheNewestAnswers() async throws {
         try await withTemporaryDirectory { base in
             let hub = try await Hub(statePath: base)
             let connections = try NodeConnections(hub: hub, interfaces: [])
