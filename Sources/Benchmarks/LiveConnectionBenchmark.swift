@@ -124,12 +124,12 @@ private func fixedKeySessions(
         SecureSessionParameters(
             localSessionID: 2, peerSessionID: 1, encryptionKey: deviceToController, decryptionKey: controllerToDevice,
             localNonceNodeID: 0, peerNonceNodeID: 0),
-        peer: .ipv6(IPv6Address(0, 1), port: try controller.localPorts().ipv6))
+        peer: .udp(.ipv6(IPv6Address(0, 1), port: try controller.localPorts().ipv6)))
     let controllerSession = try await controller.addSecureSession(
         SecureSessionParameters(
             localSessionID: 1, peerSessionID: 2, encryptionKey: controllerToDevice, decryptionKey: deviceToController,
             localNonceNodeID: 0, peerNonceNodeID: 0),
-        peer: .ipv6(IPv6Address(0, 1), port: try device.localPorts().ipv6))
+        peer: .udp(.ipv6(IPv6Address(0, 1), port: try device.localPorts().ipv6)))
     return (deviceSession, controllerSession)
 }
 

@@ -190,11 +190,11 @@ public actor Commissioner {
             return .discovered(address, fallbacks: fallbacks)
 
         case .establishPASE(let address, let fallbacks):
-            let pase = try await establishPASE(
+            let (pase, answered) = try await establishPASE(
                 at: address, fallbacks: fallbacks, request, waitedForEarlierAttempt: waitedForEarlierAttempt)
             // Establishing PASE armed the device's fail-safe (Matter Core §5.5), for as long as ArmFailSafe will.
-            store.failSafeArmed(at: pase.peer, seconds: HubConstants.failSafeSeconds)
-            return .paseEstablished(pase, at: pase.peer)
+            store.failSafeArmed(at: answered, seconds: HubConstants.failSafeSeconds)
+            return .paseEstablished(pase, at: answered)
 
         case .armFailSafe(let secured):
             let response = try await client(secured.pase).invoke(
@@ -265,7 +265,7 @@ public actor Commissioner {
             let session = try await SessionEstablishment.case(
                 with: address, nodeID: enrolled.nodeID, credentials: authority.operationalCredentials,
                 validator: authority.peerValidator, over: transport, random: random)
-            return .caseEstablished(session, at: session.peer)
+            return .caseEstablished(session, at: address)
 
         case .completeCommissioning(let operational):
             let response = try await client(operational.session).invoke(
@@ -291,16 +291,18 @@ public actor Commissioner {
     }
 
     /// PASE with the device at `address`; when it gets no answer or a wrong passcode, with the next device discovery
-    /// found for the payload (two devices may share a short discriminator).
+    /// found for the payload (two devices may share a short discriminator). Returns the session and the address
+    /// that answered.
     private func establishPASE(
         at address: SocketAddress, fallbacks: CommissionableCandidates?, _ request: CommissioningRequest,
         waitedForEarlierAttempt: Bool
-    ) async throws -> SessionEstablishment.Result {
+    ) async throws -> (SessionEstablishment.Result, SocketAddress) {
         var address = address
         while true {
             do {
-                return try await SessionEstablishment.pase(
-                    with: address, passcode: request.payload.passcode, over: transport, random: random)
+                let session = try await SessionEstablishment.pase(
+                    with: .udp(address), passcode: request.payload.passcode, over: transport, random: random)
+                return (session, address)
             } catch {
                 let failure = CommissioningFailure(error)
                 if failure.kind == .deviceBusy, let known = try? await explainBusy(at: address) {

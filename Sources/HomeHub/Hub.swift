@@ -93,7 +93,7 @@ public final class Hub: Sendable {
         let description = try await NodeInterview.interview(client)
         let name = description.productName.isEmpty ? Commissioner.defaultDeviceName : description.productName
         let devices = try await store.finishCommissioning(
-            node.nodeID, description: description, addresses: [session.peer],
+            node.nodeID, description: description, addresses: [address],
             mrpParameters: session.established.peerParameters.map { _ in session.established.mrpParameters },
             deviceName: name, room: nil, resuming: .failed)
         return FinishedCommissioning(nodeID: node.nodeID, productName: name, devices: devices)

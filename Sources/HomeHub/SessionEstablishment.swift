@@ -10,12 +10,13 @@ public enum SessionEstablishment {
     public struct Result: Sendable {
         public let session: SessionHandle
         public let established: EstablishedSession
-        public let peer: SocketAddress
+        public let peer: PeerAddress
     }
 
-    /// PASE with a commissionable device, proving the passcode from its onboarding payload.
+    /// PASE with a commissionable device, proving the passcode from its onboarding payload: over UDP, or over the
+    /// Bluetooth LE connection to a device fresh from its box.
     public static func pase(
-        with peer: SocketAddress, passcode: UInt32, over transport: MatterTransport,
+        with peer: PeerAddress, passcode: UInt32, over transport: MatterTransport,
         random: any RandomSource = SystemRandom()
     ) async throws(SessionEstablishmentError) -> Result {
         let localSessionID = randomSessionID(random)
@@ -24,7 +25,7 @@ public enum SessionEstablishment {
             with: peer, localSessionID: localSessionID, over: transport, name: "PASE")
     }
 
-    /// CASE with an operational node of our fabric, resuming the session `resumption` records when the node still
+    /// CASE with an operational node of our fabric (found on its IP network by DNS-SD, so over UDP), resuming the session `resumption` records when the node still
     /// knows it. The result's `established.resumption` is the record to offer next time.
     public static func `case`(
         with peer: SocketAddress, nodeID: UInt64, credentials: OperationalCredentials,
@@ -36,11 +37,12 @@ public enum SessionEstablishment {
         let initiator = CASEInitiator(
             credentials: credentials, peerNodeID: nodeID, localSessionID: localSessionID,
             validator: validator, random: random, resumption: resumption)
-        return try await run(initiator, with: peer, localSessionID: localSessionID, over: transport, name: "CASE")
+        return try await run(
+            initiator, with: .udp(peer), localSessionID: localSessionID, over: transport, name: "CASE")
     }
 
     private static func run(
-        _ initiator: some SessionEstablishmentInitiator, with peer: SocketAddress, localSessionID: UInt16,
+        _ initiator: some SessionEstablishmentInitiator, with peer: PeerAddress, localSessionID: UInt16,
         over transport: MatterTransport, name: String
     ) async throws(SessionEstablishmentError) -> Result {
         var initiator = initiator

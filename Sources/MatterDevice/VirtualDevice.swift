@@ -20,7 +20,7 @@ public actor VirtualDevice {
     public nonisolated let attestation: DevelopmentAttestation
     public nonisolated let kind: DeviceKind
 
-    private nonisolated let node: LocalNode
+    nonisolated let node: LocalNode
     private let store: DeviceStore
     private var factory: DeviceStateFile
     private let log: @Sendable (String) -> Void

@@ -20,6 +20,8 @@ public enum ExchangeError: Error, Hashable, Sendable, CustomStringConvertible {
     case previousMessageUnacknowledged(ExchangeHandle, opcode: UInt8)
     /// No acknowledgement came for a reliable message after every transmission MRP allows.
     case deliveryFailed(ExchangeHandle, protocolID: ProtocolID, opcode: UInt8, transmissions: Int)
+    /// The message, sealed, is larger than the link to the session's peer carries (`LinkPeer.maximumMessageSize`).
+    case messageTooLarge(ExchangeHandle, size: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -46,6 +48,8 @@ public enum ExchangeError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .deliveryFailed(exchange, protocolID, opcode, transmissions):
             return "\(exchange): no acknowledgement for \(protocolID) opcode \(Self.hex(opcode)) "
                 + "after \(transmissions) transmissions"
+        case let .messageTooLarge(exchange, size, limit):
+            return "\(exchange): a message of \(size) bytes is larger than the link carries (\(limit) bytes)"
         }
     }
 

@@ -134,6 +134,10 @@ public struct ExchangeManager<PeerAddress: LinkPeer>: Sendable {
             exchangeID: exchange.exchangeID,
             protocolID: message.protocolID)
         let (datagram, counter, peer) = try encode(protocolHeader, payload: message.payload, on: exchange.session)
+        // Refused before anything changes: the exchange is as it was, its pending acknowledgement still pending.
+        guard datagram.count <= peer.maximumMessageSize else {
+            throw .messageTooLarge(exchange, size: datagram.count, limit: peer.maximumMessageSize)
+        }
         state.pendingAcknowledgement = nil
         if reliably {
             state.outstanding = Exchange.OutstandingMessage(

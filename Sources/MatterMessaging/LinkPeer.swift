@@ -5,6 +5,9 @@
 public protocol LinkPeer: Hashable, Sendable {
     /// Whether the link delivers every message, in order, or fails.
     var isReliableLink: Bool { get }
+    /// The largest whole message (headers and MIC included) the link carries to this peer: a larger one is refused
+    /// when it is sent (`ExchangeError.messageTooLarge`), not lost on the way.
+    var maximumMessageSize: Int { get }
 }
 
 // Matter Core §4.16 Group communication, §4.6 message reception

@@ -18,6 +18,12 @@ public enum MessagingConstants {
     /// Matter Core §3.6 / §4.8: AES-CCM with a 128-bit MIC appended to every secured message.
     public static let micLength = 16
 
+    /// Matter Core §4.4.4: the largest message sent over UDP, headers and MIC included: the IPv6 minimum MTU (1280)
+    /// less the IPv6 and UDP headers (48), so a message never needs IP fragmentation, which Thread border routers
+    /// and many paths do not carry. connectedhomeip caps what follows the message header at 1200 bytes on every
+    /// transport, so its largest messages fit as well.
+    public static let maximumUDPMessageSize = 1232
+
     /// Matter Core kUndefinedNodeId (node ID 0): what a PASE session puts in the nonce, having no operational node ID.
     public static let undefinedNodeID: UInt64 = 0
 

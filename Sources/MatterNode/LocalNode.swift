@@ -204,7 +204,7 @@ public actor LocalNode {
 
     /// Matter Core §4.16: a group message is opened with the operational group key of a key set the group is mapped
     /// to (Group Key Management). This node's key sets hold only the IPK, which maps to no group, so none opens.
-    private func receiveGroupMessage(_ message: GroupDatagram, from sender: SocketAddress) {
+    private func receiveGroupMessage(_ message: GroupDatagram, from sender: PeerAddress) {
         log(
             "[group] a message for group \(message.groupID) from node 0x\(hex(message.sourceNodeID)) at \(sender) was "
                 + "dropped: no group key set of this node maps that group")

@@ -2,15 +2,17 @@ import MatterCrypto
 import MatterDiscovery
 import MatterMessaging
 
-/// Carries a node's exchanges over UDP: it owns the sockets and the sans-IO `ExchangeManager`, feeds it
-/// datagrams and time, and carries out what it asks. One actor, so the protocol state has one owner. It runs on the
-/// event loop's thread (`EventLoopExecutor`): a readable socket is drained right in the loop's handler.
+/// Carries a node's exchanges over its links: it owns the UDP sockets and the sans-IO `ExchangeManager`, takes
+/// in the Bluetooth LE connections attached to it (`attach`), feeds the manager datagrams and time, and carries out
+/// what it asks, sending each message on its peer's link (`PeerAddress`). One actor, so the protocol state has one
+/// owner. It runs on the event loop's thread (`EventLoopExecutor`): a readable socket is drained right in the
+/// loop's handler.
 ///
 /// It never polls: it sleeps until a socket is readable (`SocketReadiness`) or the earliest deadline is due —
 /// the manager's own (`ExchangeManager.nextDeadline`: MRP retransmissions, acknowledgements) or a waiting
 /// receive's timeout — with one timer, re-armed after every step and cancelled when nothing is due.
 public actor MatterTransport {
-    private var manager: ExchangeManager<SocketAddress>
+    private var manager: ExchangeManager<PeerAddress>
     private let ipv4: any DatagramSocket
     private let ipv6: any DatagramSocket
     /// The time of every timer and timeout of the transport, and of its users' (subscriptions' liveness).
@@ -23,7 +25,9 @@ public actor MatterTransport {
     /// Datagrams that were not Matter messages for us (malformed, unknown session): counted, not fatal.
     public private(set) var droppedDatagrams = 0
     /// Takes the group messages that arrive (§4.16), still sealed; without one they are dropped and counted.
-    private var groupMessages: (@Sendable (GroupDatagram, SocketAddress) -> Void)?
+    private var groupMessages: (@Sendable (GroupDatagram, PeerAddress) -> Void)?
+    /// Where messages to each attached Bluetooth LE connection go: its BTP session, which segments them.
+    private var bluetoothLinks: [BluetoothConnection: @Sendable ([UInt8]) -> Void] = [:]
 
     private struct Waiter {
         let id: UInt64
@@ -95,20 +99,19 @@ public actor MatterTransport {
 
     // MARK: Sessions and exchanges
 
-    public func openUnsecuredSession(to peer: SocketAddress, peerParameters: MRPParameters = .default) -> SessionHandle
-    {
+    public func openUnsecuredSession(to peer: PeerAddress, peerParameters: MRPParameters = .default) -> SessionHandle {
         manager.openUnsecuredSession(to: peer, peerParameters: peerParameters)
     }
 
     public func addSecureSession(
-        _ parameters: SecureSessionParameters, peer: SocketAddress,
+        _ parameters: SecureSessionParameters, peer: PeerAddress,
         peerParameters: MRPParameters = .default
     ) throws(ExchangeError) -> SessionHandle {
         try manager.addSecureSession(parameters, peer: peer, peerParameters: peerParameters)
     }
 
     /// Where a session's peer is (a responder learns it from the peer's first datagram).
-    public func peerAddress(of session: SessionHandle) -> SocketAddress? {
+    public func peerAddress(of session: SessionHandle) -> PeerAddress? {
         manager.sessions[session]?.peerAddress
     }
 
@@ -185,6 +188,33 @@ public actor MatterTransport {
         }
     }
 
+    // MARK: Bluetooth LE links
+
+    /// Carries messages to and from `connection` from now on: a message to `.bluetooth(connection)` goes to `send`
+    /// (the connection's BTP session), and what the peer sends comes in through `receive(_:from:)`. Until a
+    /// connection is attached, or once it is detached, a message to it is lost.
+    public func attach(_ connection: BluetoothConnection, sending send: @escaping @Sendable ([UInt8]) -> Void) {
+        bluetoothLinks[connection] = send
+    }
+
+    /// A whole message the connection's BTP session reassembled.
+    public func receive(_ message: [UInt8], from connection: BluetoothConnection) {
+        guard !isShutDown, bluetoothLinks[connection] != nil else { return }
+        do {
+            execute(try manager.receive(message, from: .bluetooth(connection), now: now()))
+        } catch {
+            droppedDatagrams += 1
+        }
+    }
+
+    /// The connection closed: its sessions end, and what waits on their exchanges fails at once.
+    public func detach(_ connection: BluetoothConnection) {
+        bluetoothLinks[connection] = nil
+        for (session, state) in manager.sessions where state.peerAddress == .bluetooth(connection) {
+            removeSession(session)
+        }
+    }
+
     // MARK: The pump
 
     private func watchSockets() {
@@ -202,7 +232,7 @@ public actor MatterTransport {
         guard !isShutDown else { return }
         while let (bytes, sender) = (try? socket.receive(timeout: .zero)) ?? nil {
             do {
-                execute(try manager.receive(bytes, from: sender, now: now()))
+                execute(try manager.receive(bytes, from: .udp(sender), now: now()))
             } catch {
                 droppedDatagrams += 1
             }
@@ -248,18 +278,20 @@ public actor MatterTransport {
 
     /// Hands every group message that arrives from now on to `handler` (the group messaging layer, which holds the
     /// keys to open it), on the transport's executor.
-    public func handleGroupMessages(_ handler: @escaping @Sendable (GroupDatagram, SocketAddress) -> Void) {
+    public func handleGroupMessages(_ handler: @escaping @Sendable (GroupDatagram, PeerAddress) -> Void) {
         groupMessages = handler
     }
 
-    private func execute(_ actions: [ExchangeManager<SocketAddress>.Action]) {
+    private func execute(_ actions: [ExchangeManager<PeerAddress>.Action]) {
         for action in actions {
             switch action {
             case .deliverGroupMessage(let message, let sender):
                 if let groupMessages { groupMessages(message, sender) } else { droppedDatagrams += 1 }
-            case .send(let datagram, let peer):
+            case .send(let datagram, .udp(let address)):
                 // A send that fails (no route) is a lost datagram: MRP retransmits, then fails the exchange.
-                try? (peer.isIPv4 ? ipv4 : ipv6).send(datagram, to: peer)
+                try? (address.isIPv4 ? ipv4 : ipv6).send(datagram, to: address)
+            case .send(let message, .bluetooth(let connection)):
+                bluetoothLinks[connection]?(message)
             case .deliver(.newExchange(let handle, let message)):
                 mailboxes[handle] = Mailbox()
                 incoming.yield((handle, message))
@@ -309,10 +341,7 @@ public enum TransportError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// UDP: MRP makes it reliable (§4.12).
-extension SocketAddress: LinkPeer {
-    public var isReliableLink: Bool { false }
-
+extension SocketAddress {
     var isIPv4: Bool {
         if case .ipv4 = self { return true }
         return false

@@ -192,4 +192,5 @@ public struct SimulatedNetwork {
 /// The simulated network is a datagram network: unreliable, so MRP runs over it.
 extension SimulatedNetwork.Address: LinkPeer {
     public var isReliableLink: Bool { false }
+    public var maximumMessageSize: Int { MessagingConstants.maximumUDPMessageSize }
 }

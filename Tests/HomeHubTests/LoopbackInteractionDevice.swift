@@ -39,12 +39,12 @@ final class LoopbackInteractionDevice: Sendable {
             SecureSessionParameters(
                 localSessionID: 2, peerSessionID: 1, encryptionKey: deviceToController,
                 decryptionKey: controllerToDevice, localNonceNodeID: 0, peerNonceNodeID: 0),
-            peer: .ipv6(IPv6Address(0, 1), port: controllerPort))
+            peer: .udp(.ipv6(IPv6Address(0, 1), port: controllerPort)))
         let controllerSession = try await controller.addSecureSession(
             SecureSessionParameters(
                 localSessionID: 1, peerSessionID: 2, encryptionKey: controllerToDevice,
                 decryptionKey: deviceToController, localNonceNodeID: 0, peerNonceNodeID: 0),
-            peer: .ipv6(IPv6Address(0, 1), port: devicePort))
+            peer: .udp(.ipv6(IPv6Address(0, 1), port: devicePort)))
         client = InteractionClient(
             transport: controller, session: controllerSession, peerParameters: Self.peerParameters)
         let transport = transport

@@ -179,12 +179,12 @@ actor LoopbackLight {
                 SecureSessionParameters(
                     localSessionID: deviceID, peerSessionID: controllerID, encryptionKey: deviceToController,
                     decryptionKey: controllerToDevice, localNonceNodeID: 0, peerNonceNodeID: 0),
-                peer: .ipv6(IPv6Address(0, 1), port: controllerPort)))
+                peer: .udp(.ipv6(IPv6Address(0, 1), port: controllerPort))))
         let session = try await controller.addSecureSession(
             SecureSessionParameters(
                 localSessionID: controllerID, peerSessionID: deviceID, encryptionKey: controllerToDevice,
                 decryptionKey: deviceToController, localNonceNodeID: 0, peerNonceNodeID: 0),
-            peer: .ipv6(IPv6Address(0, 1), port: devicePort), peerParameters: Self.peerParameters)
+            peer: .udp(.ipv6(IPv6Address(0, 1), port: devicePort)), peerParameters: Self.peerParameters)
         return NodeSession(session: session, peerParameters: Self.peerParameters)
     }
 

@@ -69,7 +69,7 @@ actor LoopbackPASEDevice {
         let device = try LoopbackPASEDevice(passcode: 20_202_021)
         let controller = try MatterTransport()
         let address = SocketAddress.ipv6(IPv6Address(0, 1), port: device.port)
-        let result = try await SessionEstablishment.pase(with: address, passcode: 20_202_021, over: controller)
+        let result = try await SessionEstablishment.pase(with: .udp(address), passcode: 20_202_021, over: controller)
         #expect(result.established.peerSessionID == 0x4242)
         #expect(SecureChannelLimits.sessionIDs.contains(result.established.localSessionID))
 
@@ -88,7 +88,7 @@ actor LoopbackPASEDevice {
         let controller = try MatterTransport()
         let address = SocketAddress.ipv6(IPv6Address(0, 1), port: device.port)
         await #expect {
-            _ = try await SessionEstablishment.pase(with: address, passcode: 20_202_022, over: controller)
+            _ = try await SessionEstablishment.pase(with: .udp(address), passcode: 20_202_022, over: controller)
         } throws: { error in
             "\(error)" == "PASE failed: wrong passcode: the device's PASE confirmation does not match"
         }
@@ -107,7 +107,7 @@ actor LoopbackPASEDevice {
         let controller = MatterTransport(
             ipv4: try ImpairedSocket(family: .ipv4, conditions: conditions, seed: 8), ipv6: lossy)
         let address = SocketAddress.ipv6(IPv6Address(0, 1), port: device.port)
-        let result = try await SessionEstablishment.pase(with: address, passcode: 20_202_021, over: controller)
+        let result = try await SessionEstablishment.pase(with: .udp(address), passcode: 20_202_021, over: controller)
         for index in 0..<30 {
             let exchange = try await controller.openExchange(on: result.session)
             let ping = ExchangeMessage(

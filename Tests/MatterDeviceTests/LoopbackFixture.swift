@@ -101,7 +101,7 @@ struct LoopbackFixture {
     func paseClient(
         passcode: UInt32 = LoopbackFixture.passcode, transport: MatterTransport
     ) async throws -> (InteractionClient, SessionEstablishment.Result) {
-        let pase = try await SessionEstablishment.pase(with: address, passcode: passcode, over: transport)
+        let pase = try await SessionEstablishment.pase(with: .udp(address), passcode: passcode, over: transport)
         return (
             InteractionClient(
                 transport: transport, session: pase.session, peerParameters: pase.established.mrpParameters), pase

@@ -4,6 +4,7 @@ import Testing
 /// The tests name peers by strings, over an unreliable link (UDP's kind: MRP runs).
 extension String: LinkPeer {
     public var isReliableLink: Bool { false }
+    public var maximumMessageSize: Int { MessagingConstants.maximumUDPMessageSize }
 }
 
 /// Shorthands for reading the actions of an `ExchangeManager` in tests.

@@ -8,6 +8,7 @@ import Testing
 private struct ReliablePeer: LinkPeer {
     let name: String
     var isReliableLink: Bool { true }
+    var maximumMessageSize: Int { MessagingConstants.maximumUDPMessageSize }
 }
 
 /// Matter Core §4.12.1: MRP runs only over unreliable links.
@@ -36,5 +37,28 @@ private struct ReliablePeer: LinkPeer {
         let sent = try controller.send(pbkdfParamRequest, on: try controller.openExchange(on: session), now: .zero)
         #expect(try Message.decode(try #require(sent.datagrams().first)).protocolHeader.needsAcknowledgement)
         #expect(controller.nextDeadline != nil)
+    }
+
+    /// Matter Core §4.4.4: a message the link cannot carry is refused when sent, and the exchange goes on as before.
+    @Test func aMessageLargerThanTheLinkCarriesIsRefusedAndTheExchangeGoesOn() throws {
+        var controller = ExchangeManager<String>(random: RepeatingRandom([0]))
+        let exchange = try controller.openExchange(on: controller.openUnsecuredSession(to: "device"))
+        let fits = ExchangeMessage(protocolID: .secureChannel, opcode: 0x20, payload: Array(repeating: 1, count: 1210))
+        let sent = try controller.send(fits, on: exchange, reliably: false, now: .zero)
+        let size = try #require(sent.datagrams().first).count
+        #expect(size <= MessagingConstants.maximumUDPMessageSize)
+
+        // One byte more than fills the link, the headers being the same.
+        let over = 1210 + MessagingConstants.maximumUDPMessageSize - size + 1
+        let tooLarge = ExchangeMessage(
+            protocolID: .secureChannel, opcode: 0x20, payload: Array(repeating: 1, count: over))
+        #expect(
+            throws: ExchangeError.messageTooLarge(
+                exchange, size: MessagingConstants.maximumUDPMessageSize + 1, limit: 1232)
+        ) {
+            try controller.send(tooLarge, on: exchange, now: .zero)
+        }
+        #expect(controller.nextDeadline == nil, "nothing refused is retransmitted")
+        #expect(throws: Never.self) { try controller.send(pbkdfParamRequest, on: exchange, now: .zero) }
     }
 }

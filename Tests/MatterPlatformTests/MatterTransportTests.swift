@@ -10,7 +10,7 @@ import Testing
     /// Matter Core §4.16: a group message is no session's; the transport hands it, still sealed, to the group layer.
     @Test func aGroupMessageIsHandedToTheGroupHandlerAndOpensNoExchange() async throws {
         let transport = try MatterTransport()
-        let received = Mutex<[(GroupDatagram, SocketAddress)]>([])
+        let received = Mutex<[(GroupDatagram, PeerAddress)]>([])
         await transport.handleGroupMessages { message, sender in received.withLock { $0.append((message, sender)) } }
         let header = MessageHeader(
             sessionID: 0x1234, sessionType: .group, messageCounter: 9, sourceNodeID: 0x0102_0304_0506_0708,
@@ -28,7 +28,7 @@ import Testing
         #expect(message.groupID == 0x0042 && message.sourceNodeID == 0x0102_0304_0506_0708)
         #expect(message.groupSessionID == 0x1234)
         #expect(message.datagram == datagram)
-        #expect(from == (try sender.localAddress()))
+        #expect(from == .udp(try sender.localAddress()))
         #expect(await transport.droppedDatagrams == 0)
         await transport.shutdown()
     }
