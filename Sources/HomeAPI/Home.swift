@@ -24,6 +24,8 @@ public final class Home: Sendable {
     deinit {
         serving?.service.stop()
         context.close()
+        // The hub's node goes with its last `Home`: its advertisements withdrawn, its sockets closed.
+        if case .embedded(let local) = context.backend { Task { [hub = local.hub] in await hub.close() } }
     }
 
     /// The home model this `Home` reads: for the benchmarks, which feed it reports as a node's connection does.
@@ -204,11 +206,13 @@ public final class Home: Sendable {
     }
 
     /// Stops being the home's hub, for `home serve` shutting down and each `home` command ending: its clients are
-    /// disconnected (their calls fail `unavailable`), every node's subscription and session end, and the home's lock
-    /// is released, so the next process becomes its hub at once. A client `Home` only disconnects.
+    /// disconnected (their calls fail `unavailable`), every node's subscription and session end, the hub's node
+    /// withdraws its advertisements and closes its sockets, and the home's lock is released, so the next process
+    /// becomes its hub at once. A client `Home` only disconnects.
     @_spi(HomeCommandLine) public func stopServing() async {
         serving?.service.stop()
         await disconnect()
+        if case .embedded(let local) = context.backend { await local.hub.close() }
         serving?.lock.release()
     }
 

@@ -41,6 +41,7 @@ extension HomeError {
             } else {
                 self.init(.dataLoss, "the hub's fabric: \(error)")
             }
+        case let error as HubUnavailable: self.init(.unavailable, error.description)
         case is CancellationError: self.init(.cancelled, "cancelled")
         default: self.init(.internal, "\(error)")
         }

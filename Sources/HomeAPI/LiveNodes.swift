@@ -170,19 +170,15 @@ final class LiveNodes: Sendable {
         for nodeID in model.snapshot.views.keys { model.forgetView(of: nodeID) }
     }
 
-    private func connections() throws(HomeError) -> NodeConnections {
-        try state.withLock { state throws(HomeError) in
+    private func connections() -> NodeConnections {
+        state.withLock { state in
             if let connections = state.connections { return connections }
-            do {
-                let connections = try NodeConnections(hub: hub, interfaces: interfaces, settings: settings) {
-                    [weak self] connection, event, view in
-                    self?.state.withLock { $0.feeds[connection.nodeID] }?.deliver((connection, event, view))
-                }
-                state.connections = connections
-                return connections
-            } catch {
-                throw HomeError(.unavailable, "cannot open the hub's Matter transport: \(error)")
+            let connections = NodeConnections(hub: hub, interfaces: interfaces, settings: settings) {
+                [weak self] connection, event, view in
+                self?.state.withLock { $0.feeds[connection.nodeID] }?.deliver((connection, event, view))
             }
+            state.connections = connections
+            return connections
         }
     }
 

@@ -20,6 +20,8 @@ public actor Commissioner {
     private let authority: FabricAuthority
     private let store: HubStore
     private let transport: MatterTransport
+    /// Where the exchanges the device opens on the commissioner's sessions (its interview's reports) go.
+    private let router: InteractionRouter
     private let random: any RandomSource
     private let progress: @Sendable (CommissioningProgress) -> Void
     private let discovery: CommissionableDiscovery
@@ -28,14 +30,16 @@ public actor Commissioner {
     /// The transport's: step deadlines and the transcript's durations are on the time the transport runs on.
     private var clock: any DriverClock { transport.clock }
 
+    /// Commissions over `transport`; on a transport a node reads (the hub's link), over that node's `router`.
     public init(
-        authority: FabricAuthority, store: HubStore, transport: MatterTransport,
+        authority: FabricAuthority, store: HubStore, transport: MatterTransport, router: InteractionRouter? = nil,
         random: any RandomSource = SystemRandom(), discovery: @escaping CommissionableDiscovery = mDNSDiscovery,
         progress: @escaping @Sendable (CommissioningProgress) -> Void = { _ in }
     ) {
         self.authority = authority
         self.store = store
         self.transport = transport
+        self.router = router ?? InteractionRouter(transport: transport)
         self.random = random
         self.discovery = discovery
         self.progress = progress
@@ -53,7 +57,7 @@ public actor Commissioner {
     }
 
     /// Makes `commission` stop right after `step`, leaving the device and the store as a process killed there would
-    /// (sessions are not closed: the caller shuts the transport down, as the process's death would).
+    /// (sessions are not closed, as the process's death would leave them).
     @_spi(CrashTesting) public func endAbruptly(after step: CommissioningStep) {
         endsAbruptlyAfter = step
     }
@@ -561,7 +565,8 @@ public actor Commissioner {
 
     private func client(_ session: SessionEstablishment.Result) -> InteractionClient {
         InteractionClient(
-            transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+            transport: transport, session: session.session, peerParameters: session.established.mrpParameters,
+            router: router)
     }
 
     private func check(_ code: GeneralCommissioningCluster.CommissioningErrorEnum, _ debugText: String) throws {

@@ -1,8 +1,8 @@
 import MatterPlatform
 
 extension Hub {
-    /// Checks the hub can reach devices now: its UDP transport opens, and at least one usable interface (up, with an
-    /// address) is among `interfaces`, or, when none are named, on the host. Throws why not.
+    /// Checks the hub can reach devices now: its link is open (opened now when it was not), and at least one usable
+    /// interface (up, with an address) is among `interfaces`, or, when none are named, on the host. Throws why not.
     public func checkOnline(interfaces: [String]) async throws(HubUnavailable) {
         let usable = NetworkInterface.namesUpWithAddress()
         if interfaces.isEmpty {
@@ -13,13 +13,7 @@ extension Hub {
                     "none of the configured interfaces (\(interfaces.joined(separator: ", "))) is up with an address")
             }
         }
-        let transport: MatterTransport
-        do {
-            transport = try MatterTransport()
-        } catch {
-            throw HubUnavailable("the Matter transport cannot open its UDP sockets: \(error)")
-        }
-        await transport.shutdown()
+        _ = try await link()
     }
 }
 

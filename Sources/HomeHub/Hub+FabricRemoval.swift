@@ -14,12 +14,13 @@ extension Hub {
     }
 
     private func removeFromFabricUnbounded(_ nodeID: UInt64, interfaces: [String]) async throws {
-        let transport = try MatterTransport()
-        defer { Task { await transport.shutdown() } }
+        let link = try await link()
         // Any state: a commissioning interrupted after CommissioningComplete left the NOC on the device, not the fail-safe.
         guard let record = try await store.node(nodeID) else { throw HubError.unknownNode(nodeID) }
-        let node = try await establishSession(to: record, interfaces: interfaces, over: transport)
-        let client = InteractionClient(transport: transport, session: node.session, peerParameters: node.peerParameters)
+        let node = try await establishSession(to: record, interfaces: interfaces, over: link.transport)
+        // The device that left the fabric has dropped the session already; one that did not is told it is over.
+        defer { Task { await link.transport.closeSession(node.session) } }
+        let client = link.client(of: node.session, peerParameters: node.peerParameters)
         let currentFabricIndex = OperationalCredentialsCluster.Attributes.currentFabricIndex
         let report = try await client.read([currentFabricIndex.path(endpoint: 0)])
         var cache = AttributeCache()
@@ -33,6 +34,5 @@ extension Hub {
         guard response.statusCode == .ok else {
             throw CommissioningFailure(.refused, "the device refused RemoveFabric: \(response.statusCode)")
         }
-        await transport.removeSession(node.session)
     }
 }

@@ -6,6 +6,7 @@ import MatterDiscovery
 import MatterInteraction
 import MatterPlatform
 import MatterSecureChannel
+import Synchronization
 
 /// The embedded hub on one state directory: its fabric, its store, and what it does with devices.
 /// Several hubs (several state directories) can live side by side.
@@ -14,11 +15,13 @@ public final class Hub: Sendable {
     public let store: HubStore
     public let authority: FabricAuthority
     /// Every commissioning of this hub passes through it, whichever front door asked (the CLI, an app, the
-    /// Matter-server API): several devices are added side by side, each on its own transport, so one device's slow
-    /// step never holds up another's; beyond the limit they wait their turn.
+    /// Matter-server API): several devices are added side by side, each with its own sessions on the hub's one
+    /// transport, so one device's slow step never holds up another's; beyond the limit they wait their turn.
     private let commissionings = ConcurrencyLimit(Hub.concurrentCommissionings)
     /// How many devices one hub commissions at once (`HubConstants.concurrentCommissionings`).
     public static let concurrentCommissionings = HubConstants.concurrentCommissionings
+    /// The process's one transport and the hub's node on it, once opened (`link()`).
+    let openLink = Mutex<HubLink?>(nil)
 
     /// Opens (creating on first use) the hub in `statePath`, or in the default XDG data directory. A commissioning
     /// that a crash interrupted is marked failed here, so it blocks nothing and can be finished or retried: at once
@@ -42,21 +45,27 @@ public final class Hub: Sendable {
     /// answers is sent CommissioningComplete, interviewed, and its devices added, named after its product, in no
     /// room. A node that does not answer and never reached CommissioningComplete is forgotten once its fail-safe
     /// has surely expired (it rolled our NOC back: the device is commissionable again); any other stays marked failed
-    /// (away, or ours without knowing it) and is tried again next time. `transport` (default: a new one on UDP)
-    /// and `now` are the tests' way in.
+    /// (away, or ours without knowing it) and is tried again next time. `transport` (default: the hub's link; a
+    /// test's has no node on it) and `now` are the tests' way in.
     public func finishInterruptedCommissionings(
         interfaces: [String], over transport: MatterTransport? = nil, now: Date = Date()
     ) async -> [FinishedCommissioning] {
         guard let nodes = try? await store.interruptedCommissionings(), !nodes.isEmpty else { return [] }
-        let ownTransport = transport == nil ? try? MatterTransport() : nil
-        guard let transport = transport ?? ownTransport else { return [] }
-        defer { if let ownTransport { Task { await ownTransport.shutdown() } } }
+        let router: InteractionRouter
+        if let transport {
+            router = InteractionRouter(transport: transport)
+        } else if let link = try? await link() {
+            router = link.router
+        } else {
+            return []
+        }
+        let transport = router.transport
         return await withTaskGroup(of: FinishedCommissioning?.self) { group in
             for node in nodes {
                 group.addTask { [self] in
                     do {
                         return try await withDeadline(HubTiming.interruptedProbe, on: transport.clock) {
-                            try await self.finishInterrupted(node, interfaces: interfaces, over: transport)
+                            try await self.finishInterrupted(node, interfaces: interfaces, over: router)
                         }
                     } catch {
                         if Self.failSafeRolledBack(node, now: now) { try? await store.deleteNode(node.nodeID) }
@@ -78,15 +87,17 @@ public final class Hub: Sendable {
     }
 
     private func finishInterrupted(
-        _ node: NodeRecord, interfaces: [String], over transport: MatterTransport
+        _ node: NodeRecord, interfaces: [String], over router: InteractionRouter
     ) async throws -> FinishedCommissioning {
+        let transport = router.transport
         let address = try await operationalAddress(of: node, interfaces: interfaces)
         let session = try await SessionEstablishment.case(
             with: address, nodeID: node.nodeID, credentials: authority.operationalCredentials,
             validator: authority.peerValidator, over: transport)
         defer { Task { await transport.closeSession(session.session) } }
         let client = InteractionClient(
-            transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+            transport: transport, session: session.session, peerParameters: session.established.mrpParameters,
+            router: router)
         // Over CASE, as the commissioner does (§5.5): it commits a fail-safe still armed when the process died before
         // sending it; a device that already had it answers NoFailSafe, which is as good.
         _ = try? await client.invoke(GeneralCommissioningCluster.Commands.CommissioningComplete(), endpoint: 0)
@@ -105,11 +116,10 @@ public final class Hub: Sendable {
         _ request: CommissioningRequest, name: String?, room: String?,
         progress: @escaping @Sendable (CommissioningProgress) -> Void
     ) async throws -> CommissioningResult {
-        try await commissionings.run { [authority, store] in
-            let transport = try MatterTransport()
-            defer { Task { await transport.shutdown() } }
+        try await commissionings.run { [self] in
+            let link = try await link()
             let commissioner = Commissioner(
-                authority: authority, store: store, transport: transport, progress: progress)
+                authority: authority, store: store, transport: link.transport, router: link.router, progress: progress)
             return try await commissioner.commission(request, name: name, room: room)
         }
     }
@@ -128,19 +138,19 @@ public final class Hub: Sendable {
     }
 
     /// Opens a CASE session to the device's node from nothing but what the store holds, reads Basic
-    /// Information VendorName `reads` times over it, and times the session and each read.
+    /// Information VendorName `reads` times over it, and times the session and each read. The session is closed
+    /// after, whatever happened: the device keeps few.
     public func ping(_ device: DeviceRecord, interfaces: [String], reads: Int = 1) async throws -> PingResult {
-        let transport = try MatterTransport()
-        defer { Task { await transport.shutdown() } }
+        let link = try await link()
         let clock = ContinuousClock()
         let start = clock.now
         let address = try await operationalAddress(of: device.node, interfaces: interfaces)
         let session = try await SessionEstablishment.case(
             with: address, nodeID: device.node.nodeID, credentials: authority.operationalCredentials,
-            validator: authority.peerValidator, over: transport)
+            validator: authority.peerValidator, over: link.transport)
+        defer { Task { await link.transport.closeSession(session.session) } }
         let sessionTime = clock.now - start
-        let client = InteractionClient(
-            transport: transport, session: session.session, peerParameters: session.established.mrpParameters)
+        let client = link.client(of: session.session, peerParameters: session.established.mrpParameters)
         let vendorNameAttribute = BasicInformationCluster.Attributes.vendorName
         let (report, roundTrips) = try await client.timedReads([vendorNameAttribute.path(endpoint: 0)], count: reads)
         var cache = AttributeCache()
@@ -148,7 +158,6 @@ public final class Hub: Sendable {
         guard let vendorName = try cache.value(vendorNameAttribute, endpoint: 0) else {
             throw HubError.missingAttribute(vendorNameAttribute.qualifiedName)
         }
-        await transport.closeSession(session.session)
         return PingResult(
             address: address, vendorName: vendorName, sessionEstablishment: sessionTime, roundTrips: roundTrips)
     }

@@ -1,18 +1,13 @@
 import MatterInteraction
+import MatterMessaging
 import MatterNode
 import MatterPlatform
 import Synchronization
 
-/// The hub's live connections, one per commissioned node, all over one transport, which is the hub's node's
-/// (`HubNode`): the node takes the exchanges peers open on it, answering CASE from the devices of the fabric and
-/// serving them its endpoint 0, and hands those on the sessions the hub opened to the one `InteractionRouter`, which
-/// gives each to its session's client.
+/// The hub's live connections, one per commissioned node, all over the hub's link (`Hub.link`): its node takes the
+/// exchanges peers open, answering CASE from the devices of the fabric and serving them its endpoint 0, and hands
+/// those on the sessions the hub opened to the link's `InteractionRouter`, which gives each to its session's client.
 public actor NodeConnections {
-    public nonisolated let transport: MatterTransport
-    public nonisolated let router: InteractionRouter
-    /// The hub's own node, started with the first connection (`startNode`).
-    public nonisolated let node: LocalNode
-    private var isNodeStarted = false
     public nonisolated let settings: NodeConnection.Settings
     private let hub: Hub
     private let interfaces: [String]
@@ -30,32 +25,23 @@ public actor NodeConnections {
     public init(
         hub: Hub, interfaces: [String], settings: NodeConnection.Settings = NodeConnection.Settings(),
         events: @escaping @Sendable (NodeConnection, NodeConnection.Event, HomeModel.NodeView) -> Void = { _, _, _ in }
-    ) throws {
+    ) {
         self.hub = hub
         self.interfaces = interfaces
         self.settings = settings
         self.events = events
-        transport = try MatterTransport()
-        router = InteractionRouter(transport: transport, fedByNode: true)
-        node = LocalNode(
-            model: try HubNode.dataModel(authority: hub.authority), transport: transport,
-            port: try transport.localPorts().ipv4, interfaces: interfaces, clock: transport.clock)
     }
 
-    /// Starts the hub's node on the connections' transport, once: from then on it answers the devices of the fabric
-    /// and advertises itself on the interfaces, and the sessions' clients hear what their peers send.
-    public func startNode() async throws(NodeError) {
-        guard !isNodeStarted else { return }
-        isNodeStarted = true
-        let router = router
-        // Nothing of the hub's node survives a restart: its fabric and ACL are made from the authority each time.
-        try await node.start(persist: { _ in }) { exchange, message in await router.deliver(exchange, message) }
+    /// Opens the hub's link when it is not open, and has its node advertise itself on the interfaces, once.
+    public func startNode() async throws {
+        try await hub.link().node.advertise(on: interfaces)
     }
 
     /// The connection to a commissioned node, started on first use, from the node's stored cache.
     public func connection(to nodeID: UInt64) async throws -> NodeConnection {
         if let existing = connections[nodeID] { return existing }
-        try await startNode()
+        let link = try await hub.link()
+        try await link.node.advertise(on: interfaces)
         guard let node = try await hub.store.node(nodeID), node.state == .commissioned else {
             throw HubError.unknownNode(nodeID)
         }
@@ -63,10 +49,10 @@ public actor NodeConnections {
         // Another caller may have started it while the store was read: an actor's state can change across an await.
         if let existing = connections[nodeID] { return existing }
         let (hub, interfaces, transport, establishing, unsaved, events) = (
-            hub, interfaces, transport, establishing, unsaved, events
+            hub, interfaces, link.transport, establishing, unsaved, events
         )
         let connection = NodeConnection(
-            nodeID: nodeID, transport: transport, router: router, settings: settings,
+            nodeID: nodeID, transport: transport, router: link.router, settings: settings,
             cache: stored ?? AttributeCache(),
             observer: { connection, event, view in
                 if case .attributes = event { unsaved.insert(connection.nodeID) }
@@ -78,14 +64,16 @@ public actor NodeConnections {
             }
         }
         connections[nodeID] = connection
-        if saving == nil { saving = Task { [weak self] in await self?.saveCachesPeriodically() } }
+        if saving == nil {
+            saving = Task { [weak self] in await self?.saveCachesPeriodically(on: transport.clock) }
+        }
         await connection.start()
         return connection
     }
 
     /// Every `HubTiming.attributeCacheSave`, the caches that changed, in one transaction; until cancelled.
-    private func saveCachesPeriodically() async {
-        while (try? await transport.clock.sleep(for: HubTiming.attributeCacheSave)) != nil {
+    private func saveCachesPeriodically(on clock: any DriverClock) async {
+        while (try? await clock.sleep(for: HubTiming.attributeCacheSave)) != nil {
             await saveChangedCaches()
         }
     }
@@ -113,7 +101,8 @@ public actor NodeConnections {
         await connections.removeValue(forKey: nodeID)?.stop()
     }
 
-    /// Stops every connection, stores the caches that changed, and shuts the transport down.
+    /// Stops every connection (each closes its session) and stores the caches that changed; the hub's link stays
+    /// open.
     public func stopAll() async {
         // The periodic saver ends first, so the last save below is the only one and is done when this returns.
         saving?.cancel()
@@ -122,8 +111,6 @@ public actor NodeConnections {
         for connection in connections.values { await connection.stop() }
         await saveChangedCaches()
         connections = [:]
-        // The node shuts the transport down with it.
-        await node.shutdown()
     }
 }
 

@@ -51,11 +51,17 @@ public enum SessionEstablishment {
         // message (the StatusReport that completes a resumption, Matter Core §4.14.2.2.1) is retransmitted until the
         // peer acknowledges it, and the peer's retransmitted messages are acknowledged. Removed at once, a lost
         // StatusReport left the peer without the session the initiator went on to use: through loss, a resumed CASE
-        // then had every request on it go unanswered.
+        // then had every request on it go unanswered. An establishment that failed or was cancelled ends it at once:
+        // nothing of it is retransmitted on the process's one transport.
+        var succeeded = false
         defer {
-            Task { [clock = transport.clock] in
-                try? await clock.sleep(for: NodeTiming.unsecuredSessionLinger)
-                await transport.removeSession(unsecured)
+            if succeeded {
+                Task { [clock = transport.clock] in
+                    try? await clock.sleep(for: NodeTiming.unsecuredSessionLinger)
+                    await transport.removeSession(unsecured)
+                }
+            } else {
+                Task { await transport.removeSession(unsecured) }
             }
         }
         do {
@@ -78,6 +84,7 @@ public enum SessionEstablishment {
                         )
                         let session = try await transport.addSecureSession(
                             parameters, peer: peer, peerParameters: established.mrpParameters)
+                        succeeded = true
                         return Result(session: session, established: established, peer: peer)
                     case .failed(let error):
                         await transport.close(exchange)

@@ -25,6 +25,8 @@ public actor VirtualDevice {
     private var factory: DeviceStateFile
     private let log: @Sendable (String) -> Void
     private let clock: any DriverClock
+    /// Where it advertises itself by mDNS; none: nowhere.
+    private let interfaces: [String]
     /// The simulation's own timer: it acts every `simulationInterval`, drawing from `simulationRandom`.
     private var timer = DeadlineTimer()
     private var isRunning = false
@@ -49,6 +51,7 @@ public actor VirtualDevice {
                     "unknown device type \"\(state.kind)\" (known: \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")))"
             )
         }
+        self.interfaces = interfaces
         let verifier: Spake2PlusVerifierData
         do {
             verifier = try Spake2PlusVerifierData(serialized: Array(state.verifier))
@@ -103,7 +106,7 @@ public actor VirtualDevice {
             data: TLVElement(
                 .structure([TLVElement(tag: .context(0), .unsigned(UInt64(state.identity.softwareVersion)))])))
         node = LocalNode(
-            model: model, transport: transport, port: boundPort, interfaces: interfaces,
+            model: model, transport: transport, port: boundPort,
             advertisedDeviceType: kind.primaryDeviceType.id.rawValue, random: random, clock: clock, log: log)
     }
 
@@ -113,7 +116,8 @@ public actor VirtualDevice {
     public func start() async throws(DeviceError) {
         try await save(await node.snapshot)
         do {
-            try await node.start { [weak self] snapshot in try await self?.save(snapshot) }
+            await node.start { [weak self] snapshot in try await self?.save(snapshot) }
+            try await node.advertise(on: interfaces)
         } catch {
             throw DeviceError(error)
         }

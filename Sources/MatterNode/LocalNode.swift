@@ -10,7 +10,7 @@ import MatterTLV
 /// The Matter node a process is (the hub, a virtual device, each device of a farm): it owns its transport and the sessions
 /// it accepts, answers PASE while a commissioning window is open and CASE on every fabric it joined (with
 /// resumption), serves its data model through the Interaction Model engine with access control, runs the
-/// fail-safe, window and subscription timers, and, given interfaces, advertises itself by mDNS. What the node's
+/// fail-safe, window and subscription timers, and, once told where (`advertise`), advertises itself by mDNS. What the node's
 /// clusters do on their own (a device's simulation) is its owner's: it changes the data model through `update`.
 public actor LocalNode {
     /// The UDP port the node answers on (IPv4; IPv6 is bound too).
@@ -25,7 +25,6 @@ public actor LocalNode {
     private let random: any RandomSource
     private let log: @Sendable (String) -> Void
     private let clock: any DriverClock
-    private let interfaces: [String]
     /// The device type its commissionable advertisement names (§4.3.1.3 DT), when it has one to name.
     private let advertisedDeviceType: UInt32?
     private var responder: MulticastDNSResponder?
@@ -45,16 +44,15 @@ public actor LocalNode {
     /// reports); without one they are closed.
     private var openedSessionExchanges: (@Sendable (ExchangeHandle, ExchangeMessage) async -> Void)?
 
-    /// A node serving `model` over `transport`, bound to `port`. With no `interfaces` it does not advertise.
+    /// A node serving `model` over `transport`, bound to `port`.
     public init(
-        model: NodeDataModel, transport: MatterTransport, port: UInt16, interfaces: [String] = [],
-        advertisedDeviceType: UInt32? = nil, random: any RandomSource = SystemRandom(),
+        model: NodeDataModel, transport: MatterTransport, port: UInt16, advertisedDeviceType: UInt32? = nil,
+        random: any RandomSource = SystemRandom(),
         clock: any DriverClock = SystemClock(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         server = InteractionServer(provider: model)
         self.transport = transport
         self.port = port
-        self.interfaces = interfaces
         self.advertisedDeviceType = advertisedDeviceType
         self.random = random
         self.clock = clock
@@ -65,26 +63,16 @@ public actor LocalNode {
 
     // MARK: Life cycle
 
-    /// Starts answering and advertising; `persist` writes what survives a restart whenever it changes. A node that
-    /// is also a controller on its transport hands `openedSessionExchanges` what peers send on the sessions it opened.
+    /// Starts answering (once: the transport's incoming exchanges are read by one node); `persist` writes what
+    /// survives a restart whenever it changes. A node that is also a controller on its transport hands
+    /// `openedSessionExchanges` what peers send on the sessions it opened.
     public func start(
         persist: @escaping @Sendable (NodeSnapshot) async throws -> Void,
         openedSessionExchanges: (@Sendable (ExchangeHandle, ExchangeMessage) async -> Void)? = nil
-    ) async throws(NodeError) {
+    ) async {
+        guard incoming == nil else { return }
         self.persist = persist
         self.openedSessionExchanges = openedSessionExchanges
-        if interfaces.isEmpty {
-            log("[mdns] no --interface given: not advertising (controllers must be given the address)")
-        } else {
-            do {
-                var generator = SystemRandomNumberGenerator()
-                responder = try MulticastDNSResponder(
-                    interfaces: interfaces, hostName: ResponderHost.randomName(using: &generator), clock: clock)
-            } catch {
-                throw .network("mDNS on \(interfaces.joined(separator: ", ")): \(error)")
-            }
-        }
-        await refreshAdvertisements()
         await transport.handleGroupMessages { [weak self] message, sender in
             Task(executorPreference: EventLoopExecutor.preferred) {
                 await self?.receiveGroupMessage(message, from: sender)
@@ -98,6 +86,24 @@ public actor LocalNode {
         }
         isRunning = true
         armTimer()
+    }
+
+    /// Advertises the node by mDNS on `interfaces` from now on (its commissioning window, its fabrics), once; with
+    /// none it says that it does not.
+    public func advertise(on interfaces: [String]) async throws(NodeError) {
+        guard responder == nil else { return }
+        guard !interfaces.isEmpty else {
+            log("[mdns] no --interface given: not advertising (controllers must be given the address)")
+            return
+        }
+        do {
+            var generator = SystemRandomNumberGenerator()
+            responder = try MulticastDNSResponder(
+                interfaces: interfaces, hostName: ResponderHost.randomName(using: &generator), clock: clock)
+        } catch {
+            throw .network("mDNS on \(interfaces.joined(separator: ", ")): \(error)")
+        }
+        await refreshAdvertisements()
     }
 
     /// Stops answering, withdraws the advertisements and closes the sockets.
@@ -484,18 +490,22 @@ public actor LocalNode {
         let name = isPASE ? "PASE" : "CASE"
         var actions = responder.receive(opcode: first.opcode, payload: first.payload)
         while true {
+            // The new session is in place before the message that completes it goes out: the peer's first request
+            // on it, sent the moment that message arrives, finds it rather than waiting for a retransmission.
+            for case .established(let established) in actions {
+                if let record = established.resumption { resumptions.remember(record) }
+                await addSession(
+                    established, from: exchange.session, isPASE: isPASE,
+                    fabricIndex: fabricIndex(of: established, validator))
+            }
             for action in actions {
                 switch action {
                 case .send(let opcode, let payload):
                     try? await transport.send(
                         ExchangeMessage(protocolID: .secureChannel, opcode: opcode.rawValue, payload: payload),
                         on: exchange)
-                case .established(let established):
+                case .established:
                     await transport.close(exchange)
-                    if let record = established.resumption { resumptions.remember(record) }
-                    await addSession(
-                        established, from: exchange.session, isPASE: isPASE,
-                        fabricIndex: fabricIndex(of: established, validator))
                     return
                 case .failed(let error):
                     await transport.close(exchange)

@@ -15,10 +15,9 @@ import Testing
     @Test func aDeviceOfTheFabricOpensCASEToTheHubAndReadsItsBasicInformation() async throws {
         try await withTemporaryDirectory { base in
             let hub = try await Hub(statePath: base)
-            let connections = try NodeConnections(hub: hub, interfaces: [])
-            try await connections.startNode()
+            let link = try await hub.link()
             let device = try await enrolledDevice(on: hub.authority, seed: 7)
-            let (session, client, transport) = try await Self.openCASE(to: connections, as: device, hub: hub)
+            let (session, client, transport) = try await Self.openCASE(to: link, as: device, hub: hub)
             #expect(session.established.peerNodeID == hub.authority.hubNodeID)
 
             let attributes = BasicInformationCluster.Attributes.self
@@ -51,30 +50,29 @@ import Testing
                     BasicInformationCluster.id.rawValue,
                 ])
             await transport.shutdown()
-            await connections.stopAll()
+            await hub.close()
         }
     }
 
     @Test func aNodeOfAnotherFabricCannotOpenCASEToTheHub() async throws {
         try await withTemporaryDirectory { base in
             let hub = try await Hub(statePath: base)
-            let connections = try NodeConnections(hub: hub, interfaces: [])
-            try await connections.startNode()
+            let link = try await hub.link()
             let otherFabric = try await openFabric(in: base + "/other", seed: 9)
             let stranger = try await enrolledDevice(on: otherFabric, seed: 8)
             await #expect(throws: SessionEstablishmentError.self) {
-                _ = try await Self.openCASE(to: connections, as: stranger, hub: hub)
+                _ = try await Self.openCASE(to: link, as: stranger, hub: hub)
             }
-            await connections.stopAll()
+            await hub.close()
         }
     }
 
     /// CASE from a transport of the device's own to the hub's node over loopback.
     static func openCASE(
-        to connections: NodeConnections, as device: OperationalCredentials, hub: Hub
+        to link: HubLink, as device: OperationalCredentials, hub: Hub
     ) async throws -> (SessionEstablishment.Result, InteractionClient, MatterTransport) {
         let transport = try MatterTransport()
-        let hubAddress = SocketAddress.ipv4(IPv4Address(0x7F00_0001), port: try connections.transport.localPorts().ipv4)
+        let hubAddress = SocketAddress.ipv4(IPv4Address(0x7F00_0001), port: try link.transport.localPorts().ipv4)
         let session = try await SessionEstablishment.case(
             with: hubAddress, nodeID: hub.authority.hubNodeID, credentials: device,
             validator: FabricPeerValidator(root: hub.authority.rootCertificate), over: transport)
@@ -103,17 +101,16 @@ extension HubNodeTests {
     @Test func aRegisteredProtocolTakesTheExchangesADeviceOpensForIt() async throws {
         try await withTemporaryDirectory { base in
             let hub = try await Hub(statePath: base)
-            let connections = try NodeConnections(hub: hub, interfaces: [])
-            try await connections.startNode()
-            try await connections.node.register(EchoNodeID(), for: .bulkDataExchange)
+            let link = try await hub.link()
+            try await link.node.register(EchoNodeID(), for: .bulkDataExchange)
             await #expect(throws: NodeError.protocolTaken(.bulkDataExchange)) {
-                try await connections.node.register(EchoNodeID(), for: .bulkDataExchange)
+                try await link.node.register(EchoNodeID(), for: .bulkDataExchange)
             }
             await #expect(throws: NodeError.protocolTaken(.interactionModel)) {
-                try await connections.node.register(EchoNodeID(), for: .interactionModel)
+                try await link.node.register(EchoNodeID(), for: .interactionModel)
             }
             let device = try await enrolledDevice(on: hub.authority, seed: 7)
-            let (session, _, transport) = try await Self.openCASE(to: connections, as: device, hub: hub)
+            let (session, _, transport) = try await Self.openCASE(to: link, as: device, hub: hub)
             let exchange = try await transport.openExchange(on: session.session)
             try await transport.send(
                 ExchangeMessage(protocolID: .bulkDataExchange, opcode: 0x04, payload: [1, 2, 3]), on: exchange)
@@ -121,7 +118,7 @@ extension HubNodeTests {
             #expect(reply.protocolID == .bulkDataExchange && reply.opcode == 0x05)
             #expect(reply.payload == (0..<8).map { UInt8(truncatingIfNeeded: device.nodeID >> (8 * $0)) })
             await transport.shutdown()
-            await connections.stopAll()
+            await hub.close()
         }
     }
 }
@@ -132,24 +129,24 @@ extension HubNodeTests {
     @Test func aFabricsSessionsAreCappedAndTheNewestAnswers() async throws {
         try await withTemporaryDirectory { base in
             let hub = try await Hub(statePath: base)
-            let connections = try NodeConnections(hub: hub, interfaces: [])
-            try await connections.startNode()
+            let link = try await hub.link()
             let device = try await enrolledDevice(on: hub.authority, seed: 7)
             let limit = NodeConstants.acceptedCASESessionsPerFabric
             var transports: [MatterTransport] = []
             var newest: InteractionClient?
             for _ in 0..<(limit + 3) {
-                let (_, client, transport) = try await Self.openCASE(to: connections, as: device, hub: hub)
+                let (_, client, transport) = try await Self.openCASE(to: link, as: device, hub: hub)
                 transports.append(transport)
                 newest = client
             }
-            #expect(await connections.node.acceptedSessionCount == limit)
+            let accepted = await link.node.acceptedSessionCount
+            #expect(accepted == limit)
             let report = try await #require(newest).read([
                 BasicInformationCluster.Attributes.vendorID.path(endpoint: 0)
             ])
             #expect(!report.attributeReports.isEmpty)
             for transport in transports { await transport.shutdown() }
-            await connections.stopAll()
+            await hub.close()
         }
     }
 }

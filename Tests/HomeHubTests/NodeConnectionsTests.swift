@@ -11,7 +11,7 @@ import Testing
             let hub = try await Hub(statePath: base)
             let nodeID: UInt64 = 0x42
             _ = try await HomeModelTests.addLight(hub.store, nodeID, named: "Lamp")
-            let connections = try NodeConnections(hub: hub, interfaces: [])
+            let connections = NodeConnections(hub: hub, interfaces: [])
             // The store's queue held, so every caller is inside `connection(to:)`, waiting on its read, at once.
             let held = DispatchSemaphore(value: 0)
             hub.store.queue.async { held.wait() }

@@ -119,7 +119,7 @@ struct VirtualDeviceTests {
             let fixture = try await LoopbackFixture.start(in: directory)
             let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
-            let first = try NodeConnections(hub: hub, interfaces: [])
+            let first = NodeConnections(hub: hub, interfaces: [])
             try await first.connection(to: result.nodeID).connected()
             let live = try await first.connection(to: result.nodeID).cache
             await first.stopAll()
@@ -127,7 +127,7 @@ struct VirtualDeviceTests {
             #expect(stored == live)
             #expect(try stored.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0) == "swift-home")
 
-            let restarted = try NodeConnections(hub: try await Hub(statePath: fixture.hubPath), interfaces: [])
+            let restarted = NodeConnections(hub: try await Hub(statePath: fixture.hubPath), interfaces: [])
             let connection = try await restarted.connection(to: result.nodeID)
             var events = await connection.events().makeAsyncIterator()
             guard case .connectivity(let state)? = await events.next() else {
@@ -149,12 +149,12 @@ struct VirtualDeviceTests {
             let fixture = try await LoopbackFixture.start(in: directory)
             let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
-            let first = try NodeConnections(hub: hub, interfaces: [])
+            let first = NodeConnections(hub: hub, interfaces: [])
             try await first.connection(to: result.nodeID).connected()
             #expect(await fixture.device.subscriptionCount == 1)
-            await first.transport.shutdown()
+            try await hub.link().transport.shutdown()
 
-            let next = try NodeConnections(hub: try await Hub(statePath: fixture.hubPath), interfaces: [])
+            let next = NodeConnections(hub: try await Hub(statePath: fixture.hubPath), interfaces: [])
             try await next.connection(to: result.nodeID).connected()
             #expect(await fixture.device.subscriptionCount == 1, "the dead hub's subscription was dropped")
             await next.stopAll()

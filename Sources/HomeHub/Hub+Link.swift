@@ -1,0 +1,60 @@
+import MatterMessaging
+import MatterNode
+import MatterPlatform
+
+/// The process's one Matter node as the hub: one transport carries every exchange the hub has with devices
+/// (commissioning, the live connections, pings, removals), and the node on it answers what peers open there: CASE
+/// from the devices of the fabric, its endpoint 0, and, through `router`, the exchanges on the sessions the hub
+/// opened itself (a subscription's reports).
+public struct HubLink: Sendable {
+    public let node: LocalNode
+    /// Gives each exchange a device opens on a session the hub opened to that session's client: every
+    /// `InteractionClient` on the hub's transport routes through it (a transport's incoming exchanges are read once,
+    /// by the node).
+    public let router: InteractionRouter
+
+    public var transport: MatterTransport { node.transport }
+
+    /// A client of the session `session` opened on the hub's transport.
+    public func client(of session: SessionHandle, peerParameters: MRPParameters) -> InteractionClient {
+        InteractionClient(transport: transport, session: session, peerParameters: peerParameters, router: router)
+    }
+}
+
+extension Hub {
+    /// The hub's link, opened on first use (its UDP sockets bound on ephemeral ports, its node answering at once, so
+    /// a commissioning's interview hears its subscription's reports) and kept until `close()`. The node advertises
+    /// itself only once told where (`LocalNode.advertise`).
+    public func link() async throws(HubUnavailable) -> HubLink {
+        let link = try openLink.withLock { open throws(HubUnavailable) -> HubLink in
+            if let open { return open }
+            do {
+                let transport = try MatterTransport()
+                let link = HubLink(
+                    node: LocalNode(
+                        model: try HubNode.dataModel(authority: authority), transport: transport,
+                        port: try transport.localPorts().ipv4, clock: transport.clock),
+                    router: InteractionRouter(transport: transport, fedByNode: true))
+                open = link
+                return link
+            } catch {
+                throw HubUnavailable("the hub's Matter node cannot open its UDP sockets: \(error)")
+            }
+        }
+        // Nothing of the hub's node survives a restart: its fabric and ACL are made from the authority each time.
+        await link.node.start(persist: { _ in }) { [router = link.router] exchange, message in
+            await router.deliver(exchange, message)
+        }
+        return link
+    }
+
+    /// Closes the hub's link: the node withdraws its advertisements and its sockets close, and every session on it
+    /// ends. The next `link()` opens a new one.
+    public func close() async {
+        let link = openLink.withLock { open in
+            defer { open = nil }
+            return open
+        }
+        await link?.node.shutdown()
+    }
+}
