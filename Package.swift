@@ -3,6 +3,8 @@ import PackageDescription
 
 // Layers (see ../shared/DESIGN.md): dependencies point down only.
 //   HomeCommandLine / home      the CLI
+//   HomeAPI                     the app library: values, queries, traits, the add-device flow, over a hub engine
+//   HomeEngine                  the hub of a home in a process: its operations, live nodes, its socket and clients
 //   HomeHub                     fabric authority, commissioner, node registry, store
 //   MatterDevice                the virtual device: its application clusters, simulation, state file and farm
 //   MatterNode                  a process's own Matter node: fabrics, sessions it accepts, the standard clusters
@@ -53,7 +55,7 @@ let package = Package(
         .target(name: "MatterFuzzing", dependencies: [
             "HTTPWebSocket",
             "MatterTLV", "MatterOnboarding", "MatterMessaging", "MatterCertificates", "MatterDiscovery", "MatterInteraction",
-            "MatterSecureChannel", "MatterCrypto", "MatterNode", "MatterDevice", "HomeAPI",
+            "MatterSecureChannel", "MatterCrypto", "MatterNode", "MatterDevice", "HomeEngine", "HomeAPI",
         ]),
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
@@ -66,9 +68,15 @@ let package = Package(
             "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
+        // The hub of a home in one process (`home serve`, or an app with no hub running): every hub operation carried out
+        // in one place, the live connections, the home's local socket (served, and its client).
+        .target(name: "HomeEngine", dependencies: [
+            "HomeHub", "MatterCertificates", "MatterCrypto", "MatterDataModel", "MatterInteraction", "MatterOnboarding",
+            "MatterPlatform", "MatterTLV",
+        ]),
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
-        .target(name: "HomeAPI", dependencies: ["HomeHub", "HTTPWebSocket", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
-        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub",
+        .target(name: "HomeAPI", dependencies: ["HomeEngine", "HomeHub", "HTTPWebSocket", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
+        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub", "HomeEngine",
                                                        "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterDevice"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
@@ -112,14 +120,14 @@ let package = Package(
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
-        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
+        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeEngine", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
                                                          "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterNodeTests", dependencies: ["MatterNode"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",
         ]),
-        .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterNode", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),
+        .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine", "HomeEngine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterNode", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),
         // VendorFixture/Generated is datamodel-generator output for the vendor IDL beside it.
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport"],
                     exclude: ["VendorFixture/AcmeClusters.matter"]),

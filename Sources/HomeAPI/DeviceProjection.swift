@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 import Synchronization
 

@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 import MatterDataModel
 import MatterTLV
@@ -70,7 +71,7 @@ public struct DeviceEvent<Event: ClusterEvent>: Sendable, Hashable {
             MalformedValueLog.shared.report(
                 HomeError(
                     .dataLoss,
-                    "node \(HomeContext.nodeDeviceID(nodeID)) endpoint \(event.endpoint) \(EventText.render(event)): the "
+                    "node \(HubEngine.nodeDeviceID(nodeID)) endpoint \(event.endpoint) \(EventText.render(event)): the "
                         + "reported fields do not decode as \(Event.name): \(error)"))
             return nil
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HomeEngine
 import HomeHub
 import MatterCrypto
 import MatterPlatform
@@ -25,7 +26,7 @@ public final class Home: Sendable {
         serving?.service.stop()
         context.close()
         // The hub's node goes with its last `Home`: its advertisements withdrawn, its sockets closed.
-        if case .embedded(let local) = context.backend { Task { [hub = local.hub] in await hub.close() } }
+        if case .embedded(let engine) = context.backend { Task { await engine.close() } }
     }
 
     /// The home model this `Home` reads: for the benchmarks, which feed it reports as a node's connection does.
@@ -91,9 +92,9 @@ public final class Home: Sendable {
                 throw HomeError(.unavailable, "\(error)")
             }
             let home = try await open(statePath: directory.path, configuration: configuration, lock: lock)
-            if case .embedded(let local) = home.context.backend {
+            if case .embedded(let engine) = home.context.backend {
                 let interfaces = configuration.networkInterfaces
-                Task { _ = await local.hub.finishInterruptedCommissionings(interfaces: interfaces) }
+                Task { _ = await engine.hub.finishInterruptedCommissionings(interfaces: interfaces) }
             }
             return home
         }
@@ -182,21 +183,22 @@ public final class Home: Sendable {
                 interfaces: configuration.networkInterfaces,
                 paaTrustStore: configuration.paaTrustStore ?? hub.directory.path + "/paa",
                 address: configuration.commissioningAddress, callerUID: callerUID)
-            context = try await HomeContext(
-                hub: hub, interfaces: configuration.networkInterfaces, settings: configuration.connectionSettings,
-                commissioning: settings)
+            context = HomeContext(
+                engine: try await HubEngine(
+                    hub: hub, interfaces: configuration.networkInterfaces, settings: configuration.connectionSettings,
+                    commissioning: settings))
         } catch {
             throw HomeError(opening: error)
         }
-        guard let lock else { return Home(context: context) }
-        let service = try HubService(context: context, group: configuration.hubSocketGroup)
+        guard let lock, case .embedded(let engine) = context.backend else { return Home(context: context) }
+        let service = try engine.serve(group: configuration.hubSocketGroup)
         return Home(context: context, serving: (lock, service))
     }
 
     /// Stops following devices live: every node's subscription and session end. A later subscription or command
     /// starts them again.
     public func disconnect() async {
-        if case .embedded(let local) = context.backend { await local.live.stop() }
+        if case .embedded(let engine) = context.backend { await engine.stopFollowing() }
     }
 
     /// What happens on the hub's socket while this process serves it: clients connecting, refused and gone, and their
@@ -211,8 +213,7 @@ public final class Home: Sendable {
     /// becomes its hub at once. A client `Home` only disconnects.
     @_spi(HomeCommandLine) public func stopServing() async {
         serving?.service.stop()
-        await disconnect()
-        if case .embedded(let local) = context.backend { await local.hub.close() }
+        if case .embedded(let engine) = context.backend { await engine.close() }
         serving?.lock.release()
     }
 
@@ -221,10 +222,7 @@ public final class Home: Sendable {
     /// soon as it appears. The hub's own node answers the devices of its fabric from the start, with or without any.
     /// Returns once every node present has had its first try.
     @_spi(HomeCommandLine) public func followEveryNode() async throws(HomeError) {
-        let (live, model) = (try context.embedded("following every node").live, context.model)
-        try await live.startNode()
-        live.followAdded(from: model.changes(.home))
-        await live.follow(Array(model.snapshot.devices.keys))
+        try await context.embedded("following every node").followEveryNode()
     }
 
     /// One device per application endpoint: `devices(enableMultipartDevices: false)`.

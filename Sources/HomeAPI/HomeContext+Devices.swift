@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 
 /// The home's devices as the API shows them: one per endpoint device of the model, or one per node.
@@ -24,7 +25,7 @@ extension HomeContext {
             let node = first.node
             return [
                 device(
-                    id: Self.nodeDeviceID(nodeID), name: node.name ?? node.productName ?? first.name,
+                    id: HubEngine.nodeDeviceID(nodeID), name: node.name ?? node.productName ?? first.name,
                     roomID: first.roomID, structureID: structureID(first.roomID), nodeID: nodeID, parts: records,
                     connectivity: connectivity, multipart: true)
             ]
@@ -59,10 +60,5 @@ extension HomeContext {
             sourceConnectivity: own.isEmpty && root.isEmpty ? .unknown : connectivity, types: types,
             parts: parts.map(\.id), nodeID: nodeID,
             isMultipart: multipart, context: self)
-    }
-
-    static func nodeDeviceID(_ nodeID: UInt64) -> String {
-        let hex = String(nodeID, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

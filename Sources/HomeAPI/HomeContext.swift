@@ -1,13 +1,13 @@
 import Foundation
+import HomeEngine
 import HomeHub
-import Synchronization
 
 /// What every value of one `Home` shares: where its operations run, the home model, and the projections the queries
 /// read. Reads come from memory; writes go to the hub, and the model has taken them in when the write returns.
 final class HomeContext: Sendable {
     enum Backend: Sendable {
         /// This process is the hub: it holds the store, the keys and the nodes' sessions.
-        case embedded(EmbeddedHub)
+        case embedded(HubEngine)
         /// Another process is the hub: requests go to it over its socket, and the model mirrors its own.
         case attached(HubClient)
     }
@@ -16,15 +16,9 @@ final class HomeContext: Sendable {
     let model: HomeModel
     let projection = DeviceProjection()
 
-    init(
-        hub: Hub, interfaces: [String], settings: NodeConnection.Settings, commissioning: CommissioningSettings
-    ) async throws(HubStoreError) {
-        let model = try await HomeModel(store: hub.store)
-        self.model = model
-        backend = .embedded(
-            EmbeddedHub(
-                hub: hub, live: LiveNodes(hub: hub, model: model, interfaces: interfaces, settings: settings),
-                commissioning: commissioning))
+    init(engine: HubEngine) {
+        model = engine.model
+        backend = .embedded(engine)
         observeModel()
     }
 
@@ -43,7 +37,7 @@ final class HomeContext: Sendable {
 
     /// The hub in this process, for what only the hub itself does (serving, following every node): from a client
     /// of another process's hub that is a `failedPrecondition` error naming `what`.
-    func embedded(_ what: @autoclosure () -> String) throws(HomeError) -> EmbeddedHub {
+    func embedded(_ what: @autoclosure () -> String) throws(HomeError) -> HubEngine {
         switch backend {
         case .embedded(let hub): return hub
         case .attached(let client):
@@ -59,10 +53,7 @@ final class HomeContext: Sendable {
         _ request: HubRequest, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
     ) async throws(HomeError) -> HubReply {
         switch backend {
-        case .embedded(let local):
-            try await execute(
-                request, caller: HubCaller(uid: local.commissioning.callerUID, process: ProcessIdentity.current()),
-                progress: progress)
+        case .embedded(let engine): try await engine.execute(request, progress: progress)
         case .attached(let client): try await client.send(request, progress: progress)
         }
     }
@@ -100,47 +91,5 @@ final class HomeContext: Sendable {
         if let failure = model.failure { throw HomeError(failure) }
         if let failure = model.mirroredFailure { throw HomeError(.dataLoss, failure) }
         if let lost = model.sourceLost { throw HomeError(.unavailable, lost) }
-    }
-
-    /// The structure a device without a room belongs to.
-    static func defaultStructureID(_ snapshot: HomeModel.Snapshot) throws(HomeError) -> String {
-        guard let id = snapshot.defaultStructureID else {
-            throw HomeError(.dataLoss, "the home has no structure: it needs its default one")
-        }
-        return id
-    }
-}
-
-/// The hub in this process: the hub itself (store, keys, transport), its live node connections, and how it
-/// commissions.
-struct EmbeddedHub: Sendable {
-    let hub: Hub
-    let live: LiveNodes
-    let commissioning: CommissioningSettings
-    let startedAt = Date()
-    /// How many clients its socket serves now.
-    let clients = ClientCount()
-    var store: HubStore { hub.store }
-
-    /// A write to the store; the model re-reads what it changed before this returns.
-    @discardableResult
-    func write<Result>(_ body: (HubStore) async throws(HubStoreError) -> Result) async throws(HomeError) -> Result {
-        do {
-            return try await body(store)
-        } catch {
-            throw HomeError(error)
-        }
-    }
-}
-
-/// How many clients the hub's socket serves now, as the service serving it counts them (none while it serves none).
-final class ClientCount: Sendable {
-    private let source = Mutex<(@Sendable () -> Int)?>(nil)
-
-    var value: Int { source.withLock { $0 }?() ?? 0 }
-
-    /// The service whose clients these are.
-    func count(with source: @escaping @Sendable () -> Int) {
-        self.source.withLock { $0 = source }
     }
 }

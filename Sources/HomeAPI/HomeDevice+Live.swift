@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 import MatterDataModel
 import MatterInteraction
@@ -59,13 +60,7 @@ extension HomeDevice {
 
 extension OnOffTrait {
     /// What `toggleFallingBackToOnOff()` sent.
-    public enum ToggleOutcome: Sendable, Hashable, Codable {
-        case toggled
-        /// On, the device being off (it does not accept Toggle).
-        case turnedOn
-        /// Off, the device being on (it does not accept Toggle).
-        case turnedOff
-    }
+    public typealias ToggleOutcome = HomeEngine.ToggleOutcome
 
     /// Toggle; for a device that does not accept it (its AcceptedCommandList lacks Toggle, or it refuses Toggle as
     /// an unsupported command: CircuitMatter lists it yet refuses it), On or Off, the opposite of its cached OnOff.

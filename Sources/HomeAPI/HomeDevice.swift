@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 
 /// A device of the home. With multipart devices off (the default) it is one application endpoint of a Matter node;

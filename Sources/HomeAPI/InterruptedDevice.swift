@@ -1,4 +1,5 @@
 import Foundation
+import HomeEngine
 import HomeHub
 
 /// A device whose adding was interrupted after it took the hub's credentials (the process adding it died, Matter Core
@@ -20,7 +21,7 @@ public struct InterruptedDevice: Identifiable, Hashable, Sendable {
     let context: HomeContext
 
     init(_ node: NodeRecord, context: HomeContext) {
-        id = HomeContext.nodeDeviceID(node.nodeID)
+        id = HubEngine.nodeDeviceID(node.nodeID)
         vendorID = node.vendorID
         productID = node.productID
         productName = node.productName
@@ -35,7 +36,7 @@ public struct InterruptedDevice: Identifiable, Hashable, Sendable {
     /// fabric back); nil when it left. Allowed to whoever may add devices to the default structure.
     @discardableResult
     public func remove() async throws(HomeError) -> String? {
-        let structureID = try HomeContext.defaultStructureID(context.model.snapshot)
+        let structureID = try HubEngine.defaultStructureID(context.model.snapshot)
         guard
             case .decommissioned(let fabricRemovalFailure) = try await context.perform(
                 .decommission(nodeID: nodeID, structureID: structureID))

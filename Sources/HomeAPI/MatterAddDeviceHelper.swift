@@ -1,4 +1,5 @@
 import Foundation
+import HomeEngine
 
 /// The helper-executable side of the add-device flow: one invocation per handler call, as
 /// `MatterAddDeviceHelperProcess` launches it. A helper's `main` is one line:

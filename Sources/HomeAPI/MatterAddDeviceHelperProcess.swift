@@ -1,4 +1,5 @@
 import Foundation
+import HomeEngine
 
 /// A handler that carries out each call in a separate helper executable (see `MatterAddDeviceHelper`), launched with
 /// the app group both processes share. A helper's failure comes back as the `HomeError` it printed.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPWebSocket
+import HomeEngine
 import HomeHub
 import MatterDataModel
 import MatterDiscovery
@@ -39,14 +40,14 @@ public final class MatterServerAPI: Sendable {
     }
 
     /// With a token, every request (`/info` too) must present it; without one, only loopback addresses are served.
-    init(context: HomeContext, listeningOn addresses: [SocketAddress], token: MatterServerToken?) throws(HomeError) {
+    init(engine: HubEngine, listeningOn addresses: [SocketAddress], token: MatterServerToken?) throws(HomeError) {
         if token == nil, let open = addresses.first(where: { !$0.isLoopback }) {
             throw HomeError(
                 .invalidArgument,
                 "listening on \(open), beyond loopback, needs a token that clients present (a token file): the "
                     + "Matter-server API drives every device of the home")
         }
-        let authority = try context.embedded("serving the Matter-server API").hub.authority
+        let authority = engine.hub.authority
         let serverInfo = Self.serverInfo(
             fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber)
         let clients = MatterServerClients()
@@ -57,7 +58,7 @@ public final class MatterServerAPI: Sendable {
                 listeners.append(
                     try TCPListener(address: address) { connection in
                         let client = MatterServerClient(
-                            connection: connection, serverInfo: serverInfo, context: context, token: token,
+                            connection: connection, serverInfo: serverInfo, engine: engine, token: token,
                             peers: clients)
                         let id = ObjectIdentifier(connection)
                         clients.clients.withLock { $0[id] = client }
@@ -139,7 +140,7 @@ final class MatterServerClient: Sendable {
 
     let connection: StreamConnection
     let serverInfo: String
-    let context: HomeContext
+    let engine: HubEngine
     private let token: MatterServerToken?
     let peers: MatterServerClients
     private let phase = Mutex(Phase.head([]))
@@ -154,13 +155,13 @@ final class MatterServerClient: Sendable {
     }
 
     init(
-        connection: StreamConnection, serverInfo: String, context: HomeContext, token: MatterServerToken?,
+        connection: StreamConnection, serverInfo: String, engine: HubEngine, token: MatterServerToken?,
         peers: MatterServerClients
     ) {
         self.peers = peers
         self.connection = connection
         self.serverInfo = serverInfo
-        self.context = context
+        self.engine = engine
         self.token = token
     }
 
@@ -211,7 +212,7 @@ final class MatterServerClient: Sendable {
     /// The node whole (node_updated), when the client listens and knows it.
     func sendNode(_ nodeID: UInt64) {
         if let test = peers.testNodes[nodeID] { return sendIfListening(Self.event("node_updated", test.json)) }
-        let snapshot = context.model.snapshot
+        let snapshot = engine.model.snapshot
         guard listening.withLock({ $0?.known[nodeID] != nil }), let node = MatterServerNodes.node(nodeID, snapshot)
         else { return }
         send(Self.event("node_updated", node))
@@ -406,6 +407,7 @@ extension Home {
     @_spi(HomeCommandLine) public func serveMatterServerAPI(
         listeningOn addresses: [SocketAddress], token: MatterServerToken? = nil
     ) throws(HomeError) -> MatterServerAPI {
-        try MatterServerAPI(context: context, listeningOn: addresses, token: token)
+        try MatterServerAPI(
+            engine: context.embedded("serving the Matter-server API"), listeningOn: addresses, token: token)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPWebSocket
+import HomeEngine
 import HomeHub
 import MatterDataModel
 import MatterDiscovery
@@ -97,15 +98,15 @@ extension MatterServerClient {
     /// The node the device becomes, once commissioned and followed: as python-matter-server answers, after the
     /// first subscription, so the node comes whole.
     func commissioned(code: String, address: SocketAddress?) async throws(HomeError) -> JSONValue {
-        let local = try context.embedded("commissioning through the Matter-server API")
+        let local = engine
         let request = HubRequest.DirectCommissioning(
             payload: code, address: address ?? local.commissioning.address,
             interfaces: local.commissioning.interfaces, paaTrustStore: local.commissioning.paaTrustStore,
             acceptUntrustedDevice: false, name: nil, room: nil)
-        guard case .commissioned(let device) = try await context.execute(.commissionDevice(request), caller: caller)
+        guard case .commissioned(let device) = try await engine.execute(.commissionDevice(request), caller: caller)
         else { throw HomeError(.internal, "the hub answered the commissioning with something else") }
-        _ = try? await local.live.connection(to: device.nodeID)
-        guard let node = MatterServerNodes.node(device.nodeID, context.model.snapshot) else {
+        _ = try? await engine.execute(.follow(nodeID: device.nodeID), caller: caller)
+        guard let node = MatterServerNodes.node(device.nodeID, engine.model.snapshot) else {
             throw HomeError(.unavailable, "the node left the home meanwhile")
         }
         return node
@@ -118,7 +119,7 @@ extension MatterServerClient {
     /// The devices in commissioning mode that answer on the hub's interfaces (DNS-SD `_matterc._udp`), as
     /// python-matter-server's CommissionableNodeData.
     func discover() async throws(HomeError) -> [CommissionableNode] {
-        let interfaces = try context.embedded("discovering devices").commissioning.interfaces
+        let interfaces = engine.commissioning.interfaces
         guard !interfaces.isEmpty else {
             throw HomeError(
                 .failedPrecondition,
@@ -219,7 +220,7 @@ extension MatterServerClient {
                     "only the enhanced window (option 1) with the hub's own discriminator and 1000 iterations is built")
             )
         }
-        let snapshot = context.model.snapshot
+        let snapshot = engine.model.snapshot
         guard let record = snapshot.devices[nodeID]?.first else { return send(Self.unknownNode(id, nodeID)) }
         let structureID =
             record.roomID.flatMap { room in snapshot.rooms.first { $0.id == room }?.structureID }
@@ -230,7 +231,7 @@ extension MatterServerClient {
         work { [self] in
             do throws(HomeError) {
                 guard
-                    case .window(let window) = try await context.execute(
+                    case .window(let window) = try await engine.execute(
                         .openCommissioningWindow(device, seconds: UInt16(timeout)), caller: caller),
                     let passcode = try? SetupPayload(parsing: window.manualCode).passcode
                 else { return send(Self.error(id, .unknown, "the hub answered something else")) }

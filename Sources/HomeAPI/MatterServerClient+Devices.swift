@@ -1,5 +1,6 @@
 import Foundation
 import HTTPWebSocket
+import HomeEngine
 import HomeHub
 import MatterDataModel
 import MatterDiscovery
@@ -56,7 +57,7 @@ extension MatterServerClient {
             return send(Self.missing(id, "cluster_id"))
         }
         guard let name = args["command_name"]?.string else { return send(Self.missing(id, "command_name")) }
-        let snapshot = context.model.snapshot
+        let snapshot = engine.model.snapshot
         guard snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         guard MatterServerNodes.isAvailable(nodeID, snapshot) else {
             return send(Self.error(id, .notReady(nodeID)))
@@ -98,7 +99,7 @@ extension MatterServerClient {
         work { [self] in
             do throws(HomeError) {
                 guard
-                    case .invoked(let responseID, let responseFields) = try await context.execute(
+                    case .invoked(let responseID, let responseFields) = try await engine.execute(
                         .invoke(invocation), caller: caller)
                 else { return send(Self.reply(id, "null")) }
                 guard let responseID, let responseFields else { return send(Self.reply(id, "null")) }
@@ -119,7 +120,7 @@ extension MatterServerClient {
         _ id: String, nodeID: UInt64, path: (endpoint: UInt16, cluster: UInt32, attribute: UInt32),
         value: MatterServerRequest.Argument
     ) {
-        let snapshot = context.model.snapshot
+        let snapshot = engine.model.snapshot
         guard snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         guard MatterServerNodes.isAvailable(nodeID, snapshot) else {
             return send(Self.error(id, .notReady(nodeID)))
@@ -145,7 +146,7 @@ extension MatterServerClient {
             timedWindowMilliseconds: attribute.requiresTimedWrite ? Self.specTimedWindowMilliseconds : nil)
         work { [self] in
             do throws(HomeError) {
-                guard case .written(let status) = try await context.execute(.writeAttribute(request), caller: caller)
+                guard case .written(let status) = try await engine.execute(.writeAttribute(request), caller: caller)
                 else {
                     return send(Self.error(id, .unknown, "the hub answered the write with something else"))
                 }
@@ -211,7 +212,7 @@ extension MatterServerClient {
             }.sorted { $0.key < $1.key }
             return send(Self.reply(id, JSONValue.object(values.map { ($0.key, $0.value) }).rendered))
         }
-        let snapshot = context.model.snapshot
+        let snapshot = engine.model.snapshot
         guard snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         let cache = snapshot.views[nodeID]?.cache ?? AttributeCache()
         let values = cache.paths.filter { path in

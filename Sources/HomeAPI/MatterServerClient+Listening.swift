@@ -1,5 +1,6 @@
 import Foundation
 import HTTPWebSocket
+import HomeEngine
 import HomeHub
 import MatterDataModel
 import MatterDiscovery
@@ -15,8 +16,8 @@ extension MatterServerClient {
     /// the same state. The reply is queued before the listener can send anything: python-matter-server's client
     /// reads the first message after its request as the reply (§9.1), so an event before it would break the client.
     func startListening(_ id: String) {
-        let changes = context.model.changes(.all)
-        let snapshot = context.model.snapshot
+        let changes = engine.model.changes(.all)
+        let snapshot = engine.model.snapshot
         let known = Dictionary(uniqueKeysWithValues: snapshot.devices.keys.map { ($0, KnownNode($0, snapshot)) })
         let reply = Self.reply(id, JSONValue.array(MatterServerNodes.all(snapshot) + peers.testNodes.all).rendered)
         let begun = listening.withLock { listening -> Bool in
@@ -42,7 +43,7 @@ extension MatterServerClient {
     /// has the new endpoint's attributes when it hears of it; attribute_updated is sent only for endpoints the client
     /// knows.
     func forward(_ update: HomeModel.Update) {
-        let snapshot = context.model.snapshot
+        let snapshot = engine.model.snapshot
         var events: [String] = []
         listening.withLock { listening in
             guard var state = listening else { return }

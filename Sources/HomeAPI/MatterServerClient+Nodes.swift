@@ -1,5 +1,6 @@
 import Foundation
 import HTTPWebSocket
+import HomeEngine
 import HomeHub
 import MatterDataModel
 import MatterDiscovery
@@ -12,7 +13,7 @@ import MatterTLV
 // one, and what a test node answers.
 extension MatterServerClient {
     func getNodes(_ id: String, _ args: Arguments) {
-        let model = context.model
+        let model = engine.model
         let onlyAvailable = args["only_available"]?.bool ?? false
         let tests = peers.testNodes.all.filter { node in
             !onlyAvailable || node.member("available") == .bool(true)
@@ -22,7 +23,7 @@ extension MatterServerClient {
     }
 
     func getNode(_ id: String, _ args: Arguments) {
-        let model = context.model
+        let model = engine.model
         guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
         guard let node = MatterServerNodes.node(nodeID, model.snapshot) else {
             return send(Self.unknownNode(id, nodeID))
@@ -31,7 +32,7 @@ extension MatterServerClient {
     }
 
     func getNodeIpAddresses(_ id: String, _ args: Arguments) {
-        let model = context.model
+        let model = engine.model
         guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
         guard let node = model.snapshot.devices[nodeID]?.first?.node else {
             return send(Self.unknownNode(id, nodeID))
@@ -41,14 +42,14 @@ extension MatterServerClient {
     }
 
     func removeNode(_ id: String, _ args: Arguments) {
-        let model = context.model
+        let model = engine.model
         guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
         guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         work { [self] in
             do throws(HomeError) {
                 // Removing a node is allowed to whoever may add devices to the home's structure: the hub's owner.
-                let structureID = try HomeContext.defaultStructureID(context.model.snapshot)
-                _ = try await context.execute(
+                let structureID = try HubEngine.defaultStructureID(engine.model.snapshot)
+                _ = try await engine.execute(
                     .decommission(nodeID: nodeID, structureID: structureID), caller: caller)
                 send(Self.reply(id, "null"))
             } catch {
@@ -58,14 +59,14 @@ extension MatterServerClient {
     }
 
     func interviewNode(_ id: String, _ args: Arguments) {
-        let model = context.model
+        let model = engine.model
         // Answered once the node was read again; the node follows whole (node_updated) to every listening
         // client, as python-matter-server sends it after an interview.
         guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
         guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         work { [self] in
             do throws(HomeError) {
-                _ = try await context.execute(.interview(nodeID: nodeID), caller: caller)
+                _ = try await engine.execute(.interview(nodeID: nodeID), caller: caller)
                 send(Self.reply(id, "null"))
                 peers.interviewed(nodeID)
             } catch {
@@ -75,7 +76,7 @@ extension MatterServerClient {
     }
 
     func pingNode(_ id: String, _ args: Arguments) {
-        let model = context.model
+        let model = engine.model
         guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
         guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         work { [self] in send(Self.reply(id, await ping(nodeID).rendered)) }
@@ -114,11 +115,11 @@ extension MatterServerClient {
 
     /// `{"<address>": reached}`: the hub's own live session answering a read (python-matter-server pings each address).
     func ping(_ nodeID: UInt64) async -> JSONValue {
-        let address = context.model.snapshot.devices[nodeID]?.first?.node.addresses.first
+        let address = engine.model.snapshot.devices[nodeID]?.first?.node.addresses.first
         do {
             let caller = HubCaller(uid: getuid(), process: .current())
             guard
-                case .pinged(let reached, _, _, _) = try await context.execute(
+                case .pinged(let reached, _, _, _) = try await engine.execute(
                     .ping(nodeID: nodeID, reads: 1), caller: caller)
             else { return .object([]) }
             return .object([(reached.host, .bool(true))])

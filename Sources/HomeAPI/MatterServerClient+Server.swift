@@ -1,5 +1,6 @@
 import Foundation
 import HTTPWebSocket
+import HomeEngine
 import HomeHub
 import MatterDataModel
 import MatterDiscovery
@@ -23,7 +24,7 @@ extension MatterServerClient {
     }
 
     func diagnostics(_ id: String, _ args: Arguments) {
-        let model = context.model
+        let model = engine.model
         let snapshot = model.snapshot
         let events = snapshot.recentEvents.flatMap { nodeID, events in events.map { (nodeID, $0) } }
             .sorted { $0.1.number < $1.1.number }.suffix(25).map { Self.nodeEvent($0.0, $0.1) }
@@ -36,7 +37,7 @@ extension MatterServerClient {
 
     /// `check_node_update` and `update_node`: there is no OTA source to look in yet.
     func refuseUpdate(_ id: String, _ args: Arguments, command: String) {
-        let model = context.model
+        let model = engine.model
         guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
         guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         // UpdateCheckError (10) and UpdateError (11): there is nowhere to look for or get a new version.
@@ -57,7 +58,7 @@ extension MatterServerClient {
     }
 
     func importTestNode(_ id: String, _ args: Arguments) {
-        let model = context.model
+        let model = engine.model
         guard let dump = args["dump"]?.string else { return send(Self.missing(id, "dump")) }
         do throws(MatterServerTestNodes.Invalid) {
             let imported = try peers.testNodes.importNodes(
@@ -81,7 +82,7 @@ extension MatterServerClient {
         default: return send(Self.missing(id, "filter_vendors"))
         }
         var names: [UInt64: String] = [:]
-        for view in context.model.snapshot.views.values {
+        for view in engine.model.snapshot.views.values {
             guard let vendorID = try? view.cache.value(BasicInformationCluster.Attributes.vendorID, endpoint: 0),
                 let name = try? view.cache.value(BasicInformationCluster.Attributes.vendorName, endpoint: 0),
                 wanted?.contains(UInt64(vendorID)) ?? true

@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 
 // The Matter-server API's commands, one entry each (python-matter-server's schema 11, `../shared/protocols/matter-server-ws.md`):

@@ -1,4 +1,5 @@
 import Foundation
+import HomeEngine
 import HomeHub
 import MatterDataModel
 import MatterInteraction

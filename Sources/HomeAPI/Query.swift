@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 
 /// A live query over the home: its devices, rooms or structures.

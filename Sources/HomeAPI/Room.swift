@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 
 /// A room of a structure. Room names are unique in the home, whatever their case.

@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 
 /// One semantic tag of an endpoint (Matter Core §9.5.6.5 Descriptor TagList): what tells apart the parts of a device

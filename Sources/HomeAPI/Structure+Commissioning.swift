@@ -1,4 +1,5 @@
 import Foundation
+import HomeEngine
 import HomeHub
 
 /// Adding Matter devices to the structure: prepare a session, perform a `MatterAddDeviceRequest`, then complete or cancel.

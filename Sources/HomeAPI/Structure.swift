@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 
 /// A home's structure (a house, a flat): it holds rooms. The hub has one, "Home", from its first start.

@@ -1,3 +1,4 @@
+import HomeEngine
 import MatterDataModel
 
 /// A Matter cluster on one endpoint of a device, as the Home API shows it. The generated traits (`OnOffTrait`,

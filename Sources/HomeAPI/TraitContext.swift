@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 import MatterDataModel
 import MatterInteraction
@@ -35,7 +36,7 @@ public struct TraitContext: Sendable, Hashable {
             let cluster = ClusterRegistry.standard.describe(cluster: attribute.cluster)
             throw HomeError(
                 .dataLoss,
-                "node \(HomeContext.nodeDeviceID(snapshot.nodeID)) endpoint \(snapshot.endpoint) \(cluster) "
+                "node \(HubEngine.nodeDeviceID(snapshot.nodeID)) endpoint \(snapshot.endpoint) \(cluster) "
                     + "\(attribute.name): the reported value does not decode as its type: \(error)")
         }
     }

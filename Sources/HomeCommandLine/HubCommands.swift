@@ -1,5 +1,6 @@
 import Foundation
 @_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeEngine
 import HomeHub
 import MatterCertificates
 import MatterDiscovery

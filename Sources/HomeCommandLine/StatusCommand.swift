@@ -1,5 +1,6 @@
 import Foundation
 @_spi(HomeCommandLine) import HomeAPI
+import HomeEngine
 import HomeHub
 
 /// `home status`: the hub serving the home, if one does: its PID, how long it has run, its nodes online and offline,

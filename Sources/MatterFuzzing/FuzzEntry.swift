@@ -1,5 +1,6 @@
 import HTTPWebSocket
 @_spi(Fuzzing) import HomeAPI
+@_spi(Fuzzing) import HomeEngine
 import MatterCertificates
 import MatterCrypto
 import MatterDevice

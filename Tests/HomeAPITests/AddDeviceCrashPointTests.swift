@@ -6,6 +6,7 @@ import MatterTestSupport
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 @_spi(CrashTesting) @testable import HomeHub
 
 /// The add-device flow's commissioning killed right after each step in turn (its session's owner dies with it), then

@@ -3,6 +3,7 @@ import MatterTLV
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 @testable import HomeHub
 
 @Suite struct DeviceProjectionTests {

@@ -9,6 +9,7 @@ import MatterTLV
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 /// The Home API over a live node: our virtual device (an On/Off light on endpoint 1), commissioned by the hub over
 /// loopback with no mDNS, then followed through `Home`. Serialized: each live home polls its transport, and three at

@@ -3,6 +3,7 @@ import MatterDataModel
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 @Suite struct DeviceTypeControllerTests {
     @Test func containsAndGetFollowTheStoredDeviceTypes() async throws {

@@ -4,6 +4,7 @@ import MatterInteraction
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 @testable import HomeHub
 
 /// Events over a live node: the virtual switch panel, whose buttons press and release on their own every few

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 @Suite struct HomeConfigurationTests {
     @Test func anAppGroupNamesADirectoryUnderTheDataDirectory() throws {

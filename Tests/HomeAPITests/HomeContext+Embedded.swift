@@ -1,10 +1,11 @@
 import HomeHub
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 /// The tests' way into the embedded hub of a `Home` they opened themselves (never attached to another process).
 extension HomeContext {
-    var local: EmbeddedHub {
+    var local: HubEngine {
         guard case .embedded(let local) = backend else { preconditionFailure("the test's home is attached to a hub") }
         return local
     }

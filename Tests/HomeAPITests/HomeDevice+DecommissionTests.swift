@@ -4,6 +4,7 @@ import MatterDevice
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 /// Removing devices from the home, against our virtual devices on loopback. Serialized like the other live suites.
 @Suite(.serialized) struct HomeDeviceDecommissionTests {

@@ -8,6 +8,7 @@ import MatterPlatform
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 /// Sharing over a live node: our virtual light, commissioned by the home's hub, opened to a second hub.
 @Suite(.serialized) struct HomeDeviceSharingTests {

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 /// A home on a fresh temporary state directory, and a second connection to its store that adds devices the way the
 /// commissioner does. The directory is removed when the body returns.

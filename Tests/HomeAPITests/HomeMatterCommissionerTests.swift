@@ -4,6 +4,7 @@ import MatterDevice
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 @Suite struct HomeMatterCommissionerTests {
     @Test("construction fails when the app group container does not exist, or holds no hub state")

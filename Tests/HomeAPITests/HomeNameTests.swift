@@ -4,6 +4,7 @@ import MatterPlatform
 import Testing
 
 @_spi(HomeCommandLine) @testable import HomeAPI
+@testable import HomeEngine
 
 @Suite struct HomeNameTests {
     @Test func longNamesAreCutAtSixtyCodePointsNotGraphemesOrBytes() throws {

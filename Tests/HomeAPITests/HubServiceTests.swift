@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 
 @_spi(HomeCommandLine) @testable import HomeAPI
+@testable import HomeEngine
 
 /// One hub process serving its home on the local socket, and clients of it (here in the same test process, through
 /// the socket all the same): what a client sees and does goes through the hub's one session to each node.

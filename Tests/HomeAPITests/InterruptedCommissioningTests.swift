@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @_spi(HomeCommandLine) @testable import HomeAPI
+@testable import HomeEngine
 @testable import HomeHub
 
 /// A commissioning whose process died after CommissioningComplete, before its final store write: the device holds
@@ -111,7 +112,7 @@ import Testing
             let fixture = try await Self.interruptedAfterCommissioningComplete(in: directory)
             let nodeID = try #require(try await fixture.storedNodeIDs().first)
             let interrupted = try await fixture.home.interruptedDevices().list()
-            #expect(interrupted.map(\.id) == [HomeContext.nodeDeviceID(nodeID)])
+            #expect(interrupted.map(\.id) == [HubEngine.nodeDeviceID(nodeID)])
             let device = try #require(interrupted.first)
             #expect(device.vendorID == fixture.device.setupPayload.vendorID)
             #expect(device.lastStep == CommissioningStep.interview.description)

@@ -4,6 +4,7 @@ import MatterTestSupport
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 /// The built executables (`swift build` puts them beside the test bundle).
 func builtExecutable(_ name: String) throws -> String {

@@ -10,6 +10,7 @@ import MatterTestSupport
 import Testing
 
 @_spi(HomeCommandLine) @testable import HomeAPI
+@testable import HomeEngine
 
 /// The Matter-server API's first step on a real TCP socket on loopback: `/info`, the WebSocket handshake,
 /// `server_info` first, and the protocol's errors for what is not built yet.

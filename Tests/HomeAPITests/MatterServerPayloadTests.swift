@@ -4,6 +4,7 @@ import MatterTLV
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 /// Name-keyed payloads to TLV and back, through the generated field tables (facts §3: CHIP Python field names).
 @Suite struct MatterServerPayloadTests {

@@ -2,6 +2,7 @@ import HomeHub
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 @Suite struct QueryTests {
     @Test func listIsTheFirstValueOfBatched() async throws {

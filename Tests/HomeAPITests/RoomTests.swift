@@ -2,6 +2,7 @@ import HomeHub
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 @Suite struct RoomTests {
     @Test func roomsAreCreatedRenamedAndDeletedInTheStore() async throws {

@@ -7,6 +7,7 @@ import MatterPlatform
 import Testing
 
 @_spi(HomeCommandLine) @testable import HomeAPI
+@testable import HomeEngine
 
 /// Fifty nodes on one hub, kept short: a farm of every kind on loopback, all commissioned at once through the hub
 /// (which runs `Hub.concurrentCommissionings` side by side), followed live; after the farm stops and starts again on its state, no node is left offline.

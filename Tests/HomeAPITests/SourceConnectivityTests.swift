@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 @Suite struct SourceConnectivityTests {
     typealias State = SourceConnectivity.ConnectivityState

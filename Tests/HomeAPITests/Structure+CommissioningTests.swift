@@ -5,6 +5,7 @@ import MatterTestSupport
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 @testable import HomeHub
 
 @Suite("Structure: prepare, complete and cancel an add-device session")

@@ -4,6 +4,7 @@ import MatterTLV
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 /// Generated traits read from a fabricated attribute cache, as a node's reports would leave it.
 @Suite struct TraitCollectionTests {

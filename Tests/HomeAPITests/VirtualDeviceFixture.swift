@@ -6,6 +6,7 @@ import MatterPlatform
 import Testing
 
 @testable import HomeAPI
+@testable import HomeEngine
 
 /// Our own virtual device on loopback (no mDNS) and a home in one temporary directory whose configuration points
 /// commissioning at the device's address and trusts the device's development PAA (in the state directory's `paa/`).

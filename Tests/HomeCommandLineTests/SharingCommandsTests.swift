@@ -3,6 +3,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeCommandLine
+@testable import HomeEngine
 
 @Suite struct SharingCommandsTests {
     @Test func badInputExits2AndAnUnreachableDeviceExits1SayingWhy() async throws {

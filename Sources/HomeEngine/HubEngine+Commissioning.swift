@@ -5,7 +5,7 @@ import MatterOnboarding
 
 /// The add-device flow, removal and grants as the hub carries them out, for its own `Home` and for its clients: who
 /// may add devices, which session is open and whose it is, what commissioning and removal do to the store.
-extension EmbeddedHub {
+extension HubEngine {
     func executeCommissioning(
         _ request: HubRequest, caller: HubCaller, model: HomeModel
     ) async throws(HomeError) -> HubReply {
@@ -28,7 +28,7 @@ extension EmbeddedHub {
             let now = Date()
             let session = CommissioningSessionRecord(
                 id: UUID().uuidString, structureID: structureID, owner: owner,
-                deadline: now.addingTimeInterval(Double(HomeTiming.commissioningSession.components.seconds)),
+                deadline: now.addingTimeInterval(Double(HubEngineTiming.commissioningSession.components.seconds)),
                 interfaces: commissioning.interfaces, paaTrustStore: commissioning.paaTrustStore)
             try await write { store async throws(HubStoreError) in
                 try await store.openCommissioningSession(session, now: now)

@@ -3,7 +3,7 @@ import MatterPlatform
 
 /// How the hub's errors become `HomeError`s: the code says what kind of failure it is, the message keeps the hub's words.
 extension HomeError {
-    init(_ error: HubStoreError) {
+    package init(_ error: HubStoreError) {
         let code: Code =
             switch error {
             case .database(let database): Self.code(of: database)
@@ -18,7 +18,7 @@ extension HomeError {
         self.init(code, error.description)
     }
 
-    init(_ error: StateDirectoryError) {
+    package init(_ error: StateDirectoryError) {
         let code: Code =
             switch error {
             case .emptyPath: .invalidArgument
@@ -29,7 +29,7 @@ extension HomeError {
     }
 
     /// Any error from opening or using the hub. Errors the hub's layers define are mapped by kind; anything else is a bug.
-    init(opening error: any Error) {
+    package init(opening error: any Error) {
         switch error {
         case let error as HomeError: self = error
         case let error as HubStoreError: self.init(error)

@@ -5,17 +5,6 @@ import MatterInteraction
 import MatterPlatform
 import Synchronization
 
-extension HomeModel.NodeView {
-    /// Our hub's own session to the node: direct. Online while the subscription lives, offline once it is lost.
-    var connectivity: SourceConnectivity {
-        switch state {
-        case .online: SourceConnectivity(connectivityState: .online, dataSourceLocality: .direct)
-        case .offline: SourceConnectivity(connectivityState: .offline, dataSourceLocality: .direct)
-        case .connecting: SourceConnectivity(connectivityState: .unknown, dataSourceLocality: .direct)
-        }
-    }
-}
-
 /// The hub's live connections as the Home API sees them. Nothing connects until a device type is subscribed or a
 /// command is sent; from then on the node's connection is kept up, and every change it reports (attributes,
 /// connectivity) goes into the home model, which tells the queries that follow that node.
@@ -44,7 +33,7 @@ final class LiveNodes: Sendable {
     }
 
     /// The node's connection, started on first use; returns once it is online or has failed its first attempt (or
-    /// after `HomeTiming.firstContact`), with the node's view in the model up to date.
+    /// after `HubEngineTiming.firstContact`), with the node's view in the model up to date.
     func connection(to nodeID: UInt64) async throws(HomeError) -> NodeConnection {
         let connection = try await start(nodeID)
         await Self.waitAtMostFirstContact { try? await connection.connected() }
@@ -62,7 +51,7 @@ final class LiveNodes: Sendable {
     }
 
     /// Starts following every node of `nodeIDs`, each shown at once from its stored cache, and returns once each has
-    /// had its first try (or after `HomeTiming.firstContact`). One wait for all: a large home's cold start holds no
+    /// had its first try (or after `HubEngineTiming.firstContact`). One wait for all: a large home's cold start holds no
     /// task per node while its connections take their turns.
     func follow(_ nodeIDs: [UInt64]) async {
         let changes = model.changes(.home)
@@ -93,11 +82,11 @@ final class LiveNodes: Sendable {
         }
     }
 
-    /// Returns once `wait` has, or once `HomeTiming.firstContact` has passed.
+    /// Returns once `wait` has, or once `HubEngineTiming.firstContact` has passed.
     private static func waitAtMostFirstContact(_ wait: @escaping @Sendable () async -> Void) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await wait() }
-            group.addTask { try? await Task.sleep(for: HomeTiming.firstContact) }
+            group.addTask { try? await Task.sleep(for: HubEngineTiming.firstContact) }
             await group.next()
             group.cancelAll()
         }
@@ -108,7 +97,7 @@ final class LiveNodes: Sendable {
     private func checkReachable(_ nodeID: UInt64) throws(HomeError) {
         // A device removed meanwhile (by this process or another): nothing to connect to, ever.
         guard let node = model.devices(of: nodeID)?.first?.node else {
-            throw HomeError(.notFound, "node \(HomeContext.nodeDeviceID(nodeID)) is no longer in the home")
+            throw HomeError(.notFound, "node \(HubEngine.nodeDeviceID(nodeID)) is no longer in the home")
         }
         guard node.addresses.isEmpty && interfaces.isEmpty else { return }
         let reason = "no address is known for it and no network interface is configured to look it up"
@@ -118,7 +107,7 @@ final class LiveNodes: Sendable {
                 view: HomeModel.NodeView(cache: AttributeCache(), state: .offline(since: Date(), reason: reason)),
                 changed: [])
         }
-        throw HomeError(.unavailable, "node \(HomeContext.nodeDeviceID(nodeID)): \(reason)")
+        throw HomeError(.unavailable, "node \(HubEngine.nodeDeviceID(nodeID)): \(reason)")
     }
 
     /// Stops following one node (it is leaving the home) and drops what was known of it.

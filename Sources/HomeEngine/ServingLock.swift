@@ -5,16 +5,16 @@ import Synchronization
 /// The one hub serving a home: an exclusive lock (`flock`) on `hub.lock` in the state directory, held for the life of
 /// the process that serves it and released by the kernel when that process dies, however it dies; the file names
 /// the holder's PID so a second one can say who serves the home.
-final class ServingLock: Sendable {
+public final class ServingLock: Sendable {
     private let descriptor: Int32
     private let released = Mutex(false)
 
-    enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Another process serves the home (its PID, when it could be read).
         case held(directory: String, pid: Int32?)
         case cannotOpen(path: String, reason: String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .held(let directory, let pid?): "a hub already serves \(directory) (PID \(pid))"
             case .held(let directory, nil): "a hub already serves \(directory)"
@@ -24,7 +24,7 @@ final class ServingLock: Sendable {
     }
 
     /// Takes the lock of the home in `directory`, or fails at once naming who holds it.
-    init(directory: String) throws(Failure) {
+    public init(directory: String) throws(Failure) {
         let path = directory + "/hub.lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
@@ -42,7 +42,7 @@ final class ServingLock: Sendable {
     }
 
     /// Releases the lock (once): the home may be served by another process from now on.
-    func release() {
+    public func release() {
         guard
             released.withLock({ released in
                 defer { released = true }; return !released

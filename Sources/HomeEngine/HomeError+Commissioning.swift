@@ -3,7 +3,7 @@ import MatterPlatform
 
 /// How a failed add-device step becomes a `HomeError`: the code says what went wrong, the message names the step and the reason.
 extension HomeError {
-    init(commissioning error: any Error) {
+    package init(commissioning error: any Error) {
         switch error {
         case let error as HomeError:
             self = error

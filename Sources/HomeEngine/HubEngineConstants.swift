@@ -1,5 +1,5 @@
-/// Every timing of the Home API, with the reason for its value.
-enum HomeTiming {
+/// Every timing of the hub engine, with the reason for its value.
+enum HubEngineTiming {
     /// How long a new subscription waits for the device's first report before emitting what is known: a device on the
     /// local network answers within a second; one that cannot be found is shown (as not online) rather than waited for.
     static let firstContact: Duration = .seconds(2)
@@ -11,8 +11,11 @@ enum HomeTiming {
     /// of a thousand nodes in well under a second); one that holds its socket without answering (stopped in a debugger,
     /// hung) is given up on.
     static let hubWelcome: Duration = .seconds(5)
-    /// How often `Home.connect` looks again for a hub that holds the home's lock but has not bound its socket yet (it
-    /// is starting: opening its store takes milliseconds), and how long between looks: half a second in all.
-    static let hubStartAttempts = 10
-    static let hubStartRetry: Duration = .milliseconds(50)
+}
+
+/// Every limit of the hub engine, with the reason for its value.
+enum HubEngineLimits {
+    /// Names of devices, rooms and structures, in Unicode code points: the limit the Home APIs this one follows set,
+    /// and short enough for any screen. Longer names are cut to it, not refused.
+    static let nameCodePoints = 60
 }

@@ -3,7 +3,7 @@ import MatterInteraction
 
 /// How a live connection's errors become `HomeError`s.
 extension HomeError {
-    init(_ error: NodeConnectionError, command: String) {
+    package init(_ error: NodeConnectionError, command: String) {
         let code: Code =
             switch error {
             case .unreachable, .stopped: .unavailable

@@ -1,10 +1,10 @@
-/// The names of devices, rooms and structures: at most `HomeLimits.nameCodePoints` Unicode code points (longer names
+/// The names of devices, rooms and structures: at most `HubEngineLimits.nameCodePoints` Unicode code points (longer names
 /// are cut there, even inside a grapheme cluster, without error), with a visible character, and without control
 /// characters: a name is printed in terminals and tables, where a newline breaks a row and an escape sequence or a
 /// bidirectional override changes what the user reads.
-enum HomeName {
-    static func validated(_ name: String, naming what: String) throws(HomeError) -> String {
-        let scalars = name.unicodeScalars.prefix(HomeLimits.nameCodePoints)
+package enum HomeName {
+    package static func validated(_ name: String, naming what: String) throws(HomeError) -> String {
+        let scalars = name.unicodeScalars.prefix(HubEngineLimits.nameCodePoints)
         if let control = scalars.first(where: isControl) {
             throw HomeError(
                 .invalidArgument,

@@ -8,7 +8,7 @@ import Synchronization
 /// every change, and has its requests carried out here exactly as this process's own `Home` has. A client that
 /// breaks the protocol (a frame over the limit, one that does not decode, a request before its hello, another
 /// version) is told why and disconnected; the others are served on.
-final class HubService: Sendable {
+public final class HubService: Sendable {
     private struct Client {
         let connection: StreamConnection
         var decoder = FrameDecoder(limit: HubProtocol.clientMessageLimit)
@@ -21,25 +21,23 @@ final class HubService: Sendable {
         var listener: UnixStreamListener?
     }
 
-    private let context: HomeContext
-    private let local: EmbeddedHub
+    private let engine: HubEngine
     private let state = Mutex(State())
     /// One line per client event (connected, refused, gone) and request: what `home serve --log-level debug` prints.
-    let activity: AsyncStream<String>
+    public let activity: AsyncStream<String>
     private let say: AsyncStream<String>.Continuation
     /// Encodes and queues what goes out, in order: a batch of changes always leaves before the reply of the request
     /// that caused it, and encoding never holds the model's lock.
     private let outgoing = DispatchQueue(label: "swift-home.hub-service.outgoing")
 
-    /// Starts serving `home`'s hub on `hub.socket` in its state directory: owner-only, or readable and writable by
+    /// Starts serving `engine`'s hub on `hub.socket` in its state directory: owner-only, or readable and writable by
     /// `group` as well. The caller holds the state directory's serving lock.
-    init(context: HomeContext, group: gid_t? = nil) throws(HomeError) {
-        self.context = context
-        local = try context.embedded("serving the hub")
+    init(engine: HubEngine, group: gid_t? = nil) throws(HomeError) {
+        self.engine = engine
         (activity, say) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let path = (local.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
-        local.clients.count { [weak self] in self?.clientCount ?? 0 }
-        context.model.observe { [weak self] snapshot, changes in
+        let path = (engine.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
+        engine.clients.count { [weak self] in self?.clientCount ?? 0 }
+        engine.model.observe { [weak self] snapshot, changes in
             self?.broadcast(changes, snapshot: snapshot)
         }
         let listener: UnixStreamListener
@@ -56,13 +54,13 @@ final class HubService: Sendable {
 
     /// The socket clients connect to.
     var socketPath: String {
-        (local.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
+        (engine.hub.directory.path as NSString).appendingPathComponent(HubProtocol.socketName)
     }
 
     var clientCount: Int { state.withLock { $0.clients.count } }
 
     /// Stops accepting and disconnects every client (their calls then fail `unavailable`).
-    func stop() {
+    public func stop() {
         let (listener, clients) = state.withLock { state in
             defer { state = State() }
             return (state.listener, state.clients.values.map(\.connection))
@@ -136,8 +134,8 @@ final class HubService: Sendable {
     /// Sends the model as it is now and starts the client's changes from exactly there: both under the model's lock,
     /// so no batch is missed or sent twice.
     private func welcome(_ id: ObjectIdentifier, _ connection: StreamConnection) {
-        let status = context.status(of: local)
-        let model = context.model
+        let status = engine.status()
+        let model = engine.model
         model.withSnapshotAndFailure { snapshot, failure in
             state.withLock { $0.clients[id]?.welcomed = true }
             // Read under the same lock: a failure set or cleared later comes as a change.
@@ -173,7 +171,7 @@ final class HubService: Sendable {
             let outgoing = outgoing
             message = .reply(
                 id: number,
-                try await context.execute(request, caller: caller) { line in
+                try await engine.execute(request, caller: caller) { line in
                     outgoing.async {
                         connection.send(HubProtocol.encode(HubProtocol.HubMessage.progress(id: number, line)))
                     }

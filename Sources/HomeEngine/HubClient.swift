@@ -7,11 +7,11 @@ import Synchronization
 /// requests in flight. Once the hub goes away, every request in flight and every later one fails `unavailable`
 /// naming it, and live queries fail the same way: a client does not resume on a hub started later (its `Home` is
 /// gone with its hub; connect again).
-final class HubClient: Sendable {
-    let model: HomeModel
+public final class HubClient: Sendable {
+    public let model: HomeModel
     /// The hub as it was when this client attached.
-    let status: HubStatus
-    let stateDirectory: String
+    public let status: HubStatus
+    public let stateDirectory: String
     private let connection: StreamConnection
     private let receiver: Receiver
 
@@ -31,7 +31,7 @@ final class HubClient: Sendable {
     }
 
     /// The hub serving `stateDirectory`, attached to; nil when no hub serves it (no socket, or nobody listening).
-    static func attach(stateDirectory: String) async throws(HomeError) -> HubClient? {
+    public static func attach(stateDirectory: String) async throws(HomeError) -> HubClient? {
         let path = (stateDirectory as NSString).appendingPathComponent(HubProtocol.socketName)
         let connection: StreamConnection
         do {
@@ -52,7 +52,7 @@ final class HubClient: Sendable {
         connection.send(HubProtocol.encode(HubProtocol.ClientMessage.hello(version: HubProtocol.version)))
         // A process that holds the socket but never answers (stopped, hung) is not waited on for ever.
         let deadline = Task {
-            try? await Task.sleep(for: HomeTiming.hubWelcome)
+            try? await Task.sleep(for: HubEngineTiming.hubWelcome)
             if !Task.isCancelled { connection.close() }
         }
         defer { deadline.cancel() }
@@ -62,7 +62,7 @@ final class HubClient: Sendable {
     }
 
     /// Sends `request` and waits for the hub's answer.
-    func send(
+    public func send(
         _ request: HubRequest, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
     ) async throws(HomeError) -> HubReply {
         let result = await withCheckedContinuation {

@@ -5,15 +5,25 @@ import MatterDataModel
 /// How the hub in this process carries out a `HubRequest`: for its own `Home`, and for every client of its socket.
 /// Each rule of a change to the home (a name's validation and cut, the default structure, the fabric label) lives
 /// here, once.
-extension HomeContext {
-    func execute(
+extension HubEngine {
+    /// Carries out `request` for this process itself (its own `Home`, `home serve`): the caller is this process's
+    /// user.
+    public func execute(
+        _ request: HubRequest, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
+    ) async throws(HomeError) -> HubReply {
+        try await execute(
+            request, caller: HubCaller(uid: commissioning.callerUID, process: ProcessIdentity.current()),
+            progress: progress)
+    }
+
+    /// Carries out `request` for `caller` (a client of the socket, the Matter-server API), with its permissions.
+    public func execute(
         _ request: HubRequest, caller: HubCaller, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
     ) async throws(HomeError) -> HubReply {
-        let local = try embedded(request.summary)
         switch request {
         case .renameDevice(let nodeID, let parts, let multipart, let name):
             let valid = try HomeName.validated(name, naming: "device")
-            try await local.write { store async throws(HubStoreError) in
+            try await write { store async throws(HubStoreError) in
                 if multipart {
                     try await store.renameNode(nodeID, to: valid)
                 } else {
@@ -23,14 +33,14 @@ extension HomeContext {
             return .name(valid)
         case .renameRoom(let id, let name):
             let valid = try HomeName.validated(name, naming: "room")
-            try await local.write { store async throws(HubStoreError) in try await store.renameRoom(id, to: valid) }
+            try await write { store async throws(HubStoreError) in try await store.renameRoom(id, to: valid) }
             return .name(valid)
         case .renameStructure(let id, let name):
             let valid = try HomeName.validated(name, naming: "structure")
-            try await local.write { store async throws(HubStoreError) in try await store.renameStructure(id, to: valid)
+            try await write { store async throws(HubStoreError) in try await store.renameStructure(id, to: valid)
             }
             // The hub's fabric on every node is labelled with the home's name: other ecosystems show the new one.
-            if model.snapshot.defaultStructureID == id { local.live.relabelFabric(FabricLabel.of(home: valid)) }
+            if model.snapshot.defaultStructureID == id { live.relabelFabric(FabricLabel.of(home: valid)) }
             return .name(valid)
         case .createRoom(let name, let structureID):
             let valid = try HomeName.validated(name, naming: "room")
@@ -40,25 +50,25 @@ extension HomeContext {
             } else {
                 structure = try Self.defaultStructureID(model.snapshot)
             }
-            let created = try await local.write { store async throws(HubStoreError) in
+            let created = try await write { store async throws(HubStoreError) in
                 try await store.createRoom(named: valid, in: structure)
             }
             return .room(created)
         case .deleteRoom(let id):
-            try await local.write { store async throws(HubStoreError) in try await store.deleteRoom(id) }
+            try await write { store async throws(HubStoreError) in try await store.deleteRoom(id) }
             return .done
         case .moveDevices(let parts, let roomID):
-            try await local.write { store async throws(HubStoreError) in
+            try await write { store async throws(HubStoreError) in
                 try await store.moveDevices(parts, toRoom: roomID)
             }
             return .done
         case .follow(let nodeID):
-            _ = try await local.live.connection(to: nodeID)
+            _ = try await live.connection(to: nodeID)
             return .done
         case .invoke(let invocation):
-            return try await invoke(invocation, on: local)
+            return try await invoke(invocation)
         case .interview(let nodeID):
-            let connection = try await local.live.connection(to: nodeID)
+            let connection = try await live.connection(to: nodeID)
             do {
                 try await connection.reinterview()
                 return .done
@@ -66,7 +76,7 @@ extension HomeContext {
                 throw HomeError(error, command: "the interview")
             }
         case .writeAttribute(let write):
-            let connection = try await local.live.connection(to: write.nodeID)
+            let connection = try await live.connection(to: write.nodeID)
             do {
                 let status = try await connection.write(
                     write.value, endpoint: write.endpoint, cluster: write.cluster, attribute: write.attribute,
@@ -76,7 +86,7 @@ extension HomeContext {
                 throw HomeError(error, command: write.name)
             }
         case .toggle(let nodeID, let endpoint):
-            let connection = try await local.live.connection(to: nodeID)
+            let connection = try await live.connection(to: nodeID)
             do {
                 switch try await connection.toggle(endpoint: endpoint) {
                 case .toggle: return .toggled(.toggled)
@@ -87,33 +97,33 @@ extension HomeContext {
                 throw HomeError(error, command: "Toggle")
             }
         case .status:
-            return .status(status(of: local))
+            return .status(status())
         case .nodeEndpoints(let nodeID):
             do {
                 return .endpoints(
-                    try await local.store.endpoints(of: nodeID), tags: try await local.store.semanticTags(of: nodeID))
+                    try await store.endpoints(of: nodeID), tags: try await store.semanticTags(of: nodeID))
             } catch {
                 throw HomeError(error)
             }
         case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
             .cancelCommissioning, .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission,
             .decommission:
-            return try await local.executeCommissioning(request, caller: caller, model: model)
+            return try await executeCommissioning(request, caller: caller, model: model)
         case .openCommissioningWindow, .openBasicCommissioningWindow, .revokeCommissioningWindow,
             .commissioningWindowStatus, .fabrics, .removeFabric:
-            return try await local.executeSharing(request, caller: caller, model: model)
+            return try await executeSharing(request, caller: caller, model: model)
         case .commissionDevice(let commissioning):
             let structureID = try Self.defaultStructureID(model.snapshot)
-            try await local.requireCommissioningPermission(
+            try await requireCommissioningPermission(
                 caller, structureID: structureID,
                 structureName: model.snapshot.structures.first?.name ?? structureID)
-            return .commissioned(try await local.commission(commissioning, progress: progress))
+            return .commissioned(try await commission(commissioning, progress: progress))
         case .ping(let nodeID, let reads):
             guard let node = model.devices(of: nodeID)?.first else {
                 throw HomeError(.notFound, "node \(Self.nodeDeviceID(nodeID)) is no longer in the home")
             }
             do {
-                let result = try await local.hub.ping(node, interfaces: local.commissioning.interfaces, reads: reads)
+                let result = try await hub.ping(node, interfaces: commissioning.interfaces, reads: reads)
                 return .pinged(
                     address: result.address, vendorName: result.vendorName,
                     sessionSeconds: result.sessionEstablishment.inSeconds,
@@ -125,7 +135,7 @@ extension HomeContext {
     }
 
     /// The hub as `home status` shows it.
-    func status(of local: EmbeddedHub) -> HubStatus {
+    func status() -> HubStatus {
         let snapshot = model.snapshot
         var online = 0
         var offline = 0
@@ -137,15 +147,14 @@ extension HomeContext {
             }
         }
         return HubStatus(
-            pid: getpid(), stateDirectory: local.hub.directory.path,
-            startedAt: local.startedAt.timeIntervalSince1970, nodesOnline: online, nodesOffline: offline,
+            pid: getpid(), stateDirectory: hub.directory.path,
+            startedAt: startedAt.timeIntervalSince1970, nodesOnline: online, nodesOffline: offline,
             nodesUnknown: snapshot.devices.count - online - offline, nodesInterrupted: snapshot.interrupted.count,
-            clients: local.clients.value)
+            clients: clients.value)
     }
 
-    private func invoke(_ invocation: HubRequest.Invocation, on local: EmbeddedHub) async throws(HomeError) -> HubReply
-    {
-        let connection = try await local.live.connection(to: invocation.nodeID)
+    private func invoke(_ invocation: HubRequest.Invocation) async throws(HomeError) -> HubReply {
+        let connection = try await live.connection(to: invocation.nodeID)
         // A trait kept from before its endpoint stopped serving the cluster (a bridge changed) is refused here,
         // before anything is sent, from the node's live Descriptor.
         let serverList = DescriptorCluster.Attributes.serverList

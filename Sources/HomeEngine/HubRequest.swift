@@ -7,7 +7,7 @@ import MatterTLV
 /// embedded hub carries one out in this process (`HomeContext.execute`); a client sends it over the hub's local
 /// socket, and the hub carries it out the same way. Reads are not requests: they come from the model, which a
 /// client mirrors.
-enum HubRequest: Codable, Sendable, Hashable {
+public enum HubRequest: Codable, Sendable, Hashable {
     /// A device renamed: the whole node when `multipart`, else each of `parts`.
     case renameDevice(nodeID: UInt64, parts: [DeviceID], multipart: Bool, name: String)
     case renameRoom(id: String, name: String)
@@ -58,7 +58,7 @@ enum HubRequest: Codable, Sendable, Hashable {
     case fabrics(SharedDevice)
     case removeFabric(SharedDevice, index: UInt8)
 
-    struct DirectCommissioning: Codable, Sendable, Hashable {
+    public struct DirectCommissioning: Codable, Sendable, Hashable {
         let payload: String
         let address: SocketAddress?
         let interfaces: [String]
@@ -67,10 +67,23 @@ enum HubRequest: Codable, Sendable, Hashable {
         let acceptUntrustedDevice: Bool
         var name: String?
         var room: String?
+
+        public init(
+            payload: String, address: SocketAddress?, interfaces: [String], paaTrustStore: String?,
+            acceptUntrustedDevice: Bool, name: String?, room: String?
+        ) {
+            self.payload = payload
+            self.address = address
+            self.interfaces = interfaces
+            self.paaTrustStore = paaTrustStore
+            self.acceptUntrustedDevice = acceptUntrustedDevice
+            self.name = name
+            self.room = room
+        }
     }
 
     /// A device being shared: its node, what its window's code carries, and how messages name it.
-    struct SharedDevice: Codable, Sendable, Hashable {
+    public struct SharedDevice: Codable, Sendable, Hashable {
         let nodeID: UInt64
         let vendorID: UInt16
         let productID: UInt16
@@ -78,10 +91,18 @@ enum HubRequest: Codable, Sendable, Hashable {
         let structureID: String
         /// "Desk lamp (391D788B9528D5FA-1)".
         let label: String
+
+        public init(nodeID: UInt64, vendorID: UInt16, productID: UInt16, structureID: String, label: String) {
+            self.nodeID = nodeID
+            self.vendorID = vendorID
+            self.productID = productID
+            self.structureID = structureID
+            self.label = label
+        }
     }
 
     /// One command to one cluster of one endpoint, its fields as TLV.
-    struct Invocation: Codable, Sendable, Hashable {
+    public struct Invocation: Codable, Sendable, Hashable {
         let nodeID: UInt64
         let endpoint: UInt16
         let cluster: UInt32
@@ -91,9 +112,22 @@ enum HubRequest: Codable, Sendable, Hashable {
         let fields: TLVElement
         /// Matter Core §8.7: a timed invoke, with this window in milliseconds.
         let timedWindowMilliseconds: Int64?
+
+        public init(
+            nodeID: UInt64, endpoint: UInt16, cluster: UInt32, command: UInt32, name: String, fields: TLVElement,
+            timedWindowMilliseconds: Int64?
+        ) {
+            self.nodeID = nodeID
+            self.endpoint = endpoint
+            self.cluster = cluster
+            self.command = command
+            self.name = name
+            self.fields = fields
+            self.timedWindowMilliseconds = timedWindowMilliseconds
+        }
     }
 
-    struct AttributeWrite: Codable, Sendable, Hashable {
+    public struct AttributeWrite: Codable, Sendable, Hashable {
         let nodeID: UInt64
         let endpoint: UInt16
         let cluster: UInt32
@@ -103,6 +137,19 @@ enum HubRequest: Codable, Sendable, Hashable {
         let value: TLVElement
         /// Matter Core §8.7.2: a timed write, with this window in milliseconds.
         let timedWindowMilliseconds: Int64?
+
+        public init(
+            nodeID: UInt64, endpoint: UInt16, cluster: UInt32, attribute: UInt32, name: String, value: TLVElement,
+            timedWindowMilliseconds: Int64?
+        ) {
+            self.nodeID = nodeID
+            self.endpoint = endpoint
+            self.cluster = cluster
+            self.attribute = attribute
+            self.name = name
+            self.value = value
+            self.timedWindowMilliseconds = timedWindowMilliseconds
+        }
     }
 
     /// The device a sharing request is about.
@@ -117,7 +164,7 @@ enum HubRequest: Codable, Sendable, Hashable {
     }
 
     /// What the request is, for messages: "rename a device", "invoke On".
-    var summary: String {
+    public var summary: String {
         switch self {
         case .renameDevice: "rename a device"
         case .renameRoom: "rename a room"
@@ -147,7 +194,7 @@ enum HubRequest: Codable, Sendable, Hashable {
 }
 
 /// The hub's answer to one `HubRequest`.
-enum HubReply: Codable, Sendable, Hashable {
+public enum HubReply: Codable, Sendable, Hashable {
     case done
     /// The name as the hub kept it (cut to 60 Unicode code points).
     case name(String)
@@ -159,7 +206,7 @@ enum HubReply: Codable, Sendable, Hashable {
     case status(HubStatus)
     case names([String])
     case endpoints([EndpointDeviceType], tags: [EndpointSemanticTag])
-    case toggled(OnOffTrait.ToggleOutcome)
+    case toggled(ToggleOutcome)
     /// Why the node did not leave the hub's fabric when it was removed, when it did not.
     case decommissioned(fabricRemovalFailure: String?)
     case commissioned(CommissionedDevice)
@@ -172,9 +219,14 @@ enum HubReply: Codable, Sendable, Hashable {
 
 /// Who asks the hub: the user whose permissions are checked, and the process that owns an add-device session it
 /// opens. For a client of the socket, the kernel says (SO_PEERCRED); a client cannot claim to be someone else.
-struct HubCaller: Sendable, Hashable {
+public struct HubCaller: Sendable, Hashable {
     let uid: UInt32
     let process: ProcessIdentity?
+
+    public init(uid: UInt32, process: ProcessIdentity?) {
+        self.uid = uid
+        self.process = process
+    }
 }
 
 /// The hub process as `home status` shows it.
@@ -221,5 +273,5 @@ public enum HubProgress: Codable, Sendable, Hashable {
 
 extension Duration {
     /// As the socket carries a duration: seconds, a JSON number.
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

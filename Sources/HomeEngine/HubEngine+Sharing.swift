@@ -6,7 +6,7 @@ import MatterInteraction
 
 /// Sharing a device with another ecosystem as the hub carries it out, over its live session to the node: the
 /// commissioning windows, and the node's fabrics. Whoever may add devices to the device's structure may share it.
-extension EmbeddedHub {
+extension HubEngine {
     func executeSharing(
         _ request: HubRequest, caller: HubCaller, model: HomeModel
     ) async throws(HomeError) -> HubReply {
