@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "MatterFuzzing", dependencies: [
             "HTTPWebSocket",
             "MatterTLV", "MatterOnboarding", "MatterMessaging", "MatterCertificates", "MatterDiscovery", "MatterInteraction",
-            "MatterSecureChannel", "MatterCrypto", "MatterNode", "MatterDevice", "HomeEngine", "HomeAPI",
+            "MatterSecureChannel", "MatterCrypto", "MatterNode", "MatterDevice", "HomeEngine", "MatterServer",
         ]),
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
@@ -75,13 +75,18 @@ let package = Package(
             "MatterPlatform", "MatterTLV",
         ]),
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
-        .target(name: "HomeAPI", dependencies: ["HomeEngine", "HomeHub", "HTTPWebSocket", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
+        .target(name: "HomeAPI", dependencies: ["HomeEngine", "HomeHub", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
+        // The hub served to other ecosystems: the Matter-server WebSocket API (python-matter-server's, Home Assistant's).
+        .target(name: "MatterServer", dependencies: [
+            "HomeEngine", "HomeHub", "HTTPWebSocket", "MatterDataModel", "MatterDiscovery", "MatterInteraction",
+            "MatterOnboarding", "MatterPlatform", "MatterTLV",
+        ]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub", "HomeEngine",
-                                                       "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterDevice"]),
+                                                       "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterServer", "MatterDevice"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
         .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples/HomeExamples"),
-        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI",
+        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI", "HomeEngine", "MatterServer",
                                                           "MatterInteraction", "MatterDataModel", "MatterNode", "MatterDevice", "CLinux"]),
         // A process's own Matter node (the hub, a virtual device, each device of a farm): its fabrics and access
         // control, the sessions it accepts, the data model its cluster servers make and the standard ones of endpoint 0.
@@ -120,7 +125,7 @@ let package = Package(
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
-        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeEngine", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
+        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeEngine", "MatterServer", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
                                                          "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterNodeTests", dependencies: ["MatterNode"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [

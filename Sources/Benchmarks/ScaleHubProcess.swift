@@ -2,6 +2,7 @@ import Foundation
 @_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
 import MatterDiscovery
 import MatterPlatform
+import MatterServer
 
 /// The scale benchmark's cold start, in a fresh process (`swift-home-bench scale-hub STATE NODES`): this binary opens
 /// the hub on the state the benchmark commissioned, follows every node until all are online, and serves the
@@ -61,7 +62,9 @@ enum ScaleHubProcess {
         let coldStart = clock.now - started
         let resident = residentBytes()
 
-        let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+        guard let engine = home.engine else { throw BenchmarkError("another process serves the benchmark's home") }
+        let api = try MatterServerAPI(
+            engine: engine, listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], token: nil)
         guard case .ipv4(_, let port)? = api.addresses.first else { throw BenchmarkError("the API has no address") }
         let listening = try await WebSocketProbe.startListening(port: port)
         api.stop()

@@ -165,6 +165,13 @@ public final class Home: Sendable {
         )
     }
 
+    /// The hub engine this process runs for the home while it is the home's hub; nil for a client of another
+    /// process's hub. What serves the home to other ecosystems (the Matter-server API) runs on it.
+    public var engine: HubEngine? {
+        if case .embedded(let engine) = context.backend { return engine }
+        return nil
+    }
+
     /// Whether another process is this home's hub (and this `Home` its client).
     public var isAttachedToHub: Bool {
         if case .attached = context.backend { return true }

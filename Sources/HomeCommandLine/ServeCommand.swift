@@ -3,6 +3,7 @@ import Foundation
 import HomeEngine
 import HomeHub
 import MatterPlatform
+import MatterServer
 
 /// `home serve`: the hub of a home that runs all day. It holds the home's serving lock (a second one is refused,
 /// naming the first's PID), follows every node live from the start (last known address first, then operational
@@ -74,7 +75,7 @@ enum ServeCommand {
             } catch {
                 throw .invalidInput("cannot open the hub's state: \(error.message)")
             }
-            guard !home.isAttachedToHub else {
+            guard let engine = home.engine else {
                 throw .failed("a hub already serves \(status.stateDirectory) (PID \(status.pid))")
             }
             let progress = arguments.progress
@@ -95,8 +96,8 @@ enum ServeCommand {
             let matterServerAPI: MatterServerAPI?
             do throws(HomeError) {
                 matterServerAPI =
-                    listen.isEmpty ? nil : try home.serveMatterServerAPI(listeningOn: listen, token: token)
-                try await home.followEveryNode()
+                    listen.isEmpty ? nil : try MatterServerAPI(engine: engine, listeningOn: listen, token: token)
+                try await engine.followEveryNode()
             } catch {
                 throw .failed(error.message)
             }

@@ -1,5 +1,4 @@
 import HTTPWebSocket
-@_spi(Fuzzing) import HomeAPI
 @_spi(Fuzzing) import HomeEngine
 import MatterCertificates
 import MatterCrypto
@@ -10,6 +9,7 @@ import MatterMessaging
 import MatterNode
 import MatterOnboarding
 import MatterSecureChannel
+@_spi(Fuzzing) import MatterServer
 import MatterTLV
 
 /// The entries the libFuzzer targets of `Fuzz/` call, one per kind of input a peer or a user controls. The

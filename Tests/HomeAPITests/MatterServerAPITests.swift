@@ -11,6 +11,7 @@ import Testing
 
 @_spi(HomeCommandLine) @testable import HomeAPI
 @testable import HomeEngine
+@testable import MatterServer
 
 /// The Matter-server API's first step on a real TCP socket on loopback: `/info`, the WebSocket handshake,
 /// `server_info` first, and the protocol's errors for what is not built yet.
@@ -629,5 +630,15 @@ private final class TestClient: @unchecked Sendable {
 
                 """.utf8))
         return String(decoding: await readHead(), as: UTF8.self)
+    }
+}
+
+extension Home {
+    /// The Matter-server API on this test's hub, as `home serve --listen` serves it.
+    func serveMatterServerAPI(
+        listeningOn addresses: [SocketAddress], token: MatterServerToken? = nil
+    ) throws -> MatterServerAPI {
+        guard let engine else { throw HomeError(.failedPrecondition, "the test's home is attached to another hub") }
+        return try MatterServerAPI(engine: engine, listeningOn: addresses, token: token)
     }
 }

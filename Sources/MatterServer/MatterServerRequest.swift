@@ -1,4 +1,5 @@
 import Foundation
+import HomeEngine
 
 /// One command frame of the Matter-server API (§2 of the facts): `{"message_id", "command", "args"}`. Unknown keys are
 /// ignored, as python-matter-server ignores them; a missing `args` is none.

@@ -39,8 +39,10 @@ public final class MatterServerAPI: Sendable {
         clients.clients.withLock { clients in clients.values.reduce(0) { $0 + $1.commandsInFlight } }
     }
 
-    /// With a token, every request (`/info` too) must present it; without one, only loopback addresses are served.
-    init(engine: HubEngine, listeningOn addresses: [SocketAddress], token: MatterServerToken?) throws(HomeError) {
+    /// Serves `engine`'s hub on `addresses` while this value lives (or until `stop()`): `home serve --listen`. With a
+    /// token, every request (`/info` too) must present it; without one, only loopback addresses are served.
+    public init(engine: HubEngine, listeningOn addresses: [SocketAddress], token: MatterServerToken?) throws(HomeError)
+    {
         if token == nil, let open = addresses.first(where: { !$0.isLoopback }) {
             throw HomeError(
                 .invalidArgument,
@@ -397,17 +399,5 @@ extension HomeModel.Update {
     var isFellBehind: Bool {
         if case .fellBehind = self { return true }
         return false
-    }
-}
-
-extension Home {
-    /// Serves the Matter-server WebSocket API on `addresses` while the returned value lives (or until `stop()`):
-    /// `home serve --listen`. Only the hub itself serves it.
-    /// Beyond loopback it needs `token`, which every client then presents.
-    @_spi(HomeCommandLine) public func serveMatterServerAPI(
-        listeningOn addresses: [SocketAddress], token: MatterServerToken? = nil
-    ) throws(HomeError) -> MatterServerAPI {
-        try MatterServerAPI(
-            engine: context.embedded("serving the Matter-server API"), listeningOn: addresses, token: token)
     }
 }
