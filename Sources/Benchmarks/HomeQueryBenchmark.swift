@@ -1,5 +1,5 @@
 import Foundation
-@_spi(HomeModel) import HomeAPI
+import HomeAPI
 import HomeHub
 import MatterDataModel
 import MatterInteraction
@@ -68,7 +68,7 @@ private func eventsToSubscriber(presses: Int) async throws -> [Duration] {
     // One Generic Switch (0x000F).
     try await withHomeOfLights(nodes: 1, endpoints: 1, deviceType: 0x000F) { directory in
         let home = try await Home.connect(stateDirectory: directory)
-        let model = home.model
+        let model = home.hub.model
         guard let device = try await home.devices().list().first else { return }
         let (arrivals, arrived) = AsyncStream<(UInt64, ContinuousClock.Instant)>.makeStream()
         var followed = model.changes(.node(1)).makeAsyncIterator()
@@ -131,7 +131,7 @@ func reportsToFollowers(followed: Int, reports: Int) async throws -> ([Duration]
     var result: ([Duration], Double) = ([], 0)
     try await withHomeOfLights(nodes: followed, endpoints: 1) { directory in
         let home = try await Home.connect(stateDirectory: directory)
-        let model = home.model
+        let model = home.hub.model
         let (arrivals, arrived) = AsyncStream<(UInt64, ContinuousClock.Instant)>.makeStream()
         var consumers: [Task<Void, Never>] = []
         for device in try await home.devices().list() {

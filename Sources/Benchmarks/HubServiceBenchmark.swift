@@ -1,5 +1,5 @@
 import Foundation
-@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeAPI
 import HomeHub
 import MatterCertificates
 import MatterDataModel
@@ -29,7 +29,7 @@ func runHubServiceBenchmark() async throws -> Report {
             trustStore: PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)])),
         name: "lamp", room: nil, progress: { _ in })
     let served = try await Home.connect(stateDirectory: directory + "/hub")
-    try await served.followEveryNode()
+    try await served.hub.followEveryNode()
     let client = try await Home.connect(stateDirectory: directory + "/hub")
     guard client.isAttachedToHub,
         let lamp = try await client.devices().list().first,
@@ -39,8 +39,8 @@ func runHubServiceBenchmark() async throws -> Report {
     // Each change's arrival at the hub's model and at the client's mirror, by its value's sequence.
     let arrivals = ArrivalTimes()
     let nodeID = lamp.address.nodeID
-    let hubSide = Task { await arrivals.follow(served.model, side: 0, nodeID: nodeID) }
-    let clientSide = Task { await arrivals.follow(client.model, side: 1, nodeID: nodeID) }
+    let hubSide = Task { await arrivals.follow(served.hub.model, side: 0, nodeID: nodeID) }
+    let clientSide = Task { await arrivals.follow(client.hub.model, side: 1, nodeID: nodeID) }
     let clock = ContinuousClock()
     var commands: [Duration] = []
     let rounds = 200
@@ -74,7 +74,7 @@ func runHubServiceBenchmark() async throws -> Report {
     }
     embedded.sort()
     let reports = await arrivals.latencies().sorted()
-    await served.stopServing()
+    await served.hub.close()
     await device.shutdown()
 
     var report = Report()

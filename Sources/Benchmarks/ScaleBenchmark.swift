@@ -1,6 +1,6 @@
 import CLinux
 import Foundation
-@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeAPI
 import HomeHub
 import MatterCertificates
 import MatterDevice
@@ -98,8 +98,8 @@ struct ScaleBenchmark {
             configuration.liveness = .seconds(60)
             var served = try await Home.connect(configuration)
             let following = clock.now
-            try await served.followEveryNode()
-            try await served.model.waitUntil(
+            try await served.hub.followEveryNode()
+            try await served.hub.model.waitUntil(
                 options.nodes, are: .online, within: .seconds(300), after: "the first connections")
             report.add(
                 "  then every node online (first connection)", seconds(clock.now - following),
@@ -141,7 +141,7 @@ struct ScaleBenchmark {
 
             // Cold start: the hub stops, and starts again on its store in a fresh process, which also gives the
             // memory of a hub holding N live nodes and the time of a Home Assistant's start_listening.
-            await served.stopServing()
+            await served.hub.close()
             let fresh = try await ScaleHubProcess.measure(
                 statePath: hubPath, nodes: options.nodes, emptyStatePath: directory + "/empty-hub")
             report.add(
@@ -179,15 +179,15 @@ struct ScaleBenchmark {
 
             // This process is the hub again for the farm's steps.
             served = try await Home.connect(configuration)
-            try await served.followEveryNode()
-            try await served.model.waitUntil(
+            try await served.hub.followEveryNode()
+            try await served.hub.model.waitUntil(
                 options.nodes, are: .online, within: .seconds(300), after: "the hub's second restart")
 
             // The farm is killed: each node is noticed offline; started again, each comes back.
-            let offline = served.model.offlineTimes()
+            let offline = served.hub.model.offlineTimes()
             let killed = clock.now
             farm.kill()
-            try await served.model.waitUntil(
+            try await served.hub.model.waitUntil(
                 options.nodes, are: .offline, within: .seconds(180), after: "the farm was killed")
             let lastOffline = (await offline.value.values.max() ?? killed) - killed
             report.add(
@@ -195,12 +195,12 @@ struct ScaleBenchmark {
                 value: lastOffline.seconds)
             let farmStarted = clock.now
             farm = try await FarmProcess.start(arguments: farmArguments, count: options.nodes)
-            try await served.model.waitUntil(
+            try await served.hub.model.waitUntil(
                 options.nodes, are: .online, within: .seconds(300), after: "the farm's restart")
             report.add(
                 "Farm restarted: every node online again", seconds(clock.now - farmStarted),
                 key: "farm_restart_all_online_s", value: (clock.now - farmStarted).seconds)
-            await served.stopServing()
+            await served.hub.close()
             farm.kill()
         } catch {
             farm.kill()
@@ -217,7 +217,7 @@ struct ScaleBenchmark {
         for device in devices {
             guard let onOff = await device.liveTrait(OnOffTrait.self) else { continue }
             let nodeID = device.address.nodeID
-            let changes = home.model.changes(.node(nodeID))
+            let changes = home.hub.model.changes(.node(nodeID))
             let started = ContinuousClock.now
             // nil: the changes ended without the switch in them, which is a failure to report, not a latency.
             let seen = Task { () -> ContinuousClock.Instant? in

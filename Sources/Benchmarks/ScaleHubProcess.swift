@@ -1,5 +1,5 @@
 import Foundation
-@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeAPI
 import MatterDiscovery
 import MatterPlatform
 import MatterServer
@@ -38,12 +38,12 @@ enum ScaleHubProcess {
         await withTaskGroup(of: Void.self) { group in
             for device in devices { group.addTask { _ = await device.liveTrait(OnOffTrait.self) } }
         }
-        try await home.model.waitUntil(half, are: .online, within: .seconds(300), after: "following half the nodes")
+        try await home.hub.model.waitUntil(half, are: .online, within: .seconds(300), after: "following half the nodes")
         let halfResident = residentBytes()
-        try await home.followEveryNode()
-        try await home.model.waitUntil(nodes, are: .online, within: .seconds(300), after: "following every node")
+        try await home.hub.followEveryNode()
+        try await home.hub.model.waitUntil(nodes, are: .online, within: .seconds(300), after: "following every node")
         let allResident = residentBytes()
-        await home.stopServing()
+        await home.hub.close()
         return (allResident - halfResident) / max(1, nodes - half)
     }
 
@@ -57,18 +57,18 @@ enum ScaleHubProcess {
         let home = try await Home.connect(configuration)
         _ = try await home.devices().list()
         let opened = residentBytes()
-        try await home.followEveryNode()
-        try await home.model.waitUntil(nodes, are: .online, within: .seconds(300), after: "the hub's start")
+        try await home.hub.followEveryNode()
+        try await home.hub.model.waitUntil(nodes, are: .online, within: .seconds(300), after: "the hub's start")
         let coldStart = clock.now - started
         let resident = residentBytes()
 
-        guard let engine = home.engine else { throw BenchmarkError("another process serves the benchmark's home") }
+        guard let engine = home.hub.engine else { throw BenchmarkError("another process serves the benchmark's home") }
         let api = try MatterServerAPI(
             engine: engine, listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], token: nil)
         guard case .ipv4(_, let port)? = api.addresses.first else { throw BenchmarkError("the API has no address") }
         let listening = try await WebSocketProbe.startListening(port: port)
         api.stop()
-        await home.stopServing()
+        await home.hub.close()
         return Figures(
             coldStartAllOnlineSeconds: coldStart.seconds, residentBytes: resident, baselineBytes: baseline,
             openedBytes: opened,

@@ -14,23 +14,20 @@ import Synchronization
 public final class Home: Sendable {
     private static let configuration = Mutex(Configuration())
     let context: HomeContext
-    /// While this process is the home's hub: the lock that says so, and the socket its clients use.
-    let serving: (lock: ServingLock, service: HubService)?
 
-    private init(context: HomeContext, serving: (lock: ServingLock, service: HubService)? = nil) {
+    private init(context: HomeContext) {
         self.context = context
-        self.serving = serving
     }
 
     deinit {
-        serving?.service.stop()
         context.close()
-        // The hub's node goes with its last `Home`: its advertisements withdrawn, its sockets closed.
-        if case .embedded(let engine) = context.backend { Task { await engine.close() } }
+        // The hub goes with its last `Home`: its socket and lock now, its node's advertisements and sockets next.
+        context.hub.closeSoon()
     }
 
-    /// The home model this `Home` reads: for the benchmarks, which feed it reports as a node's connection does.
-    @_spi(HomeModel) public var model: HomeModel { context.model }
+    /// Where this `Home` reaches the home's hub: this process's engine, or another process's hub. What only a hub
+    /// does (its model, its socket's activity, pings, serving other ecosystems) is reached through it.
+    public var hub: HubConnection { context.hub }
 
     /// Sets where later `connect()` calls find the hub's state.
     public static func configure(_ change: (inout Configuration) -> Void) {
@@ -53,78 +50,24 @@ public final class Home: Sendable {
 
     /// Connects to the hub of the home `configuration` names. When a process serves it (`home serve`, or another
     /// app), this `Home` is that hub's client: its model is mirrored here and every change goes to the hub. When
-    /// none does, this process becomes the hub, for as long as the `Home` lives: it takes the home's serving lock,
-    /// opens the store and the keys, and serves the home's socket, so the next process attaches to it instead of
-    /// opening sessions of its own. A device an interrupted commissioning left holding the hub's fabric is then
-    /// finished in the background (`Hub.finishInterruptedCommissionings`): its devices appear in the live queries
-    /// like any other change. OpenSSL's state is kept to the end of the process (`OpenSSLProcess`), so a process that
-    /// exits while such background work runs does not crash.
+    /// none does, this process becomes the hub, for as long as the `Home` lives (`HubConnection.connect`): it takes
+    /// the home's serving lock, opens the store and the keys, and serves the home's socket, so the next process
+    /// attaches to it instead of opening sessions of its own. A device an interrupted commissioning left holding the
+    /// hub's fabric is then finished in the background: its devices appear in the live queries like any other change.
     public static func connect(_ configuration: Configuration) async throws(HomeError) -> Home {
-        OpenSSLProcess.keepStateUntilExit()
-        // A client needs nothing but the socket: a hub serving the directory is asked first, before anything of the
-        // directory is checked or created (another user's home, shared with --socket-group, is not ours to write).
-        let path = try statePath(configuration)
-        if let client = try await HubClient.attach(stateDirectory: path) {
-            return Home(context: HomeContext(client: client))
-        }
-        let directory: StateDirectory
-        do {
-            directory = try StateDirectory(creating: path)
-        } catch {
-            throw HomeError(error)
-        }
-        var holder: Int32?
-        for attempt in 0..<HomeTiming.hubStartAttempts {
-            if attempt > 0 {
-                try? await Task.sleep(for: HomeTiming.hubStartRetry)
-                if let client = try await HubClient.attach(stateDirectory: directory.path) {
-                    return Home(context: HomeContext(client: client))
-                }
-            }
-            let lock: ServingLock
-            do {
-                lock = try ServingLock(directory: directory.path)
-            } catch .held(_, let pid) {
-                // Its holder is starting up (the lock taken, its socket not bound yet), or ending.
-                holder = pid
-                continue
-            } catch {
-                throw HomeError(.unavailable, "\(error)")
-            }
-            let home = try await open(statePath: directory.path, configuration: configuration, lock: lock)
-            if case .embedded(let engine) = home.context.backend {
-                let interfaces = configuration.networkInterfaces
-                Task { _ = await engine.hub.finishInterruptedCommissionings(interfaces: interfaces) }
-            }
-            return home
-        }
-        throw HomeError(
-            .unavailable,
-            "a hub\(holder.map { " (PID \($0))" } ?? "") holds \(directory.path) but does not answer on its socket")
+        Home(
+            context: HomeContext(
+                hub: try await HubConnection.connect(
+                    stateDirectory: try statePath(configuration), options: configuration.engineOptions)))
     }
 
     /// The hub serving this home: this process or the one it is attached to.
     public func hubStatus() async throws(HomeError) -> HubStatus {
-        guard case .status(let status) = try await context.perform(.status) else {
-            throw HomeError(.internal, "the hub answered its status with something else")
-        }
-        return status
-    }
-
-    /// The hub serving the home `configuration` names, attached to; nil when no process serves it (this process does
-    /// not become its hub): for `home status`.
-    @_spi(HomeCommandLine) public static func attachToServingHub(
-        _ configuration: Configuration
-    ) async throws(HomeError)
-        -> Home?
-    {
-        try await HubClient.attach(stateDirectory: try statePath(configuration)).map {
-            Home(context: HomeContext(client: $0))
-        }
+        try await hub.status()
     }
 
     /// The state directory `configuration` names, as a path: nothing is checked or created.
-    private static func statePath(_ configuration: Configuration) throws(HomeError) -> String {
+    static func statePath(_ configuration: Configuration) throws(HomeError) -> String {
         let environment = ProcessInfo.processInfo.environment
         let explicitPath = try configuration.statePath(environment: environment)
         do {
@@ -134,102 +77,23 @@ public final class Home: Sendable {
         }
     }
 
-    /// `home commission`: commissions a device onto the hub's fabric outside an add-device session (the caller must
-    /// be allowed to add devices to the default structure), telling each step as it ends.
-    @_spi(HomeCommandLine) public func commissionDevice(
-        payload: String, address: SocketAddress?, interfaces: [String], paaTrustStore: String?,
-        acceptUntrustedDevice: Bool, name: String?, room: String?,
-        progress: @escaping @Sendable (HubProgress) -> Void
-    ) async throws(HomeError) -> CommissionedDevice {
-        let request = HubRequest.DirectCommissioning(
-            payload: payload, address: address, interfaces: interfaces, paaTrustStore: paaTrustStore,
-            acceptUntrustedDevice: acceptUntrustedDevice, name: name, room: room)
-        guard case .commissioned(let device) = try await context.perform(.commissionDevice(request), progress: progress)
-        else { throw HomeError(.internal, "the hub answered commissioning with something else") }
-        return device
-    }
-
-    /// `home ping`: a CASE session to the device's node from scratch (besides the hub's own), then `reads` reads of
-    /// its vendor name over it.
-    @_spi(HomeCommandLine) public func ping(
-        _ device: HomeDevice, reads: Int
-    ) async throws(HomeError) -> (
-        address: SocketAddress, vendorName: String, session: Duration, roundTrips: [Duration]
-    ) {
-        guard
-            case .pinged(let address, let vendorName, let session, let roundTrips) = try await context.perform(
-                .ping(nodeID: device.address.nodeID, reads: reads))
-        else { throw HomeError(.internal, "the hub answered a ping with something else") }
-        return (
-            address, vendorName, .nanoseconds(Int64(session * 1e9)), roundTrips.map { .nanoseconds(Int64($0 * 1e9)) }
-        )
-    }
-
-    /// The hub engine this process runs for the home while it is the home's hub; nil for a client of another
-    /// process's hub. What serves the home to other ecosystems (the Matter-server API) runs on it.
-    public var engine: HubEngine? {
-        if case .embedded(let engine) = context.backend { return engine }
-        return nil
-    }
-
     /// Whether another process is this home's hub (and this `Home` its client).
-    public var isAttachedToHub: Bool {
-        if case .attached = context.backend { return true }
-        return false
-    }
+    public var isAttachedToHub: Bool { hub.engine == nil }
 
-    /// The hub embedded in this process; with `lock` (the home's serving lock, taken), it also serves the home's
-    /// socket.
+    /// A `Home` on an engine of its own that neither takes the home's lock nor serves its socket: for tests that open
+    /// a hub beside another.
     static func open(
-        statePath: String?, configuration: Configuration, callerUID: UInt32 = getuid(), lock: ServingLock? = nil
+        statePath: String?, configuration: Configuration, callerUID: UInt32 = getuid()
     ) async throws(HomeError) -> Home {
-        let context: HomeContext
-        do {
-            let hub = try await Hub(statePath: statePath)
-            let settings = CommissioningSettings(
-                interfaces: configuration.networkInterfaces,
-                paaTrustStore: configuration.paaTrustStore ?? hub.directory.path + "/paa",
-                address: configuration.commissioningAddress, callerUID: callerUID)
-            context = HomeContext(
-                engine: try await HubEngine(
-                    hub: hub, interfaces: configuration.networkInterfaces, settings: configuration.connectionSettings,
-                    commissioning: settings))
-        } catch {
-            throw HomeError(opening: error)
-        }
-        guard let lock, case .embedded(let engine) = context.backend else { return Home(context: context) }
-        let service = try engine.serve(group: configuration.hubSocketGroup)
-        return Home(context: context, serving: (lock, service))
+        var options = configuration.engineOptions
+        options.callerUID = callerUID
+        return Home(context: HomeContext(hub: try await HubConnection.open(statePath: statePath, options: options)))
     }
 
     /// Stops following devices live: every node's subscription and session end. A later subscription or command
     /// starts them again.
     public func disconnect() async {
-        if case .embedded(let engine) = context.backend { await engine.stopFollowing() }
-    }
-
-    /// What happens on the hub's socket while this process serves it: clients connecting, refused and gone, and their
-    /// requests, one line each; an empty sequence for a client `Home`.
-    @_spi(HomeCommandLine) public var hubActivity: AsyncStream<String> {
-        serving?.service.activity ?? AsyncStream { $0.finish() }
-    }
-
-    /// Stops being the home's hub, for `home serve` shutting down and each `home` command ending: its clients are
-    /// disconnected (their calls fail `unavailable`), every node's subscription and session end, the hub's node
-    /// withdraws its advertisements and closes its sockets, and the home's lock is released, so the next process
-    /// becomes its hub at once. A client `Home` only disconnects.
-    @_spi(HomeCommandLine) public func stopServing() async {
-        serving?.service.stop()
-        if case .embedded(let engine) = context.backend { await engine.close() }
-        serving?.lock.release()
-    }
-
-    /// Follows every node of the home live, as the hub of a home that runs all day does, until `disconnect()`: each
-    /// node's connection starts at once (at its last known address first), and a node added later is followed as
-    /// soon as it appears. The hub's own node answers the devices of its fabric from the start, with or without any.
-    /// Returns once every node present has had its first try.
-    @_spi(HomeCommandLine) public func followEveryNode() async throws(HomeError) {
-        try await context.embedded("following every node").followEveryNode()
+        await hub.engine?.stopFollowing()
     }
 
     /// One device per application endpoint: `devices(enableMultipartDevices: false)`.

@@ -38,11 +38,26 @@ extension Home {
             self.paaTrustStore = paaTrustStore
         }
 
+        /// What the engine this process may become needs: the interfaces, the liveness, the trust store, the socket's
+        /// group.
+        var engineOptions: HubEngineOptions {
+            HubEngineOptions(
+                networkInterfaces: networkInterfaces, connectionSettings: connectionSettings,
+                paaTrustStore: paaTrustStore,
+                commissioningAddress: commissioningAddress, socketGroup: hubSocketGroup)
+        }
+
         /// The node connections' settings: the liveness as the max interval ceiling, rounded up to whole seconds.
         var connectionSettings: NodeConnection.Settings {
             let (seconds, attoseconds) = liveness.components
             let whole = seconds + (attoseconds > 0 ? 1 : 0)
             return NodeConnection.Settings(maxIntervalCeiling: UInt16(clamping: max(1, whole)))
+        }
+
+        /// The state directory this configuration names, as a path (the default one when it names none): nothing is
+        /// checked or created.
+        public func resolvedStateDirectory() throws(HomeError) -> String {
+            try Home.statePath(self)
         }
 
         /// The state directory this configuration names, or nil for the hub's default one.

@@ -5,46 +5,17 @@ import HomeHub
 /// What every value of one `Home` shares: where its operations run, the home model, and the projections the queries
 /// read. Reads come from memory; writes go to the hub, and the model has taken them in when the write returns.
 final class HomeContext: Sendable {
-    enum Backend: Sendable {
-        /// This process is the hub: it holds the store, the keys and the nodes' sessions.
-        case embedded(HubEngine)
-        /// Another process is the hub: requests go to it over its socket, and the model mirrors its own.
-        case attached(HubClient)
-    }
-
-    let backend: Backend
+    /// Where the hub is: this process's engine, or another process's hub.
+    let hub: HubConnection
     let model: HomeModel
     let projection = DeviceProjection()
 
-    init(engine: HubEngine) {
-        model = engine.model
-        backend = .embedded(engine)
-        observeModel()
-    }
-
-    init(client: HubClient) {
-        model = client.model
-        backend = .attached(client)
-        observeModel()
-    }
-
-    private func observeModel() {
+    init(hub: HubConnection) {
+        self.hub = hub
+        model = hub.model
         model.observe { [weak self] snapshot, changes in
             guard let self else { return }
             projection.apply(changes, snapshot: snapshot, context: self)
-        }
-    }
-
-    /// The hub in this process, for what only the hub itself does (serving, following every node): from a client
-    /// of another process's hub that is a `failedPrecondition` error naming `what`.
-    func embedded(_ what: @autoclosure () -> String) throws(HomeError) -> HubEngine {
-        switch backend {
-        case .embedded(let hub): return hub
-        case .attached(let client):
-            throw HomeError(
-                .failedPrecondition,
-                "\(what()) needs this process to be the home's hub, and the hub serving \(client.stateDirectory) "
-                    + "is PID \(client.status.pid)")
         }
     }
 
@@ -52,10 +23,7 @@ final class HomeContext: Sendable {
     func perform(
         _ request: HubRequest, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
     ) async throws(HomeError) -> HubReply {
-        switch backend {
-        case .embedded(let engine): try await engine.execute(request, progress: progress)
-        case .attached(let client): try await client.send(request, progress: progress)
-        }
+        try await hub.perform(request, progress: progress)
     }
 
     /// The `Home` was let go of: the projections stop keeping devices (each holds this context).

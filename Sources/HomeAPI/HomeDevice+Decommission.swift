@@ -49,7 +49,6 @@ extension HomeDevice {
     }
 
     /// `decommissionDevice()`, also telling whether the node left the hub's fabric: for the `home` tool, which says so.
-    @_spi(HomeCommandLine)
     public func decommission() async throws(HomeError) -> Decommissioning {
         try await requireDecommissionPermission()
         let (eligibility, nodeDeviceIDs) = try eligibility()
@@ -82,7 +81,6 @@ extension HomeDevice {
         return (ids.count > 1 ? .eligibleWithSideEffects(.multipleAffectedDevices(deviceIDs: ids)) : .eligible, ids)
     }
 
-    @_spi(HomeCommandLine)
     public struct Decommissioning: Sendable {
         public let removedDeviceIDs: Set<String>
         /// Why the node did not leave the hub's fabric, when it did not.

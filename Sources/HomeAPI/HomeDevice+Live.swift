@@ -4,23 +4,23 @@ import MatterDataModel
 import MatterInteraction
 import MatterTLV
 
-/// A device's own endpoint reached directly, whatever its device types: for the `home` tool, whose commands name a
-/// cluster (`home on`, `home level`, `home read`) rather than a device type.
+/// A device's own endpoint reached directly, whatever its device types: for a tool whose commands name a cluster
+/// rather than a device type (`home on`, `home level`, `home read`), and an app that shows a node's raw attributes.
 extension HomeDevice {
     /// The device's node and (its first part's) endpoint.
-    @_spi(HomeCommandLine) public var address: DeviceID {
+    public var address: DeviceID {
         DeviceID(nodeID: nodeID, endpoint: parts.first?.endpoint ?? 0)
     }
 
     /// The trait of the device's endpoint (the first part's, for a multipart device), once its node has been
     /// followed and had its first contact; nil when the endpoint does not serve the trait's cluster.
-    @_spi(HomeCommandLine) public func liveTrait<T: Trait>(_ type: T.Type) async -> T? {
+    public func liveTrait<T: Trait>(_ type: T.Type) async -> T? {
         await context.follow(nodeID)
         return TraitCollection(snapshot: endpointSnapshot())[type]
     }
 
     /// What the device's endpoint serves, from its node's cached Descriptor ServerList; nil before the node reported it.
-    @_spi(HomeCommandLine) public var servedClusters: [ClusterID]? {
+    public var servedClusters: [ClusterID]? {
         let list = DescriptorCluster.Attributes.serverList
         return try? cachedValue(
             endpoint: parts.first?.endpoint ?? 0, cluster: list.cluster.rawValue, attribute: list.id.rawValue
@@ -28,14 +28,13 @@ extension HomeDevice {
     }
 
     /// One attribute as the node's cache holds it: for `home read`, which shows any attribute of any cluster.
-    @_spi(HomeCommandLine) public func cachedValue(endpoint: UInt16, cluster: UInt32, attribute: UInt32) -> TLVElement?
-    {
+    public func cachedValue(endpoint: UInt16, cluster: UInt32, attribute: UInt32) -> TLVElement? {
         context.model.view(of: nodeID)?.cache.value(endpoint: endpoint, cluster: cluster, attribute: attribute)
     }
 
     /// Every endpoint of the device's node with its device types, and their semantic tags, as the hub's store keeps
     /// them.
-    @_spi(HomeCommandLine) public func nodeEndpoints() async throws(HomeError) -> (
+    public func nodeEndpoints() async throws(HomeError) -> (
         [EndpointDeviceType], [EndpointSemanticTag]
     ) {
         guard case .endpoints(let endpoints, let tags) = try await context.perform(.nodeEndpoints(nodeID: nodeID))
@@ -46,7 +45,7 @@ extension HomeDevice {
     }
 
     /// Starts following the device's node live and returns once it had its first contact.
-    @_spi(HomeCommandLine) public func follow() async {
+    public func follow() async {
         await context.follow(nodeID)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(HomeCommandLine) import HomeAPI
+import HomeAPI
 import HomeHub
 import Synchronization
 
@@ -250,6 +250,6 @@ final class OpenedHomes: Sendable {
     func close() async {
         for home in homes.withLock({ homes in
             defer { homes = [] }; return homes
-        }) { await home.stopServing() }
+        }) { await home.hub.close() }
     }
 }

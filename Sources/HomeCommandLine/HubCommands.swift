@@ -1,5 +1,5 @@
 import Foundation
-@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeAPI
 import HomeEngine
 import HomeHub
 import MatterCertificates
@@ -184,11 +184,12 @@ enum HubCommands {
         let start = clock.now
         do throws(HomeError) {
             return .success(
-                try await home.commissionDevice(
-                    payload: target.code, address: target.address, interfaces: interfaceNames(arguments),
-                    paaTrustStore: arguments.values["paa-trust-store"],
-                    acceptUntrustedDevice: arguments.flags.contains("accept-untrusted-device"),
-                    name: arguments.values["name"], room: arguments.values["room"]
+                try await home.hub.commission(
+                    HubRequest.DirectCommissioning(
+                        payload: target.code, address: target.address, interfaces: interfaceNames(arguments),
+                        paaTrustStore: arguments.values["paa-trust-store"],
+                        acceptUntrustedDevice: arguments.flags.contains("accept-untrusted-device"),
+                        name: arguments.values["name"], room: arguments.values["room"])
                 ) { line in
                     switch line {
                     case .finished(let step, let seconds):
@@ -245,7 +246,7 @@ enum HubCommands {
         ],
         run: { arguments throws(CommandLineError) in
             let home = try await HomeAPICommands.open(arguments, interfaces: interfaceNames(arguments))
-            let snapshot = home.model.snapshot
+            let snapshot = home.hub.model.snapshot
             let devices = snapshot.devices.values.flatMap { $0 }.sorted { $0.id < $1.id }
             var connectivity: [UInt64: NodeConnection.State]?
             if arguments.flags.contains("live"), !devices.isEmpty {
@@ -295,7 +296,7 @@ enum HubCommands {
             let home = try await HomeAPICommands.open(arguments, interfaces: interfaceNames(arguments))
             let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
             do throws(HomeError) {
-                let result = try await home.ping(device, reads: count)
+                let result = try await home.hub.ping(nodeID: device.address.nodeID, reads: count)
                 let sorted = result.roundTrips.sorted()
                 let reads =
                     count == 1

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeAPI
 import HomeHub
 import MatterDataModel
 import MatterInteraction
@@ -128,9 +128,10 @@ enum LiveCommands {
                     try await HomeAPICommands.device(text, in: home)
                 } else { nil }
             let output = arguments.output
-            let changes = home.model.changes(.all)
+            let changes = home.hub.model.changes(.all)
             let watcher = Task {
-                let lines = WatchLines(model: home.model, only: only.map { ($0.address.nodeID, $0.address.endpoint) })
+                let lines = WatchLines(
+                    model: home.hub.model, only: only.map { ($0.address.nodeID, $0.address.endpoint) })
                 for line in lines.start() { output(line) }
                 for await update in changes {
                     guard case .changes(let changes) = update else { continue }
@@ -148,7 +149,7 @@ enum LiveCommands {
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             }
             watcher.cancel()
-            await home.stopServing()
+            await home.hub.close()
             return .success("")
         }
     )

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeAPI
 import HomeHub
 import MatterDataModel
 import MatterInteraction
@@ -12,7 +12,7 @@ enum LiveConnectivity {
         of devices: Set<HomeDevice>, in home: Home, within limit: Duration = CommandLineTiming.liveAnswer
     ) async -> [UInt64: NodeConnection.State] {
         let nodes = Dictionary(grouping: devices, by: \.address.nodeID).compactMapValues(\.first)
-        let model = home.model
+        let model = home.hub.model
         // Each node's task is false once it settled; the deadline's is true.
         await withTaskGroup(of: Bool.self) { group in
             for (nodeID, device) in nodes {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeAPI
 import HomeEngine
 import HomeHub
 import MatterPlatform
@@ -75,22 +75,22 @@ enum ServeCommand {
             } catch {
                 throw .invalidInput("cannot open the hub's state: \(error.message)")
             }
-            guard let engine = home.engine else {
+            guard let engine = home.hub.engine else {
                 throw .failed("a hub already serves \(status.stateDirectory) (PID \(status.pid))")
             }
             let progress = arguments.progress
             let say = { @Sendable (line: String) in if level >= .info { progress(line) } }
             let stop = StopSignals()
-            let lines = ServeLines(model: home.model)
+            let lines = ServeLines(model: home.hub.model)
             // Listening starts here, before any node is followed: a task's own start could come after the first
             // state change (a node offline at once), and that line would be lost.
-            let changes = home.model.changes(.home)
+            let changes = home.hub.model.changes(.home)
             let logger = Task { await lines.follow(changes, say) }
-            let activity = home.hubActivity
+            let activity = home.hub.activity
             let clientLogger = Task {
                 for await line in activity where level >= .debug { progress("\(LiveLineText.time())  \(line)") }
             }
-            let nodes = home.model.snapshot.devices.count
+            let nodes = home.hub.model.snapshot.devices.count
             say("\(LiveLineText.time())  serving \(status.stateDirectory) (PID \(status.pid)): \(nodes) node(s)")
             say("\(LiveLineText.time())  clients connect at \(status.socketPath)")
             let matterServerAPI: MatterServerAPI?
@@ -110,7 +110,7 @@ enum ServeCommand {
             say("\(LiveLineText.time())  \(signal): closing every subscription and session")
             logger.cancel()
             matterServerAPI?.stop()
-            await home.stopServing()
+            await home.hub.close()
             clientLogger.cancel()
             say("\(LiveLineText.time())  stopped")
             return .success("")

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(HomeCommandLine) import HomeAPI
+import HomeAPI
 import HomeHub
 
 /// `home share`, `home fabrics`: a device shared with another ecosystem, and who controls it, through the Home API

@@ -1,4 +1,4 @@
-@_spi(HomeCommandLine) @_spi(HomeModel) import HomeAPI
+import HomeAPI
 import HomeHub
 import MatterInteraction
 
@@ -17,7 +17,7 @@ enum ShowCommand {
             let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
             let found = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
             let nodeID = found.address.nodeID
-            let records = home.model.devices(of: nodeID) ?? []
+            let records = home.hub.model.devices(of: nodeID) ?? []
             guard let device = records.first(where: { $0.id == found.address }) else {
                 throw .invalidInput("no device \"\(arguments.argument("DEVICE"))\" (see 'home devices')")
             }
@@ -35,7 +35,7 @@ enum ShowCommand {
             let state = await LiveConnectivity.states(of: [found], in: home)[nodeID] ?? .connecting
             let details = DeviceDetails(
                 device: device, nodeEndpoints: nodeEndpoints, nodeTags: nodeTags, otherDevices: otherDevices,
-                state: state, cache: home.model.view(of: nodeID)?.cache ?? AttributeCache())
+                state: state, cache: home.hub.model.view(of: nodeID)?.cache ?? AttributeCache())
             return .success(arguments.flags.contains("json") ? details.json.rendered + "\n" : details.text)
         }
     )

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(HomeCommandLine) import HomeAPI
+import HomeAPI
 import HomeEngine
 import HomeHub
 
@@ -17,14 +17,17 @@ enum StatusCommand {
             let configuration = Home.Configuration(stateDirectory: arguments.values["state"])
             let status: HubStatus
             do throws(HomeError) {
-                guard let home = try await Home.attachToServingHub(configuration) else {
+                guard
+                    let hub = try await HubConnection.attach(
+                        stateDirectory: try configuration.resolvedStateDirectory())
+                else {
                     return CommandOutput(
                         exitCode: 1, standardOutput: "",
                         standardError:
                             "error: no hub serves \(arguments.values["state"] ?? "the home") (start one with 'home serve')\n"
                     )
                 }
-                status = try await home.hubStatus()
+                status = try await hub.status()
             } catch {
                 return CommandOutput(exitCode: 1, standardOutput: "", standardError: "error: \(error.message)\n")
             }

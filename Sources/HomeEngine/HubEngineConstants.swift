@@ -11,6 +11,10 @@ enum HubEngineTiming {
     /// of a thousand nodes in well under a second); one that holds its socket without answering (stopped in a debugger,
     /// hung) is given up on.
     static let hubWelcome: Duration = .seconds(5)
+    /// How often `HubConnection.connect` looks again for a hub that holds the home's lock but has not bound its socket
+    /// yet (it is starting: opening its store takes milliseconds), and how long between looks: half a second in all.
+    static let hubStartAttempts = 10
+    static let hubStartRetry: Duration = .milliseconds(50)
 }
 
 /// Every limit of the hub engine, with the reason for its value.

@@ -20,7 +20,7 @@ import Testing
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
             let other = try await fixture.openSessionOwnedByAnotherProcess(structure)
-            let hub = try fixture.home.context.embedded("the crash test").hub
+            let hub = try fixture.home.hub.requireEngine("the crash test").hub
             let transport = try MatterTransport()
             let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: transport)
             await commissioner.endAbruptly(after: step)

@@ -6,9 +6,8 @@ import HomeHub
 /// The tests' way into the embedded hub of a `Home` they opened themselves (never attached to another process).
 extension HomeContext {
     var local: HubEngine {
-        guard case .embedded(let local) = backend else { preconditionFailure("the test's home is attached to a hub") }
+        guard let local = hub.engine else { preconditionFailure("the test's home is attached to a hub") }
         return local
     }
     var store: HubStore { local.store }
-    var hub: Hub { local.hub }
 }

@@ -68,7 +68,7 @@ import Testing
 
     @Test func anotherUserWithoutAGrantMayNotRemove() async throws {
         try await DeviceTypeControllerLiveTests.withLiveDevice(kind: .light) { home, device, _ in
-            let statePath = home.context.hub.directory.path
+            let statePath = home.context.local.hub.directory.path
             var status = stat()
             #expect(stat(statePath, &status) == 0)
             let guest = try await Home.open(

@@ -3,7 +3,7 @@ import MatterDiscovery
 import MatterPlatform
 import Testing
 
-@_spi(HomeCommandLine) @testable import HomeAPI
+@testable import HomeAPI
 @testable import HomeEngine
 
 @Suite struct HomeNameTests {
@@ -72,9 +72,10 @@ import Testing
     func commissioningChecksTheNamesFirst(name: String, room: String) async throws {
         try await withHome { home, store, _ in
             let error = await #expect(throws: HomeError.self) {
-                try await home.commissionDevice(
-                    payload: "MT:Y.K9042C00KA0648G00", address: .ipv4(IPv4Address(127 << 24 | 1), port: 9),
-                    interfaces: [], paaTrustStore: nil, acceptUntrustedDevice: true, name: name, room: room
+                try await home.hub.commission(
+                    HubRequest.DirectCommissioning(
+                        payload: "MT:Y.K9042C00KA0648G00", address: .ipv4(IPv4Address(127 << 24 | 1), port: 9),
+                        interfaces: [], paaTrustStore: nil, acceptUntrustedDevice: true, name: name, room: room)
                 ) { _ in }
             }
             #expect(error?.code == .invalidArgument)

@@ -8,7 +8,7 @@ import MatterPlatform
 import Synchronization
 import Testing
 
-@_spi(HomeCommandLine) @testable import HomeAPI
+@testable import HomeAPI
 @testable import HomeEngine
 
 /// One hub process serving its home on the local socket, and clients of it (here in the same test process, through
@@ -38,8 +38,8 @@ import Testing
             // No hub serves the directory yet: this process becomes it.
             let home = try await Home.connect(stateDirectory: statePath)
             #expect(!home.isAttachedToHub)
-            let service = try #require(home.serving?.service)
-            try await home.followEveryNode()
+            let service = try #require(home.hub.service)
+            try await home.hub.followEveryNode()
             do {
                 try await body(home, statePath, device, service) { lines.withLock { $0 } }
             } catch {
@@ -48,7 +48,7 @@ import Testing
                 await device.shutdown()
                 throw error
             }
-            await home.stopServing()
+            await home.hub.close()
             // The hub closed its session (CloseSession): the device frees it and its subscription as it hears it (a
             // ceiling for a loaded machine, not an expected time).
             for _ in 0..<400 where await device.subscriptionCount > 0 { try await Task.sleep(for: .milliseconds(5)) }

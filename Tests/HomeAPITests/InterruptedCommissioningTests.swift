@@ -4,7 +4,7 @@ import MatterDevice
 import Synchronization
 import Testing
 
-@_spi(HomeCommandLine) @testable import HomeAPI
+@testable import HomeAPI
 @testable import HomeEngine
 @testable import HomeHub
 
@@ -81,10 +81,11 @@ import Testing
             let notes = Recorded()
             let code = try fixture.qrCode
             let commission = { () async throws(HomeError) -> CommissionedDevice in
-                try await fixture.home.commissionDevice(
-                    payload: code, address: fixture.address, interfaces: [],
-                    paaTrustStore: fixture.statePath + "/paa", acceptUntrustedDevice: false, name: "Desk lamp",
-                    room: "Office"
+                try await fixture.home.hub.commission(
+                    HubRequest.DirectCommissioning(
+                        payload: code, address: fixture.address, interfaces: [],
+                        paaTrustStore: fixture.statePath + "/paa", acceptUntrustedDevice: false, name: "Desk lamp",
+                        room: "Office")
                 ) { line in if case .note(let text) = line { notes.append(text) } }
             }
             let added = try await commission()

@@ -9,7 +9,7 @@ import MatterPlatform
 import MatterTestSupport
 import Testing
 
-@_spi(HomeCommandLine) @testable import HomeAPI
+@testable import HomeAPI
 @testable import HomeEngine
 @testable import MatterServer
 
@@ -21,7 +21,7 @@ import Testing
             let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
             defer { api.stop() }
             let address = try #require(api.addresses.first)
-            let authority = try home.context.embedded("test").hub.authority
+            let authority = try home.hub.requireEngine("test").hub.authority
             let compressed = authority.compressedFabricIDNumber
 
             // GET /info: server_info as plain JSON; the compressed fabric ID a 64-bit integer, exactly.
@@ -114,7 +114,7 @@ extension MatterServerAPITests {
     /// available), then an attribute_updated when the light is switched on through the Home API: one hub, two views.
     @Test func startListeningGivesTheNodesThenTheirChanges() async throws {
         try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
-            try await home.followEveryNode()
+            try await home.hub.followEveryNode()
             let lamp = try #require(
                 try await home.devices().list().first { $0.types.contains(OnOffLightDeviceType.self) })
             let onOff = try #require(await lamp.types.get(OnOffLightDeviceType.self)?.matterTraits.onOffTrait)
@@ -224,7 +224,7 @@ extension MatterServerAPITests {
     /// the wrong type; set_acl_entry replaces the node's ACL for this fabric, name-keyed entries as the client sends.
     @Test func writesAnswerTheDevicesStatusAndSetACLEntryReplacesTheACL() async throws {
         try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
-            try await home.followEveryNode()
+            try await home.hub.followEveryNode()
             let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
             let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
             defer { api.stop() }
@@ -309,7 +309,7 @@ extension MatterServerAPITests {
     /// interview_node answers null and sends the node whole; get_vendor_names names the vendors the devices name.
     @Test func aBridgesEndpointsComeAndGoAsPythonMatterServerSendsThem() async throws {
         try await DeviceTypeControllerLiveTests.withLiveDevice(kind: .bridge) { home, bridge, _ in
-            try await home.followEveryNode()
+            try await home.hub.followEveryNode()
             let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
             let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
             defer { api.stop() }
@@ -366,7 +366,7 @@ extension MatterServerAPITests {
     /// commands doing nothing; removing it forgets it; a bad dump imports nothing.
     @Test func testNodesComeFromADumpAndReachNoDevice() async throws {
         try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
-            try await home.followEveryNode()
+            try await home.hub.followEveryNode()
             let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
             let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
             defer { api.stop() }
@@ -638,7 +638,9 @@ extension Home {
     func serveMatterServerAPI(
         listeningOn addresses: [SocketAddress], token: MatterServerToken? = nil
     ) throws -> MatterServerAPI {
-        guard let engine else { throw HomeError(.failedPrecondition, "the test's home is attached to another hub") }
+        guard let engine = hub.engine else {
+            throw HomeError(.failedPrecondition, "the test's home is attached to another hub")
+        }
         return try MatterServerAPI(engine: engine, listeningOn: addresses, token: token)
     }
 }

@@ -6,7 +6,7 @@ import MatterDiscovery
 import MatterPlatform
 import Testing
 
-@_spi(HomeCommandLine) @testable import HomeAPI
+@testable import HomeAPI
 @testable import HomeEngine
 
 /// Fifty nodes on one hub, kept short: a farm of every kind on loopback, all commissioned at once through the hub
@@ -49,7 +49,7 @@ import Testing
             var configuration = Home.Configuration(stateDirectory: directory + "/hub", networkInterfaces: [])
             configuration.liveness = .seconds(2)
             let home = try await Home.open(statePath: directory + "/hub", configuration: configuration)
-            try await home.followEveryNode()
+            try await home.hub.followEveryNode()
             let model = home.context.model
             #expect(await nodes(of: model, within: .seconds(60)) { $0 == .online } == Self.nodes)
 
@@ -62,7 +62,7 @@ import Testing
             let again = try DeviceFarm.open(directory: farmDirectory, ports: ports, kinds: .mix, simulation: quiet)
             try await again.start()
             #expect(await nodes(of: model, within: .seconds(60)) { $0 == .online } == Self.nodes)
-            await home.stopServing()
+            await home.hub.close()
             await again.shutdown()
         }
     }
