@@ -124,8 +124,7 @@ let package = Package(
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
-        // VendorFixture/Generated is datamodel-generator output (clusters and traits) for the vendor IDL of MatterDataModelTests.
-        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeEngine", "MatterServer", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
+        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeEngine", "MatterServer", "VendorFixture", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
                                                          "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterNodeTests", dependencies: ["MatterNode"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
@@ -133,9 +132,11 @@ let package = Package(
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",
         ]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine", "HomeEngine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterNode", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),
-        // VendorFixture/Generated is datamodel-generator output for the vendor IDL beside it.
-        .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport"],
-                    exclude: ["VendorFixture/AcmeClusters.matter"]),
+        .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport", "VendorFixture"]),
+        // A vendor's clusters and their traits as an app's own package generates them (datamodel-generator output for
+        // the IDL beside it, scripts/generate-datamodel.sh), shared by the data model's tests and the Home API's.
+        .target(name: "VendorFixture", dependencies: ["HomeAPI", "MatterDataModel", "MatterTLV"], path: "Tests/VendorFixture",
+                exclude: ["AcmeClusters.matter"]),
         .testTarget(name: "DataModelGeneratorTests", dependencies: ["DataModelGenerator"]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,7 +14,7 @@ if [ "${1:-}" = "--check" ]; then
     OUT="$(mktemp -d)"
     trap 'rm -rf "$OUT"' EXIT
 fi
-GENERATED="Sources/MatterDataModel/Generated Sources/HomeAPI/Generated Tests/MatterDataModelTests/VendorFixture/Generated Tests/HomeAPITests/VendorFixture/Generated"
+GENERATED="Sources/MatterDataModel/Generated Sources/HomeAPI/Generated Tests/VendorFixture/Generated"
 for dir in $GENERATED; do mkdir -p "$OUT/$dir"; done
 
 DATAMODEL="${DATAMODEL:-../shared/datamodel}"
@@ -31,17 +31,12 @@ GENERATOR="$(swift build --show-bin-path)/datamodel-generator"
     --output "$OUT/Sources/MatterDataModel/Generated" \
     --traits "$OUT/Sources/HomeAPI/Generated"
 
+# A vendor's clusters with their traits, as an app's own package would generate them over the Home API.
 "$GENERATOR" \
-    --idl Tests/MatterDataModelTests/VendorFixture/AcmeClusters.matter \
+    --idl Tests/VendorFixture/AcmeClusters.matter \
     --namespace AcmeClusters \
-    --output "$OUT/Tests/MatterDataModelTests/VendorFixture/Generated"
-
-# The same vendor clusters with their traits, as an app's own package would generate them over the Home API.
-"$GENERATOR" \
-    --idl Tests/MatterDataModelTests/VendorFixture/AcmeClusters.matter \
-    --namespace AcmeClusters \
-    --output "$OUT/Tests/HomeAPITests/VendorFixture/Generated" \
-    --traits "$OUT/Tests/HomeAPITests/VendorFixture/Generated"
+    --output "$OUT/Tests/VendorFixture/Generated" \
+    --traits "$OUT/Tests/VendorFixture/Generated"
 
 if $CHECK; then
     status=0

@@ -2,6 +2,7 @@ import MatterDataModel
 import MatterInteraction
 import MatterTLV
 import Testing
+import VendorFixture
 
 @testable import HomeAPI
 @testable import HomeEngine

@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterTLV
 import Testing
+import VendorFixture
 
 /// A vendor cluster generated from VendorFixture/AcmeClusters.matter into its own namespace (by
 /// scripts/generate-datamodel.sh) compiles beside the standard ones and round-trips.

@@ -1,6 +1,7 @@
 import MatterDataModel
 import MatterTLV
 import Testing
+import VendorFixture
 
 @Suite struct NullableTests {
     @Test func nullIsTheTLVNullAndAValueIsItsOwnEncoding() throws {

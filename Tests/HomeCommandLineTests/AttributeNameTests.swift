@@ -2,7 +2,7 @@ import MatterDataModel
 import MatterInteraction
 import Testing
 
-@testable import HomeHub
+@testable import HomeCommandLine
 
 @Suite struct AttributeNameTests {
     @Test func resolvesClusterAndAttributeNamesIgnoringCase() throws {
