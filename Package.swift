@@ -5,7 +5,9 @@ import PackageDescription
 //   HomeCommandLine / home      the CLI
 //   HomeAPI                     the app library: values, queries, traits, the add-device flow, over a hub engine
 //   HomeEngine                  the hub of a home in a process: its operations, live nodes, its socket and clients
+//   HubWire                     the home socket's messages: requests, replies, frames, HomeError (values only)
 //   HomeHub                     fabric authority, commissioner, node registry, store
+//   HomeRecords                 the home's records, its snapshot and changes (values only)
 //   MatterDevice                the virtual device: its application clusters, simulation, state file and farm
 //   MatterNode                  a process's own Matter node: fabrics, sessions it accepts, the standard clusters
 //   MatterPlatform              sockets, mDNS, SQLite, the transport (the only layer doing I/O)
@@ -32,6 +34,8 @@ let package = Package(
         .library(name: "MatterDiscovery", targets: ["MatterDiscovery"]),
         .library(name: "MatterDataModel", targets: ["MatterDataModel"]),
         .library(name: "HomeAPI", targets: ["HomeAPI"]),
+        // The home socket's wire types alone: the hub-protocol fuzz target builds on them without a hub.
+        .library(name: "HubWire", targets: ["HubWire"]),
         .executable(name: "datamodel-generator", targets: ["DataModelGenerator"]),
         .executable(name: "matter-device", targets: ["MatterDeviceTool"]),
     ],
@@ -55,7 +59,7 @@ let package = Package(
         .target(name: "MatterFuzzing", dependencies: [
             "HTTPWebSocket",
             "MatterTLV", "MatterOnboarding", "MatterMessaging", "MatterCertificates", "MatterDiscovery", "MatterInteraction",
-            "MatterSecureChannel", "MatterCrypto", "MatterNode", "MatterDevice", "HomeEngine", "MatterServer",
+            "MatterSecureChannel", "MatterCrypto", "MatterNode", "MatterDevice", "HubWire", "MatterServer",
         ]),
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
@@ -64,29 +68,35 @@ let package = Package(
         .executableTarget(name: "DataModelGenerator"),
         .target(
             name: "MatterPlatform", dependencies: ["MatterDiscovery", "MatterMessaging", "MatterCrypto", "MatterTime", "CSQLite", "CLinux"]),
+        // The home's values as the hub stores them, its model holds them and its protocol carries them: records,
+        // the snapshot of the home and its changes.
+        .target(name: "HomeRecords", dependencies: ["MatterPlatform", "MatterMessaging", "MatterInteraction", "MatterDataModel", "MatterTLV"]),
         .target(name: "HomeHub", dependencies: [
-            "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
+            "HomeRecords", "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
         // The hub of a home in one process (`home serve`, or an app with no hub running): every hub operation carried out
         // in one place, the live connections, the home's local socket (served, and its client).
+        // The wire types of the home's local socket (`HubProtocol`): its frames, requests and replies, and the errors
+        // they carry. Values only: the fuzz entries decode them without a hub.
+        .target(name: "HubWire", dependencies: ["HomeRecords", "MatterPlatform", "MatterTLV"]),
         .target(name: "HomeEngine", dependencies: [
-            "HomeHub", "MatterCertificates", "MatterCrypto", "MatterDataModel", "MatterInteraction", "MatterOnboarding",
+            "HubWire", "HomeRecords", "HomeHub", "MatterCertificates", "MatterCrypto", "MatterDataModel", "MatterInteraction", "MatterOnboarding",
             "MatterPlatform", "MatterTLV",
         ]),
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
-        .target(name: "HomeAPI", dependencies: ["HomeEngine", "HomeHub", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
+        .target(name: "HomeAPI", dependencies: ["HubWire", "HomeRecords", "HomeEngine", "HomeHub", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
         // The hub served to other ecosystems: the Matter-server WebSocket API (python-matter-server's, Home Assistant's).
         .target(name: "MatterServer", dependencies: [
-            "HomeEngine", "HomeHub", "HTTPWebSocket", "MatterDataModel", "MatterDiscovery", "MatterInteraction",
+            "HubWire", "HomeRecords", "HomeEngine", "HomeHub", "HTTPWebSocket", "MatterDataModel", "MatterDiscovery", "MatterInteraction",
             "MatterOnboarding", "MatterPlatform", "MatterTLV",
         ]),
-        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub", "HomeEngine",
+        .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub", "HomeEngine", "HubWire", "HomeRecords",
                                                        "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterServer", "MatterDevice"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
         .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples/HomeExamples"),
-        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI", "HomeEngine", "MatterServer",
+        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI", "HomeEngine", "HubWire", "HomeRecords", "MatterServer",
                                                           "MatterInteraction", "MatterDataModel", "MatterNode", "MatterDevice", "CLinux"]),
         // A process's own Matter node (the hub, a virtual device, each device of a farm): its fabrics and access
         // control, the sessions it accepts, the data model its cluster servers make and the standard ones of endpoint 0.
@@ -123,15 +133,15 @@ let package = Package(
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
-        .testTarget(name: "HomeHubTests", dependencies: ["HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
-        .testTarget(name: "HomeAPITests", dependencies: ["HomeAPI", "HomeEngine", "MatterServer", "VendorFixture", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
+        .testTarget(name: "HomeHubTests", dependencies: ["HomeRecords", "HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
+        .testTarget(name: "HomeAPITests", dependencies: ["HubWire", "HomeRecords", "HomeAPI", "HomeEngine", "MatterServer", "VendorFixture", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
                                                          "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterNodeTests", dependencies: ["MatterNode"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
-            "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
+            "HomeRecords", "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",
         ]),
-        .testTarget(name: "HomeCommandLineTests", dependencies: ["HomeCommandLine", "HomeEngine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterNode", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),
+        .testTarget(name: "HomeCommandLineTests", dependencies: ["HubWire", "HomeRecords", "HomeCommandLine", "HomeEngine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterNode", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport", "VendorFixture"]),
         // A vendor's clusters and their traits as an app's own package generates them (datamodel-generator output for
         // the IDL beside it, scripts/generate-datamodel.sh), shared by the data model's tests and the Home API's.

@@ -17,7 +17,9 @@ let package = Package(
         .target(name: "CFuzzerDriver")
     ]
         + entries.map { name in
-            .executableTarget(
-                name: name, dependencies: ["CFuzzerDriver", .product(name: "MatterFuzzing", package: "swift-home")])
+            // The hub protocol's target links its wire types only, no hub (`HubProtocolFuzzing`).
+            let library = name == "FuzzHubProtocol" ? "HubWire" : "MatterFuzzing"
+            return .executableTarget(
+                name: name, dependencies: ["CFuzzerDriver", .product(name: library, package: "swift-home")])
         }
 )

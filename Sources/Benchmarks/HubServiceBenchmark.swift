@@ -1,6 +1,7 @@
 import Foundation
 import HomeAPI
 import HomeHub
+import HomeRecords
 import MatterCertificates
 import MatterDataModel
 import MatterDevice

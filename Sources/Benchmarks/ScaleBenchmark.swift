@@ -2,6 +2,7 @@ import CLinux
 import Foundation
 import HomeAPI
 import HomeHub
+import HomeRecords
 import MatterCertificates
 import MatterDevice
 import MatterDiscovery

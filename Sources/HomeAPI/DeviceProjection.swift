@@ -1,5 +1,7 @@
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 import Synchronization
 
 /// The home's devices as the API shows them, built once from the home model and then kept up to date from its

@@ -1,5 +1,7 @@
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 /// The home's devices as the API shows them: one per endpoint device of the model, or one per node.
 extension HomeContext {

@@ -1,6 +1,8 @@
 import Foundation
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 /// What every value of one `Home` shares: where its operations run, the home model, and the projections the queries
 /// read. Reads come from memory; writes go to the hub, and the model has taken them in when the write returns.

@@ -1,5 +1,7 @@
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterDataModel
 
 /// Removing a device from the home: the hub asks its node to leave the hub's fabric (Matter Core §11.18.6.12

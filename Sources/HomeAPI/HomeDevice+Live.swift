@@ -1,5 +1,7 @@
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterDataModel
 import MatterInteraction
 import MatterTLV
@@ -59,7 +61,7 @@ extension HomeDevice {
 
 extension OnOffTrait {
     /// What `toggleFallingBackToOnOff()` sent.
-    public typealias ToggleOutcome = HomeEngine.ToggleOutcome
+    public typealias ToggleOutcome = HubWire.ToggleOutcome
 
     /// Toggle; for a device that does not accept it (its AcceptedCommandList lacks Toggle, or it refuses Toggle as
     /// an unsupported command: CircuitMatter lists it yet refuses it), On or Off, the opposite of its cached OnOff.

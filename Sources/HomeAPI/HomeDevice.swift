@@ -1,5 +1,7 @@
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 /// A device of the home. With multipart devices off (the default) it is one application endpoint of a Matter node;
 /// with them on, it is a whole node, and its parts are reached through `types.getAll(of:)`.

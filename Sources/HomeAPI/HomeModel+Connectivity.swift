@@ -1,4 +1,5 @@
 import HomeHub
+import HomeRecords
 
 extension HomeModel.NodeView {
     /// Our hub's own session to the node: direct. Online while the subscription lives, offline once it is lost.

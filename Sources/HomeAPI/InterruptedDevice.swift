@@ -1,6 +1,8 @@
 import Foundation
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 /// A device whose adding was interrupted after it took the hub's credentials (the process adding it died, Matter Core
 /// §5.5): it is not one of the home's devices yet, and may hold the hub's fabric. The hub finishes adding it when it

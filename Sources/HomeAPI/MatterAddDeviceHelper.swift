@@ -1,5 +1,6 @@
 import Foundation
 import HomeEngine
+import HubWire
 
 /// The helper-executable side of the add-device flow: one invocation per handler call, as
 /// `MatterAddDeviceHelperProcess` launches it. A helper's `main` is one line:

@@ -1,5 +1,6 @@
 import Foundation
 import HomeEngine
+import HubWire
 
 /// A handler that carries out each call in a separate helper executable (see `MatterAddDeviceHelper`), launched with
 /// the app group both processes share. A helper's failure comes back as the `HomeError` it printed.

@@ -1,5 +1,6 @@
 import Foundation
 import HomeEngine
+import HubWire
 
 /// A request to add one Matter device to a home: who asks (the ecosystem), into which home, and optionally the device's
 /// onboarding payload. `perform` runs the add-device flow through a handler (see `MatterAddDeviceRequestHandler`):

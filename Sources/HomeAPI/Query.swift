@@ -1,5 +1,7 @@
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 /// A live query over the home: its devices, rooms or structures.
 /// - `list()` is a snapshot: the first value of `batched()`.

@@ -1,5 +1,7 @@
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 /// A room of a structure. Room names are unique in the home, whatever their case.
 public struct Room: Identifiable, Hashable, Sendable {

@@ -1,5 +1,7 @@
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 /// One semantic tag of an endpoint (Matter Core §9.5.6.5 Descriptor TagList): what tells apart the parts of a device
 /// that share a device type (the left and right button, switch 1 to 4). `description` reads "Left", "Number 2",

@@ -1,6 +1,8 @@
 import Foundation
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 /// Adding Matter devices to the structure: prepare a session, perform a `MatterAddDeviceRequest`, then complete or cancel.
 /// The session belongs to the calling process, wherever the hub runs.

@@ -1,5 +1,7 @@
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 /// A home's structure (a house, a flat): it holds rooms. The hub has one, "Home", from its first start.
 public struct Structure: Identifiable, Hashable, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import HomeEngine
+import HubWire
 
 /// The default add-device interaction: answers given in advance are used as they are; the others are asked on the
 /// terminal (standard input and standard error). Without a terminal, a missing answer fails at once instead of waiting.

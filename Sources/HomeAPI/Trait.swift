@@ -1,4 +1,5 @@
 import HomeEngine
+import HubWire
 import MatterDataModel
 
 /// A Matter cluster on one endpoint of a device, as the Home API shows it. The generated traits (`OnOffTrait`,

@@ -1,4 +1,5 @@
 import HomeHub
+import HomeRecords
 
 /// What `home devices` prints: a table, or a JSON array; with the nodes' connectivity when it was checked (`--live`).
 enum DeviceList {

@@ -1,4 +1,5 @@
 import HomeHub
+import HomeRecords
 import MatterDataModel
 
 /// Device types as people read them, from the generated Matter device library: "On/Off Light", "Dimmable Light";

@@ -1,4 +1,5 @@
 import HomeHub
+import HomeRecords
 import MatterDiscovery
 import MatterPlatform
 

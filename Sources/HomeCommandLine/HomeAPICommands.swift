@@ -1,6 +1,7 @@
 import Foundation
 import HomeAPI
 import HomeHub
+import HomeRecords
 import Synchronization
 
 /// `home rename`, `home rooms`, `home room add|rename|delete`, `home move`, `home remove`: the home's names, rooms and

@@ -2,6 +2,8 @@ import Foundation
 import HomeAPI
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterCertificates
 import MatterDiscovery
 import MatterOnboarding

@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import HomeRecords
 
 /// What `home watch` and `home serve` lines share: the time they start with and how they name a node.
 enum LiveLineText {

@@ -1,4 +1,5 @@
 import HomeHub
+import HomeRecords
 
 /// What `home devices --multipart` prints: one line per node (the device the Home API shows with multipart devices on),
 /// and under it one indented line per part (each application endpoint) with its device types and semantic tags.

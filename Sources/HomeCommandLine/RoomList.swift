@@ -1,6 +1,7 @@
 import Foundation
 import HomeAPI
 import HomeHub
+import HomeRecords
 
 /// What `home rooms` prints: a table of the rooms by name with their structure and device count, or a JSON array.
 enum RoomList {

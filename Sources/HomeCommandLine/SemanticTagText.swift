@@ -1,5 +1,6 @@
 import HomeAPI
 import HomeHub
+import HomeRecords
 
 /// An endpoint's semantic tags as people read them ("Number 1", "Left, Row 2") and as JSON, named by the Home API's
 /// `SemanticTag`.

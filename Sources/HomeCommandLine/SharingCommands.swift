@@ -1,6 +1,7 @@
 import Foundation
 import HomeAPI
 import HomeHub
+import HomeRecords
 
 /// `home share`, `home fabrics`: a device shared with another ecosystem, and who controls it, through the Home API
 /// (`openCommissioningWindow`, `revokeCommissioningWindow`, `fabrics`), which keeps the rules.

@@ -1,5 +1,6 @@
 import HomeAPI
 import HomeHub
+import HomeRecords
 import MatterInteraction
 
 /// `home show DEVICE`: everything about one device, with every attribute value of its node read live.

@@ -2,6 +2,8 @@ import Foundation
 import HomeAPI
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 /// `home status`: the hub serving the home, if one does: its PID, how long it has run, its nodes online and offline,
 /// and its clients. It only asks: it never becomes the hub itself.

@@ -1,3 +1,4 @@
+import HubWire
 import MatterPlatform
 
 /// What adding devices needs to know besides the store: where to look for devices, what to trust, and who is asking.

@@ -1,4 +1,6 @@
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterPlatform
 
 /// How a failed add-device step becomes a `HomeError`: the code says what went wrong, the message names the step and the reason.

@@ -1,4 +1,6 @@
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterPlatform
 
 /// How the hub's errors become `HomeError`s: the code says what kind of failure it is, the message keeps the hub's words.

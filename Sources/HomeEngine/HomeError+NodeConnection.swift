@@ -1,4 +1,6 @@
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterInteraction
 
 /// How a live connection's errors become `HomeError`s.

@@ -1,3 +1,5 @@
+import HubWire
+
 /// The names of devices, rooms and structures: at most `HubEngineLimits.nameCodePoints` Unicode code points (longer names
 /// are cut there, even inside a grapheme cluster, without error), with a visible character, and without control
 /// characters: a name is printed in terminals and tables, where a newline breaks a row and an escape sequence or a

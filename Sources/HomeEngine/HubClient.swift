@@ -1,5 +1,7 @@
 import Foundation
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterPlatform
 import Synchronization
 

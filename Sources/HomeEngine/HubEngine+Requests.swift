@@ -1,5 +1,7 @@
 import Foundation
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterDataModel
 
 /// How the hub in this process carries out a `HubRequest`: for its own `Home`, and for every client of its socket.

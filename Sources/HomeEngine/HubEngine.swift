@@ -1,5 +1,7 @@
 import Foundation
 import HomeHub
+import HomeRecords
+import HubWire
 import Synchronization
 
 /// The hub of a home, in this process: the hub itself (store, keys, its link), the home model, the live connections

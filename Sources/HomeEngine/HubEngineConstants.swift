@@ -1,3 +1,5 @@
+import HubWire
+
 /// Every timing of the hub engine, with the reason for its value.
 enum HubEngineTiming {
     /// How long a new subscription waits for the device's first report before emitting what is known: a device on the

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterPlatform
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HubWire
 import Synchronization
 
 /// The one hub serving a home: an exclusive lock (`flock`) on `hub.lock` in the state directory, held for the life of

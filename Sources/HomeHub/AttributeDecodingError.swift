@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterTLV
 
 /// An attribute value of another type than its cluster defines.

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterTLV
 
 /// An attribute value as one line for people: `true`, `254`, `"CircuitMatter"`, `0x0A1B`, `null`, `[1, 2]`,

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterDiscovery
 
 /// The devices a commissioning's discovery found for its payload, in the order they were resolved: the first is

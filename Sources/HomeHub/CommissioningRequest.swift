@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterCertificates
 import MatterOnboarding
 import MatterPlatform

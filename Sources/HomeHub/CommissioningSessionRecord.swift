@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 
 /// The home's add-device session: who opened it, for which structure, until when, with which discovery settings,
 /// and the nodes commissioned in it so far.

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterPlatform
 
 // Matter Core §5.5: the commissioner's flow as a value type. Each phase holds exactly what the commissioning has

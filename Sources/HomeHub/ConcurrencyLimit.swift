@@ -1,3 +1,5 @@
+import HomeRecords
+
 /// At most `limit` holders at once; the others wait their turn in order. A cancelled waiter leaves the line.
 actor ConcurrencyLimit {
     private let limit: Int

@@ -1,3 +1,5 @@
+import HomeRecords
+
 extension Duration {
     /// "30 s", "1.5 s", "200 ms": how durations appear in error messages.
     var spoken: String {

@@ -1,3 +1,5 @@
+import HomeRecords
+
 /// The label the hub gives its fabric on every node: the home's name, which other ecosystems show in their lists of
 /// the apps connected to a device.
 public enum FabricLabel {

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 
 /// The hub's fabric as stored: its identifiers, certificates (Matter TLV) and the IPK epoch key.
 /// The epoch key is a secret: `description` and mirrors leave it out.

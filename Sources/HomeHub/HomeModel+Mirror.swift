@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterInteraction
 import Synchronization
 
@@ -7,51 +8,8 @@ import Synchronization
 /// changes, so a client's queries, device types and events behave as they do in the hub. A mirror never reads a
 /// store.
 extension HomeModel {
-    /// One batch of the hub's changes with the data they name: the structures and rooms when they changed, the
-    /// devices of every node whose devices changed, and the connection state of every node whose connectivity or
-    /// record changed (nil: the hub no longer follows it). Attribute values and events travel in the changes.
-    public struct MirroredChanges: Sendable, Codable, Equatable {
-        public let changes: [Change]
-        let structures: [StructureRecord]?
-        let rooms: [RoomRecord]?
-        let devices: [UInt64: [DeviceRecord]]
-        let states: [UInt64: NodeConnection.State?]
-        /// Each node whose `interruptedNode` change is in the batch: its record, nil once it left the list.
-        let interrupted: [UInt64: NodeRecord?]
-
-        /// What a mirror needs to replay `changes`, read from `snapshot`, the model they led to.
-        public init(_ changes: [Change], snapshot: Snapshot) {
-            self.changes = changes
-            var shape = false
-            var devices: [UInt64: [DeviceRecord]] = [:]
-            var states: [UInt64: NodeConnection.State?] = [:]
-            var interrupted: [UInt64: NodeRecord?] = [:]
-            for change in changes {
-                switch change {
-                case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved:
-                    shape = true
-                case .deviceAdded(let id), .deviceRemoved(let id), .deviceRenamed(let id), .deviceMoved(let id):
-                    devices[id.nodeID] = snapshot.devices[id.nodeID] ?? []
-                case .typesChanged(let nodeID):
-                    devices[nodeID] = snapshot.devices[nodeID] ?? []
-                case .nodeUpdated(let nodeID):
-                    devices[nodeID] = snapshot.devices[nodeID] ?? []
-                    states[nodeID] = .some(snapshot.views[nodeID]?.state)
-                case .connectivity(let nodeID, _):
-                    states[nodeID] = .some(snapshot.views[nodeID]?.state)
-                case .interruptedNode(let nodeID):
-                    interrupted[nodeID] = .some(snapshot.interrupted[nodeID])
-                case .attributes, .event, .unreadable:
-                    break
-                }
-            }
-            structures = shape ? snapshot.structures : nil
-            rooms = shape ? snapshot.rooms : nil
-            self.devices = devices
-            self.states = states
-            self.interrupted = interrupted
-        }
-    }
+    /// One batch of the hub's changes with the data they name (`MirroredChanges`).
+    public typealias MirroredChanges = HomeRecords.MirroredChanges
 
     /// A copy of the hub's model as it was at `snapshot`, `failure` saying why the hub's store could not be read
     /// then, if it could not.

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterInteraction
 import MatterPlatform
 import MatterTLV
@@ -11,94 +12,12 @@ import Synchronization
 /// nothing here, and what memory holds is always what was committed. Commits by any connection of this process are
 /// heard at once (`HubStore.observeCommits`); another process's, through the store's change marker.
 public final class HomeModel: Sendable {
-    /// The home at one moment.
-    public struct Snapshot: Sendable, Equatable, Codable {
-        /// The default structure first.
-        public internal(set) var structures: [StructureRecord] = []
-        /// In order of creation.
-        public internal(set) var rooms: [RoomRecord] = []
-        /// Each commissioned node's devices, in endpoint order.
-        public internal(set) var devices: [UInt64: [DeviceRecord]] = [:]
-        /// What each followed node's connection last reported.
-        public internal(set) var views: [UInt64: NodeView] = [:]
-        /// Each followed node's latest events, oldest first (at most `HubConstants.recentEventsPerNode`): what a
-        /// consumer that fell behind catches up from.
-        public internal(set) var recentEvents: [UInt64: [NodeEvent]] = [:]
-        /// The nodes an interrupted commissioning left (its process died after AddNOC, so the device may hold our
-        /// NOC): not part of the home yet, but shown, so that a user can see and remove them. A node leaves this
-        /// list when it is finished (its devices appear) or forgotten.
-        public internal(set) var interrupted: [UInt64: NodeRecord] = [:]
-
-        /// The structure a device without a room belongs to.
-        public var defaultStructureID: String? { structures.first?.id }
-    }
-
-    /// A node as its live connection last reported it.
-    public struct NodeView: Sendable, Hashable, Codable {
-        public var cache: AttributeCache
-        public var state: NodeConnection.State
-        /// Which of its connection's moments this view shows. Numbered across the process (a newer connection's
-        /// views are newer too), so the model can tell a view older than the one it holds; 0 for a view no
-        /// connection made.
-        public var revision: UInt64
-
-        public init(cache: AttributeCache, state: NodeConnection.State, revision: UInt64 = 0) {
-            self.cache = cache
-            self.state = state
-            self.revision = revision
-        }
-    }
-
-    /// What changed, named precisely enough that a consumer re-reads only that.
-    public enum Change: Sendable, Hashable, Codable {
-        case structureAdded(String)
-        case structureRenamed(String)
-        case structureRemoved(String)
-        case roomAdded(String)
-        case roomRenamed(String)
-        case roomRemoved(String)
-        case deviceAdded(DeviceID)
-        case deviceRemoved(DeviceID)
-        case deviceRenamed(DeviceID)
-        /// Into another room, or into none.
-        case deviceMoved(DeviceID)
-        /// The node's record: its name, identity, addresses.
-        case nodeUpdated(UInt64)
-        /// The device types or semantic tags of some endpoint of the node.
-        case typesChanged(UInt64)
-        /// A node an interrupted commissioning left appeared in `Snapshot.interrupted`, changed there, or left it.
-        case interruptedNode(UInt64)
-        case connectivity(UInt64, NodeConnection.State)
-        /// Attribute values of one endpoint, with their new values (nil: no longer reported).
-        case attributes(nodeID: UInt64, endpoint: UInt16, values: [ConcreteAttributePath: TLVElement?])
-        /// An event the node reported, once.
-        case event(nodeID: UInt64, NodeEvent)
-        /// The store holds what this build cannot read (why), so memory is behind it; nil: it is read again.
-        case unreadable(String?)
-
-        /// The node the change is about; nil for structures and rooms.
-        public var nodeID: UInt64? {
-            switch self {
-            case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved,
-                .unreadable:
-                nil
-            case .deviceAdded(let id), .deviceRemoved(let id), .deviceRenamed(let id), .deviceMoved(let id): id.nodeID
-            case .nodeUpdated(let node), .typesChanged(let node), .interruptedNode(let node),
-                .connectivity(let node, _):
-                node
-            case .attributes(let node, _, _), .event(let node, _): node
-            }
-        }
-
-        /// Whether the change is about what a node reports (attribute values, events), which the home's own shape
-        /// does not show.
-        public var isReport: Bool {
-            switch self {
-            case .attributes, .event: true
-            default: false
-            }
-        }
-    }
+    /// The home at one moment (`HomeSnapshot`).
+    public typealias Snapshot = HomeSnapshot
+    /// A node as its live connection last reported it (`NodeView`).
+    public typealias NodeView = HomeRecords.NodeView
+    /// What changed (`HomeChange`).
+    public typealias Change = HomeChange
 
     /// Which changes a listener hears.
     public enum Scope: Sendable, Hashable {

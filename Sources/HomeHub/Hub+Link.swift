@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterMessaging
 import MatterNode
 import MatterPlatform

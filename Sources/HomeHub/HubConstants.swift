@@ -1,3 +1,4 @@
+import HomeRecords
 // Matter Core §2.5 Identifiers: the numbers the hub's fabric is built from, each with the reason for its value.
 import MatterCertificates
 

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterCrypto
 import MatterDataModel
 import MatterInteraction

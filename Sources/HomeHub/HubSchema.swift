@@ -1,3 +1,5 @@
+import HomeRecords
+
 /// The database schema as an ordered list of migrations: version N is reached by running migrations 1…N,
 /// each in its own transaction with the version it reaches. Append, never edit: stores in the field hold old versions.
 /// 64-bit IDs are stored as their Int64 bit pattern (SQLite integers are signed); times as Unix seconds.

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterInteraction
 
 /// Each node's attribute cache as its live connection last stored it, with the data version of every cluster

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterPlatform
 
 /// The change counter: triggers on every table the home shows (structures, rooms, devices, nodes, endpoints) increment it

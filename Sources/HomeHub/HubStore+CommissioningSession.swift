@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterPlatform
 
 /// The home's one add-device session and the nodes commissioned in it. Each change is one IMMEDIATE transaction, so two

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterPlatform
 
 /// Devices and rooms: what the home shows on top of the nodes.

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterPlatform
 
 /// The fail-safes this hub armed on devices it has no node row for yet (Matter Core §11.10.7.2: from PASE, which

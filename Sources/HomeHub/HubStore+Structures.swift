@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterPlatform
 
 /// Structures and the rooms in them. Names are stored as given: the caller validates them.

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterPlatform
 
 /// The hub's persistent state over SQLite: the fabric, the nodes and their endpoints, the node IDs handed out.

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterPlatform
 
 /// Why the hub's store refused a read or write.

@@ -1,3 +1,5 @@
+import HomeRecords
+
 /// Every timeout of the hub, with the reason it was chosen.
 public enum HubTiming {
     /// Waiting for the peer's next PASE or CASE message. MRP already retransmits lost messages; this covers

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterInteraction
 import MatterMessaging
 import MatterTLV

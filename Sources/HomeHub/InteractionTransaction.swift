@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterInteraction
 
 /// The shape shared by the read, write and invoke transactions of MatterInteraction, so that one driver carries

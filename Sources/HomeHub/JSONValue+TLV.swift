@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterTLV
 
 extension JSONValue {

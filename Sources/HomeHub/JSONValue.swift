@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 
 /// A JSON document built by hand, so keys keep a stable order, absent values print as `null` and 64-bit integers stay
 /// exact: what the `home` tool prints and the Matter-server API sends.

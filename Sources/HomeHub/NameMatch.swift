@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 
 /// How a name the user typed finds a room: the one spelled exactly so (as Swift compares, canonically equivalent
 /// spellings alike), else the one whose name differs only in case, in any script ("KÜCHE" finds "Küche"). The store

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterDataModel
 import MatterInteraction
 import MatterTLV

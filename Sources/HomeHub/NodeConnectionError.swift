@@ -1,3 +1,5 @@
+import HomeRecords
+
 /// Why something asked of a live connection failed.
 public enum NodeConnectionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The node could not be reached (its session or subscription failed), or is offline now.

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterDataModel
 
 /// What an interview learned about a node: who made it and what its endpoints are.

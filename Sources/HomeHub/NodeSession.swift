@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterMessaging
 
 /// A secure session to a node as a `NodeConnection` uses it: the hub establishes it by CASE, a test by fixed keys.

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 
 /// Where one hub keeps its state: the database and the key files. Several hubs live side by side by giving each
 /// its own directory (`--state DIR`).

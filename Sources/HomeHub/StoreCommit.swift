@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import Synchronization
 
 /// A committed write to a home's store, as this process's home model hears of it: the change counter before and after

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterPlatform
 
 /// A row read back from the hub's database, with typed accessors that name the column when the stored value

@@ -1,5 +1,5 @@
 import HTTPWebSocket
-@_spi(Fuzzing) import HomeEngine
+@_spi(Fuzzing) import HubWire
 import MatterCertificates
 import MatterCrypto
 import MatterDevice

@@ -2,6 +2,8 @@ import Foundation
 import HTTPWebSocket
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterDataModel
 import MatterDiscovery
 import MatterInteraction

@@ -1,5 +1,7 @@
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 
 // The Matter-server API's commands, one entry each (python-matter-server's schema 11, `../shared/protocols/matter-server-ws.md`):
 // the name a client sends, and the client's method that carries it out. A new command is one entry here and its method

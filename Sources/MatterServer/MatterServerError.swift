@@ -1,4 +1,5 @@
 import HomeEngine
+import HubWire
 
 /// An error of the Matter-server protocol (python-matter-server's `common/errors.py`): its clients map an error frame's
 /// code to an exception class, and any code but these raises inside the client (`../shared/protocols/matter-server-ws.md`),

@@ -1,6 +1,8 @@
 import Foundation
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 import MatterDataModel
 import MatterTLV
 

@@ -1,5 +1,6 @@
 import Foundation
 import HomeEngine
+import HubWire
 
 /// One command frame of the Matter-server API (§2 of the facts): `{"message_id", "command", "args"}`. Unknown keys are
 /// ignored, as python-matter-server ignores them; a missing `args` is none.

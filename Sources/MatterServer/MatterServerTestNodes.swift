@@ -1,6 +1,8 @@
 import Foundation
 import HomeEngine
 import HomeHub
+import HomeRecords
+import HubWire
 import Synchronization
 
 /// Nodes imported from a diagnostics dump (`import_test_node`): served by the Matter-server API as python-matter-server

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPWebSocket
 import HomeEngine
+import HubWire
 
 /// The secret a Matter-server API client presents when the API listens beyond loopback (python-matter-server has
 /// none: anyone on the network could drive every device): `?token=…` in the URL, or `Authorization: Bearer …`.

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterCertificates
 import MatterDevice
 import MatterPlatform
@@ -8,6 +9,7 @@ import Testing
 @testable import HomeAPI
 @testable import HomeEngine
 @_spi(CrashTesting) @testable import HomeHub
+@testable import HubWire
 
 /// The add-device flow's commissioning killed right after each step in turn (its session's owner dies with it), then
 /// the next `prepareForMatterCommissioning()`: an abandoned session is undone, so every case ends with no trace of the

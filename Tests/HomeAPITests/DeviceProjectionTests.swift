@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterInteraction
 import MatterTLV
 import Testing
@@ -5,6 +6,7 @@ import Testing
 @testable import HomeAPI
 @testable import HomeEngine
 @testable import HomeHub
+@testable import HubWire
 
 @Suite struct DeviceProjectionTests {
     static func report(onOff: Bool, version: UInt32, to nodeID: UInt64, in model: HomeModel) {

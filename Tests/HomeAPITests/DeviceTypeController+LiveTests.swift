@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import HomeRecords
 import MatterCertificates
 import MatterDataModel
 import MatterDevice
@@ -10,6 +11,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 /// The Home API over a live node: our virtual device (an On/Off light on endpoint 1), commissioned by the hub over
 /// loopback with no mDNS, then followed through `Home`. Serialized: each live home polls its transport, and three at

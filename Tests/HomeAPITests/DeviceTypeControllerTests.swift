@@ -1,9 +1,11 @@
 import HomeHub
+import HomeRecords
 import MatterDataModel
 import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 @Suite struct DeviceTypeControllerTests {
     @Test func containsAndGetFollowTheStoredDeviceTypes() async throws {

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterDataModel
 import MatterDevice
 import MatterInteraction
@@ -6,6 +7,7 @@ import Testing
 @testable import HomeAPI
 @testable import HomeEngine
 @testable import HomeHub
+@testable import HubWire
 
 /// Events over a live node: the virtual switch panel, whose buttons press and release on their own every few
 /// simulation steps (here 20 ms apart, so a press comes within about 100 ms), commissioned over loopback.

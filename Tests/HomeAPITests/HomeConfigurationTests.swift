@@ -3,6 +3,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 @Suite struct HomeConfigurationTests {
     @Test func anAppGroupNamesADirectoryUnderTheDataDirectory() throws {

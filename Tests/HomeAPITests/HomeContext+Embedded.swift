@@ -1,7 +1,9 @@
 import HomeHub
+import HomeRecords
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 /// The tests' way into the embedded hub of a `Home` they opened themselves (never attached to another process).
 extension HomeContext {

@@ -1,10 +1,12 @@
 import Foundation
 import HomeHub
+import HomeRecords
 import MatterDevice
 import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 /// Removing devices from the home, against our virtual devices on loopback. Serialized like the other live suites.
 @Suite(.serialized) struct HomeDeviceDecommissionTests {

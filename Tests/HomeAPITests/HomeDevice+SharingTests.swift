@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import HomeRecords
 import MatterCertificates
 import MatterDevice
 import MatterDiscovery
@@ -9,6 +10,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 /// Sharing over a live node: our virtual light, commissioned by the home's hub, opened to a second hub.
 @Suite(.serialized) struct HomeDeviceSharingTests {

@@ -1,10 +1,12 @@
 import Foundation
+import HomeRecords
 import MatterPlatform
 import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
 @testable import HomeHub
+@testable import HubWire
 
 @Suite struct HomeErrorHubTests {
     @Test func everyCodeOfTheAPIExists() {

@@ -1,11 +1,13 @@
 import Foundation
 import HomeHub
+import HomeRecords
 import MatterDataModel
 import Synchronization
 import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 /// A home on a fresh temporary state directory, and a second connection to its store that adds devices the way the
 /// commissioner does. The directory is removed when the body returns.

@@ -1,10 +1,12 @@
 import Foundation
 import HomeHub
+import HomeRecords
 import MatterDevice
 import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 @Suite struct HomeMatterCommissionerTests {
     @Test("construction fails when the app group container does not exist, or holds no hub state")

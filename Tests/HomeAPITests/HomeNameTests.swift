@@ -1,10 +1,12 @@
 import HomeHub
+import HomeRecords
 import MatterDiscovery
 import MatterPlatform
 import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 @Suite struct HomeNameTests {
     @Test func longNamesAreCutAtSixtyCodePointsNotGraphemesOrBytes() throws {

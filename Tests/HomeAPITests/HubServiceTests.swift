@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import HomeRecords
 import MatterCertificates
 import MatterDataModel
 import MatterDevice
@@ -10,6 +11,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 /// One hub process serving its home on the local socket, and clients of it (here in the same test process, through
 /// the socket all the same): what a client sees and does goes through the hub's one session to each node.

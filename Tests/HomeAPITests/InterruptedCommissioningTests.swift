@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterCertificates
 import MatterDevice
 import Synchronization
@@ -7,6 +8,7 @@ import Testing
 @testable import HomeAPI
 @testable import HomeEngine
 @testable import HomeHub
+@testable import HubWire
 
 /// A commissioning whose process died after CommissioningComplete, before its final store write: the device holds
 /// the hub's NOC (its fail-safe no longer undoes it) while the store has only a failed row and no devices. The next

@@ -1,10 +1,12 @@
 import Foundation
 import HomeHub
+import HomeRecords
 import MatterTestSupport
 import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 /// The built executables (`swift build` puts them beside the test bundle).
 func builtExecutable(_ name: String) throws -> String {

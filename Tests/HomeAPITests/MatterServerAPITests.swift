@@ -1,6 +1,7 @@
 import Foundation
 import HTTPWebSocket
 import HomeHub
+import HomeRecords
 import MatterDataModel
 import MatterDiscovery
 import MatterNode
@@ -11,6 +12,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 @testable import MatterServer
 
 /// The Matter-server API's first step on a real TCP socket on loopback: `/info`, the WebSocket handshake,

@@ -5,6 +5,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 @testable import MatterServer
 
 /// Name-keyed payloads to TLV and back, through the generated field tables (facts §3: CHIP Python field names).

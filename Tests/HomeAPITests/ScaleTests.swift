@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import HomeRecords
 import MatterCertificates
 import MatterDevice
 import MatterDiscovery
@@ -8,6 +9,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 /// Fifty nodes on one hub, kept short: a farm of every kind on loopback, all commissioned at once through the hub
 /// (which runs `Hub.concurrentCommissionings` side by side), followed live; after the farm stops and starts again on its state, no node is left offline.

@@ -2,6 +2,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 @Suite struct SemanticTagTests {
     /// Common Number (0x07) and Common Position (0x08) read as words; Row and Column carry their number in the label.

@@ -2,6 +2,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 @Suite struct SourceConnectivityTests {
     typealias State = SourceConnectivity.ConnectivityState

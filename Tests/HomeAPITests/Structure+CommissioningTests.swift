@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterDevice
 import MatterNode
 import MatterTestSupport
@@ -7,6 +8,7 @@ import Testing
 @testable import HomeAPI
 @testable import HomeEngine
 @testable import HomeHub
+@testable import HubWire
 
 @Suite("Structure: prepare, complete and cancel an add-device session")
 struct StructureCommissioningTests {

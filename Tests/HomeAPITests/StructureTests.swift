@@ -1,8 +1,10 @@
 import HomeHub
+import HomeRecords
 import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 @Suite struct StructureTests {
     @Test func theHomeHasOneDefaultStructureNamedHome() async throws {

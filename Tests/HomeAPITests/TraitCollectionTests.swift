@@ -6,6 +6,7 @@ import VendorFixture
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 /// Generated traits read from a fabricated attribute cache, as a node's reports would leave it.
 @Suite struct TraitCollectionTests {

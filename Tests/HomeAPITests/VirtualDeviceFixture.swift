@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import HomeRecords
 import MatterDevice
 import MatterDiscovery
 import MatterPlatform
@@ -7,6 +8,7 @@ import Testing
 
 @testable import HomeAPI
 @testable import HomeEngine
+@testable import HubWire
 
 /// Our own virtual device on loopback (no mDNS) and a home in one temporary directory whose configuration points
 /// commissioning at the device's address and trusts the device's development PAA (in the state directory's `paa/`).

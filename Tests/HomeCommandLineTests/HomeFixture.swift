@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import HomeRecords
 
 /// A hub on a fresh temporary state directory with a commissioned node whose endpoints 1 and 2 are an On/Off Light
 /// and a Dimmable Light ("Desk lamp 1", "Desk lamp 2"), as `Hub.commission` leaves them. The node has no known

@@ -4,6 +4,7 @@ import Testing
 @testable import HomeAPI
 @testable import HomeCommandLine
 @testable import HomeEngine
+@testable import HubWire
 
 @Suite struct SharingCommandsTests {
     @Test func badInputExits2AndAnUnreachableDeviceExits1SayingWhy() async throws {

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterTLV
 import Testing
 

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterDiscovery
 import MatterPlatform
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterCertificates
 import MatterCrypto
 import MatterSecureChannel

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import Testing
 
 @testable import HomeHub

@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterDiscovery
 import MatterInteraction
 import MatterMessaging

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterTestSupport
 import Testing
 

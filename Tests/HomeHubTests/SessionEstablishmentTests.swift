@@ -1,3 +1,4 @@
+import HomeRecords
 import MatterCrypto
 import MatterDiscovery
 import MatterMessaging

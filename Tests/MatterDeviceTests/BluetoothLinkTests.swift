@@ -1,4 +1,5 @@
 import HomeHub
+import HomeRecords
 import MatterDataModel
 import MatterInteraction
 import MatterMessaging

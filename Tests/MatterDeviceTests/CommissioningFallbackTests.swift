@@ -1,5 +1,6 @@
 import Foundation
 import HomeHub
+import HomeRecords
 import MatterCertificates
 import MatterDevice
 import MatterDiscovery

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterDataModel
 import MatterDevice
 import MatterInteraction

@@ -1,4 +1,5 @@
 import Foundation
+import HomeRecords
 import MatterDevice
 import MatterPlatform
 import MatterTestSupport

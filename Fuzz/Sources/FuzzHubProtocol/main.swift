@@ -1,12 +1,12 @@
 import CFuzzerDriver
 import Glibc
-import MatterFuzzing
+@_spi(Fuzzing) import HubWire
 
-// libFuzzer calls the entry with each input it makes; see `FuzzEntry.hubProtocol`.
+// libFuzzer calls the entry with each input it makes (`FuzzEntry.hubProtocol` replays the corpus through the same one).
 var argc = CommandLine.argc
 var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
 exit(
     LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-        FuzzEntry.hubProtocol.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        HubProtocolFuzzing.take(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
         return 0
     })

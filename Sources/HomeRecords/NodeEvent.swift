@@ -37,7 +37,7 @@ public struct NodeEvent: Hashable, Sendable, Codable {
 
     /// The events of one report, in order, with delta timestamps resolved; records with a wildcard path (which a
     /// node must not send) and statuses are left out.
-    static func events(of reports: [EventReportIB]) -> [NodeEvent] {
+    package static func events(of reports: [EventReportIB]) -> [NodeEvent] {
         var previous: Timestamp?
         var events: [NodeEvent] = []
         for case .data(let record) in reports {

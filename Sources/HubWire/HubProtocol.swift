@@ -1,5 +1,5 @@
 import Foundation
-import HomeHub
+import HomeRecords
 
 /// The hub's local client socket, `hub.socket` in the state directory. Our own protocol:
 /// - each message is one frame: its length (4 bytes, big-endian) then that many bytes of JSON;
@@ -10,33 +10,33 @@ import HomeHub
 ///   order, each before the reply of the request that caused it.
 /// A frame over its limit, or one that does not decode, ends the connection with a `refused` naming why; the hub
 /// serves its other clients on.
-enum HubProtocol {
+package enum HubProtocol {
     /// Bumped on any change a client of the previous version would misread.
-    static let version = 1
-    static let socketName = "hub.socket"
+    package static let version = 1
+    package static let socketName = "hub.socket"
     /// A client's message: a request names devices and values, never a home; 1 MiB is far above any.
-    static let clientMessageLimit = 1 << 20
+    package static let clientMessageLimit = 1 << 20
     /// The hub's message: its welcome carries the whole model (about 12 KB per dimmable light as JSON), so a
     /// thousand nodes fit with room to spare.
-    static let hubMessageLimit = 64 << 20
+    package static let hubMessageLimit = 64 << 20
 
-    enum ClientMessage: Codable, Sendable {
+    package enum ClientMessage: Codable, Sendable {
         case hello(version: Int)
         case request(id: UInt64, HubRequest)
     }
 
-    enum HubMessage: Codable, Sendable {
+    package enum HubMessage: Codable, Sendable {
         /// `failure`: why the hub cannot read its store now, when it cannot (its queries refuse to answer).
-        case welcome(version: Int, status: HubStatus, snapshot: HomeModel.Snapshot, failure: String?)
+        case welcome(version: Int, status: HubStatus, snapshot: HomeSnapshot, failure: String?)
         case refused(reason: String)
         case reply(id: UInt64, HubReply)
         case failure(id: UInt64, code: HomeError.Code, message: String)
-        case changes(HomeModel.MirroredChanges)
+        case changes(MirroredChanges)
         /// A line of progress of the request with that number, before its reply.
         case progress(id: UInt64, HubProgress)
     }
 
-    static func encode(_ message: some Encodable) -> [UInt8] {
+    package static func encode(_ message: some Encodable) -> [UInt8] {
         // Every message type here encodes (a failure would be a bug); an empty frame is refused by the peer.
         let payload = (try? JSONEncoder().encode(message)).map { Array($0) } ?? []
         let length = UInt32(payload.count)
@@ -44,7 +44,9 @@ enum HubProtocol {
             + payload
     }
 
-    static func decode<Message: Decodable>(_ type: Message.Type, from frame: [UInt8]) throws(FrameError) -> Message {
+    package static func decode<Message: Decodable>(
+        _ type: Message.Type, from frame: [UInt8]
+    ) throws(FrameError) -> Message {
         do {
             return try JSONDecoder().decode(type, from: Data(frame))
         } catch {
@@ -56,11 +58,11 @@ enum HubProtocol {
 extension HomeError.Code: Codable {}
 
 /// Why a peer's bytes were refused.
-enum FrameError: Error, Hashable, CustomStringConvertible {
+package enum FrameError: Error, Hashable, CustomStringConvertible {
     case oversized(length: Int, limit: Int)
     case malformed(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .oversized(let length, let limit): "a message of \(length) bytes is over the limit of \(limit)"
         case .malformed(let reason): "a message that does not decode: \(reason)"
@@ -70,16 +72,16 @@ enum FrameError: Error, Hashable, CustomStringConvertible {
 
 /// Cuts a byte stream into frames: bytes in as they arrive, whole frames out. A length over the limit is refused as
 /// soon as its four bytes are in, before anything of it is kept.
-struct FrameDecoder {
-    let limit: Int
+package struct FrameDecoder {
+    package let limit: Int
     private var buffer: [UInt8] = []
     private var start = 0
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = limit
     }
 
-    mutating func append(_ bytes: [UInt8]) throws(FrameError) -> [[UInt8]] {
+    package mutating func append(_ bytes: [UInt8]) throws(FrameError) -> [[UInt8]] {
         buffer.append(contentsOf: bytes)
         var frames: [[UInt8]] = []
         while buffer.count - start >= 4 {

@@ -1,5 +1,3 @@
-import HomeHub
-
 /// What the fuzz target feeds the hub's local socket protocol: arbitrary bytes as a client's stream (cut into frames
 /// at the client limit, each decoded as the hub decodes a client's message), and the same bytes as the hub's
 /// stream as a client decodes it. Bad input must be refused, never trap.

@@ -7,6 +7,13 @@ public struct CommissioningWindow: Sendable, Hashable, Codable {
     public let manualCode: String
     public let discriminator: UInt16
     public let expiresAt: Date
+
+    package init(qrCode: String, manualCode: String, discriminator: UInt16, expiresAt: Date) {
+        self.qrCode = qrCode
+        self.manualCode = manualCode
+        self.discriminator = discriminator
+        self.expiresAt = expiresAt
+    }
 }
 
 /// Whether the device's node can be added by another ecosystem now (Matter Core §11.19.7.1 WindowStatus).
@@ -32,17 +39,31 @@ public struct DeviceFabric: Sendable, Hashable, Codable {
     public let rootKeyFingerprint: String
     /// Whether this is this hub's own fabric.
     public let isThisHub: Bool
+
+    package init(
+        index: UInt8, vendorID: UInt16, vendorName: String?, label: String, nodeID: UInt64, fabricID: UInt64,
+        rootKeyFingerprint: String, isThisHub: Bool
+    ) {
+        self.index = index
+        self.vendorID = vendorID
+        self.vendorName = vendorName
+        self.label = label
+        self.nodeID = nodeID
+        self.fabricID = fabricID
+        self.rootKeyFingerprint = rootKeyFingerprint
+        self.isThisHub = isThisHub
+    }
 }
 
 /// Names for the vendor IDs a user meets on a device's fabrics (the CSA's Distributed Compliance Ledger's names).
-enum VendorNames {
-    static let known: [UInt16: String] = [
+package enum VendorNames {
+    package static let known: [UInt16: String] = [
         0x1349: "Apple Home", 0x6006: "Google", 0x1217: "Amazon Alexa", 0x10E1: "Samsung SmartThings",
         0x134B: "Home Assistant (Nabu Casa)",
         0xFFF1: "test vendor 1", 0xFFF2: "test vendor 2", 0xFFF3: "test vendor 3", 0xFFF4: "test vendor 4",
     ]
 
-    static func name(of vendorID: UInt16) -> String? {
+    package static func name(of vendorID: UInt16) -> String? {
         known[vendorID]
     }
 }

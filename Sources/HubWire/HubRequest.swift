@@ -1,5 +1,5 @@
 import Foundation
-import HomeHub
+import HomeRecords
 import MatterPlatform
 import MatterTLV
 
@@ -59,14 +59,14 @@ public enum HubRequest: Codable, Sendable, Hashable {
     case removeFabric(SharedDevice, index: UInt8)
 
     public struct DirectCommissioning: Codable, Sendable, Hashable {
-        let payload: String
-        let address: SocketAddress?
-        let interfaces: [String]
+        public let payload: String
+        public let address: SocketAddress?
+        public let interfaces: [String]
         /// The trusted PAA certificates' directory; nil: none trusted (with `acceptUntrustedDevice`).
-        let paaTrustStore: String?
-        let acceptUntrustedDevice: Bool
-        var name: String?
-        var room: String?
+        public let paaTrustStore: String?
+        public let acceptUntrustedDevice: Bool
+        public var name: String?
+        public var room: String?
 
         public init(
             payload: String, address: SocketAddress?, interfaces: [String], paaTrustStore: String?,
@@ -84,13 +84,13 @@ public enum HubRequest: Codable, Sendable, Hashable {
 
     /// A device being shared: its node, what its window's code carries, and how messages name it.
     public struct SharedDevice: Codable, Sendable, Hashable {
-        let nodeID: UInt64
-        let vendorID: UInt16
-        let productID: UInt16
+        public let nodeID: UInt64
+        public let vendorID: UInt16
+        public let productID: UInt16
         /// Its structure: who may add devices there may share it.
-        let structureID: String
+        public let structureID: String
         /// "Desk lamp (391D788B9528D5FA-1)".
-        let label: String
+        public let label: String
 
         public init(nodeID: UInt64, vendorID: UInt16, productID: UInt16, structureID: String, label: String) {
             self.nodeID = nodeID
@@ -103,15 +103,15 @@ public enum HubRequest: Codable, Sendable, Hashable {
 
     /// One command to one cluster of one endpoint, its fields as TLV.
     public struct Invocation: Codable, Sendable, Hashable {
-        let nodeID: UInt64
-        let endpoint: UInt16
-        let cluster: UInt32
-        let command: UInt32
+        public let nodeID: UInt64
+        public let endpoint: UInt16
+        public let cluster: UInt32
+        public let command: UInt32
         /// The generated command's name, for messages.
-        let name: String
-        let fields: TLVElement
+        public let name: String
+        public let fields: TLVElement
         /// Matter Core §8.7: a timed invoke, with this window in milliseconds.
-        let timedWindowMilliseconds: Int64?
+        public let timedWindowMilliseconds: Int64?
 
         public init(
             nodeID: UInt64, endpoint: UInt16, cluster: UInt32, command: UInt32, name: String, fields: TLVElement,
@@ -128,15 +128,15 @@ public enum HubRequest: Codable, Sendable, Hashable {
     }
 
     public struct AttributeWrite: Codable, Sendable, Hashable {
-        let nodeID: UInt64
-        let endpoint: UInt16
-        let cluster: UInt32
-        let attribute: UInt32
+        public let nodeID: UInt64
+        public let endpoint: UInt16
+        public let cluster: UInt32
+        public let attribute: UInt32
         /// The data model's name ("LevelControl.OnLevel"), for messages.
-        let name: String
-        let value: TLVElement
+        public let name: String
+        public let value: TLVElement
         /// Matter Core §8.7.2: a timed write, with this window in milliseconds.
-        let timedWindowMilliseconds: Int64?
+        public let timedWindowMilliseconds: Int64?
 
         public init(
             nodeID: UInt64, endpoint: UInt16, cluster: UInt32, attribute: UInt32, name: String, value: TLVElement,
@@ -153,7 +153,7 @@ public enum HubRequest: Codable, Sendable, Hashable {
     }
 
     /// The device a sharing request is about.
-    var sharedDevice: SharedDevice? {
+    public var sharedDevice: SharedDevice? {
         switch self {
         case .openCommissioningWindow(let device, _), .openBasicCommissioningWindow(let device, _),
             .revokeCommissioningWindow(let device), .commissioningWindowStatus(let device), .fabrics(let device),
@@ -217,18 +217,6 @@ public enum HubReply: Codable, Sendable, Hashable {
     case fabrics([DeviceFabric])
 }
 
-/// Who asks the hub: the user whose permissions are checked, and the process that owns an add-device session it
-/// opens. For a client of the socket, the kernel says (SO_PEERCRED); a client cannot claim to be someone else.
-public struct HubCaller: Sendable, Hashable {
-    let uid: UInt32
-    let process: ProcessIdentity?
-
-    public init(uid: UInt32, process: ProcessIdentity?) {
-        self.uid = uid
-        self.process = process
-    }
-}
-
 /// The hub process as `home status` shows it.
 public struct HubStatus: Codable, Sendable, Hashable {
     public let pid: Int32
@@ -243,6 +231,20 @@ public struct HubStatus: Codable, Sendable, Hashable {
     /// (`Home.interruptedDevices()`).
     public let nodesInterrupted: Int
     public let clients: Int
+
+    package init(
+        pid: Int32, stateDirectory: String, startedAt: Double, nodesOnline: Int, nodesOffline: Int, nodesUnknown: Int,
+        nodesInterrupted: Int, clients: Int
+    ) {
+        self.pid = pid
+        self.stateDirectory = stateDirectory
+        self.startedAt = startedAt
+        self.nodesOnline = nodesOnline
+        self.nodesOffline = nodesOffline
+        self.nodesUnknown = nodesUnknown
+        self.nodesInterrupted = nodesInterrupted
+        self.clients = clients
+    }
 
     /// Where its clients connect.
     public var socketPath: String { stateDirectory + "/" + HubProtocol.socketName }
@@ -261,6 +263,22 @@ public struct CommissionedDevice: Codable, Sendable, Hashable {
     public struct Step: Codable, Sendable, Hashable {
         public let step: String
         public let seconds: Double
+
+        package init(step: String, seconds: Double) {
+            self.step = step
+            self.seconds = seconds
+        }
+    }
+
+    package init(
+        nodeID: UInt64, vendorID: UInt16, productID: UInt16, devices: [DeviceID], elapsedSeconds: Double, steps: [Step]
+    ) {
+        self.nodeID = nodeID
+        self.vendorID = vendorID
+        self.productID = productID
+        self.devices = devices
+        self.elapsedSeconds = elapsedSeconds
+        self.steps = steps
     }
 }
 
