@@ -20,7 +20,7 @@ public enum SessionEstablishment {
         with peer: PeerAddress, passcode: UInt32, over transport: MatterTransport,
         random: any RandomSource = SystemRandom()
     ) async throws(SessionEstablishmentError) -> Result {
-        let localSessionID = randomSessionID(random)
+        let localSessionID = try await reserveSessionID(on: transport, random: random, name: "PASE")
         return try await run(
             PASEInitiator(passcode: passcode, localSessionID: localSessionID, random: random),
             with: peer, localSessionID: localSessionID, over: transport, name: "PASE")
@@ -34,7 +34,7 @@ public enum SessionEstablishment {
         random: any RandomSource = SystemRandom(),
         resumption: CASEResumptionRecord? = nil
     ) async throws(SessionEstablishmentError) -> Result {
-        let localSessionID = randomSessionID(random)
+        let localSessionID = try await reserveSessionID(on: transport, random: random, name: "CASE")
         let initiator = CASEInitiator(
             credentials: credentials, peerNodeID: nodeID, localSessionID: localSessionID,
             validator: validator, random: random, resumption: resumption)
@@ -62,7 +62,10 @@ public enum SessionEstablishment {
                     await transport.removeSession(unsecured)
                 }
             } else {
-                Task { await transport.removeSession(unsecured) }
+                Task {
+                    await transport.removeSession(unsecured)
+                    await transport.releaseSessionID(localSessionID)
+                }
             }
         }
         do {
@@ -105,10 +108,15 @@ public enum SessionEstablishment {
         }
     }
 
-    static func randomSessionID(_ random: any RandomSource) -> UInt16 {
-        let range = SecureChannelLimits.sessionIDs
-        let drawn = random.bytes(2).reduce(UInt16(0)) { $0 << 8 | UInt16($1) }
-        return range.lowerBound + drawn % (range.upperBound - range.lowerBound + 1)
+    /// A local session ID no session of the transport uses, reserved for this establishment.
+    private static func reserveSessionID(
+        on transport: MatterTransport, random: any RandomSource, name: String
+    ) async throws(SessionEstablishmentError) -> UInt16 {
+        do {
+            return try await transport.reserveSessionID(in: SecureChannelLimits.sessionIDs, random: random)
+        } catch {
+            throw .transport(name, "\(error)")
+        }
     }
 }
 

@@ -12,6 +12,8 @@ public enum ExchangeError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsolicitedUnsecuredMessage(sourceNodeID: UInt64?)
     /// Another secure session already uses this local session ID.
     case sessionIDInUse(UInt16)
+    /// Every local session ID of the range is in use or reserved.
+    case noFreeSessionID
     /// A handle of an exchange that is not open (never opened, closed or failed).
     case unknownExchange(ExchangeHandle)
     /// Every one of the 65 536 exchange IDs is open on this session with us as initiator.
@@ -38,6 +40,8 @@ public enum ExchangeError: Error, Hashable, Sendable, CustomStringConvertible {
             return "unsecured message from \(source) neither opens an exchange nor belongs to a known session"
         case let .sessionIDInUse(sessionID):
             return "local session ID \(sessionID) is already in use"
+        case .noFreeSessionID:
+            return "every local session ID is in use"
         case let .unknownExchange(exchange):
             return "\(exchange) is not open"
         case let .noFreeExchangeID(session):

@@ -29,6 +29,8 @@ public struct ExchangeManager<PeerAddress: LinkPeer>: Sendable {
     var sessionsByEphemeralNodeID: [UInt64: SessionHandle] = [:]
     var sessionsByUnsecuredPeer: [UnsecuredPeer: SessionHandle] = [:]
     var sessionsByLocalSessionID: [UInt16: SessionHandle] = [:]
+    /// Local session IDs handed to establishments still under way (`reserveSessionID`): no other takes them meanwhile.
+    var reservedSessionIDs: Set<UInt16> = []
     /// §4.5.1.1: one counter for every unsecured message this node sends.
     var globalUnencryptedCounter: MessageCounter
     private var nextSessionNumber: UInt32 = 1
@@ -62,13 +64,38 @@ public struct ExchangeManager<PeerAddress: LinkPeer>: Sendable {
         return handle
     }
 
-    /// Adds a session PASE or CASE established.
+    /// A local session ID for a PASE or CASE establishment about to start, in `range`, from `start` on: one no
+    /// session has and no other establishment under way holds (Matter Core §4.13.1.3 and §4.14.2.3: the initiator's
+    /// and the responder's IDs are unused on their nodes). It stays reserved until the session is added with it or
+    /// the ID is released. Every establishment of the process, as initiator or responder, reserves here: one
+    /// transport carries them all, so IDs drawn at random on their own collide once a few hundred sessions are open.
+    public mutating func reserveSessionID(
+        in range: ClosedRange<UInt16>, startingAt start: UInt16
+    ) throws(ExchangeError) -> UInt16 {
+        var candidate = range.contains(start) ? start : range.lowerBound
+        for _ in 0..<range.count {
+            if sessionsByLocalSessionID[candidate] == nil, !reservedSessionIDs.contains(candidate) {
+                reservedSessionIDs.insert(candidate)
+                return candidate
+            }
+            candidate = candidate == range.upperBound ? range.lowerBound : candidate + 1
+        }
+        throw .noFreeSessionID
+    }
+
+    /// An establishment that reserved `sessionID` ended without a session: the ID is free again.
+    public mutating func releaseSessionID(_ sessionID: UInt16) {
+        reservedSessionIDs.remove(sessionID)
+    }
+
+    /// Adds a session PASE or CASE established, taking over its ID's reservation.
     public mutating func addSecureSession(
         _ parameters: SecureSessionParameters, peer: PeerAddress, peerParameters: MRPParameters = .default
     ) throws(ExchangeError) -> SessionHandle {
         guard sessionsByLocalSessionID[parameters.localSessionID] == nil else {
             throw .sessionIDInUse(parameters.localSessionID)
         }
+        reservedSessionIDs.remove(parameters.localSessionID)
         let handle = addSession(.secure(parameters), peer: peer, peerParameters: peerParameters)
         sessionsByLocalSessionID[parameters.localSessionID] = handle
         return handle

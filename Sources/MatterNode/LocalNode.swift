@@ -445,7 +445,14 @@ public actor LocalNode {
 
     private func establish(_ first: ExchangeMessage, on exchange: ExchangeHandle) async {
         let node = server.provider.node
-        let localSessionID = newSessionID()
+        // Reserved on the transport, which every session of the process shares (the hub opens its own there too);
+        // released unless the establishment ends with a session.
+        guard
+            let localSessionID = try? await transport.reserveSessionID(
+                in: SecureChannelLimits.sessionIDs, random: random)
+        else { return await refuse(exchange, "session refused: every local session ID is in use") }
+        var established = false
+        defer { if !established { Task { [transport] in await transport.releaseSessionID(localSessionID) } } }
         switch SecureChannelOpcode(rawValue: first.opcode) {
         case .pbkdfParamRequest?:
             guard let window = node.commissioningWindow else {
@@ -459,14 +466,14 @@ public actor LocalNode {
                 verifierData: window.verifier,
                 pbkdfParameters: PBKDFParameters(iterations: window.iterations, salt: window.salt),
                 localSessionID: localSessionID, random: random)
-            await run(responder, first: first, on: exchange, isPASE: true, validator: nil)
+            established = await run(responder, first: first, on: exchange, isPASE: true, validator: nil)
         case .caseSigma1?:
             let credentials = node.fabrics.compactMap { try? $0.operationalCredentials() }
             let validator = FabricValidator(fabrics: node.fabrics)
             let responder = CASEResponder(
                 fabrics: credentials, localSessionID: localSessionID, validator: validator, random: random,
                 resumptions: resumptions)
-            await run(responder, first: first, on: exchange, isPASE: false, validator: validator)
+            established = await run(responder, first: first, on: exchange, isPASE: false, validator: validator)
         default:
             await transport.close(exchange)
         }
@@ -482,10 +489,11 @@ public actor LocalNode {
         await transport.close(exchange)
     }
 
+    /// Runs the establishment to its end; true when it ended with a session.
     private func run(
         _ responder: some SessionEstablishmentResponder, first: ExchangeMessage, on exchange: ExchangeHandle,
         isPASE: Bool, validator: FabricValidator?
-    ) async {
+    ) async -> Bool {
         var responder = responder
         let name = isPASE ? "PASE" : "CASE"
         var actions = responder.receive(opcode: first.opcode, payload: first.payload)
@@ -506,11 +514,11 @@ public actor LocalNode {
                         on: exchange)
                 case .established:
                     await transport.close(exchange)
-                    return
+                    return true
                 case .failed(let error):
                     await transport.close(exchange)
                     log("[session] \(name) failed: \(error)")
-                    return
+                    return false
                 }
             }
             guard let message = try? await transport.receive(on: exchange, timeout: NodeTiming.establishmentStep),
@@ -518,7 +526,7 @@ public actor LocalNode {
             else {
                 await transport.close(exchange)
                 log("[session] \(name) abandoned by the peer")
-                return
+                return false
             }
             actions = responder.receive(opcode: message.opcode, payload: message.payload)
         }
@@ -561,6 +569,7 @@ public actor LocalNode {
             )
         } catch {
             log("[session] cannot add the session: \(error)")
+            await transport.releaseSessionID(established.localSessionID)
         }
         // The unsecured session stays a moment, so a retransmitted last message is still acknowledged.
         Task { [weak transport, clock] in
@@ -583,20 +592,6 @@ public actor LocalNode {
 
     /// How many secure sessions the node holds now.
     public var acceptedSessionCount: Int { sessions.count }
-
-    /// A session ID no session of this node uses (§4.13.2.1).
-    private func newSessionID() -> UInt16 {
-        let range = SecureChannelLimits.sessionIDs
-        let used = Set(sessions.values.map(\.localSessionID))
-        var candidate =
-            range.lowerBound + random.bytes(2).reduce(UInt16(0)) { $0 << 8 | UInt16($1) }
-            % (range.upperBound - range.lowerBound + 1)
-        // Fewer sessions than IDs, so stepping past used ones ends.
-        while used.contains(candidate) {
-            candidate = candidate == range.upperBound ? range.lowerBound : candidate + 1
-        }
-        return candidate
-    }
 }
 
 /// What survives a node's restart.

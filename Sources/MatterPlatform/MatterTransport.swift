@@ -110,6 +110,22 @@ public actor MatterTransport {
         try manager.addSecureSession(parameters, peer: peer, peerParameters: peerParameters)
     }
 
+    /// A local session ID for an establishment about to start, drawn at random in `range` and stepped past the ones
+    /// in use or reserved (`ExchangeManager.reserveSessionID`); released when no session is added with it.
+    public func reserveSessionID(
+        in range: ClosedRange<UInt16>, random: any RandomSource
+    ) throws(ExchangeError)
+        -> UInt16
+    {
+        let drawn = random.bytes(2).reduce(0) { $0 << 8 | Int($1) }
+        return try manager.reserveSessionID(
+            in: range, startingAt: UInt16(Int(range.lowerBound) + drawn % range.count))
+    }
+
+    public func releaseSessionID(_ sessionID: UInt16) {
+        manager.releaseSessionID(sessionID)
+    }
+
     /// Where a session's peer is (a responder learns it from the peer's first datagram).
     public func peerAddress(of session: SessionHandle) -> PeerAddress? {
         manager.sessions[session]?.peerAddress
