@@ -45,9 +45,9 @@ do {
         try await request.perform(
             handler: MatterAddDeviceHelperProcess(executable: helper, appGroup: appGroup),
             interaction: TerminalInteraction(room: positional[1], name: positional[2]))
-        for id in try await structure.completeMatterCommissioning().sorted() { print(id) }
+        for id in try structure.completeMatterCommissioning().sorted() { print(id) }
     } catch {
-        await structure.cancelMatterCommissioning()
+        structure.cancelMatterCommissioning()
         throw error
     }
 } catch {

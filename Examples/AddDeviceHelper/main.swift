@@ -13,7 +13,7 @@ struct ExampleHandler: MatterAddDeviceRequestHandler {
     }
 
     func rooms(in home: MatterAddDeviceRequest.Home) async throws -> [MatterAddDeviceRequest.Room] {
-        try await commissioner.fetchRooms()
+        try commissioner.fetchRooms()
     }
 
     func configureDevice(named name: String, in room: MatterAddDeviceRequest.Room) async throws {
@@ -23,5 +23,5 @@ struct ExampleHandler: MatterAddDeviceRequestHandler {
 
 exit(
     await MatterAddDeviceHelper.run(Array(CommandLine.arguments.dropFirst())) { appGroup in
-        ExampleHandler(commissioner: try await HomeMatterCommissioner(appGroup: appGroup))
+        ExampleHandler(commissioner: try HomeMatterCommissioner(appGroup: appGroup))
     })

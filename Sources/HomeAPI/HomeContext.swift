@@ -3,6 +3,7 @@ import HomeEngine
 import HomeHub
 import HomeRecords
 import HubWire
+import Synchronization
 
 /// What every value of one `Home` shares: where its operations run, the home model, and the projections the queries
 /// read. Reads come from memory; writes go to the hub, and the model has taken them in when the write returns.
@@ -11,6 +12,12 @@ final class HomeContext: Sendable {
     let hub: HubConnection
     let model: HomeModel
     let projection = DeviceProjection()
+    /// The requests a synchronous call sent without waiting for them (`completeMatterCommissioning()`): they go out
+    /// in order, and every later request of this context waits for them.
+    private let sentWithoutWaiting = Mutex<Task<Void, Never>?>(nil)
+    /// The add-device sessions this context completed or cancelled: their state may still be on disk until the hub
+    /// has closed them, and they are closed all the same.
+    private let closedSessions = Mutex<Set<CommissioningSessionState>>([])
 
     init(hub: HubConnection) {
         self.hub = hub
@@ -25,7 +32,40 @@ final class HomeContext: Sendable {
     func perform(
         _ request: HubRequest, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
     ) async throws(HomeError) -> HubReply {
-        try await hub.perform(request, progress: progress)
+        await settled()
+        return try await hub.perform(request, progress: progress)
+    }
+
+    /// Returns once the hub has carried out every request sent without waiting so far.
+    func settled() async {
+        await sentWithoutWaiting.withLock { $0 }?.value
+    }
+
+    /// The open add-device session as the hub last wrote it, unless this context closed it already.
+    func openCommissioningSession() throws(HomeError) -> CommissioningSessionState? {
+        guard let session = try CommissioningSessionState.read(stateDirectory: hub.stateDirectory) else { return nil }
+        return closedSessions.withLock { $0.contains(session) } ? nil : session
+    }
+
+    /// This context closes `session` (completes or cancels it): it is no longer open to this context's calls.
+    func closing(_ session: CommissioningSessionState?) {
+        guard let session else { return }
+        closedSessions.withLock { _ = $0.insert(session) }
+    }
+
+    /// Sends `request` for a synchronous call, after those sent before it, and returns at once. What the hub answers
+    /// is not waited for: a refusal goes to standard error, as nothing is left to throw it to.
+    func send(withoutWaiting request: HubRequest) {
+        sentWithoutWaiting.withLock { previous in
+            previous = Task { [hub, previous] in
+                await previous?.value
+                do {
+                    _ = try await hub.perform(request)
+                } catch {
+                    FileHandle.standardError.write(Data("HomeAPI: \(request.summary): \(error)\n".utf8))
+                }
+            }
+        }
     }
 
     /// The `Home` was let go of: the projections stop keeping devices (each holds this context).

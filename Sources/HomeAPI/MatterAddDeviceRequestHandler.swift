@@ -20,7 +20,7 @@ extension HomeMatterCommissioner: MatterAddDeviceRequestHandler {
     }
 
     public func rooms(in home: MatterAddDeviceRequest.Home) async throws -> [MatterAddDeviceRequest.Room] {
-        try await fetchRooms()
+        try fetchRooms()
     }
 
     public func configureDevice(named name: String, in room: MatterAddDeviceRequest.Room) async throws {

@@ -16,20 +16,33 @@ extension Structure {
     }
 
     /// Closes this process's session and returns the IDs of the devices added in it (as `HomeDevice.id`). Throws
-    /// `failedPrecondition` when no session of this process is open or nothing was commissioned in it.
-    public func completeMatterCommissioning() async throws(HomeError) -> Set<String> {
-        guard case .names(let ids) = try await context.perform(.completeCommissioning(structureID: id)) else {
-            throw HomeError(.internal, "the hub answered completing the session with something else")
+    /// `failedPrecondition` when no session of this process is open for the structure or nothing was commissioned
+    /// in it. Synchronous, as the flow's documentation writes it: the session is read from its state in the home's
+    /// directory (`CommissioningSessionState`), and the hub closes it right after, before any later call of this
+    /// `Home` reaches the hub.
+    public func completeMatterCommissioning() throws(HomeError) -> Set<String> {
+        let session = try context.openCommissioningSession()
+        guard let session, session.structureID == id, session.owner == ProcessIdentity.current() else {
+            throw HomeError(
+                .failedPrecondition, "no commissioning session of this process is open for structure \"\(name)\"")
         }
-        return Set(ids)
+        guard !session.devices.isEmpty else {
+            throw HomeError(.failedPrecondition, HubStoreError.nothingCommissioned.description)
+        }
+        context.closing(session)
+        context.send(withoutWaiting: .completeCommissioning(structureID: id))
+        return Set(session.devices)
     }
 
     /// Closes this process's session (or an abandoned one) and undoes it: each device commissioned in it is asked to
     /// leave the hub's fabric (a device out of reach keeps a fabric nobody uses; a device part-way through is rolled
     /// back by its fail-safe), and nothing of it stays in the store. Without such a session it does nothing. It cannot
-    /// fail: should the store refuse the change, the session holds the home until its deadline.
-    public func cancelMatterCommissioning() async {
-        _ = try? await context.perform(.cancelCommissioning)
+    /// fail: should the store refuse the change, the session holds the home until its deadline. Synchronous, as the
+    /// flow's documentation writes it: the hub undoes the session right after, before any later call of this `Home`
+    /// reaches the hub.
+    public func cancelMatterCommissioning() {
+        context.closing(try? context.openCommissioningSession())
+        context.send(withoutWaiting: .cancelCommissioning)
     }
 
     /// Lets the local user `uid` add devices to this structure; only the hub's owner may grant.

@@ -81,9 +81,9 @@ enum AddCommand {
             try await request.perform(
                 handler: HomeMatterCommissioner(home: home),
                 interaction: TerminalInteraction(room: arguments.values["room"], name: arguments.values["name"]))
-            return try await structure.completeMatterCommissioning()
+            return try structure.completeMatterCommissioning()
         } catch {
-            await structure.cancelMatterCommissioning()
+            structure.cancelMatterCommissioning()
             throw error
         }
     }

@@ -220,9 +220,9 @@ enum DemoCommand {
         try await structure.prepareForMatterCommissioning()
         do {
             try await request.perform(handler: handler, interaction: interaction)
-            return try await structure.completeMatterCommissioning().count
+            return try structure.completeMatterCommissioning().count
         } catch {
-            await structure.cancelMatterCommissioning()
+            structure.cancelMatterCommissioning()
             throw error
         }
     }

@@ -141,6 +141,14 @@ public final class HubConnection: Sendable {
         }
     }
 
+    /// The home's state directory.
+    public var stateDirectory: String {
+        switch backend {
+        case .engine(let engine, _): engine.hub.directory.path
+        case .client(let client): client.stateDirectory
+        }
+    }
+
     /// The engine, while this process is the home's hub; nil for a client of another process's hub.
     public var engine: HubEngine? {
         if case .engine(let engine, _) = backend { return engine }

@@ -110,7 +110,16 @@ extension HubEngine {
         case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
             .cancelCommissioning, .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission,
             .decommission:
-            return try await executeCommissioning(request, caller: caller, model: model)
+            // The session's state file follows every change of the session, failed ones included (a prepare that
+            // cleared an abandoned session before it was refused).
+            do {
+                let reply = try await executeCommissioning(request, caller: caller, model: model)
+                await publishCommissioningSession()
+                return reply
+            } catch {
+                await publishCommissioningSession()
+                throw error
+            }
         case .openCommissioningWindow, .openBasicCommissioningWindow, .revokeCommissioningWindow,
             .commissioningWindowStatus, .fabrics, .removeFabric:
             return try await executeSharing(request, caller: caller, model: model)

@@ -28,6 +28,8 @@ public final class HubEngine: Sendable {
         model = try await HomeModel(store: hub.store)
         live = LiveNodes(hub: hub, model: model, interfaces: interfaces, settings: settings)
         self.commissioning = commissioning
+        // What an earlier hub process left of a session is rewritten, or removed once the session is gone.
+        await publishCommissioningSession()
     }
 
     /// The structure a device without a room belongs to: the home's first; a home without one is damaged.

@@ -46,6 +46,13 @@ extension HubStore {
 
     /// Closes the session, keeping what it commissioned; returns the devices it added. Refused (and the session left
     /// open) when no device was commissioned in it.
+    /// The devices the open session commissioned so far, in the order they were added; none without a session.
+    public func sessionDevices() async throws(HubStoreError) -> [DeviceID] {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write { transaction in try Self.sessionDevices(in: transaction) }
+        }
+    }
+
     public func completeCommissioningSession(_ sessionID: String) async throws(HubStoreError) -> [DeviceID] {
         try await onQueue { [self] () throws(HubStoreError) in
             try write { transaction in

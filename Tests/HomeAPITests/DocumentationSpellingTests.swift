@@ -25,4 +25,45 @@ enum DocumentationSnippets {
     ) async {
         await commissioner.configureMatterDevice(deviceName: name, roomName: room?.displayName)
     }
+
+    /// The add-device flow's app side: prepare, perform, then complete, or cancel on error; complete and cancel are
+    /// written without `await`.
+    static func addDevice(to structure: Structure) async -> Set<String> {
+        do {
+            try await structure.prepareForMatterCommissioning()
+        } catch {
+            return []
+        }
+        let topology = MatterAddDeviceRequest.Topology(
+            ecosystemName: "Google Home",
+            homes: [MatterAddDeviceRequest.Home(displayName: structure.name)]
+        )
+        let request = MatterAddDeviceRequest(topology: topology)
+        do {
+            try await request.perform()
+            let commissionedDeviceIDs = try structure.completeMatterCommissioning()
+            return commissionedDeviceIDs
+        } catch let error {
+            structure.cancelMatterCommissioning()
+            _ = error
+            return []
+        }
+    }
+
+    /// The add-device extension's handler calls: each makes its commissioner from the app group, without `await`,
+    /// and lists the rooms without `await`.
+    static func rooms(appGroup: String) -> [MatterAddDeviceRequest.Room] {
+        do {
+            let homeMatterCommissioner = try HomeMatterCommissioner(appGroup: appGroup)
+            let fetchedRooms = try homeMatterCommissioner.fetchRooms()
+            return fetchedRooms
+        } catch {
+            return []
+        }
+    }
+
+    static func commission(appGroup: String, onboardingPayload: String) async throws {
+        let homeMatterCommissioner = try HomeMatterCommissioner(appGroup: appGroup)
+        try await homeMatterCommissioner.commissionMatterDevice(onboardingPayload: onboardingPayload)
+    }
 }

@@ -13,21 +13,57 @@ import Testing
     func appGroupContainer() async throws {
         try await withTemporaryDirectory { directory in
             let environment = ["XDG_DATA_HOME": directory]
-            let absent = await #expect(throws: HomeError.self) {
-                try await HomeMatterCommissioner(appGroup: "group.example.absent", environment: environment)
+            let absent = #expect(throws: HomeError.self) {
+                try HomeMatterCommissioner(appGroup: "group.example.absent", environment: environment)
             }
             #expect(absent?.code == .notFound)
             try FileManager.default.createDirectory(
                 atPath: directory + "/swift-home/app-groups/group.example.empty", withIntermediateDirectories: true)
-            let empty = await #expect(throws: HomeError.self) {
-                try await HomeMatterCommissioner(appGroup: "group.example.empty", environment: environment)
+            let empty = #expect(throws: HomeError.self) {
+                try HomeMatterCommissioner(appGroup: "group.example.empty", environment: environment)
             }
             #expect(empty?.code == .failedPrecondition)
             #expect(empty?.message.contains("never configured") == true)
-            let invalid = await #expect(throws: HomeError.self) {
-                try await HomeMatterCommissioner(appGroup: "../escape", environment: environment)
+            let invalid = #expect(throws: HomeError.self) {
+                try HomeMatterCommissioner(appGroup: "../escape", environment: environment)
             }
             #expect(invalid?.code == .invalidArgument)
+        }
+    }
+
+    @Test(
+        "the open session's state is kept owner-only in the state directory: a commissioner made from the app group lists its rooms before it ever reached the hub, and the state goes when the session closes"
+    )
+    func sessionState() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let structure = try await fixture.structure()
+            let path = fixture.statePath + "/" + CommissioningSessionState.fileName
+            _ = try await fixture.home.createRoom(name: "Hall")
+            #expect(!FileManager.default.fileExists(atPath: path))
+            try await structure.prepareForMatterCommissioning()
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+
+            // The helper's app group container is the home's state directory.
+            let groups = directory + "/xdg/swift-home/app-groups"
+            try FileManager.default.createDirectory(atPath: groups, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: groups + "/group.example.home", withDestinationPath: fixture.statePath)
+            let helper = try HomeMatterCommissioner(
+                appGroup: "group.example.home", environment: ["XDG_DATA_HOME": directory + "/xdg"])
+            #expect(try helper.fetchRooms() == [MatterAddDeviceRequest.Room(displayName: "Hall")])
+
+            try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
+            let added = try structure.completeMatterCommissioning()
+            #expect(added.count == 1)
+            let again = #expect(throws: HomeError.self) { try structure.completeMatterCommissioning() }
+            #expect(again?.code == .failedPrecondition)
+            await structure.context.settled()
+            #expect(!FileManager.default.fileExists(atPath: path))
+            #expect(try await fixture.home.context.store.commissioningSession() == nil)
+            #expect(throws: HomeError.self) { try helper.fetchRooms() }
+            await fixture.device.shutdown()
         }
     }
 
@@ -40,7 +76,7 @@ import Testing
                 try await commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
             }
             #expect(commission?.code == .failedPrecondition)
-            await #expect(throws: HomeError.self) { try await commissioner.fetchRooms() }
+            #expect(throws: HomeError.self) { try commissioner.fetchRooms() }
             let configure = await #expect(throws: HomeError.self) {
                 try await commissioner.configure(deviceName: "Lamp", roomName: "Hall")
             }
@@ -86,8 +122,8 @@ import Testing
             #expect(try await fixture.home.rooms().list().isEmpty)
             await commissioner.configureMatterDevice(deviceName: "Lamp", roomName: "Hall")
             #expect(try await fixture.home.devices().list().map(\.name) == ["Lamp"])
-            #expect(try await commissioner.fetchRooms() == [MatterAddDeviceRequest.Room(displayName: "Hall")])
-            #expect(try await structure.completeMatterCommissioning().count == 1)
+            #expect(try commissioner.fetchRooms() == [MatterAddDeviceRequest.Room(displayName: "Hall")])
+            #expect(try structure.completeMatterCommissioning().count == 1)
             await fixture.device.shutdown()
         }
     }
@@ -113,7 +149,8 @@ import Testing
             #expect(error?.message.contains("device attestation failed") == true)
             #expect(try await fixture.storedNodeIDs().isEmpty)
             #expect(await fixture.device.fabrics.isEmpty)
-            await structure.cancelMatterCommissioning()
+            structure.cancelMatterCommissioning()
+            await structure.context.settled()
             await fixture.device.shutdown()
         }
     }
@@ -132,7 +169,8 @@ import Testing
             #expect(error?.code == .deadlineExceeded)
             #expect(error?.message.hasPrefix("adding the device: PASE session failed") == true)
             #expect(try await fixture.storedNodeIDs().isEmpty)
-            await structure.cancelMatterCommissioning()
+            structure.cancelMatterCommissioning()
+            await structure.context.settled()
         }
     }
 }

@@ -21,7 +21,8 @@ import Testing
         let structure = try await fixture.structure()
         try await structure.prepareForMatterCommissioning()
         try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
-        _ = try await structure.completeMatterCommissioning()
+        _ = try structure.completeMatterCommissioning()
+        await structure.context.settled()
         try fixture.home.context.store.write { transaction in
             try transaction.query("DELETE FROM devices")
             try transaction.query("UPDATE nodes SET state = 'failed'")
@@ -151,7 +152,8 @@ import Testing
             let structure = try await fixture.structure()
             try await structure.prepareForMatterCommissioning()
             try await fixture.commissioner.commissionMatterDevice(onboardingPayload: try fixture.qrCode)
-            _ = try await structure.completeMatterCommissioning()
+            _ = try structure.completeMatterCommissioning()
+            await structure.context.settled()
 
             let hub = try await Hub(statePath: fixture.statePath)
             let request = CommissioningRequest(

@@ -57,7 +57,8 @@ func builtExecutable(_ name: String) throws -> String {
                 try await handler.commissionDevice(in: place, onboardingPayload: "garbage", commissioningID: UUID())
             }
             #expect(bad?.code == .invalidArgument)
-            await structure.cancelMatterCommissioning()
+            structure.cancelMatterCommissioning()
+            await structure.context.settled()
         }
     }
 

@@ -21,7 +21,7 @@ struct StructureCommissioningTests {
             try await fixture.request(structure, payload: try fixture.qrCode)
                 .perform(
                     handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
-            let added = try await structure.completeMatterCommissioning()
+            let added = try structure.completeMatterCommissioning()
             let devices = try await fixture.home.devices().list()
             #expect(Set(devices.map(\.id)) == added)
             #expect(added.count == 1)
@@ -31,7 +31,7 @@ struct StructureCommissioningTests {
             #expect(device.roomID == kitchen.id)
             #expect(kitchen.structureID == structure.id)
             // The session is closed: completing again has nothing to complete.
-            await #expect(throws: HomeError.self) { try await structure.completeMatterCommissioning() }
+            #expect(throws: HomeError.self) { try structure.completeMatterCommissioning() }
             await fixture.device.shutdown()
         }
     }
@@ -123,7 +123,8 @@ struct StructureCommissioningTests {
             try await fixture.request(structure, payload: try fixture.qrCode)
                 .perform(
                     handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
-            _ = try await structure.completeMatterCommissioning()
+            _ = try structure.completeMatterCommissioning()
+            await structure.context.settled()
             try await fixture.openBasicCommissioningWindow(through: fixture.home)
             let nodesBefore = try await fixture.storedNodeIDs()
 
@@ -133,7 +134,8 @@ struct StructureCommissioningTests {
             }
             #expect(error?.code == .alreadyExists)
             #expect(error?.message.contains("already commissioned to this hub") == true)
-            await structure.cancelMatterCommissioning()
+            structure.cancelMatterCommissioning()
+            await structure.context.settled()
             #expect(try await fixture.storedNodeIDs() == nodesBefore)
             #expect(try await fixture.home.devices().list().map(\.name) == ["Desk lamp"])
             #expect(await fixture.device.fabrics.count == 1)
@@ -156,7 +158,8 @@ struct StructureCommissioningTests {
                 try await otherStructure.prepareForMatterCommissioning()
                 try await HomeMatterCommissioner(home: other).commissionMatterDevice(
                     onboardingPayload: try fixture.qrCode)
-                _ = try await otherStructure.completeMatterCommissioning()
+                _ = try otherStructure.completeMatterCommissioning()
+                await otherStructure.context.settled()
                 try await fixture.openBasicCommissioningWindow(through: other)
                 await other.disconnect()
             }
@@ -172,7 +175,8 @@ struct StructureCommissioningTests {
             #expect(try await fixture.storedNodeIDs().isEmpty)
             #expect(try await fixture.home.context.store.commissioningSession()?.nodeIDs == [])
             #expect(await fixture.device.fabrics.count == Int(NodeConstants.supportedFabrics))
-            await structure.cancelMatterCommissioning()
+            structure.cancelMatterCommissioning()
+            await structure.context.settled()
             await fixture.device.shutdown()
         }
     }
@@ -212,7 +216,8 @@ struct StructureCommissioningTests {
 
             try await ownerStructure.grantCommissioning(toUser: otherUser)
             try await guestStructure.prepareForMatterCommissioning()
-            await guestStructure.cancelMatterCommissioning()
+            guestStructure.cancelMatterCommissioning()
+            await guestStructure.context.settled()
 
             try await ownerStructure.revokeCommissioning(fromUser: otherUser)
             let revoked = await #expect(throws: HomeError.self) {
@@ -238,7 +243,8 @@ struct StructureCommissioningTests {
             }
             #expect(interrupted?.code == .aborted)
             #expect(try await fixture.storedNodeIDs().count == 1)
-            await structure.cancelMatterCommissioning()
+            structure.cancelMatterCommissioning()
+            await structure.context.settled()
             #expect(try await fixture.storedNodeIDs().isEmpty)
             #expect(try await fixture.home.devices().list().isEmpty)
             #expect(try await fixture.home.context.store.commissioningSession() == nil)
@@ -249,7 +255,7 @@ struct StructureCommissioningTests {
             try await structure.prepareForMatterCommissioning()
             try await request.perform(
                 handler: fixture.commissioner, interaction: PresetInteraction(room: "Kitchen", name: "Desk lamp"))
-            #expect(try await structure.completeMatterCommissioning().count == 1)
+            #expect(try structure.completeMatterCommissioning().count == 1)
             #expect(try await fixture.home.devices().list().map(\.name) == ["Desk lamp"])
             await fixture.device.shutdown()
         }
@@ -261,10 +267,10 @@ struct StructureCommissioningTests {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let structure = try await fixture.structure()
-            let noSession = await #expect(throws: HomeError.self) { try await structure.completeMatterCommissioning() }
+            let noSession = #expect(throws: HomeError.self) { try structure.completeMatterCommissioning() }
             #expect(noSession?.code == .failedPrecondition)
             try await structure.prepareForMatterCommissioning()
-            let nothing = await #expect(throws: HomeError.self) { try await structure.completeMatterCommissioning() }
+            let nothing = #expect(throws: HomeError.self) { try structure.completeMatterCommissioning() }
             #expect(nothing?.code == .failedPrecondition)
             #expect(nothing?.message.contains("no device was commissioned") == true)
             #expect(try await fixture.home.context.store.commissioningSession() != nil)
