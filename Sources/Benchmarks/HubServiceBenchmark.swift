@@ -29,6 +29,7 @@ func runHubServiceBenchmark() async throws -> Report {
             payload: device.setupPayload, address: .ipv4(IPv4Address(127 << 24 | 1), port: device.port),
             trustStore: PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)])),
         name: "lamp", room: nil, progress: { _ in })
+    await hub.close()
     let served = try await Home.connect(stateDirectory: directory + "/hub")
     try await served.hub.followEveryNode()
     let client = try await Home.connect(stateDirectory: directory + "/hub")
@@ -75,7 +76,7 @@ func runHubServiceBenchmark() async throws -> Report {
     }
     embedded.sort()
     let reports = await arrivals.latencies().sorted()
-    await served.hub.close()
+    await served.close()
     await device.shutdown()
 
     var report = Report()

@@ -93,6 +93,8 @@ struct ScaleBenchmark {
                 "Commission all \(options.nodes) (the hub's \(Hub.concurrentCommissionings) at a time)",
                 seconds(commissioned),
                 key: "commission_all_s", value: commissioned.seconds)
+            // The commissioning hub's node goes: the hub measured next is the only one.
+            await hub.close()
 
             // The hub follows them all.
             var configuration = Home.Configuration(stateDirectory: hubPath)
@@ -142,7 +144,7 @@ struct ScaleBenchmark {
 
             // Cold start: the hub stops, and starts again on its store in a fresh process, which also gives the
             // memory of a hub holding N live nodes and the time of a Home Assistant's start_listening.
-            await served.hub.close()
+            await served.close()
             let fresh = try await ScaleHubProcess.measure(
                 statePath: hubPath, nodes: options.nodes, emptyStatePath: directory + "/empty-hub")
             report.add(
@@ -201,7 +203,7 @@ struct ScaleBenchmark {
             report.add(
                 "Farm restarted: every node online again", seconds(clock.now - farmStarted),
                 key: "farm_restart_all_online_s", value: (clock.now - farmStarted).seconds)
-            await served.hub.close()
+            await served.close()
             farm.kill()
         } catch {
             farm.kill()

@@ -43,7 +43,7 @@ enum ScaleHubProcess {
         try await home.hub.followEveryNode()
         try await home.hub.model.waitUntil(nodes, are: .online, within: .seconds(300), after: "following every node")
         let allResident = residentBytes()
-        await home.hub.close()
+        await home.close()
         return (allResident - halfResident) / max(1, nodes - half)
     }
 
@@ -68,7 +68,7 @@ enum ScaleHubProcess {
         guard case .ipv4(_, let port)? = api.addresses.first else { throw BenchmarkError("the API has no address") }
         let listening = try await WebSocketProbe.startListening(port: port)
         api.stop()
-        await home.hub.close()
+        await home.close()
         return Figures(
             coldStartAllOnlineSeconds: coldStart.seconds, residentBytes: resident, baselineBytes: baseline,
             openedBytes: opened,

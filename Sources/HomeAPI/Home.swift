@@ -23,8 +23,9 @@ public final class Home: Sendable {
 
     deinit {
         context.close()
-        // The hub goes with its last `Home`: its socket and lock now, its node's advertisements and sockets next.
-        context.hub.closeSoon()
+        // This `Home`'s hub goes with it (a later `Home` of this process is a client of it, and loses it): its socket
+        // and lock now; its node's advertisements and sockets once what synchronous calls sent has reached it.
+        context.hub.closeSoon(after: context.sentWithoutWaiting)
     }
 
     /// Where this `Home` reaches the home's hub: this process's engine, or another process's hub. What only a hub
@@ -90,6 +91,15 @@ public final class Home: Sendable {
         var options = configuration.engineOptions
         options.callerUID = callerUID
         return Home(context: HomeContext(hub: try await HubConnection.open(statePath: statePath, options: options)))
+    }
+
+    /// Ends this `Home`'s use of the hub, once what its synchronous calls sent (`completeMatterCommissioning()`) has
+    /// reached it: a client only waits for that; when this process is the home's hub, its clients are disconnected,
+    /// every node's subscription and session end, its node stops answering, and the home's lock is released, so the
+    /// next process becomes the hub at once. For a process about to exit (each `home` command ends so).
+    public func close() async {
+        await context.settled()
+        await hub.close()
     }
 
     /// Stops following devices live: every node's subscription and session end. A later subscription or command

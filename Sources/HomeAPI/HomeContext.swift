@@ -14,7 +14,7 @@ final class HomeContext: Sendable {
     let projection = DeviceProjection()
     /// The requests a synchronous call sent without waiting for them (`completeMatterCommissioning()`): they go out
     /// in order, and every later request of this context waits for them.
-    private let sentWithoutWaiting = Mutex<Task<Void, Never>?>(nil)
+    private let pendingSends = Mutex<Task<Void, Never>?>(nil)
     /// The add-device sessions this context completed or cancelled: their state may still be on disk until the hub
     /// has closed them, and they are closed all the same.
     private let closedSessions = Mutex<Set<CommissioningSessionState>>([])
@@ -38,8 +38,11 @@ final class HomeContext: Sendable {
 
     /// Returns once the hub has carried out every request sent without waiting so far.
     func settled() async {
-        await sentWithoutWaiting.withLock { $0 }?.value
+        await sentWithoutWaiting?.value
     }
+
+    /// The last request sent without waiting, still under way or done.
+    var sentWithoutWaiting: Task<Void, Never>? { pendingSends.withLock { $0 } }
 
     /// The open add-device session as the hub last wrote it, unless this context closed it already.
     func openCommissioningSession() throws(HomeError) -> CommissioningSessionState? {
@@ -56,7 +59,7 @@ final class HomeContext: Sendable {
     /// Sends `request` for a synchronous call, after those sent before it, and returns at once. What the hub answers
     /// is not waited for: a refusal goes to standard error, as nothing is left to throw it to.
     func send(withoutWaiting request: HubRequest) {
-        sentWithoutWaiting.withLock { previous in
+        pendingSends.withLock { previous in
             previous = Task { [hub, previous] in
                 await previous?.value
                 do {

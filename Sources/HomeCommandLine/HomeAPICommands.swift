@@ -251,6 +251,6 @@ final class OpenedHomes: Sendable {
     func close() async {
         for home in homes.withLock({ homes in
             defer { homes = [] }; return homes
-        }) { await home.hub.close() }
+        }) { await home.close() }
     }
 }

@@ -150,7 +150,7 @@ enum LiveCommands {
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             }
             watcher.cancel()
-            await home.hub.close()
+            await home.close()
             return .success("")
         }
     )

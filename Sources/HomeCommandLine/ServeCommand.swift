@@ -112,7 +112,7 @@ enum ServeCommand {
             say("\(LiveLineText.time())  \(signal): closing every subscription and session")
             logger.cancel()
             matterServerAPI?.stop()
-            await home.hub.close()
+            await home.close()
             clientLogger.cancel()
             say("\(LiveLineText.time())  stopped")
             return .success("")

@@ -57,7 +57,13 @@ extension HubEngine {
             devices: devices.map(\.description))
         guard let data = try? JSONEncoder().encode(state) else { return }
         let temporary = path + ".new"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+        // Owner-only, or readable by the group the hub's socket serves too: its members add devices through it.
+        var attributes: [FileAttributeKey: Any] = [.posixPermissions: 0o600]
+        if let group = socketGroup { attributes = [.posixPermissions: 0o640, .groupOwnerAccountID: group] }
+        guard
+            FileManager.default.createFile(atPath: temporary, contents: data, attributes: attributes)
+                || FileManager.default.createFile(
+                    atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
         else { return }
         _ = rename(temporary, path)
     }

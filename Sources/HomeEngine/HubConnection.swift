@@ -207,12 +207,24 @@ public final class HubConnection: Sendable {
     }
 
     /// `close()` for an owner that cannot wait (one being released): the socket and the lock go now, the engine's
-    /// sessions and sockets right after.
-    public func closeSoon() {
-        guard case .engine(let engine, let serving) = backend else { return }
-        serving?.service.stop()
-        serving?.lock.release()
-        Task { await engine.close() }
+    /// sessions and sockets once `pending` (requests its owner sent without waiting) is done. A client stays until
+    /// then, so those requests still reach the hub.
+    public func closeSoon(after pending: Task<Void, Never>?) {
+        switch backend {
+        case .engine(let engine, let serving):
+            serving?.service.stop()
+            serving?.lock.release()
+            Task {
+                await pending?.value
+                await engine.close()
+            }
+        case .client:
+            guard let pending else { return }
+            Task { [self] in
+                await pending.value
+                withExtendedLifetime(self) {}
+            }
+        }
     }
 }
 

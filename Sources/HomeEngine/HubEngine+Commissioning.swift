@@ -60,9 +60,6 @@ extension HubEngine {
                 throw HomeError(commissioning: error)
             }
             return .done
-        case .commissioningRooms:
-            let session = try await liveSession()
-            return .names(model.snapshot.rooms.filter { $0.structureID == session.structureID }.map(\.name))
         case .configureCommissioned(let deviceName, let roomName):
             let session = try await liveSession()
             let name = try HomeName.validated(deviceName, naming: "device")

@@ -36,6 +36,8 @@ extension HubEngine {
         case .renameRoom(let id, let name):
             let valid = try HomeName.validated(name, naming: "room")
             try await write { store async throws(HubStoreError) in try await store.renameRoom(id, to: valid) }
+            // An open add-device session lists the rooms as they are now.
+            await publishCommissioningSession()
             return .name(valid)
         case .renameStructure(let id, let name):
             let valid = try HomeName.validated(name, naming: "structure")
@@ -55,9 +57,11 @@ extension HubEngine {
             let created = try await write { store async throws(HubStoreError) in
                 try await store.createRoom(named: valid, in: structure)
             }
+            await publishCommissioningSession()
             return .room(created)
         case .deleteRoom(let id):
             try await write { store async throws(HubStoreError) in try await store.deleteRoom(id) }
+            await publishCommissioningSession()
             return .done
         case .moveDevices(let parts, let roomID):
             try await write { store async throws(HubStoreError) in
@@ -107,7 +111,7 @@ extension HubEngine {
             } catch {
                 throw HomeError(error)
             }
-        case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
+        case .prepareCommissioning, .commission, .configureCommissioned, .completeCommissioning,
             .cancelCommissioning, .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission,
             .decommission:
             // The session's state file follows every change of the session, failed ones included (a prepare that

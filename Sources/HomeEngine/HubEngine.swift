@@ -17,6 +17,9 @@ public final class HubEngine: Sendable {
     let startedAt = Date()
     /// How many clients its socket serves now.
     let clients = ClientCount()
+    /// The group whose members its socket serves too (`serve(group:)`), who read the add-device session's state.
+    private let servedGroup = Mutex<gid_t?>(nil)
+    var socketGroup: gid_t? { servedGroup.withLock { $0 } }
     var store: HubStore { hub.store }
 
     /// The engine of `hub`, its model read from the store. `interfaces` are where nodes are looked up and the hub's
@@ -94,6 +97,7 @@ extension HubEngine {
 
     /// Serves the home's socket, owner-only or for `group` too; the caller holds the home's serving lock.
     public func serve(group: gid_t?) throws(HomeError) -> HubService {
-        try HubService(engine: self, group: group)
+        servedGroup.withLock { $0 = group }
+        return try HubService(engine: self, group: group)
     }
 }

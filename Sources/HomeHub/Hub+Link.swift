@@ -24,11 +24,15 @@ public struct HubLink: Sendable {
 
 extension Hub {
     /// The hub's link, opened on first use (its UDP sockets bound on ephemeral ports, its node answering at once, so
-    /// a commissioning's interview hears its subscription's reports) and kept until `close()`. The node advertises
-    /// itself only once told where (`LocalNode.advertise`).
+    /// a commissioning's interview hears its subscription's reports) and kept until `close()`; after that, refused.
+    /// The node advertises itself only once told where (`LocalNode.advertise`).
     public func link() async throws(HubUnavailable) -> HubLink {
-        let link = try openLink.withLock { open throws(HubUnavailable) -> HubLink in
-            if let open { return open }
+        let link = try openLink.withLock { state throws(HubUnavailable) -> HubLink in
+            switch state {
+            case .open(let link): return link
+            case .closed: throw HubUnavailable("the hub was closed")
+            case .notOpened: break
+            }
             do {
                 let transport = try MatterTransport()
                 let link = HubLink(
@@ -36,7 +40,7 @@ extension Hub {
                         model: try HubNode.dataModel(authority: authority), transport: transport,
                         port: try transport.localPorts().ipv4, clock: transport.clock),
                     router: InteractionRouter(transport: transport, fedByNode: true))
-                open = link
+                state = .open(link)
                 return link
             } catch {
                 throw HubUnavailable("the hub's Matter node cannot open its UDP sockets: \(error)")
@@ -49,12 +53,13 @@ extension Hub {
         return link
     }
 
-    /// Closes the hub's link: the node withdraws its advertisements and its sockets close, and every session on it
-    /// ends. The next `link()` opens a new one.
+    /// Closes the hub's link for good: the node withdraws its advertisements and its sockets close, and every session
+    /// on it ends; a later `link()` is refused.
     public func close() async {
-        let link = openLink.withLock { open in
-            defer { open = nil }
-            return open
+        let link = openLink.withLock { state -> HubLink? in
+            defer { state = .closed }
+            if case .open(let link) = state { return link }
+            return nil
         }
         await link?.node.shutdown()
     }

@@ -21,8 +21,15 @@ public final class Hub: Sendable {
     private let commissionings = ConcurrencyLimit(Hub.concurrentCommissionings)
     /// How many devices one hub commissions at once (`HubConstants.concurrentCommissionings`).
     public static let concurrentCommissionings = HubConstants.concurrentCommissionings
-    /// The process's one transport and the hub's node on it, once opened (`link()`).
-    let openLink = Mutex<HubLink?>(nil)
+    /// The process's one transport and the hub's node on it: not yet opened, open, or closed for good (`link()`).
+    let openLink = Mutex(LinkState.notOpened)
+
+    enum LinkState {
+        case notOpened
+        case open(HubLink)
+        /// `close()` ended it: work still under way when the hub closed (a probe, a retry) opens no new one.
+        case closed
+    }
 
     /// Opens (creating on first use) the hub in `statePath`, or in the default XDG data directory. A commissioning
     /// that a crash interrupted is marked failed here, so it blocks nothing and can be finished or retried: at once

@@ -11,8 +11,9 @@ import HomeRecords
 /// A frame over its limit, or one that does not decode, ends the connection with a `refused` naming why; the hub
 /// serves its other clients on.
 package enum HubProtocol {
-    /// Bumped on any change a client of the previous version would misread.
-    package static let version = 1
+    /// Bumped on any change a client of the previous version would misread (2: the add-device session's rooms are
+    /// read from its state file, no longer asked of the hub).
+    package static let version = 2
     package static let socketName = "hub.socket"
     /// A client's message: a request names devices and values, never a home; 1 MiB is far above any.
     package static let clientMessageLimit = 1 << 20

@@ -38,8 +38,6 @@ public enum HubRequest: Codable, Sendable, Hashable {
     // The add-device flow, its session owned by the calling process (`HubCaller`).
     case prepareCommissioning(structureID: String)
     case commission(payload: String, deviceAddress: SocketAddress?)
-    /// The names of the rooms of the open session's structure.
-    case commissioningRooms
     case configureCommissioned(name: String, room: String?)
     case completeCommissioning(structureID: String)
     case cancelCommissioning
@@ -179,8 +177,7 @@ public enum HubRequest: Codable, Sendable, Hashable {
         case .toggle: "invoke Toggle"
         case .status: "read the hub's status"
         case .nodeEndpoints: "read a node's endpoints"
-        case .prepareCommissioning, .commission, .commissioningRooms, .configureCommissioned, .completeCommissioning,
-            .cancelCommissioning:
+        case .prepareCommissioning, .commission, .configureCommissioned, .completeCommissioning, .cancelCommissioning:
             "add a device"
         case .grantCommissioning, .revokeCommissioning, .checkCommissioningPermission: "grant permissions"
         case .decommission: "remove a device"

@@ -161,7 +161,8 @@ public struct ExchangeManager<PeerAddress: LinkPeer>: Sendable {
             exchangeID: exchange.exchangeID,
             protocolID: message.protocolID)
         let (datagram, counter, peer) = try encode(protocolHeader, payload: message.payload, on: exchange.session)
-        // Refused before anything changes: the exchange is as it was, its pending acknowledgement still pending.
+        // Refused before the exchange changes: its pending acknowledgement stays pending (a message counter is spent,
+        // which §4.5 allows).
         guard datagram.count <= peer.maximumMessageSize else {
             throw .messageTooLarge(exchange, size: datagram.count, limit: peer.maximumMessageSize)
         }

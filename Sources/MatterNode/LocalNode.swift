@@ -36,6 +36,8 @@ public actor LocalNode {
     /// and re-armed after every step.
     private var timer = DeadlineTimer()
     private var isRunning = false
+    /// Whether `start` has run (the transport's incoming exchanges have one reader).
+    private var isStarted = false
     /// Writes what survives a restart; set by `start`.
     private var persist: @Sendable (NodeSnapshot) async throws -> Void = { _ in }
     /// The protocols registered besides the node's own (`register`).
@@ -70,7 +72,9 @@ public actor LocalNode {
         persist: @escaping @Sendable (NodeSnapshot) async throws -> Void,
         openedSessionExchanges: (@Sendable (ExchangeHandle, ExchangeMessage) async -> Void)? = nil
     ) async {
-        guard incoming == nil else { return }
+        // Set before the first await: a second caller arriving meanwhile finds the node started.
+        guard !isStarted else { return }
+        isStarted = true
         self.persist = persist
         self.openedSessionExchanges = openedSessionExchanges
         await transport.handleGroupMessages { [weak self] message, sender in
@@ -446,13 +450,23 @@ public actor LocalNode {
     private func establish(_ first: ExchangeMessage, on exchange: ExchangeHandle) async {
         let node = server.provider.node
         // Reserved on the transport, which every session of the process shares (the hub opens its own there too);
-        // released unless the establishment ends with a session.
-        guard
-            let localSessionID = try? await transport.reserveSessionID(
-                in: SecureChannelLimits.sessionIDs, random: random)
-        else { return await refuse(exchange, "session refused: every local session ID is in use") }
+        // released unless the establishment ends with a session. The peer's unsecured session goes then too, a moment
+        // later, so a refusal still reaches it: nothing of a failed establishment stays on the transport.
+        let unsecured = exchange.session
+        let reserved = try? await transport.reserveSessionID(in: SecureChannelLimits.sessionIDs, random: random)
         var established = false
-        defer { if !established { Task { [transport] in await transport.releaseSessionID(localSessionID) } } }
+        defer {
+            if !established {
+                Task { [transport, clock] in
+                    if let reserved { await transport.releaseSessionID(reserved) }
+                    try? await clock.sleep(for: NodeTiming.unsecuredSessionLinger)
+                    await transport.removeSession(unsecured)
+                }
+            }
+        }
+        guard let localSessionID = reserved else {
+            return await refuse(exchange, "session refused: every local session ID is in use")
+        }
         switch SecureChannelOpcode(rawValue: first.opcode) {
         case .pbkdfParamRequest?:
             guard let window = node.commissioningWindow else {
@@ -544,7 +558,10 @@ public actor LocalNode {
     private func addSession(
         _ established: EstablishedSession, from unsecured: SessionHandle, isPASE: Bool, fabricIndex: UInt8
     ) async {
-        guard let peer = await transport.peerAddress(of: unsecured) else { return }
+        guard let peer = await transport.peerAddress(of: unsecured) else {
+            await transport.releaseSessionID(established.localSessionID)
+            return
+        }
         let parameters = SecureSessionParameters(
             localSessionID: established.localSessionID, peerSessionID: established.peerSessionID,
             encryptionKey: established.encryptionKey, decryptionKey: established.decryptionKey,

@@ -131,9 +131,14 @@ public actor MatterTransport {
         manager.sessions[session]?.peerAddress
     }
 
+    /// Forgets the session and its exchanges: what waits on one fails at once, and nothing of them stays (the one
+    /// transport of a process outlives every session on it).
     public func removeSession(_ session: SessionHandle) {
         manager.removeSession(session)
-        for handle in mailboxes.keys where handle.session == session { fail(handle, .unknownSession(session)) }
+        for handle in Array(mailboxes.keys) where handle.session == session {
+            fail(handle, .unknownSession(session))
+            mailboxes[handle] = nil
+        }
     }
 
     public func openExchange(on session: SessionHandle) throws(ExchangeError) -> ExchangeHandle {

@@ -50,7 +50,7 @@ import Testing
                 await device.shutdown()
                 throw error
             }
-            await home.hub.close()
+            await home.close()
             // The hub closed its session (CloseSession): the device frees it and its subscription as it hears it (a
             // ceiling for a loaded machine, not an expected time).
             for _ in 0..<400 where await device.subscriptionCount > 0 { try await Task.sleep(for: .milliseconds(5)) }

@@ -64,7 +64,7 @@ import Testing
             let again = try DeviceFarm.open(directory: farmDirectory, ports: ports, kinds: .mix, simulation: quiet)
             try await again.start()
             #expect(await nodes(of: model, within: .seconds(60)) { $0 == .online } == Self.nodes)
-            await home.hub.close()
+            await home.close()
             await again.shutdown()
         }
     }
