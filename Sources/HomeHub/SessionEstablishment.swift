@@ -26,8 +26,9 @@ public enum SessionEstablishment {
             with: peer, localSessionID: localSessionID, over: transport, name: "PASE")
     }
 
-    /// CASE with an operational node of our fabric (found on its IP network by DNS-SD, so over UDP), resuming the session `resumption` records when the node still
-    /// knows it. The result's `established.resumption` is the record to offer next time.
+    /// CASE with an operational node of our fabric (found on its IP network by DNS-SD, so over UDP), resuming the
+    /// session `resumption` records when the node still knows it. The result's `established.resumption` is the record
+    /// to offer next time.
     public static func `case`(
         with peer: SocketAddress, nodeID: UInt64, credentials: OperationalCredentials,
         validator: some CASEPeerValidator, over transport: MatterTransport,
