@@ -89,6 +89,12 @@ public enum SessionEstablishment {
                         )
                         let session = try await transport.addSecureSession(
                             parameters, peer: peer, peerParameters: established.mrpParameters)
+                        // A caller that gave up meanwhile (a step's deadline fired) would drop the session unseen:
+                        // it is removed here instead of staying on the process's one transport.
+                        guard !Task.isCancelled else {
+                            await transport.closeSession(session)
+                            throw SessionEstablishmentError.transport(name, "cancelled")
+                        }
                         succeeded = true
                         return Result(session: session, established: established, peer: peer)
                     case .failed(let error):
