@@ -67,36 +67,27 @@ extension MatterServerClient {
         guard let cluster = ClusterRegistry.standard[ClusterID(rawValue: UInt32(clusterID))] else {
             return send(Self.error(id, .invalidArguments, "cluster \(clusterID) is not in the data model"))
         }
-        guard
-            let command = cluster.acceptedCommands.first(where: {
-                $0.value == name || $0.value.prefix(1).lowercased() + $0.value.dropFirst() == name
-            })
-        else {
-            return send(Self.error(id, .invalidArguments, "\(cluster.name) has no command \(name)"))
-        }
         let payload: [String: MatterServerRequest.Argument]
         switch args["payload"] {
         case .object(let object)?: payload = object
         case nil, .null?: payload = [:]
         default: return send(Self.missing(id, "payload"))
         }
-        let fields: TLVElement
-        do throws(MatterServerPayload.Invalid) {
-            fields = try MatterServerPayload.encode(payload, fields: cluster.commandFields[command.key] ?? [])
-        } catch {
-            return send(Self.error(id, .invalidArguments, "\(cluster.name).\(command.value): \(error)"))
-        }
         let timed: Int64?
         switch args["timed_request_timeout_ms"] {
         case .unsigned(let milliseconds)? where milliseconds > 0 && milliseconds <= UInt64(UInt16.max):
             timed = Int64(milliseconds)
-        case nil, .null?:
-            timed = cluster.timedCommands.contains(command.key) ? Self.specTimedWindowMilliseconds : nil
+        case nil, .null?: timed = nil
         default: return send(Self.missing(id, "timed_request_timeout_ms"))
         }
-        let invocation = HubRequest.Invocation(
-            nodeID: nodeID, endpoint: UInt16(endpoint), cluster: UInt32(clusterID), command: command.key.rawValue,
-            name: command.value, fields: fields, timedWindowMilliseconds: timed)
+        let command: NamedCommand, invocation: HubRequest.Invocation
+        do throws(MatterServerPayload.Invalid) {
+            command = try NamedCommand(name, of: cluster)
+            invocation = try command.invocation(
+                nodeID: nodeID, endpoint: UInt16(endpoint), payload: payload, timedWindowMilliseconds: timed)
+        } catch {
+            return send(Self.error(id, .invalidArguments, error.description))
+        }
         let caller = HubCaller(uid: getuid(), process: .current())
         work { [self] in
             do throws(HomeError) {
@@ -104,9 +95,7 @@ extension MatterServerClient {
                     case .invoked(let responseID, let responseFields) = try await engine.execute(
                         .invoke(invocation), caller: caller)
                 else { return send(Self.reply(id, "null")) }
-                guard let responseID, let responseFields else { return send(Self.reply(id, "null")) }
-                let names = cluster.responseFields[CommandID(rawValue: responseID)] ?? []
-                send(Self.reply(id, MatterServerPayload.decode(responseFields, fields: names).rendered))
+                send(Self.reply(id, command.response(command: responseID, fields: responseFields)?.rendered ?? "null"))
             } catch {
                 // Unreachable meanwhile: NodeNotReady; anything else the device or the hub answered: Unknown, said.
                 send(Self.error(id, MatterServerError(error)))
@@ -145,7 +134,7 @@ extension MatterServerClient {
         let request = HubRequest.AttributeWrite(
             nodeID: nodeID, endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute, name: name,
             value: element,
-            timedWindowMilliseconds: attribute.requiresTimedWrite ? Self.specTimedWindowMilliseconds : nil)
+            timedWindowMilliseconds: attribute.requiresTimedWrite ? NamedCommand.specTimedWindowMilliseconds : nil)
         work { [self] in
             do throws(HomeError) {
                 guard case .written(let status) = try await engine.execute(.writeAttribute(request), caller: caller)
@@ -171,10 +160,6 @@ extension MatterServerClient {
             }
         }
     }
-
-    /// The timed window of a command or write the specification requires to be timed when the client gave none: a
-    /// second, as Home Assistant gives its door locks, ample for one exchange on a local network.
-    static let specTimedWindowMilliseconds: Int64 = 1000
 
     /// `"1/8/17"` as numbers; nil for anything else (wildcards included).
     static func concretePath(_ text: String) -> (endpoint: UInt16, cluster: UInt32, attribute: UInt32)? {

@@ -10,21 +10,21 @@ import MatterTLV
 /// names (`level`, `transitionTime`; facts §3), which the generated `FieldInfo` of each command ties to tags and TLV
 /// types. Attribute values are tag-keyed instead (`JSONValue(_:octetStrings:)` renders them; `encode(_:as:)` reads a
 /// value to write).
-enum MatterServerPayload {
+package enum MatterServerPayload {
     /// How a struct's members are keyed: by field name (command payloads), or, in a value to write, by context tag as
     /// a string as attribute values are reported, a field name taken too (python-matter-server takes either).
-    enum Keys {
+    package enum Keys {
         case names, tagsOrNames
     }
 
-    struct Invalid: Error, CustomStringConvertible {
-        let description: String
+    package struct Invalid: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// A command's fields as a TLV structure. Every field the command requires must be there (the clients send
     /// defaults too); an optional one may be left out, a nullable one may be null; a name the command does not have
     /// is refused, so a misspelt field is not silently dropped.
-    static func encode(
+    package static func encode(
         _ payload: [String: MatterServerRequest.Argument], fields: [FieldInfo], keys: Keys = .names
     ) throws(Invalid) -> TLVElement {
         var given: [UInt8: MatterServerRequest.Argument] = [:]
@@ -33,11 +33,11 @@ enum MatterServerPayload {
                 keys == .tagsOrNames && !key.isEmpty && key.utf8.allSatisfy({ (0x30...0x39).contains($0) })
                 ? fields.first { String($0.tag) == key } : fields.first { $0.name == key }
             guard let field else {
+                let known = fields.map { keys == .names ? $0.name : "\($0.tag) \($0.name)" }
                 throw Invalid(
                     description:
-                        "the \(keys == .names ? "command" : "value") has no field \(key) (its fields: "
-                        + fields.map { keys == .names ? $0.name : "\($0.tag) \($0.name)" }.joined(separator: ", ")
-                        + ")")
+                        "the \(keys == .names ? "command" : "value") has no field \(key) "
+                        + (known.isEmpty ? "(it takes none)" : "(its fields: " + known.joined(separator: ", ") + ")"))
             }
             guard given.updateValue(value, forKey: field.tag) == nil else {
                 throw Invalid(description: "field \(field.name) is given twice, by its tag and by its name")
@@ -55,7 +55,7 @@ enum MatterServerPayload {
     }
 
     /// An attribute value to write, tag-keyed as attribute values are reported.
-    static func encode(
+    package static func encode(
         _ value: MatterServerRequest.Argument, as attribute: WritableAttribute
     ) throws(Invalid) -> TLVElement {
         if value.isNull {
@@ -122,7 +122,7 @@ enum MatterServerPayload {
     }
 
     /// A response's (or an event's) fields by name; fields the data model does not name keep their tag as key.
-    static func decode(_ element: TLVElement, fields: [FieldInfo]) -> JSONValue {
+    package static func decode(_ element: TLVElement, fields: [FieldInfo]) -> JSONValue {
         guard case .structure(let members) = element.value else { return JSONValue(element, octetStrings: .base64) }
         return .object(
             members.map { member in

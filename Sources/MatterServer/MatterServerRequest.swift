@@ -4,7 +4,7 @@ import HubWire
 
 /// One command frame of the Matter-server API (§2 of the facts): `{"message_id", "command", "args"}`. Unknown keys are
 /// ignored, as python-matter-server ignores them; a missing `args` is none.
-struct MatterServerRequest: Decodable {
+package struct MatterServerRequest: Decodable {
     let messageID: String
     let command: String?
     let args: [String: Argument]
@@ -14,7 +14,7 @@ struct MatterServerRequest: Decodable {
         case command, args
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         messageID = try container.decode(String.self, forKey: .messageID)
         command = try container.decodeIfPresent(String.self, forKey: .command)
@@ -22,7 +22,7 @@ struct MatterServerRequest: Decodable {
     }
 
     /// An argument's JSON value. Integers are read from the text exactly: node IDs are 64-bit and often above 2^63.
-    indirect enum Argument: Decodable, Equatable {
+    package indirect enum Argument: Decodable, Equatable, Sendable {
         case null
         case bool(Bool)
         case unsigned(UInt64)
@@ -32,7 +32,7 @@ struct MatterServerRequest: Decodable {
         case array([Argument])
         case object([String: Argument])
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let value = try decoder.singleValueContainer()
             if value.decodeNil() {
                 self = .null

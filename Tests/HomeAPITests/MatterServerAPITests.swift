@@ -176,7 +176,8 @@ extension MatterServerAPITests {
             client.sendText(command("Dance", "{}"))
             #expect(
                 try await client.readText()
-                    == #"{"message_id": "Dance", "error_code": 8, "details": "OnOff has no command Dance"}"#)
+                    == #"{"message_id": "Dance", "error_code": 8, "details": "OnOff has no command Dance (its commands: Off, OffWithEffect, On, OnWithRecallGlobalScene, OnWithTimedOff, Toggle)"}"#
+            )
             client.sendText(command("OffWithEffect", #"{"effectIdentifier": 0, "effectVariant": "slow"}"#))
             #expect(
                 try await client.readText()

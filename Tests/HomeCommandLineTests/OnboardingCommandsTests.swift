@@ -179,6 +179,7 @@ import Testing
                   toggle                  Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle).
                   level                   Set a device's level (LevelControl MoveToLevelWithOnOff, no transition).
                   read                    Print an attribute of a device from its node's live attribute cache.
+                  invoke                  Send any command of the data model to a device and print its response.
                   watch                   Print one line per change as it happens (time, device, attribute, new value), every event (time, device, event, fields) and every connectivity change, until Ctrl-C.
                   share                   Open a commissioning window so another ecosystem can add a device; print its codes.
                   fabrics                 List the ecosystems that control a device: each fabric of its node, this hub's marked.

@@ -1,0 +1,111 @@
+import Foundation
+import HomeAPI
+import HomeHub
+import HubWire
+import MatterDataModel
+import MatterServer
+
+/// `home invoke`: any command of any cluster of the data model, named as people write it (`LevelControl.MoveToLevel`,
+/// any case), its fields as FIELD=VALUE, checked against the data model before anything is sent by the same rule as the
+/// Matter-server API's `device_command` (`NamedCommand`), sent timed when the specification makes the command timed,
+/// through the hub like every other command.
+enum InvokeCommand {
+    static let invoke = CommandSpec(
+        name: "invoke",
+        summary: "Send any command of the data model to a device and print its response.",
+        arguments: [
+            LiveCommands.deviceArgument,
+            .init(name: "COMMAND", help: "Cluster.Command, e.g. OnOff.Toggle or LevelControl.MoveToLevel (any case)."),
+            .init(
+                name: "FIELD=VALUE",
+                help:
+                    "A field of the command, by its data-model name (any case): a number, true or false, null, text, or JSON for a list or struct; octet strings in base64.",
+                isOptional: true, isRepeating: true),
+        ],
+        options: [
+            .init(name: "json", valueName: nil, help: "Print the response as JSON (null for a status-only answer)."),
+            HubCommands.interfaceOption, HubCommands.stateOption,
+        ],
+        run: { arguments throws(CommandLineError) in
+            let command = try named(arguments.argument("COMMAND"))
+            let payload = try fields(arguments.repeatedArguments["FIELD=VALUE"] ?? [], of: command)
+            // Checked before the home is opened: a bad field is bad input whatever the device.
+            do throws(MatterServerPayload.Invalid) {
+                _ = try command.invocation(nodeID: 0, endpoint: 0, payload: payload)
+            } catch {
+                throw .invalidInput(error.description)
+            }
+            let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+            let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+            let reply: HubReply
+            do throws(HomeError) {
+                let invocation: HubRequest.Invocation
+                do throws(MatterServerPayload.Invalid) {
+                    invocation = try command.invocation(
+                        nodeID: device.address.nodeID, endpoint: device.address.endpoint, payload: payload)
+                } catch {
+                    throw HomeError(.invalidArgument, error.description)
+                }
+                await device.follow()
+                reply = try await home.hub.perform(.invoke(invocation))
+            } catch  where error.code == .failedPrecondition || error.code == .invalidArgument {
+                throw .invalidInput("\(LiveCommands.label(device)): \(error.message)")
+            } catch {
+                return CommandOutput(
+                    exitCode: 1, standardOutput: "",
+                    standardError: "error: \(LiveCommands.label(device)): \(command.name): \(error.message)\n")
+            }
+            guard case .invoked(let responseID, let responseFields) = reply else {
+                return CommandOutput(
+                    exitCode: 1, standardOutput: "",
+                    standardError: "error: the hub answered \(command.name) with something else\n")
+            }
+            let response = command.response(command: responseID, fields: responseFields)
+            if arguments.flags.contains("json") { return .success((response ?? .null).rendered + "\n") }
+            return .success(
+                "\(LiveCommands.label(device)): \(command.name)"
+                    + (response.map { ": " + $0.rendered } ?? ": done") + "\n")
+        }
+    )
+
+    /// `Cluster.Command` resolved against the data model, any case; an unknown name is bad input naming what there is.
+    static func named(_ text: String) throws(CommandLineError) -> NamedCommand {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw .invalidInput("unknown command '\(text)': write Cluster.Command, e.g. OnOff.Toggle")
+        }
+        guard
+            let cluster = MatterClusters.all.first(where: {
+                $0.name.caseInsensitiveCompare(parts[0]) == .orderedSame
+            })
+        else {
+            throw .invalidInput("unknown cluster '\(parts[0])' in '\(text)': write Cluster.Command, e.g. OnOff.Toggle")
+        }
+        do throws(MatterServerPayload.Invalid) {
+            return try NamedCommand(String(parts[1]), of: cluster)
+        } catch {
+            throw .invalidInput(error.description)
+        }
+    }
+
+    /// FIELD=VALUE pairs as the command's name-keyed fields: a name matched to the command's fields whatever its
+    /// case, a value read as JSON when it is JSON (`3`, `true`, `null`, `[1, 2]`, `"text"`) and as text otherwise.
+    static func fields(
+        _ pairs: [String], of command: NamedCommand
+    ) throws(CommandLineError) -> [String: MatterServerRequest.Argument] {
+        let names = (command.cluster.commandFields[command.command] ?? []).map(\.name)
+        var payload: [String: MatterServerRequest.Argument] = [:]
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw .invalidInput("'\(pair)' is not FIELD=VALUE")
+            }
+            let given = String(pair[..<equals])
+            let name = names.first { $0.caseInsensitiveCompare(given) == .orderedSame } ?? given
+            guard payload[name] == nil else { throw .invalidInput("field \(name) is given twice") }
+            let text = String(pair[pair.index(after: equals)...])
+            payload[name] =
+                (try? JSONDecoder().decode(MatterServerRequest.Argument.self, from: Data(text.utf8))) ?? .string(text)
+        }
+        return payload
+    }
+}
