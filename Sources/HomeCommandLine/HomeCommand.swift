@@ -9,7 +9,7 @@ public enum HomeCommand {
             HubCommands.devices, ShowCommand.show, HomeAPICommands.rename, HomeAPICommands.rooms, HomeAPICommands.room,
             HomeAPICommands.move, HomeAPICommands.remove, HubCommands.ping,
             LiveCommands.on, LiveCommands.off, LiveCommands.toggle, LiveCommands.level, LiveCommands.read,
-            InvokeCommand.invoke,
+            InvokeCommand.invoke, InvokeCommand.write,
             LiveCommands.watch, SharingCommands.share, SharingCommands.fabrics, ServeCommand.serve,
             StatusCommand.status,
         ]

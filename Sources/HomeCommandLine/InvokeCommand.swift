@@ -3,12 +3,14 @@ import HomeAPI
 import HomeHub
 import HubWire
 import MatterDataModel
+import MatterInteraction
 import MatterServer
 
-/// `home invoke`: any command of any cluster of the data model, named as people write it (`LevelControl.MoveToLevel`,
-/// any case), its fields as FIELD=VALUE, checked against the data model before anything is sent by the same rule as the
-/// Matter-server API's `device_command` (`NamedCommand`), sent timed when the specification makes the command timed,
-/// through the hub like every other command.
+/// `home invoke` and `home write`: any command of any cluster of the data model, named as people write it
+/// (`LevelControl.MoveToLevel`, any case), its fields as FIELD=VALUE, and any attribute a client may write, checked
+/// against the data model before anything is sent by the same rules as the Matter-server API's `device_command` and
+/// `write_attribute` (`NamedCommand`, `NamedAttributeWrite`), sent timed when the specification says, through the hub
+/// like every other command.
 enum InvokeCommand {
     static let invoke = CommandSpec(
         name: "invoke",
@@ -68,6 +70,78 @@ enum InvokeCommand {
         }
     )
 
+    static let write = CommandSpec(
+        name: "write",
+        summary: "Write an attribute of a device and print the device's answer.",
+        arguments: [
+            LiveCommands.deviceArgument,
+            .init(
+                name: "ATTRIBUTE",
+                help: "Cluster.Attribute a client may write, e.g. LevelControl.OnLevel or BasicInformation.NodeLabel."),
+            .init(
+                name: "VALUE",
+                help:
+                    "A number, true or false, null, text, or JSON for a list or struct (its fields by tag or name); octet strings in base64."
+            ),
+        ],
+        options: [HubCommands.interfaceOption, HubCommands.stateOption],
+        run: { arguments throws(CommandLineError) in
+            let text = arguments.argument("ATTRIBUTE")
+            guard let attribute = AttributeName(text) else {
+                throw .invalidInput(
+                    "unknown attribute '\(text)': write Cluster.Attribute, e.g. LevelControl.OnLevel")
+            }
+            let value = argument(arguments.argument("VALUE"))
+            let write: NamedAttributeWrite
+            do throws(MatterServerPayload.Invalid) {
+                write = try NamedAttributeWrite(cluster: attribute.cluster, attribute: attribute.attribute)
+                // Checked before the home is opened: a bad value is bad input whatever the device.
+                _ = try write.write(nodeID: 0, endpoint: 0, value: value)
+            } catch {
+                throw .invalidInput(error.description)
+            }
+            let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+            let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+            let reply: HubReply
+            do throws(HomeError) {
+                let request: HubRequest.AttributeWrite
+                do throws(MatterServerPayload.Invalid) {
+                    request = try write.write(
+                        nodeID: device.address.nodeID, endpoint: device.address.endpoint, value: value)
+                } catch {
+                    throw HomeError(.invalidArgument, error.description)
+                }
+                await device.follow()
+                reply = try await home.hub.perform(.writeAttribute(request))
+            } catch  where error.code == .failedPrecondition || error.code == .invalidArgument {
+                throw .invalidInput("\(LiveCommands.label(device)): \(error.message)")
+            } catch {
+                return CommandOutput(
+                    exitCode: 1, standardOutput: "",
+                    standardError: "error: \(LiveCommands.label(device)): \(write.name): \(error.message)\n")
+            }
+            guard case .written(let status) = reply else {
+                return CommandOutput(
+                    exitCode: 1, standardOutput: "",
+                    standardError: "error: the hub answered writing \(write.name) with something else\n")
+            }
+            guard status == InteractionModelStatus.success.rawValue else {
+                return CommandOutput(
+                    exitCode: 1, standardOutput: "",
+                    standardError:
+                        "error: \(LiveCommands.label(device)): the device refused \(write.name): "
+                        + "\(InteractionModelStatus(rawValue: status))\n")
+            }
+            return .success("\(LiveCommands.label(device)): \(write.name): done\n")
+        }
+    )
+
+    /// A value typed on the command line: JSON when it parses as JSON (`3`, `true`, `null`, `[1, 2]`, `"text"`),
+    /// text otherwise.
+    static func argument(_ text: String) -> MatterServerRequest.Argument {
+        (try? JSONDecoder().decode(MatterServerRequest.Argument.self, from: Data(text.utf8))) ?? .string(text)
+    }
+
     /// `Cluster.Command` resolved against the data model, any case; an unknown name is bad input naming what there is.
     static func named(_ text: String) throws(CommandLineError) -> NamedCommand {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -89,7 +163,7 @@ enum InvokeCommand {
     }
 
     /// FIELD=VALUE pairs as the command's name-keyed fields: a name matched to the command's fields whatever its
-    /// case, a value read as JSON when it is JSON (`3`, `true`, `null`, `[1, 2]`, `"text"`) and as text otherwise.
+    /// case, a value read by `argument`.
     static func fields(
         _ pairs: [String], of command: NamedCommand
     ) throws(CommandLineError) -> [String: MatterServerRequest.Argument] {
@@ -102,9 +176,7 @@ enum InvokeCommand {
             let given = String(pair[..<equals])
             let name = names.first { $0.caseInsensitiveCompare(given) == .orderedSame } ?? given
             guard payload[name] == nil else { throw .invalidInput("field \(name) is given twice") }
-            let text = String(pair[pair.index(after: equals)...])
-            payload[name] =
-                (try? JSONDecoder().decode(MatterServerRequest.Argument.self, from: Data(text.utf8))) ?? .string(text)
+            payload[name] = argument(String(pair[pair.index(after: equals)...]))
         }
         return payload
     }

@@ -116,25 +116,14 @@ extension MatterServerClient {
         guard MatterServerNodes.isAvailable(nodeID, snapshot) else {
             return send(Self.error(id, .notReady(nodeID)))
         }
-        let registry = ClusterRegistry.standard
-        let name = registry.describe(
-            cluster: ClusterID(rawValue: path.cluster), attribute: AttributeID(rawValue: path.attribute))
-        guard
-            let attribute = registry[ClusterID(rawValue: path.cluster)]?.writableAttributes[
-                AttributeID(rawValue: path.attribute)]
-        else {
-            return send(Self.error(id, .invalidArguments, "\(name) is not an attribute a client may write"))
-        }
-        let element: TLVElement
+        let request: HubRequest.AttributeWrite
         do throws(MatterServerPayload.Invalid) {
-            element = try MatterServerPayload.encode(value, as: attribute)
+            request = try NamedAttributeWrite(
+                cluster: ClusterID(rawValue: path.cluster), attribute: AttributeID(rawValue: path.attribute)
+            ).write(nodeID: nodeID, endpoint: path.endpoint, value: value)
         } catch {
-            return send(Self.error(id, .invalidArguments, "\(name): \(error)"))
+            return send(Self.error(id, .invalidArguments, error.description))
         }
-        let request = HubRequest.AttributeWrite(
-            nodeID: nodeID, endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute, name: name,
-            value: element,
-            timedWindowMilliseconds: attribute.requiresTimedWrite ? NamedCommand.specTimedWindowMilliseconds : nil)
         work { [self] in
             do throws(HomeError) {
                 guard case .written(let status) = try await engine.execute(.writeAttribute(request), caller: caller)

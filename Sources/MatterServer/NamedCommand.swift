@@ -58,3 +58,42 @@ package struct NamedCommand: Sendable {
     /// second, as Home Assistant gives its door locks, ample for one exchange on a local network.
     package static let specTimedWindowMilliseconds: Int64 = 1000
 }
+
+/// A write of one attribute a client may write, its value checked against the data model and encoded (tag-keyed as
+/// attribute values are reported, field names taken too), timed when the specification says the attribute's writes
+/// are: one rule for the Matter-server API's `write_attribute` and `home write`.
+package struct NamedAttributeWrite: Sendable {
+    package let cluster: ClusterID
+    package let attribute: AttributeID
+    package let schema: WritableAttribute
+    /// `Cluster.Attribute`, as messages name it.
+    package let name: String
+
+    /// The attribute of `cluster`, when clients may write it.
+    package init(cluster: ClusterID, attribute: AttributeID) throws(MatterServerPayload.Invalid) {
+        let registry = ClusterRegistry.standard
+        name = registry.describe(cluster: cluster, attribute: attribute)
+        guard let schema = registry[cluster]?.writableAttributes[attribute] else {
+            throw MatterServerPayload.Invalid(description: "\(name) is not an attribute a client may write")
+        }
+        self.cluster = cluster
+        self.attribute = attribute
+        self.schema = schema
+    }
+
+    /// The write of `value` to `endpoint` of `nodeID`.
+    package func write(
+        nodeID: UInt64, endpoint: UInt16, value: MatterServerRequest.Argument
+    ) throws(MatterServerPayload.Invalid) -> HubRequest.AttributeWrite {
+        let element: TLVElement
+        do {
+            element = try MatterServerPayload.encode(value, as: schema)
+        } catch {
+            throw MatterServerPayload.Invalid(description: "\(name): \(error)")
+        }
+        return HubRequest.AttributeWrite(
+            nodeID: nodeID, endpoint: endpoint, cluster: cluster.rawValue, attribute: attribute.rawValue, name: name,
+            value: element,
+            timedWindowMilliseconds: schema.requiresTimedWrite ? NamedCommand.specTimedWindowMilliseconds : nil)
+    }
+}

@@ -41,6 +41,19 @@ import Testing
             ),
             (["invoke", "Lamp", "OnOff.Off", "level"], "error: 'level' is not FIELD=VALUE\n"),
             (["invoke", "Lamp", "onoff.off"], "error: no device \"Lamp\" (see 'home devices')\n"),
+            (
+                ["write", "Lamp", "OnOff.Level", "3"],
+                "error: unknown attribute 'OnOff.Level': write Cluster.Attribute, e.g. LevelControl.OnLevel\n"
+            ),
+            (
+                ["write", "Lamp", "OnOff.OnOff", "true"],
+                "error: OnOff.OnOff is not an attribute a client may write\n"
+            ),
+            (
+                ["write", "Lamp", "LevelControl.OnLevel", "bright"],
+                "error: LevelControl.OnLevel: the value is not an unsigned integer\n"
+            ),
+            (["write", "Lamp", "LevelControl.OnLevel", "7"], "error: no device \"Lamp\" (see 'home devices')\n"),
         ]
         for (arguments, message) in cases {
             let output = await HomeCommand.run(arguments + ["--state", state])
@@ -82,6 +95,11 @@ import Testing
         #expect(off == .success("null\n"))
         let onOff = await HomeCommand.run(["read", "lamp", "OnOff.OnOff", "--state", state])
         #expect(onOff.standardOutput == "false\n")
+        let written = await HomeCommand.run(["write", "lamp", "levelcontrol.onlevel", "200", "--state", state])
+        #expect(written.exitCode == 0, "\(written.standardError)")
+        #expect(written.standardOutput.hasSuffix(": LevelControl.OnLevel: done\n"))
+        let onLevel = await HomeCommand.run(["read", "lamp", "LevelControl.OnLevel", "--state", state])
+        #expect(onLevel.standardOutput == "200\n")
         await device.shutdown()
     }
 }
