@@ -7,10 +7,18 @@ import HubWire
 public struct MatterAddDeviceHelperProcess: MatterAddDeviceRequestHandler {
     public let executable: String
     public let appGroup: String
+    /// The helper's environment: this process's, unless given (a test's own data directory, without `setenv`, which
+    /// races with every process another thread launches).
+    let environment: [String: String]?
 
     public init(executable: String, appGroup: String) {
+        self.init(executable: executable, appGroup: appGroup, environment: nil)
+    }
+
+    init(executable: String, appGroup: String, environment: [String: String]?) {
         self.executable = executable
         self.appGroup = appGroup
+        self.environment = environment
     }
 
     public func commissionDevice(
@@ -38,6 +46,7 @@ public struct MatterAddDeviceHelperProcess: MatterAddDeviceRequestHandler {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

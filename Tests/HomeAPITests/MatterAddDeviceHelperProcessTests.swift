@@ -39,14 +39,16 @@ func builtExecutable(_ name: String) throws -> String {
     func exampleHelper() async throws {
         try await withTemporaryDirectory { directory in
             let helper = try builtExecutable("ExampleAddDeviceHelper")
-            // The helper finds the app group container through XDG_DATA_HOME, which it inherits; no other test reads it.
-            setenv("XDG_DATA_HOME", directory, 1)
+            // The helper finds the app group container through XDG_DATA_HOME, given to it alone.
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_DATA_HOME"] = directory
             let home = try await Home.open(
                 statePath: directory + "/swift-home/app-groups/group.example.tests",
                 configuration: Home.Configuration(sharedAppGroup: "group.example.tests"))
             let structure = try #require(try await home.structures().list().first)
             _ = try await home.createRoom(name: "Kitchen", in: structure)
-            let handler = MatterAddDeviceHelperProcess(executable: helper, appGroup: "group.example.tests")
+            let handler = MatterAddDeviceHelperProcess(
+                executable: helper, appGroup: "group.example.tests", environment: environment)
             let place = MatterAddDeviceRequest.Home(displayName: structure.name)
             let closed = await #expect(throws: HomeError.self) { try await handler.rooms(in: place) }
             #expect(closed?.code == .failedPrecondition)
