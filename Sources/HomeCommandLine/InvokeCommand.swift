@@ -37,30 +37,12 @@ enum InvokeCommand {
             } catch {
                 throw .invalidInput(error.description)
             }
-            let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
-            let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
-            let reply: HubReply
-            do throws(HomeError) {
-                let invocation: HubRequest.Invocation
-                do throws(MatterServerPayload.Invalid) {
-                    invocation = try command.invocation(
-                        nodeID: device.address.nodeID, endpoint: device.address.endpoint, payload: payload)
-                } catch {
-                    throw HomeError(.invalidArgument, error.description)
-                }
-                await device.follow()
-                reply = try await home.hub.perform(.invoke(invocation))
-            } catch  where error.code == .failedPrecondition || error.code == .invalidArgument {
-                throw .invalidInput("\(LiveCommands.label(device)): \(error.message)")
-            } catch {
-                return CommandOutput(
-                    exitCode: 1, standardOutput: "",
-                    standardError: "error: \(LiveCommands.label(device)): \(command.name): \(error.message)\n")
+            let (device, reply) = try await send(arguments, naming: command.name) {
+                nodeID, endpoint throws(MatterServerPayload.Invalid) in
+                .invoke(try command.invocation(nodeID: nodeID, endpoint: endpoint, payload: payload))
             }
             guard case .invoked(let responseID, let responseFields) = reply else {
-                return CommandOutput(
-                    exitCode: 1, standardOutput: "",
-                    standardError: "error: the hub answered \(command.name) with something else\n")
+                throw .failed("the hub answered \(command.name) with something else")
             }
             let response = command.response(command: responseID, fields: responseFields)
             if arguments.flags.contains("json") { return .success((response ?? .null).rendered + "\n") }
@@ -100,41 +82,46 @@ enum InvokeCommand {
             } catch {
                 throw .invalidInput(error.description)
             }
-            let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
-            let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
-            let reply: HubReply
-            do throws(HomeError) {
-                let request: HubRequest.AttributeWrite
-                do throws(MatterServerPayload.Invalid) {
-                    request = try write.write(
-                        nodeID: device.address.nodeID, endpoint: device.address.endpoint, value: value)
-                } catch {
-                    throw HomeError(.invalidArgument, error.description)
-                }
-                await device.follow()
-                reply = try await home.hub.perform(.writeAttribute(request))
-            } catch  where error.code == .failedPrecondition || error.code == .invalidArgument {
-                throw .invalidInput("\(LiveCommands.label(device)): \(error.message)")
-            } catch {
-                return CommandOutput(
-                    exitCode: 1, standardOutput: "",
-                    standardError: "error: \(LiveCommands.label(device)): \(write.name): \(error.message)\n")
+            let (device, reply) = try await send(arguments, naming: write.name) {
+                nodeID, endpoint throws(MatterServerPayload.Invalid) in
+                .writeAttribute(try write.write(nodeID: nodeID, endpoint: endpoint, value: value))
             }
             guard case .written(let status) = reply else {
-                return CommandOutput(
-                    exitCode: 1, standardOutput: "",
-                    standardError: "error: the hub answered writing \(write.name) with something else\n")
+                throw .failed("the hub answered writing \(write.name) with something else")
             }
             guard status == InteractionModelStatus.success.rawValue else {
-                return CommandOutput(
-                    exitCode: 1, standardOutput: "",
-                    standardError:
-                        "error: \(LiveCommands.label(device)): the device refused \(write.name): "
-                        + "\(InteractionModelStatus(rawValue: status))\n")
+                throw .failed(
+                    "\(LiveCommands.label(device)): the device refused \(write.name): "
+                        + "\(InteractionModelStatus(rawValue: status))")
             }
             return .success("\(LiveCommands.label(device)): \(write.name): done\n")
         }
     )
+
+    /// Opens the home, finds DEVICE, and sends it the request `request` makes for its node and endpoint, through the
+    /// hub, once its node had its first contact. What the hub refuses before sending (the endpoint lacks the cluster)
+    /// is bad input; anything else the device or the hub answered exits 1 naming `what`.
+    private static func send(
+        _ arguments: ParsedArguments, naming what: String,
+        _ request: (_ nodeID: UInt64, _ endpoint: UInt16) throws(MatterServerPayload.Invalid) -> HubRequest
+    ) async throws(CommandLineError) -> (HomeDevice, HubReply) {
+        let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+        let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+        do throws(HomeError) {
+            let built: HubRequest
+            do throws(MatterServerPayload.Invalid) {
+                built = try request(device.address.nodeID, device.address.endpoint)
+            } catch {
+                throw HomeError(.invalidArgument, error.description)
+            }
+            await device.follow()
+            return (device, try await home.hub.perform(built))
+        } catch  where error.code == .failedPrecondition || error.code == .invalidArgument {
+            throw .invalidInput("\(LiveCommands.label(device)): \(error.message)")
+        } catch {
+            throw .failed("\(LiveCommands.label(device)): \(what): \(error.message)")
+        }
+    }
 
     /// A value typed on the command line: JSON when it parses as JSON (`3`, `true`, `null`, `[1, 2]`, `"text"`),
     /// text otherwise.
