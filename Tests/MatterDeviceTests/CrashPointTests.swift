@@ -111,10 +111,11 @@ import Testing
                 progress: { if case .note(let text) = $0 { notes.withLock { $0.append(text) } } })
             let request = try fixture.request()
             let started = network.clock.now
-            // Steps of 5 ms: virtual time passes while the device's PASE and CASE crypto runs in real time, and under a
-            // loaded suite 50 ms steps, then (once in a few full runs) 20 ms steps, let a step of the second attempt
-            // time out. The fail-safe's minute of waiting takes a few seconds of real time at this pace.
-            let result = await drive(network.clock, step: .milliseconds(5)) {
+            // Virtual time passes while the device's PASE and CASE crypto runs in real time: 20 ms of it for every 2 ms
+            // of real sleep. At 20 ms per half a millisecond, a loaded suite let a step of the second attempt time out
+            // (once in a few full runs); 5 ms steps at that pace kept the machine busy for ten seconds, and tests that
+            // need real time beside it stalled. The fail-safe's minute of waiting takes about eight seconds, asleep.
+            let result = await drive(network.clock, step: .milliseconds(20), pause: .milliseconds(2)) {
                 try? await commissioner.commission(request)
             }
             let nodeID = try #require(
