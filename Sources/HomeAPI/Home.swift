@@ -134,20 +134,18 @@ public final class Home: Sendable {
     /// Creates a room in `structure`, or in the default structure. The name is cut to 60 Unicode code points; an empty
     /// or white-space name is an `invalidArgument` error, the name of an existing room (whatever its case) `alreadyExists`.
     public func createRoom(name: String, in structure: Structure? = nil) async throws(HomeError) -> Room {
-        guard case .room(let created) = try await context.perform(.createRoom(name: name, structureID: structure?.id))
-        else { throw HomeError(.internal, "the hub answered creating a room with something else") }
-        return Room(created, context: context)
+        Room(try await context.perform(CreateRoom(name: name, structureID: structure?.id)), context: context)
     }
 
     /// Deletes the room. Its devices stay in the home, in no room (and in the default structure).
     public func deleteRoom(_ room: Room) async throws(HomeError) {
-        _ = try await context.perform(.deleteRoom(id: room.id))
+        _ = try await context.perform(DeleteRoom(roomID: room.id))
     }
 
     /// Puts the device (every part of it, for a multipart device) in the room, and returns it moved; the value passed
     /// in stays as it was.
     public func move(device: HomeDevice, to room: Room) async throws(HomeError) -> HomeDevice {
-        _ = try await context.perform(.moveDevices(device.parts, roomID: room.id))
+        _ = try await context.perform(MoveDevices(device.parts, roomID: room.id))
         return device.with(room: room)
     }
 }

@@ -28,12 +28,12 @@ final class HomeContext: Sendable {
         }
     }
 
-    /// Carries out `request` where the hub is: here, or in the hub process.
-    func perform(
-        _ request: HubRequest, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
-    ) async throws(HomeError) -> HubReply {
+    /// Carries out `operation` where the hub is: here, or in the hub process.
+    func perform<Operation: HubOperation>(
+        _ operation: Operation, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
+    ) async throws(HomeError) -> Operation.Reply {
         await settled()
-        return try await hub.perform(request, progress: progress)
+        return try await hub.perform(operation, progress: progress)
     }
 
     /// Returns once the hub has carried out every request sent without waiting so far.
@@ -56,16 +56,16 @@ final class HomeContext: Sendable {
         closedSessions.withLock { _ = $0.insert(session) }
     }
 
-    /// Sends `request` for a synchronous call, after those sent before it, and returns at once. What the hub answers
-    /// is not waited for: a refusal goes to standard error, as nothing is left to throw it to.
-    func send(withoutWaiting request: HubRequest) {
+    /// Sends `operation` for a synchronous call, after those sent before it, and returns at once. What the hub
+    /// answers is not waited for: a refusal goes to standard error, as nothing is left to throw it to.
+    func send(withoutWaiting operation: some HubOperation) {
         pendingSends.withLock { previous in
             previous = Task { [hub, previous] in
                 await previous?.value
                 do {
-                    _ = try await hub.perform(request)
+                    _ = try await hub.perform(operation)
                 } catch {
-                    FileHandle.standardError.write(Data("HomeAPI: \(request.summary): \(error)\n".utf8))
+                    FileHandle.standardError.write(Data("HomeAPI: \(operation.summary): \(error)\n".utf8))
                 }
             }
         }
@@ -87,15 +87,7 @@ final class HomeContext: Sendable {
     /// Starts following the node live, wherever the hub is, and returns once it had its first contact. A node that
     /// cannot be reached is followed all the same (it shows offline), so there is nothing to report.
     func follow(_ nodeID: UInt64) async {
-        _ = try? await perform(.follow(nodeID: nodeID))
-    }
-
-    /// Carries out a rename and returns the name as the hub kept it.
-    func performNaming(_ request: HubRequest) async throws(HomeError) -> String {
-        guard case .name(let name) = try await perform(request) else {
-            throw HomeError(.internal, "the hub answered '\(request.summary)' with something else")
-        }
-        return name
+        _ = try? await perform(FollowNode(nodeID: nodeID))
     }
 
     /// Refuses to answer from a model that could not take in the store's last change: the store holds something this

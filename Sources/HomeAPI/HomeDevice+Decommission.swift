@@ -59,10 +59,8 @@ extension HomeDevice {
                 .failedPrecondition,
                 "\(name) (\(id)) is a bridged device: remove its bridge, or remove it in the bridge's own app")
         }
-        guard
-            case .decommissioned(let fabricRemovalFailure) = try await context.perform(
-                .decommission(nodeID: nodeID, structureID: structureID))
-        else { throw HomeError(.internal, "the hub answered removing a device with something else") }
+        let fabricRemovalFailure = try await context.perform(Decommission(nodeID: nodeID, structureID: structureID))
+            .fabricRemovalFailure
         return Decommissioning(
             removedDeviceIDs: isMultipart ? [id] : nodeDeviceIDs, fabricRemovalFailure: fabricRemovalFailure)
     }
@@ -92,6 +90,6 @@ extension HomeDevice {
     /// Removing a device is allowed to whoever may add devices to its structure: asked of the hub, which knows who
     /// is asking.
     private func requireDecommissionPermission() async throws(HomeError) {
-        _ = try await context.perform(.checkCommissioningPermission(structureID: structureID))
+        _ = try await context.perform(CheckCommissioningPermission(structureID: structureID))
     }
 }

@@ -39,11 +39,8 @@ extension HomeDevice {
     public func nodeEndpoints() async throws(HomeError) -> (
         [EndpointDeviceType], [EndpointSemanticTag]
     ) {
-        guard case .endpoints(let endpoints, let tags) = try await context.perform(.nodeEndpoints(nodeID: nodeID))
-        else {
-            throw HomeError(.internal, "the hub answered a node's endpoints with something else")
-        }
-        return (endpoints, tags)
+        let endpoints = try await context.perform(ReadNodeEndpoints(nodeID: nodeID))
+        return (endpoints.deviceTypes, endpoints.tags)
     }
 
     /// Starts following the device's node live and returns once it had its first contact.
@@ -70,11 +67,7 @@ extension OnOffTrait {
         guard let context = context.snapshot.context else {
             throw HomeError(.failedPrecondition, "this trait was not read from a home: it cannot send commands")
         }
-        let reply = try await context.perform(
-            .toggle(nodeID: self.context.snapshot.nodeID, endpoint: self.context.endpoint))
-        guard case .toggled(let outcome) = reply else {
-            throw HomeError(.internal, "the hub answered Toggle with something else")
-        }
-        return outcome
+        return try await context.perform(
+            ToggleOnOff(nodeID: self.context.snapshot.nodeID, endpoint: self.context.endpoint))
     }
 }

@@ -18,11 +18,7 @@ extension HomeDevice {
     ) async throws(HomeError) -> CommissioningWindow {
         let seconds = try Self.windowSeconds(timeout)
         try refuseBridged()
-        guard
-            case .window(let window) = try await context.perform(
-                .openCommissioningWindow(try shared(), seconds: seconds))
-        else { throw HomeError(.internal, "the hub answered opening a window with something else") }
-        return window
+        return try await context.perform(OpenCommissioningWindow(try shared(), seconds: seconds))
     }
 
     /// Opens a basic commissioning window (§11.19.8.2) for `timeout` (3 to 15 minutes): the device's own setup code,
@@ -32,48 +28,39 @@ extension HomeDevice {
     public func openBasicCommissioningWindow(timeout: Duration = .seconds(180)) async throws(HomeError) -> Date {
         let seconds = try Self.windowSeconds(timeout)
         try refuseBridged()
-        guard
-            case .closesAt(let date) = try await context.perform(
-                .openBasicCommissioningWindow(try shared(), seconds: seconds))
-        else { throw HomeError(.internal, "the hub answered opening a window with something else") }
-        return date
+        return try await context.perform(OpenBasicCommissioningWindow(try shared(), seconds: seconds))
     }
 
     /// Closes the commissioning window open on the device's node (whoever opened it); `failedPrecondition` when none
     /// is open.
     public func revokeCommissioningWindow() async throws(HomeError) {
-        _ = try await context.perform(.revokeCommissioningWindow(try shared()))
+        _ = try await context.perform(RevokeCommissioningWindow(try shared()))
     }
 
     /// Whether a commissioning window is open on the device's node now, read from the node.
     public func commissioningWindowStatus() async throws(HomeError) -> CommissioningWindowStatus {
-        guard case .windowStatus(let status) = try await context.perform(.commissioningWindowStatus(try shared()))
-        else { throw HomeError(.internal, "the hub answered the window's status with something else") }
-        return status
+        try await context.perform(ReadCommissioningWindowStatus(try shared()))
     }
 
     /// Every ecosystem that controls the device's node: its fabrics, read across fabrics (not fabric-filtered), in
     /// index order, this hub's marked.
     public func fabrics() async throws(HomeError) -> [DeviceFabric] {
-        guard case .fabrics(let fabrics) = try await context.perform(.fabrics(try shared())) else {
-            throw HomeError(.internal, "the hub answered the fabrics with something else")
-        }
-        return fabrics
+        try await context.perform(ReadFabrics(try shared()))
     }
 
     /// Removes another ecosystem's fabric from the device's node: that ecosystem can no longer reach the device.
     /// This hub's own fabric is refused (`failedPrecondition`: remove the device from the home instead), an index the
     /// node does not have is `notFound`.
     public func removeFabric(index: UInt8) async throws(HomeError) {
-        _ = try await context.perform(.removeFabric(try shared(), index: index))
+        _ = try await context.perform(RemoveFabric(try shared(), index: index))
     }
 
     /// The device as the hub's sharing requests name it.
-    private func shared() throws(HomeError) -> HubRequest.SharedDevice {
+    private func shared() throws(HomeError) -> SharedDevice {
         guard let node = context.model.devices(of: nodeID)?.first?.node else {
             throw HomeError(.notFound, "\(name) (\(id)) is no longer in the home")
         }
-        return HubRequest.SharedDevice(
+        return SharedDevice(
             nodeID: nodeID, vendorID: node.vendorID, productID: node.productID, structureID: structureID,
             label: "\(name) (\(id))")
     }

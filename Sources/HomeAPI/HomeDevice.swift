@@ -33,8 +33,8 @@ public struct HomeDevice: Identifiable, Hashable, Sendable {
     /// Renames the device and returns it renamed; this value stays as it was. The name is cut to 60 Unicode code
     /// points without error; an empty or white-space name is an `invalidArgument` error.
     public func setName(_ name: String) async throws(HomeError) -> HomeDevice {
-        let valid = try await context.performNaming(
-            .renameDevice(nodeID: nodeID, parts: parts, multipart: isMultipart, name: name))
+        let valid = try await context.perform(
+            RenameDevice(nodeID: nodeID, parts: parts, multipart: isMultipart, name: name))
         return with(name: valid)
     }
 

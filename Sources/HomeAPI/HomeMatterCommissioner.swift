@@ -72,7 +72,8 @@ public final class HomeMatterCommissioner: Sendable {
     /// Commissions the device the onboarding payload (an `MT:` QR payload or a manual pairing code) names onto the hub,
     /// as part of the open session; its devices join the session's structure, in no room, under the product's name.
     public func commissionMatterDevice(onboardingPayload: String) async throws(HomeError) {
-        _ = try await home.context().perform(.commission(payload: onboardingPayload, deviceAddress: deviceAddress))
+        _ = try await home.context().perform(
+            CommissionInSession(payload: onboardingPayload, deviceAddress: deviceAddress))
     }
 
     /// The rooms of the session's structure. Synchronous, as the flow's documentation writes it: read from the open
@@ -100,7 +101,7 @@ public final class HomeMatterCommissioner: Sendable {
 
     /// `configureMatterDevice`, with the failure thrown: for handlers whose caller can report it.
     func configure(deviceName: String, roomName: String?) async throws(HomeError) {
-        _ = try await home.context().perform(.configureCommissioned(name: deviceName, room: roomName))
+        _ = try await home.context().perform(ConfigureCommissioned(name: deviceName, room: roomName))
     }
 }
 

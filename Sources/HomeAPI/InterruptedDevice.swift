@@ -39,10 +39,8 @@ public struct InterruptedDevice: Identifiable, Hashable, Sendable {
     @discardableResult
     public func remove() async throws(HomeError) -> String? {
         let structureID = try HubEngine.defaultStructureID(context.model.snapshot)
-        guard
-            case .decommissioned(let fabricRemovalFailure) = try await context.perform(
-                .decommission(nodeID: nodeID, structureID: structureID))
-        else { throw HomeError(.internal, "the hub answered removing a device with something else") }
+        let fabricRemovalFailure = try await context.perform(Decommission(nodeID: nodeID, structureID: structureID))
+            .fabricRemovalFailure
         return fabricRemovalFailure
     }
 

@@ -20,7 +20,7 @@ public struct Room: Identifiable, Hashable, Sendable {
     /// Renames the room and returns it renamed; this value stays as it was. The name is cut to 60 Unicode code points;
     /// an empty or white-space name is an `invalidArgument` error, another room's name an `alreadyExists` one.
     public func setName(_ name: String) async throws(HomeError) -> Room {
-        let valid = try await context.performNaming(.renameRoom(id: id, name: name))
+        let valid = try await context.perform(RenameRoom(roomID: id, name: name))
         return Room(RoomRecord(id: id, name: valid, structureID: structureID), context: context)
     }
 

@@ -12,7 +12,7 @@ extension Structure {
     /// home, from this or any other process (`failedPrecondition`). A session whose process died, or whose deadline
     /// passed, is cleared first, with what it had commissioned.
     public func prepareForMatterCommissioning() async throws(HomeError) {
-        _ = try await context.perform(.prepareCommissioning(structureID: id))
+        _ = try await context.perform(PrepareCommissioning(structureID: id))
     }
 
     /// Closes this process's session and returns the IDs of the devices added in it (as `HomeDevice.id`). Throws
@@ -30,7 +30,7 @@ extension Structure {
             throw HomeError(.failedPrecondition, HubStoreError.nothingCommissioned.description)
         }
         context.closing(session)
-        context.send(withoutWaiting: .completeCommissioning(structureID: id))
+        context.send(withoutWaiting: CompleteCommissioning(structureID: id))
         return Set(session.devices)
     }
 
@@ -42,16 +42,16 @@ extension Structure {
     /// reaches the hub.
     public func cancelMatterCommissioning() {
         context.closing(try? context.openCommissioningSession())
-        context.send(withoutWaiting: .cancelCommissioning)
+        context.send(withoutWaiting: CancelCommissioning())
     }
 
     /// Lets the local user `uid` add devices to this structure; only the hub's owner may grant.
     public func grantCommissioning(toUser uid: UInt32) async throws(HomeError) {
-        _ = try await context.perform(.grantCommissioning(uid: uid, structureID: id))
+        _ = try await context.perform(GrantCommissioning(uid: uid, structureID: id))
     }
 
     /// Takes the grant back; the user's next call is refused.
     public func revokeCommissioning(fromUser uid: UInt32) async throws(HomeError) {
-        _ = try await context.perform(.revokeCommissioning(uid: uid, structureID: id))
+        _ = try await context.perform(RevokeCommissioning(uid: uid, structureID: id))
     }
 }

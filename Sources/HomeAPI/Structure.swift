@@ -18,7 +18,7 @@ public struct Structure: Identifiable, Hashable, Sendable {
     /// Renames the structure and returns it renamed; this value stays as it was. The name is cut to 60 Unicode code
     /// points; an empty or white-space name is an `invalidArgument` error.
     public func setName(_ name: String) async throws(HomeError) -> Structure {
-        let valid = try await context.performNaming(.renameStructure(id: id, name: name))
+        let valid = try await context.perform(RenameStructure(structureID: id, name: name))
         return Structure(StructureRecord(id: id, name: valid), context: context)
     }
 

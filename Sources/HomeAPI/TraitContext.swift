@@ -84,16 +84,14 @@ public struct TraitContext: Sendable, Hashable {
             throw HomeError(.failedPrecondition, "this trait was not read from a home: it cannot send commands")
         }
         let window = Command.requiresTimedInvoke ? HubTiming.timedInvokeWindow : nil
-        let invocation = HubRequest.Invocation(
-            nodeID: snapshot.nodeID, endpoint: snapshot.endpoint, cluster: Command.Cluster.id.rawValue,
-            command: Command.id.rawValue, name: Command.name, fields: TLVElement(command.tlvValue()),
-            timedWindowMilliseconds: window.map {
-                $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000
-            })
-        guard case .invoked(let responseID, let fields) = try await context.perform(.invoke(invocation)) else {
-            throw HomeError(.internal, "the hub answered \(Command.name) with something else")
-        }
-        return (responseID, fields)
+        let response = try await context.perform(
+            InvokeCommand(
+                nodeID: snapshot.nodeID, endpoint: snapshot.endpoint, cluster: Command.Cluster.id.rawValue,
+                command: Command.id.rawValue, name: Command.name, fields: TLVElement(command.tlvValue()),
+                timedWindowMilliseconds: window.map {
+                    $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000
+                }))
+        return (response.command, response.fields)
     }
 
     // Matter Core §7.13 Global Elements: AcceptedCommandList.

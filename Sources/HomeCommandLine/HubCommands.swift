@@ -186,8 +186,8 @@ enum HubCommands {
         let start = clock.now
         do throws(HomeError) {
             return .success(
-                try await home.hub.commission(
-                    HubRequest.DirectCommissioning(
+                try await home.hub.perform(
+                    CommissionDevice(
                         payload: target.code, address: target.address, interfaces: interfaceNames(arguments),
                         paaTrustStore: arguments.values["paa-trust-store"],
                         acceptUntrustedDevice: arguments.flags.contains("accept-untrusted-device"),

@@ -1,5 +1,6 @@
 import Foundation
 import HomeAPI
+import HomeEngine
 import HomeHub
 import HubWire
 import MatterDataModel
@@ -39,12 +40,9 @@ enum InvokeCommand {
             }
             let (device, reply) = try await send(arguments, naming: command.name) {
                 nodeID, endpoint throws(MatterServerPayload.Invalid) in
-                .invoke(try command.invocation(nodeID: nodeID, endpoint: endpoint, payload: payload))
+                try command.invocation(nodeID: nodeID, endpoint: endpoint, payload: payload)
             }
-            guard case .invoked(let responseID, let responseFields) = reply else {
-                throw .failed("the hub answered \(command.name) with something else")
-            }
-            let response = command.response(command: responseID, fields: responseFields)
+            let response = command.response(command: reply.command, fields: reply.fields)
             if arguments.flags.contains("json") { return .success((response ?? .null).rendered + "\n") }
             return .success(
                 "\(LiveCommands.label(device)): \(command.name)"
@@ -82,12 +80,9 @@ enum InvokeCommand {
             } catch {
                 throw .invalidInput(error.description)
             }
-            let (device, reply) = try await send(arguments, naming: write.name) {
+            let (device, status) = try await send(arguments, naming: write.name) {
                 nodeID, endpoint throws(MatterServerPayload.Invalid) in
-                .writeAttribute(try write.write(nodeID: nodeID, endpoint: endpoint, value: value))
-            }
-            guard case .written(let status) = reply else {
-                throw .failed("the hub answered writing \(write.name) with something else")
+                try write.write(nodeID: nodeID, endpoint: endpoint, value: value)
             }
             guard status == InteractionModelStatus.success.rawValue else {
                 throw .failed(
@@ -98,19 +93,19 @@ enum InvokeCommand {
         }
     )
 
-    /// Opens the home, finds DEVICE, and sends it the request `request` makes for its node and endpoint, through the
-    /// hub, once its node had its first contact. What the hub refuses before sending (the endpoint lacks the cluster)
-    /// is bad input; anything else the device or the hub answered exits 1 naming `what`.
-    private static func send(
+    /// Opens the home, finds DEVICE, and sends it the operation `operation` makes for its node and endpoint, through
+    /// the hub, once its node had its first contact. What the hub refuses before sending (the endpoint lacks the
+    /// cluster) is bad input; anything else the device or the hub answered exits 1 naming `what`.
+    private static func send<Operation: HubOperation>(
         _ arguments: ParsedArguments, naming what: String,
-        _ request: (_ nodeID: UInt64, _ endpoint: UInt16) throws(MatterServerPayload.Invalid) -> HubRequest
-    ) async throws(CommandLineError) -> (HomeDevice, HubReply) {
+        _ operation: (_ nodeID: UInt64, _ endpoint: UInt16) throws(MatterServerPayload.Invalid) -> Operation
+    ) async throws(CommandLineError) -> (HomeDevice, Operation.Reply) {
         let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
         let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
         do throws(HomeError) {
-            let built: HubRequest
+            let built: Operation
             do throws(MatterServerPayload.Invalid) {
-                built = try request(device.address.nodeID, device.address.endpoint)
+                built = try operation(device.address.nodeID, device.address.endpoint)
             } catch {
                 throw HomeError(.invalidArgument, error.description)
             }
@@ -125,8 +120,8 @@ enum InvokeCommand {
 
     /// A value typed on the command line: JSON when it parses as JSON (`3`, `true`, `null`, `[1, 2]`, `"text"`),
     /// text otherwise.
-    static func argument(_ text: String) -> MatterServerRequest.Argument {
-        (try? JSONDecoder().decode(MatterServerRequest.Argument.self, from: Data(text.utf8))) ?? .string(text)
+    static func argument(_ text: String) -> UntypedJSON {
+        (try? JSONDecoder().decode(UntypedJSON.self, from: Data(text.utf8))) ?? .string(text)
     }
 
     /// `Cluster.Command` resolved against the data model, any case; an unknown name is bad input naming what there is.
@@ -153,9 +148,9 @@ enum InvokeCommand {
     /// case, a value read by `argument`.
     static func fields(
         _ pairs: [String], of command: NamedCommand
-    ) throws(CommandLineError) -> [String: MatterServerRequest.Argument] {
+    ) throws(CommandLineError) -> [String: UntypedJSON] {
         let names = (command.cluster.commandFields[command.command] ?? []).map(\.name)
-        var payload: [String: MatterServerRequest.Argument] = [:]
+        var payload: [String: UntypedJSON] = [:]
         for pair in pairs {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                 throw .invalidInput("'\(pair)' is not FIELD=VALUE")

@@ -63,22 +63,39 @@ public final class HubClient: Sendable {
             model: model, status: status, stateDirectory: stateDirectory, connection: connection, receiver: receiver)
     }
 
-    /// Sends `request` and waits for the hub's answer.
-    public func send(
-        _ request: HubRequest, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
-    ) async throws(HomeError) -> HubReply {
-        let result = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<HubReply, HomeError>, Never>) in
-            guard let id = receiver.expectReply(continuation, progress: progress) else { return }
-            connection.send(HubProtocol.encode(HubProtocol.ClientMessage.request(id: id, request)))
+    /// Sends `operation` and waits for the hub's answer.
+    public func send<Operation: HubOperation>(
+        _ operation: Operation, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
+    ) async throws(HomeError) -> Operation.Reply {
+        let arguments: UntypedJSON
+        do {
+            arguments = try UntypedJSON(encoding: operation)
+        } catch {
+            throw HomeError(.internal, "the arguments of \(Operation.name) do not encode: \(error)")
         }
-        return try result.get()
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<UntypedJSON, HomeError>, Never>) in
+            guard let id = receiver.expectReply(continuation, progress: progress) else { return }
+            connection.send(
+                HubProtocol.encode(
+                    HubProtocol.ClientMessage.request(id: id, operation: Operation.name, arguments: arguments)))
+        }
+        do {
+            return try result.get().decode(as: Operation.Reply.self)
+        } catch let error as HomeError {
+            throw error
+        } catch {
+            throw HomeError(
+                .internal,
+                "the hub serving \(stateDirectory) answered \(Operation.name) with a reply that does not "
+                    + "decode: \(error)")
+        }
     }
 
     /// What reads the hub's messages, on the runtime's loop: the welcome, then replies and the model's changes.
     private final class Receiver: Sendable {
         typealias Greeting = CheckedContinuation<Result<(HubStatus, HomeModel), HomeError>, Never>
-        typealias Answer = CheckedContinuation<Result<HubReply, HomeError>, Never>
+        typealias Answer = CheckedContinuation<Result<UntypedJSON, HomeError>, Never>
 
         private enum Phase {
             case greeting(Greeting?)

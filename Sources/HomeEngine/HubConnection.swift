@@ -168,13 +168,13 @@ public final class HubConnection: Sendable {
         }
     }
 
-    /// Carries out `request` where the hub is: here, or in the hub process.
-    public func perform(
-        _ request: HubRequest, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
-    ) async throws(HomeError) -> HubReply {
+    /// Carries out `operation` where the hub is: here, or in the hub process.
+    public func perform<Operation: HubOperation>(
+        _ operation: Operation, progress: @escaping @Sendable (HubProgress) -> Void = { _ in }
+    ) async throws(HomeError) -> Operation.Reply {
         switch backend {
-        case .engine(let engine, _): try await engine.execute(request, progress: progress)
-        case .client(let client): try await client.send(request, progress: progress)
+        case .engine(let engine, _): try await engine.perform(operation, progress: progress)
+        case .client(let client): try await client.send(operation, progress: progress)
         }
     }
 
@@ -231,20 +231,7 @@ public final class HubConnection: Sendable {
 extension HubConnection {
     /// The hub as `home status` shows it.
     public func status() async throws(HomeError) -> HubStatus {
-        guard case .status(let status) = try await perform(.status) else {
-            throw HomeError(.internal, "the hub answered its status with something else")
-        }
-        return status
-    }
-
-    /// `home commission`: a device onto the hub's fabric outside an add-device session (the caller must be allowed to
-    /// add devices to the default structure), each step told as it ends.
-    public func commission(
-        _ request: HubRequest.DirectCommissioning, progress: @escaping @Sendable (HubProgress) -> Void
-    ) async throws(HomeError) -> CommissionedDevice {
-        guard case .commissioned(let device) = try await perform(.commissionDevice(request), progress: progress)
-        else { throw HomeError(.internal, "the hub answered commissioning with something else") }
-        return device
+        try await perform(ReadHubStatus())
     }
 
     /// `home ping`: a CASE session to the node from scratch (besides the hub's own), then `reads` reads of its vendor
@@ -254,12 +241,10 @@ extension HubConnection {
     ) async throws(HomeError) -> (
         address: SocketAddress, vendorName: String, session: Duration, roundTrips: [Duration]
     ) {
-        guard
-            case .pinged(let address, let vendorName, let session, let roundTrips) = try await perform(
-                .ping(nodeID: nodeID, reads: reads))
-        else { throw HomeError(.internal, "the hub answered a ping with something else") }
+        let result = try await perform(PingNode(nodeID: nodeID, reads: reads))
         return (
-            address, vendorName, .nanoseconds(Int64(session * 1e9)), roundTrips.map { .nanoseconds(Int64($0 * 1e9)) }
+            result.address, result.vendorName, .nanoseconds(Int64(result.sessionSeconds * 1e9)),
+            result.roundTripSeconds.map { .nanoseconds(Int64($0 * 1e9)) }
         )
     }
 }

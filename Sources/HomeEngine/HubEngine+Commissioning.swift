@@ -5,129 +5,33 @@ import HubWire
 import MatterCertificates
 import MatterOnboarding
 
-/// The add-device flow, removal and grants as the hub carries them out, for its own `Home` and for its clients: who
-/// may add devices, which session is open and whose it is, what commissioning and removal do to the store.
+/// What the add-device operations share (`PrepareCommissioning`, `CommissionDevice`, …): who may add devices, which
+/// session is open and whose it is, its state file, commissioning outside a session.
 extension HubEngine {
-    func executeCommissioning(
-        _ request: HubRequest, caller: HubCaller, model: HomeModel
-    ) async throws(HomeError) -> HubReply {
-        let structureName = { (id: String) in model.snapshot.structures.first { $0.id == id }?.name ?? id }
-        switch request {
-        case .prepareCommissioning(let structureID):
-            try await requireCommissioningPermission(
-                caller, structureID: structureID, structureName: structureName(structureID))
-            do {
-                try await hub.checkOnline(interfaces: commissioning.interfaces)
-            } catch {
-                throw HomeError(.unavailable, "the hub cannot reach devices: \(error)")
-            }
-            guard let owner = caller.process else {
-                throw HomeError(.internal, "cannot read the calling process's start time from /proc")
-            }
-            if let abandoned = try? await store.commissioningSession(), abandoned.isAbandoned(now: Date()) {
-                await removeFromFabric(commissionedIn: abandoned)
-            }
-            let now = Date()
-            let session = CommissioningSessionRecord(
-                id: UUID().uuidString, structureID: structureID, owner: owner,
-                deadline: now.addingTimeInterval(Double(HubEngineTiming.commissioningSession.components.seconds)),
-                interfaces: commissioning.interfaces, paaTrustStore: commissioning.paaTrustStore)
-            try await write { store async throws(HubStoreError) in
-                try await store.openCommissioningSession(session, now: now)
-            }
-            return .done
-        case .commission(let onboardingPayload, let deviceAddress):
-            let session = try await liveSession()
-            let payload: SetupPayload
-            do {
-                payload = try SetupPayload(parsing: onboardingPayload.trimmingCharacters(in: .whitespacesAndNewlines))
-            } catch {
-                throw HomeError(.invalidArgument, "bad onboarding payload: \(error)")
-            }
-            let trustStore: PAATrustStore
-            do {
-                trustStore = try PAATrustStore(directory: session.paaTrustStore)
-            } catch {
-                throw HomeError(
-                    .failedPrecondition, "the PAA trust store \(session.paaTrustStore) cannot be used: \(error)")
-            }
-            let request = CommissioningRequest(
-                payload: payload, address: deviceAddress ?? commissioning.address, interfaces: session.interfaces,
-                trustStore: trustStore, session: session.id)
-            do {
-                _ = try await hub.commission(request, name: nil, room: nil) { _ in }
-            } catch {
-                throw HomeError(commissioning: error)
-            }
-            return .done
-        case .configureCommissioned(let deviceName, let roomName):
-            let session = try await liveSession()
-            let name = try HomeName.validated(deviceName, naming: "device")
-            let room = try roomName.map { name throws(HomeError) in try HomeName.validated(name, naming: "room") }
-            try await write { store async throws(HubStoreError) in
-                try await store.configureSessionDevices(session.id, name: name, roomName: room)
-            }
-            return .done
-        case .completeCommissioning(let structureID):
-            let session = try await liveSession()
-            guard session.owner == caller.process, session.structureID == structureID else {
-                throw HomeError(
-                    .failedPrecondition,
-                    "no commissioning session of this process is open for structure \"\(structureName(structureID))\"")
-            }
-            let devices = try await write { store async throws(HubStoreError) in
-                try await store.completeCommissioningSession(session.id)
-            }
-            return .names(devices.map(\.description))
-        case .cancelCommissioning:
-            guard let session = try? await store.commissioningSession(),
-                session.owner == caller.process || session.isAbandoned(now: Date())
-            else { return .done }
-            await removeFromFabric(commissionedIn: session)
-            _ = try? await write { store async throws(HubStoreError) in
-                try await store.cancelCommissioningSession(session.id)
-            }
-            return .done
-        case .grantCommissioning(let uid, let structureID):
-            try requireOwner(caller)
-            try await write { store async throws(HubStoreError) in
-                try await store.grantCommissioning(uid: uid, structureID: structureID)
-            }
-            return .done
-        case .revokeCommissioning(let uid, let structureID):
-            try requireOwner(caller)
-            try await write { store async throws(HubStoreError) in
-                try await store.revokeCommissioning(uid: uid, structureID: structureID)
-            }
-            return .done
-        case .checkCommissioningPermission(let structureID):
-            try await requireCommissioningPermission(
-                caller, structureID: structureID, structureName: structureName(structureID))
-            return .done
-        case .decommission(let nodeID, let structureID):
-            try await requireCommissioningPermission(
-                caller, structureID: structureID, structureName: structureName(structureID))
-            await live.forget(nodeID)
-            var fabricRemovalFailure: String?
-            do {
-                try await hub.removeFromFabric(nodeID, interfaces: commissioning.interfaces)
-            } catch {
-                fabricRemovalFailure = "\(error)"
-            }
-            try await write { store async throws(HubStoreError) in try await store.deleteNode(nodeID) }
-            return .decommissioned(fabricRemovalFailure: fabricRemovalFailure)
-        default:
-            throw HomeError(.internal, "\(request.summary) is not an add-device request")
+    /// Runs `body`, a change of the add-device session or of what it lists, then rewrites the session's state file
+    /// whether it succeeded or not (a prepare that cleared an abandoned session before it was refused changed it).
+    func changingCommissioningSession<Result, Failure: Error>(
+        _ body: () async throws(Failure) -> Result
+    ) async throws(Failure) -> Result {
+        do {
+            let result = try await body()
+            await publishCommissioningSession()
+            return result
+        } catch {
+            await publishCommissioningSession()
+            throw error
         }
     }
 
     /// `home commission`: interrupted commissionings finished first (each said in a note), then the device.
     func commission(
-        _ request: HubRequest.DirectCommissioning, progress: @escaping @Sendable (HubProgress) -> Void
+        _ request: CommissionDevice, progress: @escaping @Sendable (HubProgress) -> Void
     ) async throws(HomeError) -> CommissionedDevice {
         // Checked before anything is sent: a name the store would refuse must not cost the device a commissioning.
         var request = request
-        request.name = try request.name.map { name throws(HomeError) in try HomeName.validated(name, naming: "device") }
+        request.deviceName = try request.deviceName.map { name throws(HomeError) in
+            try HomeName.validated(name, naming: "device")
+        }
         request.room = try request.room.map { room throws(HomeError) in try HomeName.validated(room, naming: "room") }
         let payload: SetupPayload
         do {
@@ -157,7 +61,8 @@ extension HubEngine {
             payload: payload, address: request.address, interfaces: request.interfaces, trustStore: trustStore,
             acceptUntrustedDevice: request.acceptUntrustedDevice)
         do {
-            let result = try await hub.commission(commissioning, name: request.name, room: request.room) { event in
+            let result = try await hub.commission(commissioning, name: request.deviceName, room: request.room) {
+                event in
                 switch event {
                 case .started: break
                 case .finished(let step, let duration):
@@ -183,11 +88,11 @@ extension HubEngine {
     /// The result of `home commission` for a device an interrupted attempt had added: named and placed as this one
     /// asks (when it asks; its names already checked).
     private func adopt(
-        _ node: NodeRecord, as request: HubRequest.DirectCommissioning, since started: ContinuousClock.Instant,
+        _ node: NodeRecord, as request: CommissionDevice, since started: ContinuousClock.Instant,
         progress: @Sendable (HubProgress) -> Void
     ) async throws(HomeError) -> CommissionedDevice {
         let devices = try await write { store async throws(HubStoreError) in
-            try await store.adoptRecovered(node.nodeID, named: request.name, inRoom: request.room)
+            try await store.adoptRecovered(node.nodeID, named: request.deviceName, inRoom: request.room)
         }
         progress(.note("this device is the one an interrupted attempt left, finished since: it is added as asked"))
         return CommissionedDevice(
@@ -216,13 +121,7 @@ extension HubEngine {
         }
     }
 
-    private func requireOwner(_ caller: HubCaller) throws(HomeError) {
-        guard try directoryOwner() == caller.uid else {
-            throw HomeError(.permissionDenied, "only the hub's owner may grant or revoke permissions")
-        }
-    }
-
-    private func directoryOwner() throws(HomeError) -> UInt32 {
+    func directoryOwner() throws(HomeError) -> UInt32 {
         var status = stat()
         guard stat(hub.directory.path, &status) == 0 else {
             throw HomeError(
@@ -248,7 +147,7 @@ extension HubEngine {
     /// Best effort, one node after the other, each bounded by the hub's fabric-removal timeout. Nodes still marked
     /// `commissioning` are asked too: their process may have died after CommissioningComplete, when the device's
     /// fail-safe no longer undoes anything (before it, CASE fails at once: the device dropped our NOC).
-    private func removeFromFabric(commissionedIn session: CommissioningSessionRecord) async {
+    func removeFromFabric(commissionedIn session: CommissioningSessionRecord) async {
         for nodeID in session.nodeIDs {
             try? await hub.removeFromFabric(nodeID, interfaces: session.interfaces)
         }

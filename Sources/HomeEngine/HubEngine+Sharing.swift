@@ -6,121 +6,31 @@ import MatterCrypto
 import MatterDataModel
 import MatterInteraction
 
-/// Sharing a device with another ecosystem as the hub carries it out, over its live session to the node: the
-/// commissioning windows, and the node's fabrics. Whoever may add devices to the device's structure may share it.
+/// Sharing a device with another ecosystem, over the hub's live session to the node: what its operations
+/// (`OpenCommissioningWindow`, `ReadFabrics`, …) share. Whoever may add devices to the device's structure may share
+/// it.
+/// A device being shared: its node, what its window's code carries, and how messages name it.
+public struct SharedDevice: Codable, Sendable, Hashable {
+    public let nodeID: UInt64
+    public let vendorID: UInt16
+    public let productID: UInt16
+    /// Its structure: who may add devices there may share it.
+    public let structureID: String
+    /// "Desk lamp (391D788B9528D5FA-1)".
+    public let label: String
+
+    public init(nodeID: UInt64, vendorID: UInt16, productID: UInt16, structureID: String, label: String) {
+        self.nodeID = nodeID
+        self.vendorID = vendorID
+        self.productID = productID
+        self.structureID = structureID
+        self.label = label
+    }
+}
+
 extension HubEngine {
-    func executeSharing(
-        _ request: HubRequest, caller: HubCaller, model: HomeModel
-    ) async throws(HomeError) -> HubReply {
-        if let device = request.sharedDevice {
-            let name = model.snapshot.structures.first { $0.id == device.structureID }?.name ?? device.structureID
-            try await requireCommissioningPermission(caller, structureID: device.structureID, structureName: name)
-        }
-        switch request {
-        case .openCommissioningWindow(let device, let seconds):
-            let connection = try await administered(device)
-            let window: EnhancedCommissioningWindow
-            do {
-                window = try EnhancedCommissioningWindow(
-                    timeoutSeconds: seconds, vendorID: device.vendorID, productID: device.productID)
-            } catch {
-                throw HomeError(.internal, "cannot compute the window's passcode verifier: \(error)")
-            }
-            do {
-                try await connection.invoke(window.command, endpoint: 0)
-            } catch {
-                throw refusal(error, device, command: "AdministratorCommissioning.OpenCommissioningWindow")
-            }
-            do {
-                return .window(
-                    CommissioningWindow(
-                        qrCode: try window.payload.qrCode(), manualCode: try window.payload.manualCode(),
-                        discriminator: window.discriminator, expiresAt: Date().addingTimeInterval(Double(seconds))))
-            } catch {
-                throw HomeError(.internal, "the window opened, but its code cannot be written: \(error)")
-            }
-        case .openBasicCommissioningWindow(let device, let seconds):
-            let connection = try await administered(device)
-            do {
-                try await connection.invoke(
-                    AdministratorCommissioningCluster.Commands.OpenBasicCommissioningWindow(
-                        commissioningTimeout: seconds), endpoint: 0)
-            } catch {
-                throw refusal(error, device, command: "AdministratorCommissioning.OpenBasicCommissioningWindow")
-            }
-            return .closesAt(Date().addingTimeInterval(Double(seconds)))
-        case .revokeCommissioningWindow(let device):
-            let connection = try await administered(device)
-            do {
-                try await connection.invoke(
-                    AdministratorCommissioningCluster.Commands.RevokeCommissioning(), endpoint: 0)
-            } catch {
-                if case .interaction(let interaction) = error,
-                    interaction.clusterStatus == AdministratorCommissioningCluster.StatusCode.windowNotOpen.rawValue
-                {
-                    throw HomeError(.failedPrecondition, "\(device.label) has no commissioning window open")
-                }
-                throw HomeError(error, command: "AdministratorCommissioning.RevokeCommissioning")
-            }
-            return .done
-        case .commissioningWindowStatus(let device):
-            return .windowStatus(try await windowStatus(device))
-        case .fabrics(let device):
-            return .fabrics(try await fabrics(device))
-        case .removeFabric(let device, let index):
-            let present = try await fabrics(device)
-            guard let fabric = present.first(where: { $0.index == index }) else {
-                throw HomeError(
-                    .notFound,
-                    "\(device.label) has no fabric \(index) (its fabrics: "
-                        + present.map { "\($0.index)" }.joined(separator: ", ") + ")")
-            }
-            guard !fabric.isThisHub else {
-                throw HomeError(
-                    .failedPrecondition, "fabric \(index) is this hub's own: remove the device from the home instead")
-            }
-            let connection = try await online(device)
-            let response: OperationalCredentialsCluster.Commands.NOCResponse
-            do {
-                response = try await connection.invoke(
-                    OperationalCredentialsCluster.Commands.RemoveFabric(fabricIndex: index), endpoint: 0)
-            } catch {
-                throw HomeError(error, command: "OperationalCredentials.RemoveFabric")
-            }
-            guard response.statusCode == .ok else {
-                throw HomeError(
-                    response.statusCode == .invalidFabricIndex ? .notFound : .failedPrecondition,
-                    "\(device.label) did not remove fabric \(index): \(response.statusCode)")
-            }
-            return .done
-        default:
-            throw HomeError(.internal, "\(request.summary) is not a sharing request")
-        }
-    }
-
-    private func windowStatus(_ device: HubRequest.SharedDevice) async throws(HomeError) -> CommissioningWindowStatus {
-        let connection = try await administered(device)
-        let attribute = AdministratorCommissioningCluster.Attributes.windowStatus
-        let report: InteractionReport
-        do {
-            report = try await connection.read([attribute.path(endpoint: 0)], isFabricFiltered: true)
-        } catch {
-            throw HomeError(error, command: "read AdministratorCommissioning.WindowStatus")
-        }
-        var cache = AttributeCache()
-        cache.apply(report.attributeReports)
-        switch try? cache.value(attribute, endpoint: 0) {
-        case .enhancedWindowOpen?: return .enhanced
-        case .basicWindowOpen?: return .basic
-        case .windowNotOpen?: return .closed
-        default:
-            throw HomeError(
-                .dataLoss, "\(device.label): AdministratorCommissioning.WindowStatus is missing or malformed")
-        }
-    }
-
     /// Read across fabrics (not fabric-filtered), in index order, this hub's marked.
-    private func fabrics(_ device: HubRequest.SharedDevice) async throws(HomeError) -> [DeviceFabric] {
+    func fabrics(_ device: SharedDevice) async throws(HomeError) -> [DeviceFabric] {
         let connection = try await online(device)
         let fabricsAttribute = OperationalCredentialsCluster.Attributes.fabrics
         let currentAttribute = OperationalCredentialsCluster.Attributes.currentFabricIndex
@@ -155,9 +65,7 @@ extension HubEngine {
     }
 
     /// A refused window: BUSY says one is open already (or a commissioning is under way).
-    private func refusal(
-        _ error: NodeConnectionError, _ device: HubRequest.SharedDevice, command: String
-    ) -> HomeError {
+    static func windowRefusal(_ error: NodeConnectionError, _ device: SharedDevice, command: String) -> HomeError {
         if case .interaction(let interaction) = error,
             interaction.clusterStatus == AdministratorCommissioningCluster.StatusCode.busy.rawValue
         {
@@ -170,7 +78,7 @@ extension HubEngine {
     }
 
     /// The node's live connection, online.
-    private func online(_ device: HubRequest.SharedDevice) async throws(HomeError) -> NodeConnection {
+    func online(_ device: SharedDevice) async throws(HomeError) -> NodeConnection {
         let connection = try await live.connection(to: device.nodeID)
         do {
             try await connection.connected()
@@ -181,7 +89,7 @@ extension HubEngine {
     }
 
     /// The node's live connection, once its root endpoint is known to serve Administrator Commissioning.
-    private func administered(_ device: HubRequest.SharedDevice) async throws(HomeError) -> NodeConnection {
+    func administered(_ device: SharedDevice) async throws(HomeError) -> NodeConnection {
         let connection = try await online(device)
         let serverList = DescriptorCluster.Attributes.serverList
         if let served = try? await connection.cache.value(serverList, endpoint: 0),

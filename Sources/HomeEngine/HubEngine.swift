@@ -5,7 +5,7 @@ import HubWire
 import Synchronization
 
 /// The hub of a home, in this process: the hub itself (store, keys, its link), the home model, the live connections
-/// to its nodes, and the one place each hub operation (`HubRequest`) is carried out (`execute`), whoever asks: this
+/// to its nodes, and the one place each hub operation (`HubOperation`) is carried out (`perform`), whoever asks: this
 /// process's own `Home`, a client of its socket (`HubService`), the Matter-server API. What `home serve` runs, and
 /// what an app with no hub running embeds.
 public final class HubEngine: Sendable {

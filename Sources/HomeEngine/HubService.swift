@@ -124,9 +124,15 @@ public final class HubService: Sendable {
                     }
                     welcome(id, connection)
                     welcomed = true
-                case .request(let number, let request):
+                case .request(let number, let operation, let arguments):
                     guard welcomed else { return refuse(id, "a request before the hello") }
-                    say.yield("client \(Self.describe(connection.peer)): \(request.summary)")
+                    let request: Result<HubOperations.Request, HomeError>
+                    do throws(HomeError) {
+                        request = .success(try HubOperations.request(operation, arguments: arguments))
+                    } catch {
+                        request = .failure(error)
+                    }
+                    say.yield("client \(Self.describe(connection.peer)): \((try? request.get())?.summary ?? operation)")
                     Task { await self.answer(request, number: number, on: connection) }
                 }
             }
@@ -163,7 +169,9 @@ public final class HubService: Sendable {
         }
     }
 
-    private func answer(_ request: HubRequest, number: UInt64, on connection: StreamConnection) async {
+    private func answer(
+        _ request: Result<HubOperations.Request, HomeError>, number: UInt64, on connection: StreamConnection
+    ) async {
         let message: HubProtocol.HubMessage
         do throws(HomeError) {
             // Who asks is what the kernel says of the connection, never what the client claims.
@@ -173,7 +181,7 @@ public final class HubService: Sendable {
             let outgoing = outgoing
             message = .reply(
                 id: number,
-                try await engine.execute(request, caller: caller) { line in
+                try await request.get().run(engine, caller) { line in
                     outgoing.async {
                         connection.send(HubProtocol.encode(HubProtocol.HubMessage.progress(id: number, line)))
                     }

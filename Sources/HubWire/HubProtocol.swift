@@ -5,15 +5,17 @@ import HomeRecords
 /// - each message is one frame: its length (4 bytes, big-endian) then that many bytes of JSON;
 /// - the client speaks first, `hello` with its protocol version; the hub answers `welcome` (its status and the
 ///   home's whole model, which the client mirrors) or `refused` (naming both versions) and closes;
-/// - then the client sends `request`s, each with its own number, and the hub answers each with `reply` or `failure`
-///   under that number, in any order; between them it sends `changes`, every batch of the model's changes in
-///   order, each before the reply of the request that caused it.
+/// - then the client sends `request`s, each with its own number, the operation's name and its arguments, and the hub
+///   answers each with `reply` or `failure` under that number, in any order; between them it sends `changes`, every
+///   batch of the model's changes in order, each before the reply of the request that caused it. An operation the
+///   hub does not have, or arguments that do not decode as its own, fail that request only.
 /// A frame over its limit, or one that does not decode, ends the connection with a `refused` naming why; the hub
 /// serves its other clients on.
 package enum HubProtocol {
     /// Bumped on any change a client of the previous version would misread (2: the add-device session's rooms are
-    /// read from its state file, no longer asked of the hub).
-    package static let version = 2
+    /// read from its state file, no longer asked of the hub; 3: a request names its operation and carries its
+    /// arguments as that operation's own JSON).
+    package static let version = 3
     package static let socketName = "hub.socket"
     /// A client's message: a request names devices and values, never a home; 1 MiB is far above any.
     package static let clientMessageLimit = 1 << 20
@@ -23,14 +25,16 @@ package enum HubProtocol {
 
     package enum ClientMessage: Codable, Sendable {
         case hello(version: Int)
-        case request(id: UInt64, HubRequest)
+        /// `operation` is a hub operation's name (`HubOperation.name`), `arguments` the operation's own JSON.
+        case request(id: UInt64, operation: String, arguments: UntypedJSON)
     }
 
     package enum HubMessage: Codable, Sendable {
         /// `failure`: why the hub cannot read its store now, when it cannot (its queries refuse to answer).
         case welcome(version: Int, status: HubStatus, snapshot: HomeSnapshot, failure: String?)
         case refused(reason: String)
-        case reply(id: UInt64, HubReply)
+        /// The operation's reply, as its own JSON.
+        case reply(id: UInt64, UntypedJSON)
         case failure(id: UInt64, code: HomeError.Code, message: String)
         case changes(MirroredChanges)
         /// A line of progress of the request with that number, before its reply.

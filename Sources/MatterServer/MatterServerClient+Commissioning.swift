@@ -28,7 +28,7 @@ extension MatterServerClient {
     /// A device added by its QR or manual code, over IP (discovery on the hub's interfaces): the new node once its
     /// devices are in the home and the hub follows it. A code that says the device is reachable by Bluetooth only is
     /// refused (this hub has no Bluetooth) unless `network_only` says to look on the network anyway.
-    func commissionWithCode(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+    func commissionWithCode(_ id: String, _ args: [String: UntypedJSON]) {
         guard let code = args["code"]?.string else { return send(Self.missing(id, "code")) }
         let networkOnly = args["network_only"]?.bool ?? false
         guard let payload = try? SetupPayload(parsing: code) else {
@@ -47,7 +47,7 @@ extension MatterServerClient {
     /// A device in commissioning mode on the network, by its passcode: at `ip_addr` (port 5540, Matter's default),
     /// or found by DNS-SD with a discriminator filter (`filter_type` 1, short; 2, long). Other filters (vendor,
     /// device type, …) are not built and say so.
-    func commissionOnNetwork(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+    func commissionOnNetwork(_ id: String, _ args: [String: UntypedJSON]) {
         guard let pin = args["setup_pin_code"]?.unsigned, pin <= UInt64(UInt32.max) else {
             return send(Self.missing(id, "setup_pin_code"))
         }
@@ -101,13 +101,12 @@ extension MatterServerClient {
     /// first subscription, so the node comes whole.
     func commissioned(code: String, address: SocketAddress?) async throws(HomeError) -> JSONValue {
         let local = engine
-        let request = HubRequest.DirectCommissioning(
-            payload: code, address: address ?? local.commissioning.address,
-            interfaces: local.commissioning.interfaces, paaTrustStore: local.commissioning.paaTrustStore,
-            acceptUntrustedDevice: false, name: nil, room: nil)
-        guard case .commissioned(let device) = try await engine.execute(.commissionDevice(request), caller: caller)
-        else { throw HomeError(.internal, "the hub answered the commissioning with something else") }
-        _ = try? await engine.execute(.follow(nodeID: device.nodeID), caller: caller)
+        let device = try await engine.perform(
+            CommissionDevice(
+                payload: code, address: address ?? local.commissioning.address,
+                interfaces: local.commissioning.interfaces, paaTrustStore: local.commissioning.paaTrustStore,
+                acceptUntrustedDevice: false, name: nil, room: nil), caller: caller)
+        _ = try? await engine.perform(FollowNode(nodeID: device.nodeID), caller: caller)
         guard let node = MatterServerNodes.node(device.nodeID, engine.model.snapshot) else {
             throw HomeError(.unavailable, "the node left the home meanwhile")
         }
@@ -207,7 +206,7 @@ extension MatterServerClient {
     /// An enhanced commissioning window (Matter Core §11.19.8.1) on the node, for another controller: its passcode and
     /// codes. The window's discriminator and PBKDF iterations are the hub's own choice, so a request for others is
     /// refused rather than silently ignored.
-    func openWindow(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+    func openWindow(_ id: String, _ args: [String: UntypedJSON]) {
         guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
         let timeout = args["timeout"]?.unsigned ?? 300
         guard (180...900).contains(timeout) else {
@@ -227,16 +226,17 @@ extension MatterServerClient {
         let structureID =
             record.roomID.flatMap { room in snapshot.rooms.first { $0.id == room }?.structureID }
             ?? snapshot.defaultStructureID ?? ""
-        let device = HubRequest.SharedDevice(
+        let device = SharedDevice(
             nodeID: nodeID, vendorID: record.node.vendorID, productID: record.node.productID, structureID: structureID,
             label: "\(record.name) (\(record.id))")
         work { [self] in
             do throws(HomeError) {
-                guard
-                    case .window(let window) = try await engine.execute(
-                        .openCommissioningWindow(device, seconds: UInt16(timeout)), caller: caller),
-                    let passcode = try? SetupPayload(parsing: window.manualCode).passcode
-                else { return send(Self.error(id, .unknown, "the hub answered something else")) }
+                let window = try await engine.perform(
+                    OpenCommissioningWindow(device, seconds: UInt16(timeout)), caller: caller)
+                guard let passcode = try? SetupPayload(parsing: window.manualCode).passcode else {
+                    return send(
+                        Self.error(id, .unknown, "the window's manual code does not parse: \(window.manualCode)"))
+                }
                 send(
                     Self.reply(
                         id,

@@ -50,7 +50,7 @@ extension MatterServerClient {
     /// its payload name-keyed; timed when asked (`timed_request_timeout_ms`). The answer is null, or the response's
     /// fields by name. Refused before anything is sent: an unknown node (5), one not available (3), a cluster,
     /// command or field the data model does not have, or a value of the wrong type (8).
-    func deviceCommand(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+    func deviceCommand(_ id: String, _ args: [String: UntypedJSON]) {
         guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
         guard let endpoint = args["endpoint_id"]?.unsigned, endpoint <= UInt16.max else {
             return send(Self.missing(id, "endpoint_id"))
@@ -67,7 +67,7 @@ extension MatterServerClient {
         guard let cluster = ClusterRegistry.standard[ClusterID(rawValue: UInt32(clusterID))] else {
             return send(Self.error(id, .invalidArguments, "cluster \(clusterID) is not in the data model"))
         }
-        let payload: [String: MatterServerRequest.Argument]
+        let payload: [String: UntypedJSON]
         switch args["payload"] {
         case .object(let object)?: payload = object
         case nil, .null?: payload = [:]
@@ -80,7 +80,7 @@ extension MatterServerClient {
         case nil, .null?: timed = nil
         default: return send(Self.missing(id, "timed_request_timeout_ms"))
         }
-        let command: NamedCommand, invocation: HubRequest.Invocation
+        let command: NamedCommand, invocation: InvokeCommand
         do throws(MatterServerPayload.Invalid) {
             command = try NamedCommand(name, of: cluster)
             invocation = try command.invocation(
@@ -91,11 +91,10 @@ extension MatterServerClient {
         let caller = HubCaller(uid: getuid(), process: .current())
         work { [self] in
             do throws(HomeError) {
-                guard
-                    case .invoked(let responseID, let responseFields) = try await engine.execute(
-                        .invoke(invocation), caller: caller)
-                else { return send(Self.reply(id, "null")) }
-                send(Self.reply(id, command.response(command: responseID, fields: responseFields)?.rendered ?? "null"))
+                let response = try await engine.perform(invocation, caller: caller)
+                send(
+                    Self.reply(
+                        id, command.response(command: response.command, fields: response.fields)?.rendered ?? "null"))
             } catch {
                 // Unreachable meanwhile: NodeNotReady; anything else the device or the hub answered: Unknown, said.
                 send(Self.error(id, MatterServerError(error)))
@@ -109,14 +108,14 @@ extension MatterServerClient {
     /// one not available (3), an attribute the data model does not let clients write, or a value of the wrong type (8).
     func write(
         _ id: String, nodeID: UInt64, path: (endpoint: UInt16, cluster: UInt32, attribute: UInt32),
-        value: MatterServerRequest.Argument
+        value: UntypedJSON
     ) {
         let snapshot = engine.model.snapshot
         guard snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         guard MatterServerNodes.isAvailable(nodeID, snapshot) else {
             return send(Self.error(id, .notReady(nodeID)))
         }
-        let request: HubRequest.AttributeWrite
+        let request: WriteAttribute
         do throws(MatterServerPayload.Invalid) {
             request = try NamedAttributeWrite(
                 cluster: ClusterID(rawValue: path.cluster), attribute: AttributeID(rawValue: path.attribute)
@@ -126,10 +125,7 @@ extension MatterServerClient {
         }
         work { [self] in
             do throws(HomeError) {
-                guard case .written(let status) = try await engine.execute(.writeAttribute(request), caller: caller)
-                else {
-                    return send(Self.error(id, .unknown, "the hub answered the write with something else"))
-                }
+                let status = try await engine.perform(request, caller: caller)
                 let result: JSONValue = .array([
                     .object([
                         (
@@ -161,7 +157,7 @@ extension MatterServerClient {
 
     /// Attribute values by path (`"1/6/0"`, `"1/*/*"`, or a list of them) from the node's live cache: what its
     /// subscription last reported, which is every attribute of the node, fabric-filtered as the subscription is.
-    func readAttributes(_ id: String, _ args: [String: MatterServerRequest.Argument]) {
+    func readAttributes(_ id: String, _ args: [String: UntypedJSON]) {
         guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
         let texts: [String]
         switch args["attribute_path"] {

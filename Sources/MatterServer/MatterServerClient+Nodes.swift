@@ -51,8 +51,7 @@ extension MatterServerClient {
             do throws(HomeError) {
                 // Removing a node is allowed to whoever may add devices to the home's structure: the hub's owner.
                 let structureID = try HubEngine.defaultStructureID(engine.model.snapshot)
-                _ = try await engine.execute(
-                    .decommission(nodeID: nodeID, structureID: structureID), caller: caller)
+                _ = try await engine.perform(Decommission(nodeID: nodeID, structureID: structureID), caller: caller)
                 send(Self.reply(id, "null"))
             } catch {
                 send(Self.error(id, .unknown, error.message))
@@ -68,7 +67,7 @@ extension MatterServerClient {
         guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         work { [self] in
             do throws(HomeError) {
-                _ = try await engine.execute(.interview(nodeID: nodeID), caller: caller)
+                _ = try await engine.perform(ReinterviewNode(nodeID: nodeID), caller: caller)
                 send(Self.reply(id, "null"))
                 peers.interviewed(nodeID)
             } catch {
@@ -87,7 +86,7 @@ extension MatterServerClient {
     /// A command about a test node (`MatterServerTestNodes`), as python-matter-server answers it: what would reach
     /// the device does nothing and answers null; the node is read from its dump; removing it forgets it.
     func handle(
-        _ command: String, _ id: String, _ args: [String: MatterServerRequest.Argument], testNode nodeID: UInt64,
+        _ command: String, _ id: String, _ args: [String: UntypedJSON], testNode nodeID: UInt64,
         _ test: MatterServerTestNodes.TestNode
     ) {
         switch command {
@@ -120,10 +119,7 @@ extension MatterServerClient {
         let address = engine.model.snapshot.devices[nodeID]?.first?.node.addresses.first
         do {
             let caller = HubCaller(uid: getuid(), process: .current())
-            guard
-                case .pinged(let reached, _, _, _) = try await engine.execute(
-                    .ping(nodeID: nodeID, reads: 1), caller: caller)
-            else { return .object([]) }
+            let reached = try await engine.perform(PingNode(nodeID: nodeID, reads: 1), caller: caller).address
             return .object([(reached.host, .bool(true))])
         } catch {
             return .object(address.map { [($0.host, .bool(false))] } ?? [])

@@ -75,7 +75,7 @@ extension MatterServerClient {
     /// The vendors the hub knows by name, as `{"<vendor ID>": name}` (only those asked for, with `filter_vendors`):
     /// the ones its devices name themselves (Basic Information's VendorID and VendorName). This hub has no copy of
     /// the CSA's vendor list (the DCL) to name the others.
-    func vendorNames(_ id: String, _ filter: MatterServerRequest.Argument?) {
+    func vendorNames(_ id: String, _ filter: UntypedJSON?) {
         var wanted: Set<UInt64>?
         switch filter {
         case nil, .null?: wanted = nil

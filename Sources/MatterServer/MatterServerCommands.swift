@@ -7,7 +7,7 @@ import HubWire
 // the name a client sends, and the client's method that carries it out. A new command is one entry here and its method
 // in the file of its group.
 extension MatterServerClient {
-    typealias Arguments = [String: MatterServerRequest.Argument]
+    typealias Arguments = [String: UntypedJSON]
     /// A command's work: the client, the message ID to answer, the arguments, and the command's name.
     typealias Command = @Sendable (MatterServerClient, String, Arguments, String) -> Void
 

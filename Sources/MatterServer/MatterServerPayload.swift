@@ -25,9 +25,9 @@ package enum MatterServerPayload {
     /// defaults too); an optional one may be left out, a nullable one may be null; a name the command does not have
     /// is refused, so a misspelt field is not silently dropped.
     package static func encode(
-        _ payload: [String: MatterServerRequest.Argument], fields: [FieldInfo], keys: Keys = .names
+        _ payload: [String: UntypedJSON], fields: [FieldInfo], keys: Keys = .names
     ) throws(Invalid) -> TLVElement {
-        var given: [UInt8: MatterServerRequest.Argument] = [:]
+        var given: [UInt8: UntypedJSON] = [:]
         for (key, value) in payload.sorted(by: { $0.key < $1.key }) {
             let field =
                 keys == .tagsOrNames && !key.isEmpty && key.utf8.allSatisfy({ (0x30...0x39).contains($0) })
@@ -56,7 +56,7 @@ package enum MatterServerPayload {
 
     /// An attribute value to write, tag-keyed as attribute values are reported.
     package static func encode(
-        _ value: MatterServerRequest.Argument, as attribute: WritableAttribute
+        _ value: UntypedJSON, as attribute: WritableAttribute
     ) throws(Invalid) -> TLVElement {
         if value.isNull {
             guard attribute.isNullable else { throw Invalid(description: "the value may not be null") }
@@ -66,7 +66,7 @@ package enum MatterServerPayload {
     }
 
     private static func element(
-        _ value: MatterServerRequest.Argument, as field: FieldInfo, tag: TLVTag, keys: Keys
+        _ value: UntypedJSON, as field: FieldInfo, tag: TLVTag, keys: Keys
     ) throws(Invalid) -> TLVElement {
         if value.isNull {
             guard field.isNullable || field.isOptional else {
@@ -78,7 +78,7 @@ package enum MatterServerPayload {
     }
 
     private static func encode(
-        _ value: MatterServerRequest.Argument, kind: FieldInfo.Kind, what: String, keys: Keys
+        _ value: UntypedJSON, kind: FieldInfo.Kind, what: String, keys: Keys
     ) throws(Invalid) -> TLVValue {
         switch (kind, value) {
         case (.bool, .bool(let bool)): return .bool(bool)

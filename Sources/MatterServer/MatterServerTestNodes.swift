@@ -19,7 +19,7 @@ final class MatterServerTestNodes: Sendable {
     }
 
     /// The MatterNodeData fields an imported node must have (python-matter-server reads a dump strictly).
-    private static let fields: [(name: String, isValid: @Sendable (MatterServerRequest.Argument) -> Bool)] = [
+    private static let fields: [(name: String, isValid: @Sendable (UntypedJSON) -> Bool)] = [
         ("date_commissioned", { $0.string != nil }), ("last_interview", { $0.string != nil }),
         ("interview_version", { $0.unsigned != nil }), ("available", { $0.bool != nil }),
         ("is_bridge", { $0.bool != nil }),
@@ -44,12 +44,12 @@ final class MatterServerTestNodes: Sendable {
     /// Imports the nodes of `dump`, a Home Assistant diagnostics file of one node (`data.node`) or of the whole
     /// server (`data.server.nodes`), each given the next free test node ID; all of them or, on any fault, none.
     func importNodes(from dump: String, besides home: Set<UInt64>) throws(Invalid) -> [JSONValue] {
-        guard let parsed = try? JSONDecoder().decode(MatterServerRequest.Argument.self, from: Data(dump.utf8)),
+        guard let parsed = try? JSONDecoder().decode(UntypedJSON.self, from: Data(dump.utf8)),
             case .object(let file) = parsed, case .object(let data)? = file["data"]
         else {
             throw Invalid(description: "the dump is not a diagnostics file: JSON with a data object expected")
         }
-        let given: [MatterServerRequest.Argument]
+        let given: [UntypedJSON]
         if let node = data["node"] {
             given = [node]
         } else if case .object(let server)? = data["server"], case .array(let nodes)? = server["nodes"] {
@@ -85,7 +85,7 @@ final class MatterServerTestNodes: Sendable {
     }
 }
 
-extension MatterServerRequest.Argument {
+extension UntypedJSON {
     /// The value as the API writes JSON (an object's keys sorted, so what is sent does not depend on parsing).
     var json: JSONValue {
         switch self {

@@ -1,3 +1,4 @@
+import HomeEngine
 import HomeHub
 import HomeRecords
 import HubWire
@@ -32,16 +33,16 @@ package struct NamedCommand: Sendable {
     /// reads them), timed with `timedWindowMilliseconds`, or, when none is given and the specification makes the
     /// command timed, with `specTimedWindowMilliseconds`.
     package func invocation(
-        nodeID: UInt64, endpoint: UInt16, payload: [String: MatterServerRequest.Argument],
+        nodeID: UInt64, endpoint: UInt16, payload: [String: UntypedJSON],
         timedWindowMilliseconds: Int64? = nil
-    ) throws(MatterServerPayload.Invalid) -> HubRequest.Invocation {
+    ) throws(MatterServerPayload.Invalid) -> InvokeCommand {
         let fields: TLVElement
         do {
             fields = try MatterServerPayload.encode(payload, fields: cluster.commandFields[command] ?? [])
         } catch {
             throw MatterServerPayload.Invalid(description: "\(name): \(error)")
         }
-        return HubRequest.Invocation(
+        return InvokeCommand(
             nodeID: nodeID, endpoint: endpoint, cluster: cluster.id.rawValue, command: command.rawValue,
             name: cluster.acceptedCommands[command] ?? name, fields: fields,
             timedWindowMilliseconds: timedWindowMilliseconds
@@ -83,15 +84,15 @@ package struct NamedAttributeWrite: Sendable {
 
     /// The write of `value` to `endpoint` of `nodeID`.
     package func write(
-        nodeID: UInt64, endpoint: UInt16, value: MatterServerRequest.Argument
-    ) throws(MatterServerPayload.Invalid) -> HubRequest.AttributeWrite {
+        nodeID: UInt64, endpoint: UInt16, value: UntypedJSON
+    ) throws(MatterServerPayload.Invalid) -> WriteAttribute {
         let element: TLVElement
         do {
             element = try MatterServerPayload.encode(value, as: schema)
         } catch {
             throw MatterServerPayload.Invalid(description: "\(name): \(error)")
         }
-        return HubRequest.AttributeWrite(
+        return WriteAttribute(
             nodeID: nodeID, endpoint: endpoint, cluster: cluster.rawValue, attribute: attribute.rawValue, name: name,
             value: element,
             timedWindowMilliseconds: schema.requiresTimedWrite ? NamedCommand.specTimedWindowMilliseconds : nil)

@@ -74,11 +74,11 @@ import Testing
     func commissioningChecksTheNamesFirst(name: String, room: String) async throws {
         try await withHome { home, store, _ in
             let error = await #expect(throws: HomeError.self) {
-                try await home.hub.commission(
-                    HubRequest.DirectCommissioning(
+                try await home.hub.perform(
+                    CommissionDevice(
                         payload: "MT:Y.K9042C00KA0648G00", address: .ipv4(IPv4Address(127 << 24 | 1), port: 9),
                         interfaces: [], paaTrustStore: nil, acceptUntrustedDevice: true, name: name, room: room)
-                ) { _ in }
+                )
             }
             #expect(error?.code == .invalidArgument)
             #expect(error?.message.hasPrefix(name == "Lamp" ? "invalid room name" : "invalid device name") == true)

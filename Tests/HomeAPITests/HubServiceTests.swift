@@ -172,7 +172,9 @@ import Testing
             ("not JSON", HubServiceTests.frame(Array("{not json".utf8)), "does not decode"),
             (
                 "a request first",
-                HubServiceTests.frame(Array(#"{"request":{"id":1,"_1":{"status":{}}}}"#.utf8)), "before the hello"
+                HubServiceTests.frame(
+                    Array(#"{"request":{"id":1,"operation":"readHubStatus","arguments":{}}}"#.utf8)),
+                "before the hello"
             ),
             ("another version", HubServiceTests.frame(Array(#"{"hello":{"version":99}}"#.utf8)), "the client 99"),
             ("empty", [0, 0, 0, 0] as [UInt8], "empty"),
@@ -203,6 +205,69 @@ import Testing
             _ = try await good.createRoom(name: "Study")
             #expect(service.clientCount == 1)
         }
+    }
+
+    @Test("a request the hub cannot carry out fails alone: an unknown operation, arguments not its own")
+    func requestsThatFailAlone() async throws {
+        try await Self.withServedLight { _, statePath, _, _, _ in
+            let connection = try StreamConnection.connect(path: statePath + "/hub.socket")
+            let messages = AsyncStream<HubProtocol.HubMessage>.makeStream()
+            let decoder = Mutex(FrameDecoder(limit: HubProtocol.hubMessageLimit))
+            connection.start(
+                received: { bytes in
+                    for frame in (try? decoder.withLock { try $0.append(bytes) }) ?? [] {
+                        if let message = try? HubProtocol.decode(HubProtocol.HubMessage.self, from: frame) {
+                            messages.continuation.yield(message)
+                        }
+                    }
+                }, closed: { messages.continuation.finish() })
+            defer { connection.close() }
+            let send = { (message: HubProtocol.ClientMessage) in _ = connection.send(HubProtocol.encode(message)) }
+            // The answers to requests 1 to 3, in any order; model changes and the welcome skipped.
+            func answers() async -> [UInt64: HubProtocol.HubMessage] {
+                var found: [UInt64: HubProtocol.HubMessage] = [:]
+                for await message in messages.stream {
+                    switch message {
+                    case .reply(let id, _), .failure(let id, _, _): found[id] = message
+                    default: break
+                    }
+                    if found.count == 3 { break }
+                }
+                return found
+            }
+            send(.hello(version: HubProtocol.version))
+            send(.request(id: 1, operation: "launchRocket", arguments: .object([:])))
+            send(.request(id: 2, operation: RenameRoom.name, arguments: .object(["roomID": .unsigned(5)])))
+            send(.request(id: 3, operation: ReadHubStatus.name, arguments: .object([:])))
+            let found = await answers()
+            guard case .failure(_, let code, let message) = found[1] else {
+                Issue.record("an unknown operation was answered \(String(describing: found[1]))")
+                return
+            }
+            #expect(code == .unimplemented)
+            #expect(message.contains("launchRocket"))
+            guard case .failure(_, let badCode, let badMessage) = found[2] else {
+                Issue.record("arguments of the wrong type were answered \(String(describing: found[2]))")
+                return
+            }
+            #expect(badCode == .invalidArgument)
+            #expect(badMessage.contains(RenameRoom.name))
+            // The connection is served on: the third request is answered, as the operation's own reply.
+            guard case .reply(_, let reply) = found[3] else {
+                Issue.record("the status was answered \(String(describing: found[3]))")
+                return
+            }
+            let status = try reply.decode(as: HubStatus.self)
+            #expect(status.stateDirectory.hasSuffix("/hub"))
+            #expect(status.nodesOnline + status.nodesOffline + status.nodesUnknown == 1)
+        }
+    }
+
+    @Test("every operation has a name of its own")
+    func operationNamesAreUnique() {
+        let names = HubOperations.all.map { $0.name }
+        #expect(Set(names).count == names.count)
+        #expect(HubOperations.registeredNames == names.count)
     }
 
     static func frame(_ payload: [UInt8]) -> [UInt8] {

@@ -84,12 +84,11 @@ import Testing
             let notes = Recorded()
             let code = try fixture.qrCode
             let commission = { () async throws(HomeError) -> CommissionedDevice in
-                try await fixture.home.hub.commission(
-                    HubRequest.DirectCommissioning(
+                try await fixture.home.hub.perform(
+                    CommissionDevice(
                         payload: code, address: fixture.address, interfaces: [],
                         paaTrustStore: fixture.statePath + "/paa", acceptUntrustedDevice: false, name: "Desk lamp",
-                        room: "Office")
-                ) { line in if case .note(let text) = line { notes.append(text) } }
+                        room: "Office"), progress: { line in if case .note(let text) = line { notes.append(text) } })
             }
             let added = try await commission()
             #expect(added.nodeID == nodeID)

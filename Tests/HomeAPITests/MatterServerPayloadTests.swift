@@ -10,7 +10,7 @@ import Testing
 
 /// Name-keyed payloads to TLV and back, through the generated field tables (facts §3: CHIP Python field names).
 @Suite struct MatterServerPayloadTests {
-    static func arguments(_ json: String) throws -> [String: MatterServerRequest.Argument] {
+    static func arguments(_ json: String) throws -> [String: UntypedJSON] {
         let envelope = #"{"message_id": "1", "args": \#(json)}"#
         return try JSONDecoder().decode(MatterServerRequest.self, from: Data(envelope.utf8)).args
     }

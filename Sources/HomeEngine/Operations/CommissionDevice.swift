@@ -1,0 +1,38 @@
+import HubWire
+import MatterPlatform
+
+/// `home commission`: a device onto the fabric outside an add-device session, named and placed as asked, its progress
+/// told step by step (`HubProgress`). A device an earlier, interrupted commissioning left on the fabric is finished
+/// first.
+public struct CommissionDevice: HubOperation {
+    public static let name = "commissionDevice"
+    public let payload: String
+    public let address: SocketAddress?
+    public let interfaces: [String]
+    /// The trusted PAA certificates' directory; nil: none trusted (with `acceptUntrustedDevice`).
+    public let paaTrustStore: String?
+    public let acceptUntrustedDevice: Bool
+    public var deviceName: String?
+    public var room: String?
+
+    public init(
+        payload: String, address: SocketAddress?, interfaces: [String], paaTrustStore: String?,
+        acceptUntrustedDevice: Bool, name: String?, room: String?
+    ) {
+        self.payload = payload
+        self.address = address
+        self.interfaces = interfaces
+        self.paaTrustStore = paaTrustStore
+        self.acceptUntrustedDevice = acceptUntrustedDevice
+        self.deviceName = name
+        self.room = room
+    }
+
+    /// Devices are added to the default structure.
+    public var access: HubAccess { .deviceAdministrator(structureID: nil) }
+    public var summary: String { "commission a device" }
+
+    public func run(in scope: HubOperationScope) async throws(HomeError) -> CommissionedDevice {
+        try await scope.engine.commission(self, progress: scope.progress)
+    }
+}

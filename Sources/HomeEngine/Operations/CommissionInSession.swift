@@ -1,0 +1,51 @@
+import Foundation
+import HomeHub
+import HubWire
+import MatterCertificates
+import MatterOnboarding
+import MatterPlatform
+
+/// The open add-device session's device commissioned from its onboarding payload (at `deviceAddress` when given,
+/// else found by discovery). Whoever may use the session may: it was opened by who may add devices.
+public struct CommissionInSession: HubOperation {
+    public static let name = "commissionInSession"
+    public let payload: String
+    public let deviceAddress: SocketAddress?
+
+    public init(payload: String, deviceAddress: SocketAddress?) {
+        self.payload = payload
+        self.deviceAddress = deviceAddress
+    }
+
+    public var access: HubAccess { .member }
+    public var summary: String { "add a device" }
+
+    public func run(in scope: HubOperationScope) async throws(HomeError) -> Done {
+        let engine = scope.engine
+        return try await engine.changingCommissioningSession { () async throws(HomeError) in
+            let session = try await engine.liveSession()
+            let setup: SetupPayload
+            do {
+                setup = try SetupPayload(parsing: payload.trimmingCharacters(in: .whitespacesAndNewlines))
+            } catch {
+                throw HomeError(.invalidArgument, "bad onboarding payload: \(error)")
+            }
+            let trustStore: PAATrustStore
+            do {
+                trustStore = try PAATrustStore(directory: session.paaTrustStore)
+            } catch {
+                throw HomeError(
+                    .failedPrecondition, "the PAA trust store \(session.paaTrustStore) cannot be used: \(error)")
+            }
+            let request = CommissioningRequest(
+                payload: setup, address: deviceAddress ?? engine.commissioning.address,
+                interfaces: session.interfaces, trustStore: trustStore, session: session.id)
+            do {
+                _ = try await engine.hub.commission(request, name: nil, room: nil) { _ in }
+            } catch {
+                throw HomeError(commissioning: error)
+            }
+            return Done()
+        }
+    }
+}
