@@ -131,6 +131,7 @@ let package = Package(
                     exclude: ["Vectors"]),
         .testTarget(name: "MatterFuzzingTests", dependencies: ["MatterFuzzing"]),
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
+        .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeRecords", "HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),

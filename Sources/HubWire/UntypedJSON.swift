@@ -56,10 +56,9 @@ public indirect enum UntypedJSON: Codable, Sendable, Hashable {
         self = try JSONDecoder().decode(Wrapped<UntypedJSON>.self, from: data).value
     }
 
-    /// This JSON read as `type`.
+    /// This JSON read as `type`: a `DecodingError` names the member at fault in its coding path.
     public func decode<Value: Decodable>(as type: Value.Type) throws -> Value {
-        let data = try JSONEncoder().encode(Wrapped(value: self))
-        return try JSONDecoder().decode(Wrapped<Value>.self, from: data).value
+        try UntypedJSONDecoder.decode(type, from: self, at: [])
     }
 
     public var isNull: Bool { self == .null }

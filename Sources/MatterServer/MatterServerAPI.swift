@@ -360,7 +360,7 @@ final class MatterServerClient: Sendable {
         guard let run = Self.commands[command] else {
             return send(Self.error(id, .invalidCommand, "Invalid command: \(command)"))
         }
-        run(self, id, request.args, command)
+        run.run(self, id, request.args)
     }
 
     /// The hub's own user: who the API acts as (it listens on loopback, or behind a token once that is built).

@@ -14,7 +14,7 @@ import MatterTLV
 // The Matter-server API's commissioning commands: by code, on the network, discovery, and a commissioning window
 // to share a node.
 extension MatterServerClient {
-    func discover(_ id: String, _ args: Arguments) {
+    func discover(_ id: String) {
         work { [self] in
             do throws(HomeError) {
                 let nodes = try await discover().map(Self.commissionableNodeData)
@@ -28,9 +28,9 @@ extension MatterServerClient {
     /// A device added by its QR or manual code, over IP (discovery on the hub's interfaces): the new node once its
     /// devices are in the home and the hub follows it. A code that says the device is reachable by Bluetooth only is
     /// refused (this hub has no Bluetooth) unless `network_only` says to look on the network anyway.
-    func commissionWithCode(_ id: String, _ args: [String: UntypedJSON]) {
-        guard let code = args["code"]?.string else { return send(Self.missing(id, "code")) }
-        let networkOnly = args["network_only"]?.bool ?? false
+    func commissionWithCode(_ id: String, _ args: CommissionWithCodeArguments) {
+        let code = args.code
+        let networkOnly = args.networkOnly ?? false
         guard let payload = try? SetupPayload(parsing: code) else {
             return send(Self.error(id, .invalidArguments, "\(code.prefix(40)) is no QR or manual pairing code"))
         }
@@ -47,13 +47,11 @@ extension MatterServerClient {
     /// A device in commissioning mode on the network, by its passcode: at `ip_addr` (port 5540, Matter's default),
     /// or found by DNS-SD with a discriminator filter (`filter_type` 1, short; 2, long). Other filters (vendor,
     /// device type, …) are not built and say so.
-    func commissionOnNetwork(_ id: String, _ args: [String: UntypedJSON]) {
-        guard let pin = args["setup_pin_code"]?.unsigned, pin <= UInt64(UInt32.max) else {
-            return send(Self.missing(id, "setup_pin_code"))
-        }
-        let filter = args["filter"]?.unsigned
+    func commissionOnNetwork(_ id: String, _ args: CommissionOnNetworkArguments) {
+        let pin = args.setupPinCode
+        let filter = args.filter
         let discriminator: Discriminator
-        switch args["filter_type"]?.unsigned ?? 0 {
+        switch args.filterType ?? 0 {
         case 0: discriminator = .short(0)  // unused: the address says where the device is
         case 1 where (filter ?? .max) <= 15: discriminator = .short(UInt8(filter ?? 0))
         case 2 where (filter ?? .max) <= 4095: discriminator = .long(UInt16(filter ?? 0))
@@ -65,7 +63,7 @@ extension MatterServerClient {
                     "filter_type \(other) is not built: give ip_addr, or a discriminator (filter_type 1 or 2)"))
         }
         var address: SocketAddress?
-        if let text = args["ip_addr"]?.string {
+        if let text = args.ipAddress {
             if let ipv6 = IPv6Address(text) {
                 address = .ipv6(ipv6, port: 5540)
             } else if let ipv4 = IPv4Address(text) {
@@ -73,12 +71,12 @@ extension MatterServerClient {
             } else {
                 return send(Self.error(id, .invalidArguments, "ip_addr \(text.prefix(60)) is no IP address"))
             }
-        } else if args["filter_type"]?.unsigned ?? 0 == 0 {
-            return commissionByPasscode(id, UInt32(pin))
+        } else if args.filterType ?? 0 == 0 {
+            return commissionByPasscode(id, pin)
         }
         let payload = SetupPayload(
             vendorID: nil, productID: nil, discoveryCapabilities: [.onNetwork], discriminator: discriminator,
-            passcode: UInt32(pin))
+            passcode: pin)
         guard let code = try? payload.manualCode() else {
             return send(Self.error(id, .invalidArguments, "\(pin) is not a valid setup passcode"))
         }
@@ -206,14 +204,13 @@ extension MatterServerClient {
     /// An enhanced commissioning window (Matter Core §11.19.8.1) on the node, for another controller: its passcode and
     /// codes. The window's discriminator and PBKDF iterations are the hub's own choice, so a request for others is
     /// refused rather than silently ignored.
-    func openWindow(_ id: String, _ args: [String: UntypedJSON]) {
-        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
-        let timeout = args["timeout"]?.unsigned ?? 300
+    func openWindow(_ id: String, _ args: OpenCommissioningWindowArguments) {
+        let nodeID = args.nodeID
+        let timeout = args.timeout ?? 300
         guard (180...900).contains(timeout) else {
             return send(Self.error(id, .invalidArguments, "timeout must be 180 to 900 s (Matter Core §11.19.8.1)"))
         }
-        guard (args["option"]?.unsigned ?? 1) == 1, args["discriminator"]?.isNull ?? true,
-            (args["iteration"]?.unsigned ?? 1000) == 1000
+        guard (args.option ?? 1) == 1, args.discriminator == nil, (args.iteration ?? 1000) == 1000
         else {
             return send(
                 Self.error(

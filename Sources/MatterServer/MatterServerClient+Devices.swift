@@ -14,77 +14,52 @@ import MatterTLV
 // The Matter-server API's commands that reach a device's clusters: invoking commands, reading and writing
 // attributes (ACLs and bindings among them).
 extension MatterServerClient {
-    func writeAttribute(_ id: String, _ args: Arguments) {
-        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
-        guard let path = args["attribute_path"]?.string.flatMap(Self.concretePath) else {
+    func writeAttribute(_ id: String, _ args: WriteAttributeArguments) {
+        guard let path = Self.concretePath(args.attributePath) else {
             return send(
                 Self.error(
                     id, .invalidArguments,
                     "attribute_path is endpoint/cluster/attribute, three numbers (a write has no wildcard)"))
         }
-        guard let value = args["value"] else { return send(Self.missing(id, "value")) }
-        write(id, nodeID: nodeID, path: path, value: value)
+        write(id, nodeID: args.nodeID, path: path, value: args.value)
     }
 
-    func setAclEntry(_ id: String, _ args: Arguments) {
+    func setAclEntry(_ id: String, _ args: SetACLEntryArguments) {
         // The node's whole ACL for this fabric (Matter Core §9.10.5.3): the entries given replace the ones there.
-        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
-        guard let entries = args["entry"], case .array = entries else {
-            return send(Self.missing(id, "entry"))
-        }
-        write(id, nodeID: nodeID, path: (0, AccessControlCluster.id.rawValue, 0), value: entries)
+        write(id, nodeID: args.nodeID, path: (0, AccessControlCluster.id.rawValue, 0), value: .array(args.entry))
     }
 
-    func setNodeBinding(_ id: String, _ args: Arguments) {
-        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
-        guard let endpoint = args["endpoint"]?.unsigned, endpoint <= UInt16.max else {
-            return send(Self.missing(id, "endpoint"))
-        }
-        guard let bindings = args["bindings"], case .array = bindings else {
-            return send(Self.missing(id, "bindings"))
-        }
-        write(id, nodeID: nodeID, path: (UInt16(endpoint), BindingCluster.id.rawValue, 0), value: bindings)
+    func setNodeBinding(_ id: String, _ args: SetNodeBindingArguments) {
+        write(
+            id, nodeID: args.nodeID, path: (args.endpoint, BindingCluster.id.rawValue, 0),
+            value: .array(args.bindings))
     }
 
     /// A command to a node's endpoint, named as the CHIP Python codegen names it (`MoveToLevelWithOnOff`, or camel-case),
     /// its payload name-keyed; timed when asked (`timed_request_timeout_ms`). The answer is null, or the response's
     /// fields by name. Refused before anything is sent: an unknown node (5), one not available (3), a cluster,
     /// command or field the data model does not have, or a value of the wrong type (8).
-    func deviceCommand(_ id: String, _ args: [String: UntypedJSON]) {
-        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
-        guard let endpoint = args["endpoint_id"]?.unsigned, endpoint <= UInt16.max else {
-            return send(Self.missing(id, "endpoint_id"))
-        }
-        guard let clusterID = args["cluster_id"]?.unsigned, clusterID <= UInt32.max else {
-            return send(Self.missing(id, "cluster_id"))
-        }
-        guard let name = args["command_name"]?.string else { return send(Self.missing(id, "command_name")) }
+    func deviceCommand(_ id: String, _ args: DeviceCommandArguments) {
+        let nodeID = args.nodeID
+        let name = args.commandName
         let snapshot = engine.model.snapshot
         guard snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         guard MatterServerNodes.isAvailable(nodeID, snapshot) else {
             return send(Self.error(id, .notReady(nodeID)))
         }
-        guard let cluster = ClusterRegistry.standard[ClusterID(rawValue: UInt32(clusterID))] else {
-            return send(Self.error(id, .invalidArguments, "cluster \(clusterID) is not in the data model"))
+        guard let cluster = ClusterRegistry.standard[ClusterID(rawValue: args.clusterID)] else {
+            return send(Self.error(id, .invalidArguments, "cluster \(args.clusterID) is not in the data model"))
         }
-        let payload: [String: UntypedJSON]
-        switch args["payload"] {
-        case .object(let object)?: payload = object
-        case nil, .null?: payload = [:]
-        default: return send(Self.missing(id, "payload"))
+        let payload = args.payload ?? [:]
+        guard args.timedRequestTimeoutMilliseconds != 0 else {
+            return send(Self.missing(id, "timed_request_timeout_ms"))
         }
-        let timed: Int64?
-        switch args["timed_request_timeout_ms"] {
-        case .unsigned(let milliseconds)? where milliseconds > 0 && milliseconds <= UInt64(UInt16.max):
-            timed = Int64(milliseconds)
-        case nil, .null?: timed = nil
-        default: return send(Self.missing(id, "timed_request_timeout_ms"))
-        }
+        let timed = args.timedRequestTimeoutMilliseconds.map(Int64.init)
         let command: NamedCommand, invocation: InvokeCommand
         do throws(MatterServerPayload.Invalid) {
             command = try NamedCommand(name, of: cluster)
             invocation = try command.invocation(
-                nodeID: nodeID, endpoint: UInt16(endpoint), payload: payload, timedWindowMilliseconds: timed)
+                nodeID: nodeID, endpoint: args.endpointID, payload: payload, timedWindowMilliseconds: timed)
         } catch {
             return send(Self.error(id, .invalidArguments, error.description))
         }
@@ -157,15 +132,11 @@ extension MatterServerClient {
 
     /// Attribute values by path (`"1/6/0"`, `"1/*/*"`, or a list of them) from the node's live cache: what its
     /// subscription last reported, which is every attribute of the node, fabric-filtered as the subscription is.
-    func readAttributes(_ id: String, _ args: [String: UntypedJSON]) {
-        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
-        let texts: [String]
-        switch args["attribute_path"] {
-        case .string(let path)?: texts = [path]
-        case .array(let items)? where items.allSatisfy({ $0.string != nil }): texts = items.compactMap(\.string)
-        default: return send(Self.missing(id, "attribute_path"))
+    func readAttributes(_ id: String, _ args: ReadAttributeArguments) {
+        let nodeID = args.nodeID
+        let patterns = args.attributePaths.map {
+            $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         }
-        let patterns = texts.map { $0.split(separator: "/", omittingEmptySubsequences: false).map(String.init) }
         guard
             patterns.allSatisfy({ parts in
                 parts.count == 3 && parts.allSatisfy { $0 == "*" || UInt32($0) != nil }

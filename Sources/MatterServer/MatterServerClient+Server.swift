@@ -18,14 +18,7 @@ extension MatterServerClient {
         send(Self.reply(id, serverInfo))
     }
 
-    func setDefaultFabricLabel(_ id: String, _ args: Arguments) {
-        guard let label = args["label"], label.isNull || label.string != nil else {
-            return send(Self.missing(id, "label"))
-        }
-        send(Self.reply(id, "null"))
-    }
-
-    func diagnostics(_ id: String, _ args: Arguments) {
+    func diagnostics(_ id: String) {
         let model = engine.model
         let snapshot = model.snapshot
         let events = snapshot.recentEvents.flatMap { nodeID, events in events.map { (nodeID, $0) } }
@@ -38,14 +31,13 @@ extension MatterServerClient {
     }
 
     /// `check_node_update` and `update_node`: there is no OTA source to look in yet.
-    func refuseUpdate(_ id: String, _ args: Arguments, command: String) {
+    func refuseUpdate(_ id: String, _ args: NodeArguments, installing: Bool) {
         let model = engine.model
-        guard let nodeID = args["node_id"]?.unsigned else { return send(Self.missing(id, "node_id")) }
-        guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
+        guard model.snapshot.devices[args.nodeID] != nil else { return send(Self.unknownNode(id, args.nodeID)) }
         // UpdateCheckError (10) and UpdateError (11): there is nowhere to look for or get a new version.
         send(
             Self.error(
-                id, command == "update_node" ? .updateError : .updateCheckError,
+                id, installing ? .updateError : .updateCheckError,
                 "this hub has no OTA source (no DCL access, no local update files) yet, so it can neither look "
                     + "for nor install a device update"))
     }
@@ -59,12 +51,11 @@ extension MatterServerClient {
                     + "credentials to a new device"))
     }
 
-    func importTestNode(_ id: String, _ args: Arguments) {
+    func importTestNode(_ id: String, _ args: ImportTestNodeArguments) {
         let model = engine.model
-        guard let dump = args["dump"]?.string else { return send(Self.missing(id, "dump")) }
         do throws(MatterServerTestNodes.Invalid) {
             let imported = try peers.testNodes.importNodes(
-                from: dump, besides: Set(model.snapshot.devices.keys))
+                from: args.dump, besides: Set(model.snapshot.devices.keys))
             send(Self.reply(id, "null"))
             for node in imported { peers.broadcast(Self.event("node_added", node)) }
         } catch {
@@ -75,14 +66,8 @@ extension MatterServerClient {
     /// The vendors the hub knows by name, as `{"<vendor ID>": name}` (only those asked for, with `filter_vendors`):
     /// the ones its devices name themselves (Basic Information's VendorID and VendorName). This hub has no copy of
     /// the CSA's vendor list (the DCL) to name the others.
-    func vendorNames(_ id: String, _ filter: UntypedJSON?) {
-        var wanted: Set<UInt64>?
-        switch filter {
-        case nil, .null?: wanted = nil
-        case .array(let items)? where items.allSatisfy({ $0.unsigned != nil }):
-            wanted = Set(items.compactMap(\.unsigned))
-        default: return send(Self.missing(id, "filter_vendors"))
-        }
+    func vendorNames(_ id: String, _ filter: [UInt64]?) {
+        let wanted = filter.map(Set.init)
         var names: [UInt64: String] = [:]
         for view in engine.model.snapshot.views.values {
             guard let vendorID = try? view.cache.value(BasicInformationCluster.Attributes.vendorID, endpoint: 0),

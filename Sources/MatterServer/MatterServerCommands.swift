@@ -1,41 +1,66 @@
+import Foundation
 import HomeEngine
 import HomeHub
 import HomeRecords
 import HubWire
 
 // The Matter-server API's commands, one entry each (python-matter-server's schema 11, `../shared/protocols/matter-server-ws.md`):
-// the name a client sends, and the client's method that carries it out. A new command is one entry here and its method
-// in the file of its group.
+// the name a client sends, the type its arguments decode as, and the client's method that carries it out. A new
+// command is one entry here and its method in the file of its group.
 extension MatterServerClient {
-    typealias Arguments = [String: UntypedJSON]
-    /// A command's work: the client, the message ID to answer, the arguments, and the command's name.
-    typealias Command = @Sendable (MatterServerClient, String, Arguments, String) -> Void
+    /// A command's work: the client, the message ID to answer, and the arguments as they came.
+    struct Command: Sendable {
+        let run: @Sendable (MatterServerClient, _ id: String, _ args: [String: UntypedJSON]) -> Void
+
+        /// A command whose arguments decode as `Arguments`; when they do not, error 8 naming the argument, and the
+        /// method does not run.
+        static func taking<Arguments: Decodable & Sendable>(
+            _ type: Arguments.Type, _ body: @escaping @Sendable (MatterServerClient, String, Arguments) -> Void
+        ) -> Command {
+            Command { client, id, args in
+                let decoded: Arguments
+                do {
+                    decoded = try UntypedJSON.object(args).decode(as: Arguments.self)
+                } catch {
+                    return client.send(MatterServerClient.error(id, MatterServerError(decoding: error)))
+                }
+                body(client, id, decoded)
+            }
+        }
+
+        /// A command that reads no arguments.
+        static func plain(_ body: @escaping @Sendable (MatterServerClient, String) -> Void) -> Command {
+            Command { client, id, _ in body(client, id) }
+        }
+    }
 
     static let commands: [String: Command] = [
-        "server_info": { client, id, _, _ in client.answerServerInfo(id) },
-        "start_listening": { client, id, _, _ in client.startListening(id) },
-        "get_nodes": { client, id, args, _ in client.getNodes(id, args) },
-        "get_node": { client, id, args, _ in client.getNode(id, args) },
-        "set_default_fabric_label": { client, id, args, _ in client.setDefaultFabricLabel(id, args) },
-        "device_command": { client, id, args, _ in client.deviceCommand(id, args) },
-        "get_node_ip_addresses": { client, id, args, _ in client.getNodeIpAddresses(id, args) },
-        "diagnostics": { client, id, args, _ in client.diagnostics(id, args) },
-        "check_node_update": { $0.refuseUpdate($1, $2, command: $3) },
-        "update_node": { $0.refuseUpdate($1, $2, command: $3) },
-        "set_wifi_credentials": { client, id, _, _ in client.refuseNetworkCredentials(id) },
-        "set_thread_dataset": { client, id, _, _ in client.refuseNetworkCredentials(id) },
-        "read_attribute": { client, id, args, _ in client.readAttributes(id, args) },
-        "write_attribute": { client, id, args, _ in client.writeAttribute(id, args) },
-        "set_acl_entry": { client, id, args, _ in client.setAclEntry(id, args) },
-        "set_node_binding": { client, id, args, _ in client.setNodeBinding(id, args) },
-        "commission_with_code": { client, id, args, _ in client.commissionWithCode(id, args) },
-        "commission_on_network": { client, id, args, _ in client.commissionOnNetwork(id, args) },
-        "open_commissioning_window": { client, id, args, _ in client.openWindow(id, args) },
-        "remove_node": { client, id, args, _ in client.removeNode(id, args) },
-        "interview_node": { client, id, args, _ in client.interviewNode(id, args) },
-        "import_test_node": { client, id, args, _ in client.importTestNode(id, args) },
-        "discover": { client, id, args, _ in client.discover(id, args) },
-        "get_vendor_names": { client, id, args, _ in client.vendorNames(id, args["filter_vendors"]) },
-        "ping_node": { client, id, args, _ in client.pingNode(id, args) },
+        "server_info": .plain { $0.answerServerInfo($1) },
+        "start_listening": .plain { $0.startListening($1) },
+        "get_nodes": .taking(GetNodesArguments.self) { $0.getNodes($1, $2) },
+        "get_node": .taking(NodeArguments.self) { $0.getNode($1, $2) },
+        "set_default_fabric_label": .taking(FabricLabelArguments.self) { client, id, _ in
+            client.send(MatterServerClient.reply(id, "null"))
+        },
+        "device_command": .taking(DeviceCommandArguments.self) { $0.deviceCommand($1, $2) },
+        "get_node_ip_addresses": .taking(NodeArguments.self) { $0.getNodeIpAddresses($1, $2) },
+        "diagnostics": .plain { $0.diagnostics($1) },
+        "check_node_update": .taking(NodeArguments.self) { $0.refuseUpdate($1, $2, installing: false) },
+        "update_node": .taking(NodeArguments.self) { $0.refuseUpdate($1, $2, installing: true) },
+        "set_wifi_credentials": .plain { $0.refuseNetworkCredentials($1) },
+        "set_thread_dataset": .plain { $0.refuseNetworkCredentials($1) },
+        "read_attribute": .taking(ReadAttributeArguments.self) { $0.readAttributes($1, $2) },
+        "write_attribute": .taking(WriteAttributeArguments.self) { $0.writeAttribute($1, $2) },
+        "set_acl_entry": .taking(SetACLEntryArguments.self) { $0.setAclEntry($1, $2) },
+        "set_node_binding": .taking(SetNodeBindingArguments.self) { $0.setNodeBinding($1, $2) },
+        "commission_with_code": .taking(CommissionWithCodeArguments.self) { $0.commissionWithCode($1, $2) },
+        "commission_on_network": .taking(CommissionOnNetworkArguments.self) { $0.commissionOnNetwork($1, $2) },
+        "open_commissioning_window": .taking(OpenCommissioningWindowArguments.self) { $0.openWindow($1, $2) },
+        "remove_node": .taking(NodeArguments.self) { $0.removeNode($1, $2) },
+        "interview_node": .taking(NodeArguments.self) { $0.interviewNode($1, $2) },
+        "import_test_node": .taking(ImportTestNodeArguments.self) { $0.importTestNode($1, $2) },
+        "discover": .plain { $0.discover($1) },
+        "get_vendor_names": .taking(VendorNamesArguments.self) { $0.vendorNames($1, $2.filterVendors) },
+        "ping_node": .taking(NodeArguments.self) { $0.pingNode($1, $2) },
     ]
 }

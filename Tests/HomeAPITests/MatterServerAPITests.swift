@@ -62,8 +62,27 @@ import Testing
                 try await client.readText()
                     == #"{"message_id": "2b", "error_code": 5, "details": "Node 18446744073709551615 does not exist or is not yet interviewed"}"#
             )
-            client.sendText(#"{"message_id": "2c", "command": "get_node", "args": {"node_id": "one"}}"#)
-            #expect(try await client.readText().contains(#""message_id": "2c", "error_code": 8"#))
+            // Arguments are decoded as the command's own before it runs: the one that fails is named.
+            for (command, args, argument) in [
+                ("get_node", #"{"node_id": "one"}"#, "node_id"),
+                ("get_node", "{}", "node_id"),
+                ("ping_node", #"{"node_id": -1}"#, "node_id"),
+                (
+                    "device_command",
+                    #"{"node_id": 1, "endpoint_id": 70000, "cluster_id": 6, "command_name": "On"}"#, "endpoint_id"
+                ),
+                ("device_command", #"{"node_id": 1, "endpoint_id": 1, "cluster_id": 6}"#, "command_name"),
+                ("read_attribute", #"{"node_id": 1, "attribute_path": 5}"#, "attribute_path"),
+                ("write_attribute", #"{"node_id": 1, "attribute_path": "1/6/0"}"#, "value"),
+                ("set_default_fabric_label", #"{}"#, "label"),
+                ("get_vendor_names", #"{"filter_vendors": ["Acme"]}"#, "filter_vendors"),
+            ] {
+                client.sendText(#"{"message_id": "2c", "command": "\#(command)", "args": \#(args)}"#)
+                #expect(
+                    try await client.readText()
+                        == #"{"message_id": "2c", "error_code": 8, "details": "\#(argument) is missing or not of its type"}"#,
+                    "\(command) \(args)")
+            }
             // Refused before anything is sent: no code, a Bluetooth-only code, a window out of range, no such node.
             client.sendText(#"{"message_id": "c1", "command": "commission_with_code", "args": {"code": "nonsense"}}"#)
             #expect(try await client.readText().contains(#""message_id": "c1", "error_code": 8"#))
