@@ -5,7 +5,7 @@ import PackageDescription
 //   HomeCommandLine / home      the CLI
 //   HomeAPI                     the app library: values, queries, traits, the add-device flow, over a hub engine
 //   HomeEngine                  the hub of a home in a process: its operations, live nodes, its socket and clients
-//   HubWire                     the home socket's messages: requests, replies, frames, HomeError (values only)
+//   HubWire                     the home socket's frames, untyped JSON, HomeError, reply values (values only)
 //   HomeHub                     fabric authority, commissioner, node registry, store
 //   HomeRecords                 the home's records, its snapshot and changes (values only)
 //   MatterDevice                the virtual device: its application clusters, simulation, state file and farm
