@@ -1,3 +1,4 @@
+import MatterDataModel
 import MatterInteraction
 import MatterTLV
 
@@ -27,9 +28,14 @@ struct EndpointSnapshot: Sendable, Hashable {
         cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute)
     }
 
-    /// Whether the endpoint reported any attribute of the cluster: a cluster it serves (ClusterRevision is mandatory).
+    /// Whether the endpoint serves the cluster: its Descriptor's ServerList says (Matter Core §9.5.6.3), before any
+    /// attribute of the cluster is reported (the commissioning's interview stores the Descriptor first); without a
+    /// ServerList, whether it reported any attribute of the cluster (ClusterRevision is mandatory).
     func hasCluster(_ cluster: UInt32) -> Bool {
-        cache.paths(endpoint: endpoint).contains { $0.cluster == cluster }
+        if let served = try? cache.value(DescriptorCluster.Attributes.serverList, endpoint: endpoint) {
+            return served.contains(ClusterID(rawValue: cluster))
+        }
+        return cache.paths(endpoint: endpoint).contains { $0.cluster == cluster }
     }
 
     static func == (lhs: EndpointSnapshot, rhs: EndpointSnapshot) -> Bool {

@@ -84,10 +84,11 @@ final class HomeContext: Sendable {
         }
     }
 
-    /// Starts following the node live, wherever the hub is, and returns once it had its first contact. A node that
-    /// cannot be reached is followed all the same (it shows offline), so there is nothing to report.
-    func follow(_ nodeID: UInt64) async {
-        _ = try? await perform(FollowNode(nodeID: nodeID))
+    /// Starts following the node live, wherever the hub is, and returns once it had its first contact (or at once,
+    /// its stored cache in the model, when not `untilFirstContact`). A node that cannot be reached is followed all the
+    /// same (it shows offline), so there is nothing to report.
+    func follow(_ nodeID: UInt64, untilFirstContact: Bool = true) async {
+        _ = try? await perform(FollowNode(nodeID: nodeID, untilFirstContact: untilFirstContact))
     }
 
     /// Refuses to answer from a model that could not take in the store's last change: the store holds something this

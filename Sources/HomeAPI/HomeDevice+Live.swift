@@ -15,8 +15,15 @@ extension HomeDevice {
     }
 
     /// The trait of the device's endpoint (the first part's, for a multipart device), once its node has been
-    /// followed and had its first contact; nil when the endpoint does not serve the trait's cluster.
-    public func liveTrait<T: Trait>(_ type: T.Type) async -> T? {
+    /// followed and had its first contact; nil when the endpoint does not serve the trait's cluster. Not
+    /// `waitingForFirstContact`, a trait the node's cache shows already (the hub's stored copy, until the node
+    /// reports) comes at once: a one-shot command then acts as soon as the node's session is up, whether its
+    /// subscription follows or not.
+    public func liveTrait<T: Trait>(_ type: T.Type, waitingForFirstContact: Bool = true) async -> T? {
+        if !waitingForFirstContact {
+            await context.follow(nodeID, untilFirstContact: false)
+            if let cached = TraitCollection(snapshot: endpointSnapshot())[type] { return cached }
+        }
         await context.follow(nodeID)
         return TraitCollection(snapshot: endpointSnapshot())[type]
     }

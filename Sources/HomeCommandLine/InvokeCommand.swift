@@ -94,7 +94,7 @@ enum InvokeCommand {
     )
 
     /// Opens the home, finds DEVICE, and sends it the operation `operation` makes for its node and endpoint, through
-    /// the hub, once its node had its first contact. What the hub refuses before sending (the endpoint lacks the
+    /// the hub, as soon as the node's session is up. What the hub refuses before sending (the endpoint lacks the
     /// cluster) is bad input; anything else the device or the hub answered exits 1 naming `what`.
     private static func send<Operation: HubOperation>(
         _ arguments: ParsedArguments, naming what: String,
@@ -109,7 +109,7 @@ enum InvokeCommand {
             } catch {
                 throw HomeError(.invalidArgument, error.description)
             }
-            await device.follow()
+            // The hub starts following the node and sends as soon as its session is up.
             return (device, try await home.hub.perform(built))
         } catch  where error.code == .failedPrecondition || error.code == .invalidArgument {
             throw .invalidInput("\(LiveCommands.label(device)): \(error.message)")

@@ -167,8 +167,8 @@ enum LiveCommands {
             run: { arguments throws(CommandLineError) in try await withTrait(arguments, body) })
     }
 
-    /// Finds DEVICE through the Home API and runs `body` on its endpoint's trait once its node has had its first
-    /// contact. An unknown device is bad input (exit 2), and so is a device whose endpoint does not serve the
+    /// Finds DEVICE through the Home API and runs `body` on its endpoint's trait, from the node's stored cache when it
+    /// has the trait (else once the node has had its first contact). An unknown device is bad input (exit 2), and so is a device whose endpoint does not serve the
     /// trait's cluster (its Descriptor ServerList says so before anything is sent); an unreachable node or a refused
     /// command exits 1 saying why.
     private static func withTrait<T: Trait>(
@@ -176,7 +176,9 @@ enum LiveCommands {
     ) async throws(CommandLineError) -> CommandOutput {
         let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
         let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
-        guard let trait = await device.liveTrait(T.self) else {
+        // A one-shot command: the stored cache says what the endpoint serves, and the command goes as soon as the
+        // node's session is up.
+        guard let trait = await device.liveTrait(T.self, waitingForFirstContact: false) else {
             let cluster = ClusterRegistry.standard.describe(cluster: T.Cluster.id)
             guard let served = device.servedClusters else {
                 return failure("\(label(device)) is unreachable: its clusters are not known yet")

@@ -34,13 +34,20 @@ final class LiveNodes: Sendable {
         self.settings = settings
     }
 
-    /// The node's connection, started on first use; returns once it is online or has failed its first attempt (or
-    /// after `HubEngineTiming.firstContact`), with the node's view in the model up to date.
+    /// The node's connection, started on first use, at once: a command on it acts as soon as its session is up
+    /// (`NodeConnection.sessionClient`), without waiting for the subscription.
     func connection(to nodeID: UInt64) async throws(HomeError) -> NodeConnection {
+        let connection = try await start(nodeID)
+        await refresh(nodeID, from: connection)
+        return connection
+    }
+
+    /// Follows the node live, and returns once it has had its first contact (its subscription's priming, or its first
+    /// failure), or after `HubEngineTiming.firstContact`.
+    func followUntilFirstContact(_ nodeID: UInt64) async throws(HomeError) {
         let connection = try await start(nodeID)
         await Self.waitAtMostFirstContact { try? await connection.connected() }
         await refresh(nodeID, from: connection)
-        return connection
     }
 
     /// Starts the hub's own node, which otherwise starts with the first connection.
@@ -197,13 +204,18 @@ final class LiveNodes: Sendable {
                 await reconcile(nodeID, from: view.cache)
             }
         case .events(let heard): events = heard
+        case .connectivity(.online):
+            // Each time the node is back, the store's endpoints follow its Descriptor as primed: the priming leaves
+            // out a Descriptor the cache already had (data version filters), and the store may be behind the cache
+            // (a hub that stopped between the two writes, a store written by an older build).
+            await reconcile(nodeID, from: view.cache)
         case .connectivity: break
         }
         model.nodeReported(nodeID, view: view, changed: changed, events: events)
     }
 
-    /// The node's Descriptor clusters changed (or were first heard): the store's endpoints, tags and devices follow
-    /// them, so a bridge's new bridged device appears (under its bridge's label for it), and one it dropped goes. A
+    /// The node's Descriptor clusters changed, were first heard, or the node is back online: the store's endpoints,
+    /// tags and devices follow them, so a bridge's new bridged device appears (under its bridge's label for it), and one it dropped goes. A
     /// cache that does not describe the whole node (a subscription to some paths only) changes nothing.
     private func reconcile(_ nodeID: UInt64, from cache: AttributeCache) async {
         guard let description = try? NodeInterview.describe(cache) else { return }

@@ -280,7 +280,10 @@ public actor Commissioner {
 
         case .interview(let operational):
             let client = client(operational.session)
-            let description = try await NodeInterview.interview(client)
+            let interview = try await NodeInterview.interview(client)
+            // The node's first attribute cache: a one-shot command right after this one knows what each endpoint
+            // serves without waiting for the live subscription.
+            await store.saveAttributeCaches([operational.enrolled.nodeID: interview.cache])
             // Other ecosystems' "connected apps" lists name us by our fabric's label: the home's name. Best effort:
             // a device that refuses a label is still commissioned.
             if let home = try? await store.structures().first?.name {
@@ -288,7 +291,7 @@ public actor Commissioner {
                     OperationalCredentialsCluster.Commands.UpdateFabricLabel(label: FabricLabel.of(home: home)),
                     endpoint: 0)
             }
-            return .interviewed(description)
+            return .interviewed(interview.description)
 
         case .finish, .fail:
             throw CommissioningFailure(.hubFailure, "internal error: \(action) is not a step")

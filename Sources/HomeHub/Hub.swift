@@ -109,7 +109,9 @@ public final class Hub: Sendable {
         // Over CASE, as the commissioner does (§5.5): it commits a fail-safe still armed when the process died before
         // sending it; a device that already had it answers NoFailSafe, which is as good.
         _ = try? await client.invoke(GeneralCommissioningCluster.Commands.CommissioningComplete(), endpoint: 0)
-        let description = try await NodeInterview.interview(client)
+        let interview = try await NodeInterview.interview(client)
+        let description = interview.description
+        await store.saveAttributeCaches([node.nodeID: interview.cache])
         let name = description.productName.isEmpty ? Commissioner.defaultDeviceName : description.productName
         let devices = try await store.finishCommissioning(
             node.nodeID, description: description, addresses: [address],

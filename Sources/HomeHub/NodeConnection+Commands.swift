@@ -3,19 +3,20 @@ import MatterDataModel
 import MatterInteraction
 import MatterTLV
 
-/// Commands and cached reads through the live connection: its session is reused, its cache answers.
+/// Commands and cached reads through the live connection: its session is reused (a command needs it, not the
+/// subscription), its cache answers.
 extension NodeConnection {
     /// What `toggle` sent.
     public enum ToggleCommand: Hashable, Sendable {
         case toggle, on, off
     }
 
-    /// Invokes a generated command that has a response command on `endpoint`, once the connection is online.
+    /// Invokes a generated command that has a response command on `endpoint`, once the node's session is up.
     public func invoke<Command: ClusterCommand>(
         _ command: Command, endpoint: UInt16
     ) async throws(NodeConnectionError) -> Command.Response
     where Command.Response: ClusterCommandResponse {
-        let client = try await onlineClient()
+        let client = try await sessionClient()
         do {
             return try await client.invoke(command, endpoint: endpoint, timeout: settings.responseTimeout)
         } catch {
@@ -23,10 +24,10 @@ extension NodeConnection {
         }
     }
 
-    /// Invokes a generated command the node answers with a status only on `endpoint`, once the connection is online.
+    /// Invokes a generated command the node answers with a status only on `endpoint`, once the node's session is up.
     public func invoke<Command: ClusterCommand>(_ command: Command, endpoint: UInt16) async throws(NodeConnectionError)
     where Command.Response == DefaultSuccess {
-        let client = try await onlineClient()
+        let client = try await sessionClient()
         do {
             _ = try await client.invoke(command, endpoint: endpoint, timeout: settings.responseTimeout)
         } catch {
@@ -34,12 +35,12 @@ extension NodeConnection {
         }
     }
 
-    /// Invokes a command given as its path and TLV fields (a command another process encoded), once the connection
-    /// is online; returns the response command, or nil when the node answered with a status only.
+    /// Invokes a command given as its path and TLV fields (a command another process encoded), once the node's
+    /// session is up; returns the response command, or nil when the node answered with a status only.
     public func invoke(
         endpoint: UInt16, cluster: UInt32, command: UInt32, fields: TLVValue, timedWindow: Duration?
     ) async throws(NodeConnectionError) -> CommandDataIB? {
-        let client = try await onlineClient()
+        let client = try await sessionClient()
         do {
             return try await client.invoke(
                 endpoint: endpoint, cluster: cluster, command: command, fields: fields, timedWindow: timedWindow,
@@ -49,12 +50,12 @@ extension NodeConnection {
         }
     }
 
-    /// Writes one attribute once the connection is online; returns the status the device gave it (a refusal, such
+    /// Writes one attribute once the node's session is up; returns the status the device gave it (a refusal, such
     /// as CONSTRAINT_ERROR, is the answer, not a failure; only an interaction that did not complete throws).
     public func write(
         _ value: TLVElement, endpoint: UInt16, cluster: UInt32, attribute: UInt32, timedWindow: Duration?
     ) async throws(NodeConnectionError) -> InteractionModelStatus {
-        let client = try await onlineClient()
+        let client = try await sessionClient()
         let path = AttributePathIB(endpoint: endpoint, cluster: cluster, attribute: attribute)
         do {
             let statuses = try await client.write(
@@ -67,12 +68,12 @@ extension NodeConnection {
         }
     }
 
-    /// Reads `paths` from the node now (not from the cache), once the connection is online: for what the subscription
+    /// Reads `paths` from the node now (not from the cache), once the node's session is up: for what the subscription
     /// does not carry, such as a list read across fabrics (`isFabricFiltered` false).
     public func read(
         _ paths: [AttributePathIB], isFabricFiltered: Bool
     ) async throws(NodeConnectionError) -> InteractionReport {
-        let client = try await onlineClient()
+        let client = try await sessionClient()
         do {
             return try await client.read(paths, isFabricFiltered: isFabricFiltered, timeout: settings.responseTimeout)
         } catch {
@@ -105,7 +106,6 @@ extension NodeConnection {
     /// the opposite of the cached OnOff value. Returns what it sent last.
     @discardableResult
     public func toggle(endpoint: UInt16) async throws(NodeConnectionError) -> ToggleCommand {
-        try await connected()
         if supports(OnOffCluster.Commands.Toggle.self, endpoint: endpoint) != false {
             do {
                 try await invoke(OnOffCluster.Commands.Toggle(), endpoint: endpoint)
@@ -124,12 +124,5 @@ extension NodeConnection {
         }
         try await invoke(OnOffCluster.Commands.On(), endpoint: endpoint)
         return .on
-    }
-
-    /// The client of the live session, waiting while the connection is being set up.
-    private func onlineClient() async throws(NodeConnectionError) -> InteractionClient {
-        try await connected()
-        guard let client else { throw .unreachable(nodeID: nodeID, reason: "no session") }
-        return client
     }
 }

@@ -44,6 +44,8 @@ public actor NodeConnection {
     private static let revisions = Atomic<UInt64>(0)
     private var observers: [UInt64: AsyncStream<Event>.Continuation] = [:]
     private var lastObserver: UInt64 = 0
+    /// Commands waiting for a session (`sessionClient`): told when an attempt has one, fails, or the connection stops.
+    private var sessionWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// What keeps the connection up now; each case holds what ends it on `stop()`.
     private enum Upkeep {
@@ -97,6 +99,7 @@ public actor NodeConnection {
         await dropSession()
         for observer in observers.values { observer.finish() }
         observers = [:]
+        wakeSessionWaiters()
     }
 
     /// The connection's events from now on, starting with the current state and, when the cache holds anything,
@@ -125,6 +128,32 @@ public actor NodeConnection {
             }
         }
         throw .stopped(nodeID: nodeID)
+    }
+
+    /// The client of a secure session to the node, for a one-shot command: it needs the session, not the
+    /// subscription. At once when there is one (a subscription that failed keeps the session it had just established;
+    /// the next attempt reuses it), else once the attempt under way has one; `.unreachable` when the node is offline
+    /// with no session, or the attempt fails before it has one.
+    func sessionClient() async throws(NodeConnectionError) -> InteractionClient {
+        while true {
+            if let client { return client }
+            switch upkeep {
+            case .stopped: throw .stopped(nodeID: nodeID)
+            case .waiting:
+                if case .offline(_, let reason) = state { throw .unreachable(nodeID: nodeID, reason: reason) }
+                throw .unreachable(nodeID: nodeID, reason: "no session")
+            case .notStarted: start()
+            case .attempting, .following: break
+            }
+            await withCheckedContinuation { sessionWaiters.append($0) }
+        }
+    }
+
+    /// Lets every waiting command look again: a session came up, or an attempt ended without one.
+    private func wakeSessionWaiters() {
+        let waiters = sessionWaiters
+        sessionWaiters = []
+        for waiter in waiters { waiter.resume() }
     }
 
     // MARK: Keeping the subscription alive
@@ -167,8 +196,10 @@ public actor NodeConnection {
         deliver: @escaping @Sendable (SubscriptionUpdate) async -> Void
     ) async throws -> Subscription {
         let current: NodeSession
+        let established: Bool
         if let session {
             current = session
+            established = false
         } else {
             current = try await establishSession()
             guard !Task.isCancelled else {
@@ -176,10 +207,13 @@ public actor NodeConnection {
                 throw CancellationError()
             }
             session = current
+            established = true
         }
         let client = InteractionClient(
             transport: transport, session: current.session, peerParameters: current.peerParameters, router: router)
         self.client = client
+        // Commands act as soon as the session is up, while the subscription is being set up.
+        wakeSessionWaiters()
         // Data version filters let the node leave out the clusters that did not change since the last subscription.
         // KeepSubscriptions false (Matter Core §8.5.1): the hub is the node's one subscriber on this fabric, so the
         // node drops every earlier subscription of ours: those of a hub process that died without closing its
@@ -194,7 +228,10 @@ public actor NodeConnection {
         do {
             return try await client.subscribe(request, timeout: settings.responseTimeout, deliver: deliver)
         } catch {
-            if error.status == nil { await dropSession() }
+            // A session established for this attempt is one the node knows: an exchange that went unanswered lost
+            // its messages (a lossy link), and a command may be using the session. One kept from before may be one
+            // the node forgot (it rebooted): the next attempt starts with a new one.
+            if error.status == nil && !established { await dropSession() }
             throw error
         }
     }
@@ -222,6 +259,7 @@ public actor NodeConnection {
     /// Offline, and the next attempt after the backoff's delay.
     private func retry(after reason: String) {
         becomeOffline(reason)
+        defer { wakeSessionWaiters() }
         var random = SystemRandomNumberGenerator()
         var timer = DeadlineTimer()
         timer.arm(

@@ -13,9 +13,16 @@ public enum NodeInterview {
         AttributePathIB(cluster: DescriptorCluster.id.rawValue),
     ]
 
+    /// What an interview learned: the node described, and the attributes it was described from (the first of the
+    /// node's attribute cache, so a command right after commissioning knows what each endpoint serves).
+    public struct Result: Sendable {
+        public let description: NodeDescription
+        public let cache: AttributeCache
+    }
+
     public static func interview(
         _ client: InteractionClient, timeout: Duration = HubTiming.interactionResponse
-    ) async throws(NodeInterviewError) -> NodeDescription {
+    ) async throws(NodeInterviewError) -> Result {
         var cache = AttributeCache()
         do {
             let request = SubscribeRequestMessage(
@@ -33,7 +40,7 @@ public enum NodeInterview {
         } catch {
             throw .interaction(error)
         }
-        return try describe(cache)
+        return Result(description: try describe(cache), cache: cache)
     }
 
     /// The node as the cached Basic Information and Descriptor attributes (and bridged devices' labels, when the

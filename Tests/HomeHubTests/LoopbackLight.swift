@@ -119,6 +119,8 @@ actor LoopbackLight {
     private var server: InteractionServer<LightDataModel>
     private var sessions: [SessionHandle] = []
     private var isPoweredOn = true
+    /// Records subscription requests and answers none (a device whose answers are lost), while it answers the rest.
+    private var ignoresSubscriptions = false
     private let sessionIDBase: UInt16
     private var sessionCount: UInt16 = 0
     private var tasks: [Task<Void, Never>] = []
@@ -199,6 +201,11 @@ actor LoopbackLight {
 
     var model: LightDataModel { server.provider }
 
+    /// Subscription requests go unanswered from now on; commands and reads are answered.
+    func ignoreSubscriptions() {
+        ignoresSubscriptions = true
+    }
+
     /// Silent from now on: no reports, no answers, no new sessions.
     func powerOff() {
         isPoweredOn = false
@@ -225,6 +232,7 @@ actor LoopbackLight {
             let request = try? SubscribeRequestMessage(payload: message.payload)
         {
             subscribeRequests.append(request)
+            if ignoresSubscriptions { return }
         }
         let before = server.provider
         await execute(

@@ -52,6 +52,46 @@ import Testing
         await fixture.stop([connection], [light])
     }
 
+    /// A one-shot command needs the session, not the subscription: with a node whose subscription never gets an
+    /// answer, a command goes through on the session as soon as it is up, and again after the subscription has given
+    /// up, which leaves that session in place (one establishment).
+    @Test func aCommandActsOnTheSessionWhileTheSubscriptionFails() async throws {
+        let network = ClockedNetwork(clock: ManualClock(), seed: 3)
+        let clock = network.clock
+        let fixture = try LiveConnectionFixture(network: network)
+        let light = try LoopbackLight(network: network)
+        await light.ignoreSubscriptions()
+        await light.start()
+        let connection = await fixture.connect(to: light, maxInterval: 5)
+        let feed = ConnectivityFeed(await connection.events().makeAsyncIterator())
+        let on = await drive(clock) { () -> Bool in
+            (try? await connection.invoke(OnOffCluster.Commands.On(), endpoint: 1)) != nil
+        }
+        #expect(on?.value == true)
+        #expect(await light.model.isOn)
+        #expect(await connection.state == .connecting, "the subscription is still waiting for its answer")
+
+        // The subscription gives up (the fixture's response timeout): offline, the session kept.
+        let offline = await drive(clock) { () -> NodeConnection.State? in
+            while let state = await feed.nextConnectivity() {
+                if case .offline = state { return state }
+            }
+            return nil
+        }
+        guard case .offline? = offline?.value else {
+            Issue.record("expected offline, got \(String(describing: offline))")
+            return
+        }
+        let off = await drive(clock) { () -> Bool in
+            (try? await connection.invoke(OnOffCluster.Commands.Off(), endpoint: 1)) != nil
+        }
+        #expect(off?.value == true)
+        #expect(await light.model.isOn == false)
+        #expect(await fixture.establishments.values == [1])
+        #expect(await light.subscribeRequests.count == 1)
+        await fixture.stop([connection], [light])
+    }
+
     /// A fifth of the datagrams lost, both ways: MRP's retransmissions, on virtual time, still bring the node
     /// online and its change through.
     @Test func aLossyNetworkStillBringsTheNodeOnlineAndItsChangesThrough() async throws {

@@ -66,7 +66,7 @@ import Testing
             try await exchange.send(SubscribeResponseMessage(subscriptionID: 9, maxInterval: 60))
             await exchange.close()
         }
-        #expect(try await NodeInterview.interview(device.client) == Self.expected)
+        #expect(try await NodeInterview.interview(device.client).description == Self.expected)
         #expect(await requests.values == [InteractionModelOpcode.subscribeRequest.rawValue])
         #expect(await device.client.subscriptions.isEmpty)
         await device.stop()
@@ -96,7 +96,7 @@ import Testing
             }
             await exchange.close()
         }
-        #expect(try await NodeInterview.interview(device.client) == Self.expected)
+        #expect(try await NodeInterview.interview(device.client).description == Self.expected)
         #expect(
             await requests.values == [
                 InteractionModelOpcode.subscribeRequest.rawValue, InteractionModelOpcode.readRequest.rawValue,

@@ -120,6 +120,11 @@ struct VirtualDeviceTests {
             let fixture = try await LoopbackFixture.start(in: directory)
             let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
+            // Commissioning stored what its interview read: a command right after it knows what each endpoint serves.
+            let interviewed = try #require(await hub.store.attributeCache(of: result.nodeID))
+            #expect(
+                try interviewed.value(DescriptorCluster.Attributes.serverList, endpoint: 1)?.contains(OnOffCluster.id)
+                    == true)
             let first = NodeConnections(hub: hub, interfaces: [])
             try await first.connection(to: result.nodeID).connected()
             let live = try await first.connection(to: result.nodeID).cache
@@ -150,6 +155,11 @@ struct VirtualDeviceTests {
             let fixture = try await LoopbackFixture.start(in: directory)
             let hub = try await Hub(statePath: fixture.hubPath)
             let result = try await fixture.commission(hub: hub)
+            // Commissioning stored what its interview read: a command right after it knows what each endpoint serves.
+            let interviewed = try #require(await hub.store.attributeCache(of: result.nodeID))
+            #expect(
+                try interviewed.value(DescriptorCluster.Attributes.serverList, endpoint: 1)?.contains(OnOffCluster.id)
+                    == true)
             let first = NodeConnections(hub: hub, interfaces: [])
             try await first.connection(to: result.nodeID).connected()
             #expect(await fixture.device.subscriptionCount == 1)
