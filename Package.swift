@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "MatterFuzzing", dependencies: [
             "HTTPWebSocket",
             "MatterTLV", "MatterOnboarding", "MatterMessaging", "MatterCertificates", "MatterDiscovery", "MatterInteraction",
-            "MatterSecureChannel", "MatterCrypto", "MatterNode", "MatterDevice", "HubWire", "MatterServer",
+            "MatterSecureChannel", "MatterCrypto", "MatterNode", "MatterDevice", "HubWire", "HomeEngine", "MatterServer",
         ]),
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),

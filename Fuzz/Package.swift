@@ -6,7 +6,7 @@ import PackageDescription
 let entries = [
     "FuzzTLV", "FuzzOnboarding", "FuzzMessage", "FuzzCertificates", "FuzzDNS", "FuzzInteraction", "FuzzPASE",
     "FuzzCASE", "FuzzMDNSResponder", "FuzzInteractionServer", "FuzzHubProtocol", "FuzzHTTPRequest", "FuzzWebSocket",
-    "FuzzMatterServerRequest",
+    "FuzzMatterServerRequest", "FuzzHubOperations",
 ]
 
 let package = Package(

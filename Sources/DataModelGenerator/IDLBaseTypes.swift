@@ -13,6 +13,36 @@ enum IDLBaseTypes {
         return swift
     }
 
+    /// An integer type's `IntegerLimit` literal: its width, or the range the specification gives it (§7.18.2:
+    /// `percent` 0 to 100, `percent100ths` 0 to 10000); nil for a type that is no integer or takes any 64-bit value.
+    static func limit(_ name: String) -> String? {
+        switch name.lowercased() {
+        case "percent": return ".range(0...100)"
+        case "percent100ths": return ".range(0...10000)"
+        default: break
+        }
+        let lowered = name.lowercased()
+        // intNu, intNs, enumN and bitmapN say their width; other integer types have their Swift type's.
+        for (prefix, suffix, signed) in [
+            ("int", "u", false), ("int", "s", true), ("enum", "", false), ("bitmap", "", false),
+        ]
+        where lowered.hasPrefix(prefix) && lowered.hasSuffix(suffix) {
+            let digits = lowered.dropFirst(prefix.count).dropLast(suffix.count)
+            guard let bits = Int(digits) else { continue }
+            return bits >= 64 ? nil : signed ? ".signed(bits: \(bits))" : ".unsigned(bits: \(bits))"
+        }
+        switch table[lowered] {
+        case "UInt8"?: return ".unsigned(bits: 8)"
+        case "UInt16"?: return ".unsigned(bits: 16)"
+        case "UInt32"?, "ClusterID"?, "AttributeID"?, "CommandID"?, "EventID"?, "DeviceTypeID"?:
+            return ".unsigned(bits: 32)"
+        case "Int8"?: return ".signed(bits: 8)"
+        case "Int16"?: return ".signed(bits: 16)"
+        case "Int32"?: return ".signed(bits: 32)"
+        default: return nil
+        }
+    }
+
     private static let table: [String: String] = [
         "boolean": "Bool",
         "int8u": "UInt8", "int16u": "UInt16", "int24u": "UInt32", "int32u": "UInt32",

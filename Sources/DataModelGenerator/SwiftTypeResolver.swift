@@ -56,8 +56,35 @@ struct SwiftTypeResolver {
     /// A field as a `FieldInfo` literal: its tag, its IDL name and how it is written in TLV (a struct with its own
     /// fields, which Matter never nests in itself).
     func fieldInfo(_ field: IDLField, in cluster: IDLCluster?) throws(GeneratorError) -> String {
-        let flags = (field.isNullable ? ", nullable: true" : "") + (field.isOptional ? ", optional: true" : "")
+        let flags =
+            (field.isNullable ? ", nullable: true" : "") + (field.isOptional ? ", optional: true" : "")
+            + (try limit(of: field, in: cluster).map { ", limit: \($0)" } ?? "")
         return "FieldInfo(\(field.id), \"\(field.name)\", \(try kind(of: field, in: cluster))\(flags))"
+    }
+
+    /// What an integer field may hold, as an `IntegerLimit` literal: a base type's width or range, a generated
+    /// enum's values, a bitmap's width and known bits; nil for a field that is no integer (or any 64-bit one).
+    private func limit(of field: IDLField, in cluster: IDLCluster?) throws(GeneratorError) -> String? {
+        let resolution = try resolve(field.type.name, in: cluster, line: field.line)
+        let constants: (enums: [IDLConstants], bitmaps: [IDLConstants])
+        switch resolution {
+        case .builtin: return IDLBaseTypes.limit(field.type.name)
+        case .clusterType: constants = (cluster?.enums ?? [], cluster?.bitmaps ?? [])
+        case .globalType: constants = (file.enums, file.bitmaps)
+        }
+        if constants.enums.contains(where: { $0.name == field.type.name }) {
+            return ".enumeration(\(swiftName(resolution, in: cluster)).self)"
+        }
+        guard let bitmap = constants.bitmaps.first(where: { $0.name == field.type.name }) else { return nil }
+        let bits: Int
+        switch IDLBaseTypes.integerType(bitmap.baseType) {
+        case "UInt8"?: bits = 8
+        case "UInt16"?: bits = 16
+        case "UInt32"?: bits = bitmap.baseType.lowercased() == "bitmap24" ? 24 : 32
+        default: return nil
+        }
+        let mask = bitmap.entries.reduce(UInt64(0)) { $0 | $1.value }
+        return ".bitmap(bits: \(bits), mask: 0x\(String(mask, radix: 16, uppercase: true)))"
     }
 
     /// A writable attribute as a `WritableAttribute` literal: how its value is written in TLV, and whether the
@@ -66,6 +93,7 @@ struct SwiftTypeResolver {
         let flags =
             (attribute.field.isNullable ? ", nullable: true" : "")
             + (attribute.requiresTimedWrite ? ", timed: true" : "")
+            + (try limit(of: attribute.field, in: cluster).map { ", limit: \($0)" } ?? "")
         return "WritableAttribute(\(try kind(of: attribute.field, in: cluster))\(flags))"
     }
 

@@ -49,6 +49,9 @@ struct DeviceDetails {
                     + (tags.isEmpty ? "" : " [\(SemanticTagText.list(tags))]"))
             for (cluster, paths) in clusters(of: endpoint) {
                 lines.append("  " + clusterName(cluster))
+                // What `home invoke DEVICE Cluster.Command` takes here.
+                let commands = commandNames(of: cluster, on: endpoint)
+                if !commands.isEmpty { lines.append("    Commands: " + commands.joined(separator: ", ")) }
                 for path in paths {
                     let value =
                         cache.value(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute).map(
@@ -89,6 +92,11 @@ struct DeviceDetails {
                                                     .array(
                                                         paths.map { attributeJSON($0, of: cluster) })
                                                 ),
+                                                (
+                                                    "commands",
+                                                    .array(
+                                                        commandNames(of: cluster, on: endpoint).map(JSONValue.string))
+                                                ),
                                             ])
                                         })
                                 ),
@@ -128,6 +136,14 @@ struct DeviceDetails {
         return Dictionary(grouping: paths) { ClusterID(rawValue: $0.cluster) }.sorted { $0.key < $1.key }.map {
             ($0.key, $0.value)
         }
+    }
+
+    /// The commands the cluster accepts on the endpoint (its cached AcceptedCommandList), by the data model's names
+    /// (or IDs for what it lacks), in ID order.
+    private func commandNames(of cluster: ClusterID, on endpoint: UInt16) -> [String] {
+        let accepted = AttributeDefinition<[CommandID]>(cluster: cluster, id: 0xFFF9, name: "AcceptedCommandList")
+        guard let commands = try? cache.value(accepted, endpoint: endpoint) else { return [] }
+        return commands.sorted().map { registry[cluster]?.acceptedCommands[$0] ?? $0.description }
     }
 
     /// "OnOff (0x0006)", or the bare ID of a cluster the registry lacks.

@@ -34,13 +34,13 @@ enum InvokeCommand {
             let payload = try fields(arguments.repeatedArguments["FIELD=VALUE"] ?? [], of: command)
             // Checked before the home is opened: a bad field is bad input whatever the device.
             do throws(MatterServerPayload.Invalid) {
-                _ = try command.invocation(nodeID: 0, endpoint: 0, payload: payload)
+                _ = try command.invocation(nodeID: 0, endpoint: 0, payload: payload, knownValuesOnly: true)
             } catch {
                 throw .invalidInput(error.description)
             }
             let (device, reply) = try await send(arguments, naming: command.name) {
                 nodeID, endpoint throws(MatterServerPayload.Invalid) in
-                try command.invocation(nodeID: nodeID, endpoint: endpoint, payload: payload)
+                try command.invocation(nodeID: nodeID, endpoint: endpoint, payload: payload, knownValuesOnly: true)
             }
             let response = command.response(command: reply.command, fields: reply.fields)
             if arguments.flags.contains("json") { return .success((response ?? .null).rendered + "\n") }
@@ -66,23 +66,20 @@ enum InvokeCommand {
         ],
         options: [HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
-            let text = arguments.argument("ATTRIBUTE")
-            guard let attribute = AttributeName(text) else {
-                throw .invalidInput(
-                    "unknown attribute '\(text)': write Cluster.Attribute, e.g. LevelControl.OnLevel")
-            }
+            let attribute = try AttributeName.resolving(
+                arguments.argument("ATTRIBUTE"), example: "LevelControl.OnLevel")
             let value = argument(arguments.argument("VALUE"))
             let write: NamedAttributeWrite
             do throws(MatterServerPayload.Invalid) {
                 write = try NamedAttributeWrite(cluster: attribute.cluster, attribute: attribute.attribute)
                 // Checked before the home is opened: a bad value is bad input whatever the device.
-                _ = try write.write(nodeID: 0, endpoint: 0, value: value)
+                _ = try write.write(nodeID: 0, endpoint: 0, value: value, knownValuesOnly: true)
             } catch {
                 throw .invalidInput(error.description)
             }
             let (device, status) = try await send(arguments, naming: write.name) {
                 nodeID, endpoint throws(MatterServerPayload.Invalid) in
-                try write.write(nodeID: nodeID, endpoint: endpoint, value: value)
+                try write.write(nodeID: nodeID, endpoint: endpoint, value: value, knownValuesOnly: true)
             }
             guard status == InteractionModelStatus.success.rawValue else {
                 throw .failed(
@@ -135,7 +132,10 @@ enum InvokeCommand {
                 $0.name.caseInsensitiveCompare(parts[0]) == .orderedSame
             })
         else {
-            throw .invalidInput("unknown cluster '\(parts[0])' in '\(text)': write Cluster.Command, e.g. OnOff.Toggle")
+            throw .invalidInput(
+                "unknown cluster '\(parts[0])' in '\(text)'"
+                    + NearMiss.suggestion(for: String(parts[0]), among: MatterClusters.all.map(\.name))
+                    + ": write Cluster.Command, e.g. OnOff.Toggle")
         }
         do throws(MatterServerPayload.Invalid) {
             return try NamedCommand(String(parts[1]), of: cluster)

@@ -63,12 +63,8 @@ enum LiveCommands {
         ],
         options: [HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
-            let text = arguments.argument("ATTRIBUTE")
-            guard let name = AttributeName(text) else {
-                throw .invalidInput(
-                    "unknown attribute '\(text)': write Cluster.Attribute, e.g. OnOff.OnOff or BasicInformation.VendorName"
-                )
-            }
+            let name = try AttributeName.resolving(
+                arguments.argument("ATTRIBUTE"), example: "OnOff.OnOff or BasicInformation.VendorName")
             let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
             let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
             await device.follow()

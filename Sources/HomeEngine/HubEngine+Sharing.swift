@@ -6,9 +6,6 @@ import MatterCrypto
 import MatterDataModel
 import MatterInteraction
 
-/// Sharing a device with another ecosystem, over the hub's live session to the node: what its operations
-/// (`OpenCommissioningWindow`, `ReadFabrics`, …) share. Whoever may add devices to the device's structure may share
-/// it.
 /// A device being shared: its node, what its window's code carries, and how messages name it.
 public struct SharedDevice: Codable, Sendable, Hashable {
     public let nodeID: UInt64
@@ -28,6 +25,9 @@ public struct SharedDevice: Codable, Sendable, Hashable {
     }
 }
 
+/// Sharing a device with another ecosystem, over the hub's live session to the node: what its operations
+/// (`OpenCommissioningWindow`, `ReadFabrics`, …) share. Whoever may add devices to the device's structure may share
+/// it.
 extension HubEngine {
     /// Read across fabrics (not fabric-filtered), in index order, this hub's marked.
     func fabrics(_ device: SharedDevice) async throws(HomeError) -> [DeviceFabric] {
@@ -77,15 +77,9 @@ extension HubEngine {
         return HomeError(error, command: command)
     }
 
-    /// The node's live connection, online.
+    /// The node's live connection: what is sent on it goes as soon as its session is up.
     func online(_ device: SharedDevice) async throws(HomeError) -> NodeConnection {
-        let connection = try await live.connection(to: device.nodeID)
-        do {
-            try await connection.connected()
-        } catch {
-            throw HomeError(error, command: "connect")
-        }
-        return connection
+        try await live.connection(to: device.nodeID)
     }
 
     /// The node's live connection, once its root endpoint is known to serve Administrator Commissioning.

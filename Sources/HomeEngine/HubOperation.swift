@@ -5,7 +5,8 @@ import HubWire
 /// One thing a hub does for whoever asks (a rename, an invoke, a step of adding a device): its arguments are the
 /// type's stored properties, `Reply` what it answers, `access` who may ask. This process's own `Home` runs it on its
 /// engine; a client sends it over the hub's socket by `name`, and the hub runs it the same way (`HubOperations`).
-/// Reads are not operations: they come from the model, which a client mirrors.
+/// The home itself is read from the model, which a client mirrors; what the model does not hold (the hub's status, a
+/// node's fabrics) is read by an operation.
 ///
 /// A new operation is a type conforming here, in a file of its own under `Operations/`, and its line in
 /// `HubOperations.all`.

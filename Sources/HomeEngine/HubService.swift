@@ -132,7 +132,9 @@ public final class HubService: Sendable {
                     } catch {
                         request = .failure(error)
                     }
-                    say.yield("client \(Self.describe(connection.peer)): \((try? request.get())?.summary ?? operation)")
+                    // An operation this hub does not have is named as the client sent it, cut short.
+                    let summary = (try? request.get())?.summary ?? String(operation.prefix(64))
+                    say.yield("client \(Self.describe(connection.peer)): \(summary)")
                     Task { await self.answer(request, number: number, on: connection) }
                 }
             }

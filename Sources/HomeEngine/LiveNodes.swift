@@ -19,6 +19,8 @@ final class LiveNodes: Sendable {
         var feeds: [UInt64: Feed] = [:]
         /// Starts the connection of each node the home gains, while every node is followed.
         var follower: Task<Void, Never>?
+        /// The nodes whose store endpoints were reconciled with their cache at their first contact in this process.
+        var reconciledAtFirstContact: Set<UInt64> = []
     }
 
     private let hub: Hub
@@ -122,7 +124,8 @@ final class LiveNodes: Sendable {
     /// Stops following one node (it is leaving the home) and drops what was known of it.
     func forget(_ nodeID: UInt64) async {
         let (connections, feed) = state.withLock { state in
-            (state.connections, state.feeds.removeValue(forKey: nodeID))
+            state.reconciledAtFirstContact.remove(nodeID)
+            return (state.connections, state.feeds.removeValue(forKey: nodeID))
         }
         feed?.close()
         await connections?.stop(nodeID)
@@ -205,17 +208,20 @@ final class LiveNodes: Sendable {
             }
         case .events(let heard): events = heard
         case .connectivity(.online):
-            // Each time the node is back, the store's endpoints follow its Descriptor as primed: the priming leaves
-            // out a Descriptor the cache already had (data version filters), and the store may be behind the cache
-            // (a hub that stopped between the two writes, a store written by an older build).
-            await reconcile(nodeID, from: view.cache)
+            // At the node's first contact in this process, the store's endpoints follow its Descriptor as primed:
+            // the priming leaves out a Descriptor the cache already had (data version filters), and the store may be
+            // behind the cache (a hub that stopped between the two writes, a store written by an older build).
+            // Later changes of the Descriptor come as reports.
+            if state.withLock({ $0.reconciledAtFirstContact.insert(nodeID).inserted }) {
+                await reconcile(nodeID, from: view.cache)
+            }
         case .connectivity: break
         }
         model.nodeReported(nodeID, view: view, changed: changed, events: events)
     }
 
-    /// The node's Descriptor clusters changed, were first heard, or the node is back online: the store's endpoints,
-    /// tags and devices follow them, so a bridge's new bridged device appears (under its bridge's label for it), and one it dropped goes. A
+    /// The node's Descriptor clusters changed, were first heard, or the node had its first contact: the store's
+    /// endpoints, tags and devices follow them, so a bridge's new bridged device appears (under its bridge's label for it), and one it dropped goes. A
     /// cache that does not describe the whole node (a subscription to some paths only) changes nothing.
     private func reconcile(_ nodeID: UInt64, from cache: AttributeCache) async {
         guard let description = try? NodeInterview.describe(cache) else { return }

@@ -103,7 +103,8 @@ extension NodeConnection {
 
     /// Toggles the OnOff cluster on `endpoint`: the Toggle command, unless the cached AcceptedCommandList lacks it
     /// or the node refuses it with UNSUPPORTED_COMMAND (CircuitMatter lists Toggle yet refuses it); then On or Off,
-    /// the opposite of the cached OnOff value. Returns what it sent last.
+    /// the opposite of the OnOff value its subscription reports (waited for: a stored value may be stale). Returns
+    /// what it sent last.
     @discardableResult
     public func toggle(endpoint: UInt16) async throws(NodeConnectionError) -> ToggleCommand {
         if supports(OnOffCluster.Commands.Toggle.self, endpoint: endpoint) != false {
@@ -114,6 +115,7 @@ extension NodeConnection {
                 // Fall back below.
             }
         }
+        try await connected()
         let onOff = OnOffCluster.Attributes.onOff
         guard let isOn = try value(onOff, endpoint: endpoint) else {
             throw .missingAttribute(onOff.qualifiedName, endpoint: endpoint)

@@ -44,8 +44,10 @@ public actor NodeConnection {
     private static let revisions = Atomic<UInt64>(0)
     private var observers: [UInt64: AsyncStream<Event>.Continuation] = [:]
     private var lastObserver: UInt64 = 0
-    /// Commands waiting for a session (`sessionClient`): told when an attempt has one, fails, or the connection stops.
-    private var sessionWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Commands waiting for a session (`sessionClient`), by number: told when an attempt has one, fails, or the
+    /// connection stops, or when the command's task is cancelled.
+    private var sessionWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    private var lastSessionWaiter: UInt64 = 0
 
     /// What keeps the connection up now; each case holds what ends it on `stop()`.
     private enum Upkeep {
@@ -133,10 +135,13 @@ public actor NodeConnection {
     /// The client of a secure session to the node, for a one-shot command: it needs the session, not the
     /// subscription. At once when there is one (a subscription that failed keeps the session it had just established;
     /// the next attempt reuses it), else once the attempt under way has one; `.unreachable` when the node is offline
-    /// with no session, or the attempt fails before it has one.
+    /// with no session, or the attempt fails before it has one (or the caller's task is cancelled first).
     func sessionClient() async throws(NodeConnectionError) -> InteractionClient {
         while true {
             if let client { return client }
+            if Task.isCancelled {
+                throw .unreachable(nodeID: nodeID, reason: "the command was cancelled before the node's session was up")
+            }
             switch upkeep {
             case .stopped: throw .stopped(nodeID: nodeID)
             case .waiting:
@@ -145,15 +150,26 @@ public actor NodeConnection {
             case .notStarted: start()
             case .attempting, .following: break
             }
-            await withCheckedContinuation { sessionWaiters.append($0) }
+            lastSessionWaiter += 1
+            let waiter = lastSessionWaiter
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { sessionWaiters[waiter] = $0 }
+            } onCancel: {
+                Task { await self.wakeSessionWaiter(waiter) }
+            }
         }
     }
 
     /// Lets every waiting command look again: a session came up, or an attempt ended without one.
     private func wakeSessionWaiters() {
         let waiters = sessionWaiters
-        sessionWaiters = []
-        for waiter in waiters { waiter.resume() }
+        sessionWaiters = [:]
+        for waiter in waiters.values { waiter.resume() }
+    }
+
+    /// Lets one waiting command look again (its task was cancelled); nothing when it was woken already.
+    private func wakeSessionWaiter(_ waiter: UInt64) {
+        sessionWaiters.removeValue(forKey: waiter)?.resume()
     }
 
     // MARK: Keeping the subscription alive
@@ -190,8 +206,8 @@ public actor NodeConnection {
     }
 
     /// Establishes a session when there is none and subscribes (to every attribute of the node by default); `deliver`
-    /// hears the subscription's updates. A failure below the Interaction Model drops the session: the next attempt
-    /// starts with a new one.
+    /// hears the subscription's updates. A failure below the Interaction Model on a session kept from before drops it:
+    /// the next attempt starts with a new one.
     private func subscribe(
         deliver: @escaping @Sendable (SubscriptionUpdate) async -> Void
     ) async throws -> Subscription {

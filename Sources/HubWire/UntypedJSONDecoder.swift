@@ -24,7 +24,7 @@ struct UntypedJSONDecoder: Decoder {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from value: UntypedJSON, at path: [any CodingKey]) throws -> T {
-        if let same = value as? T { return same }
+        if T.self == UntypedJSON.self, let same = value as? T { return same }
         return try T(from: UntypedJSONDecoder(value: value, codingPath: path))
     }
 
@@ -64,7 +64,7 @@ struct UntypedJSONDecoder: Decoder {
         }
 
         func superDecoder() throws -> any Decoder {
-            UntypedJSONDecoder(value: .object(members), codingPath: codingPath)
+            UntypedJSONDecoder(value: members["super"] ?? .null, codingPath: codingPath + [SuperKey()])
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder {
@@ -86,42 +86,56 @@ struct UntypedJSONDecoder: Decoder {
 
         private var indexKey: IndexKey { IndexKey(index: currentIndex) }
 
-        private mutating func next() throws -> (UntypedJSON, [any CodingKey]) {
+        /// The current element and its path; the index moves on only once `read` has succeeded, as `JSONDecoder`'s
+        /// does, so a failed `try?` can be followed by another try at the same element.
+        private mutating func next<Result>(
+            _ read: (UntypedJSON, [any CodingKey]) throws -> Result
+        ) throws -> Result {
             guard !isAtEnd else {
                 throw DecodingError.valueNotFound(
                     UntypedJSON.self, .init(codingPath: codingPath + [indexKey], debugDescription: "past the end"))
             }
-            defer { currentIndex += 1 }
-            return (items[currentIndex], codingPath + [indexKey])
+            let result = try read(items[currentIndex], codingPath + [indexKey])
+            currentIndex += 1
+            return result
         }
 
         mutating func decodeNil() throws -> Bool {
-            guard !isAtEnd, items[currentIndex] == .null else { return false }
+            guard !isAtEnd else {
+                throw DecodingError.valueNotFound(
+                    UntypedJSON.self, .init(codingPath: codingPath + [indexKey], debugDescription: "past the end"))
+            }
+            guard items[currentIndex] == .null else { return false }
             currentIndex += 1
             return true
         }
 
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            let (value, path) = try next()
-            return try UntypedJSONDecoder.decode(type, from: value, at: path)
+            try next { value, path in try UntypedJSONDecoder.decode(type, from: value, at: path) }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy type: NestedKey.Type
         ) throws -> KeyedDecodingContainer<NestedKey> {
-            let (value, path) = try next()
-            return try UntypedJSONDecoder(value: value, codingPath: path).container(keyedBy: type)
+            try next { value, path in try UntypedJSONDecoder(value: value, codingPath: path).container(keyedBy: type) }
         }
 
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            let (value, path) = try next()
-            return try UntypedJSONDecoder(value: value, codingPath: path).unkeyedContainer()
+            try next { value, path in try UntypedJSONDecoder(value: value, codingPath: path).unkeyedContainer() }
         }
 
         mutating func superDecoder() throws -> any Decoder {
-            let (value, path) = try next()
-            return UntypedJSONDecoder(value: value, codingPath: path)
+            try next { value, path in UntypedJSONDecoder(value: value, codingPath: path) }
         }
+    }
+
+    /// The key `JSONDecoder` gives a keyed container's super decoder.
+    private struct SuperKey: CodingKey {
+        var stringValue: String { "super" }
+        var intValue: Int? { nil }
+        init() {}
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { nil }
     }
 
     private struct IndexKey: CodingKey {
@@ -162,7 +176,14 @@ struct UntypedJSONDecoder: Decoder {
             }
         }
 
-        func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
+        func decode(_ type: Float.Type) throws -> Float {
+            let double = try decode(Double.self)
+            guard
+                let float = Float(exactly: double)
+                    ?? (abs(double) <= Double(Float.greatestFiniteMagnitude) ? Float(double) : nil)
+            else { throw mismatch(type) }
+            return float
+        }
 
         /// An integer of `type`, when the value is one that fits it exactly.
         private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {

@@ -1,4 +1,5 @@
 import HTTPWebSocket
+@_spi(Fuzzing) import HomeEngine
 @_spi(Fuzzing) import HubWire
 import MatterCertificates
 import MatterCrypto
@@ -27,6 +28,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
     case mdnsResponder = "FuzzMDNSResponder"
     case interactionServer = "FuzzInteractionServer"
     case hubProtocol = "FuzzHubProtocol"
+    case hubOperations = "FuzzHubOperations"
     case httpRequest = "FuzzHTTPRequest"
     case webSocket = "FuzzWebSocket"
     case matterServerRequest = "FuzzMatterServerRequest"
@@ -44,6 +46,7 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
         case .mdnsResponder: Self.mdnsResponder(bytes)
         case .interactionServer: Self.interactionServer(bytes)
         case .hubProtocol: HubProtocolFuzzing.take(bytes)
+        case .hubOperations: HubOperationsFuzzing.take(bytes)
         case .httpRequest: Self.httpRequest(bytes)
         case .webSocket: Self.webSocket(bytes)
         case .matterServerRequest: MatterServerRequestFuzzing.take(bytes)

@@ -23,9 +23,11 @@ package enum MatterServerPayload {
 
     /// A command's fields as a TLV structure. Every field the command requires must be there (the clients send
     /// defaults too); an optional one may be left out, a nullable one may be null; a name the command does not have
-    /// is refused, so a misspelt field is not silently dropped.
+    /// is refused, so a misspelt field is not silently dropped. An integer must fit its field (`IntegerLimit`); an
+    /// enum's value may be given by name; with `knownValuesOnly`, an enum value or bitmap bit the data model does not
+    /// know is refused too (what the terminal wants; a Matter-server client may know a newer specification).
     package static func encode(
-        _ payload: [String: UntypedJSON], fields: [FieldInfo], keys: Keys = .names
+        _ payload: [String: UntypedJSON], fields: [FieldInfo], keys: Keys = .names, knownValuesOnly: Bool = false
     ) throws(Invalid) -> TLVElement {
         var given: [UInt8: UntypedJSON] = [:]
         for (key, value) in payload.sorted(by: { $0.key < $1.key }) {
@@ -36,7 +38,8 @@ package enum MatterServerPayload {
                 let known = fields.map { keys == .names ? $0.name : "\($0.tag) \($0.name)" }
                 throw Invalid(
                     description:
-                        "the \(keys == .names ? "command" : "value") has no field \(key) "
+                        "the \(keys == .names ? "command" : "value") has no field \(key)"
+                        + NearMiss.suggestion(for: key, among: fields.map(\.name)) + " "
                         + (known.isEmpty ? "(it takes none)" : "(its fields: " + known.joined(separator: ", ") + ")"))
             }
             guard given.updateValue(value, forKey: field.tag) == nil else {
@@ -49,24 +52,33 @@ package enum MatterServerPayload {
                 if field.isOptional { continue }
                 throw Invalid(description: "field \(field.name) is missing")
             }
-            members.append(try element(value, as: field, tag: .context(field.tag), keys: keys))
+            members.append(
+                try element(value, as: field, tag: .context(field.tag), keys: keys, knownValuesOnly: knownValuesOnly))
         }
         return TLVElement(.structure(members))
     }
 
     /// An attribute value to write, tag-keyed as attribute values are reported.
     package static func encode(
-        _ value: UntypedJSON, as attribute: WritableAttribute
+        _ value: UntypedJSON, as attribute: WritableAttribute, knownValuesOnly: Bool = false
     ) throws(Invalid) -> TLVElement {
         if value.isNull {
             guard attribute.isNullable else { throw Invalid(description: "the value may not be null") }
             return TLVElement(.null)
         }
-        return TLVElement(try encode(value, kind: attribute.kind, what: "the value", keys: .tagsOrNames))
+        let rules = Rules(limit: attribute.limit, keys: .tagsOrNames, knownValuesOnly: knownValuesOnly)
+        return TLVElement(try encode(value, kind: attribute.kind, what: "the value", rules))
+    }
+
+    /// How a value is checked beyond its kind.
+    private struct Rules {
+        let limit: IntegerLimit?
+        let keys: Keys
+        let knownValuesOnly: Bool
     }
 
     private static func element(
-        _ value: UntypedJSON, as field: FieldInfo, tag: TLVTag, keys: Keys
+        _ value: UntypedJSON, as field: FieldInfo, tag: TLVTag, keys: Keys, knownValuesOnly: Bool
     ) throws(Invalid) -> TLVElement {
         if value.isNull {
             guard field.isNullable || field.isOptional else {
@@ -74,17 +86,37 @@ package enum MatterServerPayload {
             }
             return TLVElement(tag: tag, .null)
         }
-        return TLVElement(tag: tag, try encode(value, kind: field.kind, what: "field \(field.name)", keys: keys))
+        let rules = Rules(limit: field.limit, keys: keys, knownValuesOnly: knownValuesOnly)
+        return TLVElement(tag: tag, try encode(value, kind: field.kind, what: "field \(field.name)", rules))
     }
 
     private static func encode(
-        _ value: UntypedJSON, kind: FieldInfo.Kind, what: String, keys: Keys
+        _ value: UntypedJSON, kind: FieldInfo.Kind, what: String, _ rules: Rules
     ) throws(Invalid) -> TLVValue {
+        let keys = rules.keys
         switch (kind, value) {
         case (.bool, .bool(let bool)): return .bool(bool)
-        case (.unsigned, .unsigned(let number)): return .unsigned(number)
-        case (.signed, .unsigned(let number)) where number <= UInt64(Int64.max): return .signed(Int64(number))
-        case (.signed, .signed(let number)): return .signed(number)
+        case (.unsigned, .unsigned(let number)):
+            if let limit = rules.limit, !limit.admits(unsigned: number, knownValuesOnly: rules.knownValuesOnly) {
+                throw Invalid(description: "\(what) is \(limit.description), not \(number)")
+            }
+            return .unsigned(number)
+        case (.unsigned, .string(let name)):
+            // An enum's value by its name, in any case.
+            guard case .enumeration(_, let names)? = rules.limit,
+                let number = names.first(where: { $0.value.lowercased() == name.lowercased() })?.key
+            else { throw Invalid(description: "\(what) is \(rules.limit?.description ?? describe(kind)), not \(name)") }
+            return .unsigned(number)
+        case (.signed, .unsigned(let number)) where number <= UInt64(Int64.max):
+            if let limit = rules.limit, !limit.admits(signed: Int64(number)) {
+                throw Invalid(description: "\(what) is \(limit.description), not \(number)")
+            }
+            return .signed(Int64(number))
+        case (.signed, .signed(let number)):
+            if let limit = rules.limit, !limit.admits(signed: number) {
+                throw Invalid(description: "\(what) is \(limit.description), not \(number)")
+            }
+            return .signed(number)
         case (.float, .unsigned(let number)): return .float(Float(number))
         case (.float, .signed(let number)): return .float(Float(number))
         case (.float, .number(let number)): return .float(Float(number))
@@ -98,10 +130,10 @@ package enum MatterServerPayload {
             }
             return .bytes(Array(bytes))
         case (.structure(let fields), .object(let object)):
-            return try encode(object, fields: fields, keys: keys).value
+            return try encode(object, fields: fields, keys: keys, knownValuesOnly: rules.knownValuesOnly).value
         case (.list(let element), .array(let items)):
             var encoded: [TLVElement] = []
-            for item in items { encoded.append(TLVElement(try encode(item, kind: element, what: what, keys: keys))) }
+            for item in items { encoded.append(TLVElement(try encode(item, kind: element, what: what, rules))) }
             return .array(encoded)
         default:
             throw Invalid(description: "\(what) is not \(describe(kind))")

@@ -22,7 +22,8 @@ package struct NamedCommand: Sendable {
             })
         else {
             throw MatterServerPayload.Invalid(
-                description: "\(cluster.name) has no command \(name) (its commands: "
+                description: "\(cluster.name) has no command \(name)"
+                    + NearMiss.suggestion(for: name, among: cluster.acceptedCommands.values) + " (its commands: "
                     + cluster.acceptedCommands.values.sorted().joined(separator: ", ") + ")")
         }
         self.cluster = cluster
@@ -34,11 +35,12 @@ package struct NamedCommand: Sendable {
     /// command timed, with `specTimedWindowMilliseconds`.
     package func invocation(
         nodeID: UInt64, endpoint: UInt16, payload: [String: UntypedJSON],
-        timedWindowMilliseconds: Int64? = nil
+        timedWindowMilliseconds: Int64? = nil, knownValuesOnly: Bool = false
     ) throws(MatterServerPayload.Invalid) -> InvokeCommand {
         let fields: TLVElement
         do {
-            fields = try MatterServerPayload.encode(payload, fields: cluster.commandFields[command] ?? [])
+            fields = try MatterServerPayload.encode(
+                payload, fields: cluster.commandFields[command] ?? [], knownValuesOnly: knownValuesOnly)
         } catch {
             throw MatterServerPayload.Invalid(description: "\(name): \(error)")
         }
@@ -84,11 +86,11 @@ package struct NamedAttributeWrite: Sendable {
 
     /// The write of `value` to `endpoint` of `nodeID`.
     package func write(
-        nodeID: UInt64, endpoint: UInt16, value: UntypedJSON
+        nodeID: UInt64, endpoint: UInt16, value: UntypedJSON, knownValuesOnly: Bool = false
     ) throws(MatterServerPayload.Invalid) -> WriteAttribute {
         let element: TLVElement
         do {
-            element = try MatterServerPayload.encode(value, as: schema)
+            element = try MatterServerPayload.encode(value, as: schema, knownValuesOnly: knownValuesOnly)
         } catch {
             throw MatterServerPayload.Invalid(description: "\(name): \(error)")
         }

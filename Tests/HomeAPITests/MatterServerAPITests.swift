@@ -200,7 +200,7 @@ extension MatterServerAPITests {
             client.sendText(command("OffWithEffect", #"{"effectIdentifier": 0, "effectVariant": "slow"}"#))
             #expect(
                 try await client.readText()
-                    == #"{"message_id": "OffWithEffect", "error_code": 8, "details": "OnOff.OffWithEffect: field effectVariant is not an unsigned integer"}"#
+                    == #"{"message_id": "OffWithEffect", "error_code": 8, "details": "OnOff.OffWithEffect: field effectVariant is an integer from 0 to 255, not slow"}"#
             )
             client.sendText(command("Off", #"{"level": 3}"#))
             #expect(

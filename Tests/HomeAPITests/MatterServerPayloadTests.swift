@@ -26,6 +26,34 @@ import Testing
         #expect(element == TLVElement(typed.tlvValue()))
     }
 
+    /// The generated limits: a value wider than its field is refused whoever sends it; an enum value the data model
+    /// does not name passes for a Matter-server client (a newer specification's) and is refused for the terminal; an
+    /// enum's value may be given by name.
+    @Test func integersFitTheirFieldAndEnumsTakeNames() throws {
+        let fields = try #require(LevelControlCluster.info.commandFields[LevelControlCluster.Commands.Move.id])
+        let move = { (json: String, known: Bool) throws -> TLVElement in
+            try MatterServerPayload.encode(try Self.arguments(json), fields: fields, knownValuesOnly: known)
+        }
+        let byName = try move(#"{"moveMode": "down", "rate": 5, "optionsMask": 1, "optionsOverride": 0}"#, true)
+        let typed = LevelControlCluster.Commands.Move(
+            moveMode: .down, rate: .value(5), optionsMask: .executeIfOff, optionsOverride: [])
+        #expect(byName == TLVElement(typed.tlvValue()))
+        let newer = #"{"moveMode": 2, "rate": 5, "optionsMask": 0, "optionsOverride": 0}"#
+        #expect(throws: Never.self) { try move(newer, false) }
+        #expect {
+            try move(newer, true)
+        } throws: { error in
+            "\(error)" == "field moveMode is one of Up (0), Down (1), not 2"
+        }
+        for known in [false, true] {
+            #expect {
+                try move(#"{"moveMode": 0, "rate": 256, "optionsMask": 0, "optionsOverride": 0}"#, known)
+            } throws: { error in
+                "\(error)" == "field rate is an integer from 0 to 255, not 256"
+            }
+        }
+    }
+
     @Test func typesAreCheckedAndNothingIsDropped() throws {
         let fields = [
             FieldInfo(0, "offset", .signed), FieldInfo(1, "key", .bytes), FieldInfo(2, "note", .utf8, optional: true),

@@ -45,6 +45,8 @@ import Testing
             (0, 0x0028, 0x0002, .unsigned(0xFFF4)),
             (1, 0x0006, 0x0000, .bool(true)),
             (1, 0x0006, 0xFFFB, .array([TLVElement(.unsigned(0)), TLVElement(.unsigned(0xFFFD))])),
+            // AcceptedCommandList: Off, On, Toggle, and one the data model does not name.
+            (1, 0x0006, 0xFFF9, .array([0, 1, 2, 0x77].map { TLVElement(.unsigned($0)) })),
             (2, 0x0008, 0x0000, .unsigned(127)),
             (2, 0xFFF1_FC01, 0x0002, .bytes([0xCA, 0xFE])),
         ]
@@ -82,7 +84,9 @@ import Testing
                     VendorID: 65524
                 Endpoint 1 (this device): On/Off Light [Left]
                   OnOff (0x0006)
+                    Commands: Off, On, Toggle, 0x0077
                     OnOff: true
+                    AcceptedCommandList: [0, 1, 2, 119]
                     AttributeList: [0, 65533]
                 Endpoint 2 (Desk lamp 2): Dimmable Light [Right "by the window"]
                   LevelControl (0x0008)
@@ -99,14 +103,16 @@ import Testing
                 "tags":[{"namespaceID":8,"tag":0,"label":null,"manufacturerCode":null,"name":"Left"}],"attestationTrusted":true,\
                 "connectivity":"online","offlineReason":null,"locality":"direct","endpoints":[\
                 {"endpoint":0,"device":null,"deviceTypes":[{"id":22,"name":"Root Node","revision":3}],"tags":[],"clusters":[\
-                {"id":40,"name":"BasicInformation","attributes":[{"id":1,"name":"VendorName","value":"CircuitMatter"},{"id":2,"name":"VendorID","value":65524}]}]},\
+                {"id":40,"name":"BasicInformation","attributes":[{"id":1,"name":"VendorName","value":"CircuitMatter"},{"id":2,"name":"VendorID","value":65524}],"commands":[]}]},\
                 {"endpoint":1,"device":"391D788B9528D5FA-1","deviceTypes":[{"id":256,"name":"On/Off Light","revision":3}],\
                 "tags":[{"namespaceID":8,"tag":0,"label":null,"manufacturerCode":null,"name":"Left"}],"clusters":[\
-                {"id":6,"name":"OnOff","attributes":[{"id":0,"name":"OnOff","value":true},{"id":65531,"name":"AttributeList","value":[0,65533]}]}]},\
+                {"id":6,"name":"OnOff","attributes":[{"id":0,"name":"OnOff","value":true},\
+                {"id":65529,"name":"AcceptedCommandList","value":[0,1,2,119]},{"id":65531,"name":"AttributeList","value":[0,65533]}],\
+                "commands":["Off","On","Toggle","0x0077"]}]},\
                 {"endpoint":2,"device":"391D788B9528D5FA-2","deviceTypes":[{"id":257,"name":"Dimmable Light","revision":3}],\
                 "tags":[{"namespaceID":8,"tag":1,"label":"by the window","manufacturerCode":null,"name":"Right \\"by the window\\""}],"clusters":[\
-                {"id":8,"name":"LevelControl","attributes":[{"id":0,"name":"CurrentLevel","value":127}]},\
-                {"id":4294048769,"name":null,"attributes":[{"id":2,"name":null,"value":"0xCAFE"}]}]}]}
+                {"id":8,"name":"LevelControl","attributes":[{"id":0,"name":"CurrentLevel","value":127}],"commands":[]},\
+                {"id":4294048769,"name":null,"attributes":[{"id":2,"name":null,"value":"0xCAFE"}],"commands":[]}]}]}
                 """)
     }
 

@@ -29,7 +29,42 @@ import Testing
                     "invoke", "Lamp", "LevelControl.MoveToLevel", "level=high", "transitionTime=0", "optionsMask=0",
                     "optionsOverride=0",
                 ],
-                "error: LevelControl.MoveToLevel: field level is not an unsigned integer\n"
+                "error: LevelControl.MoveToLevel: field level is an integer from 0 to 255, not high\n"
+            ),
+            (
+                [
+                    "invoke", "Lamp", "LevelControl.MoveToLevel", "level=300", "transitionTime=0", "optionsMask=0",
+                    "optionsOverride=0",
+                ],
+                "error: LevelControl.MoveToLevel: field level is an integer from 0 to 255, not 300\n"
+            ),
+            (
+                [
+                    "invoke", "Lamp", "LevelControl.Move", "moveMode=Sideways", "rate=1", "optionsMask=0",
+                    "optionsOverride=0",
+                ],
+                "error: LevelControl.Move: field moveMode is one of Up (0), Down (1), not Sideways\n"
+            ),
+            (
+                // A number the enum does not name is refused too: the terminal sends only what the data model knows.
+                ["invoke", "Lamp", "LevelControl.Move", "moveMode=7", "rate=1", "optionsMask=0", "optionsOverride=0"],
+                "error: LevelControl.Move: field moveMode is one of Up (0), Down (1), not 7\n"
+            ),
+            (
+                ["invoke", "Lamp", "LevelControl.Move", "moveMode=up", "rate=1", "optionsMask=4", "optionsOverride=0"],
+                "error: LevelControl.Move: field optionsMask is a bitmap of bits 0x3, not 4\n"
+            ),
+            (
+                ["invoke", "Lamp", "OnOf.Toggle"],
+                "error: unknown cluster 'OnOf' in 'OnOf.Toggle' (did you mean OnOff?): write Cluster.Command, e.g. OnOff.Toggle\n"
+            ),
+            (
+                ["invoke", "Lamp", "OnOff.Togle"],
+                "error: OnOff has no command Togle (did you mean Toggle?) (its commands: Off, OffWithEffect, On, OnWithRecallGlobalScene, OnWithTimedOff, Toggle)\n"
+            ),
+            (
+                ["invoke", "Lamp", "OnOff.OffWithEffect", "efectIdentifier=0", "effectVariant=0"],
+                "error: OnOff.OffWithEffect: the command has no field efectIdentifier (did you mean effectIdentifier?) (its fields: effectIdentifier, effectVariant)\n"
             ),
             (
                 ["invoke", "Lamp", "LevelControl.MoveToLevel", "level=3"],
@@ -42,8 +77,16 @@ import Testing
             (["invoke", "Lamp", "OnOff.Off", "level"], "error: 'level' is not FIELD=VALUE\n"),
             (["invoke", "Lamp", "onoff.off"], "error: no device \"Lamp\" (see 'home devices')\n"),
             (
-                ["write", "Lamp", "OnOff.Level", "3"],
-                "error: unknown attribute 'OnOff.Level': write Cluster.Attribute, e.g. LevelControl.OnLevel\n"
+                ["write", "Lamp", "OnOff", "3"],
+                "error: unknown attribute 'OnOff': write Cluster.Attribute, e.g. LevelControl.OnLevel\n"
+            ),
+            (
+                ["write", "Lamp", "LevelControl.OnLevl", "3"],
+                "error: LevelControl has no attribute OnLevl (did you mean OnLevel?) (its attributes: "
+            ),
+            (
+                ["write", "Lamp", "LevelControll.OnLevel", "3"],
+                "error: unknown cluster 'LevelControll' in 'LevelControll.OnLevel' (did you mean LevelControl?): write Cluster.Attribute, e.g. LevelControl.OnLevel\n"
             ),
             (
                 ["write", "Lamp", "OnOff.OnOff", "true"],
@@ -51,14 +94,17 @@ import Testing
             ),
             (
                 ["write", "Lamp", "LevelControl.OnLevel", "bright"],
-                "error: LevelControl.OnLevel: the value is not an unsigned integer\n"
+                "error: LevelControl.OnLevel: the value is an integer from 0 to 255, not bright\n"
             ),
             (["write", "Lamp", "LevelControl.OnLevel", "7"], "error: no device \"Lamp\" (see 'home devices')\n"),
         ]
         for (arguments, message) in cases {
             let output = await HomeCommand.run(arguments + ["--state", state])
             #expect(output.exitCode == 2, "\(arguments)")
-            #expect(output.standardError == message, "\(arguments)")
+            // A message that lists what the data model has is checked up to the list.
+            #expect(
+                message.hasSuffix("\n") ? output.standardError == message : output.standardError.hasPrefix(message),
+                "\(arguments): \(output.standardError)")
             #expect(output.standardOutput == "")
         }
     }

@@ -11,7 +11,8 @@ import Testing
             (["level", "Lamp", "-1", "--state", state], "error: level '-1' is not a number from 0 to 254\n"),
             (
                 ["read", "Lamp", "OnOff.Nothing", "--state", state],
-                "error: unknown attribute 'OnOff.Nothing': write Cluster.Attribute, e.g. OnOff.OnOff or BasicInformation.VendorName\n"
+                "error: OnOff has no attribute Nothing (its attributes: AcceptedCommandList, AttributeList, ClusterRevision, "
+                    + "FeatureMap, GeneratedCommandList, GlobalSceneControl, OffWaitTime, OnOff, OnTime, StartUpOnOff)\n"
             ),
             (
                 ["read", "Lamp", "OnOff", "--state", state],

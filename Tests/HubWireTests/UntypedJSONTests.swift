@@ -36,6 +36,32 @@ import Testing
         #expect(try JSONDecoder().decode(UntypedJSON.self, from: text).decode(as: Operation.self) == operation)
     }
 
+    /// Decoded as `JSONDecoder` decodes: a null in a list of optionals is nil, and an element a `try?` failed to read
+    /// is still there for the next try.
+    @Test func optionalsAndRetriesAsJSONDecoderHasThem() throws {
+        struct Either: Decodable, Equatable {
+            let values: [String]
+            init(from decoder: any Decoder) throws {
+                var items = try decoder.unkeyedContainer()
+                var values: [String] = []
+                while !items.isAtEnd {
+                    if let number = try? items.decode(Int.self) {
+                        values.append("#\(number)")
+                    } else {
+                        values.append(try items.decode(String.self))
+                    }
+                }
+                self.values = values
+            }
+        }
+        let text = Data(#"[1, "two", 3]"#.utf8)
+        let json = try JSONDecoder().decode(UntypedJSON.self, from: text)
+        #expect(try json.decode(as: Either.self) == JSONDecoder().decode(Either.self, from: text))
+        #expect(try json.decode(as: Either.self).values == ["#1", "two", "#3"])
+        let optionals = try JSONDecoder().decode(UntypedJSON.self, from: Data(#"[null, {"a": 1}]"#.utf8))
+        #expect(try optionals.decode(as: [UntypedJSON?].self) == [nil, .object(["a": .unsigned(1)])])
+    }
+
     @Test(
         "a value that does not fit is refused at its own member",
         arguments: [

@@ -10,7 +10,7 @@ public struct CancelCommissioning: HubOperation {
     public init() {}
 
     public var access: HubAccess { .member }
-    public var summary: String { "add a device" }
+    public var summary: String { "cancel adding a device" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Done {
         let engine = scope.engine

@@ -113,7 +113,7 @@ public enum ActivatedCarbonFilterMonitoringCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0004: WritableAttribute(.unsigned, nullable: true)],
+        writableAttributes: [0x0004: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 32))],
         timedCommands: []
     )
 }

@@ -132,7 +132,7 @@ public enum AudioOutputCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [:],
         eventFields: [:],
-        commandFields: [0x00: [FieldInfo(0, "index", .unsigned)], 0x01: [FieldInfo(0, "index", .unsigned), FieldInfo(1, "name", .utf8)]],
+        commandFields: [0x00: [FieldInfo(0, "index", .unsigned, limit: .unsigned(bits: 8))], 0x01: [FieldInfo(0, "index", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "name", .utf8)]],
         responseFields: [:],
         writableAttributes: [:],
         timedCommands: []

@@ -165,9 +165,9 @@ public enum BooleanStateConfigurationCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [0x00: "AlarmsStateChanged", 0x01: "SensorFault"],
         eventFields: [0x00: [0: "alarmsActive", 1: "alarmsSuppressed"], 0x01: [0: "sensorFault"]],
-        commandFields: [0x00: [FieldInfo(0, "alarmsToSuppress", .unsigned)], 0x01: [FieldInfo(0, "alarmsToEnableDisable", .unsigned)]],
+        commandFields: [0x00: [FieldInfo(0, "alarmsToSuppress", .unsigned, limit: .bitmap(bits: 8, mask: 0x3))], 0x01: [FieldInfo(0, "alarmsToEnableDisable", .unsigned, limit: .bitmap(bits: 8, mask: 0x3))]],
         responseFields: [:],
-        writableAttributes: [0x0000: WritableAttribute(.unsigned)],
+        writableAttributes: [0x0000: WritableAttribute(.unsigned, limit: .unsigned(bits: 8))],
         timedCommands: []
     )
 }

@@ -244,9 +244,9 @@ public enum BridgedDeviceBasicInformationCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [0x00: "StartUp", 0x01: "ShutDown", 0x02: "Leave", 0x03: "ReachableChanged", 0x80: "ActiveChanged"],
         eventFields: [0x00: [0: "softwareVersion"], 0x03: [0: "reachableNewValue"], 0x80: [0: "promisedActiveDuration"]],
-        commandFields: [0x80: [FieldInfo(0, "stayActiveDuration", .unsigned), FieldInfo(1, "timeoutMs", .unsigned)]],
+        commandFields: [0x80: [FieldInfo(0, "stayActiveDuration", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(1, "timeoutMs", .unsigned, limit: .unsigned(bits: 32))]],
         responseFields: [:],
-        writableAttributes: [0x0005: WritableAttribute(.utf8), 0x0017: WritableAttribute(.structure([FieldInfo(0, "locationName", .utf8), FieldInfo(1, "floorNumber", .signed, nullable: true), FieldInfo(2, "areaType", .unsigned, nullable: true)]), nullable: true)],
+        writableAttributes: [0x0005: WritableAttribute(.utf8), 0x0017: WritableAttribute(.structure([FieldInfo(0, "locationName", .utf8), FieldInfo(1, "floorNumber", .signed, nullable: true, limit: .signed(bits: 16)), FieldInfo(2, "areaType", .unsigned, nullable: true, limit: .enumeration(AreaTypeTag.self))]), nullable: true)],
         timedCommands: []
     )
 }

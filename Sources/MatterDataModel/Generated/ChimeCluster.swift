@@ -104,9 +104,9 @@ public enum ChimeCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [0x00: "ChimeStartedPlaying"],
         eventFields: [0x00: [0: "chimeID"]],
-        commandFields: [0x00: [FieldInfo(0, "chimeID", .unsigned, optional: true)]],
+        commandFields: [0x00: [FieldInfo(0, "chimeID", .unsigned, optional: true, limit: .unsigned(bits: 8))]],
         responseFields: [:],
-        writableAttributes: [0x0001: WritableAttribute(.unsigned), 0x0002: WritableAttribute(.bool)],
+        writableAttributes: [0x0001: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0002: WritableAttribute(.bool)],
         timedCommands: []
     )
 }

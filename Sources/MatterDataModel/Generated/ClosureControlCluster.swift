@@ -315,7 +315,7 @@ public enum ClosureControlCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [0x00: "OperationalError", 0x01: "MovementCompleted", 0x02: "EngageStateChanged", 0x03: "SecureStateChanged"],
         eventFields: [0x00: [0: "errorState"], 0x02: [0: "engageValue"], 0x03: [0: "secureValue"]],
-        commandFields: [0x01: [FieldInfo(0, "position", .unsigned, optional: true), FieldInfo(1, "latch", .bool, optional: true), FieldInfo(2, "speed", .unsigned, optional: true)]],
+        commandFields: [0x01: [FieldInfo(0, "position", .unsigned, optional: true, limit: .enumeration(ClosureControlCluster.TargetPositionEnum.self)), FieldInfo(1, "latch", .bool, optional: true), FieldInfo(2, "speed", .unsigned, optional: true, limit: .enumeration(ThreeLevelAutoEnum.self))]],
         responseFields: [:],
         writableAttributes: [:],
         timedCommands: [0x01, 0x02]

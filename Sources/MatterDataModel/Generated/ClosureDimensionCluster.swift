@@ -293,7 +293,7 @@ public enum ClosureDimensionCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [:],
         eventFields: [:],
-        commandFields: [0x00: [FieldInfo(0, "position", .unsigned, optional: true), FieldInfo(1, "latch", .bool, optional: true), FieldInfo(2, "speed", .unsigned, optional: true)], 0x01: [FieldInfo(0, "direction", .unsigned), FieldInfo(1, "numberOfSteps", .unsigned), FieldInfo(2, "speed", .unsigned, optional: true)]],
+        commandFields: [0x00: [FieldInfo(0, "position", .unsigned, optional: true, limit: .range(0...10000)), FieldInfo(1, "latch", .bool, optional: true), FieldInfo(2, "speed", .unsigned, optional: true, limit: .enumeration(ThreeLevelAutoEnum.self))], 0x01: [FieldInfo(0, "direction", .unsigned, limit: .enumeration(ClosureDimensionCluster.StepDirectionEnum.self)), FieldInfo(1, "numberOfSteps", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "speed", .unsigned, optional: true, limit: .enumeration(ThreeLevelAutoEnum.self))]],
         responseFields: [:],
         writableAttributes: [:],
         timedCommands: [0x00, 0x01]

@@ -182,8 +182,8 @@ public enum CommissionerControlCluster: ClusterDefinition {
         generatedCommands: [0x02: "ReverseOpenCommissioningWindow"],
         events: [0x00: "CommissioningRequestResult"],
         eventFields: [0x00: [0: "requestID", 1: "clientNodeID", 2: "statusCode", 254: "fabricIndex"]],
-        commandFields: [0x00: [FieldInfo(0, "requestID", .unsigned), FieldInfo(1, "vendorID", .unsigned), FieldInfo(2, "productID", .unsigned), FieldInfo(3, "label", .utf8, optional: true)], 0x01: [FieldInfo(0, "requestID", .unsigned), FieldInfo(1, "responseTimeoutSeconds", .unsigned)]],
-        responseFields: [0x02: [FieldInfo(0, "commissioningTimeout", .unsigned), FieldInfo(1, "PAKEPasscodeVerifier", .bytes), FieldInfo(2, "discriminator", .unsigned), FieldInfo(3, "iterations", .unsigned), FieldInfo(4, "salt", .bytes)]],
+        commandFields: [0x00: [FieldInfo(0, "requestID", .unsigned), FieldInfo(1, "vendorID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "productID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "label", .utf8, optional: true)], 0x01: [FieldInfo(0, "requestID", .unsigned), FieldInfo(1, "responseTimeoutSeconds", .unsigned, limit: .unsigned(bits: 16))]],
+        responseFields: [0x02: [FieldInfo(0, "commissioningTimeout", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "PAKEPasscodeVerifier", .bytes), FieldInfo(2, "discriminator", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "iterations", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(4, "salt", .bytes)]],
         writableAttributes: [:],
         timedCommands: []
     )

@@ -138,7 +138,7 @@ public enum DishwasherAlarmCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [0x00: "Notify"],
         eventFields: [0x00: [0: "active", 1: "inactive", 2: "state", 3: "mask"]],
-        commandFields: [0x00: [FieldInfo(0, "alarms", .unsigned)], 0x01: [FieldInfo(0, "mask", .unsigned)]],
+        commandFields: [0x00: [FieldInfo(0, "alarms", .unsigned, limit: .bitmap(bits: 32, mask: 0x3F))], 0x01: [FieldInfo(0, "mask", .unsigned, limit: .bitmap(bits: 32, mask: 0x3F))]],
         responseFields: [:],
         writableAttributes: [:],
         timedCommands: []

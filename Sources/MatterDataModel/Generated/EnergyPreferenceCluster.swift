@@ -75,7 +75,7 @@ public enum EnergyPreferenceCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0001: WritableAttribute(.unsigned), 0x0004: WritableAttribute(.unsigned)],
+        writableAttributes: [0x0001: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0004: WritableAttribute(.unsigned, limit: .unsigned(bits: 8))],
         timedCommands: []
     )
 }

@@ -116,7 +116,7 @@ public enum FaultInjectionCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [:],
         eventFields: [:],
-        commandFields: [0x00: [FieldInfo(0, "type", .unsigned), FieldInfo(1, "id", .unsigned), FieldInfo(2, "numCallsToSkip", .unsigned), FieldInfo(3, "numCallsToFail", .unsigned), FieldInfo(4, "takeMutex", .bool)], 0x01: [FieldInfo(0, "type", .unsigned), FieldInfo(1, "id", .unsigned), FieldInfo(2, "percentage", .unsigned)]],
+        commandFields: [0x00: [FieldInfo(0, "type", .unsigned, limit: .enumeration(FaultInjectionCluster.FaultType.self)), FieldInfo(1, "id", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(2, "numCallsToSkip", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(3, "numCallsToFail", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(4, "takeMutex", .bool)], 0x01: [FieldInfo(0, "type", .unsigned, limit: .enumeration(FaultInjectionCluster.FaultType.self)), FieldInfo(1, "id", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(2, "percentage", .unsigned, limit: .unsigned(bits: 8))]],
         responseFields: [:],
         writableAttributes: [:],
         timedCommands: []

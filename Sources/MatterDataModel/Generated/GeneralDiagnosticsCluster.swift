@@ -436,7 +436,7 @@ public enum GeneralDiagnosticsCluster: ClusterDefinition {
         generatedCommands: [0x02: "TimeSnapshotResponse", 0x04: "PayloadTestResponse"],
         events: [0x00: "HardwareFaultChange", 0x01: "RadioFaultChange", 0x02: "NetworkFaultChange", 0x03: "BootReason"],
         eventFields: [0x00: [0: "current", 1: "previous"], 0x01: [0: "current", 1: "previous"], 0x02: [0: "current", 1: "previous"], 0x03: [0: "bootReason"]],
-        commandFields: [0x00: [FieldInfo(0, "enableKey", .bytes), FieldInfo(1, "eventTrigger", .unsigned)], 0x03: [FieldInfo(0, "enableKey", .bytes), FieldInfo(1, "value", .unsigned), FieldInfo(2, "count", .unsigned)]],
+        commandFields: [0x00: [FieldInfo(0, "enableKey", .bytes), FieldInfo(1, "eventTrigger", .unsigned)], 0x03: [FieldInfo(0, "enableKey", .bytes), FieldInfo(1, "value", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(2, "count", .unsigned, limit: .unsigned(bits: 16))]],
         responseFields: [0x02: [FieldInfo(0, "systemTimeMs", .unsigned), FieldInfo(1, "posixTimeMs", .unsigned, nullable: true)], 0x04: [FieldInfo(0, "payload", .bytes)]],
         writableAttributes: [:],
         timedCommands: []

@@ -309,8 +309,8 @@ public enum GroupsCluster: ClusterDefinition {
         generatedCommands: [0x00: "AddGroupResponse", 0x01: "ViewGroupResponse", 0x02: "GetGroupMembershipResponse", 0x03: "RemoveGroupResponse"],
         events: [:],
         eventFields: [:],
-        commandFields: [0x00: [FieldInfo(0, "groupID", .unsigned), FieldInfo(1, "groupName", .utf8)], 0x01: [FieldInfo(0, "groupID", .unsigned)], 0x02: [FieldInfo(0, "groupList", .list(.unsigned))], 0x03: [FieldInfo(0, "groupID", .unsigned)], 0x05: [FieldInfo(0, "groupID", .unsigned), FieldInfo(1, "groupName", .utf8)]],
-        responseFields: [0x00: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned)], 0x01: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned), FieldInfo(2, "groupName", .utf8)], 0x02: [FieldInfo(0, "capacity", .unsigned, nullable: true), FieldInfo(1, "groupList", .list(.unsigned))], 0x03: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "groupID", .unsigned)]],
+        commandFields: [0x00: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "groupName", .utf8)], 0x01: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16))], 0x02: [FieldInfo(0, "groupList", .list(.unsigned), limit: .unsigned(bits: 16))], 0x03: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16))], 0x05: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "groupName", .utf8)]],
+        responseFields: [0x00: [FieldInfo(0, "status", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "groupID", .unsigned, limit: .unsigned(bits: 16))], 0x01: [FieldInfo(0, "status", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "groupName", .utf8)], 0x02: [FieldInfo(0, "capacity", .unsigned, nullable: true, limit: .unsigned(bits: 8)), FieldInfo(1, "groupList", .list(.unsigned), limit: .unsigned(bits: 16))], 0x03: [FieldInfo(0, "status", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "groupID", .unsigned, limit: .unsigned(bits: 16))]],
         writableAttributes: [:],
         timedCommands: []
     )

@@ -265,8 +265,8 @@ public enum JointFabricAdministratorCluster: ClusterDefinition {
         generatedCommands: [0x01: "ICACCSRResponse", 0x03: "ICACResponse", 0x06: "TransferAnchorResponse"],
         events: [:],
         eventFields: [:],
-        commandFields: [0x02: [FieldInfo(0, "ICACValue", .bytes)], 0x04: [FieldInfo(0, "commissioningTimeout", .unsigned), FieldInfo(1, "PAKEPasscodeVerifier", .bytes), FieldInfo(2, "discriminator", .unsigned), FieldInfo(3, "iterations", .unsigned), FieldInfo(4, "salt", .bytes)], 0x08: [FieldInfo(0, "endpointID", .unsigned)]],
-        responseFields: [0x01: [FieldInfo(0, "icaccsr", .bytes)], 0x03: [FieldInfo(0, "statusCode", .unsigned)], 0x06: [FieldInfo(0, "statusCode", .unsigned)]],
+        commandFields: [0x02: [FieldInfo(0, "ICACValue", .bytes)], 0x04: [FieldInfo(0, "commissioningTimeout", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "PAKEPasscodeVerifier", .bytes), FieldInfo(2, "discriminator", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "iterations", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(4, "salt", .bytes)], 0x08: [FieldInfo(0, "endpointID", .unsigned, limit: .unsigned(bits: 16))]],
+        responseFields: [0x01: [FieldInfo(0, "icaccsr", .bytes)], 0x03: [FieldInfo(0, "statusCode", .unsigned, limit: .enumeration(JointFabricAdministratorCluster.ICACResponseStatusEnum.self))], 0x06: [FieldInfo(0, "statusCode", .unsigned, limit: .enumeration(JointFabricAdministratorCluster.TransferAnchorResponseStatusEnum.self))]],
         writableAttributes: [:],
         timedCommands: []
     )

@@ -189,8 +189,8 @@ public enum KeypadInputCluster: ClusterDefinition {
         generatedCommands: [0x01: "SendKeyResponse"],
         events: [:],
         eventFields: [:],
-        commandFields: [0x00: [FieldInfo(0, "keyCode", .unsigned)]],
-        responseFields: [0x01: [FieldInfo(0, "status", .unsigned)]],
+        commandFields: [0x00: [FieldInfo(0, "keyCode", .unsigned, limit: .enumeration(KeypadInputCluster.CECKeyCodeEnum.self))]],
+        responseFields: [0x01: [FieldInfo(0, "status", .unsigned, limit: .enumeration(KeypadInputCluster.StatusEnum.self))]],
         writableAttributes: [:],
         timedCommands: []
     )

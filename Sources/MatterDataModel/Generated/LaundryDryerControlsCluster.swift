@@ -41,7 +41,7 @@ public enum LaundryDryerControlsCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0001: WritableAttribute(.unsigned, nullable: true)],
+        writableAttributes: [0x0001: WritableAttribute(.unsigned, nullable: true, limit: .enumeration(LaundryDryerControlsCluster.DrynessLevelEnum.self))],
         timedCommands: []
     )
 }

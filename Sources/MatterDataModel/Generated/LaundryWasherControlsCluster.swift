@@ -51,7 +51,7 @@ public enum LaundryWasherControlsCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0001: WritableAttribute(.unsigned, nullable: true), 0x0002: WritableAttribute(.unsigned)],
+        writableAttributes: [0x0001: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 8)), 0x0002: WritableAttribute(.unsigned, limit: .enumeration(LaundryWasherControlsCluster.NumberOfRinsesEnum.self))],
         timedCommands: []
     )
 }

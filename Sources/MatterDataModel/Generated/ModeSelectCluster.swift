@@ -115,9 +115,9 @@ public enum ModeSelectCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [:],
         eventFields: [:],
-        commandFields: [0x00: [FieldInfo(0, "newMode", .unsigned)]],
+        commandFields: [0x00: [FieldInfo(0, "newMode", .unsigned, limit: .unsigned(bits: 8))]],
         responseFields: [:],
-        writableAttributes: [0x0004: WritableAttribute(.unsigned, nullable: true), 0x0005: WritableAttribute(.unsigned, nullable: true)],
+        writableAttributes: [0x0004: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 8)), 0x0005: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 8))],
         timedCommands: []
     )
 }

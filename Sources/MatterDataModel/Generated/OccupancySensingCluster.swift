@@ -170,7 +170,7 @@ public enum OccupancySensingCluster: ClusterDefinition {
         eventFields: [0x00: [0: "occupancy"]],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0003: WritableAttribute(.unsigned), 0x0010: WritableAttribute(.unsigned), 0x0011: WritableAttribute(.unsigned), 0x0012: WritableAttribute(.unsigned), 0x0020: WritableAttribute(.unsigned), 0x0021: WritableAttribute(.unsigned), 0x0022: WritableAttribute(.unsigned), 0x0030: WritableAttribute(.unsigned), 0x0031: WritableAttribute(.unsigned), 0x0032: WritableAttribute(.unsigned)],
+        writableAttributes: [0x0003: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0010: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0011: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0012: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0020: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0021: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0022: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0030: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0031: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0032: WritableAttribute(.unsigned, limit: .unsigned(bits: 8))],
         timedCommands: []
     )
 }

@@ -213,7 +213,7 @@ public enum OvenCavityOperationalStateCluster: ClusterDefinition {
         events: [0x00: "OperationalError", 0x01: "OperationCompletion"],
         eventFields: [0x00: [0: "errorState"], 0x01: [0: "completionErrorCode", 1: "totalOperationalTime", 2: "pausedTime"]],
         commandFields: [:],
-        responseFields: [0x04: [FieldInfo(0, "commandResponseState", .structure([FieldInfo(0, "errorStateID", .unsigned), FieldInfo(1, "errorStateLabel", .utf8, optional: true), FieldInfo(2, "errorStateDetails", .utf8, optional: true)]))]],
+        responseFields: [0x04: [FieldInfo(0, "commandResponseState", .structure([FieldInfo(0, "errorStateID", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "errorStateLabel", .utf8, optional: true), FieldInfo(2, "errorStateDetails", .utf8, optional: true)]))]],
         writableAttributes: [:],
         timedCommands: []
     )

@@ -293,7 +293,7 @@ public enum PumpConfigurationAndControlCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0015: WritableAttribute(.unsigned, nullable: true), 0x0017: WritableAttribute(.unsigned, nullable: true), 0x0020: WritableAttribute(.unsigned), 0x0021: WritableAttribute(.unsigned)],
+        writableAttributes: [0x0015: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 24)), 0x0017: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 32)), 0x0020: WritableAttribute(.unsigned, limit: .enumeration(PumpConfigurationAndControlCluster.OperationModeEnum.self)), 0x0021: WritableAttribute(.unsigned, limit: .enumeration(PumpConfigurationAndControlCluster.ControlModeEnum.self))],
         timedCommands: []
     )
 }

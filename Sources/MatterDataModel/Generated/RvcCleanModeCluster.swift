@@ -169,8 +169,8 @@ public enum RvcCleanModeCluster: ClusterDefinition {
         generatedCommands: [0x01: "ChangeToModeResponse"],
         events: [:],
         eventFields: [:],
-        commandFields: [0x00: [FieldInfo(0, "newMode", .unsigned)]],
-        responseFields: [0x01: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "statusText", .utf8, optional: true)]],
+        commandFields: [0x00: [FieldInfo(0, "newMode", .unsigned, limit: .unsigned(bits: 8))]],
+        responseFields: [0x01: [FieldInfo(0, "status", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "statusText", .utf8, optional: true)]],
         writableAttributes: [:],
         timedCommands: []
     )

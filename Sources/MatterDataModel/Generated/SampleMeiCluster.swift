@@ -123,8 +123,8 @@ public enum SampleMeiCluster: ClusterDefinition {
         generatedCommands: [0x01: "AddArgumentsResponse"],
         events: [0x00: "PingCountEvent"],
         eventFields: [0x00: [1: "count", 254: "fabricIndex"]],
-        commandFields: [0x02: [FieldInfo(0, "arg1", .unsigned), FieldInfo(1, "arg2", .unsigned)]],
-        responseFields: [0x01: [FieldInfo(0, "returnValue", .unsigned)]],
+        commandFields: [0x02: [FieldInfo(0, "arg1", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "arg2", .unsigned, limit: .unsigned(bits: 8))]],
+        responseFields: [0x01: [FieldInfo(0, "returnValue", .unsigned, limit: .unsigned(bits: 8))]],
         writableAttributes: [0x0000: WritableAttribute(.bool)],
         timedCommands: []
     )

@@ -309,8 +309,8 @@ public enum ServiceAreaCluster: ClusterDefinition {
         generatedCommands: [0x01: "SelectAreasResponse", 0x03: "SkipAreaResponse"],
         events: [:],
         eventFields: [:],
-        commandFields: [0x00: [FieldInfo(0, "newAreas", .list(.unsigned))], 0x02: [FieldInfo(0, "skippedArea", .unsigned)]],
-        responseFields: [0x01: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "statusText", .utf8)], 0x03: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "statusText", .utf8)]],
+        commandFields: [0x00: [FieldInfo(0, "newAreas", .list(.unsigned), limit: .unsigned(bits: 32))], 0x02: [FieldInfo(0, "skippedArea", .unsigned, limit: .unsigned(bits: 32))]],
+        responseFields: [0x01: [FieldInfo(0, "status", .unsigned, limit: .enumeration(ServiceAreaCluster.SelectAreasStatus.self)), FieldInfo(1, "statusText", .utf8)], 0x03: [FieldInfo(0, "status", .unsigned, limit: .enumeration(ServiceAreaCluster.SkipAreaStatus.self)), FieldInfo(1, "statusText", .utf8)]],
         writableAttributes: [:],
         timedCommands: []
     )

@@ -153,8 +153,8 @@ public enum TargetNavigatorCluster: ClusterDefinition {
         generatedCommands: [0x01: "NavigateTargetResponse"],
         events: [0x00: "TargetUpdated"],
         eventFields: [0x00: [0: "targetList", 1: "currentTarget", 2: "data"]],
-        commandFields: [0x00: [FieldInfo(0, "target", .unsigned), FieldInfo(1, "data", .utf8, optional: true)]],
-        responseFields: [0x01: [FieldInfo(0, "status", .unsigned), FieldInfo(1, "data", .utf8, optional: true)]],
+        commandFields: [0x00: [FieldInfo(0, "target", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "data", .utf8, optional: true)]],
+        responseFields: [0x01: [FieldInfo(0, "status", .unsigned, limit: .enumeration(TargetNavigatorCluster.StatusEnum.self)), FieldInfo(1, "data", .utf8, optional: true)]],
         writableAttributes: [:],
         timedCommands: []
     )

@@ -71,7 +71,7 @@ public enum TemperatureControlCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [:],
         eventFields: [:],
-        commandFields: [0x00: [FieldInfo(0, "targetTemperature", .signed, optional: true), FieldInfo(1, "targetTemperatureLevel", .unsigned, optional: true)]],
+        commandFields: [0x00: [FieldInfo(0, "targetTemperature", .signed, optional: true, limit: .signed(bits: 16)), FieldInfo(1, "targetTemperatureLevel", .unsigned, optional: true, limit: .unsigned(bits: 8))]],
         responseFields: [:],
         writableAttributes: [:],
         timedCommands: []

@@ -69,7 +69,7 @@ public enum TimeFormatLocalizationCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0000: WritableAttribute(.unsigned), 0x0001: WritableAttribute(.unsigned)],
+        writableAttributes: [0x0000: WritableAttribute(.unsigned, limit: .enumeration(TimeFormatLocalizationCluster.HourFormatEnum.self)), 0x0001: WritableAttribute(.unsigned, limit: .enumeration(TimeFormatLocalizationCluster.CalendarTypeEnum.self))],
         timedCommands: []
     )
 }

@@ -136,7 +136,7 @@ public enum TimerCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [:],
         eventFields: [:],
-        commandFields: [0x00: [FieldInfo(0, "newTime", .unsigned)], 0x02: [FieldInfo(0, "additionalTime", .unsigned)], 0x03: [FieldInfo(0, "timeReduction", .unsigned)]],
+        commandFields: [0x00: [FieldInfo(0, "newTime", .unsigned, limit: .unsigned(bits: 32))], 0x02: [FieldInfo(0, "additionalTime", .unsigned, limit: .unsigned(bits: 32))], 0x03: [FieldInfo(0, "timeReduction", .unsigned, limit: .unsigned(bits: 32))]],
         responseFields: [:],
         writableAttributes: [:],
         timedCommands: []

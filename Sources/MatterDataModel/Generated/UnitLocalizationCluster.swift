@@ -47,7 +47,7 @@ public enum UnitLocalizationCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0000: WritableAttribute(.unsigned)],
+        writableAttributes: [0x0000: WritableAttribute(.unsigned, limit: .enumeration(UnitLocalizationCluster.TempUnitEnum.self))],
         timedCommands: []
     )
 }

@@ -173,9 +173,9 @@ public enum ValveConfigurationAndControlCluster: ClusterDefinition {
         generatedCommands: [:],
         events: [0x00: "ValveStateChanged", 0x01: "ValveFault"],
         eventFields: [0x00: [0: "valveState", 1: "valveLevel"], 0x01: [0: "valveFault"]],
-        commandFields: [0x00: [FieldInfo(0, "openDuration", .unsigned, nullable: true, optional: true), FieldInfo(1, "targetLevel", .unsigned, optional: true)]],
+        commandFields: [0x00: [FieldInfo(0, "openDuration", .unsigned, nullable: true, optional: true, limit: .unsigned(bits: 32)), FieldInfo(1, "targetLevel", .unsigned, optional: true, limit: .range(0...100))]],
         responseFields: [:],
-        writableAttributes: [0x0001: WritableAttribute(.unsigned, nullable: true), 0x0008: WritableAttribute(.unsigned)],
+        writableAttributes: [0x0001: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 32)), 0x0008: WritableAttribute(.unsigned, limit: .range(0...100))],
         timedCommands: []
     )
 }
