@@ -36,6 +36,11 @@ extension HomeDevice {
         ).map { element in try [ClusterID](tlv: element) }
     }
 
+    /// Every attribute path of the device's node its cache holds; nil before the node is followed.
+    public var cachedPaths: [ConcreteAttributePath]? {
+        context.model.view(of: nodeID)?.cache.paths
+    }
+
     /// One attribute as the node's cache holds it: for `home read`, which shows any attribute of any cluster.
     public func cachedValue(endpoint: UInt16, cluster: UInt32, attribute: UInt32) -> TLVElement? {
         context.model.view(of: nodeID)?.cache.value(endpoint: endpoint, cluster: cluster, attribute: attribute)

@@ -54,20 +54,25 @@ enum LiveCommands {
 
     static let read = CommandSpec(
         name: "read",
-        summary: "Print an attribute of a device from its node's live attribute cache.",
+        summary:
+            "Print an attribute of a device from its node's live attribute cache; without one, every attribute of the device's endpoint.",
         arguments: [
             deviceArgument,
             .init(
                 name: "ATTRIBUTE",
-                help: "Cluster.Attribute, e.g. OnOff.OnOff, LevelControl.CurrentLevel, BasicInformation.VendorName."),
+                help:
+                    "Cluster.Attribute, e.g. OnOff.OnOff, LevelControl.CurrentLevel, BasicInformation.VendorName; without it, every attribute the device's endpoint reported, one per line.",
+                isOptional: true),
         ],
         options: [HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
-            let name = try AttributeName.resolving(
-                arguments.argument("ATTRIBUTE"), example: "OnOff.OnOff or BasicInformation.VendorName")
+            let name = try arguments.arguments["ATTRIBUTE"].map { text throws(CommandLineError) in
+                try AttributeName.resolving(text, example: "OnOff.OnOff or BasicInformation.VendorName")
+            }
             let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
             let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
             await device.follow()
+            guard let name else { return listAttributes(of: device) }
             for endpoint in readEndpoints(device) {
                 if let value = device.cachedValue(
                     endpoint: endpoint, cluster: name.cluster.rawValue, attribute: name.attribute.rawValue)
@@ -189,6 +194,21 @@ enum LiveCommands {
         } catch {
             return failure("\(label(device)): \(error.message)")
         }
+    }
+
+    /// `home read DEVICE`: every attribute the device's endpoint reported, `Cluster.Attribute: value` per line in ID
+    /// order, the names `home read` and `home write` take.
+    private static func listAttributes(of device: HomeDevice) -> CommandOutput {
+        let endpoint = device.address.endpoint
+        let paths = (device.cachedPaths ?? []).filter { $0.endpoint == endpoint }
+        guard !paths.isEmpty else {
+            return failure("\(label(device)) is unreachable: its attributes are not known yet")
+        }
+        let lines = paths.sorted { ($0.cluster, $0.attribute) < ($1.cluster, $1.attribute) }.map { path in
+            let value = device.cachedValue(endpoint: path.endpoint, cluster: path.cluster, attribute: path.attribute)
+            return AttributeName.describe(path) + ": " + (value.map(AttributeValueText.render) ?? "-")
+        }
+        return .success(lines.joined(separator: "\n") + "\n")
     }
 
     /// Where `home read` looks: the device's endpoint, then the root endpoint, where node-wide clusters (Basic

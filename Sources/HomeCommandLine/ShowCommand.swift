@@ -8,7 +8,7 @@ enum ShowCommand {
     static let show = CommandSpec(
         name: "show",
         summary:
-            "Show a device: types, tags, room, vendor, connectivity, locality and, read live, every attribute of its node's endpoints.",
+            "Show a device: types, tags, room, vendor, connectivity, locality and, read live, every attribute of its node's endpoints and the commands each cluster accepts.",
         arguments: [LiveCommands.deviceArgument],
         options: [
             .init(name: "json", valueName: nil, help: "Print one JSON object instead of text."),

@@ -146,6 +146,13 @@ import Testing
         #expect(written.standardOutput.hasSuffix(": LevelControl.OnLevel: done\n"))
         let onLevel = await HomeCommand.run(["read", "lamp", "LevelControl.OnLevel", "--state", state])
         #expect(onLevel.standardOutput == "200\n")
+        // Without an attribute: every one of the endpoint, by the names read and write take.
+        let all = await HomeCommand.run(["read", "lamp", "--state", state])
+        #expect(all.exitCode == 0, "\(all.standardError)")
+        let lines = all.standardOutput.split(separator: "\n")
+        #expect(lines.contains("LevelControl.OnLevel: 200"))
+        #expect(lines.contains("OnOff.OnOff: false"))
+        #expect(lines.contains { $0.hasPrefix("Descriptor.ServerList: ") })
         await device.shutdown()
     }
 }

@@ -167,7 +167,7 @@ import Testing
                   add                     Add a Matter device to the home through the Home API, asking on the terminal for what is not given.
                   grant                   Let another local user add devices to a structure (or, with --revoke, stop letting them); the hub's owner only.
                   devices                 List the devices of the home: ID, name, room, vendor, product, device types and, with --live, connectivity.
-                  show                    Show a device: types, tags, room, vendor, connectivity, locality and, read live, every attribute of its node's endpoints.
+                  show                    Show a device: types, tags, room, vendor, connectivity, locality and, read live, every attribute of its node's endpoints and the commands each cluster accepts.
                   rename                  Rename a device (names longer than 60 Unicode code points are cut).
                   rooms                   List the rooms of the home: name, structure and how many devices each holds.
                   room                    Add, rename and delete the home's rooms.
@@ -178,7 +178,7 @@ import Testing
                   off                     Turn a device off (OnOff Off).
                   toggle                  Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle).
                   level                   Set a device's level (LevelControl MoveToLevelWithOnOff, no transition).
-                  read                    Print an attribute of a device from its node's live attribute cache.
+                  read                    Print an attribute of a device from its node's live attribute cache; without one, every attribute of the device's endpoint.
                   invoke                  Send any command of the data model to a device and print its response.
                   write                   Write an attribute of a device and print the device's answer.
                   watch                   Print one line per change as it happens (time, device, attribute, new value), every event (time, device, event, fields) and every connectivity change, until Ctrl-C.
