@@ -69,7 +69,7 @@ let package = Package(
         // Development-time tool: Matter IDL and device-type XML in, Swift out (see scripts/generate-datamodel.sh).
         .executableTarget(name: "DataModelGenerator"),
         .target(
-            name: "MatterPlatform", dependencies: ["MatterDiscovery", "MatterMessaging", "MatterCrypto", "MatterTime", "CSQLite", "CLinux"]),
+            name: "MatterPlatform", dependencies: ["MatterBTP", "MatterDiscovery", "MatterMessaging", "MatterCrypto", "MatterTime", "CSQLite", "CLinux"]),
         // The home's values as the hub stores them, its model holds them and its protocol carries them: records,
         // the snapshot of the home and its changes.
         .target(name: "HomeRecords", dependencies: ["MatterPlatform", "MatterMessaging", "MatterInteraction", "MatterDataModel", "MatterTLV"]),
@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
         // Seeded randomness, fuzz mutations, the simulated network and a lossy socket, shared by the tests of every layer.
-        .target(name: "MatterTestSupport", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTime", "MatterCrypto", "CLinux"], path: "Sources/MatterTestSupport"),
+        .target(name: "MatterTestSupport", dependencies: ["MatterBTP", "MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTime", "MatterCrypto", "CLinux"], path: "Sources/MatterTestSupport"),
 
         .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV", "MatterTestSupport"]),
@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(name: "MatterNodeTests", dependencies: ["MatterNode"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "HomeRecords", "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
-            "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport",
+            "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport", "MatterBTP",
         ]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HubWire", "HomeRecords", "HomeCommandLine", "HomeEngine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterNode", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport", "VendorFixture"]),

@@ -27,8 +27,8 @@ public struct BTPSession: Sendable {
     }
 
     private enum State: Sendable {
-        /// The central's request is out; the response is due by `deadline`.
-        case awaitingResponse(deadline: Instant, maximumSegmentSize: Int)
+        /// The central's request is out; the response is due by `deadline`. Messages sent meanwhile wait in `queued`.
+        case awaitingResponse(deadline: Instant, maximumSegmentSize: Int, queued: [[UInt8]])
         case connected(Link)
         case closed(BTPError)
     }
@@ -51,7 +51,7 @@ public struct BTPSession: Sendable {
             role: .central,
             state: .awaitingResponse(
                 deadline: now + BTPConstants.handshakeTimeout,
-                maximumSegmentSize: segmentSize(attMTU: attMTU)))
+                maximumSegmentSize: segmentSize(attMTU: attMTU), queued: []))
         return (session, [.send(request.encoded)])
     }
 
@@ -106,17 +106,23 @@ public struct BTPSession: Sendable {
 
     // MARK: Inputs
 
-    /// Queues a message for the peer; it goes out in segments as the peer's window and the link allow.
+    /// Queues a message for the peer; it goes out in segments as the peer's window and the link allow (a message
+    /// sent during the handshake, once it is done).
     public mutating func send(_ message: [UInt8], now: Instant) throws(BTPError) -> [Action] {
         guard message.count <= Int(UInt16.max) else { throw .messageTooLarge(message.count) }
-        guard case .connected(var link) = state else {
-            if case .closed(let reason) = state { throw reason }
-            throw .malformedPacket("a message before the handshake is done")
+        switch state {
+        case .closed(let reason):
+            throw reason
+        case .awaitingResponse(let deadline, let maximumSegmentSize, let queued):
+            state = .awaitingResponse(
+                deadline: deadline, maximumSegmentSize: maximumSegmentSize, queued: queued + [message])
+            return []
+        case .connected(var link):
+            link.outgoing.append(message)
+            let actions = link.drive(now: now, role: role)
+            state = .connected(link)
+            return actions
         }
-        link.outgoing.append(message)
-        let actions = link.drive(now: now, role: role)
-        state = .connected(link)
-        return actions
     }
 
     /// A packet from the peer: the central's writes to C1 at the peripheral, the peripheral's indications on C2 at
@@ -125,7 +131,7 @@ public struct BTPSession: Sendable {
         switch state {
         case .closed:
             return []
-        case .awaitingResponse(_, let maximumSegmentSize):
+        case .awaitingResponse(_, let maximumSegmentSize, let queued):
             do throws(BTPError) {
                 let response = try BTPHandshake.Response(decoding: bytes)
                 guard response.version == BTPConstants.version else {
@@ -140,8 +146,10 @@ public struct BTPSession: Sendable {
                 // The response was the peripheral's packet 0, which this side's first packet acknowledges.
                 link.accept(sequence: 0, now: now)
                 link.idleDeadline = now + BTPConstants.idleTimeout
+                link.outgoing = queued
+                let actions = link.drive(now: now, role: role)
                 state = .connected(link)
-                return []
+                return actions
             } catch {
                 return close(error)
             }
@@ -169,7 +177,7 @@ public struct BTPSession: Sendable {
     /// The earliest time `handleTimer` has something to do; nil when nothing waits.
     public var nextDeadline: Instant? {
         switch state {
-        case .awaitingResponse(let deadline, _): deadline
+        case .awaitingResponse(let deadline, _, _): deadline
         case .connected(let link): link.nextDeadline
         case .closed: nil
         }
@@ -180,7 +188,7 @@ public struct BTPSession: Sendable {
         switch state {
         case .closed:
             return []
-        case .awaitingResponse(let deadline, _):
+        case .awaitingResponse(let deadline, _, _):
             return deadline <= now ? close(.handshakeTimedOut) : []
         case .connected(var link):
             if let deadline = link.acknowledgementDeadline, deadline <= now { return close(.acknowledgementTimedOut) }

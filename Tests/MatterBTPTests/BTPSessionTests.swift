@@ -56,6 +56,15 @@ import Testing
         #expect(central.window == 6)
     }
 
+    /// A message the central is given before the response waits for it, then goes out first, carrying the
+    /// acknowledgement of the response.
+    @Test func aMessageSentDuringTheHandshakeGoesOutOnceItIsDone() throws {
+        var (central, _) = BTPSession.central(attMTU: 247, now: Self.start)
+        #expect(try central.send([1, 2, 3], now: Self.start).isEmpty)
+        let actions = central.received(Self.bytes("656c04640006"), now: Self.start)
+        #expect(Self.sent(actions) == [Self.bytes("0d0000030001 0203")])
+    }
+
     @Test(
         "the peripheral picks the segment size its link and the central's MTU allow",
         arguments: [
