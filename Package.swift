@@ -98,7 +98,7 @@ let package = Package(
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
         .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples/HomeExamples"),
-        .executableTarget(name: "Benchmarks", dependencies: ["MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI", "HomeEngine", "HubWire", "HomeRecords", "MatterServer",
+        .executableTarget(name: "Benchmarks", dependencies: ["MatterBTP", "MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI", "HomeEngine", "HubWire", "HomeRecords", "MatterServer",
                                                           "MatterInteraction", "MatterDataModel", "MatterNode", "MatterDevice", "CLinux"]),
         // A process's own Matter node (the hub, a virtual device, each device of a farm): its fabrics and access
         // control, the sessions it accepts, the data model its cluster servers make and the standard ones of endpoint 0.

@@ -8,6 +8,7 @@ import MatterPlatform
 // swift-home-bench commission --paa-trust-store DIR [--interface IF] [ADDRESS]:PORT=CODE | CODE…
 //                                                                commissioning and ping against real devices
 // swift-home-bench scale [--nodes N] [--mix] [--idle-seconds S]   a farm of N devices on one hub
+// swift-home-bench btp                                           BTP's engine alone (also in the default run)
 // --json prints one JSON object of the named figures instead of the table, for comparing runs.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let json = arguments.contains("--json")
@@ -24,6 +25,11 @@ func emit(_ reports: [(title: String?, report: Report)]) {
             report.print()
         }
     }
+}
+if arguments.first == "btp" {
+    // BTP's engine alone: swift-home-bench btp [--json].
+    emit([(nil, try runBTPBenchmark())])
+    exit(0)
 }
 if arguments.first == "scale-farm" {
     // The scale benchmark's farm, in a process of its own: matter-device --count's arguments and output.
@@ -117,7 +123,7 @@ if arguments.first == "scale-farm" {
     }
 } else {
     emit([
-        (nil, try runCodecBenchmarks()), (nil, try await runHomeQueryBenchmark()),
+        (nil, try runCodecBenchmarks()), (nil, try runBTPBenchmark()), (nil, try await runHomeQueryBenchmark()),
         ("Live connections:", try await runLiveConnectionBenchmarks()),
         ("The hub's local socket:", try await runHubServiceBenchmark()),
     ])

@@ -111,11 +111,12 @@ import Testing
                 progress: { if case .note(let text) = $0 { notes.withLock { $0.append(text) } } })
             let request = try fixture.request()
             let started = network.clock.now
-            // Virtual time passes while the device's PASE and CASE crypto runs in real time: 20 ms of it for every 2 ms
+            // Virtual time passes while the device's PASE and CASE crypto runs in real time: 20 ms of it for every 5 ms
             // of real sleep. At 20 ms per half a millisecond, a loaded suite let a step of the second attempt time out
             // (once in a few full runs); 5 ms steps at that pace kept the machine busy for ten seconds, and tests that
-            // need real time beside it stalled. The fail-safe's minute of waiting takes about eight seconds, asleep.
-            let result = await drive(network.clock, step: .milliseconds(20), pause: .milliseconds(2)) {
+            // need real time beside it stalled; at 20 ms per 2 ms a clean-clone CI run (its first, cold) still lost
+            // the second attempt of both cases. The fail-safe's minute of waiting takes about fifteen seconds, asleep.
+            let result = await drive(network.clock, step: .milliseconds(20), pause: .milliseconds(5)) {
                 try? await commissioner.commission(request)
             }
             let nodeID = try #require(
