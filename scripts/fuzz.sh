@@ -7,10 +7,10 @@
 # Fuzz/Dictionaries (libFuzzer -dict).
 #
 #   scripts/fuzz.sh TARGET|all [--runs N] [--seconds S]     (default: --seconds 30; with both, whichever comes first)
-#   targets: FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket FuzzMatterServerRequest
+#   targets: FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket FuzzMatterServerRequest FuzzHubOperations
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-all=(FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket FuzzMatterServerRequest)
+all=(FuzzTLV FuzzOnboarding FuzzMessage FuzzCertificates FuzzDNS FuzzInteraction FuzzPASE FuzzCASE FuzzMDNSResponder FuzzInteractionServer FuzzHubProtocol FuzzHTTPRequest FuzzWebSocket FuzzMatterServerRequest FuzzHubOperations)
 usage() { echo "usage: scripts/fuzz.sh TARGET|all [--runs N] [--seconds S]  (targets: ${all[*]})" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 case "$1" in
@@ -42,7 +42,7 @@ dictionary() {
     FuzzDNS | FuzzMDNSResponder) echo dns ;;
     FuzzHTTPRequest) echo http ;;
     FuzzWebSocket) echo websocket ;;
-    FuzzHubProtocol) echo hubprotocol ;;
+    FuzzHubProtocol | FuzzHubOperations) echo hubprotocol ;;
     FuzzMatterServerRequest) echo matterserver ;;
     FuzzOnboarding) echo onboarding ;;
   esac
