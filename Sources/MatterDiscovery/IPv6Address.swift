@@ -79,3 +79,14 @@ public struct IPv6Address: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension IPv6Address: TextCodableAddress {}
+
+extension IPv6Address {
+    /// Matter Core §2.5.6.2: where a group's messages go on a fabric, FF35:0040:FD<fabric ID, 8 bytes>00:<group ID>
+    /// (a unicast-prefix-based multicast address on the fabric's ULA prefix). The fabric ID is the fabric's own, not
+    /// the compressed one.
+    public static func matterGroup(fabricID: UInt64, groupID: UInt16) -> IPv6Address {
+        let fabric = (0..<8).map { UInt8(truncatingIfNeeded: fabricID >> (8 * (7 - UInt64($0)))) }
+        return IPv6Address(
+            bytes: [0xFF, 0x35, 0x00, 0x40, 0xFD] + fabric + [0x00, UInt8(groupID >> 8), UInt8(groupID & 0xFF)])!
+    }
+}

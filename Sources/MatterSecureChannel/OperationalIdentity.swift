@@ -14,13 +14,11 @@ public enum OperationalIdentity {
         )
     }
 
-    /// The identity protection key: the fabric's operational group key derived from its epoch key.
+    /// The identity protection key: the fabric's operational group key derived from its epoch key (key set 0).
     public static func identityProtectionKey(
         epochKey: [UInt8], compressedFabricID: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
-        try HKDFSHA256.deriveKey(
-            inputKeyMaterial: epochKey, salt: compressedFabricID, info: Array("GroupKey v1.0".utf8), outputLength: 16
-        )
+        try GroupKeys.operationalKey(epochKey: epochKey, compressedFabricID: compressedFabricID)
     }
 
     /// HMAC(IPK, initiatorRandom ‖ root public key ‖ fabric ID LE ‖ node ID LE).

@@ -36,4 +36,11 @@ import Testing
         #expect(IPv4Address("1.2.3") == nil)
         #expect(IPv4Address(bytes: [127, 0, 0, 1])?.description == "127.0.0.1")
     }
+
+    /// connectedhomeip's TestPeerAddressMulticast: fabric 0xA1A2A4A8B1B2B4B8, group 0xE10F.
+    @Test func aGroupsMulticastAddressCarriesTheFabricAndTheGroup() {
+        #expect(
+            IPv6Address.matterGroup(fabricID: 0xA1A2_A4A8_B1B2_B4B8, groupID: 0xE10F).description
+                == "ff35:40:fda1:a2a4:a8b1:b2b4:b800:e10f")
+    }
 }
