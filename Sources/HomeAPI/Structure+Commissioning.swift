@@ -47,11 +47,11 @@ extension Structure {
 
     /// Lets the local user `uid` add devices to this structure; only the hub's owner may grant.
     public func grantCommissioning(toUser uid: UInt32) async throws(HomeError) {
-        _ = try await context.perform(GrantCommissioning(uid: uid, structureID: id))
+        _ = try await context.perform(SetCommissioningGrant(uid: uid, structureID: id, granted: true))
     }
 
     /// Takes the grant back; the user's next call is refused.
     public func revokeCommissioning(fromUser uid: UInt32) async throws(HomeError) {
-        _ = try await context.perform(RevokeCommissioning(uid: uid, structureID: id))
+        _ = try await context.perform(SetCommissioningGrant(uid: uid, structureID: id, granted: false))
     }
 }

@@ -96,7 +96,7 @@ enum HubOperations {
         FollowNode.self, InvokeCommand.self, ReinterviewNode.self, WriteAttribute.self, ToggleOnOff.self,
         ReadHubStatus.self, ReadNodeEndpoints.self, CommissionDevice.self, PingNode.self,
         PrepareCommissioning.self, CommissionInSession.self, ConfigureCommissioned.self,
-        CompleteCommissioning.self, CancelCommissioning.self, GrantCommissioning.self, RevokeCommissioning.self,
+        CompleteCommissioning.self, CancelCommissioning.self, SetCommissioningGrant.self,
         CheckCommissioningPermission.self, Decommission.self,
         OpenCommissioningWindow.self, OpenBasicCommissioningWindow.self, RevokeCommissioningWindow.self,
         ReadCommissioningWindowStatus.self, ReadFabrics.self, RemoveFabric.self,

@@ -73,7 +73,7 @@ public struct BTPSession: Sendable {
         let window = min(request.window, BTPConstants.receiveWindow)
         let response = BTPHandshake.Response(version: BTPConstants.version, segmentSize: UInt16(size), window: window)
         // The response is the peripheral's packet 0: acknowledged by the central's first packet.
-        var link = Link(segmentSize: size, window: window, now: now)
+        var link = Link(segmentSize: size, window: window)
         link.recordSent(sequence: 0, carriesAcknowledgement: false, carriesData: false, now: now, role: .peripheral)
         link.nextSequence = 1
         return (BTPSession(role: .peripheral, state: .connected(link)), [.send(response.encoded)])
@@ -142,7 +142,7 @@ public struct BTPSession: Sendable {
                 }
                 guard response.window > 0 else { throw .malformedPacket("a capabilities response with a window of 0") }
                 var link = Link(
-                    segmentSize: min(Int(response.segmentSize), maximumSegmentSize), window: response.window, now: now)
+                    segmentSize: min(Int(response.segmentSize), maximumSegmentSize), window: response.window)
                 // The response was the peripheral's packet 0, which this side's first packet acknowledges.
                 link.accept(sequence: 0, now: now)
                 link.idleDeadline = now + BTPConstants.idleTimeout
@@ -252,7 +252,7 @@ extension BTPSession {
         /// The message being reassembled: its announced length and what has come of it.
         var reassembling: (length: Int, bytes: [UInt8])?
 
-        init(segmentSize: Int, window: UInt8, now: Instant) {
+        init(segmentSize: Int, window: UInt8) {
             self.segmentSize = segmentSize
             self.window = window
             peerWindow = window
