@@ -20,7 +20,7 @@ public struct BridgedDevice: Codable, Hashable, Sendable {
             clusters: [
                 BridgedDeviceBasicInformationServer(
                     productName: "Bridged Light", uniqueID: "\(bridgeUniqueID)-\(endpoint)", nodeLabel: label),
-                IdentifyServer(identifyType: .lightOutput), OnOffServer(name: label),
+                IdentifyServer(identifyType: .lightOutput), GroupsServer(), OnOffServer(name: label),
             ])
     }
 }

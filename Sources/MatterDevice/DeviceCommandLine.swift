@@ -13,8 +13,8 @@ public enum DeviceCommandLine: Hashable, Sendable {
         Sensors drift, the contact sensor opens and closes, the switch panel's buttons are pressed on their own
         every few seconds. Its state (passcode verifier, attestation chain, fabrics)
         lives in DIR/device.json (default ./matter-device-state); the first start fixes its passcode,
-        discriminator, iterations, type and IDs (random or default when not given). Advertises by mDNS only on
-        the named interfaces. Prints one JSON line of setup data, then one line per thing it does.
+        discriminator, iterations, type and IDs (random or default when not given). Advertises by mDNS, and
+        hears the Matter groups it is put in, only on the named interfaces. Prints one JSON line of setup data, then one line per thing it does.
         --count runs a farm of N devices in one process, on ports P to P+N-1 (default 5540), each with its own
         passcode, discriminator, identity and state in DIR/<i>/, all of one KIND or --mix (every kind in turn);
         they share one development PAA, are reached by address (no mDNS) and take no console commands. It prints

@@ -30,7 +30,7 @@ extension DeviceError {
         switch error {
         case .invalidCredentials(let reason): self = .invalidCredentials(reason)
         case .network(let reason): self = .network(reason)
-        case .protocolTaken: self = .invalidSetting(error.description)
+        case .protocolTaken, .unknownFabric, .noGroupKey, .storage: self = .invalidSetting(error.description)
         }
     }
 }

@@ -25,7 +25,7 @@ public enum DeviceKind: String, CaseIterable, Sendable {
                 Endpoint(
                     id: 1, deviceTypes: [MatterDeviceTypes.onOffLight],
                     clusters: [
-                        IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name),
+                        IdentifyServer(identifyType: .lightOutput), GroupsServer(), OnOffServer(name: name),
                     ])
             ]
         case .dimmableLight:
@@ -33,7 +33,7 @@ public enum DeviceKind: String, CaseIterable, Sendable {
                 Endpoint(
                     id: 1, deviceTypes: [MatterDeviceTypes.dimmableLight],
                     clusters: [
-                        IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name),
+                        IdentifyServer(identifyType: .lightOutput), GroupsServer(), OnOffServer(name: name),
                         LevelControlServer(name: name),
                     ])
             ]
@@ -42,7 +42,7 @@ public enum DeviceKind: String, CaseIterable, Sendable {
                 Endpoint(
                     id: 1, deviceTypes: [MatterDeviceTypes.colorTemperatureLight],
                     clusters: [
-                        IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name),
+                        IdentifyServer(identifyType: .lightOutput), GroupsServer(), OnOffServer(name: name),
                         LevelControlServer(name: name),
                         ColorControlServer(name: name, features: .colorTemperature),
                     ])
@@ -52,7 +52,7 @@ public enum DeviceKind: String, CaseIterable, Sendable {
                 Endpoint(
                     id: 1, deviceTypes: [MatterDeviceTypes.extendedColorLight],
                     clusters: [
-                        IdentifyServer(identifyType: .lightOutput), OnOffServer(name: name),
+                        IdentifyServer(identifyType: .lightOutput), GroupsServer(), OnOffServer(name: name),
                         LevelControlServer(name: name),
                         ColorControlServer(name: name, features: [.hueAndSaturation, .xy, .colorTemperature]),
                     ])
@@ -62,7 +62,7 @@ public enum DeviceKind: String, CaseIterable, Sendable {
                 Endpoint(
                     id: 1, deviceTypes: [MatterDeviceTypes.onOffPlugInUnit],
                     clusters: [
-                        IdentifyServer(identifyType: .none), OnOffServer(name: name),
+                        IdentifyServer(identifyType: .none), GroupsServer(), OnOffServer(name: name),
                     ])
             ]
         case .fan:
@@ -70,7 +70,7 @@ public enum DeviceKind: String, CaseIterable, Sendable {
                 Endpoint(
                     id: 1, deviceTypes: [MatterDeviceTypes.fan],
                     clusters: [
-                        IdentifyServer(identifyType: .none), FanControlServer(name: name),
+                        IdentifyServer(identifyType: .none), GroupsServer(), FanControlServer(name: name),
                     ])
             ]
         case .temperatureSensor:
@@ -116,7 +116,7 @@ public enum DeviceKind: String, CaseIterable, Sendable {
                     clusters: [
                         BridgedDeviceBasicInformationServer(
                             productName: "Bridged Light", uniqueID: "swift-home-bridged-light"),
-                        IdentifyServer(identifyType: .lightOutput), OnOffServer(name: "bridged-light"),
+                        IdentifyServer(identifyType: .lightOutput), GroupsServer(), OnOffServer(name: "bridged-light"),
                     ]),
                 Endpoint(
                     id: 3, deviceTypes: [MatterDeviceTypes.temperatureSensor, MatterDeviceTypes.bridgedNode],

@@ -20,6 +20,8 @@ public struct DeviceStateFile: Codable, Hashable, Sendable {
         var vendorID: UInt16
         var label: String
         var accessControl: [StoredEntry]
+        /// Its groups and group key sets; nil when it has none (and in files written before groups).
+        var groups: FabricGroups?
     }
 
     public struct StoredEntry: Codable, Hashable, Sendable {
@@ -56,6 +58,8 @@ public struct DeviceStateFile: Codable, Hashable, Sendable {
     /// The bridged devices a bridge added and the endpoint IDs it retired while running; nil when it never changed
     /// (and in files written before bridges could change).
     public var bridge: BridgeChanges?
+    /// Where the group message counter resumes (`GroupMessageCounter`); nil until the device first sent one.
+    public var groupMessageCounter: UInt32?
 
     var attestation: DevelopmentAttestation {
         DevelopmentAttestation(
@@ -89,7 +93,7 @@ public struct DeviceStateFile: Codable, Hashable, Sendable {
                         index: stored.index, rootCertificate: Array(stored.rootCertificate), noc: Array(stored.noc),
                         icac: stored.icac.map(Array.init), ipkEpochKey: Array(stored.ipkEpochKey),
                         operationalKey: Array(stored.operationalKey), vendorID: stored.vendorID, label: stored.label,
-                        accessControl: entries)
+                        accessControl: entries, groups: stored.groups ?? FabricGroups())
                 })
         }
         return restored
@@ -110,7 +114,8 @@ public struct DeviceStateFile: Codable, Hashable, Sendable {
                         targets: entry.targets.map {
                             StoredTarget(cluster: $0.cluster, endpoint: $0.endpoint, deviceType: $0.deviceType)
                         })
-                })
+                },
+                groups: fabric.groups == FabricGroups() ? nil : fabric.groups)
         }
     }
 }

@@ -56,6 +56,7 @@ public struct IdentifyServer: ClusterServer {
 
     private mutating func identify(for seconds: UInt16, in node: inout NodeState, endpoint: UInt16) {
         identifyingUntil = seconds == 0 ? nil : node.now + .seconds(Int(seconds))
+        node.signals.append((endpoint: endpoint, signal: .identifying(until: identifyingUntil)))
         node.markChanged(endpoint: endpoint, cluster: id, attributes: [Cluster.Attributes.identifyTime.id.rawValue])
         node.effects.append(.log(seconds == 0 ? "[identify] stop" : "[identify] for \(seconds) s"))
     }

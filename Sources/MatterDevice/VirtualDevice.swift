@@ -40,7 +40,8 @@ public actor VirtualDevice {
     /// Commissioning cluster, to be given and join the Wi-Fi or Thread networks the radio finds.
     public init(
         store: DeviceStore, state: DeviceStateFile, port: UInt16 = 5540,
-        sockets: (ipv4: any DatagramSocket, ipv6: any DatagramSocket)? = nil, interfaces: [String] = [],
+        sockets: (ipv4: any DatagramSocket, ipv6: any DatagramSocket)? = nil, multicast: (any MulticastLink)? = nil,
+        interfaces: [String] = [],
         random: any RandomSource = SystemRandom(), simulation: Simulation = Simulation(), radio: SimulatedRadio? = nil,
         clock: any DriverClock = SystemClock(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(DeviceError) {
@@ -62,7 +63,8 @@ public actor VirtualDevice {
         do {
             transport =
                 if let sockets {
-                    MatterTransport(ipv4: sockets.ipv4, ipv6: sockets.ipv6, random: random, clock: clock)
+                    MatterTransport(
+                        ipv4: sockets.ipv4, ipv6: sockets.ipv6, multicast: multicast, random: random, clock: clock)
                 } else {
                     try MatterTransport(port: port, random: random, clock: clock)
                 }
@@ -89,7 +91,7 @@ public actor VirtualDevice {
             discriminator: state.discriminator, deadline: nil)
         let nodeState = NodeState(
             identity: state.identity, attestation: state.attestation, onboardingWindow: onboarding,
-            fabrics: try state.restoredFabrics(), random: random)
+            fabrics: try state.restoredFabrics(), random: random, groupMessageCounter: state.groupMessageCounter)
         let endpoints = (state.bridge ?? BridgeChanges()).applied(
             to: kind.applicationEndpoints(), bridgeUniqueID: state.identity.uniqueID)
         var root = Endpoint.rootNode(
@@ -118,11 +120,19 @@ public actor VirtualDevice {
         do {
             await node.start { [weak self] snapshot in try await self?.save(snapshot) }
             try await node.advertise(on: interfaces)
+            // Group messages come and go on the interfaces it advertises on.
+            if !interfaces.isEmpty { await node.useGroupInterfaces(interfaces) }
         } catch {
             throw DeviceError(error)
         }
         isRunning = true
         armTimer()
+    }
+
+    /// Joins the groups it is put in, and would send group messages, on `interfaces` (`start` does so on the ones it
+    /// advertises on): a device on a test's network joins there.
+    public func useGroupInterfaces(_ interfaces: [String]) async {
+        await node.useGroupInterfaces(interfaces)
     }
 
     /// Stops answering, withdraws the advertisements and closes the sockets.
@@ -239,6 +249,7 @@ public actor VirtualDevice {
     private func save(_ snapshot: NodeSnapshot) async throws(DeviceError) {
         factory.fabrics = DeviceStateFile.stored(snapshot.fabrics)
         factory.clusters = snapshot.clusters.mapValues { Data($0) }
+        factory.groupMessageCounter = snapshot.groupMessageCounter
         try await store.save(factory)
     }
 }

@@ -4,7 +4,10 @@ import MatterTLV
 // Matter Core §8.7 Write Interaction, server side: WriteRequest (chunks) → WriteResponse per chunk. Each path is
 // checked in turn: it must be concrete, exist (UNSUPPORTED_ENDPOINT, _CLUSTER, _ATTRIBUTE), be writable
 // (UNSUPPORTED_WRITE), be allowed (UNSUPPORTED_ACCESS), be timed if the attribute says so (NEEDS_TIMED_INTERACTION)
-// and name the current data version if it names one (DATA_VERSION_MISMATCH); then the provider decides.
+// and name the current data version if it names one (DATA_VERSION_MISMATCH); then the provider decides. Access is
+// decided once per path for the whole write, as connectedhomeip does (its ACL check cache): a list written as
+// "replace with empty, then append each item" may be the ACL itself, and the items after the empty list must not be
+// refused because the empty list took the writer's own entry away.
 extension InteractionServer {
     mutating func write(
         _ payload: [UInt8], on exchange: ExchangeHandle, timedWindow: Instant?, context: AccessContext,
@@ -14,27 +17,28 @@ extension InteractionServer {
         if let status = Self.timedStatus(flagged: request.timedRequest, window: timedWindow, now: now) {
             return refuse(exchange, status)
         }
-        return writeChunk(request, on: exchange, context: context, now: now)
+        return writeChunk(request, on: exchange, allowed: [], context: context, now: now)
     }
 
     /// A later chunk of a chunked write: it must be timed as the first one was.
     mutating func continueWrite(
-        _ payload: [UInt8], on exchange: ExchangeHandle, timed: Bool, context: AccessContext,
-        now: Instant
+        _ payload: [UInt8], on exchange: ExchangeHandle, timed: Bool, allowed: Set<ConcreteAttributePath>,
+        context: AccessContext, now: Instant
     ) -> [ServerAction] {
         guard let request = try? WriteRequestMessage(payload: payload) else { return refuse(exchange, .invalidAction) }
         guard request.timedRequest == timed else { return refuse(exchange, .timedRequestMismatch) }
-        return writeChunk(request, on: exchange, context: context, now: now)
+        return writeChunk(request, on: exchange, allowed: allowed, context: context, now: now)
     }
 
     private mutating func writeChunk(
-        _ request: WriteRequestMessage, on exchange: ExchangeHandle, context: AccessContext,
-        now: Instant
+        _ request: WriteRequestMessage, on exchange: ExchangeHandle, allowed: Set<ConcreteAttributePath>,
+        context: AccessContext, now: Instant
     ) -> [ServerAction] {
         var statuses: [AttributeStatusIB] = []
         var written: [ConcreteAttributePath] = []
+        var allowed = allowed
         for data in request.writeRequests {
-            let status = write(data, timed: request.timedRequest, context: context)
+            let status = write(data, timed: request.timedRequest, allowed: &allowed, context: context)
             statuses.append(AttributeStatusIB(path: data.path, status: StatusIB(status: status)))
             if status == .success, let path = data.path.concrete {
                 written.append(path)
@@ -45,14 +49,15 @@ extension InteractionServer {
             .writeResponse, WriteResponseMessage(writeResponses: statuses).encoded(), on: exchange)
         if request.moreChunkedMessages {
             exchanges[exchange] = .receivingWrite(
-                timed: request.timedRequest, deadline: now + InteractionTiming.serverResponseTimeout)
+                timed: request.timedRequest, allowed: allowed, deadline: now + InteractionTiming.serverResponseTimeout)
             return [response]
         }
         return request.suppressResponse ? [.closeExchange(exchange)] : [response, .closeExchange(exchange)]
     }
 
-    private mutating func write(_ data: AttributeDataIB, timed: Bool, context: AccessContext) -> InteractionModelStatus
-    {
+    private mutating func write(
+        _ data: AttributeDataIB, timed: Bool, allowed: inout Set<ConcreteAttributePath>, context: AccessContext
+    ) -> InteractionModelStatus {
         guard let path = data.path.concrete else { return .invalidAction }
         let attribute: AttributeDescription
         switch lookUp(path) {
@@ -60,9 +65,13 @@ extension InteractionServer {
         case .failure(let status): return status
         }
         guard let privilege = attribute.writePrivilege else { return .unsupportedWrite }
-        guard provider.isAllowed(AccessRequest(cluster: path.clusterPath, privilege: privilege), for: context) else {
+        guard
+            allowed.contains(path)
+                || provider.isAllowed(AccessRequest(cluster: path.clusterPath, privilege: privilege), for: context)
+        else {
             return .unsupportedAccess
         }
+        allowed.insert(path)
         guard timed || !attribute.requiresTimedWrite else { return .needsTimedInteraction }
         switch data.path.listIndex {
         case nil:

@@ -23,8 +23,9 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
     enum ExchangeState: Sendable {
         /// A TimedRequest opened an action window until this instant.
         case timedWindow(until: Instant)
-        /// A chunked WriteRequest continues; its chunks must agree on being timed.
-        case receivingWrite(timed: Bool, deadline: Instant)
+        /// A chunked WriteRequest continues; its chunks must agree on being timed. `allowed` holds the paths whose
+        /// access was granted earlier in it, which later chunks keep.
+        case receivingWrite(timed: Bool, allowed: Set<ConcreteAttributePath>, deadline: Instant)
         /// A series of messages goes out, each after the peer's StatusResponse to the previous one.
         case sendingChunks(InteractionModelOpcode, remaining: [[UInt8]], then: Completion, deadline: Instant)
 
@@ -32,7 +33,7 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
         var deadline: Instant {
             switch self {
             case .timedWindow(let until): until + InteractionTiming.serverResponseTimeout
-            case .receivingWrite(_, let deadline), .sendingChunks(_, _, _, let deadline): deadline
+            case .receivingWrite(_, _, let deadline), .sendingChunks(_, _, _, let deadline): deadline
             }
         }
     }
@@ -106,8 +107,8 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
             return invoke(payload, on: exchange, timedWindow: until, context: context, now: now)
         case (.timedWindow(let until), .writeRequest):
             return write(payload, on: exchange, timedWindow: until, context: context, now: now)
-        case (.receivingWrite(let timed, _), .writeRequest):
-            return continueWrite(payload, on: exchange, timed: timed, context: context, now: now)
+        case (.receivingWrite(let timed, let allowed, _), .writeRequest):
+            return continueWrite(payload, on: exchange, timed: timed, allowed: allowed, context: context, now: now)
         case (.sendingChunks(_, _, let completion, _), _):
             return abandon(completion) + refuse(exchange, .invalidAction)
         case (.timedWindow, _), (.receivingWrite, _):

@@ -17,6 +17,8 @@ public struct Fabric: Hashable, Sendable {
     public var vendorID: UInt16
     public var label: String
     public var accessControl: [AccessControlEntry]
+    /// Its groups and group key sets on this node.
+    public var groups: FabricGroups
     /// What the certificates say, read once when the fabric is built.
     public let fabricID: UInt64
     public let nodeID: UInt64
@@ -26,7 +28,7 @@ public struct Fabric: Hashable, Sendable {
     public init(
         index: UInt8, rootCertificate: [UInt8], noc: [UInt8], icac: [UInt8]?, ipkEpochKey: [UInt8],
         operationalKey: [UInt8],
-        vendorID: UInt16, label: String, accessControl: [AccessControlEntry]
+        vendorID: UInt16, label: String, accessControl: [AccessControlEntry], groups: FabricGroups = FabricGroups()
     ) throws(NodeError) {
         let root: MatterCertificate, node: OperationalChain.ProvenNode
         do {
@@ -50,6 +52,7 @@ public struct Fabric: Hashable, Sendable {
         self.vendorID = vendorID
         self.label = label
         self.accessControl = accessControl
+        self.groups = groups
         fabricID = node.fabricID
         nodeID = node.nodeID
         rootPublicKey = root.publicKey

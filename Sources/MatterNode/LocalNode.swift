@@ -45,6 +45,8 @@ public actor LocalNode {
     /// Takes the exchanges a peer opens on a session this process opened itself (as a controller, a subscription's
     /// reports); without one they are closed.
     private var openedSessionExchanges: (@Sendable (ExchangeHandle, ExchangeMessage) async -> Void)?
+    /// Opens the group messages that arrive and drops the duplicates.
+    private var groupReception = GroupReception()
 
     /// A node serving `model` over `transport`, bound to `port`.
     public init(
@@ -143,7 +145,8 @@ public actor LocalNode {
     public var snapshot: NodeSnapshot {
         let node = server.provider.node
         return NodeSnapshot(
-            fabrics: node.failSafe?.fabricsBefore ?? node.fabrics, clusters: server.provider.persistentClusterState)
+            fabrics: node.failSafe?.fabricsBefore ?? node.fabrics, clusters: server.provider.persistentClusterState,
+            groupMessageCounter: node.groupMessageCounter.reservedUntil)
     }
 
     /// Changes the data model as `body` says (a simulation step, a person's action), then settles: subscribers hear
@@ -212,12 +215,103 @@ public actor LocalNode {
         }
     }
 
-    /// Matter Core §4.16: a group message is opened with the operational group key of a key set the group is mapped
-    /// to (Group Key Management). This node's key sets hold only the IPK, which maps to no group, so none opens.
-    private func receiveGroupMessage(_ message: GroupDatagram, from sender: PeerAddress) {
-        log(
-            "[group] a message for group \(message.groupID) from node 0x\(hex(message.sourceNodeID)) at \(sender) was "
-                + "dropped: no group key set of this node maps that group")
+    /// Matter Core §4.16: a group message is opened with the operational group key of a key set mapped to its group,
+    /// and its invoke or write applies to the node's endpoints in that group, with the group's access (auth mode
+    /// Group). Nothing is ever answered; what changed reaches subscribers as any change does.
+    private func receiveGroupMessage(_ datagram: GroupDatagram, from sender: PeerAddress) async {
+        let now = clock.now
+        let described =
+            "a message for group 0x\(hex(UInt64(datagram.groupID))) from node 0x\(hex(datagram.sourceNodeID))"
+        let opened: GroupReception.Opened
+        switch groupReception.open(datagram, fabrics: server.provider.node.fabrics) {
+        case .success(let message): opened = message
+        case .failure(.duplicate): return
+        case .failure(let refusal): return log("[group] \(described) was dropped: \(refusal)")
+        }
+        let header = opened.message.protocolHeader
+        guard header.protocolID == .interactionModel else {
+            return log("[group] \(described) was dropped: protocol \(header.protocolID) is not the Interaction Model")
+        }
+        let endpoints = server.provider.node.fabric(opened.fabricIndex)?.groups.endpoints(in: opened.groupID) ?? []
+        server.provider.node.now = now
+        let outcome = server.handleGroupRequest(
+            opcode: header.opcode, payload: opened.message.payload, endpoints: endpoints,
+            context: AccessContext(
+                fabricIndex: opened.fabricIndex, subject: UInt64(opened.groupID), authMode: .group),
+            now: now)
+        for skipped in outcome.skipped {
+            log("[group] \(described): \(skipped.path) skipped: \(skipped.status)")
+        }
+        await settle([], now: now)
+    }
+
+    /// Sends an Interaction Model request (an invoke or a write) to every member of `groupID` on the fabric at
+    /// `fabricIndex`, sealed with the group's current key (§4.16, §4.17.3): one multicast message, unanswered.
+    /// `utcMicroseconds` (since the Matter epoch) picks the epoch key in force; nil when the node has no time.
+    public func send<Request: InteractionMessage>(
+        _ request: Request, toGroup groupID: UInt16, fabricIndex: UInt8, utcMicroseconds: UInt64?
+    ) async throws(NodeError) {
+        guard let fabric = server.provider.node.fabric(fabricIndex) else { throw .unknownFabric(fabricIndex) }
+        let sealing: (key: [UInt8], sessionID: UInt16)?
+        do {
+            sealing = try fabric.groups.sendingKey(
+                groupID: groupID, compressedFabricID: try fabric.compressedFabricID(), now: utcMicroseconds)
+        } catch {
+            throw .invalidCredentials("group key of group 0x\(hex(UInt64(groupID))): \(error)")
+        }
+        guard let sealing else { throw .noGroupKey(groupID: groupID, fabricIndex: fabricIndex) }
+        let (counter, reserve) = server.provider.node.groupMessageCounter.take()
+        if reserve != nil {
+            // The new reservation is stored before a message carries a counter from it.
+            do {
+                try await persist(snapshot)
+            } catch {
+                throw .storage("the group message counter: \(error)")
+            }
+        }
+        let message = Message(
+            header: MessageHeader(
+                sessionID: sealing.sessionID, sessionType: .group, messageCounter: counter,
+                sourceNodeID: fabric.nodeID, destination: .group(groupID)),
+            protocolHeader: ProtocolHeader(
+                isInitiator: true, needsAcknowledgement: false, opcode: Request.opcode.rawValue,
+                exchangeID: UInt16(truncatingIfNeeded: random.bytes(2).reduce(0) { $0 << 8 | Int($1) }),
+                protocolID: .interactionModel),
+            payload: request.encoded())
+        let datagram: [UInt8]
+        do {
+            datagram = try message.encrypted(key: sealing.key, nonceSourceNodeID: fabric.nodeID)
+        } catch {
+            throw .invalidCredentials("sealing a group message: \(error)")
+        }
+        do {
+            try await transport.send(
+                groupMessage: datagram, to: GroupPeer(fabricID: fabric.fabricID, groupID: groupID))
+        } catch {
+            throw .network("\(error)")
+        }
+    }
+
+    /// Joins and sends to groups on `interfaces` from now on: the multicast addresses of the groups the node's
+    /// endpoints are in, on every fabric. With none, the node neither hears nor sends group messages.
+    public func useGroupInterfaces(_ interfaces: [String]) async {
+        for (group, error) in await transport.useGroupInterfaces(interfaces) {
+            log("[group] cannot join \(group): \(error)")
+        }
+        await joinGroups()
+    }
+
+    /// Joins exactly the groups the node's endpoints are in, on every fabric, that a key opens.
+    private func joinGroups() async {
+        var wanted: Set<GroupPeer> = []
+        for fabric in server.provider.node.fabrics {
+            for group in fabric.groups.groups where fabric.groups.hasKey(for: group.id) {
+                wanted.insert(GroupPeer(fabricID: fabric.fabricID, groupID: group.id))
+            }
+        }
+        for (group, error) in await transport.joinGroups(wanted) {
+            log("[group] cannot join \(group): \(error)")
+        }
     }
 
     private static func startsSession(_ opcode: UInt8) -> Bool {
@@ -372,7 +466,7 @@ public actor LocalNode {
     // MARK: Effects
 
     private func apply(_ effects: [NodeEffect]) async {
-        var needsSave = false, needsAdvertising = false
+        var needsSave = false, needsAdvertising = false, needsGroups = false
         for effect in effects {
             switch effect {
             case .persist: needsSave = true
@@ -383,12 +477,16 @@ public actor LocalNode {
                 for (handle, session) in sessions where session.fabricIndex == fabricIndex {
                     await removeSession(handle)
                 }
+                if server.provider.node.fabric(fabricIndex) == nil { groupReception.forget(fabricIndex: fabricIndex) }
+                needsGroups = true
+            case .groupsChanged: needsGroups = true
             case .closePASESessions:
                 for (handle, session) in sessions where session.isPASE { await removeSession(handle) }
             }
         }
         if needsSave { await persistOrLog() }
         if needsAdvertising { await refreshAdvertisements() }
+        if needsGroups { await joinGroups() }
     }
 
     private func removeSession(_ handle: SessionHandle) async {
@@ -617,4 +715,6 @@ public struct NodeSnapshot: Sendable {
     public let fabrics: [Fabric]
     /// Every cluster's persistent values, keyed "endpoint/cluster".
     public let clusters: [String: [UInt8]]
+    /// Where the group message counter resumes after a restart (`GroupMessageCounter`).
+    public let groupMessageCounter: UInt32
 }

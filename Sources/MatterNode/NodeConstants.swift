@@ -32,9 +32,19 @@ public enum NodeConstants {
     public static let subscriptionsPerFabric: UInt16 = 3
     /// Matter Core §11.17.5: the attestation nonce and CSR nonce are 32 octets.
     public static let nonceLength = 32
-    /// Matter Core §11.2 GroupKeyManagement: a device without group messaging still declares room for the IPK.
-    public static let maxGroupKeysPerFabric: UInt16 = 1
-    public static let maxGroupsPerFabric: UInt16 = 0
+    /// Matter Core §11.2.6.3 MaxGroupsPerFabric: the groups (GroupTable and GroupKeyMap entries) a fabric may have on
+    /// the node. A hub makes each room a group and lets people make a few more; 16 holds a device's room and named
+    /// groups with room to spare, where connectedhomeip's examples hold 4 to 12.
+    public static let maxGroupsPerFabric: UInt16 = 16
+    /// Matter Core §11.2.6.4 MaxGroupKeysPerFabric: key sets per fabric, the IPK (key set 0) included. One key set
+    /// serves every group of a home, and three more let an administrator rotate or split keys.
+    public static let maxGroupKeysPerFabric: UInt16 = 4
+    /// Senders per fabric whose group message counters a node tracks (trust-first, in memory, as connectedhomeip's
+    /// CHIP_CONFIG_MAX_GROUP_DATA_PEERS): a message from one more is dropped, never one already tracked forgotten,
+    /// which would let its old messages be replayed.
+    public static let groupPeersPerFabric = 15
+    /// Matter Application Clusters §1.3.7.1: a group name is at most 16 bytes.
+    public static let groupNameMaximumLength = 16
     /// Matter Core §7.14.2: events live in a bounded buffer and the oldest go first; a few hundred cover what a
     /// subscriber catching up after a short absence needs, without the log of a long-running device growing forever.
     public static let eventBufferSize = 256

@@ -13,6 +13,8 @@ public enum NodeEffect: Hashable, Sendable {
     case closePASESessions
     /// AddNOC over this PASE session: it now belongs to the new fabric (§11.18.6.8).
     case bindSession(SessionHandle, fabricIndex: UInt8)
+    /// A fabric's groups or group keys changed: join the multicast groups the node's endpoints are in now.
+    case groupsChanged
     /// One line for the console ("[light] ON").
     case log(String)
 }

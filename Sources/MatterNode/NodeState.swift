@@ -30,6 +30,8 @@ public struct NodeState: Sendable {
     public var breadcrumb: UInt64 = 0
     /// §11.10.5.3 RegulatoryConfig, as SetRegulatoryConfig last set it (2: indoor and outdoor).
     public var regulatoryConfig: UInt8 = 2
+    /// The counter of the group messages the node sends, on every fabric (§4.5.1.2).
+    public var groupMessageCounter: GroupMessageCounter
     public var now: Instant = .zero
     public var session: RequestSession?
     public let random: any RandomSource
@@ -46,15 +48,20 @@ public struct NodeState: Sendable {
     /// A commissionable node: with no fabric yet, its onboarding window is open.
     public init(
         identity: NodeIdentity, attestation: DevelopmentAttestation, onboardingWindow: CommissioningWindow,
-        fabrics: [Fabric], random: any RandomSource
+        fabrics: [Fabric], random: any RandomSource, groupMessageCounter: UInt32? = nil
     ) {
         self.init(
             identity: identity,
             commissionable: Commissionable(attestation: attestation, onboardingWindow: onboardingWindow),
-            fabrics: fabrics, random: random)
+            fabrics: fabrics, random: random, groupMessageCounter: groupMessageCounter)
     }
 
-    public init(identity: NodeIdentity, commissionable: Commissionable?, fabrics: [Fabric], random: any RandomSource) {
+    public init(
+        identity: NodeIdentity, commissionable: Commissionable?, fabrics: [Fabric], random: any RandomSource,
+        groupMessageCounter: UInt32? = nil
+    ) {
+        self.groupMessageCounter =
+            groupMessageCounter.map(GroupMessageCounter.init(restoredAt:)) ?? GroupMessageCounter(random: random)
         self.identity = identity
         self.commissionable = commissionable
         self.fabrics = fabrics

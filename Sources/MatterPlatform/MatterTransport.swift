@@ -28,6 +28,12 @@ public actor MatterTransport {
     private var groupMessages: (@Sendable (GroupDatagram, PeerAddress) -> Void)?
     /// Where messages to each attached Bluetooth LE connection go: its BTP session, which segments them.
     private var bluetoothLinks: [BluetoothConnection: @Sendable ([UInt8]) -> Void] = [:]
+    /// How the transport joins and sends to groups; nil where the network has no multicast.
+    private let multicast: (any MulticastLink)?
+    /// The groups joined (`joinGroups`): a socket each, which receives only that group's datagrams.
+    private var groupSockets: [GroupPeer: (socket: any DatagramSocket, readiness: SocketReadiness)] = [:]
+    /// The interfaces group messages go out of and groups are joined on, as the node's owner chose them.
+    private var groupInterfaces: [String] = []
 
     private struct Waiter {
         let id: UInt64
@@ -54,19 +60,27 @@ public actor MatterTransport {
     ) throws(SocketError) {
         let ipv4 = try UDPSocket(family: .ipv4)
         let ipv6 = try UDPSocket(family: .ipv6)
+        if port == GroupPeer.port {
+            // Every node of the host binds its groups' addresses on this port (`UDPMulticastLink`), which the
+            // kernel allows beside a wildcard socket only when both ask for address reuse. This socket takes
+            // unicast only: the groups are their own sockets'.
+            try ipv6.allowAddressReuse()
+            try ipv6.receiveOnlyJoinedGroups()
+        }
         try ipv4.bind(to: .ipv4(IPv4Address(0), port: port))
         try ipv6.bind(to: .ipv6(IPv6Address(0, 0), port: port))
-        self.init(ipv4: ipv4, ipv6: ipv6, random: random, clock: clock)
+        self.init(ipv4: ipv4, ipv6: ipv6, multicast: try UDPMulticastLink(), random: random, clock: clock)
     }
 
     /// Runs over the given sockets (bound UDP sockets, or in tests a simulated network's) on `clock` (in tests, a
-    /// `ManualClock`).
+    /// `ManualClock`), joining and sending to groups through `multicast` when there is one.
     public init(
-        ipv4: some DatagramSocket, ipv6: some DatagramSocket, random: some RandomSource = SystemRandom(),
-        clock: any DriverClock = SystemClock()
+        ipv4: some DatagramSocket, ipv6: some DatagramSocket, multicast: (any MulticastLink)? = nil,
+        random: some RandomSource = SystemRandom(), clock: any DriverClock = SystemClock()
     ) {
         self.ipv4 = ipv4
         self.ipv6 = ipv6
+        self.multicast = multicast
         self.clock = clock
         manager = ExchangeManager(random: random)
         (incomingExchanges, incoming) = AsyncStream.makeStream()
@@ -92,6 +106,11 @@ public actor MatterTransport {
         // The port is free when shutdown returns: a device started again in this process binds it at once.
         ipv4.releaseAddress()
         ipv6.releaseAddress()
+        for (_, group) in groupSockets {
+            group.readiness.cancel()
+            group.socket.releaseAddress()
+        }
+        groupSockets = [:]
         timer.cancel()
         incoming.finish()
         for handle in Array(mailboxes.keys) { fail(handle, .unknownExchange(handle)) }
@@ -236,6 +255,62 @@ public actor MatterTransport {
         }
     }
 
+    // MARK: Groups
+
+    /// Sends group messages out of `interfaces` and joins groups on them from now on; the groups already joined are
+    /// joined again there.
+    public func useGroupInterfaces(_ interfaces: [String]) -> [GroupPeer: SocketError] {
+        guard interfaces != groupInterfaces else { return [:] }
+        groupInterfaces = interfaces
+        let joined = Set(groupSockets.keys)
+        _ = joinGroups([])
+        return joinGroups(joined)
+    }
+
+    /// Receives the messages sent to exactly these groups from now on: a socket for each group not yet joined, and
+    /// the sockets of groups no longer wanted closed. Returns the groups it could not join, and why; with no group
+    /// interface chosen, none is joined.
+    @discardableResult
+    public func joinGroups(_ groups: Set<GroupPeer>) -> [GroupPeer: SocketError] {
+        for (group, joined) in groupSockets where !groups.contains(group) {
+            joined.readiness.cancel()
+            joined.socket.releaseAddress()
+            groupSockets[group] = nil
+        }
+        guard let multicast, !groupInterfaces.isEmpty, !isShutDown else { return [:] }
+        var failures: [GroupPeer: SocketError] = [:]
+        for group in groups where groupSockets[group] == nil {
+            do {
+                let socket = try multicast.join(group.address, interfaces: groupInterfaces)
+                let readiness = SocketReadiness(descriptor: socket.readinessDescriptor) { [weak self] resume in
+                    self?.assumeIsolated { $0.drain(socket) }
+                    resume()
+                }
+                groupSockets[group] = (socket, readiness)
+            } catch {
+                failures[group] = error
+            }
+        }
+        return failures
+    }
+
+    /// The groups whose messages this transport receives now.
+    public var joinedGroups: Set<GroupPeer> { Set(groupSockets.keys) }
+
+    /// Sends a sealed group message (the group messaging layer sealed it) to every member of `group`, out of each
+    /// group interface.
+    public func send(groupMessage datagram: [UInt8], to group: GroupPeer) throws(TransportError) {
+        guard let multicast else { throw .noMulticast }
+        guard !groupInterfaces.isEmpty else { throw .noGroupInterface(group) }
+        for interface in groupInterfaces {
+            do {
+                try multicast.send(datagram, to: group.address, interface: interface)
+            } catch {
+                throw .groupSendFailed(group, interface: interface, error)
+            }
+        }
+    }
+
     // MARK: The pump
 
     private func watchSockets() {
@@ -313,6 +388,10 @@ public actor MatterTransport {
                 try? (address.isIPv4 ? ipv4 : ipv6).send(datagram, to: address)
             case .send(let message, .bluetooth(let connection)):
                 bluetoothLinks[connection]?(message)
+            case .send(let message, .group(let group)):
+                // No session is ever opened to a group; a group message is sealed by the group layer and sent with
+                // `send(groupMessage:to:)`, so this is a lost datagram, like a UDP send with no route.
+                try? send(groupMessage: message, to: group)
             case .deliver(.newExchange(let handle, let message)):
                 mailboxes[handle] = Mailbox()
                 incoming.yield((handle, message))
@@ -354,10 +433,19 @@ public actor MatterTransport {
 
 public enum TransportError: Error, Sendable, CustomStringConvertible {
     case timedOut(ExchangeHandle, after: Duration)
+    /// The transport runs on a network without multicast (a test's that offers none).
+    case noMulticast
+    /// Nobody chose the interfaces group messages go out of (`useGroupInterfaces`).
+    case noGroupInterface(GroupPeer)
+    case groupSendFailed(GroupPeer, interface: String, SocketError)
 
     public var description: String {
         switch self {
         case .timedOut(let exchange, let timeout): "no answer on \(exchange) within \(timeout)"
+        case .noMulticast: "this transport's network has no multicast"
+        case .noGroupInterface(let group):
+            "no network interface is chosen for group messages, so nothing can be sent to \(group)"
+        case .groupSendFailed(let group, let interface, let error): "sending to \(group) on \(interface): \(error)"
         }
     }
 }

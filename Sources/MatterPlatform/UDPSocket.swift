@@ -44,6 +44,12 @@ public final class UDPSocket: Sendable {
         try setOption(SOL_SOCKET, SO_REUSEPORT, Int32(1), "set SO_REUSEPORT")
     }
 
+    /// SO_REUSEADDR alone: other sockets that ask for reuse may bind a more specific address on the same port (a
+    /// group's multicast address), while a second wildcard socket without it is still refused.
+    public func allowAddressReuse() throws(SocketError) {
+        try setOption(SOL_SOCKET, SO_REUSEADDR, Int32(1), "set SO_REUSEADDR")
+    }
+
     /// Binds to an address; port 0 picks an ephemeral port.
     public func bind(to address: SocketAddress) throws(SocketError) {
         try checkFamily(address)

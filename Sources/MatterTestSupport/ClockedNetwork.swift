@@ -39,6 +39,8 @@ public final class ClockedNetwork: Sendable {
         var random: SplitMix64
         var conditions: Conditions
         var sockets: [SocketAddress: ClockedSocket] = [:]
+        /// The sockets that joined each group address (`join`), in joining order.
+        var groupMembers: [SocketAddress: [ClockedSocket]] = [:]
         var nextPort: UInt16 = 40_000
         var statistics = Statistics()
     }
@@ -71,29 +73,38 @@ public final class ClockedNetwork: Sendable {
         }
     }
 
-    /// A transport on a new pair of sockets, on the network's clock.
+    /// A transport on a new pair of sockets, on the network's clock, with multicast on the network.
     public func transport(random: some RandomSource = SystemRandom()) -> MatterTransport {
         let (ipv4, ipv6) = sockets()
-        return MatterTransport(ipv4: ipv4, ipv6: ipv6, random: random, clock: clock)
+        return MatterTransport(ipv4: ipv4, ipv6: ipv6, multicast: self, random: random, clock: clock)
     }
 
     func carry(_ bytes: [UInt8], from source: SocketAddress, to destination: SocketAddress) {
         let arrivals: [(ClockedSocket, Duration)] = state.withLock { state in
-            state.statistics.sent += 1
-            guard let target = state.sockets[Self.routable(destination)],
-                Double.random(in: 0..<1, using: &state.random) >= state.conditions.loss
-            else {
+            let targets =
+                state.groupMembers[Self.routable(destination)] ?? state.sockets[Self.routable(destination)].map { [$0] }
+                ?? []
+            if targets.isEmpty {
+                state.statistics.sent += 1
                 state.statistics.lost += 1
                 return []
             }
-            var copies = 1
-            if Double.random(in: 0..<1, using: &state.random) < state.conditions.duplication {
-                state.statistics.duplicated += 1
-                copies = 2
-            }
-            return (0..<copies).map { _ in
-                let extra = state.conditions.extraDelay * Double.random(in: 0..<1, using: &state.random)
-                return (target, state.conditions.delay + extra)
+            // A group datagram reaches each member on its own, lost or delayed independently.
+            return targets.flatMap { target in
+                state.statistics.sent += 1
+                guard Double.random(in: 0..<1, using: &state.random) >= state.conditions.loss else {
+                    state.statistics.lost += 1
+                    return [(ClockedSocket, Duration)]()
+                }
+                var copies = 1
+                if Double.random(in: 0..<1, using: &state.random) < state.conditions.duplication {
+                    state.statistics.duplicated += 1
+                    copies = 2
+                }
+                return (0..<copies).map { _ in
+                    let extra = state.conditions.extraDelay * Double.random(in: 0..<1, using: &state.random)
+                    return (target, state.conditions.delay + extra)
+                }
             }
         }
         for (target, delay) in arrivals {
@@ -120,6 +131,29 @@ public final class ClockedNetwork: Sendable {
     private func deliver(_ bytes: [UInt8], from source: SocketAddress, to target: ClockedSocket) {
         state.withLock { $0.statistics.delivered += 1 }
         target.enqueue(bytes, from: source)
+    }
+
+    fileprivate func leave(_ socket: ClockedSocket) {
+        state.withLock { state in
+            for (group, members) in state.groupMembers {
+                let remaining = members.filter { $0 !== socket }
+                state.groupMembers[group] = remaining.isEmpty ? nil : remaining
+            }
+        }
+    }
+}
+
+/// The network is one link: a group's datagrams reach every socket that joined it, whatever interface is named.
+extension ClockedNetwork: MulticastLink {
+    public func join(_ group: SocketAddress, interfaces: [String]) throws(SocketError) -> any DatagramSocket {
+        let socket = ClockedSocket(network: self, address: group)
+        state.withLock { $0.groupMembers[Self.routable(group), default: []].append(socket) }
+        return socket
+    }
+
+    public func send(_ bytes: [UInt8], to group: SocketAddress, interface: String) throws(SocketError) {
+        // From a port of no socket's: group messages are never answered.
+        carry(bytes, from: .ipv6(IPv6Address(0, 1), port: 0), to: group)
     }
 }
 
@@ -162,6 +196,11 @@ public final class ClockedSocket: DatagramSocket {
     }
 
     public func localAddress() throws(SocketError) -> SocketAddress { address }
+
+    /// A group's socket leaves its group; a unicast one keeps its address for the network's life.
+    public func releaseAddress() {
+        network.leave(self)
+    }
 
     func enqueue(_ bytes: [UInt8], from sender: SocketAddress) {
         queue.withLock { queue in

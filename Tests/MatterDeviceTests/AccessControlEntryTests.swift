@@ -130,4 +130,43 @@ struct AccessControlEntryTests {
             acl, isFabricFiltered: true, context: NodeFixture.caseContext(fabric: 2, subject: Self.admin))
         #expect(other == .success(.array([])))
     }
+
+    /// connectedhomeip writes a list as "replace with an empty list, then append each item", in one WriteRequest: the
+    /// ACL too. The writer's access is decided once for the path, as connectedhomeip's servers do, so the empty list
+    /// taking its own entry away does not refuse the items after it; a writer without access gets none of them in.
+    @Test func anAclWrittenItemByItemKeepsTheWritersAccessForTheWholeWrite() throws {
+        let acl = AttributePathIB(endpoint: 0, cluster: 0x001F, attribute: 0)
+        let item = AttributePathIB(endpoint: 0, cluster: 0x001F, attribute: 0, listIndex: .append)
+        let admin = AccessControlCluster.AccessControlEntryStruct(
+            privilege: .administer, authMode: .case, subjects: .value([Self.admin]), targets: .null)
+        let group = AccessControlCluster.AccessControlEntryStruct(
+            privilege: .operate, authMode: .group, subjects: .value([0x0103]), targets: .null)
+        let request = WriteRequestMessage(writeRequests: [
+            AttributeDataIB(path: acl, data: TLVElement(.array([]))),
+            AttributeDataIB(path: item, data: TLVElement(admin.tlvValue())),
+            AttributeDataIB(path: item, data: TLVElement(group.tlvValue())),
+        ])
+        let exchange = ExchangeHandle(session: SessionHandle(rawValue: 1), exchangeID: 7, role: .responder)
+        var server = InteractionServer(provider: try Self.model())
+        _ = server.handle(
+            opcode: InteractionModelOpcode.writeRequest.rawValue, payload: request.encoded(), on: exchange,
+            context: NodeFixture.caseContext(fabric: 1, subject: Self.admin), now: .zero)
+        #expect(
+            server.provider.node.fabrics[0].accessControl == [
+                AccessControlEntry(privilege: .administer, authMode: .case, subjects: [Self.admin]),
+                AccessControlEntry(privilege: .operate, authMode: .group, subjects: [0x0103]),
+            ])
+
+        var stranger = InteractionServer(provider: try Self.model())
+        let actions = stranger.handle(
+            opcode: InteractionModelOpcode.writeRequest.rawValue, payload: request.encoded(), on: exchange,
+            context: NodeFixture.caseContext(fabric: 1, subject: Self.operatorNode), now: .zero)
+        #expect(stranger.provider.node.fabrics[0].accessControl.count == 1)
+        guard case .send(.writeResponse, let payload, _)? = actions.first else {
+            Issue.record("no WriteResponse: \(actions)")
+            return
+        }
+        let statuses = try WriteResponseMessage(payload: payload).writeResponses.map(\.status.status)
+        #expect(statuses == [.unsupportedAccess, .unsupportedAccess, .unsupportedAccess])
+    }
 }

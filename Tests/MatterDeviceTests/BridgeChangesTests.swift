@@ -15,7 +15,8 @@ struct BridgeChangesTests {
         #expect(shed?.deviceTypes.map(\.id) == [MatterDeviceTypes.onOffLight.id, MatterDeviceTypes.bridgedNode.id])
         #expect(
             shed?.clusters.map(\.id) == [
-                BridgedDeviceBasicInformationCluster.id.rawValue, IdentifyCluster.id.rawValue, OnOffCluster.id.rawValue,
+                BridgedDeviceBasicInformationCluster.id.rawValue, IdentifyCluster.id.rawValue,
+                GroupsCluster.id.rawValue, OnOffCluster.id.rawValue,
             ])
     }
 

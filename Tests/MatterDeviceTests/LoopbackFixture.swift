@@ -51,7 +51,8 @@ struct LoopbackFixture {
         let device: VirtualDevice
         if let network {
             device = try VirtualDevice(
-                store: store, state: state, sockets: network.sockets(), simulation: simulation, radio: radio,
+                store: store, state: state, sockets: network.sockets(), multicast: network, simulation: simulation,
+                radio: radio,
                 clock: network.clock, log: lines.append)
         } else {
             device = try VirtualDevice(

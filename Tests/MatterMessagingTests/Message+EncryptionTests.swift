@@ -124,4 +124,22 @@ struct MessageEncryptionTests {
             try Self.groupMessage.encrypted(key: [1, 2, 3], nonceSourceNodeID: 0)
         }
     }
+
+    /// connectedhomeip's TestSessionManagerDispatch "secure group message (no privacy)": group 2 from node 1, counter
+    /// 0x12345678, sealed with the operational key of epoch key B0…BF on the specification's fabric (session 0xDB7D).
+    @Test func aGroupMessageSealsAsConnectedhomeipsDoes() throws {
+        let key = hex("ca92d7a0942d1a511a0e26ad074f4c2f")
+        let wire = hex(
+            "067ddb01785634120100000000000000" + "0200" + "65c767bc6cda" + "0106c9801323900e9b3ce6d4bb0327d6")
+        let message = Message(
+            header: MessageHeader(
+                sessionID: 0xDB7D, sessionType: .group, messageCounter: 0x1234_5678, sourceNodeID: 1,
+                destination: .group(2)),
+            protocolHeader: ProtocolHeader(
+                isInitiator: true, needsAcknowledgement: false, opcode: 0x64, exchangeID: 0x0EEE,
+                protocolID: ProtocolID(rawValue: 0x7D20)),
+            payload: [])
+        #expect(try message.encrypted(key: key, nonceSourceNodeID: 1) == wire)
+        #expect(try Message.decrypt(wire, key: key, nonceSourceNodeID: 1) == message)
+    }
 }
