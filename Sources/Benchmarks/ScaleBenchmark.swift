@@ -72,29 +72,13 @@ struct ScaleBenchmark {
 
             // Commissioning all at once: the hub runs as many side by side as it allows.
             let hubPath = directory + "/hub"
-            let hub = try await Hub(statePath: hubPath)
-            let paa = try DeviceStore(directory: directory + "/farm/0").load()?.paa ?? Data()
-            let trustStore = PAATrustStore(certificates: [try X509Certificate(derEncoded: Array(paa))])
             let started = clock.now
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for (index, setup) in farm.setups.enumerated() {
-                    group.addTask {
-                        _ = try await hub.commission(
-                            CommissioningRequest(
-                                payload: try SetupPayload(parsing: setup.qr),
-                                address: .ipv4(IPv4Address(127 << 24 | 1), port: setup.port), trustStore: trustStore),
-                            name: "farm \(index)", room: nil, progress: { _ in })
-                    }
-                }
-                try await group.waitForAll()
-            }
+            try await farm.commissionAll(into: hubPath, farmDirectory: directory + "/farm", named: "farm")
             let commissioned = clock.now - started
             report.add(
                 "Commission all \(options.nodes) (the hub's \(Hub.concurrentCommissionings) at a time)",
                 seconds(commissioned),
                 key: "commission_all_s", value: commissioned.seconds)
-            // The commissioning hub's node goes: the hub measured next is the only one.
-            await hub.close()
 
             // The hub follows them all.
             var configuration = Home.Configuration(stateDirectory: hubPath)
@@ -242,12 +226,13 @@ struct ScaleBenchmark {
         guard !latencies.isEmpty else { throw BenchmarkError("no light to switch") }
         return latencies.sorted()
     }
+}
 
-    private func temporaryDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/swift-home-bench-scale-XXXXXX").utf8CString)
-        guard let created = mkdtemp(&template) else { throw POSIXError(.EIO) }
-        return String(cString: created)
-    }
+/// A fresh directory for one benchmark's farm and hub; the caller removes it.
+func temporaryDirectory() throws -> String {
+    var template = Array((NSTemporaryDirectory() + "/swift-home-bench-XXXXXX").utf8CString)
+    guard let created = mkdtemp(&template) else { throw POSIXError(.EIO) }
+    return String(cString: created)
 }
 
 /// The farm as a child process: this binary run as `swift-home-bench scale-farm` with `matter-device --count`'s
@@ -295,6 +280,28 @@ struct FarmProcess {
 
     func residentBytes() -> Int {
         Benchmarks.residentBytes(ofProcess: process.processIdentifier)
+    }
+
+    /// Commissions every device of the farm onto a hub on `hubPath` at once (the hub runs as many side by side as it
+    /// allows), each named "`named` INDEX" in `room`; the hub is closed after, so the one measured next is the only
+    /// one.
+    func commissionAll(into hubPath: String, farmDirectory: String, named: String, room: String? = nil) async throws {
+        let hub = try await Hub(statePath: hubPath)
+        let paa = try DeviceStore(directory: farmDirectory + "/0").load()?.paa ?? Data()
+        let trustStore = PAATrustStore(certificates: [try X509Certificate(derEncoded: Array(paa))])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, setup) in setups.enumerated() {
+                group.addTask {
+                    _ = try await hub.commission(
+                        CommissioningRequest(
+                            payload: try SetupPayload(parsing: setup.qr),
+                            address: .ipv4(IPv4Address(127 << 24 | 1), port: setup.port), trustStore: trustStore),
+                        name: "\(named) \(index)", room: room, progress: { _ in })
+                }
+            }
+            try await group.waitForAll()
+        }
+        await hub.close()
     }
 
     func kill() {

@@ -9,6 +9,8 @@ import MatterPlatform
 //                                                                commissioning and ping against real devices
 // swift-home-bench scale [--nodes N] [--mix] [--idle-seconds S]   a farm of N devices on one hub
 // swift-home-bench btp                                           BTP's engine alone (also in the default run)
+// swift-home-bench groups [--devices N] [--rounds R]              a room of N lights: one group message against unicast
+//                                                                (in a namespace whose lo carries multicast)
 // --json prints one JSON object of the named figures instead of the table, for comparing runs.
 var arguments = Array(CommandLine.arguments.dropFirst())
 let json = arguments.contains("--json")
@@ -66,6 +68,14 @@ if arguments.first == "scale-farm" {
         }
     } catch {
         FileHandle.standardError.write(Data("cold-start hub failed: \(error)\n".utf8))
+        exit(1)
+    }
+} else if arguments.first == "groups" {
+    do {
+        let options = try GroupsBenchmark.Options(arguments: Array(arguments.dropFirst()))
+        emit([("A room of \(options.devices) lights:", try await GroupsBenchmark(options: options).run())])
+    } catch {
+        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
         exit(1)
     }
 } else if arguments.first == "scale" {

@@ -205,7 +205,7 @@ enum HomeAPICommands {
 
     /// A room by its name, as the store matches room names (`NameMatch`); an unknown name is refused listing the
     /// rooms there are.
-    private static func room(_ name: String, in home: Home) async throws(CommandLineError) -> Room {
+    static func room(_ name: String, in home: Home) async throws(CommandLineError) -> Room {
         let rooms = try await refusingBadInput { () throws(HomeError) in try await home.rooms().list() }
         guard let room = NameMatch.first(name, in: rooms, named: \.name) else {
             let names = rooms.map(\.name).sorted { $0.localizedStandardCompare($1) == .orderedAscending }

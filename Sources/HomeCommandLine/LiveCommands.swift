@@ -1,5 +1,6 @@
 import Foundation
 import HomeAPI
+import HomeEngine
 import HomeHub
 import HomeRecords
 import MatterDataModel
@@ -12,12 +13,16 @@ enum LiveCommands {
     static let deviceArgument = CommandSpec.Argument(
         name: "DEVICE", help: "A device ID (see 'home devices') or a device name.")
 
-    static let on = command("on", summary: "Turn a device on (OnOff On).") { (trait: OnOffTrait) throws(HomeError) in
+    static let on = command("on", summary: "Turn a device on (OnOff On), or every device of a room at once.", room: .on)
+    {
+        (trait: OnOffTrait) throws(HomeError) in
         try await trait.on()
         return "on"
     }
 
-    static let off = command("off", summary: "Turn a device off (OnOff Off).") {
+    static let off = command(
+        "off", summary: "Turn a device off (OnOff Off), or every device of a room at once.", room: .off
+    ) {
         (trait: OnOffTrait) throws(HomeError) in
         try await trait.off()
         return "off"
@@ -25,7 +30,9 @@ enum LiveCommands {
 
     static let toggle = command(
         "toggle",
-        summary: "Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle)."
+        summary:
+            "Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle), or every device of a room at once.",
+        room: .toggle
     ) { (trait: OnOffTrait) throws(HomeError) in
         switch try await trait.toggleFallingBackToOnOff() {
         case .toggled: "toggled"
@@ -34,16 +41,37 @@ enum LiveCommands {
         }
     }
 
+    static let roomOption = CommandSpec.Option(
+        name: "room", valueName: "ROOM",
+        help:
+            "Every device of the room instead of one device: one Matter group message reaches the devices that hold the room's group (all act at once), unicast the rest; each device's confirmation through its subscription is printed, with how long it took."
+    )
+
     static let level = CommandSpec(
         name: "level",
-        summary: "Set a device's level (LevelControl MoveToLevelWithOnOff, no transition).",
-        arguments: [deviceArgument, .init(name: "LEVEL", help: "0 to 254.")],
-        options: [HubCommands.interfaceOption, HubCommands.stateOption],
+        summary:
+            "Set a device's level (LevelControl MoveToLevelWithOnOff, no transition), or every device's of a room at once (home level --room ROOM LEVEL).",
+        arguments: [
+            .init(
+                name: "DEVICE", help: "A device ID (see 'home devices') or a device name; with --room, the LEVEL.",
+                isOptional: true),
+            .init(name: "LEVEL", help: "0 to 254.", isOptional: true),
+        ],
+        options: [roomOption, HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
-            let text = arguments.argument("LEVEL")
+            let room = arguments.values["room"]
+            // With --room the one argument is the level.
+            let text: String
+            switch (room, arguments.arguments["DEVICE"], arguments.arguments["LEVEL"]) {
+            case (_?, let level?, nil), (nil, _?, let level?): text = level
+            case (_?, _?, _?): throw .invalidInput("with --room, give only the LEVEL, not a device")
+            case (_?, nil, _): throw .invalidInput("give the LEVEL, 0 to 254")
+            case (nil, _, _): throw .invalidInput("give a DEVICE and a LEVEL, or --room ROOM and a LEVEL")
+            }
             guard let level = UInt8(text), level <= 254 else {
                 throw .invalidInput("level '\(text)' is not a number from 0 to 254")
             }
+            if let room { return try await sendToRoom(room, .level(level), arguments) }
             return try await withTrait(arguments) { (trait: LevelControlTrait) throws(HomeError) in
                 try await trait.moveToLevelWithOnOff(
                     level: level, transitionTime: .value(0), optionsMask: [], optionsOverride: [])
@@ -160,12 +188,43 @@ enum LiveCommands {
 
     /// A command on one device's OnOff trait, returning what to print after the device's label.
     private static func command(
-        _ name: String, summary: String, _ body: @escaping @Sendable (OnOffTrait) async throws(HomeError) -> String
+        _ name: String, summary: String, room command: RoomCommand.Command,
+        _ body: @escaping @Sendable (OnOffTrait) async throws(HomeError) -> String
     ) -> CommandSpec {
         CommandSpec(
-            name: name, summary: summary, arguments: [deviceArgument],
-            options: [HubCommands.interfaceOption, HubCommands.stateOption],
-            run: { arguments throws(CommandLineError) in try await withTrait(arguments, body) })
+            name: name, summary: summary,
+            arguments: [
+                .init(
+                    name: "DEVICE", help: "A device ID (see 'home devices') or a device name; none with --room.",
+                    isOptional: true)
+            ],
+            options: [roomOption, HubCommands.interfaceOption, HubCommands.stateOption],
+            run: { arguments throws(CommandLineError) in
+                switch (arguments.values["room"], arguments.arguments["DEVICE"]) {
+                case (let room?, nil): try await sendToRoom(room, command, arguments)
+                case (nil, _?): try await withTrait(arguments, body)
+                case (_?, _?): throw .invalidInput("give a DEVICE or --room ROOM, not both")
+                case (nil, nil): throw .invalidInput("give a DEVICE, or --room ROOM for every device of a room")
+                }
+            })
+    }
+
+    /// `home on|off|toggle|level --room ROOM`: the command to the room through the Home API, then one line per
+    /// device: how it was reached and when it confirmed. Exits 1 when a device did not confirm.
+    private static func sendToRoom(
+        _ name: String, _ command: RoomCommand.Command, _ arguments: ParsedArguments
+    ) async throws(CommandLineError) -> CommandOutput {
+        let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
+        let room = try await HomeAPICommands.room(name, in: home)
+        let result: Room.CommandResult
+        do {
+            result = try await room.send(command)
+        } catch  where error.code == .failedPrecondition || error.code == .notFound {
+            throw .invalidInput("\(room.name): \(error.message)")
+        } catch {
+            return failure("\(room.name): \(error.message)")
+        }
+        return RoomCommandText.render(result, room: room.name, command: command)
     }
 
     /// Finds DEVICE through the Home API and runs `body` on its endpoint's trait, from the node's stored cache when it

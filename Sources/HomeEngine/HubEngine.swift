@@ -12,6 +12,8 @@ public final class HubEngine: Sendable {
     public let hub: Hub
     public let model: HomeModel
     let live: LiveNodes
+    /// The home's Matter groups on its devices.
+    let groups: HubGroups
     /// Where it looks for devices to add, what it trusts, and who this process runs as.
     public let commissioning: CommissioningSettings
     let startedAt = Date()
@@ -30,6 +32,7 @@ public final class HubEngine: Sendable {
         self.hub = hub
         model = try await HomeModel(store: hub.store)
         live = LiveNodes(hub: hub, model: model, interfaces: interfaces, settings: settings)
+        groups = HubGroups(hub: hub, model: model, live: live)
         self.commissioning = commissioning
         // What an earlier hub process left of a session is rewritten, or removed once the session is gone.
         await publishCommissioningSession()
@@ -80,17 +83,20 @@ extension HubEngine {
     public func followEveryNode() async throws(HomeError) {
         try await live.startNode()
         live.followAdded(from: model.changes(.home))
+        groups.follow()
         await live.follow(Array(model.snapshot.devices.keys))
     }
 
     /// Stops following devices live: every node's subscription and session end. A later subscription or command
     /// starts them again.
     public func stopFollowing() async {
+        groups.stop()
         await live.stop()
     }
 
     /// Stops following devices and closes the hub's link: its node withdraws its advertisements, its sockets close.
     public func close() async {
+        groups.stop()
         await live.stop()
         await hub.close()
     }

@@ -17,6 +17,9 @@ enum HubEngineTiming {
     /// yet (it is starting: opening its store takes milliseconds), and how long between looks: half a second in all.
     static let hubStartAttempts = 10
     static let hubStartRetry: Duration = .milliseconds(50)
+    /// How long a room command waits for its members' subscriptions to report the change: a device on the local
+    /// network reports within its min interval of a second or less; one that says nothing in three has not acted.
+    static let groupConfirmation: Duration = .seconds(3)
 }
 
 /// Every limit of the hub engine, with the reason for its value.

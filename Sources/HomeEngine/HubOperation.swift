@@ -99,7 +99,7 @@ enum HubOperations {
         CompleteCommissioning.self, CancelCommissioning.self, SetCommissioningGrant.self,
         CheckCommissioningPermission.self, Decommission.self,
         OpenCommissioningWindow.self, OpenBasicCommissioningWindow.self, RevokeCommissioningWindow.self,
-        ReadCommissioningWindowStatus.self, ReadFabrics.self, RemoveFabric.self,
+        ReadCommissioningWindowStatus.self, ReadFabrics.self, RemoveFabric.self, RoomCommand.self,
     ]
 
     /// A client's request, decoded: what it is for messages, and its work.

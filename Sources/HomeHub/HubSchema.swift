@@ -202,6 +202,29 @@ enum HubSchema {
             )
             """,
         ],
+        // 10: Matter groups (HubStore+Groups): the home's group key set (its epoch key is a secret, as the IPK is),
+        // each room's group ID (never reused: a device that missed its room's removal must not join a new room), and
+        // what each node was last given of the home's groups, so an offline node is repaired when it returns.
+        [
+            """
+            CREATE TABLE group_key_sets (
+                key_set_id INTEGER PRIMARY KEY,
+                epoch_key BLOB NOT NULL,
+                start_time INTEGER NOT NULL
+            )
+            """,
+            "ALTER TABLE rooms ADD COLUMN group_id INTEGER",
+            """
+            UPDATE rooms SET group_id = (
+                SELECT position FROM (
+                    SELECT room_id AS id, ROW_NUMBER() OVER (ORDER BY created_at, rowid) AS position FROM rooms)
+                WHERE id = rooms.room_id)
+            """,
+            "CREATE UNIQUE INDEX rooms_group_id ON rooms(group_id)",
+            "CREATE TABLE group_ids (last INTEGER NOT NULL)",
+            "INSERT INTO group_ids (last) SELECT COALESCE(MAX(group_id), 0) FROM rooms",
+            "ALTER TABLE nodes ADD COLUMN groups_given TEXT",
+        ],
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -59,8 +59,11 @@ extension HubStore {
                 }
                 try Self.requireFreeRoomName(name, except: nil, in: transaction)
                 try transaction.query(
-                    "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
-                    [.text(room.id), .text(name), .text(structureID), .date(Self.now())])
+                    "INSERT INTO rooms (room_id, name, structure_id, created_at, group_id) VALUES (?, ?, ?, ?, ?)",
+                    [
+                        .text(room.id), .text(name), .text(structureID), .date(Self.now()),
+                        .integer(Int64(try Self.nextGroupID(in: transaction))),
+                    ])
             }
             return room
         }

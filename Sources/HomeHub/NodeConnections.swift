@@ -33,16 +33,22 @@ public actor NodeConnections {
         self.events = events
     }
 
-    /// Opens the hub's link when it is not open, and has its node advertise itself on the interfaces, once.
+    /// Opens the hub's link when it is not open, and has its node advertise itself, and send group messages, on the
+    /// interfaces, once.
     public func startNode() async throws {
-        try await hub.link().node.advertise(on: interfaces)
+        try await prepare(hub.link().node)
+    }
+
+    private func prepare(_ node: LocalNode) async throws {
+        try await node.advertise(on: interfaces)
+        await node.useGroupInterfaces(interfaces)
     }
 
     /// The connection to a commissioned node, started on first use, from the node's stored cache.
     public func connection(to nodeID: UInt64) async throws -> NodeConnection {
         if let existing = connections[nodeID] { return existing }
         let link = try await hub.link()
-        try await link.node.advertise(on: interfaces)
+        try await prepare(link.node)
         guard let node = try await hub.store.node(nodeID), node.state == .commissioned else {
             throw HubError.unknownNode(nodeID)
         }

@@ -17,7 +17,8 @@ public enum DeviceCommandLine: Hashable, Sendable {
         hears the Matter groups it is put in, only on the named interfaces. Prints one JSON line of setup data, then one line per thing it does.
         --count runs a farm of N devices in one process, on ports P to P+N-1 (default 5540), each with its own
         passcode, discriminator, identity and state in DIR/<i>/, all of one KIND or --mix (every kind in turn);
-        they share one development PAA, are reached by address (no mDNS) and take no console commands. It prints
+        they share one development PAA, are reached by address (no mDNS; --interface is where they hear their
+        groups) and take no console commands. It prints
         one JSON line per device ("index" its place), then each device's lines prefixed with its index.
         'attestation export' writes the device's development PAA (paa.der) for a commissioner's trust store
         (a farm's: --state DIR/0).
@@ -40,6 +41,8 @@ public enum DeviceCommandLine: Hashable, Sendable {
         public var settings = DeviceSettings()
         public var stateDirectory = "matter-device-state"
         public var factoryReset = false
+        /// Where every device hears the Matter groups it is put in (a farm does not advertise by mDNS).
+        public var interfaces: [String] = []
 
         /// One port per device, from the base port up.
         public var ports: [UInt16] { (0..<count).map { basePort + UInt16($0) } }
@@ -123,7 +126,7 @@ public enum DeviceCommandLine: Hashable, Sendable {
             case "--base-port": basePort = try number(UInt16.self)
             default: throw UsageError(description: "unknown option \(option)")
             }
-            if ["--passcode", "--discriminator", "--port", "--interface"].contains(option) {
+            if ["--passcode", "--discriminator", "--port"].contains(option) {
                 singleDeviceOptions.append(option)
             }
         }
@@ -135,11 +138,7 @@ public enum DeviceCommandLine: Hashable, Sendable {
             return
         }
         if let option = singleDeviceOptions.first {
-            let reason =
-                option == "--interface"
-                ? "a farm does not advertise by mDNS yet: commission its devices by address"
-                : "each device of a farm has its own"
-            throw UsageError(description: "--count takes no \(option): \(reason)")
+            throw UsageError(description: "--count takes no \(option): each device of a farm has its own")
         }
         guard DeviceConstants.farmSizes.contains(count) else {
             throw UsageError(
@@ -164,6 +163,7 @@ public enum DeviceCommandLine: Hashable, Sendable {
         farm.settings = run.settings
         farm.stateDirectory = run.stateDirectory
         farm.factoryReset = run.factoryReset
+        farm.interfaces = run.interfaces
         self = .farm(farm)
     }
 

@@ -13,7 +13,7 @@ extension DeviceCommandLine.Farm {
             directory: stateDirectory, ports: ports, kinds: kinds, settings: settings, factoryReset: factoryReset
         ) { index, line in emit("#\(index) \(line)") }
         for setup in farm.setups { emit(setup.jsonLine) }
-        try await farm.start()
+        try await farm.start(groupInterfaces: interfaces)
         emit("[farm] \(count) devices running")
         await stop.wait()
         await farm.shutdown()

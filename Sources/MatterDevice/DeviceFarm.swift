@@ -64,9 +64,12 @@ public struct DeviceFarm: Sendable {
         return DeviceFarm(directory: directory, devices: devices, setups: setups)
     }
 
-    /// Starts every device.
-    public func start() async throws(DeviceError) {
-        for device in devices { try await device.start() }
+    /// Starts every device; each hears its groups on `groupInterfaces`.
+    public func start(groupInterfaces: [String] = []) async throws(DeviceError) {
+        for device in devices {
+            try await device.start()
+            if !groupInterfaces.isEmpty { await device.useGroupInterfaces(groupInterfaces) }
+        }
     }
 
     /// Stops every device: each withdraws nothing (a farm does not advertise) and closes its sockets.

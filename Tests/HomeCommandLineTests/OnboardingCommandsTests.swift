@@ -174,10 +174,10 @@ import Testing
                   move                    Put a device in a room.
                   remove                  Remove a device from the home: its node leaves the hub's fabric and is forgotten, with every device it has.
                   ping                    Open a CASE session to a device from scratch and read its vendor name, timing the round trip.
-                  on                      Turn a device on (OnOff On).
-                  off                     Turn a device off (OnOff Off).
-                  toggle                  Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle).
-                  level                   Set a device's level (LevelControl MoveToLevelWithOnOff, no transition).
+                  on                      Turn a device on (OnOff On), or every device of a room at once.
+                  off                     Turn a device off (OnOff Off), or every device of a room at once.
+                  toggle                  Toggle a device (OnOff Toggle; On or Off from its cached state when it does not accept Toggle), or every device of a room at once.
+                  level                   Set a device's level (LevelControl MoveToLevelWithOnOff, no transition), or every device's of a room at once (home level --room ROOM LEVEL).
                   read                    Print an attribute of a device from its node's live attribute cache; without one, every attribute of the device's endpoint.
                   invoke                  Send any command of the data model to a device and print its response.
                   write                   Write an attribute of a device and print the device's answer.

@@ -47,6 +47,12 @@ struct DeviceCommandLineTests {
             return
         }
         #expect(lights.kinds == .one(.plug) && lights.ports == [5540, 5541])
+        // A farm's interfaces are where its devices hear their groups.
+        guard case .farm(let grouped) = try DeviceCommandLine(arguments: ["--count", "2", "--interface", "lo"]) else {
+            Issue.record("expected a farm")
+            return
+        }
+        #expect(grouped.interfaces == ["lo"])
     }
 
     @Test func aFarmRefusesWhatNamesOneDevice() {
@@ -56,10 +62,6 @@ struct DeviceCommandLineTests {
         #expect(
             usageError(["--count", "2", "--port", "5540"])
                 == "--count takes no --port: each device of a farm has its own")
-        #expect(
-            usageError(["--count", "2", "--interface", "lo"])
-                == "--count takes no --interface: a farm does not advertise by mDNS yet: commission its devices by address"
-        )
         #expect(usageError(["--count", "0"]) == "--count must be 1 to 10000, got 0")
         #expect(
             usageError(["--count", "10", "--base-port", "65530"])

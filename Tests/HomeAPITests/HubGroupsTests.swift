@@ -1,0 +1,50 @@
+import Foundation
+import HomeHub
+import HomeRecords
+import MatterSecureChannel
+import Testing
+
+@testable import HomeEngine
+
+/// The hub's rules for the home's groups that need no device: what a node should hold, when to look again, and a
+/// room's name as a group's.
+@Suite struct HubGroupsTests {
+    static let keySet = try! GroupKeySet(
+        id: 1, policy: .trustFirst,
+        epochKeys: [GroupKeySet.EpochKey(key: [UInt8](repeating: 9, count: 16), startTime: 5)])
+
+    /// What a node holds is told apart by its key set's start and each endpoint's group: a moved device or a new key
+    /// means it must be given its groups again.
+    @Test func aPlansFingerprintChangesWithItsKeyAndItsEndpointsGroups() throws {
+        let plan = HubGroups.Plan(endpoints: [2: 7, 1: 3], keySet: Self.keySet, roomNames: [:])
+        #expect(plan.fingerprint == "k1@5|1=3;2=7")
+        #expect(plan.groupIDs == [3, 7])
+        var moved = plan
+        moved.endpoints[2] = 3
+        #expect(moved.fingerprint != plan.fingerprint)
+        var rekeyed = plan
+        rekeyed.keySet = try GroupKeySet(
+            id: 1, policy: .trustFirst,
+            epochKeys: [GroupKeySet.EpochKey(key: [UInt8](repeating: 9, count: 16), startTime: 6)])
+        #expect(rekeyed.fingerprint != plan.fingerprint)
+    }
+
+    @Test func aNodeIsLookedAtWhenItsDevicesMoveOrItComesBack() {
+        var snapshot = HomeModel.Snapshot()
+        snapshot.devices = [1: [], 2: [], 3: []]
+        let device = DeviceID(nodeID: 2, endpoint: 1)
+        #expect(HubGroups.affectedNodes([.deviceMoved(device)], in: snapshot) == [2])
+        #expect(HubGroups.affectedNodes([.connectivity(3, .online)], in: snapshot) == [3])
+        #expect(HubGroups.affectedNodes([.connectivity(3, .connecting), .deviceRenamed(device)], in: snapshot).isEmpty)
+        // A room gone takes its group from every node.
+        #expect(HubGroups.affectedNodes([.roomRemoved("R1")], in: snapshot) == [1, 2, 3])
+    }
+
+    /// Matter's group names are at most 16 bytes: a longer room name is cut there, never inside a character.
+    @Test func aRoomsNameIsCutToSixteenBytesOnACharacter() {
+        #expect(HubGroups.groupName("Kitchen") == "Kitchen")
+        #expect(HubGroups.groupName("Großes Wohnzimmer oben") == "Großes Wohnzimm")
+        #expect(HubGroups.groupName("Küche 🍳🍳🍳") == "Küche 🍳🍳")
+        #expect(HubGroups.groupName("Küche 🍳🍳🍳").utf8.count <= 16)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HomeRecords
+import MatterCrypto
+import MatterPlatform
+import Testing
+
+@testable import HomeHub
+
+/// The home's Matter groups in the store: one key set made once and kept, each room's group ID given once and never
+/// again, and what each node was last given.
+@Suite struct HubStoreGroupsTests {
+    @Test func theHomesKeySetIsMadeOnceAndKept() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            let first = try await store.homeGroupKeySet()
+            #expect(first.id == HubStore.homeKeySetID && first.policy == .trustFirst)
+            #expect(first.epochKeys.count == 1 && first.epochKeys[0].key.count == 16)
+            // Its start is now, in microseconds since 2000-01-01.
+            let now = HubStore.matterEpochMicroseconds(Date())
+            #expect(first.epochKeys[0].startTime <= now && now - first.epochKeys[0].startTime < 60_000_000)
+            let reopened = try await HubStore(path: base + "/hub.sqlite")
+            #expect(try await reopened.homeGroupKeySet() == first)
+        }
+    }
+
+    /// Rooms a store had before groups get IDs in their order; new rooms take the next ID, and a deleted room's ID is
+    /// never given again (a device offline when its room went may still be in that group).
+    @Test func eachRoomHasAGroupIDNeverReused() async throws {
+        try await withTemporaryDirectory { base in
+            let path = base + "/hub.sqlite"
+            let old = try SQLiteDatabase(path: path)
+            try old.transaction { transaction in
+                try transaction.query("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+                try transaction.query("INSERT INTO schema_version (version) VALUES (9)")
+                for statement in HubSchema.migrations.prefix(9).joined() { try transaction.query(statement) }
+                let structure = try transaction.query("SELECT structure_id FROM structures").first?["structure_id"]
+                for (id, name, created) in [("R2", "Hall", 20), ("R1", "Attic", 10)] {
+                    try transaction.query(
+                        "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
+                        [.text(id), .text(name), structure ?? .null, .integer(Int64(created))])
+                }
+            }
+            let store = try await HubStore(path: path)
+            #expect(try await store.roomGroupIDs() == ["R1": 1, "R2": 2])
+            let structureID = try #require(try await store.structures().first).id
+            let kitchen = try await store.createRoom(named: "Kitchen", in: structureID)
+            #expect(try await store.roomGroupIDs()[kitchen.id] == 3)
+            try await store.deleteRoom(kitchen.id)
+            let pantry = try await store.createRoom(named: "Pantry", in: structureID)
+            #expect(try await store.roomGroupIDs()[pantry.id] == 4)
+        }
+    }
+
+    @Test func whatANodeWasGivenIsKeptUntilReplaced() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await store.beginCommissioning(
+                nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000,
+                attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
+            #expect(try await store.groupsGiven(to: 0x42) == nil)
+            try await store.setGroupsGiven("k1@5|1=3", to: 0x42)
+            #expect(try await store.groupsGiven(to: 0x42) == "k1@5|1=3")
+            try await store.setGroupsGiven(nil, to: 0x42)
+            #expect(try await store.groupsGiven(to: 0x42) == nil)
+        }
+    }
+}
