@@ -7,6 +7,8 @@
 #     subscription (exit 0, 20 lines "group … confirmed");
 #   - a 21st light, offline when it is moved into the room, is given the room's group when it comes back: the next
 #     `home off --room Kitchen` reaches all 21 by group;
+#   - a named group across rooms (`home group create Corner` of two farm lights and the 21st): `home on --group
+#     Corner` reaches the three by group; `home groups` lists it;
 #   - bad input: --room and a device together, an unknown room, exit 2.
 #
 #   sudo scripts/interop-groups.sh        (after `swift build`; needs root for ip netns)
@@ -94,6 +96,20 @@ until out="$(home off --room Kitchen 2>&1)" && [ "$(grep -c '  group  *confirmed
   sleep 1
 done
 echo "PASS (repair): the light offline during its move reached by group once back: $(head -1 <<<"$out")"
+
+# A named group across rooms: two lights of the farm and the 21st.
+read -r first second < <(home devices --json | python3 -c '
+import json, sys
+lights = sorted(d["id"] for d in json.load(sys.stdin) if d["name"] != "Single")
+print(lights[0], lights[1])')
+home group create Corner "$first" "$second" Single >/dev/null || fail "group create"
+home groups | grep -q '^Corner' || fail "home groups does not list Corner: $(home groups)"
+deadline=$((SECONDS + 60))
+until out="$(home on --group Corner 2>&1)" && [ "$(grep -c '  group  *confirmed' <<<"$out")" -eq 3 ]; do
+  [ "$SECONDS" -lt "$deadline" ] || fail "the group never reached its three lights by group: $out"
+  sleep 1
+done
+echo "PASS (named group): $(head -1 <<<"$out")"
 
 set +e
 out="$(home on "$single_id" --room Kitchen 2>&1)"; status=$?

@@ -26,15 +26,16 @@ public struct Room: Identifiable, Hashable, Sendable {
 
     /// What a room command did: who acted, how (one group message, or unicast to a device that cannot hear the room's
     /// group), and when each confirmed through its subscription.
-    public typealias CommandResult = RoomCommand.Reply
+    public typealias CommandResult = GroupCommand.Reply
 
     /// Sends `command` to every device of the room at once: one Matter group message to the devices that hold the
     /// room's group, unicast to the rest. Returns once every member confirmed, or after three seconds, with each one's
     /// confirmation time (nil: it did not confirm). A room with no device that takes the command is a
     /// `failedPrecondition` error. `unicastOnly` sends no group message (for a network that drops multicast).
-    public func send(_ command: RoomCommand.Command, unicastOnly: Bool = false) async throws(HomeError) -> CommandResult
-    {
-        try await context.perform(RoomCommand(roomID: id, command: command, unicastOnly: unicastOnly))
+    public func send(
+        _ command: GroupCommand.Command, unicastOnly: Bool = false
+    ) async throws(HomeError) -> CommandResult {
+        try await context.perform(GroupCommand(.room(id), command: command, unicastOnly: unicastOnly))
     }
 
     public static func == (lhs: Room, rhs: Room) -> Bool {

@@ -207,15 +207,24 @@ enum HomeAPICommands {
     /// rooms there are.
     static func room(_ name: String, in home: Home) async throws(CommandLineError) -> Room {
         let rooms = try await refusingBadInput { () throws(HomeError) in try await home.rooms().list() }
-        guard let room = NameMatch.first(name, in: rooms, named: \.name) else {
-            let names = rooms.map(\.name).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+        return try named(name, in: rooms, \.name, kind: "room", adding: "home room add NAME")
+    }
+
+    /// The element called `name`, as the store matches names (`NameMatch`); an unknown name is refused listing the
+    /// names there are, or saying how to add the first.
+    static func named<Element>(
+        _ name: String, in elements: some Collection<Element>, _ nameOf: (Element) -> String, kind: String,
+        adding: String
+    ) throws(CommandLineError) -> Element {
+        guard let found = NameMatch.first(name, in: elements, named: nameOf) else {
+            let names = elements.map(nameOf).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
             throw .invalidInput(
-                "no room \"\(name)\"; "
+                "no \(kind) \"\(name)\"; "
                     + (names.isEmpty
-                        ? "the home has no rooms yet (add one with 'home room add NAME')"
-                        : "the rooms are: " + names.joined(separator: ", ")))
+                        ? "the home has no \(kind)s yet (add one with '\(adding)')"
+                        : "the \(kind)s are: " + names.joined(separator: ", ")))
         }
-        return room
+        return found
     }
 
     /// " (cut to 60 Unicode code points)" when the stored name is shorter than the one asked for.

@@ -7,7 +7,7 @@ public enum HomeCommand {
             DemoCommand.demo, OnboardingCommands.group, DiscoveryCommands.discover, HubCommands.commission,
             AddCommand.add, AddCommand.grant,
             HubCommands.devices, ShowCommand.show, HomeAPICommands.rename, HomeAPICommands.rooms, HomeAPICommands.room,
-            HomeAPICommands.move, HomeAPICommands.remove, HubCommands.ping,
+            GroupCommands.groups, GroupCommands.group, HomeAPICommands.move, HomeAPICommands.remove, HubCommands.ping,
             LiveCommands.on, LiveCommands.off, LiveCommands.toggle, LiveCommands.level, LiveCommands.read,
             InvokeCommand.invoke, InvokeCommand.write,
             LiveCommands.watch, SharingCommands.share, SharingCommands.fabrics, ServeCommand.serve,

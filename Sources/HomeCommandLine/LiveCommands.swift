@@ -46,6 +46,19 @@ enum LiveCommands {
         help:
             "Every device of the room instead of one device: one Matter group message reaches the devices that hold the room's group (all act at once), unicast the rest; each device's confirmation through its subscription is printed, with how long it took."
     )
+    static let groupOption = CommandSpec.Option(
+        name: "group", valueName: "GROUP",
+        help: "Every device of the named group (see 'home groups') instead of one device, as --room does.")
+
+    /// The room or group a command names instead of a device, if any; both together are refused.
+    private static func groupTarget(_ arguments: ParsedArguments) throws(CommandLineError) -> (String, isRoom: Bool)? {
+        switch (arguments.values["room"], arguments.values["group"]) {
+        case (let room?, nil): (room, true)
+        case (nil, let group?): (group, false)
+        case (_?, _?): throw .invalidInput("give --room or --group, not both")
+        case (nil, nil): nil
+        }
+    }
 
     static let level = CommandSpec(
         name: "level",
@@ -57,21 +70,21 @@ enum LiveCommands {
                 isOptional: true),
             .init(name: "LEVEL", help: "0 to 254.", isOptional: true),
         ],
-        options: [roomOption, HubCommands.interfaceOption, HubCommands.stateOption],
+        options: [roomOption, groupOption, HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
-            let room = arguments.values["room"]
-            // With --room the one argument is the level.
+            let target = try groupTarget(arguments)
+            // With --room or --group the one argument is the level.
             let text: String
-            switch (room, arguments.arguments["DEVICE"], arguments.arguments["LEVEL"]) {
+            switch (target, arguments.arguments["DEVICE"], arguments.arguments["LEVEL"]) {
             case (_?, let level?, nil), (nil, _?, let level?): text = level
-            case (_?, _?, _?): throw .invalidInput("with --room, give only the LEVEL, not a device")
+            case (_?, _?, _?): throw .invalidInput("with --room or --group, give only the LEVEL, not a device")
             case (_?, nil, _): throw .invalidInput("give the LEVEL, 0 to 254")
             case (nil, _, _): throw .invalidInput("give a DEVICE and a LEVEL, or --room ROOM and a LEVEL")
             }
             guard let level = UInt8(text), level <= 254 else {
                 throw .invalidInput("level '\(text)' is not a number from 0 to 254")
             }
-            if let room { return try await sendToRoom(room, .level(level), arguments) }
+            if let target { return try await sendToGroup(target, .level(level), arguments) }
             return try await withTrait(arguments) { (trait: LevelControlTrait) throws(HomeError) in
                 try await trait.moveToLevelWithOnOff(
                     level: level, transitionTime: .value(0), optionsMask: [], optionsOverride: [])
@@ -188,7 +201,7 @@ enum LiveCommands {
 
     /// A command on one device's OnOff trait, returning what to print after the device's label.
     private static func command(
-        _ name: String, summary: String, room command: RoomCommand.Command,
+        _ name: String, summary: String, room command: GroupCommand.Command,
         _ body: @escaping @Sendable (OnOffTrait) async throws(HomeError) -> String
     ) -> CommandSpec {
         CommandSpec(
@@ -198,33 +211,42 @@ enum LiveCommands {
                     name: "DEVICE", help: "A device ID (see 'home devices') or a device name; none with --room.",
                     isOptional: true)
             ],
-            options: [roomOption, HubCommands.interfaceOption, HubCommands.stateOption],
+            options: [roomOption, groupOption, HubCommands.interfaceOption, HubCommands.stateOption],
             run: { arguments throws(CommandLineError) in
-                switch (arguments.values["room"], arguments.arguments["DEVICE"]) {
-                case (let room?, nil): try await sendToRoom(room, command, arguments)
+                switch (try groupTarget(arguments), arguments.arguments["DEVICE"]) {
+                case (let target?, nil): try await sendToGroup(target, command, arguments)
                 case (nil, _?): try await withTrait(arguments, body)
-                case (_?, _?): throw .invalidInput("give a DEVICE or --room ROOM, not both")
-                case (nil, nil): throw .invalidInput("give a DEVICE, or --room ROOM for every device of a room")
+                case (_?, _?): throw .invalidInput("give a DEVICE or --room ROOM (or --group GROUP), not both")
+                case (nil, nil):
+                    throw .invalidInput("give a DEVICE, or --room ROOM (or --group GROUP) for every device of it")
                 }
             })
     }
 
-    /// `home on|off|toggle|level --room ROOM`: the command to the room through the Home API, then one line per
-    /// device: how it was reached and when it confirmed. Exits 1 when a device did not confirm.
-    private static func sendToRoom(
-        _ name: String, _ command: RoomCommand.Command, _ arguments: ParsedArguments
+    /// `home on|off|toggle|level --room ROOM` (or `--group GROUP`): the command to the room or group through the Home
+    /// API, then one line per device: how it was reached and when it confirmed. Exits 1 when a device did not confirm.
+    private static func sendToGroup(
+        _ target: (String, isRoom: Bool), _ command: GroupCommand.Command, _ arguments: ParsedArguments
     ) async throws(CommandLineError) -> CommandOutput {
         let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
-        let room = try await HomeAPICommands.room(name, in: home)
-        let result: Room.CommandResult
-        do {
-            result = try await room.send(command)
-        } catch  where error.code == .failedPrecondition || error.code == .notFound {
-            throw .invalidInput("\(room.name): \(error.message)")
-        } catch {
-            return failure("\(room.name): \(error.message)")
+        let name: String
+        let send: () async throws(HomeError) -> Room.CommandResult
+        if target.isRoom {
+            let room = try await HomeAPICommands.room(target.0, in: home)
+            (name, send) = (room.name, { () throws(HomeError) in try await room.send(command) })
+        } else {
+            let group = try await GroupCommands.group(target.0, in: home)
+            (name, send) = (group.name, { () throws(HomeError) in try await group.send(command) })
         }
-        return RoomCommandText.render(result, room: room.name, command: command)
+        let result: Room.CommandResult
+        do throws(HomeError) {
+            result = try await send()
+        } catch  where error.code == .failedPrecondition || error.code == .notFound {
+            throw .invalidInput("\(name): \(error.message)")
+        } catch {
+            return failure("\(name): \(error.message)")
+        }
+        return RoomCommandText.render(result, room: name, command: command)
     }
 
     /// Finds DEVICE through the Home API and runs `body` on its endpoint's trait, from the node's stored cache when it

@@ -2,10 +2,10 @@ import Foundation
 import HomeAPI
 import HomeEngine
 
-/// What `home on|off|toggle|level --room` prints: one line for the room (how the command went out), one per device
+/// What `home on|off|toggle|level --room|--group` prints: one line for the room or group (how the command went out), one per device
 /// (how it was reached, when its subscription confirmed), and exit status 1 when a device did not confirm.
 enum RoomCommandText {
-    static func render(_ result: Room.CommandResult, room: String, command: RoomCommand.Command) -> CommandOutput {
+    static func render(_ result: Room.CommandResult, room: String, command: GroupCommand.Command) -> CommandOutput {
         let grouped = result.members.filter { $0.via == "group" }.count
         let unicast = result.members.count - grouped
         var head = "\(room): \(command)"

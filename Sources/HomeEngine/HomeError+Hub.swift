@@ -11,8 +11,9 @@ extension HomeError {
             case .database(let database): Self.code(of: database)
             case .newerSchema, .wrongState, .commissioningInProgress, .noCommissioningSession, .nothingCommissioned:
                 .failedPrecondition
-            case .fabricExists, .nodeExists, .roomExists: .alreadyExists
-            case .unknownNode, .unknownDevice, .unknownRoom, .unknownStructure: .notFound
+            case .fabricExists, .nodeExists, .roomExists, .groupExists: .alreadyExists
+            case .unknownNode, .unknownDevice, .unknownRoom, .unknownStructure, .unknownGroup: .notFound
+            case .groupIDsExhausted: .resourceExhausted
             case .corrupt: .dataLoss
             case .changing: .aborted
             case .invalidName: .invalidArgument

@@ -46,6 +46,12 @@ public final class HubEngine: Sendable {
         return id
     }
 
+    /// The structure given, or the home's default one.
+    func structureID(_ given: String?) throws(HomeError) -> String {
+        if let given { return given }
+        return try Self.defaultStructureID(model.snapshot)
+    }
+
     /// A node as a device ID names it: its node ID in 16 uppercase hex digits.
     public static func nodeDeviceID(_ nodeID: UInt64) -> String {
         let hex = String(nodeID, radix: 16, uppercase: true)

@@ -10,27 +10,30 @@ import MatterTLV
 import Synchronization
 
 /// The home's Matter groups (Matter Core §4.16), kept on its devices: each room is a group of its devices that have a
-/// Groups cluster, all under the home's one key set. A node is given what it lacks — the key set, its GroupKeyMap,
+/// Groups cluster, and so is each named group (`GroupRecord`), all under the home's one key set. A node is given what it lacks — the key set, its GroupKeyMap,
 /// its endpoints' groups, and an ACL entry that lets the home's groups Operate — whenever its devices join, leave or
 /// move between rooms, and when it comes back online with less than it should hold (it was offline when its room
 /// changed). What a node was last given is stored (`HubStore.groupsGiven`), so a node in step costs nothing.
 final class HubGroups: Sendable {
     /// What one node should hold of the home's groups.
     struct Plan: Hashable, Sendable {
-        /// Each endpoint with a Groups cluster, and the group of its device's room.
-        var endpoints: [UInt16: UInt16]
+        /// Each endpoint with a Groups cluster, and its groups (its room's, and the named groups it is in), ascending.
+        var endpoints: [UInt16: [UInt16]]
         var keySet: GroupKeySet
-        var roomNames: [UInt16: String]
+        /// Each group's name: its room's, or its own.
+        var names: [UInt16: String]
 
-        /// What is stored once the node holds it: the key set's ID and start and each endpoint's group, so a new key
-        /// or a moved device differs from what the node holds.
+        /// What is stored once the node holds it: the key set's ID and start and each endpoint's groups, so a new key,
+        /// a moved device or a changed group differs from what the node holds.
         var fingerprint: String {
             let start = keySet.epochKeys.map { String($0.startTime) }.joined(separator: ",")
-            let groups = endpoints.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+            let groups = endpoints.sorted { $0.key < $1.key }.map { endpoint, groups in
+                "\(endpoint)=" + groups.map(String.init).joined(separator: ",")
+            }.joined(separator: ";")
             return "k\(keySet.id)@\(start)|\(groups)"
         }
 
-        var groupIDs: [UInt16] { Set(endpoints.values).sorted() }
+        var groupIDs: [UInt16] { Set(endpoints.values.joined()).sorted() }
     }
 
     private struct State {
@@ -65,16 +68,21 @@ final class HubGroups: Sendable {
         } catch {
             throw HomeError(error)
         }
-        var endpoints: [UInt16: UInt16] = [:]
+        var endpoints: [UInt16: [UInt16]] = [:]
         var names: [UInt16: String] = [:]
-        for device in devices {
-            guard let roomID = device.roomID, let group = groups[roomID],
-                Self.servesGroups(cache, endpoint: device.id.endpoint)
-            else { continue }
-            endpoints[device.id.endpoint] = group
-            names[group] = device.roomName ?? ""
+        for device in devices where Self.servesGroups(cache, endpoint: device.id.endpoint) {
+            var mine: Set<UInt16> = []
+            if let roomID = device.roomID, let group = groups[roomID] {
+                mine.insert(group)
+                names[group] = device.roomName ?? ""
+            }
+            for named in snapshot.groups where named.members.contains(device.id) {
+                mine.insert(named.id)
+                names[named.id] = named.name
+            }
+            if !mine.isEmpty { endpoints[device.id.endpoint] = mine.sorted() }
         }
-        return Plan(endpoints: endpoints, keySet: keySet, roomNames: names)
+        return Plan(endpoints: endpoints, keySet: keySet, names: names)
     }
 
     static func servesGroups(_ cache: AttributeCache, endpoint: UInt16) -> Bool {
@@ -136,13 +144,12 @@ final class HubGroups: Sendable {
         where Self.servesGroups(cache, endpoint: device.id.endpoint) {
             let endpoint = device.id.endpoint
             try await connection.invoke(GroupsCluster.Commands.RemoveAllGroups(), endpoint: endpoint)
-            guard let group = plan.endpoints[endpoint] else { continue }
-            let response = try await connection.invoke(
-                GroupsCluster.Commands.AddGroup(
-                    groupID: group, groupName: Self.groupName(plan.roomNames[group] ?? "")),
-                endpoint: endpoint)
-            try check(
-                InteractionModelStatus(rawValue: response.status), "AddGroup on endpoint \(endpoint)")
+            for group in plan.endpoints[endpoint] ?? [] {
+                let response = try await connection.invoke(
+                    GroupsCluster.Commands.AddGroup(groupID: group, groupName: Self.groupName(plan.names[group] ?? "")),
+                    endpoint: endpoint)
+                try check(InteractionModelStatus(rawValue: response.status), "AddGroup on endpoint \(endpoint)")
+            }
         }
         if !plan.endpoints.isEmpty { try await grantGroups(over: connection) }
     }
@@ -194,7 +201,7 @@ final class HubGroups: Sendable {
     // MARK: Sending
 
     /// Sends `command` to every member of `groupID` in one group message from the hub's node, sealed with the home's
-    /// key set (the hub's fabric holds it and maps every room's group to it). Throws when the message cannot go out
+    /// key set (the hub's fabric holds it and maps every room's and named group's ID to it). Throws when the message cannot go out
     /// (the hub was given no network interface for it, a socket refused it).
     func send(_ command: GroupInvokeRequest.Command, toGroup groupID: UInt16) async throws(HomeError) {
         try await live.startNode()
@@ -212,9 +219,10 @@ final class HubGroups: Sendable {
         } catch {
             throw HomeError(.unavailable, error.description)
         }
+        let everyGroup = Set(groupIDs.values).union(model.snapshot.groups.map(\.id)).sorted()
         let groups = FabricGroups(
             keySets: [keySet],
-            keyMap: Set(groupIDs.values).sorted().map { FabricGroups.KeyMapping(groupID: $0, keySetID: keySet.id) })
+            keyMap: everyGroup.map { FabricGroups.KeyMapping(groupID: $0, keySetID: keySet.id) })
         let fabricIndex = NodeConstants.fabricIndices.lowerBound
         do {
             try await node.update { model in
@@ -265,8 +273,9 @@ final class HubGroups: Sendable {
             switch change {
             case .deviceAdded(let id), .deviceMoved(let id): nodes.insert(id.nodeID)
             case .connectivity(let nodeID, .online), .typesChanged(let nodeID): nodes.insert(nodeID)
-            // A room gone takes its group with it: every node loses that group.
-            case .roomRemoved: nodes.formUnion(snapshot.devices.keys)
+            // A room or group changed or gone: the nodes whose devices it names, then or now, are not known here, and
+            // a node in step costs a comparison.
+            case .roomRemoved, .groupAdded, .groupChanged, .groupRemoved: nodes.formUnion(snapshot.devices.keys)
             default: break
             }
         }

@@ -99,7 +99,8 @@ enum HubOperations {
         CompleteCommissioning.self, CancelCommissioning.self, SetCommissioningGrant.self,
         CheckCommissioningPermission.self, Decommission.self,
         OpenCommissioningWindow.self, OpenBasicCommissioningWindow.self, RevokeCommissioningWindow.self,
-        ReadCommissioningWindowStatus.self, ReadFabrics.self, RemoveFabric.self, RoomCommand.self,
+        ReadCommissioningWindowStatus.self, ReadFabrics.self, RemoveFabric.self, GroupCommand.self,
+        CreateGroup.self, ChangeGroup.self, DeleteGroup.self,
     ]
 
     /// A client's request, decoded: what it is for messages, and its work.

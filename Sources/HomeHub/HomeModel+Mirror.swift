@@ -24,7 +24,9 @@ extension HomeModel {
         state.withLock { state in
             guard state.sourceLost == nil else { return }
             if let structures = batch.structures, let rooms = batch.rooms {
-                _ = Self.apply(structures: structures, rooms: rooms, to: &state.snapshot)
+                _ = Self.apply(
+                    structures: structures, rooms: rooms, groups: batch.groups ?? state.snapshot.groups,
+                    to: &state.snapshot)
             }
             for (nodeID, devices) in batch.devices { _ = Self.apply(devices: devices, of: nodeID, to: &state.snapshot) }
             for (nodeID, node) in batch.interrupted {

@@ -261,6 +261,7 @@ public final class HomeModel: Sendable {
             if let nodes {
                 fresh.rooms = try store.roomsOnQueue()
                 fresh.structures = try store.structuresOnQueue()
+                fresh.groups = try store.groupsOnQueue()
                 for nodeID in nodes {
                     let devices = try store.devicesOnQueue(of: nodeID)
                     fresh.devices[nodeID] = devices
@@ -289,7 +290,8 @@ public final class HomeModel: Sendable {
                 state.failure = nil
                 changes.append(.unreadable(nil))
             }
-            changes += Self.apply(structures: fresh.structures, rooms: fresh.rooms, to: &state.snapshot)
+            changes += Self.apply(
+                structures: fresh.structures, rooms: fresh.rooms, groups: fresh.groups, to: &state.snapshot)
             let touched =
                 nodes
                 ?? Set(state.snapshot.devices.keys).union(fresh.devices.keys).union(state.snapshot.interrupted.keys)
@@ -311,6 +313,7 @@ public final class HomeModel: Sendable {
             var snapshot = Snapshot()
             snapshot.structures = try store.structuresOnQueue()
             snapshot.rooms = try store.roomsOnQueue()
+            snapshot.groups = try store.groupsOnQueue()
             for device in try store.devicesOnQueue() { snapshot.devices[device.id.nodeID, default: []].append(device) }
             for node in try store.interruptedOnQueue() { snapshot.interrupted[node.nodeID] = node }
             if try store.changeCounterOnQueue() == before { return (snapshot, before) }
@@ -321,7 +324,7 @@ public final class HomeModel: Sendable {
     // MARK: Differences
 
     static func apply(
-        structures: [StructureRecord], rooms: [RoomRecord], to snapshot: inout Snapshot
+        structures: [StructureRecord], rooms: [RoomRecord], groups: [GroupRecord], to snapshot: inout Snapshot
     ) -> [Change] {
         var changes: [Change] = []
         changes += differences(
@@ -329,8 +332,12 @@ public final class HomeModel: Sendable {
             removed: Change.structureRemoved)
         changes += differences(
             snapshot.rooms, rooms, added: Change.roomAdded, changed: Change.roomRenamed, removed: Change.roomRemoved)
+        changes += differences(
+            snapshot.groups, groups, added: Change.groupAdded, changed: Change.groupChanged,
+            removed: Change.groupRemoved)
         snapshot.structures = structures
         snapshot.rooms = rooms
+        snapshot.groups = groups
         return changes
     }
 

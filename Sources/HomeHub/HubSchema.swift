@@ -225,6 +225,28 @@ enum HubSchema {
             "INSERT INTO group_ids (last) SELECT COALESCE(MAX(group_id), 0) FROM rooms",
             "ALTER TABLE nodes ADD COLUMN groups_given TEXT",
         ],
+        // 11: named groups of devices (HubStore+Groups): a group ID from the rooms' counter (no two groups of the home
+        // share one), a name unique in the home, and its devices, whatever their rooms; changes are counted, the home
+        // shows them.
+        [
+            """
+            CREATE TABLE device_groups (
+                group_id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                structure_id TEXT NOT NULL REFERENCES structures(structure_id) ON DELETE CASCADE,
+                created_at INTEGER NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE device_group_members (
+                group_id INTEGER NOT NULL REFERENCES device_groups(group_id) ON DELETE CASCADE,
+                node_id INTEGER NOT NULL,
+                endpoint INTEGER NOT NULL,
+                PRIMARY KEY (group_id, node_id, endpoint),
+                FOREIGN KEY (node_id, endpoint) REFERENCES devices(node_id, endpoint) ON DELETE CASCADE
+            )
+            """,
+        ] + countingChanges(of: "device_groups") + countingChanges(of: "device_group_members"),
     ]
 
     static var currentVersion: Int { migrations.count }

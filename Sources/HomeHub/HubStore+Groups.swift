@@ -79,11 +79,11 @@ extension HubStore {
         var candidate = UInt16(clamping: last + 1)
         if !applicationGroupIDs.contains(candidate) {
             let taken = Set(
-                try transaction.query("SELECT group_id FROM rooms WHERE group_id IS NOT NULL").compactMap {
-                    $0["group_id"]?.integer.map { UInt16(clamping: $0) }
-                })
+                try transaction.query(
+                    "SELECT group_id FROM rooms WHERE group_id IS NOT NULL UNION SELECT group_id FROM device_groups"
+                ).compactMap { $0["group_id"]?.integer.map { UInt16(clamping: $0) } })
             guard let free = applicationGroupIDs.first(where: { !taken.contains($0) }) else {
-                throw HubStoreError.database(.statement(sql: "group_ids", message: "every group ID is in use"))
+                throw HubStoreError.groupIDsExhausted
             }
             candidate = free
         }
@@ -91,7 +91,109 @@ extension HubStore {
         return candidate
     }
 
-    /// Matter Core §2.5.? epoch-us: microseconds since 2000-01-01 00:00 UTC.
+    // MARK: Named groups
+
+    /// Every named group with its devices, in order of creation.
+    public func groups() async throws(HubStoreError) -> [GroupRecord] {
+        try await onQueue { [self] () throws(HubStoreError) in try groupsOnQueue() }
+    }
+
+    /// `groups()` for code already on the store's queue.
+    func groupsOnQueue() throws(HubStoreError) -> [GroupRecord] {
+        var members: [UInt16: [DeviceID]] = [:]
+        for values in try read(
+            "SELECT group_id, node_id, endpoint FROM device_group_members ORDER BY node_id, endpoint")
+        {
+            let row = StoredRow(table: "device_group_members", values: values)
+            members[try row.narrow("group_id", as: UInt16.self), default: []].append(
+                DeviceID(nodeID: try row.identifier("node_id"), endpoint: try row.narrow("endpoint", as: UInt16.self)))
+        }
+        return try read("SELECT group_id, name, structure_id FROM device_groups ORDER BY created_at, rowid").map {
+            values throws(HubStoreError) in
+            let row = StoredRow(table: "device_groups", values: values)
+            let id = try row.narrow("group_id", as: UInt16.self)
+            return GroupRecord(
+                id: id, name: try row.text("name"), structureID: try row.text("structure_id"),
+                members: members[id] ?? [])
+        }
+    }
+
+    /// Creates a named group of `members` in the structure, with the next group ID. A group of the same name
+    /// (whatever its case) is refused, and so is a device the home does not have.
+    public func createGroup(
+        named name: String, in structureID: String, members: [DeviceID]
+    ) async throws(HubStoreError) -> GroupRecord {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: []) { transaction in
+                if try transaction.query("SELECT 1 FROM structures WHERE structure_id = ?", [.text(structureID)])
+                    .isEmpty
+                {
+                    throw HubStoreError.unknownStructure(structureID)
+                }
+                let others = try transaction.query("SELECT name FROM device_groups").compactMap { $0["name"]?.text }
+                guard NameMatch.first(name, in: others, named: \.self) == nil else {
+                    throw HubStoreError.groupExists(name)
+                }
+                let id = try Self.nextGroupID(in: transaction)
+                try transaction.query(
+                    "INSERT INTO device_groups (group_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
+                    [.integer(Int64(id)), .text(name), .text(structureID), .date(Self.now())])
+                try Self.insertMembers(members, into: id, in: transaction)
+                return GroupRecord(id: id, name: name, structureID: structureID, members: members.sorted())
+            }
+        }
+    }
+
+    /// Adds `added` to the group and takes `removed` out of it (a device not in it is no error).
+    public func changeGroup(
+        _ groupID: UInt16, adding added: [DeviceID], removing removed: [DeviceID]
+    ) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: []) { transaction in
+                guard
+                    !(try transaction.query(
+                        "SELECT 1 FROM device_groups WHERE group_id = ?", [.integer(Int64(groupID))]
+                    )
+                    .isEmpty)
+                else { throw HubStoreError.unknownGroup(groupID) }
+                for device in removed {
+                    try transaction.query(
+                        "DELETE FROM device_group_members WHERE group_id = ? AND node_id = ? AND endpoint = ?",
+                        [.integer(Int64(groupID)), .identifier(device.nodeID), .integer(Int64(device.endpoint))])
+                }
+                try Self.insertMembers(added, into: groupID, in: transaction)
+            }
+        }
+    }
+
+    /// Deletes the group; its devices stay in the home. Its ID is never given again.
+    public func deleteGroup(_ groupID: UInt16) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: []) { transaction in
+                let deleted = try transaction.query(
+                    "DELETE FROM device_groups WHERE group_id = ? RETURNING group_id", [.integer(Int64(groupID))])
+                guard !deleted.isEmpty else { throw HubStoreError.unknownGroup(groupID) }
+            }
+        }
+    }
+
+    private static func insertMembers(
+        _ members: [DeviceID], into groupID: UInt16, in transaction: SQLiteDatabase.Transaction
+    ) throws {
+        for device in members {
+            guard
+                !(try transaction.query(
+                    "SELECT 1 FROM devices WHERE node_id = ? AND endpoint = ?",
+                    [.identifier(device.nodeID), .integer(Int64(device.endpoint))]
+                ).isEmpty)
+            else { throw HubStoreError.unknownDevice(device) }
+            try transaction.query(
+                "INSERT OR IGNORE INTO device_group_members (group_id, node_id, endpoint) VALUES (?, ?, ?)",
+                [.integer(Int64(groupID)), .identifier(device.nodeID), .integer(Int64(device.endpoint))])
+        }
+    }
+
+    /// Matter's epoch-us time: microseconds since 2000-01-01 00:00 UTC.
     public static func matterEpochMicroseconds(_ date: Date) -> UInt64 {
         UInt64(max(0, (date.timeIntervalSince1970 - 946_684_800) * 1_000_000))
     }

@@ -15,6 +15,10 @@ public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownRoom(String)
     case unknownStructure(String)
     case roomExists(String)
+    case unknownGroup(UInt16)
+    case groupExists(String)
+    /// Every application group ID (0x0001 to 0xFEFF) is a room's or a group's.
+    case groupIDsExhausted
     case commissioningInProgress(ProcessIdentity)
     case noCommissioningSession
     case nothingCommissioned
@@ -45,6 +49,12 @@ public enum HubStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "no structure \(structureID) in the store"
         case .roomExists(let name):
             "a room named \"\(name)\" already exists"
+        case .unknownGroup(let groupID):
+            "no group 0x\(String(groupID, radix: 16, uppercase: true)) in the store"
+        case .groupExists(let name):
+            "a group named \"\(name)\" already exists"
+        case .groupIDsExhausted:
+            "every Matter group ID (0x0001 to 0xFEFF) is taken by a room or a group"
         case .commissioningInProgress(let owner):
             "another commissioning session is in progress (opened by \(owner))"
         case .noCommissioningSession:

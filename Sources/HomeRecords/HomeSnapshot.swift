@@ -8,6 +8,8 @@ public struct HomeSnapshot: Sendable, Equatable, Codable {
     public package(set) var structures: [StructureRecord] = []
     /// In order of creation.
     public package(set) var rooms: [RoomRecord] = []
+    /// The named groups of devices, in order of creation.
+    public package(set) var groups: [GroupRecord] = []
     /// Each commissioned node's devices, in endpoint order.
     public package(set) var devices: [UInt64: [DeviceRecord]] = [:]
     /// What each followed node's connection last reported.
@@ -51,6 +53,10 @@ public enum HomeChange: Sendable, Hashable, Codable {
     case roomAdded(String)
     case roomRenamed(String)
     case roomRemoved(String)
+    case groupAdded(UInt16)
+    /// Renamed, or its devices changed.
+    case groupChanged(UInt16)
+    case groupRemoved(UInt16)
     case deviceAdded(DeviceID)
     case deviceRemoved(DeviceID)
     case deviceRenamed(DeviceID)
@@ -70,11 +76,11 @@ public enum HomeChange: Sendable, Hashable, Codable {
     /// The store holds what this build cannot read (why), so memory is behind it; nil: it is read again.
     case unreadable(String?)
 
-    /// The node the change is about; nil for structures and rooms.
+    /// The node the change is about; nil for structures, rooms and groups.
     public var nodeID: UInt64? {
         switch self {
         case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved,
-            .unreadable:
+            .groupAdded, .groupChanged, .groupRemoved, .unreadable:
             nil
         case .deviceAdded(let id), .deviceRemoved(let id), .deviceRenamed(let id), .deviceMoved(let id): id.nodeID
         case .nodeUpdated(let node), .typesChanged(let node), .interruptedNode(let node),

@@ -1,12 +1,13 @@
 import Foundation
 
-/// One batch of the hub's changes with the data they name: the structures and rooms when they changed, the
+/// One batch of the hub's changes with the data they name: the structures, rooms and groups when they changed, the
 /// devices of every node whose devices changed, and the connection state of every node whose connectivity or
 /// record changed (nil: the hub no longer follows it). Attribute values and events travel in the changes.
 public struct MirroredChanges: Sendable, Codable, Equatable {
     public let changes: [HomeChange]
     package let structures: [StructureRecord]?
     package let rooms: [RoomRecord]?
+    package let groups: [GroupRecord]?
     package let devices: [UInt64: [DeviceRecord]]
     package let states: [UInt64: ConnectionState?]
     /// Each node whose `interruptedNode` change is in the batch: its record, nil once it left the list.
@@ -21,7 +22,8 @@ public struct MirroredChanges: Sendable, Codable, Equatable {
         var interrupted: [UInt64: NodeRecord?] = [:]
         for change in changes {
             switch change {
-            case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved:
+            case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved,
+                .groupAdded, .groupChanged, .groupRemoved:
                 shape = true
             case .deviceAdded(let id), .deviceRemoved(let id), .deviceRenamed(let id), .deviceMoved(let id):
                 devices[id.nodeID] = snapshot.devices[id.nodeID] ?? []
@@ -40,6 +42,7 @@ public struct MirroredChanges: Sendable, Codable, Equatable {
         }
         structures = shape ? snapshot.structures : nil
         rooms = shape ? snapshot.rooms : nil
+        groups = shape ? snapshot.groups : nil
         self.devices = devices
         self.states = states
         self.interrupted = interrupted

@@ -16,11 +16,11 @@ import Testing
     /// What a node holds is told apart by its key set's start and each endpoint's group: a moved device or a new key
     /// means it must be given its groups again.
     @Test func aPlansFingerprintChangesWithItsKeyAndItsEndpointsGroups() throws {
-        let plan = HubGroups.Plan(endpoints: [2: 7, 1: 3], keySet: Self.keySet, roomNames: [:])
-        #expect(plan.fingerprint == "k1@5|1=3;2=7")
-        #expect(plan.groupIDs == [3, 7])
+        let plan = HubGroups.Plan(endpoints: [2: [7, 9], 1: [3]], keySet: Self.keySet, names: [:])
+        #expect(plan.fingerprint == "k1@5|1=3;2=7,9")
+        #expect(plan.groupIDs == [3, 7, 9])
         var moved = plan
-        moved.endpoints[2] = 3
+        moved.endpoints[2] = [3, 9]
         #expect(moved.fingerprint != plan.fingerprint)
         var rekeyed = plan
         rekeyed.keySet = try GroupKeySet(

@@ -34,16 +34,26 @@ import Testing
                 ["watch", "--max-interval", "3601", "--state", state],
                 "error: max interval '3601' is not a number of seconds from 1 to 3600\n"
             ),
-            (["off", "--state", state], "error: give a DEVICE, or --room ROOM for every device of a room\n"),
-            (["on", "Lamp", "--room", "Hall", "--state", state], "error: give a DEVICE or --room ROOM, not both\n"),
+            (
+                ["off", "--state", state],
+                "error: give a DEVICE, or --room ROOM (or --group GROUP) for every device of it\n"
+            ),
+            (
+                ["on", "Lamp", "--room", "Hall", "--state", state],
+                "error: give a DEVICE or --room ROOM (or --group GROUP), not both\n"
+            ),
             (["level", "--room", "Hall", "--state", state], "error: give the LEVEL, 0 to 254\n"),
+            (
+                ["toggle", "--room", "Hall", "--group", "Corner", "--state", state],
+                "error: give --room or --group, not both\n"
+            ),
             (
                 ["level", "--room", "Hall", "300", "--state", state],
                 "error: level '300' is not a number from 0 to 254\n"
             ),
             (
                 ["level", "Lamp", "12", "--room", "Hall", "--state", state],
-                "error: with --room, give only the LEVEL, not a device\n"
+                "error: with --room or --group, give only the LEVEL, not a device\n"
             ),
             (
                 ["watch", "Lamp", "Hall", "--state", state],

@@ -171,6 +171,8 @@ import Testing
                   rename                  Rename a device (names longer than 60 Unicode code points are cut).
                   rooms                   List the rooms of the home: name, structure and how many devices each holds.
                   room                    Add, rename and delete the home's rooms.
+                  groups                  List the home's named groups of devices: name, Matter group ID and devices.
+                  group                   Create, change and delete named groups of devices (one Matter group each, whatever the rooms).
                   move                    Put a device in a room.
                   remove                  Remove a device from the home: its node leaves the hub's fabric and is forgotten, with every device it has.
                   ping                    Open a CASE session to a device from scratch and read its vendor name, timing the round trip.

@@ -6,8 +6,8 @@ import Testing
 
 /// What `home on|off|toggle|level --room` prints, snapshot by snapshot.
 @Suite struct RoomCommandTextTests {
-    static func reply(_ json: String) throws -> RoomCommand.Reply {
-        try JSONDecoder().decode(RoomCommand.Reply.self, from: Data(json.utf8))
+    static func reply(_ json: String) throws -> GroupCommand.Reply {
+        try JSONDecoder().decode(GroupCommand.Reply.self, from: Data(json.utf8))
     }
 
     @Test func aRoomReachedByOneGroupMessageAndOneUnicast() throws {

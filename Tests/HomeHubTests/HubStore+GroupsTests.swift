@@ -65,3 +65,45 @@ import Testing
         }
     }
 }
+
+/// Named groups: IDs from the rooms' counter, names unique whatever their case, members only devices the home has.
+@Suite struct HubStoreNamedGroupsTests {
+    @Test func aGroupTakesTheNextIDItsNameAndItsDevices() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            let structureID = try #require(try await store.structures().first).id
+            let hall = try await store.createRoom(named: "Hall", in: structureID)
+            try await store.beginCommissioning(
+                nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000,
+                attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
+            try await store.setEndpoints(
+                [
+                    EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3),
+                    EndpointDeviceType(endpoint: 2, deviceType: 0x0100, revision: 3),
+                ], of: 0x42)
+            try await store.markCommissioned(0x42)
+            let devices = try await store.addDevices(of: 0x42, named: "Lamp", inRoom: nil)
+            let group = try await store.createGroup(named: "Corner", in: structureID, members: [devices[1]])
+            #expect(group.id == (try await store.roomGroupIDs()[hall.id] ?? 0) + 1)
+            #expect(try await store.groups() == [group])
+            await #expect(throws: HubStoreError.groupExists("corner")) {
+                try await store.createGroup(named: "corner", in: structureID, members: [])
+            }
+            let stranger = DeviceID(nodeID: 0x99, endpoint: 1)
+            await #expect(throws: HubStoreError.unknownDevice(stranger)) {
+                try await store.changeGroup(group.id, adding: [stranger], removing: [])
+            }
+            try await store.changeGroup(group.id, adding: [devices[0]], removing: [devices[1]])
+            #expect(try await store.groups().first?.members == [devices[0]])
+            // A device that leaves the home leaves its groups.
+            try await store.deleteNode(0x42)
+            #expect(try await store.groups().first?.members == [])
+            try await store.deleteGroup(group.id)
+            #expect(try await store.groups().isEmpty)
+            await #expect(throws: HubStoreError.unknownGroup(group.id)) { try await store.deleteGroup(group.id) }
+            // Its ID is never given again.
+            let next = try await store.createRoom(named: "Attic", in: structureID)
+            #expect(try await store.roomGroupIDs()[next.id] == group.id + 1)
+        }
+    }
+}

@@ -19,12 +19,7 @@ public struct CreateRoom: HubOperation {
     public func run(in scope: HubOperationScope) async throws(HomeError) -> RoomRecord {
         let engine = scope.engine
         let valid = try HomeName.validated(roomName, naming: "room")
-        let structure: String
-        if let structureID {
-            structure = structureID
-        } else {
-            structure = try HubEngine.defaultStructureID(engine.model.snapshot)
-        }
+        let structure = try engine.structureID(structureID)
         let created = try await engine.write { store async throws(HubStoreError) in
             try await store.createRoom(named: valid, in: structure)
         }

@@ -8,14 +8,20 @@ import MatterNode
 import MatterTLV
 import Synchronization
 
-/// One command to every device of a room at once (Matter Core §4.16): one group message reaches the members that hold
-/// the home's groups, all acting at the same moment; the rest (no Groups cluster, or not given the room's group yet)
-/// get it by unicast. Each member's confirmation is its own subscription reporting the change, and the reply says who
-/// confirmed and how long after the command went out.
-public struct RoomCommand: HubOperation {
-    public static let name = "roomCommand"
-    public let roomID: String
+/// One command to every device of a room or a named group at once (Matter Core §4.16): one group message reaches the
+/// members that hold the group, all acting at the same moment; the rest (no Groups cluster, or not given the group
+/// yet) get it by unicast. Each member's confirmation is its own subscription reporting the change, and the reply says
+/// who confirmed and how long after the command went out.
+public struct GroupCommand: HubOperation {
+    public static let name = "groupCommand"
+    public let target: Target
     public let command: Command
+
+    /// Whose devices: a room's, or a named group's (by its group ID).
+    public enum Target: Codable, Sendable, Hashable {
+        case room(String)
+        case group(UInt16)
+    }
     /// Unicast to every member, no group message: for a network that drops multicast, and to compare.
     public let unicastOnly: Bool
 
@@ -61,14 +67,14 @@ public struct RoomCommand: HubOperation {
         }
     }
 
-    public init(roomID: String, command: Command, unicastOnly: Bool = false) {
-        self.roomID = roomID
+    public init(_ target: Target, command: Command, unicastOnly: Bool = false) {
+        self.target = target
         self.command = command
         self.unicastOnly = unicastOnly
     }
 
     public struct Reply: Codable, Sendable, Hashable {
-        /// The room's group, and why no group message went out when none did.
+        /// The group (a room's own, or the named group), and why no group message went out when none did.
         public let groupID: UInt16
         public let groupMessageSkipped: String?
         public let members: [Member]
@@ -87,34 +93,50 @@ public struct RoomCommand: HubOperation {
     }
 
     public var access: HubAccess { .member }
-    public var summary: String { "send \(command) to a room" }
+    public var summary: String { "send \(command) to a group of devices" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Reply {
         let engine = scope.engine
         let snapshot = engine.model.snapshot
-        guard snapshot.rooms.contains(where: { $0.id == roomID }) else {
-            throw HomeError(.notFound, "no room with ID \(roomID)")
+        let groupID: UInt16
+        let inTarget: (DeviceRecord) -> Bool
+        switch target {
+        case .room(let roomID):
+            guard snapshot.rooms.contains(where: { $0.id == roomID }) else {
+                throw HomeError(.notFound, "no room with ID \(roomID)")
+            }
+            let groupIDs = try await engine.write { store async throws(HubStoreError) in try await store.roomGroupIDs()
+            }
+            guard let id = groupIDs[roomID] else { throw HomeError(.dataLoss, "the room has no group ID") }
+            groupID = id
+            inTarget = { $0.roomID == roomID }
+        case .group(let id):
+            guard let group = snapshot.groups.first(where: { $0.id == id }) else {
+                throw HomeError(.notFound, "no group 0x\(String(id, radix: 16, uppercase: true))")
+            }
+            groupID = id
+            let members = Set(group.members)
+            inTarget = { members.contains($0.id) }
         }
-        let groupIDs = try await engine.write { store async throws(HubStoreError) in try await store.roomGroupIDs() }
-        guard let groupID = groupIDs[roomID] else { throw HomeError(.dataLoss, "the room has no group ID") }
         let confirmation = command.confirmation
         let members = snapshot.devices.values.joined().filter { device in
-            device.roomID == roomID
+            inTarget(device)
                 && snapshot.views[device.id.nodeID].map { view in
                     (try? view.cache.value(DescriptorCluster.Attributes.serverList, endpoint: device.id.endpoint))?
                         .contains(ClusterID(rawValue: confirmation.cluster)) == true
                 } ?? true
         }
         guard !members.isEmpty else {
-            throw HomeError(.failedPrecondition, "the room has no device that takes \(command)")
+            throw HomeError(.failedPrecondition, "no device of it takes \(command)")
         }
-        // Who holds the room's group now: the rest get the command by unicast (and their groups in the background).
+        // Who holds the group now: the rest get the command by unicast (and their groups in the background).
         var inGroup: Set<DeviceID> = []
         for nodeID in Set(members.map(\.id.nodeID)) where !unicastOnly {
             guard let plan = try? await engine.groups.plan(for: nodeID),
                 (try? await engine.store.groupsGiven(to: nodeID)) == plan.fingerprint
             else { continue }
-            for member in members where member.id.nodeID == nodeID && plan.endpoints[member.id.endpoint] == groupID {
+            for member in members
+            where member.id.nodeID == nodeID && plan.endpoints[member.id.endpoint]?.contains(groupID) == true {
                 inGroup.insert(member.id)
             }
         }
