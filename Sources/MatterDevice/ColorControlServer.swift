@@ -121,7 +121,7 @@ public struct ColorControlServer: ClusterServer {
             return .unsupportedWrite
         }
         node.markChanged(endpoint: request.endpoint, cluster: id, attributes: [attribute])
-        node.effects.append(.persist)
+        node.effects.append(.persistSoon)
         return .success
     }
 
@@ -232,13 +232,13 @@ public struct ColorControlServer: ClusterServer {
         }
         guard !changed.isEmpty else { return }
         node.markChanged(endpoint: endpoint, cluster: id, attributes: changed)
-        node.effects.append(.persist)
+        node.effects.append(.persistSoon)
     }
 
     public mutating func receive(_ signal: EndpointSignal, in node: inout NodeState, endpoint: UInt16) {
         guard case .onOff(let on) = signal, on != isOn else { return }
         isOn = on
-        node.effects.append(.persist)
+        node.effects.append(.persistSoon)
     }
 
     private static func clamped(_ value: Int) -> UInt16 {

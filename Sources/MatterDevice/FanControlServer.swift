@@ -78,7 +78,7 @@ public struct FanControlServer: ClusterServer {
         node.effects.append(.log("[\(name)] \(FanMode.names[mode.rawValue, default: "?"].lowercased()) \(current) %"))
         guard !changed.isEmpty else { return }
         node.markChanged(endpoint: endpoint, cluster: id, attributes: changed)
-        node.effects.append(.persist)
+        node.effects.append(.persistSoon)
     }
 
     /// The speed a mode of the Off/Low/Medium/High sequence runs at; nil for a mode outside it.

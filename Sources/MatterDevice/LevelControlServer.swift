@@ -83,7 +83,7 @@ public struct LevelControlServer: ClusterServer {
             return .unsupportedWrite
         }
         node.markChanged(endpoint: request.endpoint, cluster: id, attributes: [attribute])
-        node.effects.append(.persist)
+        node.effects.append(.persistSoon)
         return .success
     }
 
@@ -138,7 +138,7 @@ public struct LevelControlServer: ClusterServer {
     public mutating func receive(_ signal: EndpointSignal, in node: inout NodeState, endpoint: UInt16) {
         guard case .onOff(let on) = signal, on != isOn else { return }
         isOn = on
-        node.effects.append(.persist)
+        node.effects.append(.persistSoon)
         // §1.6.4.1.2: turning on goes to OnLevel when one is set.
         if on, let onLevel { setLevel(onLevel, in: &node, endpoint: endpoint) }
     }
@@ -148,7 +148,7 @@ public struct LevelControlServer: ClusterServer {
         guard level != currentLevel else { return }
         currentLevel = level
         node.markChanged(endpoint: endpoint, cluster: id, attributes: [Attributes.currentLevel.id.rawValue])
-        node.effects.append(.persist)
+        node.effects.append(.persistSoon)
     }
 
     private static func clamped(_ level: Int) -> UInt8 {

@@ -60,7 +60,7 @@ public struct OnOffServer: ClusterServer {
     private mutating func switchTo(_ on: Bool, in node: inout NodeState, endpoint: UInt16) {
         isOn = on
         node.markChanged(endpoint: endpoint, cluster: id, attributes: [Cluster.Attributes.onOff.id.rawValue])
-        node.effects.append(.persist)
+        node.effects.append(.persistSoon)
     }
 
     public var persistentState: TLVValue? { .bool(isOn) }

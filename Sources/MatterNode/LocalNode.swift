@@ -47,6 +47,8 @@ public actor LocalNode {
     private var openedSessionExchanges: (@Sendable (ExchangeHandle, ExchangeMessage) async -> Void)?
     /// Opens the group messages that arrive and drops the duplicates.
     private var groupReception = GroupReception()
+    /// The write of often-changing values due within `NodeTiming.deferredPersistence` (`NodeEffect.persistSoon`).
+    private var deferredPersist: Task<Void, Never>?
 
     /// A node serving `model` over `transport`, bound to `port`.
     public init(
@@ -112,8 +114,13 @@ public actor LocalNode {
         await refreshAdvertisements()
     }
 
-    /// Stops answering, withdraws the advertisements and closes the sockets.
+    /// Stops answering, withdraws the advertisements and closes the sockets; a deferred write is made first.
     public func shutdown() async {
+        if let pending = deferredPersist {
+            pending.cancel()
+            deferredPersist = nil
+            await persistOrLog()
+        }
         incoming?.cancel()
         incoming = nil
         isRunning = false
@@ -348,7 +355,8 @@ public actor LocalNode {
         server.provider.node.effects = []
         // What was acknowledged is on disk first: a crash after the response cannot lose it.
         if effects.contains(.persist) {
-            effects.removeAll { $0 == .persist }
+            // The snapshot written now holds the often-changing values too.
+            effects.removeAll { $0 == .persist || $0 == .persistSoon }
             await persistOrLog()
         }
         // The console tells what the node did before its answer leaves: whoever got the answer finds the line there.
@@ -466,10 +474,11 @@ public actor LocalNode {
     // MARK: Effects
 
     private func apply(_ effects: [NodeEffect]) async {
-        var needsSave = false, needsAdvertising = false, needsGroups = false
+        var needsSave = false, needsAdvertising = false, needsGroups = false, needsSaveSoon = false
         for effect in effects {
             switch effect {
             case .persist: needsSave = true
+            case .persistSoon: needsSaveSoon = true
             case .advertise: needsAdvertising = true
             case .log: break  // written in `settle`, before the answer
             case .bindSession(let handle, let fabricIndex): sessions[handle]?.fabricIndex = fabricIndex
@@ -485,6 +494,7 @@ public actor LocalNode {
             }
         }
         if needsSave { await persistOrLog() }
+        if needsSaveSoon, !needsSave { deferPersist() }
         if needsAdvertising { await refreshAdvertisements() }
         if needsGroups { await joinGroups() }
     }
@@ -492,6 +502,21 @@ public actor LocalNode {
     private func removeSession(_ handle: SessionHandle) async {
         sessions[handle] = nil
         await transport.removeSession(handle)
+    }
+
+    /// Writes the snapshot within `NodeTiming.deferredPersistence`, once for every change until then.
+    private func deferPersist() {
+        guard deferredPersist == nil else { return }
+        deferredPersist = Task(executorPreference: EventLoopExecutor.preferred) { [weak self, clock] in
+            guard (try? await clock.sleep(for: NodeTiming.deferredPersistence)) != nil else { return }
+            await self?.writeDeferred()
+        }
+    }
+
+    private func writeDeferred() async {
+        guard deferredPersist != nil else { return }
+        deferredPersist = nil
+        await persistOrLog()
     }
 
     private func persistOrLog() async {

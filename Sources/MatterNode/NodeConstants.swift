@@ -64,4 +64,8 @@ public enum NodeTiming {
     /// How long the unsecured session of a finished PASE or CASE stays, on either side: its last message is
     /// retransmitted until acknowledged, and the peer's retransmissions of its own are acknowledged.
     public static let unsecuredSessionLinger: Duration = .seconds(10)
+    /// How long a value that changes often waits to be written (`NodeEffect.persistSoon`), as connectedhomeip defers
+    /// such attributes: a burst of changes (a dimmer moving, a room switched) costs one write, and reports never wait
+    /// on the disk; a crash loses at most this much of the latest values, never a fabric or an access change.
+    public static let deferredPersistence: Duration = .milliseconds(500)
 }

@@ -3,8 +3,12 @@ import MatterMessaging
 /// What the data model asks of the device around it after a request: the things a cluster cannot do from inside
 /// the Interaction Model engine (sessions, sockets, files, the console).
 public enum NodeEffect: Hashable, Sendable {
-    /// The persistent state changed: write the state file.
+    /// The persistent state changed: write the state file before the answer goes out (fabrics, access, groups: what
+    /// an acknowledgement promises).
     case persist
+    /// A value that changes often changed (on/off, a level, a color): written within
+    /// `NodeTiming.deferredPersistence`, once for a burst of changes, not before the answer.
+    case persistSoon
     /// Fabrics or the commissioning window changed: advertise what is true now.
     case advertise
     /// End every session of this fabric (it was removed or rolled back).
