@@ -10,7 +10,7 @@ public enum MessageError: Error, Equatable, Hashable, Sendable, CustomStringConv
     case reservedDestinationSize
     /// Session type values 2 and 3 are reserved by the spec.
     case reservedSessionType(UInt8)
-    /// The P flag is set; privacy-obfuscated headers (Matter Core §4.9) are not implemented.
+    /// The P flag is set on a unicast message; privacy on unicast sessions (Matter Core §4.9.3) is not implemented.
     case privacyNotSupported
     /// A group message must name its sender in the Source Node ID field.
     case groupMessageWithoutSourceNodeID
@@ -44,7 +44,7 @@ public enum MessageError: Error, Equatable, Hashable, Sendable, CustomStringConv
         case let .reservedSessionType(value):
             return "reserved session type \(value) in security flags"
         case .privacyNotSupported:
-            return "privacy-obfuscated messages are not supported"
+            return "privacy-obfuscated unicast messages are not supported"
         case .groupMessageWithoutSourceNodeID:
             return "group message has no source node ID (S flag clear)"
         case .groupMessageWithoutDestination:

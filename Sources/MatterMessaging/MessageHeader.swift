@@ -18,6 +18,9 @@ public struct MessageHeader: Sendable, Hashable {
     public var sessionType: SessionType
     /// The C flag: the message belongs to the control-message counter domain (e.g. MCSP).
     public var isControlMessage: Bool
+    /// The P flag (§4.9.3): on the wire, the counter, source and destination are hidden with the privacy key
+    /// (`MessagePrivacy`); group messages only here.
+    public var isPrivate: Bool
     public var messageCounter: UInt32
     /// Present when the S flag is set.
     public var sourceNodeID: UInt64?
@@ -29,6 +32,7 @@ public struct MessageHeader: Sendable, Hashable {
         sessionID: UInt16,
         sessionType: SessionType = .unicast,
         isControlMessage: Bool = false,
+        isPrivate: Bool = false,
         messageCounter: UInt32,
         sourceNodeID: UInt64? = nil,
         destination: Destination? = nil,
@@ -37,6 +41,7 @@ public struct MessageHeader: Sendable, Hashable {
         self.sessionID = sessionID
         self.sessionType = sessionType
         self.isControlMessage = isControlMessage
+        self.isPrivate = isPrivate
         self.messageCounter = messageCounter
         self.sourceNodeID = sourceNodeID
         self.destination = destination
@@ -51,6 +56,7 @@ public struct MessageHeader: Sendable, Hashable {
     /// The Security Flags byte as sent; it is also the first byte of the nonce.
     public var securityFlags: UInt8 {
         var flags = sessionType.rawValue
+        if isPrivate { flags |= SecurityFlagBits.privacy }
         if isControlMessage { flags |= SecurityFlagBits.control }
         if messageExtensions != nil { flags |= SecurityFlagBits.messageExtensions }
         return flags
@@ -101,11 +107,14 @@ public struct MessageHeader: Sendable, Hashable {
 
         let sessionID = try reader.readInteger(UInt16.self)
         let securityFlags = try reader.readInteger(UInt8.self)
-        guard securityFlags & SecurityFlagBits.privacy == 0 else { throw .privacyNotSupported }
         let rawSessionType = securityFlags & SecurityFlagBits.sessionTypeMask
         guard let sessionType = SessionType(rawValue: rawSessionType) else {
             throw .reservedSessionType(rawSessionType)
         }
+        let isPrivate = securityFlags & SecurityFlagBits.privacy != 0
+        // Private unicast messages (§4.9.3 on a CASE session) are not taken; a private group message's hidden fields
+        // are read here as they are on the wire, and revealed by the group layer, which holds the privacy keys.
+        guard !isPrivate || sessionType == .group else { throw .privacyNotSupported }
         let messageCounter = try reader.readInteger(UInt32.self)
 
         var sourceNodeID: UInt64?
@@ -127,6 +136,7 @@ public struct MessageHeader: Sendable, Hashable {
             sessionID: sessionID,
             sessionType: sessionType,
             isControlMessage: securityFlags & SecurityFlagBits.control != 0,
+            isPrivate: isPrivate,
             messageCounter: messageCounter,
             sourceNodeID: sourceNodeID,
             destination: destination,

@@ -57,19 +57,22 @@ public struct FabricGroups: Hashable, Sendable, Codable {
         keyMap.contains { $0.groupID == groupID && keySet($0.keySetID) != nil }
     }
 
-    /// The operational keys that may open a message to `groupID` carrying `sessionID`: every epoch key of every key
-    /// set mapped to the group whose hash is that session ID (§4.16.? message reception).
+    /// The operational keys that may open a message carrying `sessionID` (§4.16.? reception: every epoch key of every
+    /// key set a group is mapped to whose hash is that session ID), each with the groups mapped to its key set: a
+    /// message opened with it must be for one of them.
     public func receivingKeys(
-        groupID: UInt16, sessionID: UInt16, compressedFabricID: [UInt8]
-    ) -> [[UInt8]] {
-        keyMap.filter { $0.groupID == groupID }.compactMap { keySet($0.keySetID) }.flatMap { set in
-            set.epochKeys.compactMap { epoch -> [UInt8]? in
+        sessionID: UInt16, compressedFabricID: [UInt8]
+    ) -> [(key: [UInt8], groups: Set<UInt16>)] {
+        var groupsOfKeySet: [UInt16: Set<UInt16>] = [:]
+        for mapping in keyMap { groupsOfKeySet[mapping.keySetID, default: []].insert(mapping.groupID) }
+        return keySets.filter { groupsOfKeySet[$0.id] != nil }.flatMap { set in
+            set.epochKeys.compactMap { epoch -> (key: [UInt8], groups: Set<UInt16>)? in
                 guard
                     let key = try? GroupKeys.operationalKey(
                         epochKey: epoch.key, compressedFabricID: compressedFabricID),
                     (try? GroupKeys.sessionID(operationalKey: key)) == sessionID
                 else { return nil }
-                return key
+                return (key, groupsOfKeySet[set.id] ?? [])
             }
         }
     }

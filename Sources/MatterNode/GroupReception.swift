@@ -2,9 +2,10 @@ import MatterMessaging
 import MatterPlatform
 import MatterSecureChannel
 
-// Matter Core §4.6.2 (secured group message reception), §4.5.5 (group counters, trust-first), §4.16
-/// Opens the group messages a node receives: finds the fabric and key (every epoch key of every key set mapped to the
-/// destination group whose hash is the message's session ID), authenticates it, and drops duplicates with one counter
+// Matter Core §4.6.2 (secured group message reception), §4.5.5 (group counters, trust-first), §4.9.3 (privacy), §4.16
+/// Opens the group messages a node receives: finds the fabric and key (every epoch key of every key set mapped to a
+/// group whose hash is the message's session ID; a private message's header revealed with that key's privacy key
+/// first), checks the message is for a group of that key set, authenticates it, and drops duplicates with one counter
 /// window per fabric and sender, trusting a sender's first counter (trust-first: the only policy this node offers).
 /// The windows live in memory, as connectedhomeip's do.
 struct GroupReception {
@@ -41,15 +42,16 @@ struct GroupReception {
     mutating func open(_ datagram: GroupDatagram, fabrics: [Fabric]) -> Result<Opened, Refusal> {
         for fabric in fabrics {
             guard let compressed = try? fabric.compressedFabricID() else { continue }
-            let keys = fabric.groups.receivingKeys(
-                groupID: datagram.groupID, sessionID: datagram.groupSessionID, compressedFabricID: compressed)
-            for key in keys {
-                // §4.8.1.1: a group message's nonce carries the sender's node ID from its header.
-                guard
-                    let message = try? Message.decrypt(
-                        datagram.datagram, key: key, nonceSourceNodeID: datagram.sourceNodeID)
+            for (key, groups) in fabric.groups.receivingKeys(
+                sessionID: datagram.groupSessionID, compressedFabricID: compressed)
+            {
+                guard let (bytes, header) = Self.readable(datagram, key: key),
+                    case .group(let groupID)? = header.destination, groups.contains(groupID),
+                    let source = header.sourceNodeID,
+                    // §4.8.1.1: a group message's nonce carries the sender's node ID from its header.
+                    let message = try? Message.decrypt(bytes, key: key, nonceSourceNodeID: source)
                 else { continue }
-                let sender = Sender(fabricIndex: fabric.index, nodeID: datagram.sourceNodeID)
+                let sender = Sender(fabricIndex: fabric.index, nodeID: source)
                 var window: MessageCounterWindow
                 if let known = windows[sender] {
                     window = known
@@ -63,12 +65,21 @@ struct GroupReception {
                 guard window.accept(message.header.messageCounter) == .new else { return .failure(.duplicate) }
                 windows[sender] = window
                 return .success(
-                    Opened(
-                        fabricIndex: fabric.index, groupID: datagram.groupID, sourceNodeID: datagram.sourceNodeID,
-                        message: message))
+                    Opened(fabricIndex: fabric.index, groupID: groupID, sourceNodeID: source, message: message))
             }
         }
         return .failure(.noKey)
+    }
+
+    /// The datagram with its header readable: as it came, or, for a private message (§4.9.3), revealed with the
+    /// privacy key of `key`.
+    private static func readable(_ datagram: GroupDatagram, key: [UInt8]) -> ([UInt8], MessageHeader)? {
+        guard datagram.header.isPrivate else { return (datagram.datagram, datagram.header) }
+        guard let privacyKey = try? GroupKeys.privacyKey(operationalKey: key),
+            let revealed = try? MessagePrivacy.reveal(datagram.datagram, privacyKey: privacyKey),
+            let header = try? MessageHeader.decode(revealed).header
+        else { return nil }
+        return (revealed, header)
     }
 
     /// A fabric left: its senders' windows go with it.

@@ -34,9 +34,10 @@ import Testing
             await #expect(throws: HomeError.self) { try await home.createGroup(name: "   ", devices: []) }
             let long = try await home.createGroup(name: String(repeating: "g", count: 70), devices: [])
             #expect(long.name.count == 60)
+            await groups.until { $0.last?.count == 2 }
 
             try await home.deleteGroup(one)
-            await groups.until { $0.last?.count == 1 }
+            await groups.until { $0.last?.map(\.id) == [long.id] }
             #expect(groups.values.last?.map(\.id) == [long.id])
             groups.cancel()
             await second.disconnect()

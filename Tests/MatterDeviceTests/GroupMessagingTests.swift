@@ -4,6 +4,7 @@ import MatterCrypto
 import MatterDataModel
 import MatterDevice
 import MatterInteraction
+import MatterMessaging
 import MatterNode
 import MatterPlatform
 import MatterSecureChannel
@@ -63,6 +64,11 @@ import Testing
                     }
                 }, "\(fixture.lines.all)")
             #expect(await Self.onOff(client, network) == true)
+
+            // A private group message (P flag, its counter, sender and group hidden with the privacy key, §4.9.3), as
+            // connectedhomeip sends them since 2026: revealed with the key's privacy key, then acted on.
+            try await Self.sendPrivateToggle(hub, network)
+            #expect(await Self.until(network) { fixture.lines.all.contains("[light] OFF") }, "\(fixture.lines.all)")
 
             // The groups survive a restart of the device.
             await transport.shutdown()
@@ -174,6 +180,30 @@ import Testing
             try #require(done != nil)
             try done!.value.get()
         }
+    }
+
+    /// A Toggle to the operated group, sealed with the key set's second epoch key and concealed by hand.
+    private static func sendPrivateToggle(_ hub: Hub, _ network: ClockedNetwork) async throws {
+        let key = try GroupKeys.operationalKey(
+            epochKey: epochKeys[1].0, compressedFabricID: hub.authority.compressedFabricID)
+        let toggle = GroupInvokeRequest(
+            commands: [.init(cluster: OnOffCluster.id.rawValue, command: OnOffCluster.Commands.Toggle.id.rawValue)])
+        let message = Message(
+            header: MessageHeader(
+                sessionID: try GroupKeys.sessionID(operationalKey: key), sessionType: .group, isPrivate: true,
+                messageCounter: 77, sourceNodeID: 0xDEAD_BEEF, destination: .group(operated)),
+            protocolHeader: ProtocolHeader(
+                isInitiator: true, needsAcknowledgement: false, opcode: InteractionModelOpcode.invokeRequest.rawValue,
+                exchangeID: 9, protocolID: .interactionModel),
+            payload: toggle.encoded())
+        let sealed = try MessagePrivacy.conceal(
+            message.encrypted(key: key, nonceSourceNodeID: 0xDEAD_BEEF),
+            privacyKey: try GroupKeys.privacyKey(operationalKey: key))
+        let transport = network.transport()
+        _ = await transport.useGroupInterfaces(["sim0"])
+        try await transport.send(
+            groupMessage: sealed, to: GroupPeer(fabricID: hub.authority.fabricID, groupID: operated))
+        await transport.shutdown()
     }
 
     /// Another node of the hub's fabric that holds the same key set and map: it sends the group messages.

@@ -142,4 +142,30 @@ struct MessageEncryptionTests {
         #expect(try message.encrypted(key: key, nonceSourceNodeID: 1) == wire)
         #expect(try Message.decrypt(wire, key: key, nonceSourceNodeID: 1) == message)
     }
+
+    /// connectedhomeip's TestSessionManagerDispatch "private group message": the same group message (counter
+    /// 0x12345679) with the P flag, its counter, source and destination hidden with the privacy key of that operational
+    /// key (BFE9…); the nonce takes the security flags with P set.
+    @Test func aPrivateGroupMessageIsRevealedAndConcealedAsConnectedhomeipsIs() throws {
+        let key = hex("ca92d7a0942d1a511a0e26ad074f4c2f")
+        let privacyKey = hex("bfe9da016a765365f2dd97a9f939e425")
+        let wire = hex(
+            "067ddb81" + "d926afce24c8a0981bdd44f4e730" + "2b2f915a66c9" + "596290ebe4408217b3c0c921a2fca4e1")
+        let revealed = try MessagePrivacy.reveal(wire, privacyKey: privacyKey)
+        #expect(Array(revealed.prefix(18)) == hex("067ddb81" + "79563412" + "0100000000000000" + "0200"))
+        let message = Message(
+            header: MessageHeader(
+                sessionID: 0xDB7D, sessionType: .group, isPrivate: true, messageCounter: 0x1234_5679, sourceNodeID: 1,
+                destination: .group(2)),
+            protocolHeader: ProtocolHeader(
+                isInitiator: true, needsAcknowledgement: false, opcode: 0x64, exchangeID: 0x0EEE,
+                protocolID: ProtocolID(rawValue: 0x7D20)),
+            payload: [])
+        #expect(try Message.decrypt(revealed, key: key, nonceSourceNodeID: 1) == message)
+        #expect(
+            try MessagePrivacy.conceal(message.encrypted(key: key, nonceSourceNodeID: 1), privacyKey: privacyKey)
+                == wire)
+        // Too short to hold its header and MIC.
+        #expect(throws: MessageError.self) { try MessagePrivacy.reveal(Array(wire.prefix(20)), privacyKey: privacyKey) }
+    }
 }

@@ -29,12 +29,15 @@ struct MessageHeaderTests {
         #expect(try header.encode() == bytes)
     }
 
-    // The same suite's group vector sets the P flag (security flags 0xC1), which this codec refuses.
-    @Test func refusesPrivacyFlagOfGroupSpecVector() {
+    // The same suite's group vector sets the P flag (security flags 0xC1): its hidden fields are read as they are on
+    // the wire, for the group layer to reveal; on a unicast session the P flag is refused.
+    @Test func readsThePrivacyFlagOfAGroupMessageAndRefusesItOnUnicast() throws {
+        let (header, _) = try MessageHeader.decode(hex("06 EE DD C1 40 30 20 10 08 07 06 05 04 03 02 01 56 34"))
+        #expect(header.isPrivate && header.sessionType == .group && header.securityFlags == 0xC1)
         #expect(throws: MessageError.privacyNotSupported) {
-            try MessageHeader.decode(hex("02 EE DD C1 40 30 20 10 56 34"))
+            try MessageHeader.decode(hex("00 EE DD 80 40 30 20 10"))
         }
-        #expect(MessageError.privacyNotSupported.description == "privacy-obfuscated messages are not supported")
+        #expect(MessageError.privacyNotSupported.description == "privacy-obfuscated unicast messages are not supported")
     }
 
     // The header of matter.js's captured secured message (SecureSessionTest.ts).
