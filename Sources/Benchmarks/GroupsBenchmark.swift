@@ -2,16 +2,21 @@ import Foundation
 import HomeAPI
 import HomeEngine
 import HomeHub
+import HomeRecords
 import MatterCertificates
+import MatterDataModel
 import MatterDevice
 import MatterDiscovery
+import MatterInteraction
 import MatterOnboarding
 import MatterPlatform
 
 /// `swift-home-bench groups [--devices N] [--rounds R] [--interface IF]`: N virtual lights (a farm in a child process,
-/// hearing their groups on IF) in one room of a hub in this process; the room switched R times with one group message
-/// and R times by unicast. For each, the spread between the first and the last light's subscription reporting the
-/// change, and the time from the command to the last report. Multicast must reach the farm: run it in a namespace
+/// hearing their groups on IF) in one room of a hub in this process; the room switched R times with one group message,
+/// R times by unicast to all at once (what a room command does for a member without Groups), and R times by one
+/// unicast command per light, one after another (a command per device: what a home without groups does). For each,
+/// the spread between the first and the last light's subscription reporting the change, and the time from the first
+/// command to the last report. Multicast must reach the farm: run it in a namespace
 /// whose `lo` carries it (`ip link set lo multicast on`; `ip -6 route add local ff00::/8 dev lo table local`).
 struct GroupsBenchmark {
     struct Options {
@@ -94,23 +99,34 @@ struct GroupsBenchmark {
             try await Task.sleep(for: .milliseconds(500))
         }
 
-        for unicastOnly in [false, true] {
+        let lights = try await home.devices().list().sorted { $0.id < $1.id }
+        for way in ["group", "unicast", "unicast_one_by_one"] {
             var spreads: [Double] = []
             var lasts: [Double] = []
             var unconfirmed = 0
             for round in 0..<options.rounds {
-                let result = try await room.send(round.isMultiple(of: 2) ? .on : .off, unicastOnly: unicastOnly)
-                let times = result.members.compactMap(\.confirmedAfterMilliseconds)
-                unconfirmed += result.members.count - times.count
+                let command: GroupCommand.Command = round.isMultiple(of: 2) ? .on : .off
+                let times: [Double]
+                if way == "unicast_one_by_one" {
+                    times = try await Self.oneByOne(command, to: lights, in: home)
+                } else {
+                    let result = try await room.send(command, unicastOnly: way == "unicast")
+                    times = result.members.compactMap(\.confirmedAfterMilliseconds)
+                }
+                unconfirmed += lights.count - times.count
                 guard let first = times.min(), let last = times.max() else { continue }
                 spreads.append(last - first)
                 lasts.append(last)
             }
             spreads.sort()
             lasts.sort()
-            let how = unicastOnly ? "unicast" : "group"
+            let how = way
             let label =
-                unicastOnly ? "Unicast to each of \(options.devices)" : "One group message to \(options.devices)"
+                switch way {
+                case "group": "One group message to \(options.devices)"
+                case "unicast": "Unicast to all \(options.devices) at once"
+                default: "One unicast command per light, one after another"
+                }
             guard !spreads.isEmpty else { throw BenchmarkError("no round of \(how) was confirmed") }
             report.add(
                 "\(label): spread from the first light's report to the last (median of \(spreads.count))",
@@ -124,5 +140,44 @@ struct GroupsBenchmark {
                 key: "\(how)_unconfirmed", value: Double(unconfirmed))
         }
         return report
+    }
+
+    /// Sends `command` to each light in turn, each once the one before answered, and returns when each light's
+    /// subscription reported the change, in milliseconds after the first command (3 s at most).
+    private static func oneByOne(
+        _ command: GroupCommand.Command, to lights: [HomeDevice], in home: Home
+    ) async throws -> [Double] {
+        let on = command == .on
+        let changes = home.hub.model.changes(.all)
+        let wanted = Set(lights.map(\.id))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let watcher = Task { () -> [Double] in
+            var seen: [String: Double] = [:]
+            for await update in changes {
+                guard case .changes(let changes) = update else { continue }
+                for case .attributes(let nodeID, let endpoint, let values) in changes {
+                    let id = DeviceID(nodeID: nodeID, endpoint: endpoint).description
+                    let path = ConcreteAttributePath(
+                        endpoint: endpoint, cluster: OnOffCluster.id.rawValue, attribute: 0)
+                    guard wanted.contains(id), seen[id] == nil, values[path]??.value == .bool(on) else { continue }
+                    let elapsed = started.duration(to: clock.now)
+                    seen[id] = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                    if seen.count == wanted.count { return Array(seen.values) }
+                }
+            }
+            return Array(seen.values)
+        }
+        for light in lights {
+            guard let trait = await light.liveTrait(OnOffTrait.self, waitingForFirstContact: false) else { continue }
+            if on { try await trait.on() } else { try await trait.off() }
+        }
+        let timeout = Task {
+            try? await Task.sleep(for: .seconds(3))
+            watcher.cancel()
+        }
+        let times = await watcher.value
+        timeout.cancel()
+        return times
     }
 }
