@@ -23,14 +23,34 @@ final class HubGroups: Sendable {
         /// Each group's name: its room's, or its own.
         var names: [UInt16: String]
 
-        /// What is stored once the node holds it: the key set's ID and start and each endpoint's groups, so a new key,
-        /// a moved device or a changed group differs from what the node holds.
+        /// What is stored once the node holds it: the key set's ID and start, each endpoint's groups and the groups'
+        /// names, so a new key, a moved device, a changed group or a renamed one differs from what the node holds.
         var fingerprint: String {
-            let start = keySet.epochKeys.map { String($0.startTime) }.joined(separator: ",")
-            let groups = endpoints.sorted { $0.key < $1.key }.map { endpoint, groups in
+            "\(keyPart)|\(Self.endpointsPart(endpoints))|"
+                + groupIDs.map { "\($0)=\(HubGroups.groupName(names[$0] ?? ""))" }.joined(separator: ";")
+        }
+
+        /// The key set as the fingerprint names it.
+        var keyPart: String {
+            "k\(keySet.id)@" + keySet.epochKeys.map { String($0.startTime) }.joined(separator: ",")
+        }
+
+        private static func endpointsPart(_ endpoints: [UInt16: [UInt16]]) -> String {
+            endpoints.sorted { $0.key < $1.key }.map { endpoint, groups in
                 "\(endpoint)=" + groups.map(String.init).joined(separator: ",")
             }.joined(separator: ";")
-            return "k\(keySet.id)@\(start)|\(groups)"
+        }
+
+        /// Whether a node that was given `fingerprint` holds `groupID` on `endpoint` under this plan's key: what it
+        /// holds may be behind the plan (a change not given yet) and still hear the group.
+        func holds(_ groupID: UInt16, on endpoint: UInt16, given fingerprint: String?) -> Bool {
+            let parts = (fingerprint ?? "").split(separator: "|", omittingEmptySubsequences: false)
+            guard parts.count >= 2, parts[0] == keyPart else { return false }
+            return parts[1].split(separator: ";").contains { entry in
+                let sides = entry.split(separator: "=")
+                return sides.count == 2 && UInt16(sides[0]) == endpoint
+                    && sides[1].split(separator: ",").contains { UInt16($0) == groupID }
+            }
         }
 
         var groupIDs: [UInt16] { Set(endpoints.values.joined()).sorted() }
@@ -165,29 +185,32 @@ final class HubGroups: Sendable {
     }
 
     /// The ACL entry every device of the home needs for its groups: Operate for any group of the hub's fabric (only
-    /// the hub holds the fabric's group keys), added once beside the entries already there.
+    /// the hub holds the fabric's group keys), appended once beside the entries there — never a rewrite of the list,
+    /// which could drop an entry this read missed (the hub's own Administer among them).
     private func grantGroups(over connection: NodeConnection) async throws(NodeConnectionError) {
         let acl = AccessControlCluster.Attributes.acl
         let path = AttributePathIB(endpoint: 0, cluster: acl.cluster.rawValue, attribute: acl.id.rawValue)
         let report = try await connection.read([path], isFabricFiltered: true)
-        var entries: [AccessControlCluster.AccessControlEntryStruct] = []
+        var items: [TLVElement] = []
         for case .data(let data) in report.attributeReports {
-            guard case .array(let items) = data.data.value else { continue }
-            entries = items.compactMap { try? AccessControlCluster.AccessControlEntryStruct(tlv: $0) }
+            switch (data.path.listIndex, data.data.value) {
+            case (nil, .array(let list)): items = list
+            case (.append?, _): items.append(data.data)
+            default: break
+            }
         }
+        let granted = items.contains { item in
+            guard let entry = try? AccessControlCluster.AccessControlEntryStruct(tlv: item) else { return false }
+            return entry.authMode == .group && entry.privilege == .operate && entry.subjects == .null
+                && entry.targets == .null
+        }
+        guard !granted else { return }
         let grant = AccessControlCluster.AccessControlEntryStruct(
             privilege: .operate, authMode: .group, subjects: .null, targets: .null)
-        guard !entries.contains(where: { $0.authMode == .group && $0.privilege == .operate && $0.subjects == .null })
-        else { return }
-        let written = (entries + [grant]).map { entry in
-            var entry = entry
-            entry.fabricIndex = nil
-            return TLVElement(entry.tlvValue())
-        }
         try await check(
-            connection.write(
-                TLVElement(.array(written)), endpoint: 0, cluster: acl.cluster.rawValue, attribute: acl.id.rawValue,
-                timedWindow: nil), "write the ACL")
+            connection.append(
+                TLVElement(grant.tlvValue()), endpoint: 0, cluster: acl.cluster.rawValue, attribute: acl.id.rawValue),
+            "add the groups' ACL entry")
     }
 
     private func check(_ status: InteractionModelStatus, _ step: String) throws(NodeConnectionError) {
@@ -272,6 +295,7 @@ final class HubGroups: Sendable {
         for change in changes {
             switch change {
             case .deviceAdded(let id), .deviceMoved(let id): nodes.insert(id.nodeID)
+            case .roomRenamed: nodes.formUnion(snapshot.devices.keys)
             case .connectivity(let nodeID, .online), .typesChanged(let nodeID): nodes.insert(nodeID)
             // A room or group changed or gone: the nodes whose devices it names, then or now, are not known here, and
             // a node in step costs a comparison.

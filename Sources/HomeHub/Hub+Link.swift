@@ -27,6 +27,18 @@ extension Hub {
     /// a commissioning's interview hears its subscription's reports) and kept until `close()`; after that, refused.
     /// The node advertises itself only once told where (`LocalNode.advertise`).
     public func link() async throws(HubUnavailable) -> HubLink {
+        if let open = openLink.withLock({ state -> HubLink? in if case .open(let link) = state { link } else { nil } })
+        {
+            return open
+        }
+        // Read before the lock (the store answers on its own queue): a hub that cannot know where its counter resumes
+        // sends no group message rather than risk repeating one.
+        let groupCounter: UInt32?
+        do {
+            groupCounter = try await store.groupMessageCounter()
+        } catch {
+            throw HubUnavailable("the hub's group message counter cannot be read: \(error)")
+        }
         let link = try openLink.withLock { state throws(HubUnavailable) -> HubLink in
             switch state {
             case .open(let link): return link
@@ -37,7 +49,8 @@ extension Hub {
                 let transport = try MatterTransport()
                 let link = HubLink(
                     node: LocalNode(
-                        model: try HubNode.dataModel(authority: authority), transport: transport,
+                        model: try HubNode.dataModel(authority: authority, groupMessageCounter: groupCounter),
+                        transport: transport,
                         port: try transport.localPorts().ipv4, clock: transport.clock),
                     router: InteractionRouter(transport: transport, fedByNode: true))
                 state = .open(link)
@@ -46,8 +59,11 @@ extension Hub {
                 throw HubUnavailable("the hub's Matter node cannot open its UDP sockets: \(error)")
             }
         }
-        // Nothing of the hub's node survives a restart: its fabric and ACL are made from the authority each time.
-        await link.node.start(persist: { _ in }) { [router = link.router] exchange, message in
+        // Of the hub's node only its group message counter survives a restart: its fabric and ACL are made from the
+        // authority each time.
+        await link.node.start(persist: { [store] snapshot in
+            try await store.setGroupMessageCounter(snapshot.groupMessageCounter)
+        }) { [router = link.router] exchange, message in
             await router.deliver(exchange, message)
         }
         return link

@@ -13,8 +13,9 @@ enum HubNode {
     /// every one is a device of this home), View on every cluster of the node.
     static let accessControl = [AccessControlEntry(privilege: .view, authMode: .case, subjects: [])]
 
-    /// The hub's node: its fabric from the authority's credentials, and endpoint 0.
-    static func dataModel(authority: FabricAuthority) throws(NodeError) -> NodeDataModel {
+    /// The hub's node: its fabric from the authority's credentials, and endpoint 0; its group message counter resumes
+    /// where the store says.
+    static func dataModel(authority: FabricAuthority, groupMessageCounter: UInt32?) throws(NodeError) -> NodeDataModel {
         let credentials = authority.operationalCredentials
         let fabric = try Fabric(
             index: NodeConstants.fabricIndices.lowerBound, rootCertificate: authority.rootCertificateTLV,
@@ -22,7 +23,8 @@ enum HubNode {
             operationalKey: credentials.operationalKey.rawRepresentation, vendorID: FabricAuthority.adminVendorID,
             label: "", accessControl: accessControl)
         let state = NodeState(
-            identity: identity(authority: authority), commissionable: nil, fabrics: [fabric], random: SystemRandom())
+            identity: identity(authority: authority), commissionable: nil, fabrics: [fabric], random: SystemRandom(),
+            groupMessageCounter: groupMessageCounter)
         return NodeDataModel(
             node: state,
             root: Endpoint(

@@ -247,6 +247,9 @@ enum HubSchema {
             )
             """,
         ] + countingChanges(of: "device_groups") + countingChanges(of: "device_group_members"),
+        // 12: where the hub's group message counter resumes (Matter Core §4.5.1.2): a restarted hub must never send a
+        // counter it sent before under the same key.
+        ["ALTER TABLE group_ids ADD COLUMN message_counter INTEGER"],
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -94,8 +94,11 @@ extension HubStore {
                     } else {
                         let created = UUID().uuidString
                         try transaction.query(
-                            "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, ?, ?)",
-                            [.text(created), .text(roomName), .text(session.structureID), .date(Self.now())])
+                            "INSERT INTO rooms (room_id, name, structure_id, created_at, group_id) VALUES (?, ?, ?, ?, ?)",
+                            [
+                                .text(created), .text(roomName), .text(session.structureID), .date(Self.now()),
+                                .integer(Int64(try Self.nextGroupID(in: transaction))),
+                            ])
                         roomID = created
                     }
                 }

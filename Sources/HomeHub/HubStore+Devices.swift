@@ -264,8 +264,8 @@ extension HubStore {
         if let existing = try roomID(named: trimmed, in: transaction) { return existing }
         let roomID = UUID().uuidString
         try transaction.query(
-            "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES (?, ?, (\(defaultStructureSQL)), ?)",
-            [.text(roomID), .text(trimmed), .date(now)])
+            "INSERT INTO rooms (room_id, name, structure_id, created_at, group_id) VALUES (?, ?, (\(defaultStructureSQL)), ?, ?)",
+            [.text(roomID), .text(trimmed), .date(now), .integer(Int64(try nextGroupID(in: transaction)))])
         return roomID
     }
 }

@@ -40,15 +40,44 @@ extension HubStore {
         }
     }
 
-    /// Each room's group ID, by room ID.
+    /// Each room's group ID, by room ID; a room without one (made by a build that did not give one) gets the next.
     public func roomGroupIDs() async throws(HubStoreError) -> [String: UInt16] {
         try await onQueue { [self] () throws(HubStoreError) in
+            let unnumbered = try read("SELECT room_id FROM rooms WHERE group_id IS NULL ORDER BY created_at, rowid")
+            if !unnumbered.isEmpty {
+                try write(touching: []) { transaction in
+                    for values in unnumbered {
+                        try transaction.query(
+                            "UPDATE rooms SET group_id = ? WHERE room_id = ? AND group_id IS NULL",
+                            [.integer(Int64(try Self.nextGroupID(in: transaction))), values["room_id"] ?? .null])
+                    }
+                }
+            }
             var groups: [String: UInt16] = [:]
             for values in try read("SELECT room_id, group_id FROM rooms WHERE group_id IS NOT NULL") {
                 let row = StoredRow(table: "rooms", values: values)
                 groups[try row.text("room_id")] = try row.narrow("group_id", as: UInt16.self)
             }
             return groups
+        }
+    }
+
+    /// Where the hub's group message counter resumes (`GroupMessageCounter`); nil before it first sent one.
+    public func groupMessageCounter() async throws(HubStoreError) -> UInt32? {
+        try await onQueue { [self] () throws(HubStoreError) in
+            guard let values = try read("SELECT message_counter FROM group_ids").first else { return nil }
+            return try StoredRow(table: "group_ids", values: values).optionalInteger("message_counter").map {
+                UInt32(truncatingIfNeeded: $0)
+            }
+        }
+    }
+
+    /// Stores where the hub's group message counter resumes; nothing a home model shows changes.
+    public func setGroupMessageCounter(_ counter: UInt32) async throws(HubStoreError) {
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: []) { transaction in
+                try transaction.query("UPDATE group_ids SET message_counter = ?", [.integer(Int64(counter))])
+            }
         }
     }
 
@@ -78,6 +107,7 @@ extension HubStore {
         let last = try transaction.query("SELECT last FROM group_ids").first?["last"]?.integer ?? 0
         var candidate = UInt16(clamping: last + 1)
         if !applicationGroupIDs.contains(candidate) {
+            // Spent: the lowest ID no room or group holds now (one a device offline since may still be in).
             let taken = Set(
                 try transaction.query(
                     "SELECT group_id FROM rooms WHERE group_id IS NOT NULL UNION SELECT group_id FROM device_groups"
@@ -86,6 +116,8 @@ extension HubStore {
                 throw HubStoreError.groupIDsExhausted
             }
             candidate = free
+            try transaction.query("UPDATE group_ids SET last = ?", [.integer(Int64(applicationGroupIDs.upperBound))])
+            return candidate
         }
         try transaction.query("UPDATE group_ids SET last = ?", [.integer(Int64(candidate))])
         return candidate

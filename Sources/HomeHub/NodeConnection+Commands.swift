@@ -68,6 +68,23 @@ extension NodeConnection {
         }
     }
 
+    /// Appends one item to a list attribute (§10.6.4.3: a list-item write with a null list index), leaving the items
+    /// there as they are; returns the status the device gave it.
+    public func append(
+        _ item: TLVElement, endpoint: UInt16, cluster: UInt32, attribute: UInt32
+    ) async throws(NodeConnectionError) -> InteractionModelStatus {
+        let client = try await sessionClient()
+        let path = AttributePathIB(endpoint: endpoint, cluster: cluster, attribute: attribute, listIndex: .append)
+        do {
+            let statuses = try await client.write(
+                [AttributeDataIB(path: path, data: item)], timedWindow: nil, timeout: settings.responseTimeout)
+            return statuses.first?.status.status ?? .success
+        } catch {
+            if let status = error.status { return status }
+            throw .interaction(error)
+        }
+    }
+
     /// Reads `paths` from the node now (not from the cache), once the node's session is up: for what the subscription
     /// does not carry, such as a list read across fabrics (`isFabricFiltered` false).
     public func read(

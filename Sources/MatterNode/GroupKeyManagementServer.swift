@@ -126,6 +126,8 @@ public struct GroupKeyManagementServer: ClusterServer {
         case .success(let set): written = set
         case .failure(let status): return .status(status)
         }
+        // Key set 0 is the IPK, which AddNOC gave and CASE uses: it is no key set a client writes.
+        guard written.id != GroupKeySet.identityProtectionKeySetID else { return .status(.invalidCommand) }
         var groups = node.fabrics[position].groups
         groups.keySets.removeAll { $0.id == written.id }
         // The IPK is one of the fabric's key sets too (§11.2.6.4 MaxGroupKeysPerFabric counts it).
@@ -184,11 +186,18 @@ public struct GroupKeyManagementServer: ClusterServer {
         }
     }
 
-    /// §11.2.7.2: the key set's ID, policy and start times, never its keys.
+    /// §11.2.7.2: the key set's ID, policy and start times, never its keys; key set 0 is the IPK, one epoch key that
+    /// starts at 0, as connectedhomeip answers.
     private func keySetRead(_ id: UInt16, in fabric: Fabric) -> CommandOutcome {
-        guard let set = fabric.groups.keySet(id) else { return .status(.notFound) }
+        let ipk = try? GroupKeySet(
+            id: GroupKeySet.identityProtectionKeySetID, policy: .trustFirst,
+            epochKeys: [GroupKeySet.EpochKey(key: fabric.ipkEpochKey, startTime: 1)])
+        guard let set = id == GroupKeySet.identityProtectionKeySetID ? ipk : fabric.groups.keySet(id) else {
+            return .status(.notFound)
+        }
         let start = { (position: Int) -> Nullable<UInt64> in
-            Nullable(set.epochKeys.indices.contains(position) ? set.epochKeys[position].startTime : nil)
+            guard set.id != GroupKeySet.identityProtectionKeySetID else { return position == 0 ? .value(0) : .null }
+            return Nullable(set.epochKeys.indices.contains(position) ? set.epochKeys[position].startTime : nil)
         }
         return Commands.KeySetReadResponse(
             groupKeySet: Cluster.GroupKeySetStruct(

@@ -49,6 +49,10 @@ public actor LocalNode {
     private var groupReception = GroupReception()
     /// The write of often-changing values due within `NodeTiming.deferredPersistence` (`NodeEffect.persistSoon`).
     private var deferredPersist: Task<Void, Never>?
+    /// Values changed since the last write, waiting for `deferredPersist` (or the shutdown's last write).
+    private var unsavedValues = false
+    /// The write of a new group message counter block, which senders wait for (`nextGroupCounter`).
+    private var counterReservation: Task<Void, any Error>?
 
     /// A node serving `model` over `transport`, bound to `port`.
     public init(
@@ -114,21 +118,23 @@ public actor LocalNode {
         await refreshAdvertisements()
     }
 
-    /// Stops answering, withdraws the advertisements and closes the sockets; a deferred write is made first.
+    /// Stops answering, withdraws the advertisements and closes the sockets; values changed and not yet written are
+    /// written last, once nothing can change them.
     public func shutdown() async {
-        if let pending = deferredPersist {
-            pending.cancel()
-            deferredPersist = nil
-            await persistOrLog()
-        }
+        isRunning = false
+        deferredPersist?.cancel()
+        deferredPersist = nil
         incoming?.cancel()
         incoming = nil
-        isRunning = false
         timer.cancel()
         if let responder { await responder.shutdown() }
         responder = nil
         advertised = []
         await transport.shutdown()
+        if unsavedValues {
+            unsavedValues = false
+            await persistOrLog()
+        }
     }
 
     /// Hands the exchanges peers open for `protocolID` on the sessions this node accepted to `handler`, from now on.
@@ -267,15 +273,7 @@ public actor LocalNode {
             throw .invalidCredentials("group key of group 0x\(hex(UInt64(groupID))): \(error)")
         }
         guard let sealing else { throw .noGroupKey(groupID: groupID, fabricIndex: fabricIndex) }
-        let (counter, reserve) = server.provider.node.groupMessageCounter.take()
-        if reserve != nil {
-            // The new reservation is stored before a message carries a counter from it.
-            do {
-                try await persist(snapshot)
-            } catch {
-                throw .storage("the group message counter: \(error)")
-            }
-        }
+        let counter = try await nextGroupCounter()
         let message = Message(
             header: MessageHeader(
                 sessionID: sealing.sessionID, sessionType: .group, messageCounter: counter,
@@ -297,6 +295,26 @@ public actor LocalNode {
         } catch {
             throw .network("\(error)")
         }
+    }
+
+    /// The next group message counter. When its block is spent, the next block's end is stored before any counter of
+    /// it goes out, and the senders that come meanwhile wait for that write: a restarted node resumes past every
+    /// counter it sent. A write that fails leaves the counter as it was.
+    private func nextGroupCounter() async throws(NodeError) -> UInt32 {
+        while let pending = counterReservation { _ = try? await pending.value }
+        let before = server.provider.node.groupMessageCounter
+        let (counter, reserve) = server.provider.node.groupMessageCounter.take()
+        guard reserve != nil else { return counter }
+        let write = Task { [persist, snapshot] in try await persist(snapshot) }
+        counterReservation = write
+        defer { counterReservation = nil }
+        do {
+            try await write.value
+        } catch {
+            server.provider.node.groupMessageCounter = before
+            throw .storage("the group message counter: \(error)")
+        }
+        return counter
     }
 
     /// Joins and sends to groups on `interfaces` from now on: the multicast addresses of the groups the node's
@@ -504,9 +522,11 @@ public actor LocalNode {
         await transport.removeSession(handle)
     }
 
-    /// Writes the snapshot within `NodeTiming.deferredPersistence`, once for every change until then.
+    /// Writes the snapshot within `NodeTiming.deferredPersistence`, once for every change until then; a node shutting
+    /// down writes it last instead.
     private func deferPersist() {
-        guard deferredPersist == nil else { return }
+        unsavedValues = true
+        guard isRunning, deferredPersist == nil else { return }
         deferredPersist = Task(executorPreference: EventLoopExecutor.preferred) { [weak self, clock] in
             guard (try? await clock.sleep(for: NodeTiming.deferredPersistence)) != nil else { return }
             await self?.writeDeferred()
@@ -514,12 +534,16 @@ public actor LocalNode {
     }
 
     private func writeDeferred() async {
-        guard deferredPersist != nil else { return }
+        guard isRunning, deferredPersist != nil else { return }
         deferredPersist = nil
+        guard unsavedValues else { return }
+        unsavedValues = false
         await persistOrLog()
     }
 
     private func persistOrLog() async {
+        // Whatever is written now holds every value changed so far.
+        unsavedValues = false
         do {
             try await persist(snapshot)
         } catch {

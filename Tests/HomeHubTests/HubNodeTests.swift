@@ -13,6 +13,33 @@ import Testing
 
 /// The hub is a node on its own fabric: a device of the fabric opens CASE to it and reads what it serves.
 @Suite(.timeLimit(.minutes(1))) struct HubNodeTests {
+    /// The hub's group message counter: a block reserved is stored before a counter of it is sent, and a restarted hub
+    /// resumes past it, so no counter goes out twice under the home's key.
+    @Test func theHubStoresItsGroupCounterBeforeSendingAndResumesPastIt() async throws {
+        try await withTemporaryDirectory { base in
+            let hub = try await Hub(statePath: base)
+            let node = try await hub.link().node
+            let set = try GroupKeySet(
+                id: 1, policy: .trustFirst,
+                epochKeys: [GroupKeySet.EpochKey(key: [UInt8](repeating: 4, count: 16), startTime: 9)])
+            try await node.update { model in
+                model.node.fabrics[0].groups = FabricGroups(
+                    keySets: [set], keyMap: [FabricGroups.KeyMapping(groupID: 5, keySetID: 1)])
+            }
+            let first = await node.model.node.groupMessageCounter.next
+            // No interface is chosen, so nothing goes out; the counter was taken and its block stored all the same.
+            await #expect(throws: NodeError.self) {
+                try await node.send(GroupInvokeRequest(commands: []), toGroup: 5, fabricIndex: 1, utcMicroseconds: nil)
+            }
+            let stored = try #require(try await hub.store.groupMessageCounter())
+            #expect(stored == first &+ GroupMessageCounter.reservation)
+            await hub.close()
+            let restarted = try await Hub(statePath: base)
+            #expect(try await restarted.link().node.model.node.groupMessageCounter.next == stored)
+            await restarted.close()
+        }
+    }
+
     @Test func aDeviceOfTheFabricOpensCASEToTheHubAndReadsItsBasicInformation() async throws {
         try await withTemporaryDirectory { base in
             let hub = try await Hub(statePath: base)

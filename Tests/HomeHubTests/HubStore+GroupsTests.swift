@@ -51,6 +51,39 @@ import Testing
         }
     }
 
+    /// A room made while adding a device takes a group ID too, and one a build before left without gets one when
+    /// the groups are read.
+    @Test func aRoomMadeWhileAddingADeviceHasAGroupID() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            try await store.beginCommissioning(
+                nodeID: 0x42, vendorID: 0xFFF1, productID: 0x8000,
+                attestation: NodeRecord.Attestation(verdict: "test", trusted: true))
+            try await store.setEndpoints([EndpointDeviceType(endpoint: 1, deviceType: 0x0100, revision: 3)], of: 0x42)
+            try await store.markCommissioned(0x42)
+            _ = try await store.addDevices(of: 0x42, named: "Lamp", inRoom: "Porch")
+            let porch = try #require(try await store.rooms().first { $0.name == "Porch" })
+            let other = try SQLiteDatabase(path: base + "/hub.sqlite")
+            try other.transaction { transaction in
+                try transaction.query(
+                    "INSERT INTO rooms (room_id, name, structure_id, created_at) VALUES ('R9', 'Old', ?, 0)",
+                    [.text(porch.structureID)])
+            }
+            let groups = try await store.roomGroupIDs()
+            #expect(groups[porch.id] != nil && groups["R9"] != nil && groups[porch.id] != groups["R9"])
+        }
+    }
+
+    /// The hub's group message counter resumes where it was stored.
+    @Test func theHubsGroupCounterIsKept() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await HubStore(path: base + "/hub.sqlite")
+            #expect(try await store.groupMessageCounter() == nil)
+            try await store.setGroupMessageCounter(0x1234_5678)
+            #expect(try await HubStore(path: base + "/hub.sqlite").groupMessageCounter() == 0x1234_5678)
+        }
+    }
+
     @Test func whatANodeWasGivenIsKeptUntilReplaced() async throws {
         try await withTemporaryDirectory { base in
             let store = try await HubStore(path: base + "/hub.sqlite")

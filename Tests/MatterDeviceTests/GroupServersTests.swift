@@ -82,6 +82,17 @@ struct GroupServersTests {
         var model = try Self.model()
         let write = KeyManagement.Commands.KeySetWrite.id
         #expect(Self.invoke(&model, write, Self.keySet(0x01A1)) == .success)
+        // Key set 0 is the IPK: read as such, never written.
+        #expect(Self.invoke(&model, write, Self.keySet(0)) == .status(.invalidCommand))
+        let ipk = Self.invoke(
+            &model, KeyManagement.Commands.KeySetRead.id,
+            TLVElement(KeyManagement.Commands.KeySetRead(groupKeySetID: 0).tlvValue()))
+        guard case .response(_, let ipkFields) = ipk else {
+            Issue.record("KeySetRead(0) answered \(ipk)")
+            return
+        }
+        let ipkSet = try KeyManagement.Commands.KeySetReadResponse(tlv: TLVElement(ipkFields)).groupKeySet
+        #expect(ipkSet.groupKeySetID == 0 && ipkSet.epochKey0 == .null && ipkSet.epochStartTime0 == .value(0))
         // CacheAndSync needs MCSP, which the node does not offer.
         #expect(Self.invoke(&model, write, Self.keySet(2, policy: .cacheAndSync)) == .status(.invalidCommand))
         #expect(Self.invoke(&model, write, Self.keySet(2, keyLength: 15)) == .status(.constraintError))

@@ -131,18 +131,28 @@ public struct GroupCommand: HubOperation {
         }
         // Who holds the group now: the rest get the command by unicast (and their groups in the background).
         var inGroup: Set<DeviceID> = []
+        // A node counts by what it was given, not only by what it should hold: one whose groups are being changed may
+        // already hear this group, and would act twice on a group message and a unicast.
         for nodeID in Set(members.map(\.id.nodeID)) where !unicastOnly {
-            guard let plan = try? await engine.groups.plan(for: nodeID),
-                (try? await engine.store.groupsGiven(to: nodeID)) == plan.fingerprint
-            else { continue }
+            guard let plan = try? await engine.groups.plan(for: nodeID) else { continue }
+            let given = try? await engine.store.groupsGiven(to: nodeID)
             for member in members
-            where member.id.nodeID == nodeID && plan.endpoints[member.id.endpoint]?.contains(groupID) == true {
+            where member.id.nodeID == nodeID && plan.holds(groupID, on: member.id.endpoint, given: given ?? nil) {
                 inGroup.insert(member.id)
             }
         }
 
+        // A device already as commanded reports nothing: its cached value is its confirmation, and nobody waits for it.
+        let already = Set(
+            members.filter { member in
+                confirmation.value != nil
+                    && snapshot.views[member.id.nodeID]?.cache.value(
+                        endpoint: member.id.endpoint, cluster: confirmation.cluster, attribute: confirmation.attribute)?
+                        .value == confirmation.value
+            }.map(\.id))
+        let times = ConfirmationTimes(expecting: Set(members.map(\.id)).subtracting(already))
         let changes = engine.model.changes(.all)
-        let watcher = Task { await Self.confirmations(of: Set(members.map(\.id)), confirmation, from: changes) }
+        let watcher = Task { await Self.confirmations(into: times, confirmation, from: changes) }
         let sentAt = ContinuousClock.now
         var skipped: String? = unicastOnly ? "unicast only was asked for" : nil
         if !inGroup.isEmpty {
@@ -171,48 +181,40 @@ public struct GroupCommand: HubOperation {
             }
             for await (device, failure) in group { if let failure { failures[device] = failure } }
         }
-        let confirmed = await watcher.value
+        // A device whose command failed will not report: the wait is for the others only.
+        if times.stopExpecting(Set(failures.keys)) { watcher.cancel() }
+        await watcher.value
+        let confirmed = times.found
         return Reply(
             groupID: groupID, groupMessageSkipped: skipped,
             members: members.sorted { $0.id < $1.id }.map { member in
                 let after = confirmed[member.id].map { Self.milliseconds(sentAt.duration(to: $0)) }
-                // A device already as commanded reports nothing: its cached value is its confirmation.
-                let already =
-                    confirmation.value != nil
-                    && snapshot.views[member.id.nodeID]?.cache.value(
-                        endpoint: member.id.endpoint, cluster: confirmation.cluster, attribute: confirmation.attribute)?
-                        .value == confirmation.value
                 return Reply.Member(
                     device: member.id, name: member.name, via: inGroup.contains(member.id) ? "group" : "unicast",
-                    confirmedAfterMilliseconds: after ?? (already ? 0 : nil), failure: failures[member.id])
+                    confirmedAfterMilliseconds: after ?? (already.contains(member.id) ? 0 : nil),
+                    failure: failures[member.id])
             })
     }
 
-    /// When each device reported the confirming attribute, until all have or `HubEngineTiming.groupConfirmation`
-    /// passed.
+    /// Records when each expected device reports the confirming attribute, until all have or
+    /// `HubEngineTiming.groupConfirmation` passed (or the task is cancelled: every expected device has reported).
     private static func confirmations(
-        of devices: Set<DeviceID>, _ confirmation: (attribute: UInt32, cluster: UInt32, value: TLVValue?),
+        into times: ConfirmationTimes, _ confirmation: (attribute: UInt32, cluster: UInt32, value: TLVValue?),
         from changes: HomeModel.Changes
-    ) async -> [DeviceID: ContinuousClock.Instant] {
-        let found = ConfirmationTimes()
+    ) async {
+        guard !times.isComplete else { return }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await update in changes {
                     guard case .changes(let changes) = update else { continue }
                     for case .attributes(let nodeID, let endpoint, let values) in changes {
-                        let device = DeviceID(nodeID: nodeID, endpoint: endpoint)
-                        guard devices.contains(device) else { continue }
                         let path = ConcreteAttributePath(
                             endpoint: endpoint, cluster: confirmation.cluster, attribute: confirmation.attribute)
-                        guard let value = values[path],
-                            confirmation.value == nil || value?.value == confirmation.value
+                        guard let value = values[path], confirmation.value == nil || value?.value == confirmation.value
                         else { continue }
-                        let now = ContinuousClock.now
-                        let done = found.times.withLock { found in
-                            if found[device] == nil { found[device] = now }
-                            return found.count == devices.count
+                        if times.confirm(DeviceID(nodeID: nodeID, endpoint: endpoint), at: ContinuousClock.now) {
+                            return
                         }
-                        if done { return }
                     }
                 }
             }
@@ -220,12 +222,40 @@ public struct GroupCommand: HubOperation {
             await group.next()
             group.cancelAll()
         }
-        return found.times.withLock { $0 }
     }
 
-    /// When each member confirmed, as the listener records it and the command reads it after the wait.
+    /// When each member confirmed, as the listener records it, and whom it still waits for.
     private final class ConfirmationTimes: Sendable {
-        let times = Mutex<[DeviceID: ContinuousClock.Instant]>([:])
+        private struct State {
+            var expected: Set<DeviceID>
+            var found: [DeviceID: ContinuousClock.Instant] = [:]
+            var isComplete: Bool { expected.isSubset(of: found.keys) }
+        }
+
+        private let state: Mutex<State>
+
+        init(expecting expected: Set<DeviceID>) {
+            state = Mutex(State(expected: expected))
+        }
+
+        var found: [DeviceID: ContinuousClock.Instant] { state.withLock { $0.found } }
+        var isComplete: Bool { state.withLock { $0.isComplete } }
+
+        /// Records an expected device's first report; returns whether every expected device has reported.
+        func confirm(_ device: DeviceID, at time: ContinuousClock.Instant) -> Bool {
+            state.withLock { state in
+                if state.expected.contains(device), state.found[device] == nil { state.found[device] = time }
+                return state.isComplete
+            }
+        }
+
+        /// Waits no more for `devices`; returns whether every device still expected has reported.
+        func stopExpecting(_ devices: Set<DeviceID>) -> Bool {
+            state.withLock { state in
+                state.expected.subtract(devices)
+                return state.isComplete
+            }
+        }
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {
