@@ -100,7 +100,7 @@ enum HubOperations {
         CheckCommissioningPermission.self, Decommission.self,
         OpenCommissioningWindow.self, OpenBasicCommissioningWindow.self, RevokeCommissioningWindow.self,
         ReadCommissioningWindowStatus.self, ReadFabrics.self, RemoveFabric.self, GroupCommand.self,
-        CreateGroup.self, ChangeGroup.self, DeleteGroup.self,
+        CreateGroup.self, ChangeGroup.self, DeleteGroup.self, SetNetworkCredentials.self, ReadNetworkCredentials.self,
     ]
 
     /// A client's request, decoded: what it is for messages, and its work.

@@ -250,6 +250,18 @@ enum HubSchema {
         // 12: where the hub's group message counter resumes (Matter Core §4.5.1.2): a restarted hub must never send a
         // counter it sent before under the same key.
         ["ALTER TABLE group_ids ADD COLUMN message_counter INTEGER"],
+        // 13: the network credentials the hub gives a device fresh from its box (HubStore+NetworkCredentials): one
+        // Wi-Fi network and one Thread dataset; secrets, like the IPK beside them (0600, never printed).
+        [
+            """
+            CREATE TABLE network_credentials (
+                kind TEXT PRIMARY KEY CHECK (kind IN ('wifi', 'thread')),
+                name BLOB NOT NULL,
+                secret BLOB NOT NULL,
+                updated_at INTEGER NOT NULL
+            )
+            """
+        ],
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -17,12 +17,13 @@ import Synchronization
 /// `GET /info`, and `GET /ws`, where a client gets `server_info` as its first frame, then has every command of the
 /// schema: `start_listening` (the nodes, then the events `node_added`, `node_updated` on every change of
 /// availability, `node_removed`, `attribute_updated`, `node_event`, `endpoint_added` and `endpoint_removed`, only ever
-/// about nodes and endpoints the client has; `server_shutdown` when the server stops; `server_info_updated` never:
-/// nothing here changes the server's info while it runs), the nodes as MatterNodeData from the live model,
+/// about nodes and endpoints the client has; `server_shutdown` when the server stops; `server_info_updated` when
+/// network credentials are set), the nodes as MatterNodeData from the live model,
 /// `device_command` and `write_attribute` through the data model's field tables (timed when asked or when the
 /// specification makes them timed), `read_attribute` from the live cache, commissioning over IP (`discover` and
-/// commissioning by passcode on the hub's interfaces), `import_test_node` (`MatterServerTestNodes`). What needs
-/// what the hub has not (Bluetooth, Thread, an OTA source) answers the protocol's own error saying so;
+/// commissioning by passcode on the hub's interfaces), `import_test_node` (`MatterServerTestNodes`),
+/// `set_wifi_credentials` and `set_thread_dataset` (kept by the hub, as `home network` keeps them). What needs
+/// what the hub has not (Bluetooth, an OTA source) answers the protocol's own error saying so;
 /// `set_default_fabric_label` is accepted, the fabric's label staying the home's name (one hub, two views: the
 /// names the Home API's own). An unknown command is error 9, bad arguments error 8, and nothing changes.
 public final class MatterServerAPI: Sendable {
@@ -52,9 +53,15 @@ public final class MatterServerAPI: Sendable {
                     + "Matter-server API drives every device of the home")
         }
         let authority = engine.hub.authority
-        let serverInfo = Self.serverInfo(
-            fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber)
-        let clients = MatterServerClients()
+        let clients = MatterServerClients(
+            info: MatterServerInfo(fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber)
+        )
+        // What the hub holds of network credentials, as server_info says it (set_wifi_credentials keeps it current).
+        Task { [store = engine.hub.store, info = clients.info] in
+            if let (wifi, thread) = try? await store.networkCredentials() {
+                info.credentialsSet(wifi: wifi != nil, thread: thread != nil)
+            }
+        }
         self.clients = clients
         var listeners: [TCPListener] = []
         for address in addresses {
@@ -62,8 +69,7 @@ public final class MatterServerAPI: Sendable {
                 listeners.append(
                     try TCPListener(address: address) { connection in
                         let client = MatterServerClient(
-                            connection: connection, serverInfo: serverInfo, engine: engine, token: token,
-                            peers: clients)
+                            connection: connection, engine: engine, token: token, peers: clients)
                         let id = ObjectIdentifier(connection)
                         clients.clients.withLock { $0[id] = client }
                         connection.start(received: client.received) {
@@ -87,14 +93,36 @@ public final class MatterServerAPI: Sendable {
 
     deinit { stop() }
 
-    /// `server_info` as python-matter-server sends it: the compressed fabric ID as a plain 64-bit integer, which Home
-    /// Assistant builds its device IDs from.
-    static func serverInfo(fabricID: UInt64, compressedFabricID: UInt64) -> String {
-        """
-        {"fabric_id": \(fabricID), "compressed_fabric_id": \(compressedFabricID), "schema_version": \(schemaVersion), \
-        "min_supported_schema_version": \(minimumSchemaVersion), "sdk_version": "swift-home", \
-        "wifi_credentials_set": false, "thread_credentials_set": false, "bluetooth_enabled": false}
-        """
+}
+
+/// `server_info` as python-matter-server sends it: the compressed fabric ID as a plain 64-bit integer, which Home
+/// Assistant builds its device IDs from, and whether the hub holds Wi-Fi credentials and a Thread dataset.
+final class MatterServerInfo: Sendable {
+    let fabricID: UInt64
+    let compressedFabricID: UInt64
+    private let credentials = Mutex((wifi: false, thread: false))
+
+    init(fabricID: UInt64, compressedFabricID: UInt64) {
+        self.fabricID = fabricID
+        self.compressedFabricID = compressedFabricID
+    }
+
+    /// Records which credentials the hub holds now.
+    func credentialsSet(wifi: Bool? = nil, thread: Bool? = nil) {
+        credentials.withLock { set in
+            if let wifi { set.wifi = wifi }
+            if let thread { set.thread = thread }
+        }
+    }
+
+    var json: String {
+        let set = credentials.withLock { $0 }
+        return """
+            {"fabric_id": \(fabricID), "compressed_fabric_id": \(compressedFabricID), \
+            "schema_version": \(MatterServerAPI.schemaVersion), \
+            "min_supported_schema_version": \(MatterServerAPI.minimumSchemaVersion), "sdk_version": "swift-home", \
+            "wifi_credentials_set": \(set.wifi), "thread_credentials_set": \(set.thread), "bluetooth_enabled": false}
+            """
     }
 }
 
@@ -105,12 +133,17 @@ public final class MatterServerAPI: Sendable {
 final class MatterServerClients: Sendable {
     let clients = Mutex<[ObjectIdentifier: MatterServerClient]>([:])
     let testNodes = MatterServerTestNodes()
+    let info: MatterServerInfo
+
+    init(info: MatterServerInfo) {
+        self.info = info
+    }
 
     func interviewed(_ nodeID: UInt64) {
         for client in clients.withLock({ Array($0.values) }) { client.sendNode(nodeID) }
     }
 
-    /// An event about a test node, to every listening client.
+    /// An event (about a test node, the server's info), to every listening client.
     func broadcast(_ event: String) {
         for client in clients.withLock({ Array($0.values) }) { client.sendIfListening(event) }
     }
@@ -143,7 +176,6 @@ final class MatterServerClient: Sendable {
     }
 
     let connection: StreamConnection
-    let serverInfo: String
     let engine: HubEngine
     private let token: MatterServerToken?
     let peers: MatterServerClients
@@ -159,12 +191,10 @@ final class MatterServerClient: Sendable {
     }
 
     init(
-        connection: StreamConnection, serverInfo: String, engine: HubEngine, token: MatterServerToken?,
-        peers: MatterServerClients
+        connection: StreamConnection, engine: HubEngine, token: MatterServerToken?, peers: MatterServerClients
     ) {
         self.peers = peers
         self.connection = connection
-        self.serverInfo = serverInfo
         self.engine = engine
         self.token = token
     }
@@ -297,7 +327,7 @@ final class MatterServerClient: Sendable {
             phase = .done
             let response = HTTPResponse(
                 status: 200, fields: [HTTPField("Content-Type", "application/json"), HTTPField("Connection", "close")],
-                body: Array(serverInfo.utf8))
+                body: Array(peers.info.json.utf8))
             return ([response.bytes], true, [])
         case .webSocket:
             do throws(HTTPError) {
@@ -305,7 +335,7 @@ final class MatterServerClient: Sendable {
                 var webSocket = WebSocketConnection()
                 // server_info goes first, unprompted; then whatever the client sent behind its request.
                 let (writes, close, commands) = carryOut(
-                    webSocket.send(text: serverInfo) + webSocket.receive(rest), &webSocket)
+                    webSocket.send(text: peers.info.json) + webSocket.receive(rest), &webSocket)
                 phase = webSocket.isClosed ? .done : .webSocket(webSocket)
                 return ([upgrade.bytes] + writes, close, commands)
             } catch {

@@ -191,3 +191,27 @@ extension MatterServerError {
         self = argument.map(Self.missing) ?? Self(.invalidArguments, "the arguments do not decode: \(error)")
     }
 }
+
+struct WiFiCredentialsArguments: Decodable, Sendable {
+    let ssid: String
+    let credentials: String
+}
+
+struct ThreadDatasetArguments: Decodable, Sendable {
+    /// The operational dataset as hex (python-matter-server's `dataset: str`).
+    let dataset: String
+
+    /// The dataset's bytes; nil when it is not hex.
+    var bytes: [UInt8]? {
+        let digits = Array(dataset.utf8)
+        guard !digits.isEmpty, digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+}

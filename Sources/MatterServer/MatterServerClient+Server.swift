@@ -15,7 +15,7 @@ import MatterTLV
 // imported test nodes, and what needs what the hub has not (an OTA source, Bluetooth).
 extension MatterServerClient {
     func answerServerInfo(_ id: String) {
-        send(Self.reply(id, serverInfo))
+        send(Self.reply(id, peers.info.json))
     }
 
     func diagnostics(_ id: String) {
@@ -26,7 +26,7 @@ extension MatterServerClient {
         send(
             Self.reply(
                 id,
-                #"{"info": \#(serverInfo), "nodes": \#(JSONValue.array(MatterServerNodes.all(snapshot) + peers.testNodes.all).rendered), "events": \#(JSONValue.array(Array(events)).rendered)}"#
+                #"{"info": \#(peers.info.json), "nodes": \#(JSONValue.array(MatterServerNodes.all(snapshot) + peers.testNodes.all).rendered), "events": \#(JSONValue.array(Array(events)).rendered)}"#
             ))
     }
 
@@ -42,13 +42,21 @@ extension MatterServerClient {
                     + "for nor install a device update"))
     }
 
-    /// `set_wifi_credentials` and `set_thread_dataset`: nothing here could hand them to a device yet.
-    func refuseNetworkCredentials(_ id: String) {
-        send(
-            Self.error(
-                id, .unknown,
-                "this hub commissions devices already on IP only: it has no Bluetooth to hand Wi-Fi or Thread "
-                    + "credentials to a new device"))
+    /// `set_wifi_credentials` and `set_thread_dataset`: kept by the hub for the devices it brings onto a network (as
+    /// `home network` keeps them), then `server_info_updated` to every listening client. Bad credentials are error 8.
+    func setNetworkCredentials(_ id: String, _ operation: SetNetworkCredentials) {
+        work { [self] in
+            do throws(HomeError) {
+                _ = try await engine.perform(operation, caller: caller)
+            } catch {
+                return send(
+                    Self.error(id, error.code == .invalidArgument ? .invalidArguments : .unknown, error.message))
+            }
+            peers.info.credentialsSet(
+                wifi: operation.wifiSSID != nil ? true : nil, thread: operation.threadDataset != nil ? true : nil)
+            send(Self.reply(id, "null"))
+            peers.broadcast("{\"event\": \"server_info_updated\", \"data\": \(peers.info.json)}")
+        }
     }
 
     func importTestNode(_ id: String, _ args: ImportTestNodeArguments) {

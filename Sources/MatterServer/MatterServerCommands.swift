@@ -47,8 +47,17 @@ extension MatterServerClient {
         "diagnostics": .plain { $0.diagnostics($1) },
         "check_node_update": .taking(NodeArguments.self) { $0.refuseUpdate($1, $2, installing: false) },
         "update_node": .taking(NodeArguments.self) { $0.refuseUpdate($1, $2, installing: true) },
-        "set_wifi_credentials": .plain { $0.refuseNetworkCredentials($1) },
-        "set_thread_dataset": .plain { $0.refuseNetworkCredentials($1) },
+        "set_wifi_credentials": .taking(WiFiCredentialsArguments.self) { client, id, args in
+            client.setNetworkCredentials(
+                id, SetNetworkCredentials(wifiSSID: args.ssid, passphrase: Array(args.credentials.utf8)))
+        },
+        "set_thread_dataset": .taking(ThreadDatasetArguments.self) { client, id, args in
+            guard let dataset = args.bytes else {
+                return client.send(
+                    MatterServerClient.error(id, .invalidArguments, "dataset is not hexadecimal (two digits a byte)"))
+            }
+            client.setNetworkCredentials(id, SetNetworkCredentials(threadDataset: dataset))
+        },
         "read_attribute": .taking(ReadAttributeArguments.self) { $0.readAttributes($1, $2) },
         "write_attribute": .taking(WriteAttributeArguments.self) { $0.writeAttribute($1, $2) },
         "set_acl_entry": .taking(SetACLEntryArguments.self) { $0.setAclEntry($1, $2) },

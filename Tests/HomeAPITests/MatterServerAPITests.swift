@@ -44,13 +44,31 @@ import Testing
             #expect(upgrade.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
             #expect(
                 try await client.readText()
-                    == MatterServerAPI.serverInfo(fabricID: authority.fabricID, compressedFabricID: compressed))
+                    == MatterServerInfo(fabricID: authority.fabricID, compressedFabricID: compressed).json)
 
             client.sendText(#"{"message_id": "1", "command": "server_info"}"#)
             let again = try await client.readText()
             #expect(again.hasPrefix(#"{"message_id": "1", "result": {"fabric_id""#))
             client.sendText(#"{"message_id": "2", "command": "get_nodes"}"#)
             #expect(try await client.readText() == #"{"message_id": "2", "result": []}"#)
+            // Network credentials are kept, bad ones refused with error 8; server_info then says they are set.
+            client.sendText(
+                #"{"message_id": "w1", "command": "set_wifi_credentials", "args": {"ssid": "Home", "credentials": "short"}}"#
+            )
+            #expect(
+                try await client.readText().hasPrefix(
+                    #"{"message_id": "w1", "error_code": 8, "details": "a Wi-Fi passphrase"#))
+            client.sendText(
+                #"{"message_id": "w2", "command": "set_wifi_credentials", "args": {"ssid": "Home", "credentials": "correct horse"}}"#
+            )
+            #expect(try await client.readText() == #"{"message_id": "w2", "result": null}"#)
+            client.sendText(
+                #"{"message_id": "w3", "command": "set_thread_dataset", "args": {"dataset": "0208111111112222222"}}"#)
+            #expect(try await client.readText().hasPrefix(#"{"message_id": "w3", "error_code": 8"#))
+            client.sendText(#"{"message_id": "w4", "command": "server_info"}"#)
+            let credentialsInfo = try await client.readText()
+            #expect(credentialsInfo.contains(#""wifi_credentials_set": true, "thread_credentials_set": false"#))
+            #expect(!credentialsInfo.contains("horse"))
             client.sendText(#"{"message_id": "2a", "command": "discover"}"#)
             // This hub was given no interface to look on (home serve --interface).
             #expect(
