@@ -1,6 +1,7 @@
 import Foundation
 import HomeAPI
 import HomeEngine
+import HomeHub
 
 /// `home network`, `home network wifi SSID --password-file FILE`, `home network thread --dataset-file FILE`: the
 /// Wi-Fi network and Thread dataset the hub gives a device fresh from its box. Secrets come from a file or standard
@@ -44,9 +45,8 @@ enum NetworkCommands {
                 ],
                 run: { arguments throws(CommandLineError) in
                     let text = String(
-                        decoding: try secret(arguments.values["dataset-file"] ?? "-", what: "dataset"), as: UTF8.self
-                    ).filter { !$0.isWhitespace }
-                    guard let dataset = hexBytes(text) else {
+                        decoding: try secret(arguments.values["dataset-file"] ?? "-", what: "dataset"), as: UTF8.self)
+                    guard let dataset = NetworkCredentials.datasetBytes(hex: text) else {
                         throw .invalidInput("the dataset file does not hold hexadecimal (two digits a byte)")
                     }
                     return try await set(
@@ -92,19 +92,6 @@ enum NetworkCommands {
         guard var bytes = data.map(Array.init) else { throw .invalidInput("cannot read the \(what) file \(path)") }
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        return bytes
-    }
-
-    private static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard !digits.isEmpty, digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
-                return nil
-            }
-            bytes.append(byte)
-        }
         return bytes
     }
 }

@@ -11,7 +11,7 @@ enum RoomCommandText {
         var head = "\(room): \(command)"
         if grouped > 0 {
             head +=
-                ": one group message (group 0x\(hex(result.groupID))) to \(grouped) device\(grouped == 1 ? "" : "s")"
+                ": one group message (group \(String(format: "0x%04X", result.groupID))) to \(grouped) device\(grouped == 1 ? "" : "s")"
             if unicast > 0 { head += ", unicast to \(unicast)" }
         } else {
             head += ": unicast to \(unicast) device\(unicast == 1 ? "" : "s")"
@@ -42,10 +42,5 @@ enum RoomCommandText {
 
     private static func milliseconds(_ value: Double) -> String {
         value < 10 ? String(format: "%.1f ms", value) : "\(Int(value.rounded())) ms"
-    }
-
-    private static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 }

@@ -1,3 +1,4 @@
+import HomeHub
 import HubWire
 
 // The arguments of the Matter-server API's commands (`../shared/protocols/matter-server-ws.md`), one type per shape,
@@ -202,16 +203,5 @@ struct ThreadDatasetArguments: Decodable, Sendable {
     let dataset: String
 
     /// The dataset's bytes; nil when it is not hex.
-    var bytes: [UInt8]? {
-        let digits = Array(dataset.utf8)
-        guard !digits.isEmpty, digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
-                return nil
-            }
-            bytes.append(byte)
-        }
-        return bytes
-    }
+    var bytes: [UInt8]? { NetworkCredentials.datasetBytes(hex: dataset) }
 }

@@ -16,19 +16,7 @@ import Testing
             let network = ClockedNetwork(clock: ManualClock(), seed: 5)
             let fixture = try await LoopbackFixture.start(in: directory, network: network)
             let hub = try await Hub(statePath: fixture.hubPath)
-            let setup = try fixture.controllerTransport()
-            let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: setup)
-            let request = try fixture.request()
-            let commissioned = await drive(network.clock, step: .milliseconds(5)) {
-                try? await commissioner.commission(request)
-            }
-            let nodeID = try #require(commissioned?.value?.nodeID)
-            await setup.shutdown()
-            let transport = try fixture.controllerTransport()
-            let session = await drive(network.clock, step: .milliseconds(5)) {
-                try? await fixture.caseClient(hub, nodeID: nodeID, transport: transport)
-            }
-            let client = try #require(session?.value ?? nil)
+            let (_, client, transport) = try await fixture.commissionAndConnect(hub)
             let stored = { @Sendable () -> Data? in try? fixture.store.load()?.clusters["1/6"] }
             let on = Data(TLVWriter.encode(TLVElement(.bool(true))))
             let off = Data(TLVWriter.encode(TLVElement(.bool(false))))

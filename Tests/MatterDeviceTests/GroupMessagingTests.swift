@@ -33,7 +33,7 @@ import Testing
             let fixture = try await LoopbackFixture.start(in: directory, network: network)
             await fixture.device.useGroupInterfaces(["sim0"])
             let hub = try await Hub(statePath: fixture.hubPath)
-            let (nodeID, client, transport) = try await Self.commission(fixture, hub, network)
+            let (nodeID, client, transport) = try await fixture.commissionAndConnect(hub)
 
             // The administrator's setup, as connectedhomeip's group tests do it.
             try await Self.setUpGroups(client, network, hubNodeID: hub.authority.hubNodeID)
@@ -96,24 +96,6 @@ import Testing
     }
 
     // MARK: Steps
-
-    private static func commission(
-        _ fixture: LoopbackFixture, _ hub: Hub, _ network: ClockedNetwork
-    ) async throws -> (UInt64, InteractionClient, MatterTransport) {
-        let setup = try fixture.controllerTransport()
-        let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: setup)
-        let request = try fixture.request()
-        let commissioned = await drive(network.clock, step: .milliseconds(5)) {
-            try? await commissioner.commission(request)
-        }
-        let nodeID = try #require(commissioned?.value?.nodeID)
-        await setup.shutdown()
-        let transport = try fixture.controllerTransport()
-        let session = await drive(network.clock, step: .milliseconds(5)) {
-            try? await fixture.caseClient(hub, nodeID: nodeID, transport: transport)
-        }
-        return (nodeID, try #require(session?.value ?? nil), transport)
-    }
 
     private static func setUpGroups(
         _ client: InteractionClient, _ network: ClockedNetwork, hubNodeID: UInt64

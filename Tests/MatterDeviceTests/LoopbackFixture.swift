@@ -10,7 +10,9 @@ import MatterOnboarding
 import MatterPlatform
 import MatterSecureChannel
 import MatterTestSupport
+import MatterTime
 import Synchronization
+import Testing
 
 /// The device's console lines, collected for assertions.
 final class LogLines: Sendable {
@@ -65,6 +67,34 @@ struct LoopbackFixture {
     /// A controller transport: on the fixture's network when it has one, else on loopback UDP.
     func controllerTransport() throws -> MatterTransport {
         try network?.transport() ?? MatterTransport()
+    }
+
+    /// On the fixture's network: the device commissioned onto `hub` by our own commissioner, the network's clock
+    /// driven meanwhile; its node ID.
+    func commissionDriven(_ hub: Hub) async throws -> UInt64 {
+        let network = try #require(network)
+        let setup = try controllerTransport()
+        let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: setup)
+        let request = try request()
+        let commissioned = await drive(network.clock, step: .milliseconds(5)) {
+            try? await commissioner.commission(request)
+        }
+        await setup.shutdown()
+        return try #require(commissioned?.value?.nodeID)
+    }
+
+    /// On the fixture's network: the device commissioned onto `hub`, then a CASE session from the hub's credentials
+    /// on a transport of its own, and a client on it.
+    func commissionAndConnect(
+        _ hub: Hub
+    ) async throws -> (nodeID: UInt64, client: InteractionClient, transport: MatterTransport) {
+        let network = try #require(network)
+        let nodeID = try await commissionDriven(hub)
+        let transport = try controllerTransport()
+        let session = await drive(network.clock, step: .milliseconds(5)) {
+            try? await caseClient(hub, nodeID: nodeID, transport: transport)
+        }
+        return (nodeID, try #require(session?.value ?? nil), transport)
     }
 
     /// A trust store holding only this device's development PAA.

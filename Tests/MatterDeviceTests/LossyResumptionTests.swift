@@ -17,14 +17,7 @@ import Testing
             let network = ClockedNetwork(clock: ManualClock(), seed: 41)
             let fixture = try await LoopbackFixture.start(in: directory, network: network)
             let hub = try await Hub(statePath: fixture.hubPath)
-            let setup = try fixture.controllerTransport()
-            let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: setup)
-            let request = try fixture.request()
-            let commissioned = await drive(network.clock, step: .milliseconds(5)) {
-                try? await commissioner.commission(request)
-            }
-            let nodeID = try #require(commissioned?.value?.nodeID)
-            await setup.shutdown()
+            let nodeID = try await fixture.commissionDriven(hub)
             // A first, full CASE on the clean network leaves the record the rounds resume.
             let first = try fixture.controllerTransport()
             let full = await drive(network.clock, step: .milliseconds(5)) {
