@@ -61,7 +61,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
     }
 
     /// Where CRLF CRLF begins, if anywhere.
-    private static func headEnd(in bytes: [UInt8]) -> Int? {
+    static func headEnd(in bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 0...(bytes.count - 4)
         where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {

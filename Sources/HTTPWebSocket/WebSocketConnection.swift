@@ -1,10 +1,21 @@
-/// One server-side WebSocket connection after the handshake (RFC 6455 §5–§7), sans-IO: it takes the bytes the
-/// client sent and returns what to do — deliver a message, write bytes, close the socket. The runtime carries the
-/// actions out; a heartbeat's timer is the driver's, which calls `ping`.
+import MatterCrypto
+
+/// One WebSocket connection after the handshake (RFC 6455 §5–§7), sans-IO: it takes the bytes the peer sent and
+/// returns what to do — deliver a message, write bytes, close the socket. The runtime carries the actions out; a
+/// heartbeat's timer is the driver's, which calls `ping`. The server's side by default; a client's side (a virtual
+/// device reaching the hub's `/ble` as a proxy) masks what it sends with fresh keys and takes only unmasked frames
+/// (§5.1).
 ///
-/// A client that breaks the protocol is sent a Close with the matching code (1002 framing, 1007 bad UTF-8, 1009 too
+/// A peer that breaks the protocol is sent a Close with the matching code (1002 framing, 1007 bad UTF-8, 1009 too
 /// big) and the connection ends: nothing it sent after the fault is looked at.
 public struct WebSocketConnection: Sendable {
+    /// Which end of the connection this is.
+    public enum Role: Sendable {
+        case server
+        /// Masks each frame with a key from `random` (§5.3: unpredictable to the network).
+        case client(any RandomSource)
+    }
+
     public enum Message: Sendable, Hashable {
         case text(String)
         case binary([UInt8])
@@ -33,8 +44,24 @@ public struct WebSocketConnection: Sendable {
     private var state = State.open
     private var buffer: [UInt8] = []
     private var fragments: Fragments?
+    private let role: Role
 
-    public init() {}
+    public init(role: Role = .server) {
+        self.role = role
+    }
+
+    private var isClient: Bool {
+        if case .client = role { return true }
+        return false
+    }
+
+    /// One frame to the peer: a client's masked, a server's not (§5.1).
+    private func frame(_ opcode: WebSocketOpcode, _ payload: [UInt8]) -> [UInt8] {
+        switch role {
+        case .server: WebSocketFrame.encode(opcode, payload)
+        case .client(let random): WebSocketFrame.encode(opcode, payload, mask: random.bytes(4))
+        }
+    }
 
     public var isClosed: Bool {
         if case .closed = state { return true }
@@ -48,7 +75,7 @@ public struct WebSocketConnection: Sendable {
         var actions: [Action] = []
         var offset = 0
         while !isClosed {
-            switch Self.frame(in: buffer, at: offset) {
+            switch Self.frame(in: buffer, at: offset, masked: !isClient) {
             case .incomplete:
                 buffer.removeFirst(offset)
                 return actions
@@ -63,22 +90,28 @@ public struct WebSocketConnection: Sendable {
         return actions
     }
 
-    /// A text message to the client.
+    /// A text message to the peer.
     public mutating func send(text: String) -> [Action] {
         guard case .open = state else { return [] }
-        return [.write(WebSocketFrame.encode(.text, Array(text.utf8)))]
+        return [.write(frame(.text, Array(text.utf8)))]
+    }
+
+    /// A binary message to the peer.
+    public mutating func send(binary: [UInt8]) -> [Action] {
+        guard case .open = state else { return [] }
+        return [.write(frame(.binary, binary))]
     }
 
     public mutating func ping(_ payload: [UInt8] = []) -> [Action] {
         guard case .open = state else { return [] }
-        return [.write(WebSocketFrame.encode(.ping, Array(payload.prefix(HTTPWebSocketLimits.controlPayloadBytes))))]
+        return [.write(frame(.ping, Array(payload.prefix(HTTPWebSocketLimits.controlPayloadBytes))))]
     }
 
-    /// Starts the closing handshake: the socket closes once the client answers (or the driver gives up waiting).
+    /// Starts the closing handshake: the socket closes once the peer answers (or the driver gives up waiting).
     public mutating func close(_ code: WebSocketCloseCode, reason: String = "") -> [Action] {
         guard case .open = state else { return [] }
         state = .closing
-        return [.write(WebSocketFrame.close(code, reason: reason))]
+        return [.write(frame(.close, WebSocketFrame.closePayload(code, reason: reason)))]
     }
 
     // MARK: Frames
@@ -87,7 +120,7 @@ public struct WebSocketConnection: Sendable {
         switch opcode {
         case .ping:
             guard case .open = state else { return [] }
-            return [.write(WebSocketFrame.encode(.pong, payload))]
+            return [.write(frame(.pong, payload))]
         case .pong:
             return []
         case .close:
@@ -139,14 +172,15 @@ public struct WebSocketConnection: Sendable {
         if case .open = state { wasOpen = true } else { wasOpen = false }
         state = .closed
         guard wasOpen else { return [.closeConnection(code)] }
-        return [.write(WebSocketFrame.close(code ?? .normal, reason: "")), .closeConnection(code)]
+        return [.write(frame(.close, WebSocketFrame.closePayload(code ?? .normal, reason: ""))), .closeConnection(code)]
     }
 
     private mutating func fail(_ code: WebSocketCloseCode, _ reason: String) -> [Action] {
         let wasOpen: Bool
         if case .open = state { wasOpen = true } else { wasOpen = false }
         state = .closed
-        return (wasOpen ? [.write(WebSocketFrame.close(code, reason: reason))] : []) + [.closeConnection(code)]
+        return (wasOpen ? [.write(frame(.close, WebSocketFrame.closePayload(code, reason: reason)))] : [])
+            + [.closeConnection(code)]
     }
 
     private mutating func tooBig() -> [Action] {
@@ -159,9 +193,10 @@ public struct WebSocketConnection: Sendable {
         case frame(fin: Bool, opcode: WebSocketOpcode, payload: [UInt8], length: Int)
     }
 
-    /// Reads one client frame (§5.2) at `offset`: masked, no reserved bits, a known opcode, control frames short and
-    /// final, a length the layer accepts (checked before any of the payload is held).
-    private static func frame(in bytes: [UInt8], at offset: Int) -> FrameRead {
+    /// Reads one frame (§5.2) at `offset`: masked when it is a client's (§5.1: a server takes only masked frames, a
+    /// client only unmasked ones), no reserved bits, a known opcode, control frames short and final, a length the layer
+    /// accepts (checked before any of the payload is held).
+    private static func frame(in bytes: [UInt8], at offset: Int, masked: Bool) -> FrameRead {
         let available = bytes.count - offset
         guard available >= 2 else { return .incomplete }
         let first = bytes[offset]
@@ -173,7 +208,8 @@ public struct WebSocketConnection: Sendable {
             return .invalid(.protocolError, "opcode \(first & 0x0F) is reserved")
         }
         let fin = first & 0x80 != 0
-        guard second & 0x80 != 0 else { return .invalid(.protocolError, "a client's frame must be masked") }
+        guard second & 0x80 != 0 || !masked else { return .invalid(.protocolError, "a client's frame must be masked") }
+        guard second & 0x80 == 0 || masked else { return .invalid(.protocolError, "a server's frame must not be masked") }
         var length = UInt64(second & 0x7F)
         var header = 2
         if length == 126 {
@@ -195,12 +231,15 @@ public struct WebSocketConnection: Sendable {
         guard length <= UInt64(HTTPWebSocketLimits.messageBytes) else {
             return .invalid(.messageTooBig, "a frame is larger than \(HTTPWebSocketLimits.messageBytes) bytes")
         }
-        let total = header + 4 + Int(length)
+        let maskLength = masked ? 4 : 0
+        let total = header + maskLength + Int(length)
         guard available >= total else { return .incomplete }
-        let mask = Array(bytes[(offset + header)..<(offset + header + 4)])
-        let start = offset + header + 4
+        let start = offset + header + maskLength
         var payload = Array(bytes[start..<(start + Int(length))])
-        for index in payload.indices { payload[index] ^= mask[index & 3] }
+        if masked {
+            let mask = Array(bytes[(offset + header)..<(offset + header + 4)])
+            for index in payload.indices { payload[index] ^= mask[index & 3] }
+        }
         return .frame(fin: fin, opcode: opcode, payload: payload, length: total)
     }
 }

@@ -1,4 +1,5 @@
-/// RFC 6455 §5.2 base framing: the opcodes, the close codes, and the server's frames (never masked, §5.1).
+/// RFC 6455 §5.2 base framing: the opcodes, the close codes, and the frames each side sends (a server's never masked,
+/// a client's always, §5.1).
 public enum WebSocketOpcode: UInt8, Sendable {
     case continuation = 0x0
     case text = 0x1
@@ -37,27 +38,39 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
 }
 
 public enum WebSocketFrame {
-    /// One unfragmented frame from the server: FIN set, no mask, the shortest length form.
-    public static func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8]) -> [UInt8] {
+    /// One unfragmented frame: FIN set, the shortest length form; a client's masked with its 4-byte `mask` (§5.3).
+    public static func encode(_ opcode: WebSocketOpcode, _ payload: [UInt8], mask: [UInt8]? = nil) -> [UInt8] {
         var frame: [UInt8] = [0x80 | opcode.rawValue]
-        frame.reserveCapacity(payload.count + 10)
+        frame.reserveCapacity(payload.count + 14)
+        let maskBit: UInt8 = mask == nil ? 0 : 0x80
         switch payload.count {
         case 0...125:
-            frame.append(UInt8(payload.count))
+            frame.append(maskBit | UInt8(payload.count))
         case 126...0xFFFF:
-            frame.append(126)
+            frame.append(maskBit | 126)
             frame.append(contentsOf: [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)])
         default:
-            frame.append(127)
+            frame.append(maskBit | 127)
             let length = UInt64(payload.count)
             frame.append(contentsOf: (0..<8).reversed().map { UInt8(truncatingIfNeeded: length >> ($0 * 8)) })
         }
-        frame.append(contentsOf: payload)
+        guard let mask else {
+            frame.append(contentsOf: payload)
+            return frame
+        }
+        precondition(mask.count == 4, "a masking key is 4 bytes")
+        frame.append(contentsOf: mask)
+        frame.append(contentsOf: payload.enumerated().map { $1 ^ mask[$0 & 3] })
         return frame
     }
 
-    /// A Close frame's payload: the code, then the reason cut to what fits a control frame.
+    /// A server's Close frame: the code, then the reason cut to what fits a control frame.
     public static func close(_ code: WebSocketCloseCode, reason: String) -> [UInt8] {
+        encode(.close, closePayload(code, reason: reason))
+    }
+
+    /// A Close frame's payload: the code, then the reason cut to what fits a control frame.
+    static func closePayload(_ code: WebSocketCloseCode, reason: String) -> [UInt8] {
         var reasonBytes = Array(reason.utf8)
         let room = HTTPWebSocketLimits.controlPayloadBytes - 2
         if reasonBytes.count > room {
@@ -66,6 +79,6 @@ public enum WebSocketFrame {
             while cut.utf8.count > room || cut.last == "\u{FFFD}" { cut.removeLast() }
             reasonBytes = Array(cut.utf8)
         }
-        return encode(.close, [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)] + reasonBytes)
+        return [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)] + reasonBytes
     }
 }

@@ -48,3 +48,59 @@ extension HTTPError {
         return response
     }
 }
+
+/// The client's side of the opening handshake (RFC 6455 §4.1): a GET asking to upgrade with a fresh 16-byte key, and
+/// the check that the answer is 101 with that key's accept value (anything else fails the connection, §4.1 step 5).
+public struct WebSocketClientHandshake: Sendable {
+    /// The base64 of 16 random bytes, new for each connection.
+    public let key: String
+
+    public init(random: any RandomSource) {
+        key = Data(random.bytes(16)).base64EncodedString()
+    }
+
+    /// The request for `path` (with its query) on `host` (with its port), with `fields` beside the handshake's own.
+    public func request(host: String, path: String, fields: [HTTPField] = []) -> [UInt8] {
+        var head = "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        head += "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+        for field in fields { head += "\(field.name): \(field.value)\r\n" }
+        return Array((head + "\r\n").utf8)
+    }
+
+    public enum Answer: Sendable, Hashable {
+        /// The answer's head has not ended yet: read more.
+        case incomplete
+        /// Upgraded: the WebSocket's frames begin after `length` bytes.
+        case accepted(length: Int)
+        /// No WebSocket, and why (the status the server answered, or what was wrong with its 101).
+        case refused(String)
+    }
+
+    /// Reads the server's answer at the start of `bytes`.
+    public func answer(in bytes: [UInt8]) -> Answer {
+        guard let end = HTTPRequestHead.headEnd(in: bytes) else {
+            return bytes.count > HTTPWebSocketLimits.requestHeadBytes ? .refused("the answer's head never ended") : .incomplete
+        }
+        guard let text = String(validating: bytes[..<end], as: UTF8.self) else { return .refused("the answer is not UTF-8") }
+        let lines = text.components(separatedBy: "\r\n")
+        let status = lines[0].split(separator: " ", maxSplits: 2)
+        guard status.count >= 2, status[0].hasPrefix("HTTP/1.") else { return .refused("the answer is not HTTP") }
+        guard status[1] == "101" else {
+            return .refused("the server answered \(lines[0].dropFirst(status[0].count + 1).prefix(80))")
+        }
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { return .refused("a header line is not NAME: VALUE") }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        guard fields["upgrade"]?.lowercased() == "websocket",
+            fields["connection"]?.lowercased().split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == "upgrade"
+            }) == true
+        else { return .refused("the 101 answer does not upgrade to websocket") }
+        guard fields["sec-websocket-accept"] == WebSocketHandshake.acceptValue(for: key) else {
+            return .refused("the 101 answer's Sec-WebSocket-Accept is not our key's")
+        }
+        return .accepted(length: end + 4)
+    }
+}

@@ -208,6 +208,22 @@ public final class StreamConnection: Sendable {
         return StreamConnection(descriptor: descriptor)
     }
 
+    /// Connects over TCP to `address` (a virtual device reaching the hub's `/ble`), blocking until the connection is
+    /// made or refused.
+    public static func connect(to address: SocketAddress) throws(SocketError) -> StreamConnection {
+        let family = address.isIPv4 ? AF_INET : AF_INET6
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .lastError("socket(TCP)") }
+        guard address.withSocketAddress({ Glibc.connect(descriptor, $0, $1) }) == 0 else {
+            let error = SocketError.lastError("connect to \(address)")
+            Glibc.close(descriptor)
+            throw error
+        }
+        var noDelay: Int32 = 1
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        return StreamConnection(descriptor: descriptor)
+    }
+
     /// The peer's process, user and group.
     public var peer: Peer? {
         // struct ucred (pid, uid, gid: three 32-bit fields), which Glibc's module leaves out without _GNU_SOURCE.
