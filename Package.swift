@@ -66,6 +66,8 @@ let package = Package(
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
         .target(name: "HTTPWebSocket", dependencies: ["MatterCrypto"]),
+        // The BLE proxy protocol's two ends: the hub's central made of proxy clients, and a virtual peripheral's client.
+        .target(name: "BLEProxy", dependencies: ["MatterBTP", "MatterPlatform", "MatterTime", "HTTPWebSocket", "MatterCrypto"]),
         // Development-time tool: Matter IDL and device-type XML in, Swift out (see scripts/generate-datamodel.sh).
         .executableTarget(name: "DataModelGenerator"),
         .target(
@@ -136,6 +138,7 @@ let package = Package(
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "MatterBTPTests", dependencies: ["MatterBTP", "MatterTime"]),
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket", "MatterCrypto"]),
+        .testTarget(name: "BLEProxyTests", dependencies: ["BLEProxy", "MatterBTP", "MatterPlatform", "MatterTime", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeRecords", "HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         .testTarget(name: "HomeAPITests", dependencies: ["HubWire", "HomeRecords", "HomeAPI", "HomeEngine", "MatterServer", "VendorFixture", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",

@@ -172,7 +172,9 @@ public struct WebSocketConnection: Sendable {
         if case .open = state { wasOpen = true } else { wasOpen = false }
         state = .closed
         guard wasOpen else { return [.closeConnection(code)] }
-        return [.write(frame(.close, WebSocketFrame.closePayload(code ?? .normal, reason: ""))), .closeConnection(code)]
+        return [
+            .write(frame(.close, WebSocketFrame.closePayload(code ?? .normal, reason: ""))), .closeConnection(code),
+        ]
     }
 
     private mutating func fail(_ code: WebSocketCloseCode, _ reason: String) -> [Action] {
@@ -209,7 +211,9 @@ public struct WebSocketConnection: Sendable {
         }
         let fin = first & 0x80 != 0
         guard second & 0x80 != 0 || !masked else { return .invalid(.protocolError, "a client's frame must be masked") }
-        guard second & 0x80 == 0 || masked else { return .invalid(.protocolError, "a server's frame must not be masked") }
+        guard second & 0x80 == 0 || masked else {
+            return .invalid(.protocolError, "a server's frame must not be masked")
+        }
         var length = UInt64(second & 0x7F)
         var header = 2
         if length == 126 {

@@ -79,9 +79,12 @@ public struct WebSocketClientHandshake: Sendable {
     /// Reads the server's answer at the start of `bytes`.
     public func answer(in bytes: [UInt8]) -> Answer {
         guard let end = HTTPRequestHead.headEnd(in: bytes) else {
-            return bytes.count > HTTPWebSocketLimits.requestHeadBytes ? .refused("the answer's head never ended") : .incomplete
+            return bytes.count > HTTPWebSocketLimits.requestHeadBytes
+                ? .refused("the answer's head never ended") : .incomplete
         }
-        guard let text = String(validating: bytes[..<end], as: UTF8.self) else { return .refused("the answer is not UTF-8") }
+        guard let text = String(validating: bytes[..<end], as: UTF8.self) else {
+            return .refused("the answer is not UTF-8")
+        }
         let lines = text.components(separatedBy: "\r\n")
         let status = lines[0].split(separator: " ", maxSplits: 2)
         guard status.count >= 2, status[0].hasPrefix("HTTP/1.") else { return .refused("the answer is not HTTP") }

@@ -21,6 +21,9 @@ public actor BTPConnection {
     private let outgoing: AsyncStream<[UInt8]>.Continuation
     private let incoming: AsyncStream<[UInt8]>.Continuation
     private var pumps: [Task<Void, Never>] = []
+    /// Who waits for the handshake (`connected()`), and why the connection ended once it has.
+    private var handshakeWaiters: [CheckedContinuation<Void, any Error>] = []
+    private var endReason: BTPError?
 
     private init(
         _ connection: BluetoothConnection, transport: MatterTransport, maximumSegmentSize: Int?,
@@ -82,6 +85,30 @@ public actor BTPConnection {
         await carryOut(actions)
     }
 
+    /// Returns once the handshake is done (the segment size and window agreed); throws why the connection ended when
+    /// it ends first (no response within BTP_CONN_RSP_TIMEOUT, a version the peer does not speak).
+    public func connected() async throws {
+        if session?.isConnected == true { return }
+        if isClosed { throw endReason ?? BTPError.closed }
+        try await withCheckedThrowingContinuation { handshakeWaiters.append($0) }
+    }
+
+    /// The segment size the handshake agreed, once it is done.
+    public var segmentSize: Int? { session?.segmentSize }
+
+    private func resumeHandshakeWaiters() {
+        guard !handshakeWaiters.isEmpty else { return }
+        let waiters = handshakeWaiters
+        handshakeWaiters = []
+        if isClosed {
+            for waiter in waiters { waiter.resume(throwing: endReason ?? BTPError.closed) }
+        } else if session?.isConnected == true {
+            for waiter in waiters { waiter.resume() }
+        } else {
+            handshakeWaiters = waiters
+        }
+    }
+
     /// A packet the link brought from the peer.
     public func received(_ packet: [UInt8]) async {
         guard !isClosed else { return }
@@ -110,15 +137,22 @@ public actor BTPConnection {
         await carryOut(actions)
     }
 
-    /// Ends the connection from this side (the backend disconnected): the transport drops its sessions.
+    /// Ends the connection from this side (commissioning is done with it, or the backend disconnected): the transport
+    /// drops its sessions, and `closed` hears `.closed`, so the backend lets the peripheral go.
     public func close() async {
         guard !isClosed else { return }
+        await shutDown()
+        closed(.closed)
+    }
+
+    private func shutDown() async {
         isClosed = true
         session?.close()
         timer.cancel()
         await transport.detach(connection)
         outgoing.finish()
         incoming.finish()
+        resumeHandshakeWaiters()
     }
 
     private func send(_ message: [UInt8]) async {
@@ -142,12 +176,14 @@ public actor BTPConnection {
                 return
             }
         }
+        resumeHandshakeWaiters()
         rearm()
     }
 
     private func end(_ reason: BTPError) async {
         guard !isClosed else { return }
-        await close()
+        endReason = reason
+        await shutDown()
         closed(reason)
     }
 

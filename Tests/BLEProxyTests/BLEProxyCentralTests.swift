@@ -1,0 +1,193 @@
+import BLEProxy
+import MatterBTP
+import MatterPlatform
+import MatterTestSupport
+import MatterTime
+import Synchronization
+import Testing
+
+/// The hub's central and virtual peripherals joined in memory, each side's frames reaching the other in order, on a
+/// manual clock: what the hub asks, what each proxy answers, and how the hub treats proxies that vanish.
+@Suite(.timeLimit(.minutes(1))) struct BLEProxyCentralTests {
+    static let advertisement = MatterBLEAdvertisement(discriminator: 3840, vendorID: 0xFFF1, productID: 0x8000)
+
+    /// One proxy client: a virtual peripheral, or a bare script a test writes frames for.
+    final class Proxy: Sendable {
+        let id: BLEProxyCentral.ClientID
+        let peripheral: BLEProxyPeripheral?
+        /// What the hub sent it, in order; and whether the hub pinged or closed it.
+        let fromHub = Mutex<[BLEProxyFrame]>([])
+        let pings = Mutex(0)
+        let closedBecause = Mutex<String?>(nil)
+
+        init(id: BLEProxyCentral.ClientID, peripheral: BLEProxyPeripheral?) {
+            self.id = id
+            self.peripheral = peripheral
+        }
+
+        var commands: [String] {
+            fromHub.withLock { $0 }.compactMap { frame in
+                if case .text(let text) = frame, let (_, command) = BLEProxyCommand.decode(text) {
+                    return "\(command)".prefix { $0 != "(" }.description
+                }
+                return nil
+            }
+        }
+    }
+
+    final class Harness: Sendable {
+        let clock = ManualClock()
+        let network: ClockedNetwork
+        let central: BLEProxyCentral
+        let advertising = Mutex(true)
+        /// The proxies' host vanished: nothing they send reaches the hub any more.
+        let silenced = Mutex(false)
+
+        init() {
+            network = ClockedNetwork(clock: clock, seed: 1)
+            central = BLEProxyCentral(clock: clock)
+        }
+
+        /// A virtual peripheral at `address` connected as a proxy client, its hello said.
+        func peripheral(_ address: String, transport: MatterTransport) async -> Proxy {
+            let (toPeripheral, intoPeripheral) = AsyncStream<BLEProxyFrame>.makeStream()
+            let (toCentral, intoCentral) = AsyncStream<BLEProxyFrame>.makeStream()
+            let box = Mutex<Proxy?>(nil)
+            let id = await central.connected(
+                .init(
+                    send: { frame in
+                        box.withLock { $0 }?.fromHub.withLock { $0.append(frame) }
+                        intoPeripheral.yield(frame)
+                    }, ping: { box.withLock { $0 }?.pings.withLock { $0 += 1 } },
+                    close: { reason in
+                        box.withLock { $0 }?.closedBecause.withLock { $0 = reason }
+                        intoCentral.finish()
+                    }))
+            let peripheral = BLEProxyPeripheral(
+                address: address, transport: transport,
+                advertisement: { [self] in advertising.withLock { $0 } ? BLEProxyCentralTests.advertisement : nil },
+                send: { [self] frame in if !silenced.withLock({ $0 }) { intoCentral.yield(frame) } })
+            let proxy = Proxy(id: id, peripheral: peripheral)
+            box.withLock { $0 = proxy }
+            let central = central
+            Task { for await frame in toPeripheral { await peripheral.received(frame) } }
+            Task {
+                for await frame in toCentral { await central.received(frame, from: id) }
+                await central.closed(id)
+            }
+            await peripheral.start()
+            #expect(await eventually(within: .seconds(5)) { await peripheral.isGreeted })
+            return proxy
+        }
+    }
+
+    @Test func theHubFindsADeviceByItsDiscriminatorConnectsAndHandshakesBTPThroughTheProxy() async throws {
+        let harness = Harness()
+        let proxy = await harness.peripheral("02:00:00:00:0F:00", transport: harness.network.transport())
+        let found = try await harness.central.find(
+            matching: { $0.matches(longDiscriminator: 3840) }, timeout: .seconds(30))
+        #expect(found.address == "02:00:00:00:0F:00" && found.advertisement == Self.advertisement)
+
+        let btp = try await harness.central.connect(found, transport: harness.network.transport())
+        #expect(await btp.segmentSize == 244)
+        #expect(await proxy.peripheral?.isConnected == true)
+        #expect(
+            proxy.commands == [
+                "startScan", "stopScan", "connect", "discoverServices", "discoverCharacteristics", "writeAndSubscribe",
+            ])
+
+        // The commissioner letting go of the link disconnects the peripheral through the proxy.
+        await btp.close()
+        #expect(await eventually(within: .seconds(5)) { await proxy.peripheral?.isConnected == false })
+        #expect(proxy.commands.last == "disconnect")
+    }
+
+    @Test func aDeviceNotAdvertisingIsNotFoundInTimeAndTheScanStops() async throws {
+        let harness = Harness()
+        harness.advertising.withLock { $0 = false }
+        let proxy = await harness.peripheral("02:00:00:00:0F:00", transport: harness.network.transport())
+        let finding = Task { try await harness.central.find(matching: { _ in true }, timeout: .seconds(30)) }
+        #expect(await eventually(within: .seconds(5)) { proxy.commands == ["startScan"] })
+        harness.clock.advance(by: .seconds(30))
+        await #expect(throws: BluetoothError.self) { try await finding.value }
+        #expect(await eventually(within: .seconds(5)) { proxy.commands == ["startScan", "stopScan"] })
+    }
+
+    @Test func withNoProxyConnectedFindingSaysSo() async {
+        let central = BLEProxyCentral(clock: ManualClock())
+        await #expect {
+            try await central.find(matching: { _ in true }, timeout: .seconds(1))
+        } throws: { error in
+            guard case BluetoothError.unavailable(let reason) = error else { return false }
+            return reason.contains("/ble")
+        }
+    }
+
+    @Test func aProxyThatGoesSilentIsPingedThenDroppedAndItsLinkEnds() async throws {
+        let harness = Harness()
+        let proxy = await harness.peripheral("02:00:00:00:0F:00", transport: harness.network.transport())
+        let found = try await harness.central.find(matching: { _ in true }, timeout: .seconds(30))
+        let btp = try await harness.central.connect(found, transport: harness.network.transport())
+
+        // Its host vanishes: nothing from it reaches the hub any more.
+        harness.silenced.withLock { $0 = true }
+        harness.clock.advance(by: BLEProxyTiming.ping)
+        #expect(await eventually(within: .seconds(5)) { proxy.pings.withLock { $0 } == 1 })
+        #expect(proxy.closedBecause.withLock { $0 } == nil, "it was heard from before the first ping")
+        // Silent since that ping: the next beat drops it, and the BTP link through it is over.
+        harness.clock.advance(by: BLEProxyTiming.ping)
+        #expect(await eventually(within: .seconds(5)) { proxy.closedBecause.withLock { $0 } != nil })
+        #expect(await eventually(within: .seconds(5)) { await harness.central.readyClients == 0 })
+        await #expect(throws: (any Error).self) { try await btp.connected() }
+    }
+
+    @Test func aClientThatNeverSaysHelloIsClosedAfterTenSeconds() async {
+        let clock = ManualClock()
+        let central = BLEProxyCentral(clock: clock)
+        let closed = Mutex<String?>(nil)
+        _ = await central.connected(
+            .init(send: { _ in }, ping: {}, close: { reason in closed.withLock { $0 = reason } }))
+        clock.advance(by: .seconds(9))
+        #expect(closed.withLock { $0 } == nil)
+        clock.advance(by: .seconds(1))
+        #expect(await eventually(within: .seconds(5)) { closed.withLock { $0 } != nil })
+    }
+
+    @Test func anotherVersionIsAnsweredWithTheErrorAndClosed() async throws {
+        let central = BLEProxyCentral(clock: ManualClock())
+        let sent = Mutex<[BLEProxyFrame]>([]), closed = Mutex<String?>(nil)
+        let id = await central.connected(
+            .init(
+                send: { frame in sent.withLock { $0.append(frame) } }, ping: {},
+                close: { reason in closed.withLock { $0 = reason } }))
+        await central.received(.text(#"{"type": "hello", "version": 2}"#), from: id)
+        let answer = try #require(sent.withLock { $0 }.first)
+        guard case .text(let text) = answer else {
+            Issue.record("not text")
+            return
+        }
+        #expect(text.contains(#""error":"unsupported_version""#))
+        #expect(text.contains("client sent version 2"))
+        #expect(closed.withLock { $0 } != nil)
+        #expect(await central.readyClients == 0)
+    }
+
+    @Test func aPeripheralBelongsToTheFirstProxyThatReportedItAndPassesToAnotherWhenThatOneGoes() async throws {
+        let harness = Harness()
+        let first = await harness.peripheral("02:00:00:00:0F:00", transport: harness.network.transport())
+        let second = await harness.peripheral("02:00:00:00:0F:00", transport: harness.network.transport())
+        let found = try await harness.central.find(matching: { _ in true }, timeout: .seconds(30))
+        // Both scanned (the scan goes to every client); the first to report owns the address.
+        #expect(first.commands.first == "startScan" && second.commands.first == "startScan")
+        #expect(await eventually(within: .seconds(5)) { second.commands.contains("stopScan") })
+        _ = try await harness.central.connect(found, transport: harness.network.transport())
+        let owner = first.commands.contains("connect") ? first : second
+        let other = owner === first ? second : first
+        #expect(!other.commands.contains("connect"))
+
+        // The owner vanishes: the next connection goes through the other proxy that saw the device.
+        await harness.central.closed(owner.id)
+        _ = try await harness.central.connect(found, transport: harness.network.transport())
+        #expect(other.commands.contains("connect"))
+    }
+}
