@@ -76,7 +76,7 @@ let package = Package(
         // the snapshot of the home and its changes.
         .target(name: "HomeRecords", dependencies: ["MatterPlatform", "MatterMessaging", "MatterInteraction", "MatterDataModel", "MatterTLV"]),
         .target(name: "HomeHub", dependencies: [
-            "HomeRecords", "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
+            "HomeRecords", "MatterBTP", "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
         // The hub of a home in one process (`home serve`, or an app with no hub running): every hub operation carried out
@@ -110,7 +110,7 @@ let package = Package(
         ]),
         // A commissionable virtual Matter device over IP: its application clusters, simulation, state file and farm.
         .target(name: "MatterDevice", dependencies: [
-            "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",
+            "BLEProxy", "MatterBTP", "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",
             "MatterDiscovery", "MatterCrypto", "MatterTLV", "MatterOnboarding", "MatterMessaging",
         ]),
         .executableTarget(name: "MatterDeviceTool", dependencies: ["MatterDevice", "MatterCrypto"]),
@@ -122,7 +122,7 @@ let package = Package(
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
         // Seeded randomness, fuzz mutations, the simulated network and a lossy socket, shared by the tests of every layer.
-        .target(name: "MatterTestSupport", dependencies: ["MatterBTP", "MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTime", "MatterCrypto", "CLinux"], path: "Sources/MatterTestSupport"),
+        .target(name: "MatterTestSupport", dependencies: ["BLEProxy", "MatterBTP", "MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTime", "MatterCrypto", "CLinux"], path: "Sources/MatterTestSupport"),
 
         .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV", "MatterTestSupport"]),
@@ -140,13 +140,13 @@ let package = Package(
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket", "MatterCrypto"]),
         .testTarget(name: "BLEProxyTests", dependencies: ["BLEProxy", "MatterBTP", "MatterPlatform", "MatterTime", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
-        .testTarget(name: "HomeHubTests", dependencies: ["HomeRecords", "HomeHub", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
+        .testTarget(name: "HomeHubTests", dependencies: ["HomeRecords", "HomeHub", "MatterBTP", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         .testTarget(name: "HomeAPITests", dependencies: ["HubWire", "HomeRecords", "HomeAPI", "HomeEngine", "MatterServer", "VendorFixture", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
                                                          "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterNodeTests", dependencies: ["MatterNode"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "HomeRecords", "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
-            "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport", "MatterBTP",
+            "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport", "MatterBTP", "BLEProxy",
         ]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HubWire", "HomeRecords", "HomeCommandLine", "HomeEngine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterNode", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),
         .testTarget(name: "MatterDataModelTests", dependencies: ["MatterDataModel", "MatterTLV", "MatterTestSupport", "VendorFixture"]),

@@ -114,18 +114,27 @@ public actor BLEProxyPeripheral {
             guard link == nil else { return fail("already_connected", "already connected to \(address)") }
             let handle = nextHandle
             nextHandle += 1
-            let send = send
+            let (indications, indicate) = AsyncStream<[UInt8]>.makeStream()
             let btp = await BTPConnection.peripheral(
                 BluetoothConnection(id: UInt64(handle)),
                 maximumSegmentSize: BLEProxyTiming.virtualPeripheralMTU - BTPConstants.attHeaderSize,
-                transport: transport,
-                gatt: { packet in
+                transport: transport, gatt: { indicate.yield($0) },
+                closed: { [weak self] reason in
+                    indicate.finish()
+                    Task { await self?.btpEnded(handle, reason) }
+                })
+            // Each indication goes out as a binary notification, and is confirmed once it is on its way (the proxy's
+            // WebSocket carries it in order), so BTP sends its next packet.
+            let send = send
+            Task {
+                for await packet in indications {
                     send(
                         .binary(
                             BLEProxyBinaryFrame(.notification, connectionHandle: UInt16(handle), payload: packet).bytes)
                     )
-                },
-                closed: { [weak self] reason in Task { await self?.btpEnded(handle, reason) } })
+                    await btp.packetConfirmed()
+                }
+            }
             link = (handle, btp)
             log("[ble] connected over the BLE proxy (handle \(handle))")
             return .success(BLEProxyFields(connectionHandle: handle, mtu: BLEProxyTiming.virtualPeripheralMTU))

@@ -1,5 +1,6 @@
 import Foundation
 import HomeRecords
+import MatterBTP
 import MatterCertificates
 import MatterCrypto
 import MatterDataModel
@@ -26,6 +27,9 @@ public actor Commissioner {
     private let random: any RandomSource
     private let progress: @Sendable (CommissioningProgress) -> Void
     private let discovery: CommissionableDiscovery
+    private let operationalDiscovery: OperationalDiscovery
+    /// The BTP connections of commissionings over Bluetooth LE, until each commissioning ends.
+    private var bluetoothLinks: [BluetoothConnection: BTPConnection] = [:]
     /// The crash tests' hook: after this step the commissioner stops as a killed process would, undoing nothing.
     private var endsAbruptlyAfter: CommissioningStep?
     /// The transport's: step deadlines and the transcript's durations are on the time the transport runs on.
@@ -35,6 +39,7 @@ public actor Commissioner {
     public init(
         authority: FabricAuthority, store: HubStore, transport: MatterTransport, router: InteractionRouter? = nil,
         random: any RandomSource = SystemRandom(), discovery: @escaping CommissionableDiscovery = mDNSDiscovery,
+        operationalDiscovery: @escaping OperationalDiscovery = mDNSOperationalDiscovery,
         progress: @escaping @Sendable (CommissioningProgress) -> Void = { _ in }
     ) {
         self.authority = authority
@@ -43,6 +48,7 @@ public actor Commissioner {
         self.router = router ?? InteractionRouter(transport: transport)
         self.random = random
         self.discovery = discovery
+        self.operationalDiscovery = operationalDiscovery
         self.progress = progress
     }
 
@@ -55,6 +61,17 @@ public actor Commissioner {
     public static let mDNSDiscovery: CommissionableDiscovery = { filter, interfaces in
         MulticastDNSQuerier().commissionableMatches(
             filter, interfaces: interfaces, timeout: HubTiming.commissionableBrowse)
+    }
+
+    /// Where the device's operational record is resolved once it holds our NOC: its addresses on those interfaces.
+    public typealias OperationalDiscovery =
+        @Sendable (OperationalPeerID, _ interfaces: [String]) async throws -> [SocketAddress]
+
+    /// DNS-SD over mDNS (Matter Core §4.3.2), for `HubTiming.operationalResolve` at most.
+    public static let mDNSOperationalDiscovery: OperationalDiscovery = { peer, interfaces in
+        try await MulticastDNSQuerier().resolveOperational(
+            peer, interfaces: interfaces, timeout: HubTiming.operationalResolve
+        ).socketAddresses
     }
 
     /// Makes `commission` stop right after `step`, leaving the device and the store as a process killed there would
@@ -80,8 +97,15 @@ public actor Commissioner {
         let started = clock.now
         var machine = Machine(
             options: .init(
-                link: .ip, address: request.address, network: request.network,
-                acceptUntrustedDevice: request.acceptUntrustedDevice))
+                link: request.bluetooth == nil ? .ip : .bluetoothLE, address: request.address,
+                networks: request.networks, acceptUntrustedDevice: request.acceptUntrustedDevice))
+        var bluetoothLink: BluetoothConnection?
+        defer {
+            // The BLE connection served PASE and network setup only: the device is on IP from then on.
+            if let bluetoothLink, let link = bluetoothLinks.removeValue(forKey: bluetoothLink) {
+                Task { await link.close() }
+            }
+        }
         var durations: [(CommissioningStep, Duration)] = []
         var nodeID: UInt64?
         /// Set once PASE has waited out an earlier attempt's fail-safe: a device still BUSY after that is not held
@@ -101,6 +125,7 @@ public actor Commissioner {
                 let duration = clock.now - stepStart
                 durations.append((step, duration))
                 progress(.finished(step, duration))
+                if case .bluetoothConnected(let connection) = result { bluetoothLink = connection }
                 action = machine.succeeded(result)
                 // From AddNOC on the node's row says how far it got: what a restart after a crash goes by.
                 nodeID = machine.nodeID ?? nodeID
@@ -176,7 +201,7 @@ public actor Commissioner {
         }
         await closeSessions(pase: enrolled.secured, operational: operational)
         // CommissioningComplete disarmed the fail-safe.
-        store.failSafeEnded(at: enrolled.secured.address)
+        if let address = enrolled.secured.udpAddress { store.failSafeEnded(at: address) }
         return CommissioningResult(
             nodeID: enrolled.nodeID, vendorID: identity.vendorID, productID: identity.productID,
             description: commissioned.description, attestation: enrolled.attested.record, stepDurations: steps,
@@ -191,15 +216,40 @@ public actor Commissioner {
     ) async throws -> Machine.StepResult {
         switch action {
         case .discover:
+            if let central = request.bluetooth {
+                let peripheral = try await findOverBluetooth(request, through: central)
+                progress(.note("found \(peripheral) over Bluetooth LE through \(central.name)"))
+                return .foundOverBluetooth(peripheral)
+            }
             let (address, fallbacks) = try await discover(request)
             return .discovered(address, fallbacks: fallbacks)
 
-        case .establishPASE(let address, let fallbacks):
+        case .connectBluetooth(let peripheral):
+            guard let central = request.bluetooth else {
+                throw CommissioningFailure(.hubFailure, "internal error: a Bluetooth step without a central")
+            }
+            let link: BTPConnection
+            do {
+                link = try await central.connect(peripheral, transport: transport)
+            } catch {
+                throw CommissioningFailure(.noAnswer, "\(peripheral.address) over \(central.name): \(error)")
+            }
+            bluetoothLinks[link.connection] = link
+            progress(.note("BTP session with \(peripheral.address): segments of \(await link.segmentSize ?? 0) bytes"))
+            return .bluetoothConnected(link.connection)
+
+        case .establishPASE(.udp(let address), let fallbacks):
             let (pase, answered) = try await establishPASE(
                 at: address, fallbacks: fallbacks, request, waitedForEarlierAttempt: waitedForEarlierAttempt)
             // Establishing PASE armed the device's fail-safe (Matter Core §5.5), for as long as ArmFailSafe will.
             store.failSafeArmed(at: answered, seconds: HubConstants.failSafeSeconds)
-            return .paseEstablished(pase, at: answered)
+            return .paseEstablished(pase, at: .udp(answered))
+
+        case .establishPASE(let address, _):
+            // Over BLE: one device, one connection, no fallbacks.
+            let pase = try await SessionEstablishment.pase(
+                with: address, passcode: request.payload.passcode, over: transport, random: random)
+            return .paseEstablished(pase, at: address)
 
         case .armFailSafe(let secured):
             let response = try await client(secured.pase).invoke(
@@ -207,7 +257,9 @@ public actor Commissioner {
                     expiryLengthSeconds: HubConstants.failSafeSeconds, breadcrumb: 1),
                 endpoint: 0)
             try check(response.errorCode, response.debugText)
-            store.failSafeArmed(at: secured.address, seconds: HubConstants.failSafeSeconds)
+            if let address = secured.udpAddress {
+                store.failSafeArmed(at: address, seconds: HubConstants.failSafeSeconds)
+            }
             return .done
 
         case .setRegulatoryConfig(let secured):
@@ -248,7 +300,8 @@ public actor Commissioner {
             // The row goes in before AddNOC, so a crash from here on leaves a trace to roll back.
             try await store.beginCommissioning(
                 nodeID: nodeID, vendorID: identity?.vendorID ?? 0, productID: identity?.productID ?? 0,
-                attestation: attested.record, addresses: [attested.secured.address], session: request.session)
+                attestation: attested.record, addresses: attested.secured.udpAddress.map { [$0] } ?? [],
+                session: request.session)
             do {
                 let fabricIndex = try await addNOC(noc: noc, icac: icac, over: attested.secured)
                 return .nocAdded(nodeID: nodeID, fabricIndex: fabricIndex)
@@ -259,8 +312,10 @@ public actor Commissioner {
                 throw error
             }
 
-        case .setUpNetwork(let enrolled, let network):
-            try await setUpNetwork(network, over: client(enrolled.secured.pase))
+        case .setUpNetwork(let enrolled, let networks):
+            let client = client(enrolled.secured.pase)
+            let network = try await network(for: client, among: networks)
+            try await setUpNetwork(network, over: client)
             return .done
 
         case .discoverOperational(let enrolled):
@@ -398,19 +453,83 @@ public actor Commissioner {
     private func discoverOperational(
         _ request: CommissioningRequest, _ enrolled: Machine.Enrolled
     ) async throws -> SocketAddress {
-        let commissioningAddress = enrolled.secured.address
+        let peer = OperationalPeerID(compressedFabricID: authority.compressedFabricIDNumber, nodeID: enrolled.nodeID)
+        // Over IP the device keeps answering where it was commissioned; over BLE it has no other IP address.
+        guard let commissioningAddress = enrolled.secured.udpAddress else {
+            guard !request.interfaces.isEmpty else {
+                throw CommissioningFailure(
+                    .hubFailure,
+                    "the device joined the network; finding it on IP needs an interface to browse (--interface)")
+            }
+            do {
+                if let address = try await operationalDiscovery(peer, request.interfaces).first { return address }
+            } catch {
+                throw CommissioningFailure(
+                    .deviceNotFound,
+                    "the device joined the network but did not appear on IP: \(peer.instanceName) not found on \(request.interfaces.joined(separator: ", ")) (\(error))"
+                )
+            }
+            throw CommissioningFailure(
+                .deviceNotFound,
+                "the device joined the network but did not appear on IP: \(peer.instanceName) has no address")
+        }
         // No mDNS allowed: the device keeps answering where it was commissioned.
         guard !request.interfaces.isEmpty else { return commissioningAddress }
-        let peer = OperationalPeerID(compressedFabricID: authority.compressedFabricIDNumber, nodeID: enrolled.nodeID)
         do {
-            let node = try await MulticastDNSQuerier().resolveOperational(
-                peer, interfaces: request.interfaces, timeout: HubTiming.operationalResolve)
-            if let address = node.socketAddresses.first { return address }
+            if let address = try await operationalDiscovery(peer, request.interfaces).first { return address }
         } catch {
             progress(
                 .note("operational record \(peer.instanceName) not found (\(error)); using the commissioning address"))
         }
         return commissioningAddress
+    }
+
+    /// Matter Core §5.4.2.5.6: the device of the payload, by its discriminator in the BLE advertisement.
+    private func findOverBluetooth(
+        _ request: CommissioningRequest, through central: any BluetoothCentral
+    ) async throws -> BluetoothPeripheral {
+        let discriminator = request.payload.discriminator
+        let matches: @Sendable (MatterBLEAdvertisement) -> Bool =
+            switch discriminator {
+            case .long(let value): { $0.matches(longDiscriminator: value) }
+            case .short(let value): { $0.matches(shortDiscriminator: value) }
+            }
+        do {
+            // Within the step's own limit, so the scan's answer (why nothing was found) is the one the user reads.
+            return try await central.find(
+                matching: matches, timeout: CommissioningStep.discovery.timeout - HubTiming.bluetoothScanMargin)
+        } catch {
+            let kind: CommissioningFailure.Kind =
+                if case .unavailable = error { .hubFailure } else { .deviceNotFound }
+            throw CommissioningFailure(
+                kind,
+                "no device with discriminator \(discriminator.value)\(discriminator.isShort ? " (short)" : "") over Bluetooth LE: \(error)"
+            )
+        }
+    }
+
+    /// Matter Core §11.9.5: the network the device's interface takes (its Network Commissioning cluster's feature on
+    /// endpoint 0), among those the hub holds; a device whose kind the hub holds none of is told apart.
+    private func network(
+        for client: InteractionClient, among networks: [NetworkCredentials]
+    ) async throws -> NetworkCredentials {
+        let featureMap = NetworkCommissioningCluster.Attributes.featureMap
+        var cache = AttributeCache()
+        cache.apply(try await client.read([featureMap.path(endpoint: 0)]).attributeReports)
+        guard let feature = try cache.value(featureMap, endpoint: 0) else {
+            throw CommissioningFailure(.refused, "the device has no Network Commissioning cluster on endpoint 0")
+        }
+        let wifi = networks.first { if case .wifi = $0 { true } else { false } }
+        let thread = networks.first { if case .thread = $0 { true } else { false } }
+        if feature.contains(.wiFiNetworkInterface), let wifi { return wifi }
+        if feature.contains(.threadNetworkInterface), let thread { return thread }
+        let kind =
+            feature.contains(.wiFiNetworkInterface)
+            ? "Wi-Fi, and the hub has no Wi-Fi credentials (home network wifi SSID --password-file FILE)"
+            : feature.contains(.threadNetworkInterface)
+                ? "Thread, and the hub has no Thread dataset (home network thread --dataset-file FILE)"
+                : "neither Wi-Fi nor Thread (an Ethernet device needs no network setup)"
+        throw CommissioningFailure(.refused, "the device joins \(kind)")
     }
 
     /// The attestation result; throws when the device is untrusted (after recording what it learned in `result`).
@@ -500,7 +619,7 @@ public actor Commissioner {
             let disarmed = try? await client.invoke(
                 GeneralCommissioningCluster.Commands.ArmFailSafe(expiryLengthSeconds: 0, breadcrumb: 0), endpoint: 0,
                 timeout: HubTiming.rollbackStep)
-            if disarmed?.errorCode == .ok { store.failSafeEnded(at: secured.address) }
+            if disarmed?.errorCode == .ok, let address = secured.udpAddress { store.failSafeEnded(at: address) }
         }
         if let enrolled = undo.enrolled { try? await store.deleteNode(enrolled.nodeID) }
         await closeSessions(pase: undo.secured, operational: undo.operational)

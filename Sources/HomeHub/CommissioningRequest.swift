@@ -17,17 +17,20 @@ public struct CommissioningRequest: Sendable {
     public var acceptUntrustedDevice: Bool
     /// The open add-device session the node joins (in the transaction that first stores it), or nil outside one.
     public var session: String?
-    /// The Wi-Fi or Thread network to give the device before it is found operationally; nil for a device already
-    /// on the IP network it is reached on.
-    public var network: NetworkCredentials?
+    /// The Wi-Fi and Thread networks the device may be given before it is found operationally (the one its
+    /// interface takes); empty for a device already on the IP network it is reached on.
+    public var networks: [NetworkCredentials]
+    /// Reach the device over Bluetooth LE through this central (a device fresh from its box); nil: over IP.
+    public var bluetooth: (any BluetoothCentral)?
 
     public init(
         payload: SetupPayload, address: SocketAddress? = nil, interfaces: [String] = [], trustStore: PAATrustStore,
         developmentMode: Bool = true, acceptUntrustedDevice: Bool = false, session: String? = nil,
-        network: NetworkCredentials? = nil
+        networks: [NetworkCredentials] = [], bluetooth: (any BluetoothCentral)? = nil
     ) {
         self.session = session
-        self.network = network
+        self.networks = networks
+        self.bluetooth = bluetooth
         self.payload = payload
         self.address = address
         self.interfaces = interfaces

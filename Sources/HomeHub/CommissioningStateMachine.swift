@@ -44,26 +44,33 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
         public var link: CommissioningLink
         /// The device's commissioning address when the caller gave it: discovery is skipped.
         public var address: SocketAddress?
-        /// The network to give the device in network setup; a Bluetooth LE link requires one.
-        public var network: NetworkCredentials?
+        /// The networks the device may be given in network setup (the one its interface takes is picked then); a
+        /// Bluetooth LE link requires one.
+        public var networks: [NetworkCredentials]
         /// The user accepted a device that fails attestation; it is recorded as untrusted.
         public var acceptUntrustedDevice: Bool
 
         public init(
-            link: CommissioningLink = .ip, address: SocketAddress? = nil, network: NetworkCredentials? = nil,
+            link: CommissioningLink = .ip, address: SocketAddress? = nil, networks: [NetworkCredentials] = [],
             acceptUntrustedDevice: Bool = false
         ) {
             self.link = link
             self.address = address
-            self.network = network
+            self.networks = networks
             self.acceptUntrustedDevice = acceptUntrustedDevice
         }
     }
 
-    /// PASE is up: the device is under our fail-safe, at this address.
+    /// PASE is up: the device is under our fail-safe, at this address (over IP or a BLE connection).
     public struct Secured: Sendable {
         public let pase: Session
-        public let address: SocketAddress
+        public let address: PeerAddress
+
+        /// Its IP address, when PASE runs over IP.
+        public var udpAddress: SocketAddress? {
+            if case .udp(let address) = address { return address }
+            return nil
+        }
     }
 
     /// Attestation passed, or failed and the user accepted the device anyway.
@@ -100,7 +107,11 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
     /// What a step learned, reported by the driver.
     public enum StepResult: Sendable {
         case discovered(SocketAddress, fallbacks: Artifacts.Fallbacks)
-        case paseEstablished(Session, at: SocketAddress)
+        /// Found advertising over Bluetooth LE.
+        case foundOverBluetooth(BluetoothPeripheral)
+        /// BTP is up over a BLE connection to the device.
+        case bluetoothConnected(BluetoothConnection)
+        case paseEstablished(Session, at: PeerAddress)
         case attested(Artifacts.Attestation)
         case signingRequestVerified(Artifacts.SigningRequest)
         case nocAdded(nodeID: UInt64, fabricIndex: UInt8?)
@@ -114,14 +125,15 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
     /// What the driver does next: a step with exactly what it needs, the end, or the undoing of a failure.
     public enum Action: Sendable {
         case discover
-        case establishPASE(SocketAddress, fallbacks: Artifacts.Fallbacks?)
+        case connectBluetooth(BluetoothPeripheral)
+        case establishPASE(PeerAddress, fallbacks: Artifacts.Fallbacks?)
         case armFailSafe(Secured)
         case setRegulatoryConfig(Secured)
         case attest(Secured)
         case requestSigningRequest(Attested)
         case addTrustedRoot(Secured)
         case addNOC(Attested, Artifacts.SigningRequest)
-        case setUpNetwork(Enrolled, NetworkCredentials)
+        case setUpNetwork(Enrolled, [NetworkCredentials])
         case discoverOperational(Enrolled)
         case establishCASE(Enrolled, at: SocketAddress)
         case completeCommissioning(Operational)
@@ -135,6 +147,7 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
         public var step: CommissioningStep? {
             switch self {
             case .discover: .discovery
+            case .connectBluetooth: .bluetoothSession
             case .establishPASE: .passcodeSession
             case .armFailSafe: .armFailSafe
             case .setRegulatoryConfig: .regulatoryConfig
@@ -166,6 +179,7 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
     private enum Phase: Sendable {
         case idle
         case discovering
+        case connectingBluetooth
         case establishingPASE
         case armingFailSafe(Secured)
         case settingRegulatoryConfig(Secured)
@@ -192,7 +206,8 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
     public var plan: [CommissioningStep] {
         CommissioningStep.allCases.filter { step in
             switch step {
-            case .discovery: options.address == nil
+            case .discovery: options.address == nil || options.link == .bluetoothLE
+            case .bluetoothSession: options.link == .bluetoothLE
             case .networkSetup: needsNetworkSetup
             default: true
             }
@@ -202,7 +217,7 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
     /// Over IP the device is on a network already; over BLE it is on none until given one.
     private var needsNetworkSetup: Bool {
         switch options.link {
-        case .ip: options.network != nil
+        case .ip: !options.networks.isEmpty
         case .bluetoothLE: true
         }
     }
@@ -219,7 +234,7 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
 
     public mutating func start() -> Action {
         guard case .idle = phase else { return fail(.outOfOrder(nil, expected: nil)) }
-        if options.link == .bluetoothLE, options.network == nil {
+        if options.link == .bluetoothLE, options.networks.isEmpty {
             phase = .ended
             return .fail(
                 .stepFailed(
@@ -228,9 +243,9 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
                         .refused, "a device reached over Bluetooth LE must be given Wi-Fi or Thread credentials")),
                 undo: Undo(secured: nil, enrolled: nil, operational: nil))
         }
-        if let address = options.address {
+        if let address = options.address, options.link == .ip {
             phase = .establishingPASE
-            return .establishPASE(address, fallbacks: nil)
+            return .establishPASE(.udp(address), fallbacks: nil)
         }
         phase = .discovering
         return .discover
@@ -239,9 +254,15 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
     /// The running step succeeded and learned `result`.
     public mutating func succeeded(_ result: StepResult) -> Action {
         switch (phase, result) {
-        case (.discovering, .discovered(let address, let fallbacks)):
+        case (.discovering, .discovered(let address, let fallbacks)) where options.link == .ip:
             phase = .establishingPASE
-            return .establishPASE(address, fallbacks: fallbacks)
+            return .establishPASE(.udp(address), fallbacks: fallbacks)
+        case (.discovering, .foundOverBluetooth(let peripheral)) where options.link == .bluetoothLE:
+            phase = .connectingBluetooth
+            return .connectBluetooth(peripheral)
+        case (.connectingBluetooth, .bluetoothConnected(let connection)):
+            phase = .establishingPASE
+            return .establishPASE(.bluetooth(connection), fallbacks: nil)
         case (.establishingPASE, .paseEstablished(let pase, let address)):
             let secured = Secured(pase: pase, address: address)
             phase = .armingFailSafe(secured)
@@ -265,9 +286,9 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
             return .addNOC(attested, request)
         case (.addingNOC(let attested, _), .nocAdded(let nodeID, let fabricIndex)):
             let enrolled = Enrolled(attested: attested, nodeID: nodeID, fabricIndex: fabricIndex)
-            if needsNetworkSetup, let network = options.network {
+            if needsNetworkSetup {
                 phase = .settingUpNetwork(enrolled)
-                return .setUpNetwork(enrolled, network)
+                return .setUpNetwork(enrolled, options.networks)
             }
             phase = .discoveringOperational(enrolled)
             return .discoverOperational(enrolled)
@@ -329,6 +350,7 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
         switch phase {
         case .idle, .ended: nil
         case .discovering: .discovery
+        case .connectingBluetooth: .bluetoothSession
         case .establishingPASE: .passcodeSession
         case .armingFailSafe: .armFailSafe
         case .settingRegulatoryConfig: .regulatoryConfig
@@ -348,7 +370,8 @@ public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Send
     private mutating func fail(_ error: CommissioningError) -> Action {
         let undo: Undo =
             switch phase {
-            case .idle, .ended, .discovering, .establishingPASE: Undo(secured: nil, enrolled: nil, operational: nil)
+            case .idle, .ended, .discovering, .connectingBluetooth, .establishingPASE:
+                Undo(secured: nil, enrolled: nil, operational: nil)
             case .armingFailSafe(let secured), .settingRegulatoryConfig(let secured), .attesting(let secured):
                 Undo(secured: secured, enrolled: nil, operational: nil)
             case .requestingSigningRequest(let attested), .addingTrustedRoot(let attested, _),

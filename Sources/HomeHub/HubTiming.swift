@@ -34,6 +34,9 @@ public enum HubTiming {
     static let commissionableBrowse: Duration = .seconds(3)
     /// Resolving the operational record after AddNOC: the device advertises it as soon as it has the NOC.
     static let operationalResolve: Duration = .seconds(5)
+    /// A BLE scan ends this much before the discovery step's limit, so the scan's own answer (no device, no proxy)
+    /// is what the user reads rather than the step's timeout.
+    static let bluetoothScanMargin: Duration = .seconds(1)
     /// Each best-effort undo message after a failure; the fail-safe's expiry covers what does not get through.
     static let rollbackStep: Duration = .seconds(5)
     /// Asking a device to leave the fabric when an add-device session is cancelled or found abandoned: CASE plus two

@@ -2,6 +2,7 @@
 // deadline and its own name in progress lines and errors.
 public enum CommissioningStep: String, CaseIterable, Sendable, Codable, Comparable, CustomStringConvertible {
     case discovery = "discover the device"
+    case bluetoothSession = "BTP session"
     case passcodeSession = "PASE session"
     case armFailSafe = "arm fail-safe"
     case regulatoryConfig = "set regulatory config"
@@ -22,6 +23,8 @@ public enum CommissioningStep: String, CaseIterable, Sendable, Codable, Comparab
         switch self {
         // mDNS re-queries at 1, 2, 4 s: three rounds find any responsive device.
         case .discovery, .operationalDiscovery: .seconds(10)
+        // A BLE connection (a proxy gives a peripheral up to 30 s), its GATT discovery, then BTP's 5 s handshake.
+        case .bluetoothSession: .seconds(40)
         // PBKDF2 and SPAKE2+ on the device: seconds on slow or interpreted devices (see HubTiming).
         case .passcodeSession, .operationalSession: .seconds(60)
         // Attestation and CSR make the device sign with its DAC or generate a key pair.

@@ -1,4 +1,5 @@
 import Foundation
+import MatterBTP
 import MatterCrypto
 import MatterDataModel
 import MatterDiscovery
@@ -147,6 +148,17 @@ public actor VirtualDevice {
     public var fabrics: [Fabric] { get async { await node.model.node.fabrics } }
     public var isCommissioningWindowOpen: Bool { get async { await node.model.node.commissioningWindow != nil } }
     public var isFailSafeArmed: Bool { get async { await node.model.node.failSafe != nil } }
+
+    /// What it advertises over Bluetooth LE (Matter Core §5.4.2.5.6) while its commissioning window is open: its
+    /// discriminator, vendor and product; nil while closed.
+    public var bluetoothAdvertisement: MatterBLEAdvertisement? {
+        get async {
+            guard let window = await node.model.node.commissioningWindow else { return nil }
+            let identity = await node.model.node.identity
+            return MatterBLEAdvertisement(
+                discriminator: window.discriminator, vendorID: identity.vendorID, productID: identity.productID)
+        }
+    }
     /// The subscriptions it serves now, whoever holds them.
     public var subscriptionCount: Int { get async { await node.subscriptionCount } }
     /// The networks its radio was given (`radio`), and whether it joined each.

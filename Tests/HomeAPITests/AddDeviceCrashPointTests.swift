@@ -16,7 +16,8 @@ import Testing
 /// attempt in the store and none of our fabric on the device. On the real clock over loopback: a device killed
 /// before AddNOC is left to its fail-safe (the commissioner's crash tests wait that out on virtual time).
 @Suite struct AddDeviceCrashPointTests {
-    @Test(arguments: CommissioningStep.allCases.filter { ![.discovery, .networkSetup].contains($0) })
+    @Test(
+        arguments: CommissioningStep.allCases.filter { ![.discovery, .bluetoothSession, .networkSetup].contains($0) })
     func anAbandonedSessionIsUndoneWhereverItsCommissioningDied(after step: CommissioningStep) async throws {
         try await withTemporaryDirectory { directory in
             let fixture = try await VirtualDeviceFixture.start(in: directory)

@@ -1,4 +1,5 @@
 import HomeRecords
+import MatterBTP
 import MatterDiscovery
 import MatterPlatform
 import Testing
@@ -22,10 +23,16 @@ private typealias Machine = CommissioningStateMachine<Stand>
     private static let description = NodeDescription(
         vendorID: 0xFFF1, vendorName: "Acme", productID: 0x8000, productName: "Lamp", endpoints: [])
 
-    /// What a step that succeeds reports: each the result its step gives.
-    private static func success(_ action: Machine.Action) -> Machine.StepResult? {
+    private static let peripheral = BluetoothPeripheral(
+        address: "02:00:00:00:0F:00",
+        advertisement: MatterBLEAdvertisement(discriminator: 3840, vendorID: 0xFFF1, productID: 0x8000))
+
+    /// What a step that succeeds reports: each the result its step gives (discovery over the link asked for).
+    private static func success(_ action: Machine.Action, link: CommissioningLink = .ip) -> Machine.StepResult? {
         switch action {
+        case .discover where link == .bluetoothLE: .foundOverBluetooth(peripheral)
         case .discover: .discovered(commissioningAddress, fallbacks: 2)
+        case .connectBluetooth: .bluetoothConnected(BluetoothConnection(id: 9))
         case .establishPASE(let address, _): .paseEstablished("pase", at: address)
         case .armFailSafe, .setRegulatoryConfig, .addTrustedRoot, .setUpNetwork, .completeCommissioning: .done
         case .attest: .attested("attestation")
@@ -41,12 +48,12 @@ private typealias Machine = CommissioningStateMachine<Stand>
     /// Drives the machine, every step succeeding until `failing` (which fails with `failure`); returns the steps it
     /// asked for and the action it ended on.
     private static func drive(
-        _ machine: inout Machine, failing: CommissioningStep? = nil,
+        _ machine: inout Machine, link: CommissioningLink = .ip, failing: CommissioningStep? = nil,
         with failure: CommissioningFailure = CommissioningFailure(.noAnswer, "no answer")
     ) -> (steps: [CommissioningStep], end: Machine.Action) {
         var steps: [CommissioningStep] = []
         var action = machine.start()
-        while let step = action.step, let result = success(action) {
+        while let step = action.step, let result = success(action, link: link) {
             steps.append(step)
             action = step == failing ? machine.failed(step, failure) : machine.succeeded(result)
         }
@@ -70,19 +77,21 @@ private typealias Machine = CommissioningStateMachine<Stand>
         #expect(commissioned.operational.enrolled.nodeID == 0x42)
         #expect(commissioned.operational.enrolled.fabricIndex == 3)
         #expect(commissioned.operational.enrolled.secured.pase == "pase")
-        #expect(commissioned.operational.enrolled.secured.address == Self.commissioningAddress)
+        #expect(commissioned.operational.enrolled.secured.address == .udp(Self.commissioningAddress))
         #expect(commissioned.operational.enrolled.attested.record.trusted)
         #expect(commissioned.description == Self.description)
     }
 
     @Test func aGivenAddressSkipsDiscoveryAndNetworkCredentialsAreGivenAfterTheNOC() throws {
-        var machine = Machine(options: .init(address: Self.commissioningAddress, network: Self.wifi))
+        var machine = Machine(options: .init(address: Self.commissioningAddress, networks: [Self.wifi]))
         var action = machine.start()
-        guard case .establishPASE(Self.commissioningAddress, fallbacks: nil) = action else { throw Unexpected(action) }
+        guard case .establishPASE(.udp(Self.commissioningAddress), fallbacks: nil) = action else {
+            throw Unexpected(action)
+        }
         while let result = Self.success(action), action.step != .networkSetup { action = machine.succeeded(result) }
         // Network setup runs over PASE, with the credentials asked for, once the device holds our NOC.
-        guard case .setUpNetwork(let enrolled, let network) = action else { throw Unexpected(action) }
-        #expect(network == Self.wifi)
+        guard case .setUpNetwork(let enrolled, let networks) = action else { throw Unexpected(action) }
+        #expect(networks == [Self.wifi])
         #expect(enrolled.secured.pase == "pase")
         #expect(enrolled.nodeID == 0x42)
         #expect(machine.nodeID == 0x42)
@@ -100,10 +109,20 @@ private typealias Machine = CommissioningStateMachine<Stand>
         #expect(undo.secured == nil && undo.enrolled == nil)
 
         let thread = NetworkCredentials.thread(operationalDataset: [0x02, 0x08, 1, 2, 3, 4, 5, 6, 7, 8])
-        var with = Machine(options: .init(link: .bluetoothLE, network: thread))
-        let (steps, end) = Self.drive(&with)
-        #expect(steps.contains(.networkSetup))
-        guard case .finish = end else { throw Unexpected(end) }
+        var with = Machine(options: .init(link: .bluetoothLE, networks: [thread]))
+        let (steps, end) = Self.drive(&with, link: .bluetoothLE)
+        // Found over BLE, BTP, then PASE over the BLE connection; network setup before finding it on IP.
+        #expect(
+            steps == [
+                .discovery, .bluetoothSession, .passcodeSession, .armFailSafe, .regulatoryConfig, .deviceAttestation,
+                .certificateSigningRequest, .addTrustedRoot, .addOperationalCertificate, .networkSetup,
+                .operationalDiscovery, .operationalSession, .commissioningComplete, .interview,
+            ])
+        #expect(steps == with.plan)
+        guard case .finish(let commissioned) = end else { throw Unexpected(end) }
+        #expect(commissioned.operational.enrolled.secured.address == .bluetooth(BluetoothConnection(id: 9)))
+        #expect(commissioned.operational.enrolled.secured.udpAddress == nil)
+        #expect(commissioned.operational.address == Self.operationalAddress)
     }
 
     @Test func aFailureNamesItsStepAndUndoesWhatWasDone() throws {

@@ -1,6 +1,7 @@
+import BLEProxy
 import Foundation
 import HomeRecords
-import MatterDevice
+import MatterBTP
 import MatterPlatform
 import MatterTestSupport
 import MatterTime
@@ -8,6 +9,7 @@ import Synchronization
 import Testing
 
 @_spi(CrashTesting) @testable import HomeHub
+@testable import MatterDevice
 
 /// The commissioning's network-setup phase (Matter Core §5.5 steps 10–11, §11.9): after AddNOC the device is given
 /// Wi-Fi or Thread credentials over PASE and joins, then is found operationally. Our commissioner against the
@@ -86,7 +88,7 @@ import Testing
                 Issue.record("expected network setup to fail: \(outcome)")
                 return
             }
-            #expect(failure.reason.contains("UNSUPPORTED_CLUSTER"), "\(failure)")
+            #expect(failure.reason == "the device has no Network Commissioning cluster on endpoint 0")
             #expect(await fixture.device.fabrics.isEmpty)
             await fixture.device.shutdown()
         }
@@ -101,7 +103,7 @@ import Testing
             let commissioner = Commissioner(authority: hub.authority, store: hub.store, transport: transport)
             await commissioner.endAbruptly(after: .networkSetup)
             var request = try fixture.request()
-            request.network = .wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            request.networks = [.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))]
             let ended = await CrashPointTests.failure(of: commissioner, request, on: network)
             guard case .stepFailed(.networkSetup, _)? = ended?.value else {
                 Issue.record("expected the commissioning to end after network setup: \(String(describing: ended))")
@@ -120,6 +122,107 @@ import Testing
         }
     }
 
+    /// A device fresh from its box, reachable only over Bluetooth LE through a BLE proxy: found by its discriminator
+    /// in the advertisement, PASE over BTP, Wi-Fi chosen for its interface among the networks the hub holds, found on IP
+    /// once it joined (not before), CASE there; the BLE connection let go at the end.
+    @Test func aDeviceFreshFromItsBoxIsCommissionedOverTheBLEProxyAndFoundOnIPOnceItJoined() async throws {
+        try await withTemporaryDirectory { directory in
+            let (network, fixture, hub) = try await Self.start(in: directory, radio: .wifi([Self.home]))
+            let central = BLEProxyCentral(clock: network.clock)
+            let device = fixture.device
+            let proxy = await InMemoryBLEProxy(
+                central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
+                advertisement: { await device.bluetoothAdvertisement })
+            let thread = NetworkCredentials.thread(operationalDataset: Self.dataset)
+            let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let steps = Mutex<[CommissioningStep]>([])
+            let lookedUpBeforeJoining = Mutex(false)
+            let outcome = try await Self.commission(
+                fixture, hub, network, networks: [thread, wifi], bluetooth: central,
+                operationalDiscovery: { _, _ in
+                    // The device is on IP only once it joined the network it was given.
+                    guard await device.networks.contains(where: \.connected) else {
+                        lookedUpBeforeJoining.withLock { $0 = true }
+                        return []
+                    }
+                    return [fixture.address]
+                }
+            ) { progress in
+                if case .finished(let step, _) = progress { steps.withLock { $0.append(step) } }
+            }
+            let result = try outcome.get()
+            #expect(try await hub.store.node(result.nodeID)?.state == .commissioned)
+            #expect(
+                steps.withLock { $0 } == [
+                    .discovery, .bluetoothSession, .passcodeSession, .armFailSafe, .regulatoryConfig,
+                    .deviceAttestation, .certificateSigningRequest, .addTrustedRoot, .addOperationalCertificate,
+                    .networkSetup, .operationalDiscovery, .operationalSession, .commissioningComplete, .interview,
+                ])
+            #expect(!lookedUpBeforeJoining.withLock { $0 })
+            #expect(await device.networks.map(\.connected) == [true])
+            #expect(fixture.lines.all.contains { $0.hasPrefix("[network] joined Wi-Fi \"home\"") })
+            // PASE and the commissioning clusters went over BTP in binary frames, and the hub let the device go.
+            #expect(
+                Array(proxy.commands.prefix(6)) == [
+                    "startScan", "stopScan", "connect", "discoverServices", "discoverCharacteristics",
+                    "writeAndSubscribe",
+                ])
+            #expect(proxy.binaryFrames.toPeripheral > 10 && proxy.binaryFrames.toCentral > 10)
+            #expect(await eventually(within: .seconds(5)) { proxy.commands.last == "disconnect" })
+            #expect(await eventually(within: .seconds(5)) { await proxy.peripheral.isConnected == false })
+            await device.shutdown()
+        }
+    }
+
+    /// Over BLE with the wrong passphrase: the device's own status names the failure, nothing is stored, and once its
+    /// fail-safe expires it advertises again.
+    @Test func aWrongPassphraseOverBLEFailsNamingTheStatusAndTheDeviceAdvertisesAgain() async throws {
+        try await withTemporaryDirectory { directory in
+            let (network, fixture, hub) = try await Self.start(in: directory, radio: .wifi([Self.home]))
+            let central = BLEProxyCentral(clock: network.clock)
+            let device = fixture.device
+            let proxy = await InMemoryBLEProxy(
+                central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
+                advertisement: { await device.bluetoothAdvertisement })
+            let wrong = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("not-the-one".utf8))
+            let outcome = try await Self.commission(
+                fixture, hub, network, networks: [wrong], bluetooth: central, operationalDiscovery: { _, _ in [] })
+            guard case .failure(.stepFailed(.networkSetup, let failure)) = outcome else {
+                Issue.record("expected network setup to fail: \(outcome)")
+                return
+            }
+            #expect(failure.reason == "the device could not join the Wi-Fi network \"home\": AuthFailure (7)")
+            #expect(try await hub.store.nodes().isEmpty)
+            #expect(await eventually(within: .seconds(5)) { await proxy.peripheral.isConnected == false })
+            try await CrashPointTests.letTheFailSafeExpire(network, fixture)
+            #expect(await device.networks.isEmpty)
+            #expect(await device.bluetoothAdvertisement != nil)
+            // Found over BLE again by the next attempt.
+            let again = await drive(network.clock, step: .milliseconds(5)) {
+                try? await central.find(
+                    matching: { $0.matches(longDiscriminator: LoopbackFixture.discriminator) }, timeout: .seconds(5))
+            }
+            #expect(again?.value?.address == "02:00:00:00:0F:00")
+            await device.shutdown()
+        }
+    }
+
+    @Test func withNoProxyConnectedTheDiscoveryStepSaysSo() async throws {
+        try await withTemporaryDirectory { directory in
+            let (network, fixture, hub) = try await Self.start(in: directory, radio: .wifi([Self.home]))
+            let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let outcome = try await Self.commission(
+                fixture, hub, network, networks: [wifi], bluetooth: BLEProxyCentral(clock: network.clock))
+            guard case .failure(.stepFailed(.discovery, let failure)) = outcome else {
+                Issue.record("expected discovery to fail: \(outcome)")
+                return
+            }
+            #expect(failure.kind == .hubFailure)
+            #expect(failure.reason.contains("no BLE proxy is connected"))
+            await fixture.device.shutdown()
+        }
+    }
+
     private static func start(
         in directory: String, radio: SimulatedRadio?
     ) async throws -> (ClockedNetwork, LoopbackFixture, Hub) {
@@ -132,12 +235,28 @@ import Testing
         _ fixture: LoopbackFixture, _ hub: Hub, _ network: ClockedNetwork, credentials: NetworkCredentials,
         progress: @escaping @Sendable (CommissioningProgress) -> Void = { _ in }
     ) async throws -> Result<CommissioningResult, CommissioningError> {
+        try await commission(fixture, hub, network, networks: [credentials], progress: progress)
+    }
+
+    /// Over BLE through `bluetooth` when given one (then with no address, and `interfaces` to look for it on IP).
+    private static func commission(
+        _ fixture: LoopbackFixture, _ hub: Hub, _ network: ClockedNetwork, networks: [NetworkCredentials],
+        bluetooth: (any BluetoothCentral)? = nil,
+        operationalDiscovery: @escaping Commissioner.OperationalDiscovery = Commissioner.mDNSOperationalDiscovery,
+        progress: @escaping @Sendable (CommissioningProgress) -> Void = { _ in }
+    ) async throws -> Result<CommissioningResult, CommissioningError> {
         let transport = try fixture.controllerTransport()
         defer { Task { await transport.shutdown() } }
         let commissioner = Commissioner(
-            authority: hub.authority, store: hub.store, transport: transport, progress: progress)
+            authority: hub.authority, store: hub.store, transport: transport,
+            operationalDiscovery: operationalDiscovery, progress: progress)
         var asked = try fixture.request()
-        asked.network = credentials
+        asked.networks = networks
+        if let bluetooth {
+            asked.bluetooth = bluetooth
+            asked.address = nil
+            asked.interfaces = ["lo"]
+        }
         let request = asked
         let outcome = await drive(network.clock, step: .milliseconds(5)) {
             () -> Result<CommissioningResult, CommissioningError> in
