@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
         .target(name: "HTTPWebSocket", dependencies: ["MatterCrypto"]),
         // The BLE proxy protocol's two ends: the hub's central made of proxy clients, and a virtual peripheral's client.
-        .target(name: "BLEProxy", dependencies: ["MatterBTP", "MatterPlatform", "MatterTime", "HTTPWebSocket", "MatterCrypto"]),
+        .target(name: "BLEProxy", dependencies: ["MatterBTP", "MatterPlatform", "MatterTime", "HTTPWebSocket", "MatterCrypto", "MatterDiscovery"]),
         // Development-time tool: Matter IDL and device-type XML in, Swift out (see scripts/generate-datamodel.sh).
         .executableTarget(name: "DataModelGenerator"),
         .target(
@@ -92,11 +92,11 @@ let package = Package(
         .target(name: "HomeAPI", dependencies: ["HubWire", "HomeRecords", "HomeEngine", "HomeHub", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
         // The hub served to other ecosystems: the Matter-server WebSocket API (python-matter-server's, Home Assistant's).
         .target(name: "MatterServer", dependencies: [
-            "HubWire", "HomeRecords", "HomeEngine", "HomeHub", "HTTPWebSocket", "MatterDataModel", "MatterDiscovery", "MatterInteraction",
-            "MatterOnboarding", "MatterPlatform", "MatterTLV",
+            "BLEProxy", "HubWire", "HomeRecords", "HomeEngine", "HomeHub", "HTTPWebSocket", "MatterDataModel", "MatterDiscovery", "MatterInteraction",
+            "MatterNode", "MatterOnboarding", "MatterPlatform", "MatterTLV",
         ]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub", "HomeEngine", "HubWire", "HomeRecords",
-                                                       "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterServer", "MatterDevice"]),
+                                                       "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterServer", "MatterDevice", "MatterNode"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
         .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples/HomeExamples"),
@@ -145,7 +145,7 @@ let package = Package(
                                                          "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
         .testTarget(name: "MatterNodeTests", dependencies: ["MatterNode"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
-            "HomeRecords", "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
+            "HomeRecords", "MatterDiscovery", "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport", "MatterBTP", "BLEProxy",
         ]),
         .testTarget(name: "HomeCommandLineTests", dependencies: ["HubWire", "HomeRecords", "HomeCommandLine", "HomeEngine", "HomeHub", "MatterInteraction", "MatterTLV", "MatterNode", "MatterDevice", "MatterCertificates", "MatterDiscovery", "MatterPlatform"]),

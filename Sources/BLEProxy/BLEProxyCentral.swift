@@ -93,6 +93,8 @@ public actor BLEProxyCentral: BluetoothCentral {
     /// How many clients have said hello.
     public var readyClients: Int { clients.values.filter(\.ready).count }
 
+    public var isAvailable: Bool { readyClients > 0 }
+
     // MARK: Clients
 
     /// A client connected: it must say hello within `BLEProxyTiming.handshake`.

@@ -11,6 +11,9 @@ public enum BLEProxyTiming {
     public static let command = Duration.seconds(60)
     /// What the hub gives a proxy to connect to a peripheral: the protocol's default.
     public static let connect = Duration.seconds(30)
+    /// How soon a virtual peripheral tries the hub's `/ble` again after it could not connect or lost the
+    /// connection: soon enough for a demo that starts the hub after the device, rare enough to cost nothing.
+    public static let redial = Duration.seconds(2)
     /// The ATT MTU a virtual peripheral reports: the largest one LE data length extension carries in one packet.
     public static let virtualPeripheralMTU = 247
 }

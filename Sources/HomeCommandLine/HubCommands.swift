@@ -46,6 +46,11 @@ enum HubCommands {
             ),
             .init(name: "room", valueName: "ROOM", help: "The room to put it in (created when new)."),
             .init(
+                name: "ble", valueName: "proxy|ADAPTER",
+                help:
+                    "Reach a device fresh from its box over Bluetooth LE: through the BLE proxies connected to the hub's /ble (proxy); it is given the Wi-Fi or Thread network of 'home network', then found on IP on --interface."
+            ),
+            .init(
                 name: "json", valueName: nil,
                 help: "Print one JSON object (an array for several) instead of the device IDs."),
             stateOption,
@@ -53,9 +58,16 @@ enum HubCommands {
         run: { arguments throws(CommandLineError) in
             let targets = try commissioningTargets(arguments)
             let interfaces = interfaceNames(arguments)
+            let overBluetooth = arguments.values["ble"] != nil
+            if overBluetooth, targets.contains(where: { $0.address != nil }) {
+                throw .usage(
+                    "--ble finds the device over Bluetooth LE: it takes no address", commandPath: arguments.commandPath)
+            }
             if targets.contains(where: { $0.address == nil }), interfaces.isEmpty {
                 throw .usage(
-                    "give --address HOST:PORT, or --interface NAME to discover the device",
+                    overBluetooth
+                        ? "give --interface NAME: the device is found on IP there once it joined its network"
+                        : "give --address HOST:PORT, or --interface NAME to discover the device",
                     commandPath: arguments.commandPath)
             }
             let acceptUntrusted = arguments.flags.contains("accept-untrusted-device")
@@ -191,7 +203,8 @@ enum HubCommands {
                         payload: target.code, address: target.address, interfaces: interfaceNames(arguments),
                         paaTrustStore: arguments.values["paa-trust-store"],
                         acceptUntrustedDevice: arguments.flags.contains("accept-untrusted-device"),
-                        name: arguments.values["name"], room: arguments.values["room"])
+                        name: arguments.values["name"], room: arguments.values["room"],
+                        bluetooth: arguments.values["ble"].map(BluetoothChoice.init))
                 ) { line in
                     switch line {
                     case .finished(let step, let seconds):

@@ -2,6 +2,7 @@ import Foundation
 import HomeAPI
 import HomeEngine
 import HomeHub
+import MatterNode
 
 /// `home network`, `home network wifi SSID --password-file FILE`, `home network thread --dataset-file FILE`: the
 /// Wi-Fi network and Thread dataset the hub gives a device fresh from its box. Secrets come from a file or standard
@@ -46,7 +47,7 @@ enum NetworkCommands {
                 run: { arguments throws(CommandLineError) in
                     let text = String(
                         decoding: try secret(arguments.values["dataset-file"] ?? "-", what: "dataset"), as: UTF8.self)
-                    guard let dataset = NetworkCredentials.datasetBytes(hex: text) else {
+                    guard let dataset = ThreadOperationalDataset.bytes(hex: text) else {
                         throw .invalidInput("the dataset file does not hold hexadecimal (two digits a byte)")
                     }
                     return try await set(

@@ -107,6 +107,7 @@ enum ServeCommand {
                 say(
                     "\(LiveLineText.time())  Matter-server API at ws://\(address)/ws\(token == nil ? "" : " (token required)")"
                 )
+                say("\(LiveLineText.time())  BLE proxies connect at ws://\(address)/ble")
             }
             let signal = await stop.next()
             say("\(LiveLineText.time())  \(signal): closing every subscription and session")

@@ -57,9 +57,11 @@ extension HubEngine {
                     "finished adding \(node.productName) (interrupted earlier): "
                         + node.devices.map(\.description).joined(separator: ", ")))
         }
+        let bluetooth = try bluetoothCentral(request.bluetooth, for: payload)
         let commissioning = CommissioningRequest(
-            payload: payload, address: request.address, interfaces: request.interfaces, trustStore: trustStore,
-            acceptUntrustedDevice: request.acceptUntrustedDevice)
+            payload: payload, address: bluetooth == nil ? request.address : nil, interfaces: request.interfaces,
+            trustStore: trustStore, acceptUntrustedDevice: request.acceptUntrustedDevice,
+            networks: try await networksForNewDevices(), bluetooth: bluetooth)
         do {
             let result = try await hub.commission(commissioning, name: request.deviceName, room: request.room) {
                 event in

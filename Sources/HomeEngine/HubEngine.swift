@@ -2,6 +2,7 @@ import Foundation
 import HomeHub
 import HomeRecords
 import HubWire
+import MatterPlatform
 import Synchronization
 
 /// The hub of a home, in this process: the hub itself (store, keys, its link), the home model, the live connections
@@ -23,6 +24,8 @@ public final class HubEngine: Sendable {
     private let servedGroup = Mutex<gid_t?>(nil)
     var socketGroup: gid_t? { servedGroup.withLock { $0 } }
     var store: HubStore { hub.store }
+    /// The BLE proxy clients' central, while the hub offers `/ble`.
+    let bluetoothProxy = Mutex<(any BluetoothCentral)?>(nil)
 
     /// The engine of `hub`, its model read from the store. `interfaces` are where nodes are looked up and the hub's
     /// node advertises itself; `settings` how its live connections behave.

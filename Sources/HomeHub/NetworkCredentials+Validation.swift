@@ -41,21 +41,6 @@ extension NetworkCredentials {
         return .thread(operationalDataset: dataset)
     }
 
-    /// A Thread dataset's bytes from its hex text (as `ot-ctl dataset active -x` prints it; white space ignored); nil
-    /// when it is not two hex digits a byte.
-    public static func datasetBytes(hex text: String) -> [UInt8]? {
-        let digits = Array(text.utf8.filter { !Character(UnicodeScalar($0)).isWhitespace })
-        guard !digits.isEmpty, digits.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
-                return nil
-            }
-            bytes.append(byte)
-        }
-        return bytes
-    }
-
     /// What may be shown of them: the SSID, or the Thread network's Extended PAN ID; never the secret.
     public var shownName: String {
         switch self {

@@ -1,3 +1,4 @@
+import BLEProxy
 import MatterNode
 
 /// The command line of `matter-device`: run a device, or export its PAA for a controller's trust store.
@@ -5,6 +6,8 @@ public enum DeviceCommandLine: Hashable, Sendable {
     public static let usage = """
         usage: matter-device [--type KIND] [--passcode N] [--discriminator N] [--iterations N] [--vendor-id N]
                              [--product-id N] [--port N] [--state DIR] [--interface NAME…] [--factory-reset]
+                             [--wifi SSID:PASSPHRASE… | --thread DATASET-HEX…] [--ble-proxy ws://HOST:PORT/ble
+                             [--token-file FILE]]
                matter-device --count N [--base-port P] [--type KIND | --mix] [--iterations N] [--vendor-id N]
                              [--product-id N] [--state DIR] [--factory-reset]
                matter-device attestation export DIR [--state DIR]
@@ -20,6 +23,10 @@ public enum DeviceCommandLine: Hashable, Sendable {
         they share one development PAA, are reached by address (no mDNS; --interface is where they hear their
         groups) and take no console commands. It prints
         one JSON line per device ("index" its place), then each device's lines prefixed with its index.
+        --wifi and --thread give it a Network Commissioning cluster and the networks its radio finds (a commissioner
+        must give it one of them); with --ble-proxy it is fresh from its box: on no IP network until it joins the one
+        it is given, found over Bluetooth LE only, as a BLE proxy client of the hub's /ble that owns one peripheral,
+        itself (the hub's token from FILE when the hub asks for one).
         'attestation export' writes the device's development PAA (paa.der) for a commissioner's trust store
         (a farm's: --state DIR/0).
         \(DeviceConsoleCommand.help)
@@ -31,6 +38,11 @@ public enum DeviceCommandLine: Hashable, Sendable {
         public var stateDirectory = "matter-device-state"
         public var interfaces: [String] = []
         public var factoryReset = false
+        /// The networks its simulated radio finds (`--wifi`, `--thread`).
+        public var radio: SimulatedRadio?
+        /// Fresh from its box, reachable through the hub's `/ble` only.
+        public var bleProxy: BLEProxyEndpoint?
+        public var tokenFile: String?
     }
 
     /// Many devices in one process (`DeviceFarm`).
@@ -124,15 +136,36 @@ public enum DeviceCommandLine: Hashable, Sendable {
             case "--interface": run.interfaces += value.split(separator: ",").map(String.init)
             case "--count": count = try number(Int.self)
             case "--base-port": basePort = try number(UInt16.self)
+            case "--wifi": run.radio = try Self.addingWiFi(value, to: run.radio)
+            case "--thread": run.radio = try Self.addingThread(value, to: run.radio)
+            case "--ble-proxy":
+                do throws(BLEProxyEndpointError) {
+                    run.bleProxy = try BLEProxyEndpoint(value)
+                } catch {
+                    throw UsageError(description: "--ble-proxy: \(error)")
+                }
+            case "--token-file": run.tokenFile = value
             default: throw UsageError(description: "unknown option \(option)")
             }
-            if ["--passcode", "--discriminator", "--port"].contains(option) {
+            if ["--passcode", "--discriminator", "--port", "--wifi", "--thread", "--ble-proxy", "--token-file"]
+                .contains(
+                    option)
+            {
                 singleDeviceOptions.append(option)
             }
         }
         guard let count else {
             if mix || basePort != nil {
                 throw UsageError(description: "\(mix ? "--mix" : "--base-port") is for a farm: give --count too")
+            }
+            if run.bleProxy != nil, run.radio == nil {
+                throw UsageError(
+                    description:
+                        "--ble-proxy: a device fresh from its box must be near a network to be given: --wifi SSID:PASSPHRASE or --thread DATASET-HEX"
+                )
+            }
+            if run.tokenFile != nil, run.bleProxy == nil {
+                throw UsageError(description: "--token-file is the hub's token for --ble-proxy: give --ble-proxy too")
             }
             self = .run(run)
             return
@@ -167,4 +200,43 @@ public enum DeviceCommandLine: Hashable, Sendable {
         self = .farm(farm)
     }
 
+    /// A Wi-Fi network the radio finds, `SSID:PASSPHRASE` (split at the first colon), beside those given before.
+    private static func addingWiFi(_ value: String, to radio: SimulatedRadio?) throws(UsageError) -> SimulatedRadio {
+        guard let colon = value.firstIndex(of: ":") else {
+            throw UsageError(description: "--wifi needs SSID:PASSPHRASE, got '\(value)'")
+        }
+        let ssid = String(value[..<colon]), passphrase = String(value[value.index(after: colon)...])
+        // Matter Core §11.9.7.3: an SSID of 1 to 32 octets; a WPA passphrase of 8 to 63 characters (or none: open).
+        guard (1...32).contains(ssid.utf8.count) else {
+            throw UsageError(description: "--wifi: an SSID is 1 to 32 bytes, '\(ssid)' has \(ssid.utf8.count)")
+        }
+        guard passphrase.isEmpty || (8...63).contains(passphrase.utf8.count) else {
+            throw UsageError(description: "--wifi: a passphrase is 8 to 63 characters (or none, for an open network)")
+        }
+        let network = SimulatedRadio.WiFiNetwork(ssid: ssid, passphrase: passphrase)
+        switch radio {
+        case nil: return .wifi([network])
+        case .wifi(let networks): return .wifi(networks + [network])
+        case .thread:
+            throw UsageError(description: "--wifi and --thread exclude each other: a radio is one or the other")
+        }
+    }
+
+    /// A Thread network the radio finds, by its operational dataset's hex (its Extended PAN ID is what joins).
+    private static func addingThread(_ value: String, to radio: SimulatedRadio?) throws(UsageError) -> SimulatedRadio {
+        guard let dataset = ThreadOperationalDataset.bytes(hex: value) else {
+            throw UsageError(description: "--thread needs an operational dataset in hex, two digits a byte")
+        }
+        let extendedPANID: [UInt8]
+        do {
+            extendedPANID = try ThreadOperationalDataset.extendedPANID(of: dataset)
+        } catch {
+            throw UsageError(description: "--thread: \(error)")
+        }
+        switch radio {
+        case nil: return .thread(extendedPANIDs: [extendedPANID])
+        case .thread(let known): return .thread(extendedPANIDs: known + [extendedPANID])
+        case .wifi: throw UsageError(description: "--wifi and --thread exclude each other: a radio is one or the other")
+        }
+    }
 }

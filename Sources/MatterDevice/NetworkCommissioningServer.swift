@@ -143,6 +143,7 @@ public struct NetworkCommissioningServer: ClusterServer {
             guard networks.contains(where: { $0.id == remove.networkID }) else {
                 return configured(.networkIDNotFound, nil, in: &node, request)
             }
+            if connected == remove.networkID { node.effects.append(.leftNetwork) }
             change(in: &node, request) {
                 $0.networks.removeAll { $0.id == remove.networkID }
                 if $0.connected == remove.networkID { $0.connected = nil }
@@ -155,7 +156,10 @@ public struct NetworkCommissioningServer: ClusterServer {
                 return joined(.networkIDNotFound, connect.networkID, in: &node, request)
             }
             let status = join(network)
-            if status == .success { change(in: &node, request) { $0.connected = network.id } }
+            if status == .success {
+                change(in: &node, request) { $0.connected = network.id }
+                node.effects.append(.joinedNetwork)
+            }
             return joined(status, network.id, in: &node, request)
         default:
             return .status(.unsupportedCommand)
@@ -239,6 +243,7 @@ public struct NetworkCommissioningServer: ClusterServer {
         guard case .failSafeEnded(let committed) = signal, let before = beforeFailSafe else { return }
         beforeFailSafe = nil
         guard !committed else { return }
+        if before.connected == nil, connected != nil { node.effects.append(.leftNetwork) }
         (networks, connected) = before
         node.markChanged(endpoint: endpoint, cluster: id, attributes: [Attributes.networks.id.rawValue])
         node.effects += [.persist, .log("[network] fail-safe expired: the network settings are back as they were")]

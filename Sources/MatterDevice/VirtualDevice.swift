@@ -1,3 +1,4 @@
+import BLEProxy
 import Foundation
 import MatterBTP
 import MatterCrypto
@@ -28,6 +29,8 @@ public actor VirtualDevice {
     private let clock: any DriverClock
     /// Where it advertises itself by mDNS; none: nowhere.
     private let interfaces: [String]
+    /// On no IP network until it joins one; found over Bluetooth LE.
+    private let freshFromItsBox: Bool
     /// The simulation's own timer: it acts every `simulationInterval`, drawing from `simulationRandom`.
     private var timer = DeadlineTimer()
     private var isRunning = false
@@ -38,14 +41,21 @@ public actor VirtualDevice {
     /// A device from its stored state (`DeviceStore.loadOrCreate`), answering on `port` (0: ephemeral, for tests),
     /// or on the given bound `sockets` (tests that impair the network). With no `interfaces` it does not advertise.
     /// `simulation` sets how its sensors and buttons act on their own; with a `radio` its root endpoint has a Network
-    /// Commissioning cluster, to be given and join the Wi-Fi or Thread networks the radio finds.
+    /// Commissioning cluster, to be given and join the Wi-Fi or Thread networks the radio finds. `freshFromItsBox`:
+    /// it is on no IP network until it joins the one it is given, reachable over Bluetooth LE only (its QR code says
+    /// so), through a BLE proxy (`bluetoothPeripheral`).
     public init(
         store: DeviceStore, state: DeviceStateFile, port: UInt16 = 5540,
         sockets: (ipv4: any DatagramSocket, ipv6: any DatagramSocket)? = nil, multicast: (any MulticastLink)? = nil,
         interfaces: [String] = [],
         random: any RandomSource = SystemRandom(), simulation: Simulation = Simulation(), radio: SimulatedRadio? = nil,
+        freshFromItsBox: Bool = false,
         clock: any DriverClock = SystemClock(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(DeviceError) {
+        if freshFromItsBox, radio == nil {
+            throw .invalidSetting("a device fresh from its box needs a Wi-Fi or Thread radio to be given a network")
+        }
+        self.freshFromItsBox = freshFromItsBox
         guard let kind = DeviceKind(rawValue: state.kind) else {
             throw .state(
                 path: store.path,
@@ -85,7 +95,8 @@ public actor VirtualDevice {
         nextSimulationStep = clock.now + simulation.interval
         attestation = state.attestation
         setupPayload = SetupPayload(
-            vendorID: state.identity.vendorID, productID: state.identity.productID, discoveryCapabilities: .onNetwork,
+            vendorID: state.identity.vendorID, productID: state.identity.productID,
+            discoveryCapabilities: freshFromItsBox ? .ble : .onNetwork,
             discriminator: .long(state.discriminator), passcode: state.passcode)
         let onboarding = CommissioningWindow(
             kind: .initial, verifier: verifier, iterations: state.iterations, salt: Array(state.salt),
@@ -119,6 +130,8 @@ public actor VirtualDevice {
     public func start() async throws(DeviceError) {
         try await save(await node.snapshot)
         do {
+            // Fresh from its box and not yet on the network it was given: Bluetooth LE only.
+            if freshFromItsBox, !(await networks.contains { $0.connected }) { await node.setOnIP(false) }
             await node.start { [weak self] snapshot in try await self?.save(snapshot) }
             try await node.advertise(on: interfaces)
             // Group messages come and go on the interfaces it advertises on.
@@ -149,11 +162,11 @@ public actor VirtualDevice {
     public var isCommissioningWindowOpen: Bool { get async { await node.model.node.commissioningWindow != nil } }
     public var isFailSafeArmed: Bool { get async { await node.model.node.failSafe != nil } }
 
-    /// What it advertises over Bluetooth LE (Matter Core §5.4.2.5.6) while its commissioning window is open: its
-    /// discriminator, vendor and product; nil while closed.
+    /// What it advertises over Bluetooth LE (Matter Core §5.4.2.5.6) while it is fresh from its box and its
+    /// commissioning window is open: its discriminator, vendor and product; nil otherwise.
     public var bluetoothAdvertisement: MatterBLEAdvertisement? {
         get async {
-            guard let window = await node.model.node.commissioningWindow else { return nil }
+            guard freshFromItsBox, let window = await node.model.node.commissioningWindow else { return nil }
             let identity = await node.model.node.identity
             return MatterBLEAdvertisement(
                 discriminator: window.discriminator, vendorID: identity.vendorID, productID: identity.productID)
@@ -161,6 +174,18 @@ public actor VirtualDevice {
     }
     /// The subscriptions it serves now, whoever holds them.
     public var subscriptionCount: Int { get async { await node.subscriptionCount } }
+    /// Its Bluetooth LE side as a BLE proxy client that owns one peripheral, itself (`BLEProxyDial` connects it to
+    /// the hub's `/ble`): its address derived from its unique ID, so it stays the same across restarts.
+    public func bluetoothPeripheral(send: @escaping @Sendable (BLEProxyFrame) -> Void) -> BLEProxyPeripheral {
+        let digits = Array(factory.identity.uniqueID.filter(\.isHexDigit).uppercased().prefix(10))
+        let padded = digits + Array(repeating: Character("0"), count: max(0, 10 - digits.count))
+        let address = (["02"] + stride(from: 0, to: 10, by: 2).map { String(padded[$0...$0 + 1]) })
+            .joined(separator: ":")
+        return BLEProxyPeripheral(
+            address: address, transport: node.transport,
+            advertisement: { [weak self] in await self?.bluetoothAdvertisement }, send: send, log: log)
+    }
+
     /// The networks its radio was given (`radio`), and whether it joined each.
     public var networks: [(id: [UInt8], connected: Bool)] {
         get async {

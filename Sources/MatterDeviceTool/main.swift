@@ -1,3 +1,4 @@
+import BLEProxy
 import Dispatch
 import Foundation
 import Glibc
@@ -54,13 +55,30 @@ case .run(let options):
     do {
         if options.factoryReset { try store.factoryReset() }
         let state = try store.loadOrCreate(options.settings)
-        device = try VirtualDevice(store: store, state: state, port: options.port, interfaces: options.interfaces) {
+        device = try VirtualDevice(
+            store: store, state: state, port: options.port, interfaces: options.interfaces, radio: options.radio,
+            freshFromItsBox: options.bleProxy != nil
+        ) {
             emit($0)
         }
         emit(try DeviceSetup(device, state: state, store: store, interfaces: options.interfaces).jsonLine)
         try await device.start()
     } catch {
         fail("\(error)")
+    }
+    var bluetooth: Task<Void, Never>?
+    if let endpoint = options.bleProxy {
+        var token: String?
+        if let path = options.tokenFile {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read \(path)") }
+            token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let hubToken = token
+        bluetooth = Task {
+            await BLEProxyDial.keepConnected(
+                endpoint, token: hubToken, peripheral: { send in await device.bluetoothPeripheral(send: send) },
+                log: { emit($0) })
+        }
     }
     // Commands on standard input, one a line, until it closes. A device in the background of an interactive shell
     // must not be stopped by reading the terminal: with SIGTTIN ignored the read fails and the commands end.
@@ -81,6 +99,7 @@ case .run(let options):
     }
     await stop.wait()
     console.cancel()
+    bluetooth?.cancel()
     await device.shutdown()
     emit("[device] stopped")
 

@@ -36,6 +36,11 @@ public actor LocalNode {
     /// and re-armed after every step.
     private var timer = DeadlineTimer()
     private var isRunning = false
+    /// Whether the node is on an IP network: a device fresh from its box is reachable over Bluetooth LE only, and
+    /// neither advertises nor answers on IP until it joins the network it is given.
+    private var isOnIP = true
+    /// Set once the node was taken off IP: losing its network then takes it off again.
+    private var reachesIPOnlyThroughItsNetwork = false
     /// Whether `start` has run (the transport's incoming exchanges have one reader).
     private var isStarted = false
     /// Writes what survives a restart; set by `start`.
@@ -99,6 +104,18 @@ public actor LocalNode {
         isRunning = true
         armTimer()
     }
+
+    /// Puts the node on IP, or takes it off: off, it drops what reaches its UDP sockets and advertises nothing; its
+    /// Network Commissioning cluster puts it on once it joins a network (`NodeEffect.joinedNetwork`).
+    public func setOnIP(_ onIP: Bool) async {
+        isOnIP = onIP
+        if !onIP { reachesIPOnlyThroughItsNetwork = true }
+        await transport.setOnIP(onIP)
+        await refreshAdvertisements()
+    }
+
+    /// Whether the node is on IP now.
+    public var onIP: Bool { isOnIP }
 
     /// Advertises the node by mDNS on `interfaces` from now on (its commissioning window, its fabrics), once; with
     /// none it says that it does not.
@@ -509,6 +526,17 @@ public actor LocalNode {
             case .groupsChanged: needsGroups = true
             case .closePASESessions:
                 for (handle, session) in sessions where session.isPASE { await removeSession(handle) }
+            case .joinedNetwork where !isOnIP:
+                log("[network] on IP now")
+                isOnIP = true
+                await transport.setOnIP(true)
+                needsAdvertising = true
+            case .leftNetwork where isOnIP && reachesIPOnlyThroughItsNetwork:
+                log("[network] off IP again: reachable over Bluetooth LE only")
+                isOnIP = false
+                await transport.setOnIP(false)
+                needsAdvertising = true
+            case .joinedNetwork, .leftNetwork: break
             }
         }
         if needsSave { await persistOrLog() }
@@ -558,7 +586,7 @@ public actor LocalNode {
         guard let responder else { return }
         let node = server.provider.node
         var wanted: Set<MatterAdvertisement> = []
-        if let window = node.commissioningWindow {
+        if isOnIP, let window = node.commissioningWindow {
             wanted.insert(
                 .commissionable(
                     CommissionableAdvertisement(
@@ -567,7 +595,7 @@ public actor LocalNode {
                         productID: node.identity.productID, deviceType: advertisedDeviceType,
                         deviceName: node.identity.productName)))
         }
-        for fabric in node.fabrics {
+        for fabric in node.fabrics where isOnIP {
             guard let compressed = try? fabric.compressedFabricID() else { continue }
             let peer = OperationalPeerID(
                 compressedFabricID: compressed.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: fabric.nodeID)

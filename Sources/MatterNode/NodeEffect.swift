@@ -19,6 +19,10 @@ public enum NodeEffect: Hashable, Sendable {
     case bindSession(SessionHandle, fabricIndex: UInt8)
     /// A fabric's groups or group keys changed: join the multicast groups the node's endpoints are in now.
     case groupsChanged
+    /// The device joined the IP network it was given (ConnectNetwork): a device fresh from its box comes up on IP.
+    case joinedNetwork
+    /// The network it joined was taken back (the fail-safe expired): a device that was on no other goes off IP.
+    case leftNetwork
     /// One line for the console ("[light] ON").
     case log(String)
 }

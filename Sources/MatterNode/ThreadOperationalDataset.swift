@@ -43,4 +43,19 @@ public enum ThreadOperationalDataset {
         }
         return extendedPANID
     }
+
+    /// A Thread dataset's bytes from its hex text (as `ot-ctl dataset active -x` prints it; white space ignored); nil
+    /// when it is not two hex digits a byte.
+    public static func bytes(hex text: String) -> [UInt8]? {
+        let digits = Array(text.utf8.filter { !Character(UnicodeScalar($0)).isWhitespace })
+        guard !digits.isEmpty, digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        return bytes
+    }
 }

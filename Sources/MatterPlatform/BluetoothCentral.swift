@@ -8,6 +8,9 @@ public protocol BluetoothCentral: Sendable {
     /// Names the backend in the transcript and in errors: "the BLE proxy", "adapter hci0".
     var name: String { get }
 
+    /// Whether it has a radio now (an adapter powered, a proxy connected).
+    var isAvailable: Bool { get async }
+
     /// Scans for a commissionable Matter device whose advertisement `matches`, and returns the first found; throws
     /// `BluetoothError.notFound` when none is within `timeout`, `.unavailable` when the backend has no radio.
     func find(

@@ -22,6 +22,9 @@ public actor MatterTransport {
     private let incoming: AsyncStream<(ExchangeHandle, ExchangeMessage)>.Continuation
     /// Exchanges peers open with us (we are the responder).
     public nonisolated let incomingExchanges: AsyncStream<(ExchangeHandle, ExchangeMessage)>
+    /// Whether UDP datagrams are taken: a device fresh from its box is on no IP network until it joins one, so until
+    /// then what reaches its sockets is dropped, as it would never arrive.
+    private var isOnIP = true
     /// Datagrams that were not Matter messages for us (malformed, unknown session): counted, not fatal.
     public private(set) var droppedDatagrams = 0
     /// Takes the group messages that arrive (§4.16), still sealed; without one they are dropped and counted.
@@ -323,10 +326,19 @@ public actor MatterTransport {
         }
     }
 
+    /// Takes UDP datagrams from now on, or drops them (the process's node is on no IP network).
+    public func setOnIP(_ onIP: Bool) {
+        isOnIP = onIP
+    }
+
     /// Feeds every datagram waiting on `socket` to the exchange manager.
     private func drain(_ socket: any DatagramSocket) {
         guard !isShutDown else { return }
         while let (bytes, sender) = (try? socket.receive(timeout: .zero)) ?? nil {
+            guard isOnIP else {
+                droppedDatagrams += 1
+                continue
+            }
             do {
                 execute(try manager.receive(bytes, from: .udp(sender), now: now()))
             } catch {

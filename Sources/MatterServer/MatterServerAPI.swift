@@ -1,3 +1,4 @@
+import BLEProxy
 import Foundation
 import HTTPWebSocket
 import HomeEngine
@@ -53,9 +54,14 @@ public final class MatterServerAPI: Sendable {
                     + "Matter-server API drives every device of the home")
         }
         let authority = engine.hub.authority
+        // Home Assistant's Bluetooth proxies (and virtual devices fresh from their box) connect to /ble: the hub
+        // commissions over Bluetooth LE through them.
+        let bleProxy = BLEProxyCentral(clock: SystemClock())
+        engine.useBluetoothProxy(bleProxy)
         let clients = MatterServerClients(
-            info: MatterServerInfo(fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber)
-        )
+            info: MatterServerInfo(
+                fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber),
+            bleProxy: bleProxy)
         // What the hub holds of network credentials, as server_info says it (set_wifi_credentials keeps it current).
         Task { [store = engine.hub.store, info = clients.info] in
             if let (wifi, thread) = try? await store.networkCredentials() {
@@ -121,7 +127,8 @@ final class MatterServerInfo: Sendable {
             {"fabric_id": \(fabricID), "compressed_fabric_id": \(compressedFabricID), \
             "schema_version": \(MatterServerAPI.schemaVersion), \
             "min_supported_schema_version": \(MatterServerAPI.minimumSchemaVersion), "sdk_version": "swift-home", \
-            "wifi_credentials_set": \(set.wifi), "thread_credentials_set": \(set.thread), "bluetooth_enabled": false}
+            "wifi_credentials_set": \(set.wifi), "thread_credentials_set": \(set.thread), "bluetooth_enabled": true, \
+            "ble_proxy_enabled": true}
             """
     }
 }
@@ -134,9 +141,12 @@ final class MatterServerClients: Sendable {
     let clients = Mutex<[ObjectIdentifier: MatterServerClient]>([:])
     let testNodes = MatterServerTestNodes()
     let info: MatterServerInfo
+    /// The BLE proxy clients connected to `/ble`, as one Bluetooth central.
+    let bleProxy: BLEProxyCentral
 
-    init(info: MatterServerInfo) {
+    init(info: MatterServerInfo, bleProxy: BLEProxyCentral) {
         self.info = info
+        self.bleProxy = bleProxy
     }
 
     func interviewed(_ nodeID: UInt64) {
@@ -153,7 +163,16 @@ final class MatterServerClient: Sendable {
     private enum Phase {
         case head([UInt8])
         case webSocket(WebSocketConnection)
+        /// A BLE proxy client on `/ble`: its frames go, in order, to the hub's BLE proxy central through `inbox`.
+        case bleProxy(WebSocketConnection, inbox: AsyncStream<BLEProxyInbox>.Continuation)
         case done
+    }
+
+    /// What a BLE proxy client's connection hands the central, in the order it came.
+    enum BLEProxyInbox {
+        case frame(BLEProxyFrame)
+        /// Bytes came (a pong among them): the client is alive.
+        case heard
     }
 
     /// What the client has been sent of the home, once it listens: the nodes it knows (no event may name another,
@@ -210,6 +229,10 @@ final class MatterServerClient: Sendable {
 
     /// The connection is gone: its events stop, and so does every command still at work for it.
     func closed() {
+        phase.withLock { phase in
+            if case .bleProxy(_, let inbox) = phase { inbox.finish() }
+            phase = .done
+        }
         listening.withLock { $0?.task.cancel() }
         let commands = inFlight.withLock { inFlight -> [Task<Void, Never>] in
             defer { inFlight = InFlight(isClosed: true) }
@@ -288,6 +311,12 @@ final class MatterServerClient: Sendable {
             let result = carryOut(actions, &webSocket)
             phase = webSocket.isClosed ? .done : .webSocket(webSocket)
             return result
+        case .bleProxy(var webSocket, let inbox):
+            inbox.yield(.heard)
+            let (writes, close) = carryOutProxy(webSocket.receive(bytes), inbox)
+            phase = webSocket.isClosed ? .done : .bleProxy(webSocket, inbox: inbox)
+            if webSocket.isClosed { inbox.finish() }
+            return (writes, close, [])
         }
     }
 
@@ -295,12 +324,14 @@ final class MatterServerClient: Sendable {
     private enum Route: Sendable {
         case info
         case webSocket
+        case bleProxy
     }
 
     private static let router: HTTPRouter<Route> = {
         var router = HTTPRouter<Route>(notFoundHint: "the API is at /ws")
         router.add("GET", "/info", .info)
         router.add("GET", "/ws", .webSocket)
+        router.add("GET", "/ble", .bleProxy)
         return router
     }()
 
@@ -342,7 +373,85 @@ final class MatterServerClient: Sendable {
                 phase = .done
                 return ([error.handshakeResponse.bytes], true, [])
             }
+        case .bleProxy:
+            do throws(HTTPError) {
+                let upgrade = try WebSocketHandshake.accept(request)
+                var webSocket = WebSocketConnection()
+                let (events, inbox) = AsyncStream<BLEProxyInbox>.makeStream()
+                serveBLEProxy(events)
+                let (writes, close) = carryOutProxy(webSocket.receive(rest), inbox)
+                phase = webSocket.isClosed ? .done : .bleProxy(webSocket, inbox: inbox)
+                return ([upgrade.bytes] + writes, close, [])
+            } catch {
+                phase = .done
+                return ([error.handshakeResponse.bytes], true, [])
+            }
         }
+    }
+
+    /// The client joins the hub's BLE proxy central, which hears its frames in order until it is gone.
+    private func serveBLEProxy(_ events: AsyncStream<BLEProxyInbox>) {
+        let central = peers.bleProxy
+        let channel = BLEProxyCentral.ClientChannel(
+            send: { [weak self] frame in self?.sendProxy(frame) },
+            ping: { [weak self] in self?.pingProxy() },
+            close: { [weak self] reason in self?.closeProxy(reason) })
+        Task {
+            let id = await central.connected(channel)
+            for await event in events {
+                switch event {
+                case .frame(let frame): await central.received(frame, from: id)
+                case .heard: await central.heard(id)
+                }
+            }
+            await central.closed(id)
+        }
+    }
+
+    private func carryOutProxy(
+        _ actions: [WebSocketConnection.Action], _ inbox: AsyncStream<BLEProxyInbox>.Continuation
+    ) -> ([[UInt8]], Bool) {
+        var writes: [[UInt8]] = []
+        var close = false
+        for action in actions {
+            switch action {
+            case .write(let bytes): writes.append(bytes)
+            case .closeConnection: close = true
+            case .deliver(.text(let text)): inbox.yield(.frame(.text(text)))
+            case .deliver(.binary(let bytes)): inbox.yield(.frame(.binary(bytes)))
+            }
+        }
+        return (writes, close)
+    }
+
+    /// Does `body` to a BLE proxy client's WebSocket and writes what it says to.
+    private func withProxySocket(_ body: (inout WebSocketConnection) -> [WebSocketConnection.Action]) {
+        let writes = phase.withLock { phase -> [[UInt8]] in
+            guard case .bleProxy(var webSocket, let inbox) = phase else { return [] }
+            let actions = body(&webSocket)
+            phase = .bleProxy(webSocket, inbox: inbox)
+            return Self.writes(of: actions)
+        }
+        for bytes in writes { connection.send(bytes) }
+    }
+
+    private func sendProxy(_ frame: BLEProxyFrame) {
+        withProxySocket { webSocket in
+            switch frame {
+            case .text(let text): webSocket.send(text: text)
+            case .binary(let bytes): webSocket.send(binary: bytes)
+            }
+        }
+    }
+
+    private func pingProxy() {
+        withProxySocket { $0.ping() }
+    }
+
+    /// The central ends the client (no hello, another version, silence): a Close, then the connection.
+    private func closeProxy(_ reason: String) {
+        withProxySocket { $0.close(.policyViolation, reason: reason) }
+        connection.closeAfterWrites()
     }
 
     private static let unauthorized: HTTPResponse = {

@@ -1,5 +1,6 @@
 import HomeHub
 import HubWire
+import MatterNode
 
 // The arguments of the Matter-server API's commands (`../shared/protocols/matter-server-ws.md`), one type per shape,
 // named as the schema names them. An argument missing or not of its type is error 8 naming it, before the command
@@ -203,5 +204,5 @@ struct ThreadDatasetArguments: Decodable, Sendable {
     let dataset: String
 
     /// The dataset's bytes; nil when it is not hex.
-    var bytes: [UInt8]? { NetworkCredentials.datasetBytes(hex: dataset) }
+    var bytes: [UInt8]? { ThreadOperationalDataset.bytes(hex: dataset) }
 }

@@ -25,23 +25,34 @@ extension MatterServerClient {
         }
     }
 
-    /// A device added by its QR or manual code, over IP (discovery on the hub's interfaces): the new node once its
-    /// devices are in the home and the hub follows it. A code that says the device is reachable by Bluetooth only is
-    /// refused (this hub has no Bluetooth) unless `network_only` says to look on the network anyway.
+    /// A device added by its QR or manual code: the new node once its devices are in the home and the hub follows it.
+    /// A code that says the device is found over Bluetooth LE goes over the BLE proxy when a proxy client is
+    /// connected to `/ble` (the device is given the hub's Wi-Fi or Thread network, then found on IP); otherwise, or
+    /// with `network_only`, over IP (discovery on the hub's interfaces). A Bluetooth-only code with no proxy
+    /// connected is refused, saying so.
     func commissionWithCode(_ id: String, _ args: CommissionWithCodeArguments) {
         let code = args.code
         let networkOnly = args.networkOnly ?? false
         guard let payload = try? SetupPayload(parsing: code) else {
             return send(Self.error(id, .invalidArguments, "\(code.prefix(40)) is no QR or manual pairing code"))
         }
-        if !networkOnly, let capabilities = payload.discoveryCapabilities, !capabilities.contains(.onNetwork) {
-            return send(
-                Self.error(
-                    id, .nodeCommissionFailed,
-                    "the code says the device is reached by Bluetooth (or SoftAP) only: this hub commissions over IP only; "
-                        + "put the device on the network first, or send network_only to look for it there"))
+        let capabilities = payload.discoveryCapabilities ?? []
+        work { [self] in
+            let proxyConnected = await engine.bluetoothProxyConnected
+            if !networkOnly, capabilities.contains(.ble), proxyConnected {
+                return await commissionAnswering(id, code: code, address: nil, bluetooth: .proxy)
+            }
+            if !networkOnly, !capabilities.isEmpty, !capabilities.contains(.onNetwork) {
+                return send(
+                    Self.error(
+                        id, .nodeCommissionFailed,
+                        "the code says the device is found over Bluetooth LE (or SoftAP) only, and no Bluetooth is "
+                            + "here: no BLE proxy is connected to this server's /ble (a local adapter is not built yet); "
+                            + "connect Home Assistant's BLE proxy, or put the device on the network and send network_only"
+                    ))
+            }
+            await commissionAnswering(id, code: code, address: nil, bluetooth: nil)
         }
-        commission(id, code: code, address: nil)
     }
 
     /// A device in commissioning mode on the network, by its passcode: at `ip_addr` (port 5540, Matter's default),
@@ -86,24 +97,30 @@ extension MatterServerClient {
     /// Commissions the device of `code` (at `address`, or found by discovery on the hub's interfaces) and answers its
     /// node once the hub follows it.
     func commission(_ id: String, code: String, address: SocketAddress?) {
-        work { [self] in
-            do throws(HomeError) {
-                send(Self.reply(id, try await commissioned(code: code, address: address).rendered))
-            } catch {
-                send(Self.error(id, .nodeCommissionFailed, error.message))
-            }
+        work { [self] in await commissionAnswering(id, code: code, address: address, bluetooth: nil) }
+    }
+
+    private func commissionAnswering(
+        _ id: String, code: String, address: SocketAddress?, bluetooth: BluetoothChoice?
+    ) async {
+        do throws(HomeError) {
+            send(Self.reply(id, try await commissioned(code: code, address: address, bluetooth: bluetooth).rendered))
+        } catch {
+            send(Self.error(id, .nodeCommissionFailed, error.message))
         }
     }
 
     /// The node the device becomes, once commissioned and followed: as python-matter-server answers, after the
     /// first subscription, so the node comes whole.
-    func commissioned(code: String, address: SocketAddress?) async throws(HomeError) -> JSONValue {
+    func commissioned(
+        code: String, address: SocketAddress?, bluetooth: BluetoothChoice? = nil
+    ) async throws(HomeError) -> JSONValue {
         let local = engine
         let device = try await engine.perform(
             CommissionDevice(
-                payload: code, address: address ?? local.commissioning.address,
+                payload: code, address: bluetooth == nil ? address ?? local.commissioning.address : nil,
                 interfaces: local.commissioning.interfaces, paaTrustStore: local.commissioning.paaTrustStore,
-                acceptUntrustedDevice: false, name: nil, room: nil), caller: caller)
+                acceptUntrustedDevice: false, name: nil, room: nil, bluetooth: bluetooth), caller: caller)
         _ = try? await engine.perform(FollowNode(nodeID: device.nodeID), caller: caller)
         guard let node = MatterServerNodes.node(device.nodeID, engine.model.snapshot) else {
             throw HomeError(.unavailable, "the node left the home meanwhile")

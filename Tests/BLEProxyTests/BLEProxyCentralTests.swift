@@ -76,7 +76,7 @@ import Testing
                 await central.closed(id)
             }
             await peripheral.start()
-            #expect(await eventually(within: .seconds(5)) { await peripheral.isGreeted })
+            #expect(await eventually(within: .seconds(30)) { await peripheral.isGreeted })
             return proxy
         }
     }
@@ -98,7 +98,7 @@ import Testing
 
         // The commissioner letting go of the link disconnects the peripheral through the proxy.
         await btp.close()
-        #expect(await eventually(within: .seconds(5)) { await proxy.peripheral?.isConnected == false })
+        #expect(await eventually(within: .seconds(30)) { await proxy.peripheral?.isConnected == false })
         #expect(proxy.commands.last == "disconnect")
     }
 
@@ -107,10 +107,10 @@ import Testing
         harness.advertising.withLock { $0 = false }
         let proxy = await harness.peripheral("02:00:00:00:0F:00", transport: harness.network.transport())
         let finding = Task { try await harness.central.find(matching: { _ in true }, timeout: .seconds(30)) }
-        #expect(await eventually(within: .seconds(5)) { proxy.commands == ["startScan"] })
+        #expect(await eventually(within: .seconds(30)) { proxy.commands == ["startScan"] })
         harness.clock.advance(by: .seconds(30))
         await #expect(throws: BluetoothError.self) { try await finding.value }
-        #expect(await eventually(within: .seconds(5)) { proxy.commands == ["startScan", "stopScan"] })
+        #expect(await eventually(within: .seconds(30)) { proxy.commands == ["startScan", "stopScan"] })
     }
 
     @Test func withNoProxyConnectedFindingSaysSo() async {
@@ -132,12 +132,12 @@ import Testing
         // Its host vanishes: nothing from it reaches the hub any more.
         harness.silenced.withLock { $0 = true }
         harness.clock.advance(by: BLEProxyTiming.ping)
-        #expect(await eventually(within: .seconds(5)) { proxy.pings.withLock { $0 } == 1 })
+        #expect(await eventually(within: .seconds(30)) { proxy.pings.withLock { $0 } == 1 })
         #expect(proxy.closedBecause.withLock { $0 } == nil, "it was heard from before the first ping")
         // Silent since that ping: the next beat drops it, and the BTP link through it is over.
         harness.clock.advance(by: BLEProxyTiming.ping)
-        #expect(await eventually(within: .seconds(5)) { proxy.closedBecause.withLock { $0 } != nil })
-        #expect(await eventually(within: .seconds(5)) { await harness.central.readyClients == 0 })
+        #expect(await eventually(within: .seconds(30)) { proxy.closedBecause.withLock { $0 } != nil })
+        #expect(await eventually(within: .seconds(30)) { await harness.central.readyClients == 0 })
         await #expect(throws: (any Error).self) { try await btp.connected() }
     }
 
@@ -150,7 +150,7 @@ import Testing
         clock.advance(by: .seconds(9))
         #expect(closed.withLock { $0 } == nil)
         clock.advance(by: .seconds(1))
-        #expect(await eventually(within: .seconds(5)) { closed.withLock { $0 } != nil })
+        #expect(await eventually(within: .seconds(30)) { closed.withLock { $0 } != nil })
     }
 
     @Test func anotherVersionIsAnsweredWithTheErrorAndClosed() async throws {
@@ -179,7 +179,7 @@ import Testing
         let found = try await harness.central.find(matching: { _ in true }, timeout: .seconds(30))
         // Both scanned (the scan goes to every client); the first to report owns the address.
         #expect(first.commands.first == "startScan" && second.commands.first == "startScan")
-        #expect(await eventually(within: .seconds(5)) { second.commands.contains("stopScan") })
+        #expect(await eventually(within: .seconds(30)) { second.commands.contains("stopScan") })
         _ = try await harness.central.connect(found, transport: harness.network.transport())
         let owner = first.commands.contains("connect") ? first : second
         let other = owner === first ? second : first

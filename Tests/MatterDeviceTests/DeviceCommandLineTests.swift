@@ -1,4 +1,7 @@
+import BLEProxy
 import MatterDevice
+import MatterDiscovery
+import MatterPlatform
 import Testing
 
 struct DeviceCommandLineTests {
@@ -68,6 +71,64 @@ struct DeviceCommandLineTests {
                 == "--base-port 65530 leaves no room for 10 ports (1 to 65535, one per device)")
         #expect(usageError(["--count", "2", "--mix", "--type", "fan"]) == "--mix and --type exclude each other")
         #expect(usageError(["--mix"]) == "--mix is for a farm: give --count too")
+    }
+
+    @Test func aDeviceFreshFromItsBoxIsNearTheNetworksGivenAndReachesTheHubsBLEEndpoint() throws {
+        let command = try DeviceCommandLine(arguments: [
+            "--wifi", "home:secret99", "--wifi", "cafe:", "--ble-proxy", "ws://[::1]:5581/ble?x=1",
+            "--token-file", "/tmp/token",
+        ])
+        guard case .run(let run) = command else {
+            Issue.record("expected run, got \(command)")
+            return
+        }
+        #expect(
+            run.radio
+                == .wifi([
+                    .init(ssid: "home", passphrase: "secret99"), .init(ssid: "cafe", passphrase: ""),
+                ]))
+        #expect(run.bleProxy?.address == .ipv6(IPv6Address(0, 1), port: 5581))
+        #expect(run.bleProxy?.target == "/ble?x=1" && run.bleProxy?.host == "[::1]:5581")
+        #expect(run.tokenFile == "/tmp/token")
+        // A Thread radio knows its network by the dataset's Extended PAN ID.
+        guard
+            case .run(let thread) = try DeviceCommandLine(arguments: [
+                "--thread", "0003000011 0208 DEAD00BEEF00CAFE", "--ble-proxy", "ws://localhost/ble",
+            ])
+        else {
+            Issue.record("expected run")
+            return
+        }
+        #expect(thread.radio == .thread(extendedPANIDs: [[0xDE, 0xAD, 0x00, 0xBE, 0xEF, 0x00, 0xCA, 0xFE]]))
+        #expect(thread.bleProxy?.address == .ipv4(IPv4Address(127 << 24 | 1), port: 5580))
+    }
+
+    @Test func aDeviceFreshFromItsBoxRefusesWhatCannotWork() {
+        #expect(
+            usageError(["--ble-proxy", "ws://127.0.0.1:5580/ble"])
+                == "--ble-proxy: a device fresh from its box must be near a network to be given: --wifi SSID:PASSPHRASE or --thread DATASET-HEX"
+        )
+        #expect(usageError(["--wifi", "home"]) == "--wifi needs SSID:PASSPHRASE, got 'home'")
+        #expect(
+            usageError(["--wifi", "home:short"])
+                == "--wifi: a passphrase is 8 to 63 characters (or none, for an open network)")
+        #expect(
+            usageError(["--wifi", "home:secret99", "--thread", "02080102030405060708"])
+                == "--wifi and --thread exclude each other: a radio is one or the other")
+        #expect(usageError(["--thread", "0300"]) == "--thread: the Thread operational dataset has no Extended PAN ID")
+        #expect(usageError(["--thread", "zz"]) == "--thread needs an operational dataset in hex, two digits a byte")
+        #expect(
+            usageError(["--ble-proxy", "http://hub/ble"])?.hasPrefix("--ble-proxy: http://hub/ble is not a ws:// URL")
+                == true)
+        #expect(
+            usageError(["--ble-proxy", "ws://hub.local/ble", "--wifi", "a:secret99"])
+                == "--ble-proxy: ws://hub.local/ble: the host must be a numeric address or localhost")
+        #expect(
+            usageError(["--token-file", "/tmp/t"])
+                == "--token-file is the hub's token for --ble-proxy: give --ble-proxy too")
+        #expect(
+            usageError(["--count", "2", "--wifi", "a:secret99"])
+                == "--count takes no --wifi: each device of a farm has its own")
     }
 
     @Test func exportNamesItsDirectory() throws {

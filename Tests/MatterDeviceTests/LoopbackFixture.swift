@@ -45,7 +45,8 @@ struct LoopbackFixture {
     static func start(
         in directory: String, port: UInt16 = 0, kind: DeviceKind = .light,
         simulation: Simulation = Simulation(), network: ClockedNetwork? = nil, name: String = "device",
-        passcode: UInt32 = passcode, discriminator: UInt16 = discriminator, radio: SimulatedRadio? = nil
+        passcode: UInt32 = passcode, discriminator: UInt16 = discriminator, radio: SimulatedRadio? = nil,
+        freshFromItsBox: Bool = false
     ) async throws -> LoopbackFixture {
         let store = DeviceStore(directory: directory + "/" + name)
         let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: discriminator))
@@ -54,8 +55,7 @@ struct LoopbackFixture {
         if let network {
             device = try VirtualDevice(
                 store: store, state: state, sockets: network.sockets(), multicast: network, simulation: simulation,
-                radio: radio,
-                clock: network.clock, log: lines.append)
+                radio: radio, freshFromItsBox: freshFromItsBox, clock: network.clock, log: lines.append)
         } else {
             device = try VirtualDevice(
                 store: store, state: state, port: port, simulation: simulation, radio: radio, log: lines.append)

@@ -127,12 +127,15 @@ import Testing
     /// once it joined (not before), CASE there; the BLE connection let go at the end.
     @Test func aDeviceFreshFromItsBoxIsCommissionedOverTheBLEProxyAndFoundOnIPOnceItJoined() async throws {
         try await withTemporaryDirectory { directory in
-            let (network, fixture, hub) = try await Self.start(in: directory, radio: .wifi([Self.home]))
+            let (network, fixture, hub) = try await Self.start(
+                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
             let central = BLEProxyCentral(clock: network.clock)
             let device = fixture.device
             let proxy = await InMemoryBLEProxy(
                 central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
                 advertisement: { await device.bluetoothAdvertisement })
+            #expect(await device.node.onIP == false, "fresh from its box, it is on no IP network")
+            #expect(device.setupPayload.discoveryCapabilities == .ble)
             let thread = NetworkCredentials.thread(operationalDataset: Self.dataset)
             let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
             let steps = Mutex<[CommissioningStep]>([])
@@ -160,6 +163,7 @@ import Testing
                 ])
             #expect(!lookedUpBeforeJoining.withLock { $0 })
             #expect(await device.networks.map(\.connected) == [true])
+            #expect(await device.node.onIP)
             #expect(fixture.lines.all.contains { $0.hasPrefix("[network] joined Wi-Fi \"home\"") })
             // PASE and the commissioning clusters went over BTP in binary frames, and the hub let the device go.
             #expect(
@@ -178,7 +182,8 @@ import Testing
     /// fail-safe expires it advertises again.
     @Test func aWrongPassphraseOverBLEFailsNamingTheStatusAndTheDeviceAdvertisesAgain() async throws {
         try await withTemporaryDirectory { directory in
-            let (network, fixture, hub) = try await Self.start(in: directory, radio: .wifi([Self.home]))
+            let (network, fixture, hub) = try await Self.start(
+                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
             let central = BLEProxyCentral(clock: network.clock)
             let device = fixture.device
             let proxy = await InMemoryBLEProxy(
@@ -196,6 +201,7 @@ import Testing
             #expect(await eventually(within: .seconds(5)) { await proxy.peripheral.isConnected == false })
             try await CrashPointTests.letTheFailSafeExpire(network, fixture)
             #expect(await device.networks.isEmpty)
+            #expect(await device.node.onIP == false, "it never joined: still off IP")
             #expect(await device.bluetoothAdvertisement != nil)
             // Found over BLE again by the next attempt.
             let again = await drive(network.clock, step: .milliseconds(5)) {
@@ -224,10 +230,11 @@ import Testing
     }
 
     private static func start(
-        in directory: String, radio: SimulatedRadio?
+        in directory: String, radio: SimulatedRadio?, freshFromItsBox: Bool = false
     ) async throws -> (ClockedNetwork, LoopbackFixture, Hub) {
         let network = ClockedNetwork(clock: ManualClock(), seed: 17)
-        let fixture = try await LoopbackFixture.start(in: directory, network: network, radio: radio)
+        let fixture = try await LoopbackFixture.start(
+            in: directory, network: network, radio: radio, freshFromItsBox: freshFromItsBox)
         return (network, fixture, try await Hub(statePath: fixture.hubPath))
     }
 

@@ -14,11 +14,14 @@ public struct CommissionDevice: HubOperation {
     public let acceptUntrustedDevice: Bool
     public var deviceName: String?
     public var room: String?
+    /// Over Bluetooth LE through this (`--ble proxy`); nil: over IP, or over the proxy when only BLE finds the device.
+    public var bluetooth: BluetoothChoice?
 
     public init(
         payload: String, address: SocketAddress?, interfaces: [String], paaTrustStore: String?,
-        acceptUntrustedDevice: Bool, name: String?, room: String?
+        acceptUntrustedDevice: Bool, name: String?, room: String?, bluetooth: BluetoothChoice? = nil
     ) {
+        self.bluetooth = bluetooth
         self.payload = payload
         self.address = address
         self.interfaces = interfaces
