@@ -45,6 +45,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libc's epoll (sys/epoll.h), which the Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Time for every layer: the one instant type, and the clock drivers take (the system's, or a manual one).
         .target(name: "MatterTime"),
@@ -66,6 +67,8 @@ let package = Package(
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
         .target(name: "HTTPWebSocket", dependencies: ["MatterCrypto"]),
+        // A local Bluetooth adapter through BlueZ, over D-Bus (sd-bus): the runtime's D-Bus, and the central on it.
+        .target(name: "BlueZ", dependencies: ["CSystemd", "MatterBTP", "MatterPlatform"]),
         // The BLE proxy protocol's two ends: the hub's central made of proxy clients, and a virtual peripheral's client.
         .target(name: "BLEProxy", dependencies: ["MatterBTP", "MatterPlatform", "MatterTime", "HTTPWebSocket", "MatterCrypto", "MatterDiscovery"]),
         // Development-time tool: Matter IDL and device-type XML in, Swift out (see scripts/generate-datamodel.sh).
@@ -85,7 +88,7 @@ let package = Package(
         // they carry. Values only: the fuzz entries decode them without a hub.
         .target(name: "HubWire", dependencies: ["HomeRecords", "MatterPlatform", "MatterTLV"]),
         .target(name: "HomeEngine", dependencies: [
-            "HubWire", "HomeRecords", "HomeHub", "MatterCertificates", "MatterCrypto", "MatterDataModel", "MatterInteraction", "MatterOnboarding",
+            "BlueZ", "HubWire", "HomeRecords", "HomeHub", "MatterCertificates", "MatterCrypto", "MatterDataModel", "MatterInteraction", "MatterOnboarding",
             "MatterPlatform", "MatterTLV",
         ]),
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
@@ -138,6 +141,9 @@ let package = Package(
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "MatterBTPTests", dependencies: ["MatterBTP", "MatterTime"]),
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket", "MatterCrypto"]),
+        .testTarget(
+            name: "BlueZTests", dependencies: ["BlueZ", "HomeHub", "MatterBTP", "MatterMessaging", "MatterPlatform", "MatterTestSupport"],
+            exclude: ["bluez-standin.py"]),
         .testTarget(name: "BLEProxyTests", dependencies: ["BLEProxy", "MatterBTP", "MatterPlatform", "MatterTime", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeRecords", "HomeHub", "MatterBTP", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),

@@ -160,7 +160,7 @@ public actor BLEProxyCentral: BluetoothCentral {
         for (key, link) in links where key.client == id {
             links[key] = nil
             link.writes.finish()
-            await link.btp.close()
+            await link.btp.lost("the BLE proxy carrying it disconnected")
         }
         if clients.isEmpty { heartbeat.cancel() }
     }
@@ -284,7 +284,7 @@ public actor BLEProxyCentral: BluetoothCentral {
                 let link = links.removeValue(forKey: LinkKey(client: id, handle: handle))
             else { return }
             link.writes.finish()
-            await link.btp.close()
+            await link.btp.lost("the peripheral disconnected\(data.reason.map { " (\($0))" } ?? "")")
         case "scan_stopped":
             clients[id]?.scanning = false
         case "characteristic_notification":

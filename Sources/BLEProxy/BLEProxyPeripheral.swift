@@ -81,7 +81,7 @@ public actor BLEProxyPeripheral {
         scanning = false
         if let link {
             self.link = nil
-            await link.btp.close()
+            await link.btp.lost("the hub's /ble connection closed")
         }
     }
 

@@ -25,7 +25,12 @@ enum ServeCommand {
             .init(
                 name: "listen", valueName: "ADDRESS",
                 help:
-                    "Serve the Matter-server WebSocket API (Home Assistant's; python-matter-server's schema 11, in part) at ws://ADDRESS/ws (e.g. 127.0.0.1:5580 or [::1]:5580); repeat it for several. Beyond loopback it needs --token-file."
+                    "Serve the Matter-server WebSocket API (Home Assistant's; python-matter-server's schema 11, in part) at ws://ADDRESS/ws (e.g. 127.0.0.1:5580 or [::1]:5580), and the BLE proxy endpoint at ws://ADDRESS/ble; repeat it for several. Beyond loopback it needs --token-file."
+            ),
+            .init(
+                name: "bluetooth-adapter", valueName: "NAME",
+                help:
+                    "The local Bluetooth adapter (hci0), through BlueZ, that devices fresh from their box are commissioned over when no BLE proxy is connected."
             ),
             .init(
                 name: "token-file", valueName: "FILE",
@@ -66,6 +71,10 @@ enum ServeCommand {
                     "--listen \(open): beyond loopback the Matter-server API needs a token its clients present: "
                         + "give --token-file FILE")
             }
+            let adapter = arguments.values["bluetooth-adapter"]
+            if let adapter, adapter.isEmpty || adapter.contains("/") {
+                throw .invalidInput("--bluetooth-adapter '\(adapter)' is no adapter name (hci0)")
+            }
             var configuration = Home.Configuration(
                 stateDirectory: arguments.values["state"], networkInterfaces: interfaces)
             configuration.hubSocketGroup = group
@@ -80,6 +89,7 @@ enum ServeCommand {
             guard let engine = home.hub.engine else {
                 throw .failed("a hub already serves \(status.stateDirectory) (PID \(status.pid))")
             }
+            if let adapter { engine.useBluetoothAdapter(adapter) }
             let progress = arguments.progress
             let say = { @Sendable (line: String) in if level >= .info { progress(line) } }
             let stop = StopSignals()

@@ -1,3 +1,4 @@
+import BlueZ
 import HomeHub
 import HubWire
 import MatterOnboarding
@@ -23,29 +24,71 @@ public enum BluetoothChoice: Codable, Sendable, Hashable, CustomStringConvertibl
     }
 }
 
+/// The centrals a hub commissions over Bluetooth LE through.
+struct HubBluetooth {
+    var proxy: (any BluetoothCentral)?
+    /// The adapter used when a code needs Bluetooth LE and no proxy is connected.
+    var defaultAdapter: String?
+    /// The adapters opened so far, by name.
+    var adapters: [String: any BluetoothCentral] = [:]
+}
+
 extension HubEngine {
     /// The hub's BLE proxy from now on (`home serve --listen` offers `/ble`).
     public func useBluetoothProxy(_ central: any BluetoothCentral) {
-        bluetoothProxy.withLock { $0 = central }
+        bluetooth.withLock { $0.proxy = central }
+    }
+
+    /// The local adapter a code that needs Bluetooth LE goes through when no proxy is connected (`home serve
+    /// --bluetooth-adapter hci0`).
+    public func useBluetoothAdapter(_ name: String) {
+        bluetooth.withLock { $0.defaultAdapter = name }
     }
 
     /// Whether a BLE proxy endpoint is offered.
-    public var offersBluetoothProxy: Bool { bluetoothProxy.withLock { $0 } != nil }
+    public var offersBluetoothProxy: Bool { bluetooth.withLock { $0.proxy } != nil }
 
-    /// Whether a BLE proxy client is connected now.
-    public var bluetoothProxyConnected: Bool {
-        get async { await bluetoothProxy.withLock { $0 }?.isAvailable ?? false }
+    /// Whether the hub has a Bluetooth adapter to use by default.
+    public var hasBluetoothAdapter: Bool { bluetooth.withLock { $0.defaultAdapter } != nil }
+
+    /// Where a code that needs Bluetooth LE goes now, without being told: a connected proxy first, then the hub's
+    /// adapter when it is there; nil when neither is.
+    public var availableBluetooth: BluetoothChoice? {
+        get async {
+            let (proxy, adapter) = bluetooth.withLock { ($0.proxy, $0.defaultAdapter) }
+            if let proxy, await proxy.isAvailable { return .proxy }
+            if let adapter, let central = try? self.adapter(adapter), await central.isAvailable {
+                return .adapter(adapter)
+            }
+            return nil
+        }
     }
 
-    /// The central a commissioning asked for, or, asked for none, the one a payload that can only be found over
-    /// Bluetooth LE needs: nil to commission over IP.
+    /// The local adapter `name`, through BlueZ on the system bus (opened on first use, then kept).
+    private func adapter(_ name: String) throws(HomeError) -> any BluetoothCentral {
+        if let known = bluetooth.withLock({ $0.adapters[name] }) { return known }
+        let bus: DBusConnection
+        do {
+            bus = try DBusConnection.system()
+        } catch {
+            throw HomeError(.unavailable, "no system D-Bus to reach BlueZ for adapter \(name): \(error)")
+        }
+        let central = BlueZCentral(adapter: name, bus: bus)
+        return bluetooth.withLock { state in
+            if let raced = state.adapters[name] { return raced }
+            state.adapters[name] = central
+            return central
+        }
+    }
+
+    /// The central a commissioning asked for, or, asked for none and given no address, the one a payload that can
+    /// only be found over Bluetooth LE needs (a connected proxy, else the hub's adapter): nil to commission over IP.
     func bluetoothCentral(
-        _ choice: BluetoothChoice?, for payload: SetupPayload
-    ) throws(HomeError) -> (any BluetoothCentral)? {
-        let proxy = bluetoothProxy.withLock { $0 }
+        _ choice: BluetoothChoice?, for payload: SetupPayload, addressGiven: Bool
+    ) async throws(HomeError) -> (any BluetoothCentral)? {
         switch choice {
         case .proxy:
-            guard let proxy else {
+            guard let proxy = bluetooth.withLock({ $0.proxy }) else {
                 throw HomeError(
                     .failedPrecondition,
                     "this hub offers no BLE proxy endpoint: run it as `home serve --listen ADDRESS`, whose /ble Home Assistant's proxies (or matter-device --ble-proxy) connect to"
@@ -53,17 +96,23 @@ extension HubEngine {
             }
             return proxy
         case .adapter(let name):
-            throw HomeError(
-                .unimplemented,
-                "a local Bluetooth adapter (\(name)) through BlueZ is not built yet: use --ble proxy, through Home Assistant's Bluetooth proxies or matter-device --ble-proxy"
-            )
+            return try adapter(name)
         case nil:
             // A QR code that says the device is found over BLE and not on IP (a manual code says nothing) goes over
-            // the proxy when there is one.
-            guard let capabilities = payload.discoveryCapabilities, capabilities.contains(.ble),
-                !capabilities.contains(.onNetwork), let proxy
+            // Bluetooth; an address given says it is on IP after all.
+            guard !addressGiven, let capabilities = payload.discoveryCapabilities, capabilities.contains(.ble),
+                !capabilities.contains(.onNetwork)
             else { return nil }
-            return proxy
+            if let available = await availableBluetooth {
+                return try await bluetoothCentral(available, for: payload, addressGiven: false)
+            }
+            // Neither is there now: the proxy endpoint says no proxy is connected, the adapter what is wrong with it.
+            if let proxy = bluetooth.withLock({ $0.proxy }) { return proxy }
+            if let adapter = bluetooth.withLock({ $0.defaultAdapter }) { return try self.adapter(adapter) }
+            throw HomeError(
+                .failedPrecondition,
+                "the code says the device is found over Bluetooth LE only, and this hub has no Bluetooth: run it as `home serve --listen ADDRESS` for Home Assistant's BLE proxies, or `home serve --bluetooth-adapter hci0`, or give --ble; or give the device's address if it is on the network already"
+            )
         }
     }
 }

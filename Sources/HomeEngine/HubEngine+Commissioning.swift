@@ -57,7 +57,8 @@ extension HubEngine {
                     "finished adding \(node.productName) (interrupted earlier): "
                         + node.devices.map(\.description).joined(separator: ", ")))
         }
-        let bluetooth = try bluetoothCentral(request.bluetooth, for: payload)
+        let bluetooth = try await bluetoothCentral(
+            request.bluetooth, for: payload, addressGiven: request.address != nil)
         let commissioning = CommissioningRequest(
             payload: payload, address: bluetooth == nil ? request.address : nil, interfaces: request.interfaces,
             trustStore: trustStore, acceptUntrustedDevice: request.acceptUntrustedDevice,

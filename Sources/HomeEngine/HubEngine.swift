@@ -24,8 +24,8 @@ public final class HubEngine: Sendable {
     private let servedGroup = Mutex<gid_t?>(nil)
     var socketGroup: gid_t? { servedGroup.withLock { $0 } }
     var store: HubStore { hub.store }
-    /// The BLE proxy clients' central, while the hub offers `/ble`.
-    let bluetoothProxy = Mutex<(any BluetoothCentral)?>(nil)
+    /// The hub's Bluetooth: the BLE proxy clients' central while it offers `/ble`, and local adapters.
+    let bluetooth = Mutex(HubBluetooth())
 
     /// The engine of `hub`, its model read from the store. `interfaces` are where nodes are looked up and the hub's
     /// node advertises itself; `settings` how its live connections behave.

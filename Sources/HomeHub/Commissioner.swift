@@ -144,7 +144,7 @@ public actor Commissioner {
                 }
                 action = machine.attestationFailed(error.result, failure)
             } catch {
-                action = machine.failed(step, CommissioningFailure(error))
+                action = machine.failed(step, await failure(error, of: step, over: bluetoothLink))
             }
             if step == endsAbruptlyAfter, durations.last?.0 == step {
                 throw .stepFailed(step, CommissioningFailure(.hubFailure, "ended abruptly after \(step)"))
@@ -164,6 +164,19 @@ public actor Commissioner {
         default:
             throw .outOfOrder(nil, expected: nil)
         }
+    }
+
+    /// Why `step` failed: a step over a Bluetooth LE connection that ended meanwhile failed because it ended, whatever
+    /// the exchange it ran saw (an unknown session, no answer).
+    private func failure(
+        _ error: any Error, of step: CommissioningStep, over connection: BluetoothConnection?
+    ) async -> CommissioningFailure {
+        if step <= .networkSetup, let connection, let link = bluetoothLinks[connection],
+            let ended = await link.ended
+        {
+            return CommissioningFailure(.noAnswer, "the Bluetooth LE connection to the device ended: \(ended)")
+        }
+        return CommissioningFailure(error)
     }
 
     /// Stores the commissioned node and its devices; a store that refuses has the device leave our fabric.

@@ -168,6 +168,8 @@ public enum BTPError: Error, Sendable, Hashable, CustomStringConvertible {
     case idle
     /// This side closed the connection.
     case closed
+    /// The BLE link under BTP went away: the peripheral disconnected, or the proxy carrying it did.
+    case linkLost(String)
 
     public var description: String {
         switch self {
@@ -184,6 +186,7 @@ public enum BTPError: Error, Sendable, Hashable, CustomStringConvertible {
         case .acknowledgementTimedOut: "no BTP acknowledgement within \(BTPConstants.acknowledgementTimeout)"
         case .idle: "the BTP connection was idle for \(BTPConstants.idleTimeout)"
         case .closed: "the BTP connection was closed"
+        case .linkLost(let reason): "the Bluetooth LE link was lost: \(reason)"
         }
     }
 }

@@ -137,6 +137,15 @@ public actor BTPConnection {
         await carryOut(actions)
     }
 
+    /// Why the connection ended, once it has (nil while it is open, and after this side closed it).
+    public var ended: BTPError? { isClosed ? endReason ?? .closed : nil }
+
+    /// The backend lost the BLE link under the connection (the peripheral or the proxy disconnected): the connection
+    /// ends with that reason.
+    public func lost(_ reason: String) async {
+        await end(.linkLost(reason))
+    }
+
     /// Ends the connection from this side (commissioning is done with it, or the backend disconnected): the transport
     /// drops its sessions, and `closed` hears `.closed`, so the backend lets the peripheral go.
     public func close() async {

@@ -26,10 +26,10 @@ extension MatterServerClient {
     }
 
     /// A device added by its QR or manual code: the new node once its devices are in the home and the hub follows it.
-    /// A code that says the device is found over Bluetooth LE goes over the BLE proxy when a proxy client is
-    /// connected to `/ble` (the device is given the hub's Wi-Fi or Thread network, then found on IP); otherwise, or
-    /// with `network_only`, over IP (discovery on the hub's interfaces). A Bluetooth-only code with no proxy
-    /// connected is refused, saying so.
+    /// A code that says the device is found over Bluetooth LE goes over Bluetooth when a proxy client is connected
+    /// to `/ble` or the hub's adapter is there (the device is given the hub's Wi-Fi or Thread network, then found on
+    /// IP); otherwise, or with `network_only`, over IP (discovery on the hub's interfaces). A Bluetooth-only code
+    /// with neither is refused, saying which is missing.
     func commissionWithCode(_ id: String, _ args: CommissionWithCodeArguments) {
         let code = args.code
         let networkOnly = args.networkOnly ?? false
@@ -38,17 +38,17 @@ extension MatterServerClient {
         }
         let capabilities = payload.discoveryCapabilities ?? []
         work { [self] in
-            let proxyConnected = await engine.bluetoothProxyConnected
-            if !networkOnly, capabilities.contains(.ble), proxyConnected {
-                return await commissionAnswering(id, code: code, address: nil, bluetooth: .proxy)
+            if !networkOnly, capabilities.contains(.ble), let bluetooth = await engine.availableBluetooth {
+                return await commissionAnswering(id, code: code, address: nil, bluetooth: bluetooth)
             }
             if !networkOnly, !capabilities.isEmpty, !capabilities.contains(.onNetwork) {
                 return send(
                     Self.error(
                         id, .nodeCommissionFailed,
                         "the code says the device is found over Bluetooth LE (or SoftAP) only, and no Bluetooth is "
-                            + "here: no BLE proxy is connected to this server's /ble (a local adapter is not built yet); "
-                            + "connect Home Assistant's BLE proxy, or put the device on the network and send network_only"
+                            + "here: no BLE proxy is connected to this server's /ble, and the hub has no adapter "
+                            + (engine.hasBluetoothAdapter ? "that BlueZ powers" : "(home serve --bluetooth-adapter)")
+                            + "; connect Home Assistant's BLE proxy, or put the device on the network and send network_only"
                     ))
             }
             await commissionAnswering(id, code: code, address: nil, bluetooth: nil)

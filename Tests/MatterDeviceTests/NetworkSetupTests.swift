@@ -2,6 +2,7 @@ import BLEProxy
 import Foundation
 import HomeRecords
 import MatterBTP
+import MatterOnboarding
 import MatterPlatform
 import MatterTestSupport
 import MatterTime
@@ -213,6 +214,97 @@ import Testing
         }
     }
 
+    /// The proxy carrying the device goes away right after PASE: the next step fails naming the lost link, and
+    /// nothing is stored.
+    @Test func aProxyThatDisconnectsMidCommissioningEndsItNamingTheLostLink() async throws {
+        try await withTemporaryDirectory { directory in
+            let (network, fixture, hub) = try await Self.start(
+                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
+            let central = BLEProxyCentral(clock: network.clock)
+            let device = fixture.device
+            let proxy = await InMemoryBLEProxy(
+                central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
+                advertisement: { await device.bluetoothAdvertisement })
+            let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let outcome = try await Self.commission(
+                fixture, hub, network, networks: [wifi], bluetooth: central, operationalDiscovery: { _, _ in [] }
+            ) { progress in
+                if case .finished(.passcodeSession, _) = progress {
+                    let id = proxy.id
+                    Task { await central.closed(id) }
+                }
+            }
+            guard case .failure(.stepFailed(let step, let failure)) = outcome else {
+                Issue.record("expected a failure: \(outcome)")
+                return
+            }
+            #expect(step > .passcodeSession && step <= .networkSetup)
+            #expect(
+                failure.reason
+                    == "the Bluetooth LE connection to the device ended: the Bluetooth LE link was lost: the BLE proxy carrying it disconnected"
+            )
+            #expect(try await hub.store.nodes().isEmpty)
+            await device.shutdown()
+        }
+    }
+
+    @Test func aWrongPasscodeOverBLEFailsPASEAndTheDeviceAdvertisesOn() async throws {
+        try await withTemporaryDirectory { directory in
+            let (network, fixture, hub) = try await Self.start(
+                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
+            let central = BLEProxyCentral(clock: network.clock)
+            let device = fixture.device
+            let proxy = await InMemoryBLEProxy(
+                central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
+                advertisement: { await device.bluetoothAdvertisement })
+            var payload = device.setupPayload
+            payload.passcode = 20_202_022
+            let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let outcome = try await Self.commission(
+                fixture, hub, network, networks: [wifi], bluetooth: central, payload: payload)
+            guard case .failure(.stepFailed(.passcodeSession, let failure)) = outcome else {
+                Issue.record("expected PASE to fail: \(outcome)")
+                return
+            }
+            #expect(failure.kind == .wrongPasscode)
+            #expect(try await hub.store.nodes().isEmpty)
+            #expect(await eventually(within: .seconds(30)) { await proxy.peripheral.isConnected == false })
+            #expect(await device.bluetoothAdvertisement != nil)
+            await device.shutdown()
+        }
+    }
+
+    /// The device joins the network but is never found on IP: operational discovery fails saying so, our fabric is
+    /// taken back over the BLE connection still open, and the fail-safe takes the network back: it is off IP again.
+    @Test func aDeviceThatJoinsButNeverAppearsOnIPIsRolledBack() async throws {
+        try await withTemporaryDirectory { directory in
+            let (network, fixture, hub) = try await Self.start(
+                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
+            let central = BLEProxyCentral(clock: network.clock)
+            let device = fixture.device
+            let proxy = await InMemoryBLEProxy(
+                central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
+                advertisement: { await device.bluetoothAdvertisement })
+            let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let outcome = try await Self.commission(
+                fixture, hub, network, networks: [wifi], bluetooth: central, operationalDiscovery: { _, _ in [] })
+            // The undo went over the BLE connection, let go after it.
+            #expect(await eventually(within: .seconds(30)) { proxy.commands.last == "disconnect" })
+            guard case .failure(.stepFailed(.operationalDiscovery, let failure)) = outcome else {
+                Issue.record("expected operational discovery to fail: \(outcome)")
+                return
+            }
+            #expect(failure.reason.hasPrefix("the device joined the network but did not appear on IP"))
+            #expect(try await hub.store.nodes().isEmpty)
+            #expect(await device.fabrics.isEmpty)
+            try await CrashPointTests.letTheFailSafeExpire(network, fixture)
+            #expect(await device.networks.isEmpty)
+            #expect(await device.node.onIP == false)
+            #expect(await device.bluetoothAdvertisement != nil)
+            await device.shutdown()
+        }
+    }
+
     @Test func withNoProxyConnectedTheDiscoveryStepSaysSo() async throws {
         try await withTemporaryDirectory { directory in
             let (network, fixture, hub) = try await Self.start(in: directory, radio: .wifi([Self.home]))
@@ -248,7 +340,7 @@ import Testing
     /// Over BLE through `bluetooth` when given one (then with no address, and `interfaces` to look for it on IP).
     private static func commission(
         _ fixture: LoopbackFixture, _ hub: Hub, _ network: ClockedNetwork, networks: [NetworkCredentials],
-        bluetooth: (any BluetoothCentral)? = nil,
+        bluetooth: (any BluetoothCentral)? = nil, payload: SetupPayload? = nil,
         operationalDiscovery: @escaping Commissioner.OperationalDiscovery = Commissioner.mDNSOperationalDiscovery,
         progress: @escaping @Sendable (CommissioningProgress) -> Void = { _ in }
     ) async throws -> Result<CommissioningResult, CommissioningError> {
@@ -257,7 +349,7 @@ import Testing
         let commissioner = Commissioner(
             authority: hub.authority, store: hub.store, transport: transport,
             operationalDiscovery: operationalDiscovery, progress: progress)
-        var asked = try fixture.request()
+        var asked = try fixture.request(payload: payload)
         asked.networks = networks
         if let bluetooth {
             asked.bluetooth = bluetooth

@@ -37,9 +37,13 @@ public struct CommissionInSession: HubOperation {
                 throw HomeError(
                     .failedPrecondition, "the PAA trust store \(session.paaTrustStore) cannot be used: \(error)")
             }
+            // A code for a device fresh from its box goes over Bluetooth LE, given the home's network.
+            let address = deviceAddress ?? engine.commissioning.address
+            let bluetooth = try await engine.bluetoothCentral(nil, for: setup, addressGiven: address != nil)
             let request = CommissioningRequest(
-                payload: setup, address: deviceAddress ?? engine.commissioning.address,
-                interfaces: session.interfaces, trustStore: trustStore, session: session.id)
+                payload: setup, address: bluetooth == nil ? address : nil, interfaces: session.interfaces,
+                trustStore: trustStore, session: session.id, networks: try await engine.networksForNewDevices(),
+                bluetooth: bluetooth)
             do {
                 _ = try await engine.hub.commission(request, name: nil, room: nil) { _ in }
             } catch {
