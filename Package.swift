@@ -99,11 +99,11 @@ let package = Package(
             "MatterNode", "MatterOnboarding", "MatterPlatform", "MatterTLV",
         ]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub", "HomeEngine", "HubWire", "HomeRecords",
-                                                       "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterServer", "MatterDevice", "MatterNode"]),
+                                                       "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterServer", "MatterDevice", "MatterNode", "BLEProxy"]),
         .executableTarget(name: "home", dependencies: ["HomeCommandLine"]),
         // The Home API examples of the README, one file each, run against the devices of a real hub: `swift run home-examples --help`.
         .executableTarget(name: "home-examples", dependencies: ["HomeAPI"], path: "Examples/HomeExamples"),
-        .executableTarget(name: "Benchmarks", dependencies: ["MatterBTP", "MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI", "HomeEngine", "HubWire", "HomeRecords", "MatterServer",
+        .executableTarget(name: "Benchmarks", dependencies: ["BLEProxy", "MatterBTP", "MatterTLV", "MatterCrypto", "MatterMessaging", "HomeHub", "MatterOnboarding", "MatterCertificates", "MatterPlatform", "MatterDiscovery", "HomeAPI", "HomeEngine", "HubWire", "HomeRecords", "MatterServer",
                                                           "MatterInteraction", "MatterDataModel", "MatterNode", "MatterDevice", "CLinux"]),
         // A process's own Matter node (the hub, a virtual device, each device of a farm): its fabrics and access
         // control, the sessions it accepts, the data model its cluster servers make and the standard ones of endpoint 0.
@@ -125,7 +125,7 @@ let package = Package(
         .executableTarget(name: "Advertise", dependencies: ["MatterPlatform", "MatterDiscovery"]),
 
         // Seeded randomness, fuzz mutations, the simulated network and a lossy socket, shared by the tests of every layer.
-        .target(name: "MatterTestSupport", dependencies: ["BLEProxy", "MatterBTP", "MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTime", "MatterCrypto", "CLinux"], path: "Sources/MatterTestSupport"),
+        .target(name: "MatterTestSupport", dependencies: ["MatterBTP", "MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTime", "MatterCrypto", "CLinux"], path: "Sources/MatterTestSupport"),
 
         .testTarget(name: "MatterTLVTests", dependencies: ["MatterTLV", "MatterTestSupport"]),
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MatterTLV", "MatterTestSupport"]),

@@ -9,6 +9,8 @@ import MatterPlatform
 //                                                                commissioning and ping against real devices
 // swift-home-bench scale [--nodes N] [--mix] [--idle-seconds S]   a farm of N devices on one hub
 // swift-home-bench btp                                           BTP's engine alone (also in the default run)
+// swift-home-bench ble [--rounds R]                              a device fresh from its box commissioned over BLE
+//                                                                through the BLE proxy protocol, each step
 // swift-home-bench groups [--devices N] [--rounds R]              a room of N lights: one group message against unicast
 //                                                                (in a namespace whose lo carries multicast)
 // --json prints one JSON object of the named figures instead of the table, for comparing runs.
@@ -27,6 +29,24 @@ func emit(_ reports: [(title: String?, report: Report)]) {
             report.print()
         }
     }
+}
+if arguments.first == "ble" {
+    // swift-home-bench ble [--rounds R] [--json].
+    OpenSSLProcess.keepStateUntilExit()
+    var rounds = 10
+    if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count,
+        let given = Int(arguments[index + 1]),
+        given > 0
+    {
+        rounds = given
+    }
+    do {
+        emit([(nil, try await runBLECommissioningBenchmark(rounds: rounds))])
+    } catch {
+        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
 }
 if arguments.first == "btp" {
     // BTP's engine alone: swift-home-bench btp [--json].

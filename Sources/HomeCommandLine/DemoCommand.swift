@@ -1,11 +1,14 @@
+import BLEProxy
 import Foundation
 import HomeAPI
+import HomeEngine
 import MatterDevice
 import MatterDiscovery
 import MatterPlatform
 
-/// `home demo`: the whole system with no hardware. Five virtual devices start in this process on loopback (no mDNS),
-/// each is added through the Home API's add-device flow, then the demo lists them, switches and dims the lights,
+/// `home demo`: the whole system with no hardware. Six virtual devices start in this process on loopback (no mDNS), one
+/// of them fresh from its box, on Bluetooth LE only; each is added through the Home API's add-device flow (that one
+/// over an in-process BLE proxy, given the home's Wi-Fi), then the demo lists them, switches and dims the lights,
 /// renames one, watches a sensor drift, and has the bridge add a bridged light that appears live, printing one line
 /// per step with its duration.
 enum DemoCommand {
@@ -14,6 +17,8 @@ enum DemoCommand {
         let kind: DeviceKind
         let name: String
         let room: String
+        /// On no network until given the demo's Wi-Fi: reached over Bluetooth LE.
+        var freshFromItsBox = false
     }
 
     static let devices = [
@@ -22,7 +27,11 @@ enum DemoCommand {
         DemoDevice(kind: .temperatureSensor, name: "Bedroom sensor", room: "Bedroom"),
         DemoDevice(kind: .switchPanel, name: "Hall switches", room: "Hall"),
         DemoDevice(kind: .bridge, name: "Garage bridge", room: "Garage"),
+        DemoDevice(kind: .contactSensor, name: "Porch door", room: "Porch", freshFromItsBox: true),
     ]
+
+    /// The Wi-Fi network the hub gives the device fresh from its box, and the one its simulated radio finds.
+    static let wifi = (ssid: "demo-home", passphrase: "demo-passphrase")
 
     /// Longer than the 60 Unicode code points a name keeps, to show the cut.
     static let longName = "Living room lamp by the big window, next to the bookshelf, on the left side"
@@ -69,7 +78,12 @@ enum DemoCommand {
     private static func run(in directory: String, transcript: DemoTranscript) async throws(DemoTranscript.Failure) {
         let started = try await transcript.step("starting the devices") {
             () async throws -> ([VirtualDevice], String) in
-            (try await startDevices(in: directory), "started \(devices.count) virtual devices on 127.0.0.1, no mDNS")
+            let fresh = devices.filter(\.freshFromItsBox).map(\.name).joined(separator: ", ")
+            return (
+                try await startDevices(in: directory),
+                "started \(devices.count) virtual devices on 127.0.0.1, no mDNS (\(fresh) fresh from its box, "
+                    + "on Bluetooth LE only)"
+            )
         }
         let home: Home
         do throws(DemoTranscript.Failure) {
@@ -99,13 +113,26 @@ enum DemoCommand {
     private static func exercise(
         _ home: Home, devices started: [VirtualDevice], transcript: DemoTranscript
     ) async throws(DemoTranscript.Failure) {
+        let bluetooth = try await transcript.step("giving the hub Wi-Fi and a BLE proxy") {
+            () async throws -> ([BLEProxyPipe], String) in
+            let pipes = try await prepareBluetooth(home, zip(devices, started).filter(\.0.freshFromItsBox).map(\.1))
+            return (
+                pipes,
+                "the hub holds Wi-Fi \"\(wifi.ssid)\" (home network) and hears \(pipes.count) device over an "
+                    + "in-process BLE proxy"
+            )
+        }
         for (demoDevice, device) in zip(devices, started) {
             try await transcript.step("adding \(demoDevice.name)") { () async throws -> (Void, String) in
                 let added = try await add(device, as: demoDevice, to: home)
                 let parts = added == 1 ? "" : ", \(added) devices"
-                return ((), "added \(demoDevice.name) (\(demoDevice.kind.rawValue)\(parts))")
+                let how =
+                    demoDevice.freshFromItsBox
+                    ? " over Bluetooth LE: given Wi-Fi \"\(wifi.ssid)\", it joined and was found on IP" : ""
+                return ((), "added \(demoDevice.name) (\(demoDevice.kind.rawValue)\(parts))\(how)")
             }
         }
+        _ = bluetooth
         let typeNames = try await transcript.step("following the devices live") {
             () async throws -> ([String: String], String) in
             let names = try await followAll(home)
@@ -192,7 +219,10 @@ enum DemoCommand {
                 let state = try store.loadOrCreate(DeviceSettings(kind: demoDevice.kind))
                 let device = try VirtualDevice(
                     store: store, state: state, port: 0,
-                    simulation: Simulation(interval: CommandLineTiming.demoSimulationStep))
+                    simulation: Simulation(interval: CommandLineTiming.demoSimulationStep),
+                    radio: demoDevice.freshFromItsBox
+                        ? .wifi([.init(ssid: wifi.ssid, passphrase: wifi.passphrase)]) : nil,
+                    freshFromItsBox: demoDevice.freshFromItsBox)
                 try await device.start()
                 started.append(device)
                 try Data(device.attestation.paa).write(
@@ -213,8 +243,11 @@ enum DemoCommand {
         }
         let request = MatterAddDeviceRequest(
             topology: .init(ecosystemName: "swift-home demo", homes: [.init(displayName: structure.name)]))
-        let handler = HomeMatterCommissioner(
-            home: home, deviceAddress: .ipv4(IPv4Address(127 << 24 | 1), port: device.port))
+        // A device on the network is reached at its address; one fresh from its box is found over Bluetooth LE.
+        let handler =
+            demoDevice.freshFromItsBox
+            ? HomeMatterCommissioner(home: home)
+            : HomeMatterCommissioner(home: home, deviceAddress: .ipv4(IPv4Address(127 << 24 | 1), port: device.port))
         let interaction = DemoInteraction(
             payload: try device.setupPayload.qrCode(), room: demoDevice.room, name: demoDevice.name)
         try await structure.prepareForMatterCommissioning()
@@ -225,6 +258,31 @@ enum DemoCommand {
             structure.cancelMatterCommissioning()
             throw error
         }
+    }
+
+    /// The hub given the demo's Wi-Fi and a BLE proxy, and each device fresh from its box connected to it as the proxy
+    /// client that owns it; with no mDNS here, the hub finds a device that joined the Wi-Fi at its loopback port, as
+    /// its operational record would say. The pipes live as long as the demo.
+    private static func prepareBluetooth(_ home: Home, _ fresh: [VirtualDevice]) async throws -> [BLEProxyPipe] {
+        guard let engine = home.hub.engine else {
+            throw HomeError(.failedPrecondition, "the demo's hub is not embedded")
+        }
+        _ = try await home.hub.perform(
+            SetNetworkCredentials(wifiSSID: wifi.ssid, passphrase: Array(wifi.passphrase.utf8)))
+        let central = BLEProxyCentral(clock: SystemClock())
+        engine.useBluetoothProxy(central)
+        engine.hub.resolveOperationalRecords { _, _ in
+            var addresses: [SocketAddress] = []
+            for device in fresh where await device.isOnIP {
+                addresses.append(.ipv4(IPv4Address(127 << 24 | 1), port: device.port))
+            }
+            return addresses
+        }
+        var pipes: [BLEProxyPipe] = []
+        for device in fresh {
+            pipes.append(await BLEProxyPipe(central: central) { send in await device.bluetoothPeripheral(send: send) })
+        }
+        return pipes
     }
 
     /// Starts following every device live and waits until all are online; returns each device's type names by ID.

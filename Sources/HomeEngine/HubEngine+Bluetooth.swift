@@ -118,7 +118,8 @@ extension HubEngine {
 }
 
 extension HubEngine {
-    /// The Wi-Fi credentials and Thread dataset the hub holds (`home network`), for a device's network setup.
+    /// The Wi-Fi credentials and Thread dataset the hub holds (`home network`), for the network setup of a device
+    /// reached over Bluetooth LE (one already on IP is left on the network it is on).
     func networksForNewDevices() async throws(HomeError) -> [NetworkCredentials] {
         do {
             let (wifi, thread) = try await store.networkCredentials()

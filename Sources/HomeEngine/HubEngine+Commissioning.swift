@@ -62,7 +62,7 @@ extension HubEngine {
         let commissioning = CommissioningRequest(
             payload: payload, address: bluetooth == nil ? request.address : nil, interfaces: request.interfaces,
             trustStore: trustStore, acceptUntrustedDevice: request.acceptUntrustedDevice,
-            networks: try await networksForNewDevices(), bluetooth: bluetooth)
+            networks: bluetooth == nil ? [] : try await networksForNewDevices(), bluetooth: bluetooth)
         do {
             let result = try await hub.commission(commissioning, name: request.deviceName, room: request.room) {
                 event in

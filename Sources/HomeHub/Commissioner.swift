@@ -67,9 +67,12 @@ public actor Commissioner {
     public typealias OperationalDiscovery =
         @Sendable (OperationalPeerID, _ interfaces: [String]) async throws -> [SocketAddress]
 
-    /// DNS-SD over mDNS (Matter Core §4.3.2), for `HubTiming.operationalResolve` at most.
+    /// DNS-SD over mDNS (Matter Core §4.3.2) on `interfaces`, for `HubTiming.operationalResolve` at most.
     public static let mDNSOperationalDiscovery: OperationalDiscovery = { peer, interfaces in
-        try await MulticastDNSQuerier().resolveOperational(
+        guard !interfaces.isEmpty else {
+            throw CommissioningFailure(.hubFailure, "no interface to browse for it on (--interface)")
+        }
+        return try await MulticastDNSQuerier().resolveOperational(
             peer, interfaces: interfaces, timeout: HubTiming.operationalResolve
         ).socketAddresses
     }
@@ -469,17 +472,13 @@ public actor Commissioner {
         let peer = OperationalPeerID(compressedFabricID: authority.compressedFabricIDNumber, nodeID: enrolled.nodeID)
         // Over IP the device keeps answering where it was commissioned; over BLE it has no other IP address.
         guard let commissioningAddress = enrolled.secured.udpAddress else {
-            guard !request.interfaces.isEmpty else {
-                throw CommissioningFailure(
-                    .hubFailure,
-                    "the device joined the network; finding it on IP needs an interface to browse (--interface)")
-            }
             do {
                 if let address = try await operationalDiscovery(peer, request.interfaces).first { return address }
             } catch {
+                let place = request.interfaces.isEmpty ? "" : " on " + request.interfaces.joined(separator: ", ")
                 throw CommissioningFailure(
                     .deviceNotFound,
-                    "the device joined the network but did not appear on IP: \(peer.instanceName) not found on \(request.interfaces.joined(separator: ", ")) (\(error))"
+                    "the device joined the network but did not appear on IP: \(peer.instanceName) not found\(place) (\(error))"
                 )
             }
             throw CommissioningFailure(

@@ -23,6 +23,9 @@ public final class Hub: Sendable {
     public static let concurrentCommissionings = HubConstants.concurrentCommissionings
     /// The process's one transport and the hub's node on it: not yet opened, open, or closed for good (`link()`).
     let openLink = Mutex(LinkState.notOpened)
+    /// Where a device commissioned over Bluetooth LE is looked for on IP once it joined its network: DNS-SD over
+    /// mDNS, unless the hub's owner knows better (`resolveOperationalRecords`).
+    private let operationalDiscovery = Mutex<Commissioner.OperationalDiscovery>(Commissioner.mDNSOperationalDiscovery)
 
     enum LinkState {
         case notOpened
@@ -120,6 +123,12 @@ public final class Hub: Sendable {
         return FinishedCommissioning(nodeID: node.nodeID, productName: name, devices: devices)
     }
 
+    /// Resolves operational records with `discovery` from now on, instead of mDNS: a home with no multicast (`home
+    /// demo`, which runs outside any lab namespace, knows where its virtual devices come up).
+    public func resolveOperationalRecords(with discovery: @escaping Commissioner.OperationalDiscovery) {
+        operationalDiscovery.withLock { $0 = discovery }
+    }
+
     /// Commissions a device onto the hub's fabric and adds its devices to the home, named `name` (default: the
     /// product's name) in `room` (created when new); up to `Hub.concurrentCommissionings` at once.
     public func commission(
@@ -129,7 +138,8 @@ public final class Hub: Sendable {
         try await commissionings.run { [self] in
             let link = try await link()
             let commissioner = Commissioner(
-                authority: authority, store: store, transport: link.transport, router: link.router, progress: progress)
+                authority: authority, store: store, transport: link.transport, router: link.router,
+                operationalDiscovery: operationalDiscovery.withLock { $0 }, progress: progress)
             return try await commissioner.commission(request, name: name, room: room)
         }
     }

@@ -162,6 +162,9 @@ public actor VirtualDevice {
     public var isCommissioningWindowOpen: Bool { get async { await node.model.node.commissioningWindow != nil } }
     public var isFailSafeArmed: Bool { get async { await node.model.node.failSafe != nil } }
 
+    /// Whether it is on IP (a device fresh from its box is not until it joins the network it is given).
+    public var isOnIP: Bool { get async { await node.onIP } }
+
     /// What it advertises over Bluetooth LE (Matter Core §5.4.2.5.6) while it is fresh from its box and its
     /// commissioning window is open: its discriminator, vendor and product; nil otherwise.
     public var bluetoothAdvertisement: MatterBLEAdvertisement? {

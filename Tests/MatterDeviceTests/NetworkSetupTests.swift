@@ -132,9 +132,11 @@ import Testing
                 in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
             let central = BLEProxyCentral(clock: network.clock)
             let device = fixture.device
-            let proxy = await InMemoryBLEProxy(
-                central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
-                advertisement: { await device.bluetoothAdvertisement })
+            let proxy = await BLEProxyPipe(central: central, recording: true) { send in
+                BLEProxyPeripheral(
+                    address: "02:00:00:00:0F:00", transport: device.node.transport,
+                    advertisement: { await device.bluetoothAdvertisement }, send: send)
+            }
             #expect(await device.node.onIP == false, "fresh from its box, it is on no IP network")
             #expect(device.setupPayload.discoveryCapabilities == .ble)
             let thread = NetworkCredentials.thread(operationalDataset: Self.dataset)
@@ -187,9 +189,11 @@ import Testing
                 in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
             let central = BLEProxyCentral(clock: network.clock)
             let device = fixture.device
-            let proxy = await InMemoryBLEProxy(
-                central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
-                advertisement: { await device.bluetoothAdvertisement })
+            let proxy = await BLEProxyPipe(central: central, recording: true) { send in
+                BLEProxyPeripheral(
+                    address: "02:00:00:00:0F:00", transport: device.node.transport,
+                    advertisement: { await device.bluetoothAdvertisement }, send: send)
+            }
             let wrong = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("not-the-one".utf8))
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [wrong], bluetooth: central, operationalDiscovery: { _, _ in [] })
@@ -222,9 +226,11 @@ import Testing
                 in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
             let central = BLEProxyCentral(clock: network.clock)
             let device = fixture.device
-            let proxy = await InMemoryBLEProxy(
-                central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
-                advertisement: { await device.bluetoothAdvertisement })
+            let proxy = await BLEProxyPipe(central: central, recording: true) { send in
+                BLEProxyPeripheral(
+                    address: "02:00:00:00:0F:00", transport: device.node.transport,
+                    advertisement: { await device.bluetoothAdvertisement }, send: send)
+            }
             let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [wifi], bluetooth: central, operationalDiscovery: { _, _ in [] }
@@ -254,9 +260,11 @@ import Testing
                 in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
             let central = BLEProxyCentral(clock: network.clock)
             let device = fixture.device
-            let proxy = await InMemoryBLEProxy(
-                central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
-                advertisement: { await device.bluetoothAdvertisement })
+            let proxy = await BLEProxyPipe(central: central, recording: true) { send in
+                BLEProxyPeripheral(
+                    address: "02:00:00:00:0F:00", transport: device.node.transport,
+                    advertisement: { await device.bluetoothAdvertisement }, send: send)
+            }
             var payload = device.setupPayload
             payload.passcode = 20_202_022
             let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
@@ -282,9 +290,11 @@ import Testing
                 in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
             let central = BLEProxyCentral(clock: network.clock)
             let device = fixture.device
-            let proxy = await InMemoryBLEProxy(
-                central: central, address: "02:00:00:00:0F:00", transport: device.node.transport,
-                advertisement: { await device.bluetoothAdvertisement })
+            let proxy = await BLEProxyPipe(central: central, recording: true) { send in
+                BLEProxyPeripheral(
+                    address: "02:00:00:00:0F:00", transport: device.node.transport,
+                    advertisement: { await device.bluetoothAdvertisement }, send: send)
+            }
             let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [wifi], bluetooth: central, operationalDiscovery: { _, _ in [] })

@@ -42,8 +42,8 @@ public struct CommissionInSession: HubOperation {
             let bluetooth = try await engine.bluetoothCentral(nil, for: setup, addressGiven: address != nil)
             let request = CommissioningRequest(
                 payload: setup, address: bluetooth == nil ? address : nil, interfaces: session.interfaces,
-                trustStore: trustStore, session: session.id, networks: try await engine.networksForNewDevices(),
-                bluetooth: bluetooth)
+                trustStore: trustStore, session: session.id,
+                networks: bluetooth == nil ? [] : try await engine.networksForNewDevices(), bluetooth: bluetooth)
             do {
                 _ = try await engine.hub.commission(request, name: nil, room: nil) { _ in }
             } catch {

@@ -1,11 +1,11 @@
-import BLEProxy
 import MatterBTP
 import MatterPlatform
 import Synchronization
 
-/// A virtual peripheral connected to a hub's `BLEProxyCentral` as a proxy client, in memory: each side's frames reach
-/// the other in the order they were sent, as over one WebSocket. Every frame either way is recorded.
-public final class InMemoryBLEProxy: Sendable {
+/// A virtual peripheral connected to a hub's `BLEProxyCentral` as a proxy client within one process, no socket
+/// between them: each side's frames reach the other in the order they were sent, as over one WebSocket. For a demo
+/// that runs the hub and a device fresh from its box side by side, and for tests, which ask it to record every frame.
+public final class BLEProxyPipe: Sendable {
     public let id: BLEProxyCentral.ClientID
     public let peripheral: BLEProxyPeripheral
     private let recorded = Recorded()
@@ -15,11 +15,11 @@ public final class InMemoryBLEProxy: Sendable {
     }
     private let pumps: [Task<Void, Never>]
 
-    /// Connects a peripheral at `address` over `transport` (the device's), advertising what `advertisement` says,
-    /// and says its hello.
+    /// Connects the peripheral `makePeripheral` makes (given how it sends) to `central`, and says its hello; with
+    /// `recording`, every frame either way is kept.
     public init(
-        central: BLEProxyCentral, address: String, transport: MatterTransport,
-        advertisement: @escaping @Sendable () async -> MatterBLEAdvertisement?
+        central: BLEProxyCentral, recording: Bool = false,
+        peripheral makePeripheral: (@escaping @Sendable (BLEProxyFrame) -> Void) async -> BLEProxyPeripheral
     ) async {
         let (toPeripheral, intoPeripheral) = AsyncStream<BLEProxyFrame>.makeStream()
         let (toCentral, intoCentral) = AsyncStream<BLEProxyFrame>.makeStream()
@@ -27,15 +27,13 @@ public final class InMemoryBLEProxy: Sendable {
         id = await central.connected(
             .init(
                 send: { frame in
-                    recorded.entries.withLock { $0.append((true, frame)) }
+                    if recording { recorded.entries.withLock { $0.append((true, frame)) } }
                     intoPeripheral.yield(frame)
                 }, ping: {}, close: { _ in intoCentral.finish() }))
-        peripheral = BLEProxyPeripheral(
-            address: address, transport: transport, advertisement: advertisement,
-            send: { frame in
-                recorded.entries.withLock { $0.append((false, frame)) }
-                intoCentral.yield(frame)
-            })
+        peripheral = await makePeripheral { frame in
+            if recording { recorded.entries.withLock { $0.append((false, frame)) } }
+            intoCentral.yield(frame)
+        }
         let (peripheral, id) = (peripheral, id)
         pumps = [
             Task { for await frame in toPeripheral { await peripheral.received(frame) } },
@@ -51,7 +49,7 @@ public final class InMemoryBLEProxy: Sendable {
         for pump in pumps { pump.cancel() }
     }
 
-    /// The names of the JSON commands the hub sent, in order.
+    /// The names of the JSON commands the hub sent, in order (when recording).
     public var commands: [String] {
         recorded.entries.withLock { $0 }.compactMap { entry in
             guard entry.toPeripheral, case .text(let text) = entry.frame,
