@@ -4,8 +4,9 @@
 #   - `home serve --listen` offers /ble; the hub holds the home's Wi-Fi credentials (`home network wifi`);
 #   - `matter-device --ble-proxy ws://…/ble --wifi home:…` is on no IP network: its QR code says BLE, it answers
 #     nothing on UDP and advertises nothing by mDNS; it connects to /ble as a proxy client owning one peripheral;
-#   - `home commission QR --ble proxy --interface lo`: found over BLE, BTP, PASE, network setup (the device joins
-#     "home"), then found on IP by operational discovery and CASE there: it ends online, switchable (`home on`);
+#   - `home commission QR --ble proxy --scan-networks --interface lo`: found over BLE, BTP, PASE, network setup (the
+#     device scans, sees "home" and joins it), then found on IP by operational discovery and CASE there: it ends
+#     online, switchable (`home on`);
 #   - with wrong credentials held by the hub, the commissioning fails naming the device's own status (AuthFailure),
 #     nothing is stored, and the device advertises again over BLE once its fail-safe expires;
 #   - bad input: --ble with --address, and an adapter BlueZ does not have, are refused clearly.
@@ -73,7 +74,7 @@ grep -qE 'BlueZ|D-Bus' <<<"$out" || fail "--ble hci7: $out"
 echo "PASS (bad input): --ble with an address, and an adapter BlueZ does not have, are refused, saying why"
 
 started=$(date +%s%N)
-out="$(home commission "$qr" --ble proxy --interface lo --paa-trust-store "$work/paa" --name Lamp 2>&1)" \
+out="$(home commission "$qr" --ble proxy --scan-networks --interface lo --paa-trust-store "$work/paa" --name Lamp 2>&1)" \
   || fail "commissioning over BLE: $out"
 [ -n "${SHOW_TRANSCRIPT:-}" ] && echo "$out"
 for step in 'discover the device done' 'BTP session done' 'PASE session done' 'network setup done' \
@@ -81,6 +82,8 @@ for step in 'discover the device done' 'BTP session done' 'PASE session done' 'n
   grep -q "$step" <<<"$out" || fail "the transcript lacks '$step': $out"
 done
 grep -q 'over Bluetooth LE through the BLE proxy' <<<"$out" || fail "the transcript does not say BLE: $out"
+grep -q 'the device sees the Wi-Fi network "home"' <<<"$out" || fail "the transcript does not show the scan: $out"
+grep -q 'the device joined the Wi-Fi network "home"' <<<"$out" || fail "the transcript does not show the join: $out"
 grep -q '\[network\] joined Wi-Fi "home"' "$work/device.out" || fail "the device never joined the network"
 grep -q '\[network\] on IP now' "$work/device.out" || fail "the device never came up on IP"
 device_id="$(grep -E '^[0-9A-F]{16}-[0-9]+$' <<<"$out" | head -1)"

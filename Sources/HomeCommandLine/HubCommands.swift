@@ -51,12 +51,22 @@ enum HubCommands {
                     "Reach a device fresh from its box over Bluetooth LE: through the BLE proxies connected to the hub's /ble (proxy); it is given the Wi-Fi or Thread network of 'home network', then found on IP on --interface."
             ),
             .init(
+                name: "scan-networks", valueName: nil,
+                help:
+                    "With --ble: have the device scan for the network first, so one it cannot see fails before it is given."
+            ),
+            .init(
                 name: "json", valueName: nil,
                 help: "Print one JSON object (an array for several) instead of the device IDs."),
             stateOption,
         ],
         run: { arguments throws(CommandLineError) in
             let targets = try commissioningTargets(arguments)
+            if arguments.flags.contains("scan-networks"), arguments.values["ble"] == nil {
+                throw .usage(
+                    "--scan-networks is for a device given a network over Bluetooth LE: give --ble too",
+                    commandPath: arguments.commandPath)
+            }
             let interfaces = interfaceNames(arguments)
             let overBluetooth = arguments.values["ble"] != nil
             if overBluetooth, targets.contains(where: { $0.address != nil }) {
@@ -204,7 +214,8 @@ enum HubCommands {
                         paaTrustStore: arguments.values["paa-trust-store"],
                         acceptUntrustedDevice: arguments.flags.contains("accept-untrusted-device"),
                         name: arguments.values["name"], room: arguments.values["room"],
-                        bluetooth: arguments.values["ble"].map(BluetoothChoice.init))
+                        bluetooth: arguments.values["ble"].map(BluetoothChoice.init),
+                        scanNetworks: arguments.flags.contains("scan-networks"))
                 ) { line in
                     switch line {
                     case .finished(let step, let seconds):

@@ -59,10 +59,11 @@ extension HubEngine {
         }
         let bluetooth = try await bluetoothCentral(
             request.bluetooth, for: payload, addressGiven: request.address != nil)
-        let commissioning = CommissioningRequest(
+        var commissioning = CommissioningRequest(
             payload: payload, address: bluetooth == nil ? request.address : nil, interfaces: request.interfaces,
             trustStore: trustStore, acceptUntrustedDevice: request.acceptUntrustedDevice,
             networks: bluetooth == nil ? [] : try await networksForNewDevices(), bluetooth: bluetooth)
+        commissioning.scanNetworks = request.scanNetworks
         do {
             let result = try await hub.commission(commissioning, name: request.deviceName, room: request.room) {
                 event in

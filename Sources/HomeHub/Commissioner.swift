@@ -331,7 +331,9 @@ public actor Commissioner {
         case .setUpNetwork(let enrolled, let networks):
             let client = client(enrolled.secured.pase)
             let network = try await network(for: client, among: networks)
+            if request.scanNetworks { try await scanFor(network, over: client) }
             try await setUpNetwork(network, over: client)
+            progress(.note("the device joined the \(network.networkDescription)"))
             return .done
 
         case .discoverOperational(let enrolled):
@@ -404,26 +406,64 @@ public actor Commissioner {
         }
     }
 
+    /// Matter Core §11.9.7.1: the device scans (a Wi-Fi scan for the network's SSID alone); a network it does not see
+    /// fails network setup before any credentials are given, naming what it does see.
+    private func scanFor(_ network: NetworkCredentials, over client: InteractionClient) async throws {
+        typealias Commands = NetworkCommissioningCluster.Commands
+        let scan: Commands.ScanNetworks
+        switch network {
+        case .wifi(let ssid, _): scan = Commands.ScanNetworks(ssid: .value(ssid), breadcrumb: 3)
+        case .thread: scan = Commands.ScanNetworks(breadcrumb: 3)
+        }
+        let response = try await client.invoke(scan, endpoint: 0, timeout: HubTiming.networkScan)
+        guard response.networkingStatus == .success else {
+            throw CommissioningFailure(
+                .refused,
+                "the device could not scan for networks: \(response.networkingStatus)\(response.debugText.map { " (\($0))" } ?? "")"
+            )
+        }
+        switch network {
+        case .wifi(let ssid, _):
+            let seen = response.wiFiScanResults ?? []
+            guard let found = seen.first(where: { $0.ssid == ssid }) else {
+                throw CommissioningFailure(.deviceNotFound, "the device does not see the \(network.networkDescription)")
+            }
+            progress(.note("the device sees the \(network.networkDescription) at \(found.rssi) dBm"))
+        case .thread(let dataset):
+            let extendedPANID = (try? ThreadOperationalDataset.extendedPANID(of: dataset)) ?? []
+            let seen = response.threadScanResults ?? []
+            guard
+                let found = seen.first(where: {
+                    $0.extendedPanId == extendedPANID.reduce(0) { $0 << 8 | UInt64($1) }
+                })
+            else {
+                throw CommissioningFailure(
+                    .deviceNotFound,
+                    "the device does not see the \(network.networkDescription) (it sees \(seen.count) other Thread networks)"
+                )
+            }
+            progress(
+                .note("the device sees the \(network.networkDescription) (\(found.networkName)) at \(found.rssi) dBm"))
+        }
+    }
+
     /// Matter Core §11.9.7.3, §11.9.7.4 and §11.9.7.9: the network's credentials, then ConnectNetwork; the device
     /// answers once it joined, or says why it could not.
     private func setUpNetwork(_ network: NetworkCredentials, over client: InteractionClient) async throws {
         typealias Commands = NetworkCommissioningCluster.Commands
-        let networkID: [UInt8], name: String, added: Commands.NetworkConfigResponse
+        let networkID: [UInt8], added: Commands.NetworkConfigResponse
+        let name = network.networkDescription
         switch network {
         case .wifi(let ssid, let credentials):
-            (networkID, name) = (ssid, "Wi-Fi network \"\(String(decoding: ssid, as: UTF8.self))\"")
+            networkID = ssid
             added = try await client.invoke(
                 Commands.AddOrUpdateWiFiNetwork(ssid: ssid, credentials: credentials, breadcrumb: 3), endpoint: 0)
         case .thread(let dataset):
-            let extendedPANID: [UInt8]
             do {
-                extendedPANID = try ThreadOperationalDataset.extendedPANID(of: dataset)
+                networkID = try ThreadOperationalDataset.extendedPANID(of: dataset)
             } catch {
                 throw CommissioningFailure(.refused, error.description)
             }
-            (networkID, name) = (
-                extendedPANID, "Thread network \(extendedPANID.map { String(format: "%02x", $0) }.joined())"
-            )
             added = try await client.invoke(
                 Commands.AddOrUpdateThreadNetwork(operationalDataset: dataset, breadcrumb: 3), endpoint: 0)
         }

@@ -22,6 +22,8 @@ public struct CommissioningRequest: Sendable {
     public var networks: [NetworkCredentials]
     /// Reach the device over Bluetooth LE through this central (a device fresh from its box); nil: over IP.
     public var bluetooth: (any BluetoothCentral)?
+    /// Have the device scan for the network first (ScanNetworks), so one it cannot see fails before it is given.
+    public var scanNetworks = false
 
     public init(
         payload: SetupPayload, address: SocketAddress? = nil, interfaces: [String] = [], trustStore: PAATrustStore,

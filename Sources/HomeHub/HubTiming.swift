@@ -34,6 +34,9 @@ public enum HubTiming {
     static let commissionableBrowse: Duration = .seconds(3)
     /// Resolving the operational record after AddNOC: the device advertises it as soon as it has the NOC.
     static let operationalResolve: Duration = .seconds(5)
+    /// A device's network scan: above the 10 s devices state as ScanMaxTimeSeconds (the virtual device's too), with
+    /// room for the answer over BTP.
+    static let networkScan: Duration = .seconds(20)
     /// A BLE scan ends this much before the discovery step's limit, so the scan's own answer (no device, no proxy)
     /// is what the user reads rather than the step's timeout.
     static let bluetoothScanMargin: Duration = .seconds(1)

@@ -41,6 +41,14 @@ extension NetworkCredentials {
         return .thread(operationalDataset: dataset)
     }
 
+    /// The network in words: `Wi-Fi network "home"`, `Thread network DEAD00BEEF00CAFE`.
+    public var networkDescription: String {
+        switch self {
+        case .wifi: "Wi-Fi network \"\(shownName)\""
+        case .thread: "Thread network \(shownName)"
+        }
+    }
+
     /// What may be shown of them: the SSID, or the Thread network's Extended PAN ID; never the secret.
     public var shownName: String {
         switch self {

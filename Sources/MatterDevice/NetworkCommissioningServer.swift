@@ -81,10 +81,12 @@ public struct NetworkCommissioningServer: ClusterServer {
                 AttributeDescription(Attributes.lastConnectErrorValue),
             ],
             acceptedCommands: [
-                add, CommandDescription(Commands.RemoveNetwork.self), CommandDescription(Commands.ConnectNetwork.self),
+                CommandDescription(Commands.ScanNetworks.self), add, CommandDescription(Commands.RemoveNetwork.self),
+                CommandDescription(Commands.ConnectNetwork.self),
             ],
             generatedCommands: [
-                Commands.NetworkConfigResponse.id.rawValue, Commands.ConnectNetworkResponse.id.rawValue,
+                Commands.ScanNetworksResponse.id.rawValue, Commands.NetworkConfigResponse.id.rawValue,
+                Commands.ConnectNetworkResponse.id.rawValue,
             ])
     }
 
@@ -120,6 +122,9 @@ public struct NetworkCommissioningServer: ClusterServer {
         _ command: UInt32, fields: TLVElement?, in node: inout NodeState, request: ClusterRequest
     ) -> CommandOutcome {
         switch command {
+        case Commands.ScanNetworks.id.rawValue:
+            guard let scan = Commands.ScanNetworks.decode(fields) else { return .status(.invalidCommand) }
+            return scanned(asking: scan, in: &node, request)
         case Commands.AddOrUpdateWiFiNetwork.id.rawValue:
             guard case .wifi = radio else { return .status(.unsupportedCommand) }
             guard let add = Commands.AddOrUpdateWiFiNetwork.decode(fields) else { return .status(.invalidCommand) }
@@ -163,6 +168,54 @@ public struct NetworkCommissioningServer: ClusterServer {
             return joined(status, network.id, in: &node, request)
         default:
             return .status(.unsupportedCommand)
+        }
+    }
+
+    /// §11.9.7.1 ScanNetworks: the networks the simulated radio finds (a Wi-Fi scan only the SSID asked for, when one
+    /// is), each as a real radio reports it; their signal and addresses are made up, steadily.
+    private mutating func scanned(
+        asking scan: Commands.ScanNetworks, in node: inout NodeState, _ request: ClusterRequest
+    ) -> CommandOutcome {
+        var wanted: [UInt8]?
+        if case .value(let ssid)? = scan.ssid { wanted = ssid }
+        let response: Commands.ScanNetworksResponse
+        switch radio {
+        case .wifi(let inRange):
+            let found = inRange.filter { wanted == nil || Array($0.ssid.utf8) == wanted }
+            response = Commands.ScanNetworksResponse(
+                networkingStatus: .success,
+                wiFiScanResults: found.map { network in
+                    let ssid = Array(network.ssid.utf8)
+                    return Cluster.WiFiInterfaceScanResultStruct(
+                        security: network.passphrase.isEmpty ? .unencrypted : .wpa2Personal, ssid: ssid,
+                        bssid: [0x02] + Self.stableBytes(ssid, count: 5), channel: 6, wiFiBand: ._2G4, rssi: -48)
+                })
+        case .thread(let inRange):
+            response = Commands.ScanNetworksResponse(
+                networkingStatus: .success,
+                threadScanResults: inRange.map { extendedPANID in
+                    Cluster.ThreadInterfaceScanResultStruct(
+                        panId: UInt16(extendedPANID[6]) << 8 | UInt16(extendedPANID[7]),
+                        extendedPanId: extendedPANID.reduce(0) { $0 << 8 | UInt64($1) },
+                        networkName: "Thread-"
+                            + extendedPANID.suffix(2).map {
+                                ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true)
+                            }
+                            .joined(),
+                        channel: 15, version: 4, extendedAddress: Self.stableBytes(extendedPANID, count: 8), rssi: -60,
+                        lqi: 200)
+                })
+        }
+        record(.success, in: &node, request)
+        return response.outcome
+    }
+
+    /// `count` bytes that depend only on `seed`: a made-up address that stays the same from scan to scan.
+    private static func stableBytes(_ seed: [UInt8], count: Int) -> [UInt8] {
+        var state: UInt64 = 0xCBF2_9CE4_8422_2325
+        return (0..<count).map { index in
+            for byte in seed + [UInt8(index)] { state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return UInt8(truncatingIfNeeded: state >> 24)
         }
     }
 

@@ -315,6 +315,74 @@ import Testing
         }
     }
 
+    /// Asked to scan first, the device looks for the network: one it sees goes on (its signal said), one it does not
+    /// fails network setup before any credentials are given.
+    @Test(arguments: [("home", true), ("cafe", false)])
+    func scanningFirstFindsTheNetworkOrFailsBeforeGivingIt(ssid: String, inRange: Bool) async throws {
+        try await withTemporaryDirectory { directory in
+            let (network, fixture, hub) = try await Self.start(
+                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
+            let central = BLEProxyCentral(clock: network.clock)
+            let device = fixture.device
+            let proxy = await BLEProxyPipe(central: central) { send in
+                BLEProxyPeripheral(
+                    address: "02:00:00:00:0F:00", transport: device.node.transport,
+                    advertisement: { await device.bluetoothAdvertisement }, send: send)
+            }
+            let notes = Mutex<[String]>([])
+            let credentials = NetworkCredentials.wifi(ssid: Array(ssid.utf8), credentials: Array("secret99".utf8))
+            let outcome = try await Self.commission(
+                fixture, hub, network, networks: [credentials], bluetooth: central, scanNetworks: true,
+                operationalDiscovery: { _, _ in await device.isOnIP ? [fixture.address] : [] }
+            ) { progress in
+                if case .note(let text) = progress { notes.withLock { $0.append(text) } }
+            }
+            if inRange {
+                _ = try outcome.get()
+                #expect(notes.withLock { $0 }.contains("the device sees the Wi-Fi network \"home\" at -48 dBm"))
+                #expect(notes.withLock { $0 }.contains("the device joined the Wi-Fi network \"home\""))
+            } else {
+                guard case .failure(.stepFailed(.networkSetup, let failure)) = outcome else {
+                    Issue.record("expected network setup to fail: \(outcome)")
+                    return
+                }
+                #expect(failure.reason == "the device does not see the Wi-Fi network \"cafe\"")
+                #expect(failure.kind == .deviceNotFound)
+                try await CrashPointTests.letTheFailSafeExpire(network, fixture)
+                #expect(await device.networks.isEmpty, "nothing was given")
+            }
+            _ = proxy
+            await device.shutdown()
+        }
+    }
+
+    @Test func aThreadDeviceScanningFirstSeesTheNetworkByItsExtendedPANID() async throws {
+        try await withTemporaryDirectory { directory in
+            let (network, fixture, hub) = try await Self.start(
+                in: directory, radio: .thread(extendedPANIDs: [Self.extendedPANID]), freshFromItsBox: true)
+            let central = BLEProxyCentral(clock: network.clock)
+            let device = fixture.device
+            let proxy = await BLEProxyPipe(central: central) { send in
+                BLEProxyPeripheral(
+                    address: "02:00:00:00:0F:00", transport: device.node.transport,
+                    advertisement: { await device.bluetoothAdvertisement }, send: send)
+            }
+            let notes = Mutex<[String]>([])
+            let outcome = try await Self.commission(
+                fixture, hub, network, networks: [.thread(operationalDataset: Self.dataset)], bluetooth: central,
+                scanNetworks: true, operationalDiscovery: { _, _ in await device.isOnIP ? [fixture.address] : [] }
+            ) { progress in
+                if case .note(let text) = progress { notes.withLock { $0.append(text) } }
+            }
+            _ = try outcome.get()
+            #expect(
+                notes.withLock { $0 }.contains(
+                    "the device sees the Thread network DEAD00BEEF00CAFE (Thread-CAFE) at -60 dBm"))
+            _ = proxy
+            await device.shutdown()
+        }
+    }
+
     @Test func withNoProxyConnectedTheDiscoveryStepSaysSo() async throws {
         try await withTemporaryDirectory { directory in
             let (network, fixture, hub) = try await Self.start(in: directory, radio: .wifi([Self.home]))
@@ -350,7 +418,7 @@ import Testing
     /// Over BLE through `bluetooth` when given one (then with no address, and `interfaces` to look for it on IP).
     private static func commission(
         _ fixture: LoopbackFixture, _ hub: Hub, _ network: ClockedNetwork, networks: [NetworkCredentials],
-        bluetooth: (any BluetoothCentral)? = nil, payload: SetupPayload? = nil,
+        bluetooth: (any BluetoothCentral)? = nil, payload: SetupPayload? = nil, scanNetworks: Bool = false,
         operationalDiscovery: @escaping Commissioner.OperationalDiscovery = Commissioner.mDNSOperationalDiscovery,
         progress: @escaping @Sendable (CommissioningProgress) -> Void = { _ in }
     ) async throws -> Result<CommissioningResult, CommissioningError> {
@@ -361,6 +429,7 @@ import Testing
             operationalDiscovery: operationalDiscovery, progress: progress)
         var asked = try fixture.request(payload: payload)
         asked.networks = networks
+        asked.scanNetworks = scanNetworks
         if let bluetooth {
             asked.bluetooth = bluetooth
             asked.address = nil

@@ -16,12 +16,16 @@ public struct CommissionDevice: HubOperation {
     public var room: String?
     /// Over Bluetooth LE through this (`--ble proxy`); nil: over IP, or over the proxy when only BLE finds the device.
     public var bluetooth: BluetoothChoice?
+    /// The device scans for the network it is to be given first, so one it cannot see fails early.
+    public var scanNetworks: Bool
 
     public init(
         payload: String, address: SocketAddress?, interfaces: [String], paaTrustStore: String?,
-        acceptUntrustedDevice: Bool, name: String?, room: String?, bluetooth: BluetoothChoice? = nil
+        acceptUntrustedDevice: Bool, name: String?, room: String?, bluetooth: BluetoothChoice? = nil,
+        scanNetworks: Bool = false
     ) {
         self.bluetooth = bluetooth
+        self.scanNetworks = scanNetworks
         self.payload = payload
         self.address = address
         self.interfaces = interfaces
