@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "MatterCrypto", targets: ["MatterCrypto"]),
         .library(name: "MatterMessaging", targets: ["MatterMessaging"]),
         .library(name: "MatterBTP", targets: ["MatterBTP"]),
+        .library(name: "MatterOTA", targets: ["MatterOTA"]),
         .library(name: "MatterFuzzing", targets: ["MatterFuzzing"]),
         .library(name: "MatterCertificates", targets: ["MatterCertificates"]),
         .library(name: "MatterDiscovery", targets: ["MatterDiscovery"]),
@@ -57,6 +58,8 @@ let package = Package(
         .target(name: "MatterSecureChannel", dependencies: ["MatterMessaging", "MatterTLV", "MatterCrypto"]),
         .target(name: "MatterInteraction", dependencies: ["MatterTLV", "MatterMessaging"]),
         .target(name: "MatterCertificates", dependencies: ["MatterTLV", "MatterCrypto"]),
+        // OTA software image files (Matter Core §11.21.2): read in two phases, checked, and made.
+        .target(name: "MatterOTA", dependencies: ["MatterTLV", "MatterCrypto"]),
         .target(name: "MatterDiscovery", dependencies: ["MatterTime"]),
         // The entries of the libFuzzer targets in Fuzz/ (built apart by scripts/fuzz.sh), replayed by the tests.
         .target(name: "MatterFuzzing", dependencies: [
@@ -144,6 +147,7 @@ let package = Package(
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "HomeHub", "MatterBTP", "MatterMessaging", "MatterPlatform", "MatterTestSupport"],
             exclude: ["bluez-standin.py"]),
+        .testTarget(name: "MatterOTATests", dependencies: ["MatterOTA"]),
         .testTarget(name: "BLEProxyTests", dependencies: ["BLEProxy", "MatterBTP", "MatterPlatform", "MatterTime", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeRecords", "HomeHub", "MatterBTP", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),

@@ -1,4 +1,5 @@
 import BLEProxy
+import Foundation
 import MatterBTP
 import MatterPlatform
 import MatterTestSupport
@@ -189,5 +190,75 @@ import Testing
         await harness.central.closed(owner.id)
         _ = try await harness.central.connect(found, transport: harness.network.transport())
         #expect(other.commands.contains("connect"))
+    }
+
+    /// A proxy client scripted from the document's own sequence (not our peripheral): UUIDs in the 128-bit and
+    /// compact forms other proxies send, the BTP handshake response indicated before `write_and_subscribe` is
+    /// answered, then the peripheral disconnecting on its own.
+    @Test func aScriptedProxyIsDrivenThroughTheDocumentsSequenceAndAPeripheralThatDropsEndsTheLink() async throws {
+        let clock = ManualClock()
+        let central = BLEProxyCentral(clock: clock)
+        let (sent, send) = AsyncStream<BLEProxyFrame>.makeStream()
+        let id = await central.connected(.init(send: { send.yield($0) }, ping: {}, close: { _ in }))
+        await central.received(.text(#"{"type": "hello", "version": 1}"#), from: id)
+        let asked = Mutex<[String]>([])
+        let handshakeMTU = Mutex<Int?>(nil)
+        let script = Task {
+            for await frame in sent {
+                guard case .text(let text) = frame, let (commandID, command) = BLEProxyCommand.decode(text) else {
+                    continue
+                }
+                asked.withLock { $0.append(String("\(command)".prefix { $0 != "(" })) }
+                func answer(_ result: String) async {
+                    await central.received(
+                        .text(#"{"id": \#(commandID), "success": true, "result": \#(result)}"#), from: id)
+                }
+                switch command {
+                case .startScan:
+                    await answer("{}")
+                    let data = Data(BLEProxyCentralTests.advertisement.serviceData).base64EncodedString()
+                    await central.received(
+                        .text(
+                            #"{"event": "device_discovered", "data": {"address": "AA:BB:CC:DD:EE:FF", "connectable": true, "service_data": {"0000FFF6-0000-1000-8000-00805F9B34FB": "\#(data)"}}}"#
+                        ), from: id)
+                case .stopScan: await answer("{}")
+                case .connect: await answer(#"{"connection_handle": 7, "mtu": 185}"#)
+                case .discoverServices:
+                    await answer(#"{"services": [{"uuid": "0000FFF6-0000-1000-8000-00805F9B34FB"}]}"#)
+                case .discoverCharacteristics:
+                    await answer(
+                        #"{"characteristics": [{"uuid": "18ee2ef5263d4559959f4f9c429f9d11", "properties": ["write"]}, {"uuid": "18ee2ef5263d4559959f4f9c429f9d12", "properties": ["indicate"]}]}"#
+                    )
+                case .writeAndSubscribe(let handle, _, let value, let withResponse, _):
+                    #expect(handle == 7 && withResponse)
+                    // The capabilities request (§4.19.4.2): its ATT MTU at bytes 6 and 7.
+                    handshakeMTU.withLock { $0 = value.count >= 9 ? Int(value[6]) | Int(value[7]) << 8 : nil }
+                    let response: [UInt8] = [0x65, 0x6C, 0x04, 182, 0x00, 0x06]
+                    await central.received(
+                        .binary(BLEProxyBinaryFrame(.notification, connectionHandle: 7, payload: response).bytes),
+                        from: id)
+                    await answer("{}")
+                default: await answer("{}")
+                }
+            }
+        }
+        let found = try await central.find(matching: { $0.matches(shortDiscriminator: 15) }, timeout: .seconds(10))
+        #expect(found.address == "AA:BB:CC:DD:EE:FF")
+        let network = ClockedNetwork(clock: clock, seed: 2)
+        let transport = network.transport()
+        let btp = try await central.connect(found, transport: transport)
+        #expect(await btp.segmentSize == 182)
+        #expect(handshakeMTU.withLock { $0 } == 185)
+        #expect(
+            asked.withLock { $0 } == [
+                "startScan", "stopScan", "connect", "discoverServices", "discoverCharacteristics", "writeAndSubscribe",
+            ])
+        await central.received(
+            .text(#"{"event": "disconnected", "data": {"connection_handle": 7, "reason": "supervision timeout"}}"#),
+            from: id)
+        #expect(await btp.ended == .linkLost("the peripheral disconnected (supervision timeout)"))
+        script.cancel()
+        send.finish()
+        withExtendedLifetime(network) {}
     }
 }
