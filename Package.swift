@@ -58,6 +58,8 @@ let package = Package(
         .target(name: "MatterSecureChannel", dependencies: ["MatterMessaging", "MatterTLV", "MatterCrypto"]),
         .target(name: "MatterInteraction", dependencies: ["MatterTLV", "MatterMessaging"]),
         .target(name: "MatterCertificates", dependencies: ["MatterTLV", "MatterCrypto"]),
+        // Bulk Data Exchange (Matter Core §11.22), sans-IO.
+        .target(name: "MatterBDX", dependencies: ["MatterTime"]),
         // OTA software image files (Matter Core §11.21.2): read in two phases, checked, and made.
         .target(name: "MatterOTA", dependencies: ["MatterTLV", "MatterCrypto"]),
         .target(name: "MatterDiscovery", dependencies: ["MatterTime"]),
@@ -148,6 +150,7 @@ let package = Package(
             name: "BlueZTests", dependencies: ["BlueZ", "HomeHub", "MatterBTP", "MatterMessaging", "MatterPlatform", "MatterTestSupport"],
             exclude: ["bluez-standin.py"]),
         .testTarget(name: "MatterOTATests", dependencies: ["MatterOTA"]),
+        .testTarget(name: "MatterBDXTests", dependencies: ["MatterBDX", "MatterTime"]),
         .testTarget(name: "BLEProxyTests", dependencies: ["BLEProxy", "MatterBTP", "MatterPlatform", "MatterTime", "MatterTestSupport"]),
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeRecords", "HomeHub", "MatterBTP", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
