@@ -28,11 +28,37 @@ public struct BDXTransferControl: OptionSet, Sendable, Hashable {
     public static let asynchronous = BDXTransferControl(rawValue: 0x40)
 }
 
-/// §11.22.6.1 Range Control's bits.
+/// §11.22.6.1 Range Control's bits, and the fields it governs: what ReceiveInit, SendInit and ReceiveAccept begin
+/// with (Transfer Control, Range Control, Max Block Size, then the offset and the length when present, four bytes
+/// each unless one needs eight).
 enum BDXRangeControl {
     static let definiteLength: UInt8 = 0x01
     static let startOffset: UInt8 = 0x02
     static let wideRange: UInt8 = 0x10
+
+    static func encoded(control: UInt8, maxBlockSize: UInt16, startOffset: UInt64, length: UInt64) -> [UInt8] {
+        let wide = startOffset > UInt64(UInt32.max) || length > UInt64(UInt32.max)
+        var range: UInt8 = 0
+        if length > 0 { range |= definiteLength }
+        if startOffset > 0 { range |= Self.startOffset }
+        if wide { range |= wideRange }
+        var bytes = [control, range] + BDXBytes.little(UInt64(maxBlockSize), 2)
+        if startOffset > 0 { bytes += BDXBytes.little(startOffset, wide ? 8 : 4) }
+        if length > 0 { bytes += BDXBytes.little(length, wide ? 8 : 4) }
+        return bytes
+    }
+
+    static func decode(
+        _ reader: inout BDXBytes.Reader
+    ) throws(BDXError) -> (control: UInt8, maxBlockSize: UInt16, startOffset: UInt64, length: UInt64) {
+        let control = try reader.byte()
+        let range = try reader.byte()
+        let maxBlockSize = UInt16(try reader.little(2))
+        let width = range & wideRange != 0 ? 8 : 4
+        let offset = range & startOffset != 0 ? try reader.little(width) : 0
+        let length = range & definiteLength != 0 ? try reader.little(width) : 0
+        return (control, maxBlockSize, offset, length)
+    }
 }
 
 /// The version this side speaks: BDX 0, as connectedhomeip's (kBdxVersion).
@@ -65,28 +91,17 @@ public struct BDXTransferInit: Sendable, Hashable {
     }
 
     public var encoded: [UInt8] {
-        let wide = startOffset > UInt64(UInt32.max) || maxLength > UInt64(UInt32.max)
-        var range: UInt8 = 0
-        if maxLength > 0 { range |= BDXRangeControl.definiteLength }
-        if startOffset > 0 { range |= BDXRangeControl.startOffset }
-        if wide { range |= BDXRangeControl.wideRange }
-        var bytes = [version & 0x0F | proposedControl.rawValue, range] + BDXBytes.little(UInt64(maxBlockSize), 2)
-        if startOffset > 0 { bytes += BDXBytes.little(startOffset, wide ? 8 : 4) }
-        if maxLength > 0 { bytes += BDXBytes.little(maxLength, wide ? 8 : 4) }
-        bytes += BDXBytes.little(UInt64(fileDesignator.count), 2) + fileDesignator + metadata
-        return bytes
+        BDXRangeControl.encoded(
+            control: version & 0x0F | proposedControl.rawValue, maxBlockSize: maxBlockSize, startOffset: startOffset,
+            length: maxLength) + BDXBytes.little(UInt64(fileDesignator.count), 2) + fileDesignator + metadata
     }
 
     public init(decoding bytes: [UInt8]) throws(BDXError) {
         var reader = BDXBytes.Reader(bytes)
-        let control = try reader.byte()
-        let range = try reader.byte()
-        version = control & 0x0F
-        proposedControl = BDXTransferControl(rawValue: control)
-        maxBlockSize = UInt16(try reader.little(2))
-        let width = range & BDXRangeControl.wideRange != 0 ? 8 : 4
-        startOffset = range & BDXRangeControl.startOffset != 0 ? try reader.little(width) : 0
-        maxLength = range & BDXRangeControl.definiteLength != 0 ? try reader.little(width) : 0
+        let fields = try BDXRangeControl.decode(&reader)
+        version = fields.control & 0x0F
+        proposedControl = BDXTransferControl(rawValue: fields.control)
+        (maxBlockSize, startOffset, maxLength) = (fields.maxBlockSize, fields.startOffset, fields.length)
         let designatorLength = Int(try reader.little(2))
         fileDesignator = try reader.take(designatorLength)
         metadata = reader.rest
@@ -145,27 +160,17 @@ public struct BDXReceiveAccept: Sendable, Hashable {
     }
 
     public var encoded: [UInt8] {
-        let wide = startOffset > UInt64(UInt32.max) || length > UInt64(UInt32.max)
-        var range: UInt8 = 0
-        if length > 0 { range |= BDXRangeControl.definiteLength }
-        if startOffset > 0 { range |= BDXRangeControl.startOffset }
-        if wide { range |= BDXRangeControl.wideRange }
-        var bytes = [version & 0x0F | control.rawValue, range] + BDXBytes.little(UInt64(maxBlockSize), 2)
-        if startOffset > 0 { bytes += BDXBytes.little(startOffset, wide ? 8 : 4) }
-        if length > 0 { bytes += BDXBytes.little(length, wide ? 8 : 4) }
-        return bytes + metadata
+        BDXRangeControl.encoded(
+            control: version & 0x0F | control.rawValue, maxBlockSize: maxBlockSize, startOffset: startOffset,
+            length: length) + metadata
     }
 
     public init(decoding bytes: [UInt8]) throws(BDXError) {
         var reader = BDXBytes.Reader(bytes)
-        let control = try reader.byte()
-        let range = try reader.byte()
-        version = control & 0x0F
-        self.control = BDXTransferControl(rawValue: control)
-        maxBlockSize = UInt16(try reader.little(2))
-        let width = range & BDXRangeControl.wideRange != 0 ? 8 : 4
-        startOffset = range & BDXRangeControl.startOffset != 0 ? try reader.little(width) : 0
-        length = range & BDXRangeControl.definiteLength != 0 ? try reader.little(width) : 0
+        let fields = try BDXRangeControl.decode(&reader)
+        version = fields.control & 0x0F
+        control = BDXTransferControl(rawValue: fields.control)
+        (maxBlockSize, startOffset, length) = (fields.maxBlockSize, fields.startOffset, fields.length)
         metadata = reader.rest
     }
 }

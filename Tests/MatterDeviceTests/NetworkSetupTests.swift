@@ -128,15 +128,9 @@ import Testing
     /// once it joined (not before), CASE there; the BLE connection let go at the end.
     @Test func aDeviceFreshFromItsBoxIsCommissionedOverTheBLEProxyAndFoundOnIPOnceItJoined() async throws {
         try await withTemporaryDirectory { directory in
-            let (network, fixture, hub) = try await Self.start(
-                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
-            let central = BLEProxyCentral(clock: network.clock)
+            let (network, fixture, hub, central, proxy) = try await Self.freshFromItsBox(
+                in: directory, radio: .wifi([Self.home]))
             let device = fixture.device
-            let proxy = await BLEProxyPipe(central: central, recording: true) { send in
-                BLEProxyPeripheral(
-                    address: "02:00:00:00:0F:00", transport: device.node.transport,
-                    advertisement: { await device.bluetoothAdvertisement }, send: send)
-            }
             #expect(await device.node.onIP == false, "fresh from its box, it is on no IP network")
             #expect(device.setupPayload.discoveryCapabilities == .ble)
             let thread = NetworkCredentials.thread(operationalDataset: Self.dataset)
@@ -185,15 +179,9 @@ import Testing
     /// fail-safe expires it advertises again.
     @Test func aWrongPassphraseOverBLEFailsNamingTheStatusAndTheDeviceAdvertisesAgain() async throws {
         try await withTemporaryDirectory { directory in
-            let (network, fixture, hub) = try await Self.start(
-                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
-            let central = BLEProxyCentral(clock: network.clock)
+            let (network, fixture, hub, central, proxy) = try await Self.freshFromItsBox(
+                in: directory, radio: .wifi([Self.home]))
             let device = fixture.device
-            let proxy = await BLEProxyPipe(central: central, recording: true) { send in
-                BLEProxyPeripheral(
-                    address: "02:00:00:00:0F:00", transport: device.node.transport,
-                    advertisement: { await device.bluetoothAdvertisement }, send: send)
-            }
             let wrong = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("not-the-one".utf8))
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [wrong], bluetooth: central, operationalDiscovery: { _, _ in [] })
@@ -222,15 +210,9 @@ import Testing
     /// nothing is stored.
     @Test func aProxyThatDisconnectsMidCommissioningEndsItNamingTheLostLink() async throws {
         try await withTemporaryDirectory { directory in
-            let (network, fixture, hub) = try await Self.start(
-                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
-            let central = BLEProxyCentral(clock: network.clock)
+            let (network, fixture, hub, central, proxy) = try await Self.freshFromItsBox(
+                in: directory, radio: .wifi([Self.home]))
             let device = fixture.device
-            let proxy = await BLEProxyPipe(central: central, recording: true) { send in
-                BLEProxyPeripheral(
-                    address: "02:00:00:00:0F:00", transport: device.node.transport,
-                    advertisement: { await device.bluetoothAdvertisement }, send: send)
-            }
             let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [wifi], bluetooth: central, operationalDiscovery: { _, _ in [] }
@@ -256,15 +238,9 @@ import Testing
 
     @Test func aWrongPasscodeOverBLEFailsPASEAndTheDeviceAdvertisesOn() async throws {
         try await withTemporaryDirectory { directory in
-            let (network, fixture, hub) = try await Self.start(
-                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
-            let central = BLEProxyCentral(clock: network.clock)
+            let (network, fixture, hub, central, proxy) = try await Self.freshFromItsBox(
+                in: directory, radio: .wifi([Self.home]))
             let device = fixture.device
-            let proxy = await BLEProxyPipe(central: central, recording: true) { send in
-                BLEProxyPeripheral(
-                    address: "02:00:00:00:0F:00", transport: device.node.transport,
-                    advertisement: { await device.bluetoothAdvertisement }, send: send)
-            }
             var payload = device.setupPayload
             payload.passcode = 20_202_022
             let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
@@ -286,15 +262,9 @@ import Testing
     /// taken back over the BLE connection still open, and the fail-safe takes the network back: it is off IP again.
     @Test func aDeviceThatJoinsButNeverAppearsOnIPIsRolledBack() async throws {
         try await withTemporaryDirectory { directory in
-            let (network, fixture, hub) = try await Self.start(
-                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
-            let central = BLEProxyCentral(clock: network.clock)
+            let (network, fixture, hub, central, proxy) = try await Self.freshFromItsBox(
+                in: directory, radio: .wifi([Self.home]))
             let device = fixture.device
-            let proxy = await BLEProxyPipe(central: central, recording: true) { send in
-                BLEProxyPeripheral(
-                    address: "02:00:00:00:0F:00", transport: device.node.transport,
-                    advertisement: { await device.bluetoothAdvertisement }, send: send)
-            }
             let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [wifi], bluetooth: central, operationalDiscovery: { _, _ in [] })
@@ -320,15 +290,9 @@ import Testing
     @Test(arguments: [("home", true), ("cafe", false)])
     func scanningFirstFindsTheNetworkOrFailsBeforeGivingIt(ssid: String, inRange: Bool) async throws {
         try await withTemporaryDirectory { directory in
-            let (network, fixture, hub) = try await Self.start(
-                in: directory, radio: .wifi([Self.home]), freshFromItsBox: true)
-            let central = BLEProxyCentral(clock: network.clock)
+            let (network, fixture, hub, central, proxy) = try await Self.freshFromItsBox(
+                in: directory, radio: .wifi([Self.home]))
             let device = fixture.device
-            let proxy = await BLEProxyPipe(central: central) { send in
-                BLEProxyPeripheral(
-                    address: "02:00:00:00:0F:00", transport: device.node.transport,
-                    advertisement: { await device.bluetoothAdvertisement }, send: send)
-            }
             let notes = Mutex<[String]>([])
             let credentials = NetworkCredentials.wifi(ssid: Array(ssid.utf8), credentials: Array("secret99".utf8))
             let outcome = try await Self.commission(
@@ -358,15 +322,9 @@ import Testing
 
     @Test func aThreadDeviceScanningFirstSeesTheNetworkByItsExtendedPANID() async throws {
         try await withTemporaryDirectory { directory in
-            let (network, fixture, hub) = try await Self.start(
-                in: directory, radio: .thread(extendedPANIDs: [Self.extendedPANID]), freshFromItsBox: true)
-            let central = BLEProxyCentral(clock: network.clock)
+            let (network, fixture, hub, central, proxy) = try await Self.freshFromItsBox(
+                in: directory, radio: .thread(extendedPANIDs: [Self.extendedPANID]))
             let device = fixture.device
-            let proxy = await BLEProxyPipe(central: central) { send in
-                BLEProxyPeripheral(
-                    address: "02:00:00:00:0F:00", transport: device.node.transport,
-                    advertisement: { await device.bluetoothAdvertisement }, send: send)
-            }
             let notes = Mutex<[String]>([])
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [.thread(operationalDataset: Self.dataset)], bluetooth: central,
@@ -397,6 +355,22 @@ import Testing
             #expect(failure.reason.contains("no BLE proxy is connected"))
             await fixture.device.shutdown()
         }
+    }
+
+    /// A device fresh from its box on the test network, a hub, and the hub's BLE proxy central with the device
+    /// connected to it as its own proxy client (every frame recorded).
+    private static func freshFromItsBox(
+        in directory: String, radio: SimulatedRadio
+    ) async throws -> (ClockedNetwork, LoopbackFixture, Hub, BLEProxyCentral, BLEProxyPipe) {
+        let (network, fixture, hub) = try await start(in: directory, radio: radio, freshFromItsBox: true)
+        let central = BLEProxyCentral(clock: network.clock)
+        let device = fixture.device
+        let proxy = await BLEProxyPipe(central: central, recording: true) { send in
+            BLEProxyPeripheral(
+                address: "02:00:00:00:0F:00", transport: device.node.transport,
+                advertisement: { await device.bluetoothAdvertisement }, send: send)
+        }
+        return (network, fixture, hub, central, proxy)
     }
 
     private static func start(
