@@ -53,8 +53,6 @@ public struct BLEProxyHello: Codable, Sendable, Hashable {
     public var version: Int
     public var error: String?
     public var message: String?
-
-    public static let client = BLEProxyHello(type: "hello", version: BLEProxyProtocol.version)
 }
 
 /// A command from the server ("Commands"): its name and arguments. Unknown names are read as `.other`, to be

@@ -71,11 +71,6 @@ public actor BLEProxyPeripheral {
         }
     }
 
-    /// The device's advertising changed (its window opened again after a failed commissioning): a scanning hub hears.
-    public func advertisingChanged() async {
-        await reportIfAdvertising()
-    }
-
     /// The connection to the hub is gone: a BLE connection through it ends too.
     public func hubDisconnected() async {
         scanning = false

@@ -45,9 +45,6 @@ extension HubEngine {
         bluetooth.withLock { $0.defaultAdapter = name }
     }
 
-    /// Whether a BLE proxy endpoint is offered.
-    public var offersBluetoothProxy: Bool { bluetooth.withLock { $0.proxy } != nil }
-
     /// Whether the hub has a Bluetooth adapter to use by default.
     public var hasBluetoothAdapter: Bool { bluetooth.withLock { $0.defaultAdapter } != nil }
 

@@ -1,9 +1,6 @@
 // Matter Core §11.22 Bulk Data Exchange (protocol ID 0x0002): its messages (§11.22.6), little-endian, as
 // connectedhomeip's BdxMessages reads and writes them. No I/O: bytes in, values out, and back.
 
-/// The BDX protocol's ID in a message's protocol header.
-public let bdxProtocolID: UInt16 = 0x0002
-
 /// §11.22.6: each message's opcode.
 public enum BDXOpcode: UInt8, Sendable, Hashable {
     case sendInit = 0x01

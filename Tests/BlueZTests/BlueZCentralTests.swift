@@ -129,9 +129,7 @@ import Testing
     }
 
     @Test func withNoBlueZOnTheBusFindingSaysSo() async throws {
-        let standIn = try await StandIn()
-        _ = standIn
-        // A bus where nobody owns org.bluez: a second private bus, empty.
+        // A private bus where nobody owns org.bluez.
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--session", "--nofork", "--print-address=1"]

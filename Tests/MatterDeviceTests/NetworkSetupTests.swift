@@ -17,6 +17,8 @@ import Testing
 /// virtual device's simulated radio, on virtual time over the simulated network.
 @Suite(.timeLimit(.minutes(1))) struct NetworkSetupTests {
     static let home = SimulatedRadio.WiFiNetwork(ssid: "home", passphrase: "secret99")
+    /// The credentials that join `home`.
+    static let homeWiFi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
     static let extendedPANID: [UInt8] = [0xDE, 0xAD, 0x00, 0xBE, 0xEF, 0x00, 0xCA, 0xFE]
     /// A Thread dataset: Channel (type 0), then Extended PAN ID (type 2).
     static let dataset: [UInt8] = [0x00, 0x03, 0x00, 0x00, 0x0F, 0x02, 0x08] + extendedPANID
@@ -24,7 +26,7 @@ import Testing
     @Test(arguments: [
         (
             SimulatedRadio.wifi([home]),
-            NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            homeWiFi
         ),
         (
             SimulatedRadio.thread(extendedPANIDs: [extendedPANID]),
@@ -83,7 +85,7 @@ import Testing
     @Test func aDeviceWithNoRadioToConfigureFailsNetworkSetupSayingSo() async throws {
         try await withTemporaryDirectory { directory in
             let (network, fixture, hub) = try await Self.start(in: directory, radio: nil)
-            let credentials = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let credentials = Self.homeWiFi
             let outcome = try await Self.commission(fixture, hub, network, credentials: credentials)
             guard case .failure(.stepFailed(.networkSetup, let failure)) = outcome else {
                 Issue.record("expected network setup to fail: \(outcome)")
@@ -134,7 +136,7 @@ import Testing
             #expect(await device.node.onIP == false, "fresh from its box, it is on no IP network")
             #expect(device.setupPayload.discoveryCapabilities == .ble)
             let thread = NetworkCredentials.thread(operationalDataset: Self.dataset)
-            let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let wifi = Self.homeWiFi
             let steps = Mutex<[CommissioningStep]>([])
             let lookedUpBeforeJoining = Mutex(false)
             let outcome = try await Self.commission(
@@ -213,7 +215,7 @@ import Testing
             let (network, fixture, hub, central, proxy) = try await Self.freshFromItsBox(
                 in: directory, radio: .wifi([Self.home]))
             let device = fixture.device
-            let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let wifi = Self.homeWiFi
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [wifi], bluetooth: central, operationalDiscovery: { _, _ in [] }
             ) { progress in
@@ -243,7 +245,7 @@ import Testing
             let device = fixture.device
             var payload = device.setupPayload
             payload.passcode = 20_202_022
-            let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let wifi = Self.homeWiFi
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [wifi], bluetooth: central, payload: payload)
             guard case .failure(.stepFailed(.passcodeSession, let failure)) = outcome else {
@@ -265,7 +267,7 @@ import Testing
             let (network, fixture, hub, central, proxy) = try await Self.freshFromItsBox(
                 in: directory, radio: .wifi([Self.home]))
             let device = fixture.device
-            let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let wifi = Self.homeWiFi
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [wifi], bluetooth: central, operationalDiscovery: { _, _ in [] })
             // The undo went over the BLE connection, let go after it.
@@ -344,7 +346,7 @@ import Testing
     @Test func withNoProxyConnectedTheDiscoveryStepSaysSo() async throws {
         try await withTemporaryDirectory { directory in
             let (network, fixture, hub) = try await Self.start(in: directory, radio: .wifi([Self.home]))
-            let wifi = NetworkCredentials.wifi(ssid: Array("home".utf8), credentials: Array("secret99".utf8))
+            let wifi = Self.homeWiFi
             let outcome = try await Self.commission(
                 fixture, hub, network, networks: [wifi], bluetooth: BLEProxyCentral(clock: network.clock))
             guard case .failure(.stepFailed(.discovery, let failure)) = outcome else {
