@@ -238,19 +238,19 @@ func temporaryDirectory() throws -> String {
 /// The farm as a child process: this binary run as `swift-home-bench scale-farm` with `matter-device --count`'s
 /// arguments. Its output is read to the end on a thread of its own, so the farm never blocks on a full pipe.
 struct FarmProcess {
-    let process: Process
-    let setups: [DeviceSetup]
     /// Held for the farm's life: it exits when this goes (`Lifeline`).
-    let lifeline: Pipe
+    let process: ChildProcess
+    let setups: [DeviceSetup]
 
     static func start(arguments: [String], count: Int) async throws -> FarmProcess {
-        let (process, output, lifeline) = try Lifeline.start(["scale-farm"] + arguments)
+        let process = try Lifeline.start(["scale-farm"] + arguments)
+        let output = process.output!
         let setups: [DeviceSetup] = try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 var setups: [DeviceSetup] = []
                 var pending = Data()
                 var resumed = false
-                let handle = output.fileHandleForReading
+                let handle = output
                 while true {
                     let chunk = handle.availableData
                     if chunk.isEmpty { break }
@@ -275,11 +275,11 @@ struct FarmProcess {
         guard setups.count == count else {
             throw BenchmarkError("the farm printed \(setups.count) devices, not \(count)")
         }
-        return FarmProcess(process: process, setups: setups, lifeline: lifeline)
+        return FarmProcess(process: process, setups: setups)
     }
 
     func residentBytes() -> Int {
-        Benchmarks.residentBytes(ofProcess: process.processIdentifier)
+        Benchmarks.residentBytes(ofProcess: process.pid)
     }
 
     /// Commissions every device of the farm onto a hub on `hubPath` at once (the hub runs as many side by side as it
@@ -305,9 +305,8 @@ struct FarmProcess {
     }
 
     func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.send(SIGKILL)
+        _ = process.waitUntilExit()
     }
 }
 

@@ -91,18 +91,11 @@ enum ScaleHubProcess {
     }
 
     private static func child(_ arguments: [String]) async throws -> Data {
-        let (process, output, lifeline) = try Lifeline.start(["scale-hub"] + arguments)
-        // Read and waited for on a thread of its own, never on the cooperative pool.
-        let data = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                withExtendedLifetime(lifeline) {}
-                continuation.resume(returning: data)
-            }
-        }
-        guard process.terminationStatus == 0 else {
-            throw BenchmarkError("the fresh hub process failed (exit status \(process.terminationStatus))")
+        let process = try Lifeline.start(["scale-hub"] + arguments)
+        let data = await ChildProcess.readToEnd(process.output!)
+        let termination = await process.termination()
+        guard termination == .exited(0) else {
+            throw BenchmarkError("the fresh hub process failed: it \(termination)")
         }
         return data
     }

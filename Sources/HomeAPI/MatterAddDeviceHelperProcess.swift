@@ -1,6 +1,7 @@
 import Foundation
 import HomeEngine
 import HubWire
+import MatterPlatform
 
 /// A handler that carries out each call in a separate helper executable (see `MatterAddDeviceHelper`), launched with
 /// the app group both processes share. A helper's failure comes back as the `HomeError` it printed.
@@ -43,47 +44,32 @@ public struct MatterAddDeviceHelperProcess: MatterAddDeviceRequestHandler {
 
     /// Runs the helper to its end and returns its standard output.
     private func launch(_ arguments: [String]) async throws(HomeError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let exited = AsyncStream<Void> { continuation in
-            process.terminationHandler = { _ in continuation.finish() }
-        }
+        let helper: ChildProcess
         do {
-            try process.run()
+            helper = try ChildProcess(
+                executable: executable, arguments: arguments, environment: environment, standardOutput: .pipe,
+                standardError: .pipe)
         } catch {
-            throw HomeError(.failedPrecondition, "cannot launch the helper \(executable): \(error)")
+            throw HomeError(.failedPrecondition, "cannot launch the helper: \(error)")
         }
         // Read while it runs, so a full pipe cannot stall it.
-        async let standardOutput = Self.readToEnd(output.fileHandleForReading)
-        async let standardError = Self.readToEnd(errors.fileHandleForReading)
+        async let standardOutput = ChildProcess.readToEnd(helper.output!)
+        async let standardError = ChildProcess.readToEnd(helper.errorOutput!)
         let (out, err) = await (standardOutput, standardError)
-        for await _ in exited {}
-        guard process.terminationStatus == 0 else {
+        let termination = await helper.termination()
+        guard termination == .exited(0) else {
             let line = String(decoding: err, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-            throw Self.error(fromHelperLine: line, status: process.terminationStatus, call: arguments.first ?? "")
+            throw Self.error(fromHelperLine: line, termination: termination, call: arguments.first ?? "")
         }
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Reads on a thread outside Swift concurrency's small pool, which a blocking read would starve.
-    private static func readToEnd(_ handle: FileHandle) async -> Data {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: handle.readDataToEndOfFile()) }
-        }
-    }
-
     /// `code: message`, as `HomeError.description` prints it; anything else is kept whole as an unknown error.
-    static func error(fromHelperLine line: String, status: Int32, call: String) -> HomeError {
+    static func error(fromHelperLine line: String, termination: ChildProcess.Termination, call: String) -> HomeError {
         if let colon = line.firstIndex(of: ":"), let code = HomeError.Code(rawValue: String(line[..<colon])) {
             return HomeError(code, String(line[line.index(after: colon)...].drop { $0 == " " }))
         }
         return HomeError(
-            .unknown, "the helper's \(call) call exited with status \(status)\(line.isEmpty ? "" : ": \(line)")")
+            .unknown, "the helper's \(call) call \(termination)\(line.isEmpty ? "" : ": \(line)")")
     }
 }

@@ -15,38 +15,35 @@ import Testing
     /// A private bus with the stand-in on it, stopped when the test ends.
     final class StandIn: Sendable {
         let bus: DBusConnection
-        private let processes: [Process]
+        private let processes: [ChildProcess]
 
         init() async throws {
-            let daemon = Process()
-            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-            daemon.arguments = ["--session", "--nofork", "--print-address=1"]
-            let daemonOutput = Pipe()
-            daemon.standardOutput = daemonOutput
-            // Not the test's own: `swift test` waits for its output to end, which a child holding it would stop.
-            daemon.standardError = FileHandle.nullDevice
-            try daemon.run()
-            let address = try await Self.firstLine(of: daemonOutput, from: "dbus-daemon")
-            let standIn = Process()
-            standIn.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            standIn.arguments = [
-                URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("bluez-standin.py")
-                    .path, "--discriminator", "3840",
-            ]
-            standIn.environment = ["DBUS_SYSTEM_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
-            let standInOutput = Pipe()
-            standIn.standardOutput = standInOutput
-            standIn.standardError = FileHandle.nullDevice
-            try standIn.run()
+            // Their standard error not the test's own: `swift test` waits for its output to end, which a child
+            // holding it would stop.
+            let daemon = try Self.privateBus()
+            let address = try await Self.firstLine(of: daemon, from: "dbus-daemon")
+            let standIn = try ChildProcess(
+                executable: "/usr/bin/python3",
+                arguments: [
+                    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                        .appendingPathComponent("bluez-standin.py").path, "--discriminator", "3840",
+                ],
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"], standardOutput: .pipe)
             processes = [standIn, daemon]
-            #expect(try await Self.firstLine(of: standInOutput, from: "the stand-in") == "ready")
+            #expect(try await Self.firstLine(of: standIn, from: "the stand-in") == "ready")
             bus = try DBusConnection(address: address)
         }
 
         deinit {
             bus.close()
-            // SIGKILL: a child of the test process starts with its signal mask, SIGTERM blocked.
-            for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            for process in processes { process.send(SIGTERM) }
+        }
+
+        /// A D-Bus daemon of its own, its address the first line of its output.
+        static func privateBus() throws -> ChildProcess {
+            try ChildProcess(
+                executable: "/usr/bin/dbus-daemon", arguments: ["--session", "--nofork", "--print-address=1"],
+                standardOutput: .pipe)
         }
 
         /// What the stand-in's peripheral received, message by message.
@@ -56,12 +53,12 @@ import Testing
             return messages.compactMap(\.bytes)
         }
 
-        /// The first line `pipe` gives, within 10 seconds.
-        static func firstLine(of pipe: Pipe, from what: String) async throws -> String {
+        /// The first line `process` writes.
+        static func firstLine(of process: ChildProcess, from what: String) async throws -> String {
+            let handle = try #require(process.output)
             let line = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
                 DispatchQueue.global().async {
                     var bytes: [UInt8] = []
-                    let handle = pipe.fileHandleForReading
                     while true {
                         let chunk = handle.readData(ofLength: 1)
                         guard let byte = chunk.first else { return continuation.resume(returning: nil) }
@@ -130,15 +127,9 @@ import Testing
 
     @Test func withNoBlueZOnTheBusFindingSaysSo() async throws {
         // A private bus where nobody owns org.bluez.
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--print-address=1"]
-        let output = Pipe()
-        daemon.standardOutput = output
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        defer { kill(daemon.processIdentifier, SIGKILL) }
-        let bus = try DBusConnection(address: try await StandIn.firstLine(of: output, from: "dbus-daemon"))
+        let daemon = try StandIn.privateBus()
+        defer { daemon.send(SIGTERM) }
+        let bus = try DBusConnection(address: try await StandIn.firstLine(of: daemon, from: "dbus-daemon"))
         defer { bus.close() }
         let central = BlueZCentral(adapter: "hci0", bus: bus)
         await #expect {

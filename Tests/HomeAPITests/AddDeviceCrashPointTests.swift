@@ -33,8 +33,8 @@ import Testing
             await #expect(throws: CommissioningError.self) { try await commissioner.commission(request) }
             // The owner dies, and with it the commissioning's sockets.
             await transport.shutdown()
-            kill(other.processIdentifier, SIGKILL)
-            _ = await ChildProcess.finish(other)
+            other.send(SIGKILL)
+            _ = await other.termination()
             #expect(try await fixture.storedNodeIDs().count == (step >= .addOperationalCertificate ? 1 : 0))
 
             try await structure.prepareForMatterCommissioning()

@@ -1,6 +1,7 @@
 import Foundation
 import HomeHub
 import HomeRecords
+import MatterPlatform
 import MatterTestSupport
 import Testing
 
@@ -20,17 +21,20 @@ func builtExecutable(_ name: String) throws -> String {
 
 @Suite struct MatterAddDeviceHelperProcessTests {
     @Test(
-        "a helper's `code: message` line comes back as that HomeError; any other line as unknown, with the exit status")
+        "a helper's `code: message` line comes back as that HomeError; any other line as unknown, with how it ended")
     func helperErrors() {
         #expect(
             MatterAddDeviceHelperProcess.error(
-                fromHelperLine: "failedPrecondition: no commissioning session is open", status: 1, call: "rooms")
+                fromHelperLine: "failedPrecondition: no commissioning session is open", termination: .exited(1),
+                call: "rooms")
                 == HomeError(.failedPrecondition, "no commissioning session is open"))
         #expect(
             MatterAddDeviceHelperProcess.error(
-                fromHelperLine: "Segmentation fault: core dumped", status: 139, call: "rooms")
-                == HomeError(
-                    .unknown, "the helper's rooms call exited with status 139: Segmentation fault: core dumped"))
+                fromHelperLine: "out of memory", termination: .exited(3), call: "rooms")
+                == HomeError(.unknown, "the helper's rooms call exited with status 3: out of memory"))
+        #expect(
+            MatterAddDeviceHelperProcess.error(fromHelperLine: "", termination: .signalled(SIGSEGV), call: "rooms")
+                == HomeError(.unknown, "the helper's rooms call killed by signal 11"))
     }
 
     @Test(
@@ -71,18 +75,12 @@ func builtExecutable(_ name: String) throws -> String {
             let home = try await Home.connect(stateDirectory: directory)
             let structure = try #require(try await home.structures().list().first)
             try await structure.prepareForMatterCommissioning()
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: homeTool)
-            child.arguments = [
-                "add", "MT:Y.K9042C00KA0648G00", "--room", "Hall", "--name", "Lamp", "--state", directory,
-            ]
-            let errors = Pipe()
-            child.standardError = errors
-            child.standardOutput = FileHandle.nullDevice
-            child.standardInput = FileHandle.nullDevice
-            try child.run()
-            let message = String(decoding: await ChildProcess.finish(child, reading: errors), as: UTF8.self)
-            #expect(child.terminationStatus == 1)
+            let child = try ChildProcess(
+                executable: homeTool,
+                arguments: ["add", "MT:Y.K9042C00KA0648G00", "--room", "Hall", "--name", "Lamp", "--state", directory],
+                standardError: .pipe)
+            let message = String(decoding: await ChildProcess.readToEnd(try #require(child.errorOutput)), as: UTF8.self)
+            #expect(await child.termination() == .exited(1))
             #expect(
                 message.contains(
                     "failedPrecondition: another commissioning session is in progress (opened by process \(getpid()))"))

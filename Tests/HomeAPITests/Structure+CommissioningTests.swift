@@ -2,6 +2,7 @@ import Foundation
 import HomeRecords
 import MatterDevice
 import MatterNode
+import MatterPlatform
 import MatterTestSupport
 import Testing
 
@@ -57,9 +58,9 @@ struct StructureCommissioningTests {
             let other = try await fixture.openSessionOwnedByAnotherProcess(structure)
             let error = await #expect(throws: HomeError.self) { try await structure.prepareForMatterCommissioning() }
             #expect(error?.code == .failedPrecondition)
-            #expect(error?.message.contains("process \(other.processIdentifier)") == true)
-            kill(other.processIdentifier, SIGKILL)
-            _ = await ChildProcess.finish(other)
+            #expect(error?.message.contains("process \(other.pid)") == true)
+            other.send(SIGKILL)
+            _ = await other.termination()
             try await structure.prepareForMatterCommissioning()
             #expect(try await fixture.home.context.store.commissioningSession()?.owner == ProcessIdentity.current())
             await fixture.device.shutdown()
@@ -102,8 +103,8 @@ struct StructureCommissioningTests {
                 // As if the process died after CommissioningComplete, before the node was written as commissioned.
                 try fixture.home.context.store.database.execute("UPDATE nodes SET state = 'commissioning'")
             }
-            kill(other.processIdentifier, SIGKILL)
-            _ = await ChildProcess.finish(other)
+            other.send(SIGKILL)
+            _ = await other.termination()
 
             try await structure.prepareForMatterCommissioning()
             #expect(try await fixture.storedNodeIDs().isEmpty)

@@ -66,12 +66,9 @@ struct VirtualDeviceFixture {
 
     /// Opens the home's add-device session as another live process does (a `sleep`, which the test kills to play a
     /// crash); returns that process.
-    func openSessionOwnedByAnotherProcess(_ structure: Structure) async throws -> Process {
-        let other = Process()
-        other.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        other.arguments = ["60"]
-        try other.run()
-        let owner = try #require(ProcessIdentity.running(pid: other.processIdentifier))
+    func openSessionOwnedByAnotherProcess(_ structure: Structure) async throws -> ChildProcess {
+        let other = try ChildProcess(executable: "/bin/sleep", arguments: ["60"])
+        let owner = try #require(ProcessIdentity.running(pid: other.pid))
         try await home.context.store.openCommissioningSession(
             CommissioningSessionRecord(
                 id: "other process", structureID: structure.id, owner: owner, deadline: Date().addingTimeInterval(600),

@@ -24,8 +24,8 @@ import Testing
     final class Lines: Sendable {
         private let text = Mutex("")
 
-        init(_ pipe: Pipe) {
-            pipe.fileHandleForReading.readabilityHandler = { [self] handle in
+        init(_ handle: FileHandle) {
+            handle.readabilityHandler = { [self] handle in
                 let data = handle.availableData
                 text.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
@@ -52,32 +52,15 @@ import Testing
         }
     }
 
-    static func start(_ arguments: [String]) throws -> (Process, Lines) {
-        let process = Process()
-        process.executableURL = try homeTool()
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let lines = Lines(errors)
-        try process.run()
-        return (process, lines)
-    }
-
-    static func exit(_ process: Process) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }
-        }
+    static func start(_ arguments: [String]) throws -> (ChildProcess, Lines) {
+        let process = try ChildProcess(executable: try homeTool().path, arguments: arguments, standardError: .pipe)
+        return (process, Lines(try #require(process.errorOutput)))
     }
 
     @Test func servesUntilSIGTERMSaysEachNodeStateAndRefusesASecondHub() async throws {
         let state = try await HomeFixture.hubWithLamps()
         let (hub, lines) = try Self.start(["serve", "--state", state])
-        #expect(await lines.wait(for: "serving \(state) (PID \(hub.processIdentifier)): 1 node(s)"))
+        #expect(await lines.wait(for: "serving \(state) (PID \(hub.pid)): 1 node(s)"))
         // The fixture's node has no known address and no interface is given: offline at once, saying why.
         #expect(
             await lines.wait(
@@ -85,19 +68,19 @@ import Testing
                     + "network interface is configured to look it up)"))
 
         let (second, secondLines) = try Self.start(["serve", "--state", state])
-        #expect(await Self.exit(second) == 1)
-        #expect(await secondLines.wait(for: "error: a hub already serves \(state) (PID \(hub.processIdentifier))"))
+        #expect(await second.termination() == .exited(1))
+        #expect(await secondLines.wait(for: "error: a hub already serves \(state) (PID \(hub.pid))"))
 
-        hub.terminate()
-        #expect(await Self.exit(hub) == 0)
+        hub.send(SIGTERM)
+        #expect(await hub.termination() == .exited(0))
         #expect(await lines.wait(for: "SIGTERM: closing every subscription and session"))
         #expect(await lines.wait(for: "stopped"))
 
         // The lock went with it: the home can be served again.
         let (again, againLines) = try Self.start(["serve", "--state", state])
         #expect(await againLines.wait(for: "serving \(state)"))
-        again.interrupt()
-        #expect(await Self.exit(again) == 0)
+        again.send(SIGINT)
+        #expect(await again.termination() == .exited(0))
         #expect(await againLines.wait(for: "SIGINT: closing"))
     }
 
@@ -130,15 +113,15 @@ import Testing
         }
         let (first, firstLines) = try Self.start(["serve", "--state", state])
         #expect(await firstLines.wait(count: 10, of: ")  online\n"))
-        kill(first.processIdentifier, SIGKILL)
-        #expect(await Self.exit(first) == SIGKILL)
+        first.send(SIGKILL)
+        #expect(await first.termination() == .signalled(SIGKILL))
 
         // Its lock went with it (the kernel's), its socket file stayed: the next hub replaces it.
         let (second, secondLines) = try Self.start(["serve", "--state", state])
-        #expect(await secondLines.wait(for: "serving \(state) (PID \(second.processIdentifier)): 10 node(s)"))
+        #expect(await secondLines.wait(for: "serving \(state) (PID \(second.pid)): 10 node(s)"))
         #expect(await secondLines.wait(count: 10, of: ")  online\n"), "\(secondLines.all)")
-        second.terminate()
-        #expect(await Self.exit(second) == 0)
+        second.send(SIGTERM)
+        #expect(await second.termination() == .exited(0))
         for device in devices { await device.shutdown() }
     }
 
@@ -163,7 +146,7 @@ import Testing
         #expect(await lines.wait(for: "clients connect at \(state)/hub.socket"))
         let status = await HomeCommand.run(["status", "--state", state])
         #expect(status.exitCode == 0)
-        #expect(status.standardOutput.hasPrefix("hub PID \(hub.processIdentifier) serving \(state), up "))
+        #expect(status.standardOutput.hasPrefix("hub PID \(hub.pid) serving \(state), up "))
         #expect(
             status.standardOutput.hasSuffix(
                 ": 0 node(s) online, 1 offline, 0 not yet reached, 1 interrupted while being added (see 'home devices'); "
@@ -173,8 +156,8 @@ import Testing
         #expect(await lines.wait(for: "client PID \(getpid()) (user \(getuid())) connected"))
         #expect(await lines.wait(for: "client PID \(getpid()) (user \(getuid())): read the hub's status"))
         #expect(await lines.wait(for: "client PID \(getpid()) (user \(getuid())) disconnected"))
-        hub.terminate()
-        #expect(await Self.exit(hub) == 0)
+        hub.send(SIGTERM)
+        #expect(await hub.termination() == .exited(0))
     }
 
     @Test(
@@ -184,20 +167,17 @@ import Testing
         let state = try await HomeFixture.hubWithLamps()
         let (hub, lines) = try Self.start(["serve", "--state", state])
         #expect(await lines.wait(for: "clients connect at \(state)/hub.socket"))
-        let other = Process()
-        other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        other.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", try Self.homeTool().path, "status", "--state", state,
-        ]
-        let errors = Pipe()
-        other.standardError = errors
-        other.standardOutput = FileHandle.nullDevice
-        try other.run()
-        let said = Lines(errors)
-        #expect(await Self.exit(other) == 1)
+        let other = try ChildProcess(
+            executable: "/usr/bin/setpriv",
+            arguments: [
+                "--reuid=65534", "--regid=65534", "--clear-groups", try Self.homeTool().path, "status", "--state",
+                state,
+            ], standardError: .pipe)
+        let said = Lines(try #require(other.errorOutput))
+        #expect(await other.termination() == .exited(1))
         #expect(await said.wait(for: "\n"))
         #expect(said.all == "error: permission denied: cannot connect to the hub's socket \(state)/hub.socket\n")
-        hub.terminate()
-        #expect(await Self.exit(hub) == 0)
+        hub.send(SIGTERM)
+        #expect(await hub.termination() == .exited(0))
     }
 }

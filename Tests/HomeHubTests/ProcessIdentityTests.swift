@@ -1,5 +1,6 @@
 import Foundation
 import HomeRecords
+import MatterPlatform
 import MatterTestSupport
 import Testing
 
@@ -21,14 +22,11 @@ import Testing
 
     @Test("a process that exited is no longer running; a PID that cannot exist has no process")
     func exitedProcess() async throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        child.arguments = ["30"]
-        try child.run()
-        let identity = try #require(ProcessIdentity.running(pid: child.processIdentifier))
+        let child = try ChildProcess(executable: "/bin/sleep", arguments: ["30"])
+        let identity = try #require(ProcessIdentity.running(pid: child.pid))
         #expect(identity.isRunning)
-        kill(child.processIdentifier, SIGKILL)
-        _ = await ChildProcess.finish(child)
+        child.send(SIGKILL)
+        _ = await child.termination()
         #expect(!identity.isRunning)
         #expect(ProcessIdentity.running(pid: 0) == nil)
         #expect(ProcessIdentity.running(pid: -1) == nil)

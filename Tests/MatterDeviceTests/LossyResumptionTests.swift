@@ -8,7 +8,7 @@ import MatterTestSupport
 import MatterTime
 import Testing
 
-/// CASE resumed (Matter Core §4.14.2.2) through 20% loss each way, then a read over the session, on virtual time: what
+/// CASE resumed (Matter Core §4.14.2.2) through 10% loss each way, then a read over the session, on virtual time: what
 /// every one-shot `home` command does with a node it reached before. The initiator's StatusReport completes the
 /// resumption on the responder's side; when it is lost, MRP must carry it again.
 @Suite(.timeLimit(.minutes(2))) struct LossyResumptionTests {
@@ -28,7 +28,7 @@ import Testing
             var resumption = try #require(full?.value?.established.resumption)
             await first.shutdown()
 
-            network.setConditions(.init(loss: 0.2, delay: .milliseconds(1)))
+            network.setConditions(.init(loss: 0.1, delay: .milliseconds(1)))
             let rounds = 40
             var failures: [String] = []
             var resumed = 0
@@ -65,7 +65,10 @@ import Testing
                 }
                 await transport.shutdown()
             }
-            // Five lost transmissions in a row at 20% each way: well under 1% of rounds.
+            // A message is lost for good when all five of its transmissions or their acknowledgements are:
+            // (1 - 0.9²)⁵ ≈ 0.025% at 10% each way, about 0.15% for a round's six reliable messages, so two failed
+            // rounds of forty happen about once in 600 runs. (At 20% each way it is 0.6% a message and 2 of 40 rounds
+            // one run in three: the seed does not fix the order the tasks send in.)
             #expect(failures.count <= 1, "\(failures)")
             #expect(resumed >= rounds / 2, "most rounds resumed (\(resumed) of \(rounds))")
             #expect(network.statistics.lost > 0)
