@@ -84,7 +84,7 @@ let package = Package(
         // the snapshot of the home and its changes.
         .target(name: "HomeRecords", dependencies: ["MatterPlatform", "MatterMessaging", "MatterInteraction", "MatterDataModel", "MatterTLV"]),
         .target(name: "HomeHub", dependencies: [
-            "HomeRecords", "MatterBTP", "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
+            "HomeRecords", "MatterBDX", "MatterOTA", "MatterBTP", "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterMessaging", "MatterCrypto", "MatterTLV",
             "MatterOnboarding", "MatterDiscovery", "MatterCertificates", "MatterInteraction", "MatterDataModel",
         ]),
         // The hub of a home in one process (`home serve`, or an app with no hub running): every hub operation carried out
@@ -113,7 +113,7 @@ let package = Package(
         // A process's own Matter node (the hub, a virtual device, each device of a farm): its fabrics and access
         // control, the sessions it accepts, the data model its cluster servers make and the standard ones of endpoint 0.
         .target(name: "MatterNode", dependencies: [
-            "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",
+            "MatterBDX", "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",
             "MatterDiscovery", "MatterCrypto", "MatterTLV", "MatterMessaging",
         ]),
         // A commissionable virtual Matter device over IP: its application clusters, simulation, state file and farm.
@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(name: "HomeHubTests", dependencies: ["HomeRecords", "HomeHub", "MatterBTP", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         .testTarget(name: "HomeAPITests", dependencies: ["HubWire", "HomeRecords", "HomeAPI", "HomeEngine", "MatterServer", "VendorFixture", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
                                                          "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
-        .testTarget(name: "MatterNodeTests", dependencies: ["MatterNode"]),
+        .testTarget(name: "MatterNodeTests", dependencies: ["MatterBDX", "MatterDiscovery", "MatterMessaging", "MatterNode", "MatterPlatform", "MatterTestSupport", "MatterTime"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "HomeRecords", "MatterDiscovery", "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",
             "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterTestSupport", "MatterBTP", "BLEProxy",

@@ -49,7 +49,8 @@ extension Hub {
                 let transport = try MatterTransport()
                 let link = HubLink(
                     node: LocalNode(
-                        model: try HubNode.dataModel(authority: authority, groupMessageCounter: groupCounter),
+                        model: try HubNode.dataModel(
+                            authority: authority, groupMessageCounter: groupCounter, provider: updates),
                         transport: transport,
                         port: try transport.localPorts().ipv4, clock: transport.clock),
                     router: InteractionRouter(transport: transport, fedByNode: true))
@@ -61,6 +62,8 @@ extension Hub {
         }
         // Of the hub's node only its group message counter survives a restart: its fabric and ACL are made from the
         // authority each time.
+        // The first to open the link registers the provider (a node takes one handler per protocol).
+        try? await link.node.register(updates, for: .bulkDataExchange)
         await link.node.start(persist: { [store] snapshot in
             try await store.setGroupMessageCounter(snapshot.groupMessageCounter)
         }) { [router = link.router] exchange, message in

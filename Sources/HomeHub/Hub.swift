@@ -15,6 +15,8 @@ public final class Hub: Sendable {
     public let directory: StateDirectory
     public let store: HubStore
     public let authority: FabricAuthority
+    /// The devices' OTA provider, on the hub's node, and its images (`ota-images/` of the state directory).
+    public let updates: OTAProvider
     /// Every commissioning of this hub passes through it, whichever front door asked (the CLI, an app, the
     /// Matter-server API): several devices are added side by side, each with its own sessions on the hub's one
     /// transport, so one device's slow step never holds up another's; beyond the limit they wait their turn.
@@ -41,6 +43,8 @@ public final class Hub: Sendable {
         directory = try StateDirectory(explicitPath: statePath)
         store = try await HubStore(directory: directory)
         authority = try await FabricAuthority(store: store, keys: KeyStore(directory: directory))
+        updates = OTAProvider(
+            images: try await OTAImageStore(directory: directory.path + "/ota-images"), hubNodeID: authority.hubNodeID)
         // A commissioning still running in another process updates its row within the fail-safe; one older
         // than that was abandoned by a process that died.
         let abandoned = Date().addingTimeInterval(-Double(HubTiming.abandonedCommissioning.components.seconds))

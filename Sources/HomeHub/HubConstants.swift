@@ -49,4 +49,18 @@ enum HubConstants {
     /// Events the home model keeps per followed node for consumers that fell behind: a switch pressed and released
     /// many times in a second stays within it, and it costs a few KiB per node.
     static let recentEventsPerNode = 64
+    /// The largest firmware image the hub takes and serves (issue #38): images are read whole to be checked and served
+    /// from memory, and the largest Matter devices' images (Wi-Fi modules with a display) are a few MiB; 64 MiB is
+    /// far past them and still a bounded read.
+    static let otaImageMaxBytes = 64 << 20
+    /// Firmware transfers the hub serves at once. Each costs a block of up to 1 KiB per round trip and its image in
+    /// memory; two keep a 2-core hub's other nodes answered promptly (the complaint against other Matter servers is a
+    /// busy OTA provider starving the rest), and a third device is told Busy and asks again later.
+    static let otaTransfersAtOnce = 2
+    /// How long a device told Busy waits before it asks again (QueryImageResponse's DelayedActionTime, Matter Core §11.21.6.5.2:
+    /// the requestor waits at least this long); a 1 MiB transfer takes a few seconds on a home network.
+    static let otaBusyRetrySeconds: UInt32 = 120
+    /// The update token's length (§11.21.6.5.2 UpdateToken: at least 8 bytes, at most 32); 16 random bytes are never
+    /// guessed or repeated.
+    static let otaUpdateTokenLength = 16
 }

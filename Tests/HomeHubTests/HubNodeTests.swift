@@ -68,14 +68,14 @@ import Testing
             } throws: { error in
                 (error as? InteractionClientError)?.status == .unsupportedAccess
             }
-            // …and it serves only what endpoint 0 of a root node needs.
+            // …and it serves what endpoint 0 of a root node needs, and its devices' OTA provider.
             let descriptor = try await client.read([DescriptorCluster.Attributes.serverList.path(endpoint: 0)])
             cache.apply(descriptor.attributeReports)
             let clusters = try #require(try cache.value(DescriptorCluster.Attributes.serverList, endpoint: 0))
             #expect(
                 clusters.map(\.rawValue) == [
                     DescriptorCluster.id.rawValue, AccessControlCluster.id.rawValue,
-                    BasicInformationCluster.id.rawValue,
+                    BasicInformationCluster.id.rawValue, OtaSoftwareUpdateProviderCluster.id.rawValue,
                 ])
             await transport.shutdown()
             await hub.close()
@@ -124,15 +124,18 @@ private struct EchoNodeID: ProtocolHandler {
 }
 
 extension HubNodeTests {
-    /// Bulk Data Exchange will plug in here: a registered protocol gets the exchanges a device of the fabric opens for
-    /// it, knowing which node asks.
+    /// A registered protocol gets the exchanges a device of the fabric opens for it, knowing which node asks; Bulk Data
+    /// Exchange is the hub's OTA provider's.
     @Test func aRegisteredProtocolTakesTheExchangesADeviceOpensForIt() async throws {
         try await withTemporaryDirectory { base in
             let hub = try await Hub(statePath: base)
             let link = try await hub.link()
-            try await link.node.register(EchoNodeID(), for: .bulkDataExchange)
             await #expect(throws: NodeError.protocolTaken(.bulkDataExchange)) {
                 try await link.node.register(EchoNodeID(), for: .bulkDataExchange)
+            }
+            try await link.node.register(EchoNodeID(), for: .userDirectedCommissioning)
+            await #expect(throws: NodeError.protocolTaken(.userDirectedCommissioning)) {
+                try await link.node.register(EchoNodeID(), for: .userDirectedCommissioning)
             }
             await #expect(throws: NodeError.protocolTaken(.interactionModel)) {
                 try await link.node.register(EchoNodeID(), for: .interactionModel)
@@ -141,9 +144,9 @@ extension HubNodeTests {
             let (session, _, transport) = try await Self.openCASE(to: link, as: device, hub: hub)
             let exchange = try await transport.openExchange(on: session.session)
             try await transport.send(
-                ExchangeMessage(protocolID: .bulkDataExchange, opcode: 0x04, payload: [1, 2, 3]), on: exchange)
+                ExchangeMessage(protocolID: .userDirectedCommissioning, opcode: 0x04, payload: [1, 2, 3]), on: exchange)
             let reply = try await transport.receive(on: exchange, timeout: .seconds(10))
-            #expect(reply.protocolID == .bulkDataExchange && reply.opcode == 0x05)
+            #expect(reply.protocolID == .userDirectedCommissioning && reply.opcode == 0x05)
             #expect(reply.payload == (0..<8).map { UInt8(truncatingIfNeeded: device.nodeID >> (8 * $0)) })
             await transport.shutdown()
             await hub.close()
