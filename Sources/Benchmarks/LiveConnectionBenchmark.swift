@@ -4,6 +4,7 @@ import HomeRecords
 import MatterDiscovery
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterPlatform
 import MatterTLV
 

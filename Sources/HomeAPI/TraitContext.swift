@@ -4,6 +4,7 @@ import HomeRecords
 import HubWire
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 /// What a generated trait reads and sends through: one cluster on one endpoint, as the hub's cache last held it.
@@ -83,7 +84,7 @@ public struct TraitContext: Sendable, Hashable {
         guard let context = snapshot.context else {
             throw HomeError(.failedPrecondition, "this trait was not read from a home: it cannot send commands")
         }
-        let window = Command.requiresTimedInvoke ? HubTiming.timedInvokeWindow : nil
+        let window = Command.requiresTimedInvoke ? NodeTiming.timedInvokeWindow : nil
         let response = try await context.perform(
             InvokeCommand(
                 nodeID: snapshot.nodeID, endpoint: snapshot.endpoint, cluster: Command.Cluster.id.rawValue,

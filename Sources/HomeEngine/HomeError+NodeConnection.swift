@@ -2,6 +2,7 @@ import HomeHub
 import HomeRecords
 import HubWire
 import MatterInteraction
+import MatterNode
 
 /// How a live connection's errors become `HomeError`s.
 extension HomeError {

@@ -1,5 +1,6 @@
 import HomeRecords
 import MatterInteraction
+import MatterNode
 import MatterSecureChannel
 
 /// Why a commissioning step failed: a kind a caller can act on (the Home API maps it to a `HomeError` code), and

@@ -2,6 +2,7 @@ import Foundation
 import HomeRecords
 import MatterCertificates
 import MatterCrypto
+import MatterNode
 import MatterSecureChannel
 
 /// The hub's fabric (Matter Core §6.4 Node Operational Credentials): its root CA (RCAC), optional intermediate (ICAC),

@@ -1,4 +1,5 @@
 import HomeRecords
+import MatterNode
 import MatterPlatform
 
 extension Hub {

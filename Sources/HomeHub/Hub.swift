@@ -5,6 +5,7 @@ import MatterCrypto
 import MatterDataModel
 import MatterDiscovery
 import MatterInteraction
+import MatterNode
 import MatterPlatform
 import MatterSecureChannel
 import Synchronization

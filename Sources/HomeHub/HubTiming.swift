@@ -2,20 +2,6 @@ import HomeRecords
 
 /// Every timeout of the hub, with the reason it was chosen.
 public enum HubTiming {
-    /// Waiting for the peer's next PASE or CASE message. MRP already retransmits lost messages; this covers
-    /// the peer's own work, which on small or interpreted devices (CircuitMatter's pure-Python SPAKE2+ and
-    /// ECDSA) takes seconds, not milliseconds.
-    static let sessionEstablishmentStep: Duration = .seconds(30)
-
-    /// Waiting for the device's next Interaction Model message (a report chunk, an invoke response). MRP already
-    /// retransmits lost messages; 30 s covers a device's work on a slow command (AddNOC and CSRRequest make
-    /// interpreted devices sign and verify with P-256), as connectedhomeip's commissioning steps allow.
-    public static let interactionResponse: Duration = .seconds(30)
-
-    /// The action window of the TimedRequest sent before a command that must be timed (Matter Core §8.7). The
-    /// InvokeRequest follows at once; 10 s outlasts its MRP retransmissions to a slow device, yet stays short, as the
-    /// window exists so that a delayed invoke replayed later is refused.
-    public static let timedInvokeWindow: Duration = .seconds(10)
 
     /// The max interval ceiling the node interview asks for. The subscription only carries the priming report
     /// and is dropped right after, so the ceiling only has to outlast the interview; a device may pick more.

@@ -1,6 +1,7 @@
 import HomeRecords
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterTLV
 
 /// Commands and cached reads through the live connection: its session is reused (a command needs it, not the

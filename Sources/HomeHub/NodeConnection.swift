@@ -2,6 +2,7 @@ import Foundation
 import HomeRecords
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterPlatform
 import Synchronization
 

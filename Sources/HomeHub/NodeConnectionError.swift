@@ -1,4 +1,5 @@
 import HomeRecords
+import MatterNode
 
 /// Why something asked of a live connection failed.
 public enum NodeConnectionError: Error, Hashable, Sendable, CustomStringConvertible {

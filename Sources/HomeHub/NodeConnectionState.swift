@@ -1,6 +1,7 @@
 import Foundation
 import HomeRecords
 import MatterInteraction
+import MatterNode
 
 extension NodeConnection {
     /// Whether the hub hears the node (`ConnectionState`).
@@ -32,7 +33,7 @@ extension NodeConnection {
 
         public init(
             maxIntervalCeiling: UInt16 = HubTiming.liveMaxIntervalCeiling,
-            responseTimeout: Duration = HubTiming.interactionResponse,
+            responseTimeout: Duration = NodeTiming.interactionResponse,
             attributePaths: [AttributePathIB] = [AttributePathIB()], eventPaths: [EventPathIB] = [EventPathIB()]
         ) {
             self.maxIntervalCeiling = maxIntervalCeiling

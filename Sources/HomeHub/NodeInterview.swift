@@ -1,6 +1,7 @@
 import HomeRecords
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 
 /// Reads a node's Basic Information and the Descriptor of every endpoint. Some devices (CircuitMatter) cannot
 /// answer a read that needs more than one packet but chunk a priming report correctly, so the interview primes a
@@ -21,7 +22,7 @@ public enum NodeInterview {
     }
 
     public static func interview(
-        _ client: InteractionClient, timeout: Duration = HubTiming.interactionResponse
+        _ client: InteractionClient, timeout: Duration = NodeTiming.interactionResponse
     ) async throws(NodeInterviewError) -> Result {
         var cache = AttributeCache()
         do {

@@ -68,4 +68,19 @@ public enum NodeTiming {
     /// such attributes: a burst of changes (a dimmer moving, a room switched) costs one write, and reports never wait
     /// on the disk; a crash loses at most this much of the latest values, never a fabric or an access change.
     public static let deferredPersistence: Duration = .milliseconds(500)
+
+    /// Waiting for the peer's next Interaction Model message (a report chunk, an invoke response). MRP already
+    /// retransmits lost messages; 30 s covers a device's work on a slow command (AddNOC and CSRRequest make
+    /// interpreted devices sign and verify with P-256), as connectedhomeip's commissioning steps allow.
+    public static let interactionResponse: Duration = .seconds(30)
+
+    /// The action window of the TimedRequest sent before a command that must be timed (Matter Core §8.7). The
+    /// InvokeRequest follows at once; 10 s outlasts its MRP retransmissions to a slow device, yet stays short, as the
+    /// window exists so that a delayed invoke replayed later is refused.
+    public static let timedInvokeWindow: Duration = .seconds(10)
+
+    /// Waiting for the peer's next PASE or CASE message. MRP already retransmits lost messages; this covers
+    /// the peer's own work, which on small or interpreted devices (CircuitMatter's pure-Python SPAKE2+ and
+    /// ECDSA) takes seconds, not milliseconds.
+    public static let sessionEstablishmentStep: Duration = .seconds(30)
 }

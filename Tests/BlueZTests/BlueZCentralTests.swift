@@ -3,6 +3,7 @@ import Foundation
 import HomeHub
 import MatterBTP
 import MatterMessaging
+import MatterNode
 import MatterPlatform
 import MatterTestSupport
 import Testing

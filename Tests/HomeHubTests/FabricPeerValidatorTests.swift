@@ -4,6 +4,7 @@ import MatterCertificates
 import MatterCrypto
 import MatterDiscovery
 import MatterMessaging
+import MatterNode
 import MatterPlatform
 import MatterSecureChannel
 import Testing

@@ -2,6 +2,7 @@ import HomeRecords
 import MatterDataModel
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterTLV
 import Testing
 
@@ -137,7 +138,7 @@ import Testing
         #expect(
             try await device.client.invoke(RevokeCommissioning(), endpoint: 0, timedWindow: .milliseconds(2500))
                 == DefaultSuccess())
-        #expect(await timeouts.values == [UInt16(HubTiming.timedInvokeWindow / .milliseconds(1)), 2500])
+        #expect(await timeouts.values == [UInt16(NodeTiming.timedInvokeWindow / .milliseconds(1)), 2500])
         await device.stop()
     }
 }

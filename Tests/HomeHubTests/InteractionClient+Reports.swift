@@ -1,5 +1,6 @@
 import HomeRecords
 import MatterInteraction
+import MatterNode
 
 @testable import HomeHub
 

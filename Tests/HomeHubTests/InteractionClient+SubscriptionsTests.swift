@@ -8,6 +8,7 @@ import MatterTime
 import Testing
 
 @testable import HomeHub
+@testable import MatterNode
 
 @Suite(.timeLimit(.minutes(1))) struct InteractionClientSubscriptionsTests {
     private static let vendorName = AttributePathIB(endpoint: 0, cluster: 0x0028, attribute: 1)

@@ -2,6 +2,7 @@ import HomeRecords
 import MatterDataModel
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterTLV
 import MatterTestSupport
 import MatterTime

@@ -1,6 +1,7 @@
 import HomeRecords
 import MatterDataModel
 import MatterInteraction
+import MatterNode
 import MatterPlatform
 import MatterTestSupport
 

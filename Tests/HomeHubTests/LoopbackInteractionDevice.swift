@@ -2,6 +2,7 @@ import HomeRecords
 import MatterDiscovery
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterPlatform
 import MatterTLV
 import MatterTestSupport

@@ -5,6 +5,7 @@ import MatterTLV
 import Testing
 
 @testable import HomeHub
+@testable import MatterNode
 
 @Suite(.timeLimit(.minutes(1))) struct NodeInterviewTests {
     private static func data(

@@ -2,6 +2,7 @@ import HomeRecords
 import MatterCrypto
 import MatterDiscovery
 import MatterMessaging
+import MatterNode
 import MatterPlatform
 import MatterSecureChannel
 import MatterTestSupport

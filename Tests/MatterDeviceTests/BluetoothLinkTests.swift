@@ -4,6 +4,7 @@ import MatterBTP
 import MatterDataModel
 import MatterInteraction
 import MatterMessaging
+import MatterNode
 import MatterPlatform
 import MatterTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import HomeHub
 import HomeRecords
 import MatterInteraction
+import MatterNode
 
 extension InteractionClient {
     /// Subscribes, with the later reports as a sequence, as a test reads them: it finishes, throwing, when the

@@ -6,6 +6,7 @@ import MatterCrypto
 import MatterDevice
 import MatterDiscovery
 import MatterInteraction
+import MatterNode
 import MatterOnboarding
 import MatterPlatform
 import MatterSecureChannel

@@ -3,6 +3,7 @@ import HomeHub
 import HomeRecords
 import MatterDevice
 import MatterInteraction
+import MatterNode
 import MatterPlatform
 import MatterTestSupport
 import MatterTime

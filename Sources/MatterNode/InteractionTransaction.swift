@@ -1,4 +1,3 @@
-import HomeRecords
 import MatterInteraction
 
 /// The shape shared by the read, write and invoke transactions of MatterInteraction, so that one driver carries

@@ -1,4 +1,3 @@
-import HomeRecords
 import MatterDataModel
 import MatterInteraction
 import MatterTLV
@@ -6,11 +5,11 @@ import MatterTLV
 extension InteractionClient {
     /// Invokes a generated command and decodes its response command:
     /// `try await client.invoke(GeneralCommissioningCluster.Commands.ArmFailSafe(…), endpoint: 0)`.
-    /// A command that must be timed is preceded by a TimedRequest of `HubTiming.timedInvokeWindow` unless the caller
+    /// A command that must be timed is preceded by a TimedRequest of `NodeTiming.timedInvokeWindow` unless the caller
     /// gives a window.
     public func invoke<Command: ClusterCommand>(
         _ command: Command, endpoint: UInt16, timedWindow: Duration? = nil,
-        timeout: Duration = HubTiming.interactionResponse
+        timeout: Duration = NodeTiming.interactionResponse
     ) async throws(InteractionClientError) -> Command.Response where Command.Response: ClusterCommandResponse {
         let operation = Self.operation(Command.self, endpoint: endpoint)
         let response = try await send(
@@ -31,7 +30,7 @@ extension InteractionClient {
     /// Invokes a generated command the device answers with a status only.
     public func invoke<Command: ClusterCommand>(
         _ command: Command, endpoint: UInt16, timedWindow: Duration? = nil,
-        timeout: Duration = HubTiming.interactionResponse
+        timeout: Duration = NodeTiming.interactionResponse
     ) async throws(InteractionClientError) -> DefaultSuccess where Command.Response == DefaultSuccess {
         let operation = Self.operation(Command.self, endpoint: endpoint)
         if let response = try await send(
@@ -48,7 +47,7 @@ extension InteractionClient {
         operation: String
     ) async throws(InteractionClientError) -> CommandDataIB? {
         let path = CommandPathIB(endpoint: endpoint, cluster: Command.Cluster.id.rawValue, command: Command.id.rawValue)
-        let window = timedWindow ?? (Command.requiresTimedInvoke ? HubTiming.timedInvokeWindow : nil)
+        let window = timedWindow ?? (Command.requiresTimedInvoke ? NodeTiming.timedInvokeWindow : nil)
         return try await invoke(
             path, fields: command.tlvValue(), timedWindow: window, timeout: timeout, operation: operation)
     }

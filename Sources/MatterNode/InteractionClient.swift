@@ -1,4 +1,3 @@
-import HomeRecords
 import MatterInteraction
 import MatterMessaging
 import MatterPlatform
@@ -37,7 +36,7 @@ public actor InteractionClient {
     /// `NodeInterview` primes a subscription instead.
     public func read(
         _ paths: [AttributePathIB], isFabricFiltered: Bool = true,
-        timeout: Duration = HubTiming.interactionResponse
+        timeout: Duration = NodeTiming.interactionResponse
     ) async throws(InteractionClientError) -> InteractionReport {
         let request = ReadRequestMessage(attributeRequests: paths, isFabricFiltered: isFabricFiltered)
         return try await run(
@@ -63,7 +62,7 @@ public actor InteractionClient {
     /// Writes attributes; returns every path's status when all succeeded, else throws the first failure.
     public func write(
         _ writes: [AttributeDataIB], timedWindow: Duration? = nil,
-        timeout: Duration = HubTiming.interactionResponse
+        timeout: Duration = NodeTiming.interactionResponse
     ) async throws(InteractionClientError) -> [AttributeStatusIB] {
         let transaction = WriteTransaction(writes: writes, timedWindow: timedWindow)
         return try await run(transaction, operation: "write \(Self.describe(writes.map(\.path)))", timeout: timeout)
@@ -72,7 +71,7 @@ public actor InteractionClient {
     /// Invokes one command; returns the response command (with its fields), or nil for a plain SUCCESS.
     public func invoke(
         endpoint: UInt16, cluster: UInt32, command: UInt32, fields: TLVValue, timedWindow: Duration? = nil,
-        timeout: Duration = HubTiming.interactionResponse
+        timeout: Duration = NodeTiming.interactionResponse
     ) async throws(InteractionClientError) -> CommandDataIB? {
         let path = CommandPathIB(endpoint: endpoint, cluster: cluster, command: command)
         return try await invoke(

@@ -1,4 +1,3 @@
-import HomeRecords
 import MatterMessaging
 import MatterPlatform
 import MatterSecureChannel

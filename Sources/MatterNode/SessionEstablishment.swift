@@ -1,7 +1,5 @@
-import HomeRecords
 import MatterCrypto
 import MatterMessaging
-import MatterNode
 import MatterPlatform
 import MatterSecureChannel
 
@@ -102,7 +100,7 @@ public enum SessionEstablishment {
                         throw SessionEstablishmentError.rejected(name, error)
                     }
                 }
-                let message = try await transport.receive(on: exchange, timeout: HubTiming.sessionEstablishmentStep)
+                let message = try await transport.receive(on: exchange, timeout: NodeTiming.sessionEstablishmentStep)
                 guard message.protocolID == .secureChannel else {
                     throw SessionEstablishmentError.unexpectedProtocol(name, message.protocolID)
                 }

@@ -1,4 +1,3 @@
-import HomeRecords
 import MatterCertificates
 import MatterCrypto
 import MatterSecureChannel

@@ -1,4 +1,3 @@
-import HomeRecords
 import MatterInteraction
 import MatterMessaging
 import MatterPlatform
@@ -30,7 +29,7 @@ extension InteractionClient {
     /// for it. A report may come before this returns: the device may report as soon as it has sent its response.
     public func subscribe(
         _ request: SubscribeRequestMessage,
-        timeout: Duration = HubTiming.interactionResponse,
+        timeout: Duration = NodeTiming.interactionResponse,
         deliver: @escaping @Sendable (SubscriptionUpdate) async -> Void = { _ in }
     ) async throws(InteractionClientError) -> Subscription {
         // On the loop, the SubscribeResponse's continuation runs before the loop reads the next datagram, so the
@@ -172,7 +171,7 @@ extension InteractionClient {
                 }
             }
             guard report.moreChunkedMessages, subscriptions[id] != nil,
-                let next = try? await receive(on: exchange, timeout: HubTiming.interactionResponse)
+                let next = try? await receive(on: exchange, timeout: NodeTiming.interactionResponse)
             else {
                 await transport.close(exchange)
                 return

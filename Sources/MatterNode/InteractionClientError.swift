@@ -1,4 +1,3 @@
-import HomeRecords
 import MatterInteraction
 import MatterMessaging
 import MatterTLV

@@ -1,4 +1,3 @@
-import HomeRecords
 import MatterInteraction
 
 /// An established subscription: its priming report; its later reports and its end go to the handler given to
