@@ -118,7 +118,7 @@ let package = Package(
         ]),
         // A commissionable virtual Matter device over IP: its application clusters, simulation, state file and farm.
         .target(name: "MatterDevice", dependencies: [
-            "BLEProxy", "MatterBTP", "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",
+            "BLEProxy", "MatterBDX", "MatterOTA", "MatterBTP", "MatterNode", "MatterPlatform", "MatterSecureChannel", "MatterInteraction", "MatterDataModel", "MatterCertificates",
             "MatterDiscovery", "MatterCrypto", "MatterTLV", "MatterOnboarding", "MatterMessaging",
         ]),
         .executableTarget(name: "MatterDeviceTool", dependencies: ["MatterDevice", "MatterCrypto"]),

@@ -379,6 +379,7 @@ public actor Commissioner {
         waitedForEarlierAttempt: Bool
     ) async throws -> (SessionEstablishment.Result, SocketAddress) {
         var address = address
+        var graceTries = waitedForEarlierAttempt ? HubTiming.failSafeGraceTries : 0
         while true {
             do {
                 let session = try await SessionEstablishment.pase(
@@ -386,6 +387,12 @@ public actor Commissioner {
                 return (session, address)
             } catch {
                 let failure = CommissioningFailure(error)
+                if failure.kind == .deviceBusy, graceTries > 0 {
+                    graceTries -= 1
+                    progress(.note("the device is still BUSY: asking again in \(HubTiming.failSafeGracePause.spoken)"))
+                    try? await clock.sleep(for: HubTiming.failSafeGracePause)
+                    continue
+                }
                 if failure.kind == .deviceBusy, let known = try? await explainBusy(at: address) {
                     switch known {
                     case .explained(let failure): throw failure

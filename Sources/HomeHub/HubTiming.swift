@@ -42,4 +42,9 @@ public enum HubTiming {
     /// While PASE waits out an earlier attempt's fail-safe (up to a minute), a line this often says it is still
     /// waiting: a user watching sees it is not hung.
     static let failSafeWaitProgress: Duration = .seconds(10)
+    /// A device still BUSY once that wait is over is a moment slow to end its fail-safe and the PASE session under it
+    /// (a loaded machine, a slow device): asked again this often, this many times (10 s more, still bounded), before
+    /// the BUSY is the answer.
+    static let failSafeGracePause: Duration = .seconds(2)
+    static let failSafeGraceTries = 5
 }

@@ -5,7 +5,8 @@ import MatterNode
 public enum DeviceCommandLine: Hashable, Sendable {
     public static let usage = """
         usage: matter-device [--type KIND] [--passcode N] [--discriminator N] [--iterations N] [--vendor-id N]
-                             [--product-id N] [--port N] [--state DIR] [--interface NAME…] [--factory-reset]
+                             [--product-id N] [--software-version N] [--port N] [--state DIR] [--interface NAME…]
+                             [--factory-reset]
                              [--wifi SSID:PASSPHRASE… | --thread DATASET-HEX…] [--ble-proxy ws://HOST:PORT/ble
                              [--token-file FILE]]
                matter-device --count N [--base-port P] [--type KIND | --mix] [--iterations N] [--vendor-id N]
@@ -27,6 +28,8 @@ public enum DeviceCommandLine: Hashable, Sendable {
         must give it one of them); with --ble-proxy it is fresh from its box: on no IP network until it joins the one
         it is given, found over Bluetooth LE only, as a BLE proxy client of the hub's /ble that owns one peripheral,
         itself (the hub's token from FILE when the hub asks for one).
+        --software-version is the version it runs from its first start; it takes OTA updates from a provider
+        that announces itself (the hub: home update DEVICE) and runs the new version as after a reboot.
         'attestation export' writes the device's development PAA (paa.der) for a commissioner's trust store
         (a farm's: --state DIR/0).
         \(DeviceConsoleCommand.help)
@@ -131,6 +134,7 @@ public enum DeviceCommandLine: Hashable, Sendable {
             case "--iterations": run.settings.iterations = try number(UInt32.self)
             case "--vendor-id": run.settings.vendorID = try number(UInt16.self)
             case "--product-id": run.settings.productID = try number(UInt16.self)
+            case "--software-version": run.settings.softwareVersion = try number(UInt32.self)
             case "--port": run.port = try number(UInt16.self)
             case "--state": run.stateDirectory = value
             case "--interface": run.interfaces += value.split(separator: ",").map(String.init)

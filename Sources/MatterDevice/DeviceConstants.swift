@@ -28,6 +28,12 @@ public enum DeviceConstants {
     /// devices' 20,000 descriptors is what a raised descriptor limit commonly allows; a home of 1,000 nodes, the
     /// scale the hub is measured at, fits ten times over.
     public static let farmSizes: ClosedRange<Int> = 1...10_000
+    /// Matter Core §11.21.7: how many times the requestor asks ApplyUpdateRequest before it gives the image up (a
+    /// provider that keeps saying AwaitNextAction), the longest delay it takes from a provider (a virtual device waits
+    /// minutes, not the days a field might say), and the least it waits after AwaitNextAction (§11.21.6.5.4: 2 min).
+    static let otaApplyRequests = 3
+    static let otaLongestDelaySeconds: UInt32 = 300
+    static let otaAwaitNextActionMinimumSeconds = 120
     /// Descriptors a farm keeps free beyond its devices' sockets: standard streams, the event loop's epoll and
     /// wake-up descriptors, state files being written.
     static let processDescriptorReserve = 64

@@ -11,11 +11,14 @@ public struct DeviceSettings: Hashable, Sendable {
     public var iterations: UInt32?
     public var vendorID: UInt16?
     public var productID: UInt16?
+    /// The software version it runs from its first start (an OTA update moves it on).
+    public var softwareVersion: UInt32?
 
     public init(
         kind: DeviceKind? = nil, passcode: UInt32? = nil, discriminator: UInt16? = nil, iterations: UInt32? = nil,
-        vendorID: UInt16? = nil, productID: UInt16? = nil
+        vendorID: UInt16? = nil, productID: UInt16? = nil, softwareVersion: UInt32? = nil
     ) {
+        self.softwareVersion = softwareVersion
         self.kind = kind
         self.passcode = passcode
         self.discriminator = discriminator

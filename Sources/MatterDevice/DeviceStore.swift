@@ -117,7 +117,9 @@ public struct DeviceStore: Sendable {
             iterations: iterations, salt: Data(salt), verifier: Data(verifier.serialized),
             identity: NodeIdentity(
                 vendorID: vendorID, productID: productID, productName: kind.productName, serialNumber: serial,
-                uniqueID: random.bytes(16).map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()),
+                uniqueID: random.bytes(16).map { String($0, radix: 16, uppercase: true).leftPadded(2) }.joined(),
+                softwareVersion: settings.softwareVersion ?? 1,
+                softwareVersionString: "\(settings.softwareVersion ?? 1).0"),
             paa: Data(attestation.paa), pai: Data(attestation.pai), dac: Data(attestation.dac),
             dacKey: Data(attestation.dacKey),
             certificationDeclaration: Data(attestation.certificationDeclaration), fabrics: [], clusters: [:],
@@ -142,6 +144,14 @@ public struct DeviceStore: Sendable {
             if let asked, asked != stored {
                 throw .state(path: path, reason: "the stored device has \(option) \(stored), not \(asked)")
             }
+        }
+        // A later version than asked is an update applied since the first start: the device runs what it has.
+        if let asked = settings.softwareVersion, asked > state.identity.softwareVersion {
+            throw .state(
+                path: path,
+                reason:
+                    "the stored device runs software version \(state.identity.softwareVersion), older than --software-version \(asked)"
+            )
         }
     }
 

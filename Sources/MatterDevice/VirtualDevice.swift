@@ -24,9 +24,11 @@ public actor VirtualDevice {
 
     nonisolated let node: LocalNode
     private let store: DeviceStore
-    private var factory: DeviceStateFile
-    private let log: @Sendable (String) -> Void
-    private let clock: any DriverClock
+    var factory: DeviceStateFile
+    let log: @Sendable (String) -> Void
+    let clock: any DriverClock
+    /// An OTA update is under way (`requestUpdate`): another announcement meanwhile is heard and ignored.
+    var isUpdating = false
     /// Where it advertises itself by mDNS; none: nowhere.
     private let interfaces: [String]
     /// On no IP network until it joins one; found over Bluetooth LE.
@@ -109,6 +111,7 @@ public actor VirtualDevice {
         var root = Endpoint.rootNode(
             interfaces: HostNetworkInterface.current(), rebootCount: factory.rebootCount, bootTime: .zero)
         if let radio { root.clusters.append(NetworkCommissioningServer(radio: radio)) }
+        root.clusters.append(OTARequestorServer())
         var model = NodeDataModel(node: nodeState, root: root, applicationEndpoints: endpoints)
         model.restoreClusterState(state.clusters.mapValues(Array.init))
         // §11.1.6.1 StartUp: the first event of every boot, with the software version.
@@ -132,6 +135,11 @@ public actor VirtualDevice {
         do {
             // Fresh from its box and not yet on the network it was given: Bluetooth LE only.
             if freshFromItsBox, !(await networks.contains { $0.connected }) { await node.setOnIP(false) }
+            await node.handleApplicationEffects { [weak self] effect in
+                if case .updateAnnounced(let provider, let fabricIndex, let endpoint) = effect {
+                    await self?.requestUpdate(from: provider, fabricIndex: fabricIndex, endpoint: endpoint)
+                }
+            }
             await node.start { [weak self] snapshot in try await self?.save(snapshot) }
             try await node.advertise(on: interfaces)
             // Group messages come and go on the interfaces it advertises on.
@@ -161,6 +169,14 @@ public actor VirtualDevice {
     public var fabrics: [Fabric] { get async { await node.model.node.fabrics } }
     public var isCommissioningWindowOpen: Bool { get async { await node.model.node.commissioningWindow != nil } }
     public var isFailSafeArmed: Bool { get async { await node.model.node.failSafe != nil } }
+
+    /// The software version it runs.
+    public var softwareVersion: UInt32 { get async { await node.model.node.identity.softwareVersion } }
+
+    /// The events it recorded of `cluster`, oldest first (a test's look at StateTransition, VersionApplied).
+    public func events(of cluster: UInt32) async -> [EventDataIB] {
+        await node.model.node.events.filter { $0.path.cluster == cluster }
+    }
 
     /// Whether it is on IP (a device fresh from its box is not until it joins the network it is given).
     public var isOnIP: Bool { get async { await node.onIP } }

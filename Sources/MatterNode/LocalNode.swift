@@ -56,6 +56,8 @@ public actor LocalNode {
     private var deferredPersist: Task<Void, Never>?
     /// Values changed since the last write, waiting for `deferredPersist` (or the shutdown's last write).
     private var unsavedValues = false
+    /// Carries out what only the process around the node can (`NodeEffect.updateAnnounced`).
+    private var applicationEffects: (@Sendable (NodeEffect) async -> Void)?
     /// The write of a new group message counter block, which senders wait for (`nextGroupCounter`).
     private var counterReservation: Task<Void, any Error>?
 
@@ -537,6 +539,8 @@ public actor LocalNode {
                 await transport.setOnIP(false)
                 needsAdvertising = true
             case .joinedNetwork, .leftNetwork: break
+            case .updateAnnounced:
+                if let handler = applicationEffects { Task { await handler(effect) } }
             }
         }
         if needsSave { await persistOrLog() }
@@ -784,6 +788,28 @@ public actor LocalNode {
 
     /// How many secure sessions the node holds now.
     public var acceptedSessionCount: Int { sessions.count }
+
+    /// Hands `handler` the effects only the process around the node can carry out, each in a task of its own (an
+    /// update may take minutes; the node answers meanwhile).
+    public func handleApplicationEffects(_ handler: @escaping @Sendable (NodeEffect) async -> Void) {
+        applicationEffects = handler
+    }
+
+    /// Where `nodeID` of fabric `fabricIndex` reached this node last, over a CASE session it opened (a provider that
+    /// announced itself is found there).
+    public func peerAddress(ofNode nodeID: UInt64, fabricIndex: UInt8) async -> PeerAddress? {
+        let latest = sessions.filter {
+            !$0.value.isPASE && $0.value.peerNodeID == nodeID && $0.value.fabricIndex == fabricIndex
+        }
+        .max { $0.value.lastActive < $1.value.lastActive }
+        guard let latest else { return nil }
+        return await transport.peerAddress(of: latest.key)
+    }
+
+    /// Ends every session it accepted, as a reboot does: its peers find it again over CASE.
+    public func closeAcceptedSessions() async {
+        for handle in Array(sessions.keys) { await removeSession(handle) }
+    }
 }
 
 /// What survives a node's restart.

@@ -25,4 +25,7 @@ public enum NodeEffect: Hashable, Sendable {
     case leftNetwork
     /// One line for the console ("[light] ON").
     case log(String)
+    /// An OTA provider said it is there (AnnounceOTAProvider, Matter Core §11.21.7.6.1): the device asks it for an
+    /// update (`LocalNode.handleApplicationEffects`).
+    case updateAnnounced(providerNodeID: UInt64, fabricIndex: UInt8, endpoint: UInt16)
 }

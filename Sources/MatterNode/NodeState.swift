@@ -21,7 +21,7 @@ public struct RequestSession: Hashable, Sendable {
 /// The node-wide state the root clusters share: fabrics, fail-safe, commissioning window, data versions, and what
 /// the device must do after a request (`effects`). The device sets `now` and `session` before each request.
 public struct NodeState: Sendable {
-    public let identity: NodeIdentity
+    public private(set) var identity: NodeIdentity
     /// What lets others commission it; nil for a node that is only ever the authority of its own fabric (the hub).
     public let commissionable: Commissionable?
     public var fabrics: [Fabric]
@@ -102,6 +102,20 @@ public struct NodeState: Sendable {
         if events.count > NodeConstants.eventBufferSize {
             events.removeFirst(events.count - NodeConstants.eventBufferSize)
         }
+    }
+
+    /// A new software version runs (an OTA update applied, Matter Core §11.21): Basic Information says so, and a
+    /// StartUp event with it opens the new boot (§11.1.6.1).
+    public mutating func runSoftwareVersion(_ version: UInt32, string: String) {
+        identity.softwareVersion = version
+        identity.softwareVersionString = string
+        markChanged(
+            endpoint: 0, cluster: BasicInformationCluster.id.rawValue,
+            attributes: [
+                BasicInformationCluster.Attributes.softwareVersion.id.rawValue,
+                BasicInformationCluster.Attributes.softwareVersionString.id.rawValue,
+            ])
+        record(BasicInformationCluster.Events.StartUp(softwareVersion: version), endpoint: 0)
     }
 
     /// Records one of a cluster's generated events.

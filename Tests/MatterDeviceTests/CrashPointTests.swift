@@ -102,6 +102,7 @@ import Testing
     func aDeviceHeldByOurEarlierAttemptIsWaitedForThenCommissioned(after step: CommissioningStep) async throws {
         try await withTemporaryDirectory { directory in
             let (network, fixture) = try await Self.killedCommissioning(in: directory, after: step)
+            let killed = ContinuousClock.now
             #expect(await fixture.device.isFailSafeArmed)
             let hub = try await Hub(statePath: fixture.hubPath)
             let progress = Mutex<[(CommissioningProgress, at: Instant)]>([])
@@ -110,6 +111,9 @@ import Testing
                 authority: hub.authority, store: hub.store, transport: transport,
                 progress: { event in progress.withLock { $0.append((event, at: network.clock.now)) } })
             let request = try fixture.request()
+            // The hub judges how long its attempt's fail-safe has left by the wall clock (its store's row), the device
+            // by its own, virtual, one: the time the restart took passes for the device too.
+            network.clock.advance(by: ContinuousClock.now - killed)
             let started = network.clock.now
             // Virtual time passes while the device's PASE and CASE crypto runs in real time: 20 ms of it for every 5 ms
             // of real sleep (faster, and a loaded suite let a step of the second attempt time out). The fail-safe's
@@ -136,8 +140,8 @@ import Testing
             // The second attempt begins once the fail-safe has passed (and a second's margin), not after a step's
             // deadline: when its PASE starts is what the hub decided, however long the crypto then takes.
             let attempts = events.filter { if case .started(.passcodeSession) = $0.0 { true } else { false } }
-            #expect(attempts.count == 2)
-            let retried = try #require(attempts.last?.at) - started
+            #expect(attempts.count >= 2)
+            let retried = try #require(attempts.dropFirst().first?.at) - started
             #expect(retried >= .seconds(Int(HubConstants.failSafeSeconds) - 5))
             #expect(retried < .seconds(Int(HubConstants.failSafeSeconds) + 5))
             await transport.shutdown()

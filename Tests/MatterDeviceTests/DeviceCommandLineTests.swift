@@ -9,7 +9,8 @@ struct DeviceCommandLineTests {
         let command = try DeviceCommandLine(arguments: [
             "--type", "light", "--passcode", "20202021", "--discriminator", "0xF00", "--iterations", "5000",
             "--vendor-id", "0xFFF2",
-            "--product-id", "32769", "--port", "5541", "--state", "/tmp/d", "--interface", "lo,eth0", "--interface",
+            "--product-id", "32769", "--software-version", "7", "--port", "5541", "--state", "/tmp/d", "--interface",
+            "lo,eth0", "--interface",
             "wlan0", "--factory-reset",
         ])
         guard case .run(let run) = command else {
@@ -20,7 +21,7 @@ struct DeviceCommandLineTests {
             run.settings
                 == DeviceSettings(
                     kind: .light, passcode: 20202021, discriminator: 0xF00, iterations: 5000, vendorID: 0xFFF2,
-                    productID: 32769))
+                    productID: 32769, softwareVersion: 7))
         #expect(run.port == 5541 && run.stateDirectory == "/tmp/d" && run.factoryReset)
         #expect(run.interfaces == ["lo", "eth0", "wlan0"])
     }

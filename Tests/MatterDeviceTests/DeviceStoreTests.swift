@@ -28,6 +28,24 @@ struct DeviceStoreTests {
     }
 
     /// A bridge's changes are kept; a file written before bridges could change (no "bridge" key) still loads.
+    /// The first start fixes the software version; an update moves it on, and the same option again still starts the
+    /// device, while asking for a later version than it runs is refused.
+    @Test func theSoftwareVersionIsTheFirstStartsUntilAnUpdate() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = DeviceStore(directory: directory + "/light")
+            var state = try store.loadOrCreate(DeviceSettings(softwareVersion: 3))
+            #expect(state.identity.softwareVersion == 3 && state.identity.softwareVersionString == "3.0")
+            state.identity.softwareVersion = 4
+            try await store.save(state)
+            #expect(try store.loadOrCreate(DeviceSettings(softwareVersion: 3)).identity.softwareVersion == 4)
+            #expect(
+                throws: DeviceError.state(
+                    path: store.path,
+                    reason: "the stored device runs software version 4, older than --software-version 5")
+            ) { try store.loadOrCreate(DeviceSettings(softwareVersion: 5)) }
+        }
+    }
+
     @Test func aBridgesChangesAreStoredAndOlderFilesWithoutThemStillLoad() async throws {
         try await withTemporaryDirectory { directory in
             let store = DeviceStore(directory: directory)
