@@ -9,7 +9,8 @@ public enum HomeCommand {
             HubCommands.devices, ShowCommand.show, HomeAPICommands.rename, HomeAPICommands.rooms, HomeAPICommands.room,
             GroupCommands.groups, GroupCommands.group, HomeAPICommands.move, HomeAPICommands.remove, HubCommands.ping,
             LiveCommands.on, LiveCommands.off, LiveCommands.toggle, LiveCommands.level, LiveCommands.read,
-            InvokeCommand.invoke, InvokeCommand.write, NetworkCommands.network,
+            InvokeCommand.invoke, InvokeCommand.write, NetworkCommands.network, UpdateCommands.updates,
+            UpdateCommands.update,
             LiveCommands.watch, SharingCommands.share, SharingCommands.fabrics, ServeCommand.serve,
             StatusCommand.status,
         ]

@@ -26,6 +26,8 @@ public final class HubEngine: Sendable {
     var store: HubStore { hub.store }
     /// The hub's Bluetooth: the BLE proxy clients' central while it offers `/ble`, and local adapters.
     let bluetooth = Mutex(HubBluetooth())
+    /// Renews the live connection of a node that says it applied an update (it rebooted).
+    private let rebootWatch = Mutex<Task<Void, Never>?>(nil)
 
     /// The engine of `hub`, its model read from the store. `interfaces` are where nodes are looked up and the hub's
     /// node advertises itself; `settings` how its live connections behave.
@@ -39,6 +41,14 @@ public final class HubEngine: Sendable {
         self.commissioning = commissioning
         // What an earlier hub process left of a session is rewritten, or removed once the session is gone.
         await publishCommissioningSession()
+        let updates = hub.updates.events()
+        rebootWatch.withLock {
+            $0 = Task { [live] in
+                for await event in updates {
+                    if case .applied(let nodeID, _) = event { await live.renew(nodeID) }
+                }
+            }
+        }
     }
 
     /// The structure a device without a room belongs to: the home's first; a home without one is damaged.
@@ -105,6 +115,7 @@ extension HubEngine {
 
     /// Stops following devices and closes the hub's link: its node withdraws its advertisements, its sockets close.
     public func close() async {
+        rebootWatch.withLock { $0?.cancel() }
         groups.stop()
         await live.stop()
         await hub.close()

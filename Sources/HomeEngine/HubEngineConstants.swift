@@ -5,6 +5,12 @@ enum HubEngineTiming {
     /// How long a new subscription waits for the device's first report before emitting what is known: a device on the
     /// local network answers within a second; one that cannot be found is shown (as not online) rather than waited for.
     static let firstContact: Duration = .seconds(2)
+    /// A device told of an update asks for it within seconds (it opens CASE to the hub and queries); one that has not
+    /// within this long never will, and `home update` says so rather than wait.
+    static let updateQuery: Duration = .seconds(60)
+    /// A whole update: a 1 MiB image downloads in seconds on a home network and tens of seconds over Thread, and the
+    /// device then reboots and reports its new version; past this it is an error that names where it stopped.
+    static let updateLimit: Duration = .seconds(900)
     /// How long an add-device session holds the home. A person scans a code, waits for commissioning (a minute on a
     /// slow device) and names the device; ten minutes covers that with room to spare, yet a session its owner forgot
     /// frees the home soon.

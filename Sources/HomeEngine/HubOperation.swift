@@ -101,6 +101,7 @@ enum HubOperations {
         OpenCommissioningWindow.self, OpenBasicCommissioningWindow.self, RevokeCommissioningWindow.self,
         ReadCommissioningWindowStatus.self, ReadFabrics.self, RemoveFabric.self, GroupCommand.self,
         CreateGroup.self, ChangeGroup.self, DeleteGroup.self, SetNetworkCredentials.self, ReadNetworkCredentials.self,
+        ReadUpdates.self, AddUpdateImage.self, UpdateDevice.self,
     ]
 
     /// A client's request, decoded: what it is for messages, and its work.

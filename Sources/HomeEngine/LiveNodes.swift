@@ -52,6 +52,12 @@ final class LiveNodes: Sendable {
         await refresh(nodeID, from: connection)
     }
 
+    /// The node rebooted (`NodeConnection.renew`): a followed node is subscribed to again at once.
+    func renew(_ nodeID: UInt64) async {
+        guard let connections = state.withLock({ $0.connections }) else { return }
+        await connections.existing(nodeID)?.renew()
+    }
+
     /// Starts the hub's own node, which otherwise starts with the first connection.
     func startNode() async throws(HomeError) {
         do {

@@ -89,6 +89,24 @@ public actor NodeConnection {
         }
     }
 
+    /// The node rebooted (it said so: NotifyUpdateApplied after a firmware update): the session it forgot is dropped and
+    /// a new subscription attempted at once, rather than after the old one's silence (its max interval and more).
+    public func renew() async {
+        switch upkeep {
+        case .following(let subscription, _):
+            upkeep = .notStarted
+            await subscription.cancel()
+        case .waiting(var timer):
+            timer.cancel()
+            upkeep = .notStarted
+        case .attempting, .notStarted, .stopped: return
+        }
+        await dropSession()
+        // Another caller may have started an attempt meanwhile.
+        guard case .notStarted = upkeep else { return }
+        beginAttempt()
+    }
+
     /// Ends the subscription and the session; every `events()` sequence finishes.
     public func stop() async {
         let ended = upkeep

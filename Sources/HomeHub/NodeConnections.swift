@@ -44,6 +44,11 @@ public actor NodeConnections {
         await node.useGroupInterfaces(interfaces)
     }
 
+    /// The node's connection when it has one; none is started.
+    public func existing(_ nodeID: UInt64) -> NodeConnection? {
+        connections[nodeID]
+    }
+
     /// The connection to a commissioned node, started on first use, from the node's stored cache.
     public func connection(to nodeID: UInt64) async throws -> NodeConnection {
         if let existing = connections[nodeID] { return existing }

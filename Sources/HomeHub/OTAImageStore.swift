@@ -66,14 +66,8 @@ public final class OTAImageStore: Sendable {
     public func add(fileAt path: String) async throws(OTAImageStoreError) -> Entry {
         let directory = directory
         let (entry, bytes) = try await queue.perform { () throws(OTAImageStoreError) -> (Entry, [UInt8]) in
-            let bytes = try Self.read(path, limit: HubConstants.otaImageMaxBytes)
-            let image: OTAImage
-            do throws(OTAImageError) {
-                image = try OTAImage(parsing: bytes)
-            } catch {
-                throw .notAnImage(path, error)
-            }
-            return (Self.entry(for: image.header, size: UInt64(bytes.count)), bytes)
+            let (header, bytes) = try Self.readImage(at: path)
+            return (Self.entry(for: header, size: UInt64(bytes.count)), bytes)
         }
         if let held = self.entry(designator: entry.designator) {
             let same = try await queue.perform { () throws(OTAImageStoreError) -> Bool in
@@ -87,6 +81,24 @@ public final class OTAImageStore: Sendable {
         }
         entries.withLock { $0[entry.designator] = entry }
         return entry
+    }
+
+    /// The header of the image file at `path`, checked whole as `add` checks it; nothing is stored.
+    public static func check(fileAt path: String) async throws(OTAImageStoreError) -> OTAImageHeader {
+        try await DispatchQueue.global().perform { () throws(OTAImageStoreError) -> OTAImageHeader in
+            try readImage(at: path).header
+        }
+    }
+
+    private static func readImage(
+        at path: String
+    ) throws(OTAImageStoreError) -> (header: OTAImageHeader, bytes: [UInt8]) {
+        let bytes = try read(path, limit: HubConstants.otaImageMaxBytes)
+        do throws(OTAImageError) {
+            return (try OTAImage(parsing: bytes).header, bytes)
+        } catch {
+            throw .notAnImage(path, error)
+        }
     }
 
     /// The file of `entry`, checked again whole (a file changed on disk since it was added is not served).

@@ -33,6 +33,8 @@ public final class OTAProvider: Sendable {
         var offers: [[UInt8]: Offer] = [:]
         /// Nodes whose transfer is running.
         var transferring: Set<UInt64> = []
+        /// The image a node is to be offered whatever is newer (`pin`), until it applied it.
+        var pinned: [UInt64: OTAImageStore.Entry] = [:]
         var observers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextObserver = 0
     }
@@ -62,6 +64,11 @@ public final class OTAProvider: Sendable {
         return stream
     }
 
+    /// Offers `nodeID` this image at its next QueryImage, rather than the newest (a user's chosen version).
+    public func pin(_ entry: OTAImageStore.Entry?, for nodeID: UInt64) {
+        state.withLock { $0.pinned[nodeID] = entry }
+    }
+
     private func observe(_ event: Event) {
         for observer in state.withLock({ Array($0.observers.values) }) { observer.yield(event) }
     }
@@ -73,9 +80,15 @@ public final class OTAProvider: Sendable {
         guard query.protocolsSupported.contains(.bdxSynchronous) else {
             return .init(status: .downloadProtocolNotSupported)
         }
+        let pinned = state.withLock { $0.pinned[nodeID] }.flatMap { entry in
+            entry.header.vendorID == query.vendorID && entry.header.productID == query.productID
+                && entry.header.softwareVersion > query.softwareVersion
+                && entry.header.applies(toVersion: query.softwareVersion) ? entry : nil
+        }
         guard
-            let entry = images.newest(
-                vendorID: query.vendorID, productID: query.productID, applyingTo: query.softwareVersion)
+            let entry = pinned
+                ?? images.newest(
+                    vendorID: query.vendorID, productID: query.productID, applyingTo: query.softwareVersion)
         else {
             return .init(status: .notAvailable)
         }
@@ -114,6 +127,7 @@ public final class OTAProvider: Sendable {
     func heard(_ notice: Cluster.Commands.NotifyUpdateApplied, from nodeID: UInt64) {
         state.withLock { state in
             if state.offers[notice.updateToken]?.nodeID == nodeID { state.offers[notice.updateToken] = nil }
+            state.pinned[nodeID] = nil
         }
         observe(.applied(nodeID: nodeID, version: notice.softwareVersion))
     }

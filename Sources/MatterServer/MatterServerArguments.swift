@@ -18,6 +18,32 @@ struct NodeArguments: Decodable, Sendable {
     }
 }
 
+/// `update_node`: the version to install, as a number or as the version string `check_node_update` gave.
+struct UpdateNodeArguments: Decodable, Sendable {
+    enum Version: Sendable {
+        case number(UInt32)
+        case text(String)
+    }
+
+    let nodeID: UInt64
+    let softwareVersion: Version
+
+    private enum CodingKeys: String, CodingKey {
+        case nodeID = "node_id"
+        case softwareVersion = "software_version"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        nodeID = try container.decode(UInt64.self, forKey: .nodeID)
+        if let number = try? container.decode(UInt32.self, forKey: .softwareVersion) {
+            softwareVersion = .number(number)
+        } else {
+            softwareVersion = .text(try container.decode(String.self, forKey: .softwareVersion))
+        }
+    }
+}
+
 struct GetNodesArguments: Decodable, Sendable {
     let onlyAvailable: Bool?
 

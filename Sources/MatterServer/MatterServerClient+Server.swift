@@ -30,18 +30,6 @@ extension MatterServerClient {
             ))
     }
 
-    /// `check_node_update` and `update_node`: there is no OTA source to look in yet.
-    func refuseUpdate(_ id: String, _ args: NodeArguments, installing: Bool) {
-        let model = engine.model
-        guard model.snapshot.devices[args.nodeID] != nil else { return send(Self.unknownNode(id, args.nodeID)) }
-        // UpdateCheckError (10) and UpdateError (11): there is nowhere to look for or get a new version.
-        send(
-            Self.error(
-                id, installing ? .updateError : .updateCheckError,
-                "this hub has no OTA source (no DCL access, no local update files) yet, so it can neither look "
-                    + "for nor install a device update"))
-    }
-
     /// `set_wifi_credentials` and `set_thread_dataset`: kept by the hub for the devices it brings onto a network (as
     /// `home network` keeps them), then `server_info_updated` to every listening client. Bad credentials are error 8.
     func setNetworkCredentials(_ id: String, _ operation: SetNetworkCredentials) {

@@ -45,8 +45,8 @@ extension MatterServerClient {
         "device_command": .taking(DeviceCommandArguments.self) { $0.deviceCommand($1, $2) },
         "get_node_ip_addresses": .taking(NodeArguments.self) { $0.getNodeIpAddresses($1, $2) },
         "diagnostics": .plain { $0.diagnostics($1) },
-        "check_node_update": .taking(NodeArguments.self) { $0.refuseUpdate($1, $2, installing: false) },
-        "update_node": .taking(NodeArguments.self) { $0.refuseUpdate($1, $2, installing: true) },
+        "check_node_update": .taking(NodeArguments.self) { $0.checkNodeUpdate($1, $2) },
+        "update_node": .taking(UpdateNodeArguments.self) { $0.updateNode($1, $2) },
         "set_wifi_credentials": .taking(WiFiCredentialsArguments.self) { client, id, args in
             client.setNetworkCredentials(
                 id, SetNetworkCredentials(wifiSSID: args.ssid, passphrase: Array(args.credentials.utf8)))

@@ -5,6 +5,7 @@ import HomeRecords
 import MatterDataModel
 import MatterDiscovery
 import MatterNode
+import MatterOTA
 import MatterOnboarding
 import MatterPlatform
 import MatterTestSupport
@@ -249,8 +250,9 @@ extension MatterServerAPITests {
             let diagnostics = try await client.readText()
             #expect(diagnostics.hasPrefix(#"{"message_id": "diagnostics", "result": {"info": {"fabric_id": "#))
             #expect(diagnostics.contains(#""nodes": [{"node_id":\#(nodeID),"#))
+            // No image in the hub's folder: nothing to update to.
             client.sendText(ask("check_node_update"))
-            #expect(try await client.readText().contains(#""error_code": 10, "details": "this hub has no OTA source"#))
+            #expect(try await client.readText() == #"{"message_id": "check_node_update", "result": null}"#)
             // The server stops: a listening client is told, then the connection closes.
             api.stop()
             #expect(try await client.readText() == #"{"event": "server_shutdown", "data": null}"#)
@@ -682,5 +684,54 @@ extension Home {
             throw HomeError(.failedPrecondition, "the test's home is attached to another hub")
         }
         return try MatterServerAPI(engine: engine, listeningOn: addresses, token: token)
+    }
+}
+
+extension MatterServerAPITests {
+    /// check_node_update and update_node as Home Assistant's update entity calls them: the image of the hub's folder
+    /// the light may take (update_source "local"), a version the hub does not hold refused as error 11, and the update
+    /// started with null; the light then reports its new version as an attribute update.
+    @Test func checkNodeUpdateOffersTheFoldersImageAndUpdateNodeInstallsIt() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
+            try await home.hub.followEveryNode()
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            let record = try #require(home.context.model.snapshot.devices[nodeID]?.first?.node)
+            let image = try OTAImage(
+                payload: Array(repeating: 0x5A, count: 10_000), vendorID: record.vendorID, productID: record.productID,
+                softwareVersion: 2, softwareVersionString: "2.0", releaseNotesURL: "https://example.com/notes")
+            let path = NSTemporaryDirectory() + "/swift-home-ws-update-\(nodeID).ota"
+            try Data(image.encoded).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            _ = try await home.hub.perform(AddUpdateImage(path: path))
+
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
+            client.sendText(
+                #"{"message_id": "check", "command": "check_node_update", "args": {"node_id": \#(nodeID)}}"#)
+            #expect(
+                try await client.readText()
+                    == #"{"message_id": "check", "result": {"vid":\#(record.vendorID),"pid":\#(record.productID),"software_version":2,"software_version_string":"2.0","firmware_information":null,"min_applicable_software_version":0,"max_applicable_software_version":1,"release_notes_url":"https://example.com/notes","update_source":"local"}}"#
+            )
+            client.sendText(
+                #"{"message_id": "bad", "command": "update_node", "args": {"node_id": \#(nodeID), "software_version": "9.0"}}"#
+            )
+            #expect(
+                try await client.readText()
+                    == #"{"message_id": "bad", "error_code": 11, "details": "the hub holds no image of version \"9.0\" for this device"}"#
+            )
+            client.sendText(
+                #"{"message_id": "install", "command": "update_node", "args": {"node_id": \#(nodeID), "software_version": 2}}"#
+            )
+            #expect(try await client.readText() == #"{"message_id": "install", "result": null}"#)
+            var version: UInt32?
+            for _ in 0..<500 where version != 2 {
+                version = ReadUpdates.running(home.context.model.view(of: nodeID)?.cache).version
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(version == 2, "the light reports the version it was updated to")
+        }
     }
 }

@@ -184,6 +184,8 @@ import Testing
                   invoke                  Send any command of the data model to a device and print its response.
                   write                   Write an attribute of a device and print the device's answer.
                   network                 Show the Wi-Fi network and Thread network the hub gives new devices (never their secrets), or set them.
+                  updates                 Each device's software version and the newest image of the hub's folder it may take.
+                  update                  Update a device's firmware from the hub's folder of images, following it until the device runs it.
                   watch                   Print one line per change as it happens (time, device, attribute, new value), every event (time, device, event, fields) and every connectivity change, until Ctrl-C.
                   share                   Open a commissioning window so another ecosystem can add a device; print its codes.
                   fabrics                 List the ecosystems that control a device: each fabric of its node, this hub's marked.

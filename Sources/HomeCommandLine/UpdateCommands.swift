@@ -1,0 +1,141 @@
+import Foundation
+import HomeAPI
+import HomeEngine
+import HomeHub
+
+/// `home updates`, `home update DEVICE [--version N]`, `home update add FILE`: firmware updates, the hub serving its
+/// devices as their OTA provider from its folder of images.
+enum UpdateCommands {
+    static let updates = CommandSpec(
+        name: "updates",
+        summary: "Each device's software version and the newest image of the hub's folder it may take.",
+        options: [
+            .init(name: "json", valueName: nil, help: "Print one JSON object instead of tables."),
+            HubCommands.stateOption,
+        ],
+        run: { arguments throws(CommandLineError) in
+            let home = try await HomeAPICommands.open(arguments)
+            let reply = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                try await home.hub.perform(ReadUpdates())
+            }
+            return .success(arguments.flags.contains("json") ? json(reply).rendered + "\n" : text(reply))
+        }
+    )
+
+    static let update = CommandSpec(
+        name: "update",
+        summary: "Update a device's firmware from the hub's folder of images, following it until the device runs it.",
+        arguments: [.init(name: "DEVICE", help: "A device ID (see 'home devices') or a device name.")],
+        options: [
+            .init(
+                name: "version", valueName: "N",
+                help: "The version to install (one of 'home updates'); default: the newest the device may take."),
+            HubCommands.stateOption,
+        ],
+        subcommands: [
+            CommandSpec(
+                name: "add",
+                summary:
+                    "Check an OTA image file whole and add it to the hub's folder (it must be for a device of this home).",
+                arguments: [.init(name: "FILE", help: "The .ota file (as connectedhomeip's ota_image_tool.py makes).")],
+                options: [HubCommands.stateOption],
+                run: { arguments throws(CommandLineError) in
+                    let path = URL(fileURLWithPath: arguments.argument("FILE")).standardizedFileURL.path
+                    let home = try await HomeAPICommands.open(arguments)
+                    let added = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                        try await home.hub.perform(AddUpdateImage(path: path))
+                    }
+                    let image = added.image
+                    return .success(
+                        "added version \(image.version) (\(image.versionString)) for vendor 0x\(hex(image.vendorID)) "
+                            + "product 0x\(hex(image.productID)) as \(image.file); "
+                            + "\(added.nodes.count) device\(added.nodes.count == 1 ? "" : "s") may take it\n")
+                }
+            )
+        ],
+        run: { arguments throws(CommandLineError) in
+            let version = try arguments.values["version"].map { text throws(CommandLineError) -> UInt32 in
+                guard let version = UInt32(text) else {
+                    throw .invalidInput("version '\(text)' is not a number from 0 to \(UInt32.max)")
+                }
+                return version
+            }
+            let home = try await HomeAPICommands.open(arguments)
+            let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
+            let progress = arguments.progress
+            do throws(HomeError) {
+                let done = try await home.hub.perform(
+                    UpdateDevice(nodeID: device.address.nodeID, version: version)
+                ) { line in
+                    switch line {
+                    case .note(let text): progress(text)
+                    case .finished(let step, _): progress(step)
+                    }
+                }
+                return .success("\(device.name) runs version \(done.to) (\(done.versionString)), was \(done.from)\n")
+            } catch  where [HomeError.Code.notFound, .failedPrecondition, .invalidArgument].contains(error.code) {
+                throw .invalidInput(error.message)
+            } catch {
+                throw .failed(error.message)
+            }
+        }
+    )
+
+    private static func hex(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    static func text(_ reply: ReadUpdates.Reply) -> String {
+        let devices = TextTable.render(
+            header: ["NODE", "DEVICE", "PRODUCT", "RUNS", "AVAILABLE"],
+            rows: reply.nodes.map { node in
+                [
+                    HubEngine.nodeDeviceID(node.nodeID), node.names.joined(separator: ", "),
+                    "0x\(hex(node.vendorID))/0x\(hex(node.productID))",
+                    node.versionString.map { "\($0) (\(node.version.map(String.init) ?? "?"))" } ?? "not reported",
+                    node.available.map { "\($0.versionString) (\($0.version)) from the folder" } ?? "-",
+                ]
+            })
+        let images =
+            reply.images.isEmpty
+            ? "No images in the hub's folder (home update add FILE).\n"
+            : TextTable.render(
+                header: ["IMAGE", "PRODUCT", "VERSION", "SIZE"],
+                rows: reply.images.map { image in
+                    [
+                        image.file, "0x\(hex(image.vendorID))/0x\(hex(image.productID))",
+                        "\(image.versionString) (\(image.version))", "\(image.size) bytes",
+                    ]
+                })
+        return devices + "\n" + images
+    }
+
+    static func json(_ reply: ReadUpdates.Reply) -> JSONValue {
+        func image(_ image: ReadUpdates.Image) -> JSONValue {
+            .object([
+                ("vendorID", .unsigned(UInt64(image.vendorID))), ("productID", .unsigned(UInt64(image.productID))),
+                ("version", .unsigned(UInt64(image.version))), ("versionString", .string(image.versionString)),
+                ("size", .unsigned(UInt64(image.size))), ("file", .string(image.file)),
+            ])
+        }
+        return .object([
+            (
+                "devices",
+                .array(
+                    reply.nodes.map { node in
+                        .object([
+                            ("nodeID", .string(HubEngine.nodeDeviceID(node.nodeID))),
+                            ("names", .array(node.names.map(JSONValue.string))),
+                            ("vendorID", .unsigned(UInt64(node.vendorID))),
+                            ("productID", .unsigned(UInt64(node.productID))),
+                            ("version", node.version.map { .unsigned(UInt64($0)) } ?? .null),
+                            ("versionString", node.versionString.map(JSONValue.string) ?? .null),
+                            ("available", node.available.map(image) ?? .null),
+                        ])
+                    })
+            ),
+            ("images", .array(reply.images.map(image))),
+        ])
+    }
+}

@@ -1,0 +1,74 @@
+import HomeHub
+import HubWire
+import MatterOTA
+
+/// `home update add FILE`: a firmware image checked whole and copied into the hub's folder, for the devices of the
+/// home that may take it. An image for no device of the home (another vendor or product, or a version range none of
+/// them is in) is refused, and nothing is stored.
+public struct AddUpdateImage: HubOperation {
+    public static let name = "addUpdateImage"
+    /// Where the hub reads the file: an absolute path (the hub may run in another directory than its client).
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public struct Reply: Codable, Sendable, Hashable {
+        public let image: ReadUpdates.Image
+        /// The nodes that may take it now.
+        public let nodes: [UInt64]
+    }
+
+    public var access: HubAccess { .owner }
+    public var summary: String { "add a firmware image" }
+
+    public func run(in scope: HubOperationScope) async throws(HomeError) -> Reply {
+        guard path.hasPrefix("/") else { throw HomeError(.invalidArgument, "\(path) is not an absolute path") }
+        let header: OTAImageHeader
+        do {
+            header = try await OTAImageStore.check(fileAt: path)
+        } catch {
+            throw HomeError(.invalidArgument, error.description)
+        }
+        let nodes = try await ReadUpdates().run(in: scope).nodes
+        let sameProduct = nodes.filter { $0.vendorID == header.vendorID && $0.productID == header.productID }
+        guard !sameProduct.isEmpty else {
+            throw HomeError(
+                .invalidArgument,
+                "the image is for vendor 0x\(Self.hex(header.vendorID)) product 0x\(Self.hex(header.productID)); "
+                    + "no device of this home is that product")
+        }
+        // A node that never reported its version may be any: it is not held against the image.
+        let takers = sameProduct.filter { node in
+            node.version.map { header.softwareVersion > $0 && header.applies(toVersion: $0) } ?? true
+        }
+        guard !takers.isEmpty else {
+            let versions = sameProduct.compactMap(\.versionString).joined(separator: ", ")
+            throw HomeError(
+                .invalidArgument,
+                "no device of this home may take version \(header.softwareVersion) (\(header.softwareVersionString))"
+                    + "\(Self.range(header)): they run \(versions)")
+        }
+        let entry: OTAImageStore.Entry
+        do {
+            entry = try await scope.engine.hub.updates.images.add(fileAt: path)
+        } catch {
+            throw HomeError(.invalidArgument, error.description)
+        }
+        return Reply(image: ReadUpdates.Image(entry), nodes: takers.map(\.nodeID))
+    }
+
+    private static func hex(_ value: UInt16) -> String {
+        String(value, radix: 16, uppercase: true)
+    }
+
+    private static func range(_ header: OTAImageHeader) -> String {
+        switch (header.minApplicableSoftwareVersion, header.maxApplicableSoftwareVersion) {
+        case (let minimum?, let maximum?): " for devices at versions \(minimum) to \(maximum)"
+        case (let minimum?, nil): " for devices at version \(minimum) or later"
+        case (nil, let maximum?): " for devices at version \(maximum) or earlier"
+        case (nil, nil): ""
+        }
+    }
+}

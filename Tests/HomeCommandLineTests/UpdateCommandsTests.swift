@@ -1,0 +1,63 @@
+import Foundation
+import MatterOTA
+import Testing
+
+@testable import HomeCommandLine
+@testable import HomeEngine
+
+/// `home updates` and `home update add`: what a user sees of the hub's firmware images.
+@Suite struct UpdateCommandsTests {
+    static let image = ReadUpdates.Image(
+        vendorID: 0xFFF1, productID: 0x8000, version: 2, versionString: "2.0", size: 30_123, file: "FFF1-8000-2.ota",
+        minimumApplicable: nil, maximumApplicable: nil, releaseNotesURL: nil)
+
+    @Test func theTablesSayEachDevicesVersionAndWhatItMayTake() {
+        let reply = ReadUpdates.Reply(
+            nodes: [
+                .init(
+                    nodeID: 0x1234, names: ["Lamp"], vendorID: 0xFFF1, productID: 0x8000, version: 1,
+                    versionString: "1.0", available: Self.image),
+                .init(
+                    nodeID: 0xABCD, names: ["Sensor", "Switch"], vendorID: 0xFFF4, productID: 0x1234, version: nil,
+                    versionString: nil, available: nil),
+            ], images: [Self.image])
+        #expect(
+            UpdateCommands.text(reply) == """
+                NODE              DEVICE          PRODUCT        RUNS          AVAILABLE
+                0000000000001234  Lamp            0xFFF1/0x8000  1.0 (1)       2.0 (2) from the folder
+                000000000000ABCD  Sensor, Switch  0xFFF4/0x1234  not reported  -
+
+                IMAGE            PRODUCT        VERSION  SIZE
+                FFF1-8000-2.ota  0xFFF1/0x8000  2.0 (2)  30123 bytes
+
+                """)
+        #expect(
+            UpdateCommands.json(reply).rendered.hasPrefix(
+                #"{"devices":[{"nodeID":"0000000000001234","names":["Lamp"],"vendorID":65521,"productID":32768,"version":1,"versionString":"1.0","available":{"vendorID":65521"#
+            ))
+    }
+
+    @Test func anEmptyFolderSaysHowToAddAnImage() {
+        #expect(
+            UpdateCommands.text(ReadUpdates.Reply(nodes: [], images: []))
+                .hasSuffix("No images in the hub's folder (home update add FILE).\n"))
+    }
+
+    @Test func addingAFileForNoDeviceOfTheHomeIsRefused() async throws {
+        let state = HubCommandsTests.temporaryState()
+        let directory = (state as NSString).deletingLastPathComponent
+        let path = directory + "/update.ota"
+        let image = try OTAImage(
+            payload: [1, 2, 3], vendorID: 0xFFF1, productID: 0x8000, softwareVersion: 2, softwareVersionString: "2.0")
+        try Data(image.encoded).write(to: URL(fileURLWithPath: path))
+        let added = await HomeCommand.run(["update", "add", path, "--state", state])
+        #expect(added.exitCode == 2)
+        #expect(
+            added.standardError
+                == "error: the image is for vendor 0xFFF1 product 0x8000; no device of this home is that product\n")
+        let listed = await HomeCommand.run(["updates", "--state", state])
+        #expect(listed.standardOutput.hasSuffix("No images in the hub's folder (home update add FILE).\n"))
+        let notAFile = await HomeCommand.run(["update", "add", directory + "/none.ota", "--state", state])
+        #expect(notAFile.standardError == "error: cannot read \(directory)/none.ota: No such file or directory\n")
+    }
+}
