@@ -225,6 +225,23 @@ async def main():
     await until("the light acts after the restart", lambda: len(lines(light_log)) > before, 10)
     print(f"PASS (home serve restarted: the entities came back after {seconds:.1f} s and the light answers)")
 
+    # A firmware update as Home Assistant's update entity does it: check_node_update offers the hub folder's version
+    # 2.0-ha, update.install sends update_node, and the light downloads it from the hub and reports it.
+    updates = [state.entity_id for state in hass.states.async_all("update") if "dimmable" in state.entity_id]
+    assert len(updates) == 1, [state.entity_id for state in hass.states.async_all("update")]
+    update = updates[0]
+    await until(f"{update} offers 2.0-ha", lambda: hass.states.get(update).attributes.get("latest_version") == "2.0-ha",
+                30, [hass.states.get(update).attributes])
+    assert hass.states.get(update).state == "on", hass.states.get(update)
+    started = time.monotonic()
+    await hass.services.async_call("update", "install", {"entity_id": update}, blocking=True)
+    await until("the light runs 2.0-ha", lambda: any("now running version 2 (2.0-ha)" in l for l in lines(light_log)), 60)
+    await until(f"{update} shows 2.0-ha installed",
+                lambda: hass.states.get(update).attributes.get("installed_version") == "2.0-ha", 60,
+                [hass.states.get(update).attributes])
+    print(f"PASS (update.install: {update} offered 2.0-ha, the light downloaded it from the hub and runs it, "
+          f"{time.monotonic() - started:.1f} s)")
+
     errors = [l for l in lines(f"{config_dir}/home-assistant.log") if " ERROR " in l or "Traceback" in l]
     assert not errors, "\n".join(errors[:10])
     print("PASS (no error in Home Assistant's log)")

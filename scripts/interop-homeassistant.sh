@@ -13,6 +13,8 @@
 #     Home Assistant switches it, and removing it in Home Assistant takes it off the hub;
 #   - CircuitMatter's two lights (a device nobody here wrote) are light entities, switched through Home Assistant;
 #   - home serve restarted while Home Assistant runs: the entities come back and answer;
+#   - a firmware image for version 2 in the hub's folder (made by connectedhomeip's TLV writer): the light's update
+#     entity offers it, update.install installs it through the hub, and the light reports it;
 #   - Home Assistant's log has no error.
 # scripts/interop-homeassistant.py drives Home Assistant in-process; see it for how.
 #
@@ -95,6 +97,22 @@ timeout 60 "$peers/lab.sh" exec "$bin/home" level "circuitmatter 2" 128 --state 
 # For Home Assistant to add: advertised on lo (Matter's port), found by its manual code.
 device plug plug 5540 --interface lo
 plug_code="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["manual_code"])' "$work/plug.out")"
+
+# A firmware image for version 2 of our virtual devices (vendor 0xFFF1, product 0x8000), written with connectedhomeip's
+# TLV writer in ota_image_tool.py's layout, in the hub's folder: Home Assistant's update entities offer it, and the
+# light's is installed through Home Assistant.
+"$venv/bin/python" - "$work/v2.ota" <<'PY'
+import hashlib, struct, sys
+from chip.tlv import TLVWriter, uint
+payload = bytes((i * 13) & 0xFF for i in range(100_000))
+writer = TLVWriter()
+writer.put(None, {0: uint(0xFFF1), 1: uint(0x8000), 2: uint(2), 3: "2.0-ha", 4: uint(len(payload)), 8: uint(1),
+                  9: hashlib.sha256(payload).digest()})
+header = bytes(writer.encoding)
+open(sys.argv[1], "wb").write(struct.pack("<IQI", 0x1BEEF11E, 16 + len(header) + len(payload), len(header)) + header + payload)
+PY
+timeout 60 "$peers/lab.sh" exec "$bin/home" update add "$work/v2.ota" --state "$work/hub" >/dev/null 2>"$work/update.err" \
+  || fail "home update add: $(cat "$work/update.err")"
 
 "$peers/lab.sh" exec "$bin/home" serve --state "$work/hub" --interface lo --listen 127.0.0.1:5580 >"$work/serve.out" 2>&1 &
 serve_pid=$!

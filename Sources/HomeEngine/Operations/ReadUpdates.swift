@@ -5,8 +5,8 @@ import MatterDataModel
 import MatterInteraction
 import MatterOTA
 
-/// `home updates`: each node's software version as it last reported it, and the newest image of the hub's folder it
-/// may take; and every image the folder holds.
+/// `home updates`: each node's software version as it reports it, and the newest image of the hub's folder it may take;
+/// and every image the folder holds.
 public struct ReadUpdates: HubOperation {
     public static let name = "readUpdates"
 
@@ -48,6 +48,12 @@ public struct ReadUpdates: HubOperation {
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Reply {
         let images = scope.engine.hub.updates.images
+        // A node that has not reported its version in this process is asked (followed, as `home devices --live`
+        // does, for at most `HubEngineTiming.firstContact`).
+        let unknown = scope.engine.model.snapshot.devices.keys.filter {
+            Self.running(scope.engine.model.view(of: $0)?.cache).version == nil
+        }
+        if !unknown.isEmpty { await scope.engine.live.follow(unknown.sorted()) }
         let snapshot = scope.engine.model.snapshot
         let nodes = snapshot.devices.keys.sorted().compactMap { nodeID -> Node? in
             guard let devices = snapshot.devices[nodeID], let record = devices.first?.node else { return nil }
