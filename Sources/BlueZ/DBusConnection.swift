@@ -57,6 +57,10 @@ public final class DBusConnection: @unchecked Sendable {
         self.bus = bus
         let source = DispatchSource.makeReadSource(fileDescriptor: sd_bus_get_fd(bus), queue: queue)
         source.setEventHandler { [weak self] in self?.process() }
+        // The bus (and its socket) is closed only once the source is cancelled: a descriptor closed while Dispatch
+        // still watches it may be reused by the next one opened, and Dispatch then crashed a test run here.
+        let closing = BusToClose(bus)
+        source.setCancelHandler { closing.close() }
         readSource = source
         source.activate()
         queue.async { [weak self] in self?.process() }
@@ -72,7 +76,20 @@ public final class DBusConnection: @unchecked Sendable {
 
     deinit {
         readSource?.cancel()
-        if let bus { sd_bus_flush_close_unref(bus) }
+    }
+
+    /// The bus, flushed and closed by the read source's cancel handler.
+    private final class BusToClose: @unchecked Sendable {
+        // @unchecked: used once, on the connection's queue, after the last use of the bus there.
+        private let bus: OpaquePointer
+
+        init(_ bus: OpaquePointer) {
+            self.bus = bus
+        }
+
+        func close() {
+            sd_bus_flush_close_unref(bus)
+        }
     }
 
     /// Closes the connection: pending calls fail, handlers hear nothing more.
@@ -90,7 +107,7 @@ public final class DBusConnection: @unchecked Sendable {
                 match.box.release()
             }
             signals = [:]
-            if let bus { sd_bus_flush_close_unref(bus) }
+            // Closed by the source's cancel handler, which runs on this queue after this block.
             bus = nil
         }
     }
