@@ -48,6 +48,17 @@ if arguments.first == "ble" {
     }
     exit(0)
 }
+if arguments.first == "ota" {
+    // Firmware updates served by the hub: swift-home-bench ota [--json].
+    OpenSSLProcess.keepStateUntilExit()
+    do {
+        emit([(nil, try await OTABenchmark().run())])
+    } catch {
+        FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 if arguments.first == "btp" {
     // BTP's engine alone: swift-home-bench btp [--json].
     emit([(nil, try runBTPBenchmark())])

@@ -39,6 +39,9 @@ public final class OTAProvider: Sendable {
         var nextObserver = 0
     }
 
+    /// How many transfers it serves at once (`HubConstants.otaTransfersAtOnce`).
+    public static let transfersAtOnce = HubConstants.otaTransfersAtOnce
+
     public let images: OTAImageStore
     let hubNodeID: UInt64
     private let state = Mutex(State())
