@@ -224,6 +224,7 @@ enum HubCommands {
                         )
                     case .note(let text):
                         progress("\(progressPrefix)\(format(clock.now - start)) note: \(text)")
+                    case .transfer: break
                     }
                 })
         } catch {

@@ -2,6 +2,7 @@ import Foundation
 import HomeAPI
 import HomeEngine
 import HomeHub
+import Synchronization
 
 /// `home updates`, `home update DEVICE [--version N]`, `home update add FILE`: firmware updates, the hub serving its
 /// devices as their OTA provider from its folder of images.
@@ -63,6 +64,7 @@ enum UpdateCommands {
             let home = try await HomeAPICommands.open(arguments)
             let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
             let progress = arguments.progress
+            let shown = Mutex(-10)
             do throws(HomeError) {
                 let done = try await home.hub.perform(
                     UpdateDevice(nodeID: device.address.nodeID, version: version)
@@ -70,6 +72,16 @@ enum UpdateCommands {
                     switch line {
                     case .note(let text): progress(text)
                     case .finished(let step, _): progress(step)
+                    // Every tenth percent, and the last.
+                    case .transfer(let percent, let rate):
+                        guard
+                            shown.withLock({ last in
+                                guard percent >= last + 10 || percent == 100 else { return false }
+                                last = percent
+                                return true
+                            })
+                        else { return }
+                        progress("downloading: \(percent) % at \(String(format: "%.1f", rate / 1024)) KiB/s")
                     }
                 }
                 return .success("\(device.name) runs version \(done.to) (\(done.versionString)), was \(done.from)\n")

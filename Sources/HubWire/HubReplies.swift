@@ -71,6 +71,8 @@ public enum HubProgress: Codable, Sendable, Hashable {
     /// A commissioning step done, in this many seconds.
     case finished(step: String, seconds: Double)
     case note(String)
+    /// A transfer under way (a firmware image to a device): how far, and how fast.
+    case transfer(percent: Int, bytesPerSecond: Double)
 }
 
 extension Duration {

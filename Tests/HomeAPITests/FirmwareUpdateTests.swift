@@ -86,16 +86,30 @@ import Testing
             #expect(before.nodes.map(\.version) == [1])
             #expect(before.nodes.first?.available?.version == 2)
 
-            let notes = Mutex<[String]>([])
-            let done = try await hub.perform(UpdateDevice(nodeID: nodeID)) { line in
-                if case .note(let text) = line { notes.withLock { $0.append(text) } }
+            // Through the Home API: the device's version, the update it may take, and the update's progress.
+            let lamp = try #require(try await fixture.home.devices().list().first)
+            #expect(lamp.softwareVersion == "1.0")
+            let offered = try #require(try await lamp.checkForUpdate())
+            #expect(offered == SoftwareUpdate(version: 2, versionString: "2.0", releaseNotesURL: nil))
+            var steps: [String] = []
+            var percents: [Int] = []
+            var installed: SoftwareUpdate?
+            for try await progress in lamp.update() {
+                switch progress {
+                case .step(let text): steps.append(text)
+                case .downloading(let percent, let rate):
+                    percents.append(percent)
+                    #expect(rate >= 0)
+                case .installed(let update): installed = update
+                }
             }
-            #expect(done == UpdateDevice.Reply(from: 1, to: 2, versionString: "2.0"))
+            #expect(installed == offered)
             #expect(await fixture.device.softwareVersion == 2)
-            let said = notes.withLock { $0 }
-            #expect(said.first == "told the device version 2.0 is waiting")
-            #expect(said.contains("applying"))
-            #expect(said.contains { $0.hasPrefix("downloading: 100 %") })
+            #expect(steps.first == "told the device version 2.0 is waiting")
+            #expect(steps.contains("applying"))
+            #expect(percents.last == 100 && percents == percents.sorted(), "\(percents)")
+            #expect(try await fixture.home.devices().list().first?.softwareVersion == "2.0")
+            #expect(try await lamp.checkForUpdate() == nil)
 
             let after = try await hub.perform(ReadUpdates())
             #expect(after.nodes.map(\.version) == [2])

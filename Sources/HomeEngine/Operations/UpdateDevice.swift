@@ -29,6 +29,7 @@ public struct UpdateDevice: HubOperation {
         public let from: UInt32
         public let to: UInt32
         public let versionString: String
+        public let releaseNotesURL: String?
     }
 
     public var access: HubAccess { .deviceAdministrator(structureID: nil) }
@@ -99,13 +100,17 @@ public struct UpdateDevice: HubOperation {
         scope.progress(.note("told the device version \(entry.header.softwareVersionString) is waiting"))
         let target = entry.header.softwareVersion
         guard untilApplied else {
-            return Reply(from: current, to: target, versionString: entry.header.softwareVersionString)
+            return Reply(
+                from: current, to: target, versionString: entry.header.softwareVersionString,
+                releaseNotesURL: entry.header.releaseNotesURL)
         }
         let outcome = await Self.follow(events, of: nodeID, target: target, progress: scope.progress)
         provider.pin(nil, for: nodeID)
         try outcome.get()
         try await Self.confirm(target, of: nodeID, in: engine.model)
-        return Reply(from: current, to: target, versionString: entry.header.softwareVersionString)
+        return Reply(
+            from: current, to: target, versionString: entry.header.softwareVersionString,
+            releaseNotesURL: entry.header.releaseNotesURL)
     }
 
     /// The provider's events for the node, until it applied the image or the update failed.
@@ -115,7 +120,7 @@ public struct UpdateDevice: HubOperation {
     ) async -> Result<Void, HomeError> {
         await withTaskGroup(of: Result<Void, HomeError>.self) { group in
             group.addTask {
-                var shownPercent = -10
+                var shownPercent = -1
                 var started: ContinuousClock.Instant?
                 for await event in events {
                     switch event {
@@ -133,12 +138,10 @@ public struct UpdateDevice: HubOperation {
                         let now = ContinuousClock.now
                         if started == nil { started = now }
                         let percent = total == 0 ? 100 : Int(sent * 100 / total)
-                        guard percent >= shownPercent + 10 || sent == total else { continue }
+                        guard percent > shownPercent else { continue }
                         shownPercent = percent
                         let seconds = started.map { (now - $0).inSeconds } ?? 0
-                        let rate =
-                            seconds > 0 ? " at \(String(format: "%.1f", Double(sent) / seconds / 1024)) KiB/s" : ""
-                        progress(.note("downloading: \(percent) %\(rate)"))
+                        progress(.transfer(percent: percent, bytesPerSecond: seconds > 0 ? Double(sent) / seconds : 0))
                     case .transferEnded(nodeID, .finished): progress(.note("downloaded"))
                     case .transferEnded(nodeID, let end): return .failure(HomeError(.unavailable, "\(end)"))
                     case .applying(nodeID, _): progress(.note("applying"))
