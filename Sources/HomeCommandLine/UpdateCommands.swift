@@ -120,7 +120,8 @@ enum UpdateCommands {
                         "\(image.versionString) (\(image.version))", "\(image.size) bytes",
                     ]
                 })
-        return devices + "\n" + images
+        let unreadable = reply.unreadable.map { "not offered: \($0)\n" }.joined()
+        return devices + "\n" + images + unreadable
     }
 
     static func json(_ reply: ReadUpdates.Reply) -> JSONValue {
@@ -148,6 +149,7 @@ enum UpdateCommands {
                     })
             ),
             ("images", .array(reply.images.map(image))),
+            ("unreadable", .array(reply.unreadable.map(JSONValue.string))),
         ])
     }
 }

@@ -51,6 +51,10 @@ public final class HubEngine: Sendable {
         }
     }
 
+    deinit {
+        rebootWatch.withLock { $0?.cancel() }
+    }
+
     /// The structure a device without a room belongs to: the home's first; a home without one is damaged.
     public static func defaultStructureID(_ snapshot: HomeModel.Snapshot) throws(HomeError) -> String {
         guard let id = snapshot.defaultStructureID else {

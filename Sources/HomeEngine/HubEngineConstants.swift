@@ -11,6 +11,9 @@ enum HubEngineTiming {
     /// A whole update: a 1 MiB image downloads in seconds on a home network and tens of seconds over Thread, and the
     /// device then reboots and reports its new version; past this it is an error that names where it stopped.
     static let updateLimit: Duration = .seconds(900)
+    /// From the device's NotifyUpdateApplied to its report of the new version: the hub subscribes to it again at
+    /// once, so a second or two; a minute covers a slow device's boot.
+    static let updateConfirmation: Duration = .seconds(60)
     /// How long an add-device session holds the home. A person scans a code, waits for commissioning (a minute on a
     /// slow device) and names the device; ten minutes covers that with room to spare, yet a session its owner forgot
     /// frees the home soon.

@@ -60,6 +60,10 @@ enum HubConstants {
     /// How long a device told Busy waits before it asks again (QueryImageResponse's DelayedActionTime, Matter Core §11.21.6.5.2:
     /// the requestor waits at least this long); a 1 MiB transfer takes a few seconds on a home network.
     static let otaBusyRetrySeconds: UInt32 = 120
+    /// How long an offered image keeps its node's transfer place before the node starts downloading: a requestor
+    /// opens its BDX exchange within a second of the QueryImageResponse; one that has not within a minute is not
+    /// coming, and its place goes to the next device.
+    static let otaOfferLifetime: Duration = .seconds(60)
     /// The update token's length (§11.21.6.5.2 UpdateToken: at least 8 bytes, at most 32); 16 random bytes are never
     /// guessed or repeated.
     static let otaUpdateTokenLength = 16

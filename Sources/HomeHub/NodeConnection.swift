@@ -92,19 +92,21 @@ public actor NodeConnection {
     /// The node rebooted (it said so: NotifyUpdateApplied after a firmware update): the session it forgot is dropped and
     /// a new subscription attempted at once, rather than after the old one's silence (its max interval and more).
     public func renew() async {
+        let old: Subscription?
         switch upkeep {
-        case .following(let subscription, _):
-            upkeep = .notStarted
-            await subscription.cancel()
+        case .following(let subscription, _): old = subscription
         case .waiting(var timer):
             timer.cancel()
-            upkeep = .notStarted
+            old = nil
         case .attempting, .notStarted, .stopped: return
         }
-        await dropSession()
-        // Another caller may have started an attempt meanwhile.
-        guard case .notStarted = upkeep else { return }
+        // Forgotten and the new attempt begun before any await: nothing meanwhile hands out the dead session.
+        let forgotten = session
+        session = nil
+        client = nil
         beginAttempt()
+        await old?.cancel()
+        if let forgotten { await transport.closeSession(forgotten.session) }
     }
 
     /// Ends the subscription and the session; every `events()` sequence finishes.

@@ -54,39 +54,32 @@ public final class OTAImageStore: Sendable {
     public func newest(vendorID: UInt16, productID: UInt16, applyingTo version: UInt32) -> Entry? {
         entries.withLock { held in
             held.values.filter {
-                $0.header.vendorID == vendorID && $0.header.productID == productID
-                    && $0.header.softwareVersion > version && $0.header.applies(toVersion: version)
+                $0.header.vendorID == vendorID && $0.header.productID == productID && $0.header.isUpgrade(from: version)
             }.max { $0.header.softwareVersion < $1.header.softwareVersion }
         }
     }
 
-    /// Checks the file at `path` whole and copies it in. The same image again is no change; a different file for a
-    /// vendor, product and version already held is refused (two images must never share a designator).
+    /// Checks the file at `path` whole, asks `accepting` about its header (it throws to refuse), and copies it in;
+    /// one block on the store's queue, so two adds never interleave. The same image again is no change; a different
+    /// file for a vendor, product and version already held is refused (two images never share a designator).
     @discardableResult
-    public func add(fileAt path: String) async throws(OTAImageStoreError) -> Entry {
+    public func add(
+        fileAt path: String,
+        accepting: @escaping @Sendable (OTAImageHeader) throws(OTAImageStoreError) -> Void = { _ in }
+    ) async throws(OTAImageStoreError) -> Entry {
         let directory = directory
-        let (entry, bytes) = try await queue.perform { () throws(OTAImageStoreError) -> (Entry, [UInt8]) in
+        return try await queue.perform { () throws(OTAImageStoreError) -> Entry in
             let (header, bytes) = try Self.readImage(at: path)
-            return (Self.entry(for: header, size: UInt64(bytes.count)), bytes)
-        }
-        if let held = self.entry(designator: entry.designator) {
-            let same = try await queue.perform { () throws(OTAImageStoreError) -> Bool in
-                try Self.read(directory + "/" + held.designator, limit: HubConstants.otaImageMaxBytes) == bytes
+            try accepting(header)
+            let entry = Self.entry(for: header, size: UInt64(bytes.count))
+            if let held = self.entry(designator: entry.designator) {
+                let kept = try Self.read(directory + "/" + held.designator, limit: HubConstants.otaImageMaxBytes)
+                guard kept == bytes else { throw .differentImageHeld(entry.designator) }
+                return held
             }
-            guard same else { throw .differentImageHeld(entry.designator) }
-            return held
-        }
-        try await queue.perform { () throws(OTAImageStoreError) in
             try Self.write(bytes, to: directory + "/" + entry.designator)
-        }
-        entries.withLock { $0[entry.designator] = entry }
-        return entry
-    }
-
-    /// The header of the image file at `path`, checked whole as `add` checks it; nothing is stored.
-    public static func check(fileAt path: String) async throws(OTAImageStoreError) -> OTAImageHeader {
-        try await DispatchQueue.global().perform { () throws(OTAImageStoreError) -> OTAImageHeader in
-            try readImage(at: path).header
+            self.entries.withLock { $0[entry.designator] = entry }
+            return entry
         }
     }
 
@@ -193,6 +186,8 @@ public enum OTAImageStoreError: Error, Sendable, Hashable, CustomStringConvertib
     case tooLarge(String, limit: Int)
     case differentImageHeld(String)
     case changedOnDisk(String)
+    /// The image is sound but not wanted here (`add`'s `accepting` said why).
+    case refused(String)
     case cannotRead(String, reason: String)
     case cannotWrite(String, reason: String)
 
@@ -203,6 +198,7 @@ public enum OTAImageStoreError: Error, Sendable, Hashable, CustomStringConvertib
         case .differentImageHeld(let designator):
             "another image of the same vendor, product and version is already held (\(designator)): one version is one image"
         case .changedOnDisk(let path): "\(path) changed since it was added"
+        case .refused(let reason): reason
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         }

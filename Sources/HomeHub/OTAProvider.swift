@@ -29,10 +29,18 @@ public final class OTAProvider: Sendable {
         let entry: OTAImageStore.Entry
     }
 
+    /// A node's place among the transfers served at once: taken when it is offered an image (so a device told
+    /// UpdateAvailable is never refused the transfer for want of one), kept while its transfers run (a device that
+    /// starts its download again keeps it), and given up when they end, or when an offer goes unused for
+    /// `HubConstants.otaOfferLifetime`.
+    private struct Place {
+        var transfers = 0
+        var offered: Instant
+    }
+
     private struct State {
         var offers: [[UInt8]: Offer] = [:]
-        /// Nodes whose transfer is running.
-        var transferring: Set<UInt64> = []
+        var places: [UInt64: Place] = [:]
         /// The image a node is to be offered whatever is newer (`pin`), until it applied it.
         var pinned: [UInt64: OTAImageStore.Entry] = [:]
         var observers: [Int: AsyncStream<Event>.Continuation] = [:]
@@ -41,6 +49,8 @@ public final class OTAProvider: Sendable {
 
     /// How many transfers it serves at once (`HubConstants.otaTransfersAtOnce`).
     public static let transfersAtOnce = HubConstants.otaTransfersAtOnce
+    /// How long a device told Busy waits before it asks again (`HubConstants.otaBusyRetrySeconds`).
+    public static let busyRetrySeconds = HubConstants.otaBusyRetrySeconds
 
     public let images: OTAImageStore
     let hubNodeID: UInt64
@@ -78,15 +88,16 @@ public final class OTAProvider: Sendable {
 
     typealias Cluster = OtaSoftwareUpdateProviderCluster
 
-    /// QueryImage from `nodeID` (§11.21.6.5.1): the answer, and the offer recorded when there is one.
-    func answer(_ query: Cluster.Commands.QueryImage, from nodeID: UInt64) -> Cluster.Commands.QueryImageResponse {
+    /// QueryImage from `nodeID` (§11.21.6.5.1) at `now`: the answer, and the offer recorded when there is one.
+    func answer(
+        _ query: Cluster.Commands.QueryImage, from nodeID: UInt64, now: Instant
+    ) -> Cluster.Commands.QueryImageResponse {
         guard query.protocolsSupported.contains(.bdxSynchronous) else {
             return .init(status: .downloadProtocolNotSupported)
         }
         let pinned = state.withLock { $0.pinned[nodeID] }.flatMap { entry in
             entry.header.vendorID == query.vendorID && entry.header.productID == query.productID
-                && entry.header.softwareVersion > query.softwareVersion
-                && entry.header.applies(toVersion: query.softwareVersion) ? entry : nil
+                && entry.header.isUpgrade(from: query.softwareVersion) ? entry : nil
         }
         guard
             let entry = pinned
@@ -97,8 +108,13 @@ public final class OTAProvider: Sendable {
         }
         let token = random.bytes(HubConstants.otaUpdateTokenLength)
         let offered = state.withLock { state -> Bool in
-            guard state.transferring.count < HubConstants.otaTransfersAtOnce || state.transferring.contains(nodeID)
-            else { return false }
+            state.places = state.places.filter {
+                $0.value.transfers > 0 || now < $0.value.offered + HubConstants.otaOfferLifetime
+            }
+            guard state.places[nodeID] != nil || state.places.count < HubConstants.otaTransfersAtOnce else {
+                return false
+            }
+            state.places[nodeID, default: Place(offered: now)].offered = now
             // A node holds one offer: a new query replaces the one before.
             state.offers = state.offers.filter { $0.value.nodeID != nodeID }
             state.offers[token] = Offer(nodeID: nodeID, entry: entry)
@@ -147,23 +163,35 @@ public final class OTAProvider: Sendable {
         case refused(BDXStatus)
     }
 
-    /// The offer `nodeID` holds for `designator`, taking one of the transfer places; or the status to refuse with.
-    private func beginTransfer(of designator: String, to nodeID: UInt64) -> TransferStart {
+    /// The offer `nodeID` holds for `designator`, in the place the offer took (taken again if it lapsed and one is
+    /// free); or the status to refuse with.
+    private func beginTransfer(of designator: String, to nodeID: UInt64, now: Instant) -> TransferStart {
         state.withLock { state in
             guard
                 let offer = state.offers.values.first(where: {
                     $0.nodeID == nodeID && $0.entry.designator == designator
                 })
             else { return .refused(.fileDesignatorUnknown) }
-            guard !state.transferring.contains(nodeID), state.transferring.count < HubConstants.otaTransfersAtOnce
-            else { return .refused(.responderBusy) }
-            state.transferring.insert(nodeID)
+            if state.places[nodeID] == nil {
+                guard state.places.count < HubConstants.otaTransfersAtOnce else { return .refused(.responderBusy) }
+                state.places[nodeID] = Place(offered: now)
+            }
+            state.places[nodeID]?.transfers += 1
             return .begun(offer)
         }
     }
 
-    private func endTransfer(to nodeID: UInt64) {
-        _ = state.withLock { $0.transferring.remove(nodeID) }
+    /// A transfer to `nodeID` ended: its place is given up with its last transfer; a failed one takes its offer and
+    /// its pinned version with it (the next update starts from a new query).
+    private func endTransfer(to nodeID: UInt64, finished: Bool) {
+        state.withLock { state in
+            state.places[nodeID]?.transfers -= 1
+            if state.places[nodeID]?.transfers ?? 0 <= 0 { state.places[nodeID] = nil }
+            if !finished {
+                state.offers = state.offers.filter { $0.value.nodeID != nodeID }
+                state.pinned[nodeID] = nil
+            }
+        }
     }
 }
 
@@ -180,17 +208,17 @@ extension OTAProvider: ProtocolHandler {
         }
         let designator = String(decoding: proposal.fileDesignator, as: UTF8.self)
         let offer: Offer
-        switch beginTransfer(of: designator, to: peer.nodeID) {
+        switch beginTransfer(of: designator, to: peer.nodeID, now: transport.clock.now) {
         case .begun(let begun): offer = begun
         case .refused(let status):
             await BDXExchange.refuse(exchange, status, over: transport)
             return
         }
-        defer { endTransfer(to: peer.nodeID) }
         let file: [UInt8]
         do {
             file = try await images.contents(of: offer.entry)
         } catch {
+            endTransfer(to: peer.nodeID, finished: false)
             await BDXExchange.refuse(exchange, .transferFailedUnknownError, over: transport)
             observe(.transferEnded(nodeID: peer.nodeID, .failed(nil, reason: "\(error)", byPeer: false)))
             return
@@ -200,6 +228,7 @@ extension OTAProvider: ProtocolHandler {
         let end = await BDXExchange.serve(sender, first: first, on: exchange, over: transport) { sent, total in
             self.observe(.transferred(nodeID: nodeID, sent: sent, of: total))
         }
+        endTransfer(to: nodeID, finished: end == .finished)
         observe(.transferEnded(nodeID: nodeID, end))
     }
 }
@@ -238,7 +267,7 @@ struct OTAProviderServer: ClusterServer {
         switch command {
         case Cluster.Commands.QueryImage.id.rawValue:
             guard let query = Cluster.Commands.QueryImage.decode(fields) else { return .status(.invalidCommand) }
-            return provider.answer(query, from: nodeID).outcome
+            return provider.answer(query, from: nodeID, now: node.now).outcome
         case Cluster.Commands.ApplyUpdateRequest.id.rawValue:
             guard let request = Cluster.Commands.ApplyUpdateRequest.decode(fields) else {
                 return .status(.invalidCommand)

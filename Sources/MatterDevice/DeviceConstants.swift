@@ -32,6 +32,8 @@ public enum DeviceConstants {
     /// provider that keeps saying AwaitNextAction), the longest delay it takes from a provider (a virtual device waits
     /// minutes, not the days a field might say), and the least it waits after AwaitNextAction (§11.21.6.5.4: 2 min).
     static let otaApplyRequests = 3
+    /// QueryImage asked at most this many times while the provider says Busy.
+    static let otaQueries = 3
     static let otaLongestDelaySeconds: UInt32 = 300
     static let otaAwaitNextActionMinimumSeconds = 120
     /// Descriptors a farm keeps free beyond its devices' sockets: standard streams, the event loop's epoll and

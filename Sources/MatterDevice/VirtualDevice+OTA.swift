@@ -40,23 +40,13 @@ extension VirtualDevice {
             throw UpdateFailure(
                 "node 0x\(String(provider, radix: 16, uppercase: true)) has no session with this device to be found at")
         }
-        var session = try await openSession(to: provider, at: address, fabricIndex: fabricIndex)
-        defer { Task { [transport = node.transport, session] in await transport.closeSession(session.session) } }
+        let session = try await openSession(to: provider, at: address, fabricIndex: fabricIndex)
+        // The session this update has open to the provider, closed however the update ends.
+        var open: SessionHandle? = session.session
+        defer { if let open { Task { [transport = node.transport] in await transport.closeSession(open) } } }
         let client = InteractionClient(
             transport: node.transport, session: session.session, peerParameters: session.established.mrpParameters)
-        let query = Provider.Commands.QueryImage(
-            vendorID: identity.vendorID, productID: identity.productID, softwareVersion: identity.softwareVersion,
-            protocolsSupported: [.bdxSynchronous], hardwareVersion: identity.hardwareVersion, requestorCanConsent: false
-        )
-        let answer: Provider.Commands.QueryImageResponse
-        do {
-            answer = try await client.invoke(query, endpoint: endpoint)
-        } catch {
-            throw UpdateFailure("QueryImage: \(error)")
-        }
-        guard answer.status == .updateAvailable else {
-            log("[ota] no update from node 0x\(String(provider, radix: 16, uppercase: true)): \(answer.status)")
-            await transition(.idle, reason: answer.status == .busy ? .delayByProvider : .success, target: nil)
+        guard let answer = try await query(client, endpoint: endpoint, running: identity, provider: provider) else {
             return
         }
         guard let version = answer.softwareVersion, version > identity.softwareVersion, let token = answer.updateToken,
@@ -77,17 +67,55 @@ extension VirtualDevice {
         }
         try await awaitProceed(token: token, version: version, client: client, endpoint: endpoint)
         await transition(.applying, reason: .success, target: version)
+        // A reboot ends every session, this device's own to the provider too; a new one carries the notice.
+        await node.transport.closeSession(session.session)
+        open = nil
         try await apply(image.header)
-        // The reboot ended the session to the provider too: a new one carries the notice.
-        session = try await openSession(to: provider, at: address, fabricIndex: fabricIndex)
+        let notice = try await openSession(to: provider, at: address, fabricIndex: fabricIndex)
+        open = notice.session
         let notifier = InteractionClient(
-            transport: node.transport, session: session.session, peerParameters: session.established.mrpParameters)
+            transport: node.transport, session: notice.session, peerParameters: notice.established.mrpParameters)
         do {
             _ = try await notifier.invoke(
                 Provider.Commands.NotifyUpdateApplied(updateToken: token, softwareVersion: version), endpoint: endpoint)
         } catch {
             log("[ota] version \(version) runs; NotifyUpdateApplied failed: \(error)")
         }
+    }
+
+    /// QueryImage until the provider answers other than Busy (§11.21.7.4.2: DelayedOnQuery, then a new query after
+    /// its DelayedActionTime), a bounded number of times: UpdateAvailable's answer, or nil when there is nothing to
+    /// take (the device is idle again).
+    private func query(
+        _ client: InteractionClient, endpoint: UInt16, running identity: NodeIdentity, provider: UInt64
+    ) async throws(UpdateFailure) -> Provider.Commands.QueryImageResponse? {
+        let query = Provider.Commands.QueryImage(
+            vendorID: identity.vendorID, productID: identity.productID, softwareVersion: identity.softwareVersion,
+            protocolsSupported: [.bdxSynchronous], hardwareVersion: identity.hardwareVersion, requestorCanConsent: false
+        )
+        let name = "node 0x\(String(provider, radix: 16, uppercase: true))"
+        for attempt in 1...DeviceConstants.otaQueries {
+            let answer: Provider.Commands.QueryImageResponse
+            do {
+                answer = try await client.invoke(query, endpoint: endpoint)
+            } catch {
+                throw UpdateFailure("QueryImage: \(error)")
+            }
+            switch answer.status {
+            case .updateAvailable: return answer
+            case .busy where attempt < DeviceConstants.otaQueries:
+                let delay = min(answer.delayedActionTime ?? 0, DeviceConstants.otaLongestDelaySeconds)
+                log("[ota] \(name) is busy: asking again in \(delay) s")
+                await transition(.delayedOnQuery, reason: .delayByProvider, target: nil)
+                try? await clock.sleep(for: .seconds(delay))
+                await transition(.querying, reason: .success, target: nil)
+            default:
+                log("[ota] no update from \(name): \(answer.status)")
+                await transition(.idle, reason: answer.status == .busy ? .delayByProvider : .success, target: nil)
+                return nil
+            }
+        }
+        return nil
     }
 
     /// CASE to the provider.
@@ -161,7 +189,8 @@ extension VirtualDevice {
         throw UpdateFailure("the provider never said Proceed", target: version)
     }
 
-    /// The new version runs, as after a reboot: stored, announced (StartUp, VersionApplied), and every session ended.
+    /// The new version runs, as after a reboot: stored, announced (StartUp, VersionApplied), and the sessions others
+    /// opened to it ended (the caller closed its own).
     private func apply(_ header: OTAImageHeader) async throws(UpdateFailure) {
         let before = factory
         factory.identity.softwareVersion = header.softwareVersion
@@ -183,8 +212,18 @@ extension VirtualDevice {
         await node.closeAcceptedSessions()
     }
 
+    /// A progress step arrives in a task of its own, maybe after the download ended: it moves only a download still
+    /// under way, never an idle or applying device back to downloading.
     private func showProgress(_ percent: UInt8, target: UInt32) async {
-        await transition(.downloading, reason: .success, target: target, progress: percent)
+        _ = try? await node.update { model in
+            model.updateClusters(on: 0) { _, cluster, node in
+                guard var requestor = cluster as? OTARequestorServer, requestor.updateState == .downloading,
+                    (requestor.progress ?? 0) < percent
+                else { return }
+                requestor.transition(to: .downloading, reason: .success, target: target, progress: percent, in: &node)
+                cluster = requestor
+            }
+        }
     }
 
     private func recordDownloadError(version: UInt32, bytes: UInt64) async {

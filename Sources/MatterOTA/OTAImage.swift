@@ -149,6 +149,12 @@ public struct OTAImageHeader: Sendable, Hashable {
             + Self.littleEndianBytes(UInt64(tlv.count), count: 4) + tlv
     }
 
+    /// Whether a device running `version` gains by this image: it is a later version, and `version` is in its
+    /// applicable range.
+    public func isUpgrade(from version: UInt32) -> Bool {
+        softwareVersion > version && applies(toVersion: version)
+    }
+
     /// Whether a device at `version` may take this image (the applicable range, when the header gives one).
     public func applies(toVersion version: UInt32) -> Bool {
         (minApplicableSoftwareVersion.map { version >= $0 } ?? true)

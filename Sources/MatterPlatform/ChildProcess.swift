@@ -29,11 +29,14 @@ public final class ChildProcess: Sendable {
     public enum Termination: Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)
         case signalled(Int32)
+        /// Its status could not be read (`waitpid` failed with this errno).
+        case unknown(Int32)
 
         public var description: String {
             switch self {
             case .exited(let status): "exited with status \(status)"
             case .signalled(let signal): "killed by signal \(signal)"
+            case .unknown(let error): "ended, how is unknown (\(String(cString: strerror(error))))"
             }
         }
     }
@@ -60,6 +63,8 @@ public final class ChildProcess: Sendable {
         var childEnds: [Int32] = []
         defer { for descriptor in childEnds { close(descriptor) } }
         var parentEnds: [Int32?] = [nil, nil, nil]
+        var started = false
+        defer { if !started { for case let descriptor? in parentEnds { close(descriptor) } } }
         func openPipe() throws(ChildProcessError) -> (read: Int32, write: Int32) {
             var ends: [Int32] = [0, 0]
             guard pipe2(&ends, O_CLOEXEC) == 0 else { throw .cannotStart(executable, reason: errno) }
@@ -114,10 +119,8 @@ public final class ChildProcess: Sendable {
                 posix_spawn(&pid, executable, &actions, &attributes, argv.baseAddress!, environ)
             }
         }
-        guard result == 0 else {
-            for case let descriptor? in parentEnds { close(descriptor) }
-            throw .cannotStart(executable, reason: result)
-        }
+        guard result == 0 else { throw .cannotStart(executable, reason: result) }
+        started = true
         self.pid = pid
         input = parentEnds[0].map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
         output = parentEnds[1].map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
@@ -127,11 +130,19 @@ public final class ChildProcess: Sendable {
         // other work, and on one of Dispatch's global queues (which on Linux adds a thread for a blocked one only
         // after a while) it stalled every other user of those queues for seconds on a machine with two cores.
         Thread.detachNewThread { [self] in
-            var status: Int32 = 0
-            while waitpid(self.pid, &status, 0) == -1 && errno == EINTR {}
-            let termination: Termination =
-                status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
-            ended.withLock { $0 = termination }
+            // Waited for without reaping first: until it is reaped its PID is nobody else's, and it is reaped under
+            // the lock `send` takes, so a signal never reaches a process that reused the PID.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(self.pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+            ended.withLock { ended in
+                var status: Int32 = 0
+                var result: pid_t
+                repeat { result = waitpid(self.pid, &status, 0) } while result == -1 && errno == EINTR
+                ended =
+                    result != self.pid
+                    ? .unknown(errno)
+                    : status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+            }
             reaped.leave()
         }
     }

@@ -20,7 +20,7 @@ import Testing
                 .init(
                     nodeID: 0xABCD, names: ["Sensor", "Switch"], vendorID: 0xFFF4, productID: 0x1234, version: nil,
                     versionString: nil, available: nil),
-            ], images: [Self.image])
+            ], images: [Self.image], unreadable: ["junk.ota: not an OTA image: its first 4 bytes are not 0x1BEEF11E"])
         #expect(
             UpdateCommands.text(reply) == """
                 NODE              DEVICE          PRODUCT        RUNS          AVAILABLE
@@ -29,6 +29,7 @@ import Testing
 
                 IMAGE            PRODUCT        VERSION  SIZE
                 FFF1-8000-2.ota  0xFFF1/0x8000  2.0 (2)  30123 bytes
+                not offered: junk.ota: not an OTA image: its first 4 bytes are not 0x1BEEF11E
 
                 """)
         #expect(
@@ -39,7 +40,7 @@ import Testing
 
     @Test func anEmptyFolderSaysHowToAddAnImage() {
         #expect(
-            UpdateCommands.text(ReadUpdates.Reply(nodes: [], images: []))
+            UpdateCommands.text(ReadUpdates.Reply(nodes: [], images: [], unreadable: []))
                 .hasSuffix("No images in the hub's folder (home update add FILE).\n"))
     }
 

@@ -8,6 +8,7 @@ import MatterOTA
 import MatterPlatform
 import MatterTLV
 import MatterTestSupport
+import MatterTime
 import Synchronization
 import Testing
 
@@ -172,6 +173,29 @@ import Testing
             #expect("\(String(describing: refused))".contains("UNSUPPORTED_ACCESS"))
             await transport.shutdown()
             await hub.close()
+        }
+    }
+}
+
+extension OTAProviderTests {
+    /// An offer takes its node's transfer place at once (a device told UpdateAvailable is never refused the transfer
+    /// for want of one), and an offer left unused gives its place up after `HubConstants.otaOfferLifetime`.
+    @Test func anOfferHoldsAPlaceUntilItLapses() async throws {
+        try await withTemporaryDirectory { base in
+            let images = try await OTAImageStore(directory: base + "/images")
+            try await images.add(fileAt: try Self.file(try Self.image(version: 2), in: base))
+            let provider = OTAProvider(images: images, hubNodeID: 1)
+            let start = Instant.zero
+            #expect(provider.answer(Self.query(version: 1), from: 10, now: start).status == .updateAvailable)
+            #expect(provider.answer(Self.query(version: 1), from: 11, now: start).status == .updateAvailable)
+            let third = provider.answer(Self.query(version: 1), from: 12, now: start + .seconds(1))
+            #expect(third.status == .busy && third.delayedActionTime == HubConstants.otaBusyRetrySeconds)
+            // A node that holds a place asks again and keeps it.
+            #expect(
+                provider.answer(Self.query(version: 1), from: 10, now: start + .seconds(2)).status == .updateAvailable)
+            // Neither started a transfer: past the offer's lifetime their places go to the next device.
+            let later = start + HubConstants.otaOfferLifetime + .seconds(3)
+            #expect(provider.answer(Self.query(version: 1), from: 12, now: later).status == .updateAvailable)
         }
     }
 }

@@ -1,6 +1,7 @@
 import HomeHub
 import HubWire
 import MatterOTA
+import Synchronization
 
 /// `home update add FILE`: a firmware image checked whole and copied into the hub's folder, for the devices of the
 /// home that may take it. An image for no device of the home (another vendor or product, or a version range none of
@@ -25,38 +26,40 @@ public struct AddUpdateImage: HubOperation {
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Reply {
         guard path.hasPrefix("/") else { throw HomeError(.invalidArgument, "\(path) is not an absolute path") }
-        let header: OTAImageHeader
-        do {
-            header = try await OTAImageStore.check(fileAt: path)
-        } catch {
-            throw HomeError(.invalidArgument, error.description)
-        }
         let nodes = try await ReadUpdates().run(in: scope).nodes
-        let sameProduct = nodes.filter { $0.vendorID == header.vendorID && $0.productID == header.productID }
-        guard !sameProduct.isEmpty else {
-            throw HomeError(
-                .invalidArgument,
-                "the image is for vendor 0x\(Self.hex(header.vendorID)) product 0x\(Self.hex(header.productID)); "
-                    + "no device of this home is that product")
-        }
-        // A node that never reported its version may be any: it is not held against the image.
-        let takers = sameProduct.filter { node in
-            node.version.map { header.softwareVersion > $0 && header.applies(toVersion: $0) } ?? true
-        }
-        guard !takers.isEmpty else {
-            let versions = sameProduct.compactMap(\.versionString).joined(separator: ", ")
-            throw HomeError(
-                .invalidArgument,
-                "no device of this home may take version \(header.softwareVersion) (\(header.softwareVersionString))"
-                    + "\(Self.range(header)): they run \(versions)")
-        }
+        let takers = Mutex<[UInt64]>([])
         let entry: OTAImageStore.Entry
         do {
-            entry = try await scope.engine.hub.updates.images.add(fileAt: path)
+            // Judged on the header of the very bytes that are kept.
+            entry = try await scope.engine.hub.updates.images.add(fileAt: path) { header throws(OTAImageStoreError) in
+                let found = try Self.takers(of: header, among: nodes)
+                takers.withLock { $0 = found }
+            }
         } catch {
             throw HomeError(.invalidArgument, error.description)
         }
-        return Reply(image: ReadUpdates.Image(entry), nodes: takers.map(\.nodeID))
+        return Reply(image: ReadUpdates.Image(entry), nodes: takers.withLock { $0 })
+    }
+
+    /// The nodes that may take the image: of its vendor and product, and either at a version it upgrades or yet to
+    /// report theirs (which is not held against it); none is a refusal saying why.
+    private static func takers(
+        of header: OTAImageHeader, among nodes: [ReadUpdates.Node]
+    ) throws(OTAImageStoreError) -> [UInt64] {
+        let sameProduct = nodes.filter { $0.vendorID == header.vendorID && $0.productID == header.productID }
+        guard !sameProduct.isEmpty else {
+            throw .refused(
+                "the image is for vendor 0x\(hex(header.vendorID)) product 0x\(hex(header.productID)); "
+                    + "no device of this home is that product")
+        }
+        let takers = sameProduct.filter { node in node.version.map { header.isUpgrade(from: $0) } ?? true }
+        guard !takers.isEmpty else {
+            let versions = sameProduct.compactMap(\.versionString).joined(separator: ", ")
+            throw .refused(
+                "no device of this home may take version \(header.softwareVersion) (\(header.softwareVersionString))"
+                    + "\(range(header)): they run \(versions)")
+        }
+        return takers.map(\.nodeID)
     }
 
     private static func hex(_ value: UInt16) -> String {

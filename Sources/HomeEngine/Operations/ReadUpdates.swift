@@ -41,6 +41,8 @@ public struct ReadUpdates: HubOperation {
     public struct Reply: Codable, Sendable, Hashable {
         public let nodes: [Node]
         public let images: [Image]
+        /// The folder's files it does not offer, each "FILE: why" (found when the hub opened).
+        public let unreadable: [String]
     }
 
     public var access: HubAccess { .member }
@@ -65,7 +67,9 @@ public struct ReadUpdates: HubOperation {
                     images.newest(vendorID: record.vendorID, productID: record.productID, applyingTo: $0)
                 }.map(Image.init))
         }
-        return Reply(nodes: nodes, images: images.all.map(Image.init))
+        return Reply(
+            nodes: nodes, images: images.all.map(Image.init),
+            unreadable: images.unreadable.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })
     }
 
     /// The software version a node reported (Basic Information of its root endpoint).

@@ -6,6 +6,7 @@ import MatterDataModel
 import MatterNode
 import MatterOTA
 import MatterTLV
+import Synchronization
 
 /// `home update DEVICE [--version N]`: the hub, the device's OTA provider (Matter Core §11.21), tells the device an
 /// update is waiting (AnnounceOTAProvider) and follows it: the device asks, downloads (progress in percent and rate),
@@ -65,7 +66,7 @@ public struct UpdateDevice: HubOperation {
                 throw HomeError(
                     .notFound, "the hub holds no image of version \(version) for this device (home updates)")
             }
-            guard version > current, chosen.header.applies(toVersion: current) else {
+            guard chosen.header.isUpgrade(from: current) else {
                 throw HomeError(
                     .failedPrecondition,
                     "version \(version) is not for a device running version \(current)")
@@ -118,22 +119,25 @@ public struct UpdateDevice: HubOperation {
         _ events: AsyncStream<OTAProvider.Event>, of nodeID: UInt64, target: UInt32,
         progress: @escaping @Sendable (HubProgress) -> Void
     ) async -> Result<Void, HomeError> {
-        await withTaskGroup(of: Result<Void, HomeError>.self) { group in
+        let asked = AskedFlag()
+        return await withTaskGroup(of: Result<Void, HomeError>.self) { group in
             group.addTask {
                 var shownPercent = -1
                 var started: ContinuousClock.Instant?
                 for await event in events {
                     switch event {
                     case .offered(nodeID, let version) where version == target:
+                        asked.set()
                         progress(.note("the device asked for version \(version): downloading"))
                     case .offered(nodeID, let version):
                         return .failure(
                             HomeError(.failedPrecondition, "the device asked for version \(version), not \(target)"))
                     case .busy(nodeID):
-                        return .failure(
-                            HomeError(
-                                .unavailable,
-                                "the hub is serving other updates: the device will ask again by itself"))
+                        asked.set()
+                        progress(
+                            .note(
+                                "the hub is serving other updates: the device asks again in \(OTAProvider.busyRetrySeconds) s"
+                            ))
                     case .transferred(nodeID, let sent, let total):
                         let now = ContinuousClock.now
                         if started == nil { started = now }
@@ -157,9 +161,16 @@ public struct UpdateDevice: HubOperation {
                 return .failure(HomeError(.unavailable, "the hub stopped"))
             }
             group.addTask {
-                try? await Task.sleep(for: HubEngineTiming.updateLimit)
+                try? await Task.sleep(for: HubEngineTiming.updateQuery)
+                if !asked.isSet {
+                    return .failure(
+                        HomeError(
+                            .deadlineExceeded,
+                            "the device did not ask for the image within \(HubEngineTiming.updateQuery.spoken)"))
+                }
+                try? await Task.sleep(for: HubEngineTiming.updateLimit - HubEngineTiming.updateQuery)
                 return .failure(
-                    HomeError(.deadlineExceeded, "the update did not end within \(HubEngineTiming.updateLimit)"))
+                    HomeError(.deadlineExceeded, "the update did not end within \(HubEngineTiming.updateLimit.spoken)"))
             }
             let first = await group.next() ?? .failure(HomeError(.internal, "no outcome"))
             group.cancelAll()
@@ -179,7 +190,7 @@ public struct UpdateDevice: HubOperation {
                 return false
             }
             group.addTask {
-                try? await Task.sleep(for: HubEngineTiming.updateQuery)
+                try? await Task.sleep(for: HubEngineTiming.updateConfirmation)
                 return false
             }
             let first = await group.next() ?? false
@@ -189,7 +200,19 @@ public struct UpdateDevice: HubOperation {
         guard confirmed else {
             throw HomeError(
                 .deadlineExceeded,
-                "the device applied version \(version) but has not reported it within \(HubEngineTiming.updateQuery)")
+                "the device applied version \(version) but has not reported it within \(HubEngineTiming.updateConfirmation.spoken)"
+            )
         }
+    }
+}
+
+/// Whether the device asked for its image yet (the follow's two tasks share it).
+private final class AskedFlag: Sendable {
+    private let value = Mutex(false)
+
+    var isSet: Bool { value.withLock { $0 } }
+
+    func set() {
+        value.withLock { $0 = true }
     }
 }
