@@ -32,15 +32,8 @@ wait_for() {
   timeout "$seconds" bash -c "until grep -qE -- '$pattern' '$file'; do sleep 0.1; done"
 }
 
-# chip.tlv: the same pinned environment as interop-reference-server.sh.
-python="$HOME/.pyenv/versions/3.12.1/bin/python"
-venv="$HOME/.cache/swift-home-peers/pms-server-8.1.2"
-if ! "$venv/bin/python" -c "import matter_server.server, chip.ChipDeviceCtrl" 2>/dev/null; then
-  rm -rf "$venv"
-  "$python" -m venv "$venv"
-  timeout 900 "$venv/bin/pip" install -q --no-deps -r "$repo/scripts/interop-reference-server.txt" \
-    || fail "cannot install python-matter-server 8.1.2 from PyPI"
-fi
+# chip.tlv: the pinned environment interop-reference-server.sh uses too.
+source "$(dirname "$0")/reference-venv.sh"
 "$peers/lab.sh" up
 
 "$peers/lab.sh" exec "$device_tool" --port 22300 --type light --software-version 1 --passcode 20202021 \

@@ -27,14 +27,7 @@ fail() {
   exit 1
 }
 
-python="$HOME/.pyenv/versions/3.12.1/bin/python"
-venv="$HOME/.cache/swift-home-peers/pms-server-8.1.2"
-if ! "$venv/bin/python" -c "import matter_server.server, chip.ChipDeviceCtrl" 2>/dev/null; then
-  rm -rf "$venv"
-  "$python" -m venv "$venv"
-  timeout 900 "$venv/bin/pip" install -q --no-deps -r "$repo/scripts/interop-reference-server.txt" \
-    || fail "cannot install python-matter-server 8.1.2 from PyPI"
-fi
+source "$(dirname "$0")/reference-venv.sh"
 "$peers/lab.sh" up
 
 port=5541
