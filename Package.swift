@@ -71,7 +71,7 @@ let package = Package(
         ]),
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
-        .target(name: "HTTPWebSocket", dependencies: ["MatterCrypto"]),
+        .target(name: "HTTPWebSocket", dependencies: ["MatterCrypto", "MatterTime"]),
         // A local Bluetooth adapter through BlueZ, over D-Bus (sd-bus): the runtime's D-Bus, and the central on it.
         .target(name: "BlueZ", dependencies: ["CSystemd", "MatterBTP", "MatterPlatform"]),
         // The BLE proxy protocol's two ends: the hub's central made of proxy clients, and a virtual peripheral's client.
@@ -101,7 +101,7 @@ let package = Package(
         // The hub served to other ecosystems: the Matter-server WebSocket API (python-matter-server's, Home Assistant's).
         .target(name: "MatterServer", dependencies: [
             "BLEProxy", "HubWire", "HomeRecords", "HomeEngine", "HomeHub", "HTTPWebSocket", "MatterDataModel", "MatterDiscovery", "MatterInteraction",
-            "MatterNode", "MatterOnboarding", "MatterPlatform", "MatterTLV",
+            "MatterNode", "MatterOnboarding", "MatterPlatform", "MatterTime", "MatterTLV",
         ]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub", "HomeEngine", "HubWire", "HomeRecords",
                                                        "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterServer", "MatterDevice", "MatterNode", "BLEProxy"]),
@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "MatterDiscoveryTests", dependencies: ["MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "MatterBTPTests", dependencies: ["MatterBTP", "MatterTime"]),
-        .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket", "MatterCrypto"]),
+        .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket", "MatterCrypto", "MatterTime"]),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "HomeHub", "MatterBTP", "MatterMessaging", "MatterPlatform", "MatterTestSupport"],
             exclude: ["bluez-standin.py"]),
@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(name: "MatterPlatformTests", dependencies: ["MatterPlatform", "MatterMessaging", "MatterDiscovery", "MatterTestSupport"]),
         .testTarget(name: "HomeHubTests", dependencies: ["HomeRecords", "HomeHub", "MatterBTP", "MatterNode", "MatterDiscovery", "MatterPlatform", "MatterSecureChannel", "MatterCrypto", "MatterInteraction", "MatterTLV", "MatterDataModel", "MatterTestSupport"]),
         .testTarget(name: "HomeAPITests", dependencies: ["HubWire", "HomeRecords", "HomeAPI", "HomeEngine", "MatterServer", "VendorFixture", "HTTPWebSocket", "HomeHub", "MatterDataModel", "MatterInteraction", "MatterTLV", "MatterTestSupport",
-                                                         "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery"]),
+                                                         "MatterNode", "MatterDevice", "MatterCertificates", "MatterOnboarding", "MatterPlatform", "MatterDiscovery", "MatterTime"]),
         .testTarget(name: "MatterNodeTests", dependencies: ["MatterBDX", "MatterDiscovery", "MatterMessaging", "MatterNode", "MatterPlatform", "MatterTestSupport", "MatterTime"]),
         .testTarget(name: "MatterDeviceTests", dependencies: [
             "HomeRecords", "MatterDiscovery", "MatterNode", "MatterDevice", "HomeHub", "MatterInteraction", "MatterCertificates", "MatterDataModel", "MatterTLV", "MatterOnboarding",

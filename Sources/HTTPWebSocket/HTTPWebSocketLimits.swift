@@ -14,4 +14,15 @@ public enum HTTPWebSocketLimits {
     public static let controlPayloadBytes = 125
     /// How much of an unknown path a 404 repeats: enough to recognise it, not a stranger's megabyte echoed back.
     public static let pathShownInErrors = 64
+    /// How long a connection may take to send its whole request head, from the moment it is accepted. Every client of
+    /// this listener sends its head in its first packet (aiohttp, python-matter-server's client, a browser); 10 s
+    /// leaves a phone on poor Wi-Fi to spare, and a connection that sends nothing gives its place back soon.
+    public static let requestHeadTime: Duration = .seconds(10)
+    /// Connections from one peer (an IPv4 address, or an IPv6 /64: one host's addresses) still sending their head. A
+    /// browser opens at most 6 at once to a host, Home Assistant one or two; more from one peer is someone holding
+    /// places, and is refused at once with 503 so that it cannot crowd out other peers.
+    public static let headsWaitingPerPeer = 16
+    /// Connections from all peers still sending their head: a bound on the descriptors strangers can hold (the hub
+    /// has 20,000 for its devices and clients), far above what a home's clients open at once.
+    public static let headsWaitingInAll = 256
 }

@@ -63,6 +63,15 @@ public enum SocketAddress: Hashable, Sendable, Codable, CustomStringConvertible 
         }
     }
 
+    /// What names one host among a listener's peers: an IPv4 address whole, an IPv6 address's first 64 bits (a host
+    /// picks its own interface identifiers, as many as it likes, so anything finer is its choice, not a limit).
+    public var hostPrefix: [UInt8] {
+        switch self {
+        case .ipv4(let address, _): [4] + address.bytes
+        case .ipv6(let address, _, _): [6] + address.bytes.prefix(8)
+        }
+    }
+
     /// Reads an address the kernel filled in; nil for a family other than IPv4 and IPv6.
     init?(_ storage: sockaddr_storage) {
         var storage = storage

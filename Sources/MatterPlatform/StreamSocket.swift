@@ -233,6 +233,16 @@ public final class StreamConnection: Sendable {
         return Peer(pid: credentials.0, uid: credentials.1, gid: credentials.2)
     }
 
+    /// The TCP peer's address; nil for a Unix socket's peer (or one already gone).
+    public var remoteAddress: SocketAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
+        }
+        return named == 0 ? SocketAddress(storage) : nil
+    }
+
     /// Starts reading: `received` gets the bytes as they come, on the loop's thread (it must return at once);
     /// `closed` is called once, when the peer closes, a read or write fails, or `close()` is called.
     public func start(

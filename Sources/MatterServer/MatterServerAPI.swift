@@ -11,6 +11,7 @@ import MatterInteraction
 import MatterOnboarding
 import MatterPlatform
 import MatterTLV
+import MatterTime
 import Synchronization
 
 /// The Matter-server WebSocket API (python-matter-server's protocol, schema 11; `../shared/protocols/matter-server-ws.md`)
@@ -26,7 +27,9 @@ import Synchronization
 /// `set_wifi_credentials` and `set_thread_dataset` (kept by the hub, as `home network` keeps them). What needs
 /// what the hub has not (Bluetooth, an OTA source) answers the protocol's own error saying so;
 /// `set_default_fabric_label` is accepted, the fabric's label staying the home's name (one hub, two views: the
-/// names the Home API's own). An unknown command is error 9, bad arguments error 8, and nothing changes.
+/// names the Home API's own). An unknown command is error 9, bad arguments error 8, and nothing changes. Until its
+/// request head is whole a connection is a stranger's: it has `HTTPWebSocketLimits.requestHeadTime` to send it, and
+/// only so many may wait per peer and in all (`WaitingHeads`); a WebSocket, once open, is never timed out by them.
 public final class MatterServerAPI: Sendable {
     /// The versions this side speaks (§2 of the facts: a client refuses a server below 11).
     static let schemaVersion = 11
@@ -38,6 +41,9 @@ public final class MatterServerAPI: Sendable {
     /// Where it listens (ports the kernel chose for port 0 included).
     public var addresses: [SocketAddress] { listeners.map(\.address) }
 
+    /// Connections accepted that have not sent their whole request head yet.
+    var headsWaiting: Int { clients.waitingHeads.count }
+
     /// The commands of connected clients still at work.
     var commandsInFlight: Int {
         clients.clients.withLock { clients in clients.values.reduce(0) { $0 + $1.commandsInFlight } }
@@ -45,8 +51,11 @@ public final class MatterServerAPI: Sendable {
 
     /// Serves `engine`'s hub on `addresses` while this value lives (or until `stop()`): `home serve --listen`. With a
     /// token, every request (`/info` too) must present it; without one, only loopback addresses are served.
-    public init(engine: HubEngine, listeningOn addresses: [SocketAddress], token: MatterServerToken?) throws(HomeError)
-    {
+    /// `clock` times how long a connection may take to send its request head (`HTTPHeadGate`).
+    public init(
+        engine: HubEngine, listeningOn addresses: [SocketAddress], token: MatterServerToken?,
+        clock: any DriverClock = SystemClock()
+    ) throws(HomeError) {
         if token == nil, let open = addresses.first(where: { !$0.isLoopback }) {
             throw HomeError(
                 .invalidArgument,
@@ -61,7 +70,7 @@ public final class MatterServerAPI: Sendable {
         let clients = MatterServerClients(
             info: MatterServerInfo(
                 fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber),
-            bleProxy: bleProxy)
+            bleProxy: bleProxy, waitingHeads: WaitingHeads(clock: clock, limits: .init()))
         // What the hub holds of network credentials, as server_info says it (set_wifi_credentials keeps it current).
         Task { [store = engine.hub.store, info = clients.info] in
             if let (wifi, thread) = try? await store.networkCredentials() {
@@ -74,11 +83,14 @@ public final class MatterServerAPI: Sendable {
             do {
                 listeners.append(
                     try TCPListener(address: address) { connection in
+                        // Every connection is a stranger until its head is whole: held to the head's limits.
+                        guard clients.waitingHeads.admit(connection) else { return }
                         let client = MatterServerClient(
                             connection: connection, engine: engine, token: token, peers: clients)
                         let id = ObjectIdentifier(connection)
                         clients.clients.withLock { $0[id] = client }
                         connection.start(received: client.received) {
+                            clients.waitingHeads.leave(id)
                             clients.clients.withLock { $0.removeValue(forKey: id) }?.closed()
                         }
                     })
@@ -143,10 +155,13 @@ final class MatterServerClients: Sendable {
     let info: MatterServerInfo
     /// The BLE proxy clients connected to `/ble`, as one Bluetooth central.
     let bleProxy: BLEProxyCentral
+    /// The connections still sending their request head.
+    let waitingHeads: WaitingHeads
 
-    init(info: MatterServerInfo, bleProxy: BLEProxyCentral) {
+    init(info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads) {
         self.info = info
         self.bleProxy = bleProxy
+        self.waitingHeads = waitingHeads
     }
 
     func interviewed(_ nodeID: UInt64) {
@@ -221,7 +236,13 @@ final class MatterServerClient: Sendable {
     /// On the loop's thread, in the order the bytes came: commands are answered in that order (start_listening's
     /// result straight after its request, §9.1), the slow ones later, by message_id.
     func received(_ bytes: [UInt8]) {
-        let (writes, close, commands) = phase.withLock { phase in take(bytes, &phase) }
+        let (writes, close, commands, headEnded) = phase.withLock { phase in
+            let wasHead = if case .head = phase { true } else { false }
+            let (writes, close, commands) = take(bytes, &phase)
+            let isHead = if case .head = phase { true } else { false }
+            return (writes, close, commands, wasHead && !isHead)
+        }
+        if headEnded { peers.waitingHeads.leave(ObjectIdentifier(connection)) }
         for bytes in writes { connection.send(bytes) }
         if close { connection.closeAfterWrites() }
         for command in commands { handle(command) }

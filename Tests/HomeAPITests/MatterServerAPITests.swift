@@ -9,6 +9,7 @@ import MatterOTA
 import MatterOnboarding
 import MatterPlatform
 import MatterTestSupport
+import MatterTime
 import Testing
 
 @testable import HomeAPI
@@ -554,9 +555,21 @@ private final class TestClient: @unchecked Sendable {
     let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    init(_ address: SocketAddress) throws {
+    /// Connects to `address`, from `source` when given (another loopback address is another peer to the hub).
+    init(_ address: SocketAddress, from source: IPv4Address? = nil) throws {
         guard case .ipv4(let host, let port) = address else { throw POSIXError(.EAFNOSUPPORT) }
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            withUnsafeMutableBytes(of: &local.sin_addr) { $0.copyBytes(from: source.bytes) }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+        }
         // Every read waits for a frame the test expects; the timeout only bounds a failure. 5 s was once outlasted by
         // a stall of the whole loaded test process (two tests timed out at the same moment), so 15.
         var timeout = timeval(tv_sec: 15, tv_usec: 0)
@@ -678,12 +691,13 @@ private final class TestClient: @unchecked Sendable {
 extension Home {
     /// The Matter-server API on this test's hub, as `home serve --listen` serves it.
     func serveMatterServerAPI(
-        listeningOn addresses: [SocketAddress], token: MatterServerToken? = nil
+        listeningOn addresses: [SocketAddress], token: MatterServerToken? = nil,
+        clock: any DriverClock = SystemClock()
     ) throws -> MatterServerAPI {
         guard let engine = hub.engine else {
             throw HomeError(.failedPrecondition, "the test's home is attached to another hub")
         }
-        return try MatterServerAPI(engine: engine, listeningOn: addresses, token: token)
+        return try MatterServerAPI(engine: engine, listeningOn: addresses, token: token, clock: clock)
     }
 }
 
@@ -733,5 +747,126 @@ extension MatterServerAPITests {
             }
             #expect(version == 2, "the light reports the version it was updated to")
         }
+    }
+}
+
+extension MatterServerAPITests {
+    /// Connections that never finish their request head (issue #40's 3,000 that stayed open): one peer holds at most
+    /// 16 places and the rest are refused at once with 503; those 16 are answered 408 and closed once their 10 s are
+    /// up. Meanwhile a WebSocket opened before, and a client from another address, are served as usual.
+    @Test func connectionsThatNeverSendTheirHeadAreRefusedOrTimedOutWhileClientsAreServed() async throws {
+        try await withHome { home, _, _ in
+            let clock = ManualClock()
+            let api = try home.serveMatterServerAPI(
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], clock: clock)
+            defer { api.stop() }
+            let address = try #require(api.addresses.first)
+            let established = try TestClient(address)
+            await established.openWebSocket()
+            _ = try await established.readText()  // server_info
+            #expect(api.headsWaiting == 0, "a WebSocket is no longer waiting for its head")
+
+            let stalled = try (0..<300).map { _ in try StalledConnection(address) }
+            #expect(await eventually(within: .seconds(10)) { api.headsWaiting == 16 })
+            let refused = await StalledConnection.ends(of: stalled, count: 284, within: .seconds(10))
+            #expect(refused.count == 284)
+            #expect(refused.values.allSatisfy { $0.starts(with: Array("HTTP/1.1 503 ".utf8)) })
+            let waiting = stalled.filter { refused[$0.descriptor] == nil }
+            // The 16 send half a head, and no more.
+            for connection in waiting { connection.write("GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n") }
+            #expect(await StalledConnection.ends(of: waiting, count: 1, within: .milliseconds(300)).isEmpty)
+
+            // Another address has places of its own; the open WebSocket goes on.
+            let other = try TestClient(address, from: IPv4Address(127 << 24 | 2))
+            #expect(await other.openWebSocket().hasPrefix("HTTP/1.1 101 "))
+            _ = try await other.readText()
+            established.sendText(#"{"message_id": "1", "command": "get_nodes"}"#)
+            #expect(try await established.readText() == #"{"message_id": "1", "result": []}"#)
+
+            clock.advance(by: .seconds(9))
+            #expect(await StalledConnection.ends(of: waiting, count: 1, within: .milliseconds(300)).isEmpty)
+            clock.advance(by: .seconds(1))
+            let timedOut = await StalledConnection.ends(of: waiting, count: 16, within: .seconds(10))
+            #expect(timedOut.count == 16)
+            #expect(timedOut.values.allSatisfy { $0.starts(with: Array("HTTP/1.1 408 Request Timeout".utf8)) })
+            #expect(await eventually(within: .seconds(5)) { api.headsWaiting == 0 })
+
+            // The clients whose heads were whole were never timed out.
+            clock.advance(by: .seconds(60))
+            established.sendText(#"{"message_id": "2", "command": "get_nodes"}"#)
+            #expect(try await established.readText() == #"{"message_id": "2", "result": []}"#)
+            other.sendText(#"{"message_id": "3", "command": "get_nodes"}"#)
+            #expect(try await other.readText() == #"{"message_id": "3", "result": []}"#)
+            // The peer that held places may come back as a client.
+            let back = try TestClient(address)
+            #expect(await back.openWebSocket().hasPrefix("HTTP/1.1 101 "))
+        }
+    }
+}
+
+/// A connection that sends nothing unless told, checked for its end without blocking: hundreds at once, on one thread.
+private final class StalledConnection: Sendable {
+    let descriptor: Int32
+
+    init(_ address: SocketAddress) throws {
+        guard case .ipv4(let host, let port) = address else { throw POSIXError(.EAFNOSUPPORT) }
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var storage = sockaddr_in()
+        storage.sin_family = sa_family_t(AF_INET)
+        storage.sin_port = port.bigEndian
+        withUnsafeMutableBytes(of: &storage.sin_addr) { $0.copyBytes(from: host.bytes) }
+        let connected = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    func write(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// What each connection that the hub closed had been sent, by descriptor, once `count` have ended or `limit` has
+    /// passed (bounded: no test waits for ever). Polls on a thread of its own, never one of the pool's the hub needs.
+    static func ends(
+        of connections: [StalledConnection], count: Int, within limit: Duration
+    ) async -> [Int32: [UInt8]] {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: pollEnds(of: connections, count: count, within: limit))
+            }
+        }
+    }
+
+    private static func pollEnds(
+        of connections: [StalledConnection], count: Int, within limit: Duration
+    ) -> [Int32: [UInt8]] {
+        var received: [Int32: [UInt8]] = [:]
+        var ended: [Int32: [UInt8]] = [:]
+        let deadline = ContinuousClock.now + limit
+        while ended.count < count, ContinuousClock.now < deadline {
+            var polls = connections.filter { ended[$0.descriptor] == nil }.map {
+                pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0)
+            }
+            guard poll(&polls, nfds_t(polls.count), 50) > 0 else { continue }
+            for entry in polls where entry.revents != 0 {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let read = chunk.withUnsafeMutableBytes {
+                    recv(entry.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+                }
+                if read > 0 {
+                    received[entry.fd, default: []] += chunk[0..<read]
+                } else {
+                    ended[entry.fd] = received[entry.fd] ?? []
+                }
+            }
+        }
+        return ended
     }
 }
