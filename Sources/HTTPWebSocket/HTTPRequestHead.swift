@@ -30,6 +30,28 @@ public struct HTTPRequestHead: Sendable, Hashable {
         query.first { $0.name == name }?.value
     }
 
+    /// How many bytes of body follow the head (RFC 9112 §6.3): its Content-Length, at most `limit`. A chunked body
+    /// (Transfer-Encoding) is not taken: 411, asking for a length, as every client of this server can send one.
+    public func bodyLength(limit: Int) throws(HTTPError) -> Int {
+        if field("transfer-encoding") != nil {
+            throw HTTPError(411, "send the body with a Content-Length, not a Transfer-Encoding")
+        }
+        guard let declared = field("content-length") else {
+            throw HTTPError(411, "send the body's length as Content-Length")
+        }
+        // Several Content-Length fields must agree (§6.3 item 5): "10, 10" is 10, "10, 11" is refused.
+        let values = Set(declared.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard values.count == 1, let value = values.first, !value.isEmpty, value.allSatisfy(\.isASCII),
+            value.allSatisfy(\.isNumber), let length = Int(value)
+        else {
+            throw HTTPError(400, "Content-Length \"\(declared.prefix(32))\" is not one length")
+        }
+        guard length <= limit else {
+            throw HTTPError(413, "the body is \(length) bytes, more than the \(limit) this takes")
+        }
+        return length
+    }
+
     public enum Parse: Sendable, Hashable {
         /// The head has not ended yet: read more.
         case incomplete
@@ -193,6 +215,8 @@ public struct HTTPResponse: Sendable, Hashable {
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 408: "Request Timeout"
+        case 411: "Length Required"
+        case 413: "Content Too Large"
         case 426: "Upgrade Required"
         case 431: "Request Header Fields Too Large"
         case 503: "Service Unavailable"

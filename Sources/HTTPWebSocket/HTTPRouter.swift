@@ -10,6 +10,8 @@ public struct HTTPRouter<Route: Sendable>: Sendable {
     }
 
     private var routes: [String: [(method: String, route: Route)]] = [:]
+    /// Routes of every path under a prefix (`/ota-upload/` and an ID), longest prefix first.
+    private var prefixRoutes: [(prefix: String, methods: [(method: String, route: Route)])] = []
     /// Said after the path in a 404, to point the client to what is served.
     private let notFoundHint: String
 
@@ -22,8 +24,20 @@ public struct HTTPRouter<Route: Sendable>: Sendable {
         routes[path, default: []].append((method, route))
     }
 
+    /// Serves `method` on every path that starts with `prefix` (the route reads the rest from the path); an exact
+    /// path's routes come first.
+    public mutating func add(_ method: String, pathsUnder prefix: String, _ route: Route) {
+        if let index = prefixRoutes.firstIndex(where: { $0.prefix == prefix }) {
+            prefixRoutes[index].methods.append((method, route))
+        } else {
+            prefixRoutes.append((prefix, [(method, route)]))
+            prefixRoutes.sort { $0.prefix.count > $1.prefix.count }
+        }
+    }
+
     public func match(_ request: HTTPRequestHead) -> Match {
-        guard let byMethod = routes[request.path] else {
+        let underPrefix = prefixRoutes.first { request.path.hasPrefix($0.prefix) }?.methods
+        guard let byMethod = routes[request.path] ?? underPrefix else {
             let shown = String(request.path.prefix(HTTPWebSocketLimits.pathShownInErrors))
             let hint = notFoundHint.isEmpty ? "" : ": " + notFoundHint
             return .refused(HTTPError(404, "\(shown) is not served\(hint)").response)

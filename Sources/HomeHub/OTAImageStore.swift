@@ -19,6 +19,8 @@ public final class OTAImageStore: Sendable {
     }
 
     public let directory: String
+    /// The largest image the store takes (`HubConstants.otaImageMaxBytes`).
+    public static let largestImage = HubConstants.otaImageMaxBytes
     private let entries: Mutex<[String: Entry]>
     /// Files read and written off the cooperative pool.
     private let queue = DispatchQueue(label: "swift-home.ota-images")

@@ -27,7 +27,8 @@ import Synchronization
 /// `set_wifi_credentials` and `set_thread_dataset` (kept by the hub, as `home network` keeps them). What needs
 /// what the hub has not (Bluetooth, an OTA source) answers the protocol's own error saying so;
 /// `set_default_fabric_label` is accepted, the fabric's label staying the home's name (one hub, two views: the
-/// names the Home API's own). An unknown command is error 9, bad arguments error 8, and nothing changes. Until its
+/// names the Home API's own). Schema 13's firmware upload is served already (`initiate_ota_upload`, then
+/// `POST /ota-upload/<id>`: `OTAUploads`). An unknown command is error 9, bad arguments error 8, and nothing changes. Until its
 /// request head is whole a connection is a stranger's: it has `HTTPWebSocketLimits.requestHeadTime` to send it, and
 /// only so many may wait per peer and in all (`WaitingHeads`); a WebSocket, once open, is never timed out by them.
 public final class MatterServerAPI: Sendable {
@@ -70,7 +71,8 @@ public final class MatterServerAPI: Sendable {
         let clients = MatterServerClients(
             info: MatterServerInfo(
                 fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber),
-            bleProxy: bleProxy, waitingHeads: WaitingHeads(clock: clock, limits: .init()))
+            bleProxy: bleProxy, waitingHeads: WaitingHeads(clock: clock, limits: .init()),
+            uploads: OTAUploads(directory: engine.hub.directory.path + "/ota-uploads", clock: clock))
         // What the hub holds of network credentials, as server_info says it (set_wifi_credentials keeps it current).
         Task { [store = engine.hub.store, info = clients.info] in
             if let (wifi, thread) = try? await store.networkCredentials() {
@@ -158,10 +160,14 @@ final class MatterServerClients: Sendable {
     /// The connections still sending their request head.
     let waitingHeads: WaitingHeads
 
-    init(info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads) {
+    /// Firmware images uploaded over HTTP (schema 13).
+    let uploads: OTAUploads
+
+    init(info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads, uploads: OTAUploads) {
         self.info = info
         self.bleProxy = bleProxy
         self.waitingHeads = waitingHeads
+        self.uploads = uploads
     }
 
     func interviewed(_ nodeID: UInt64) {
@@ -180,6 +186,8 @@ final class MatterServerClient: Sendable {
         case webSocket(WebSocketConnection)
         /// A BLE proxy client on `/ble`: its frames go, in order, to the hub's BLE proxy central through `inbox`.
         case bleProxy(WebSocketConnection, inbox: AsyncStream<BLEProxyInbox>.Continuation)
+        /// A firmware image's body coming in (`POST /ota-upload/<id>`).
+        case upload(Upload)
         case done
     }
 
@@ -250,9 +258,20 @@ final class MatterServerClient: Sendable {
 
     /// The connection is gone: its events stop, and so does every command still at work for it.
     func closed() {
-        phase.withLock { phase in
-            if case .bleProxy(_, let inbox) = phase { inbox.finish() }
-            phase = .done
+        let upload = phase.withLock { phase -> Upload? in
+            defer { phase = .done }
+            switch phase {
+            case .bleProxy(_, let inbox):
+                inbox.finish()
+                return nil
+            case .upload(let upload): return upload
+            default: return nil
+            }
+        }
+        // A client gone halfway through its upload: the place and the file go with it.
+        if let upload {
+            Glibc.close(upload.descriptor)
+            peers.uploads.release(upload.id)
         }
         listening.withLock { $0?.task.cancel() }
         let commands = inFlight.withLock { inFlight -> [Task<Void, Never>] in
@@ -332,6 +351,9 @@ final class MatterServerClient: Sendable {
             let result = carryOut(actions, &webSocket)
             phase = webSocket.isClosed ? .done : .webSocket(webSocket)
             return result
+        case .upload(let upload):
+            phase = continueUpload(upload, with: bytes).map(Phase.upload) ?? .done
+            return ([], false, [])
         case .bleProxy(var webSocket, let inbox):
             inbox.yield(.heard)
             let (writes, close) = carryOutProxy(webSocket.receive(bytes), inbox)
@@ -346,6 +368,7 @@ final class MatterServerClient: Sendable {
         case info
         case webSocket
         case bleProxy
+        case otaUpload
     }
 
     private static let router: HTTPRouter<Route> = {
@@ -353,6 +376,7 @@ final class MatterServerClient: Sendable {
         router.add("GET", "/info", .info)
         router.add("GET", "/ws", .webSocket)
         router.add("GET", "/ble", .bleProxy)
+        router.add("POST", pathsUnder: uploadPathPrefix, .otaUpload)
         return router
     }()
 
@@ -393,6 +417,19 @@ final class MatterServerClient: Sendable {
             } catch {
                 phase = .done
                 return ([error.handshakeResponse.bytes], true, [])
+            }
+        case .otaUpload:
+            do throws(HTTPUploadRefusal) {
+                let upload = try beginUpload(request)
+                phase = .upload(upload)
+                if !rest.isEmpty || upload.remaining == 0 {
+                    phase = continueUpload(upload, with: rest).map(Phase.upload) ?? .done
+                }
+                return ([], false, [])
+            } catch {
+                phase = .done
+                answerUpload(error)
+                return ([], false, [])
             }
         case .bleProxy:
             do throws(HTTPError) {

@@ -71,5 +71,6 @@ extension MatterServerClient {
         "discover": .plain { $0.discover($1) },
         "get_vendor_names": .taking(VendorNamesArguments.self) { $0.vendorNames($1, $2.filterVendors) },
         "ping_node": .taking(NodeArguments.self) { $0.pingNode($1, $2) },
+        "initiate_ota_upload": .plain { $0.initiateOTAUpload($1) },
     ]
 }

@@ -3,7 +3,7 @@ import HubWire
 
 /// An error of the Matter-server protocol (python-matter-server's `common/errors.py`): its clients map an error frame's
 /// code to an exception class, and any code but these raises inside the client (`../shared/protocols/matter-server-ws.md`),
-/// so no other code is ever sent.
+/// so no other code is ever sent (but matterjs-server's 101, to the clients of its command alone).
 struct MatterServerError: Error, Sendable, Hashable {
     enum Code: Int, Sendable, Hashable {
         case unknown = 0
@@ -18,6 +18,9 @@ struct MatterServerError: Error, Sendable, Hashable {
         case invalidCommand = 9
         case updateCheckError = 10
         case updateError = 11
+        /// matterjs-server's extension (schema 13): `initiate_ota_upload` or its POST failed. Only a client that sends
+        /// that command (and so knows the code) ever gets it.
+        case otaUploadError = 101
     }
 
     let code: Code

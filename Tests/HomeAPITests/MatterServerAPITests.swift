@@ -870,3 +870,118 @@ private final class StalledConnection: Sendable {
         return ended
     }
 }
+
+extension MatterServerAPITests {
+    /// Schema 13's upload (matterjs-server's `initiate_ota_upload` and `POST /ota-upload/<id>`): a ticket, the image's
+    /// raw bytes posted to it, the MatterSoftwareVersion back and the image offered by check_node_update; a ticket is
+    /// used once, expires, and only five are out at once; a corrupt image, a body past the limit, a malformed ID and
+    /// another method are refused as matterjs-server refuses them, and no upload's file stays behind.
+    @Test func anImageUploadedOverHTTPIsAddedAndOfferedAndBadUploadsAreRefused() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
+            try await home.hub.followEveryNode()
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            let record = try #require(home.context.model.snapshot.devices[nodeID]?.first?.node)
+            let image = try OTAImage(
+                payload: Array(repeating: 0xA5, count: 100_000), vendorID: record.vendorID,
+                productID: record.productID, softwareVersion: 3, softwareVersionString: "3.0")
+            let clock = ManualClock()
+            let api = try home.serveMatterServerAPI(
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], clock: clock)
+            defer { api.stop() }
+            let address = try #require(api.addresses.first)
+            let client = try TestClient(address)
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
+            var asked = 0
+            func ticket() async throws -> [String: Any] {
+                asked += 1
+                client.sendText(#"{"message_id": "t\#(asked)", "command": "initiate_ota_upload"}"#)
+                let text = try await client.readText()
+                let frame = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+                return frame["result"] as? [String: Any] ?? frame
+            }
+            func post(
+                _ path: String, _ body: [UInt8], method: String = "POST", length: Int? = nil
+            ) async throws
+                -> (status: Int, body: String)
+            {
+                let poster = try TestClient(address)
+                poster.write(
+                    Array(
+                        "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(length ?? body.count)\r\n\r\n"
+                            .utf8) + body)
+                let response = String(decoding: await poster.readToEnd(), as: UTF8.self)
+                let status = Int(response.dropFirst(9).prefix(3)) ?? 0
+                return (status, response.components(separatedBy: "\r\n\r\n").dropFirst().joined())
+            }
+            let uploads = try #require(home.hub.engine?.hub.directory.path) + "/ota-uploads"
+
+            let first = try await ticket()
+            let id = try #require(first["upload_id"] as? String)
+            #expect(id.count == 32 && id.allSatisfy(\.isHexDigit))
+            #expect(first["expires_in"] as? Int == 60 && first["max_size"] as? Int == 64 << 20)
+            let stored = try await post("/ota-upload/\(id)", image.encoded)
+            #expect(stored.status == 200)
+            #expect(
+                stored.body
+                    == #"{"vid":\#(record.vendorID),"pid":\#(record.productID),"software_version":3,"software_version_string":"3.0","firmware_information":null,"min_applicable_software_version":0,"max_applicable_software_version":2,"release_notes_url":null,"update_source":"local"}"#
+            )
+            client.sendText(
+                #"{"message_id": "check", "command": "check_node_update", "args": {"node_id": \#(nodeID)}}"#)
+            #expect(try await client.readText().contains(#""software_version":3,"#))
+            let reused = try await post("/ota-upload/\(id)", image.encoded)
+            #expect(reused.status == 400 && reused.body.contains(#""error_code":101"#))
+            #expect(reused.body.contains("unknown, expired or already used"))
+
+            // A corrupt image: refused with what is wrong, nothing kept.
+            let corruptID = try #require(try await ticket()["upload_id"] as? String)
+            var corrupt = image.encoded
+            corrupt[corrupt.count - 1] ^= 0xFF
+            let refused = try await post("/ota-upload/\(corruptID)", corrupt)
+            #expect(refused.status == 400 && refused.body.contains(#""error_code":101"#))
+            #expect(refused.body.contains("digest"), "\(refused.body)")
+            #expect(try await home.hub.perform(ReadUpdates()).images.map(\.version) == [3])
+
+            // Too large, by its Content-Length: 413 before a byte is kept.
+            let largeID = try #require(try await ticket()["upload_id"] as? String)
+            #expect(try await post("/ota-upload/\(largeID)", [], length: (64 << 20) + 1).status == 413)
+            #expect(try await post("/ota-upload/not-an-id", image.encoded).status == 404)
+            #expect(try await post("/ota-upload/\(largeID)", [], method: "GET").status == 405)
+
+            // Five places: the sixth ticket waits until one expires.
+            for _ in 0..<5 { _ = try await ticket() }
+            let sixth = try await ticket()
+            #expect(sixth["error_code"] as? Int == 101)
+            #expect((sixth["details"] as? String)?.contains("5 uploads") == true)
+            clock.advance(by: .seconds(61))
+            let late = try await ticket()
+            let lateID = try #require(late["upload_id"] as? String)
+            clock.advance(by: .seconds(61))
+            let expired = try await post("/ota-upload/\(lateID)", image.encoded)
+            #expect(expired.status == 400 && expired.body.contains("expired"))
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: uploads)) ?? []).isEmpty)
+        }
+    }
+}
+
+extension MatterServerAPITests {
+    /// An upload ticket is spent only by the host it was given to, once; its file is the owner's alone, and goes when
+    /// the upload is released.
+    @Test func anUploadTicketIsTheAskingHostsAndItsFileIsPrivate() throws {
+        let directory = NSTemporaryDirectory() + "/swift-home-uploads-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let uploads = OTAUploads(directory: directory, clock: ManualClock())
+        let ticket = try uploads.reserve(for: [4, 192, 168, 1, 20])
+        #expect(throws: MatterServerError(.otaUploadError, "upload ID \(ticket.id) was given to another client")) {
+            try uploads.claim(ticket.id, from: [4, 192, 168, 1, 21])
+        }
+        let (path, descriptor) = try uploads.claim(ticket.id, from: [4, 192, 168, 1, 20])
+        close(descriptor)
+        var status = stat()
+        #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o600)
+        #expect(stat(directory, &status) == 0 && status.st_mode & 0o777 == 0o700)
+        #expect(throws: MatterServerError.self) { try uploads.claim(ticket.id, from: [4, 192, 168, 1, 20]) }
+        uploads.release(ticket.id)
+        #expect(stat(path, &status) != 0 && uploads.count == 0)
+    }
+}
