@@ -44,6 +44,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CTLS", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         // libc's epoll (sys/epoll.h), which the Glibc module leaves out.
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -72,6 +73,8 @@ let package = Package(
         // Clusters and device types generated from the Matter data model (Generated/ is datamodel-generator output).
         .target(name: "MatterDataModel", dependencies: ["MatterTLV"]),
         .target(name: "HTTPWebSocket", dependencies: ["MatterCrypto", "MatterTime"]),
+        // The runtime's HTTP(S) GET (TLS through OpenSSL's libssl): the DCL's records and firmware images.
+        .target(name: "HTTPClient", dependencies: ["CTLS", "HTTPWebSocket", "MatterPlatform"]),
         // A local Bluetooth adapter through BlueZ, over D-Bus (sd-bus): the runtime's D-Bus, and the central on it.
         .target(name: "BlueZ", dependencies: ["CSystemd", "MatterBTP", "MatterPlatform"]),
         // The BLE proxy protocol's two ends: the hub's central made of proxy clients, and a virtual peripheral's client.
@@ -94,7 +97,7 @@ let package = Package(
         .target(name: "HubWire", dependencies: ["HomeRecords", "MatterPlatform", "MatterTLV"]),
         .target(name: "HomeEngine", dependencies: [
             "BlueZ", "HubWire", "HomeRecords", "HomeHub", "MatterCertificates", "MatterCrypto", "MatterDataModel", "MatterInteraction", "MatterOnboarding",
-            "MatterPlatform", "MatterTLV",
+            "HTTPClient", "MatterOTA", "MatterPlatform", "MatterTLV",
         ]),
         // The public Home API (`import HomeAPI`): structures, rooms, devices and live queries over the hub.
         .target(name: "HomeAPI", dependencies: ["HubWire", "HomeRecords", "HomeEngine", "HomeHub", "MatterCrypto", "MatterDataModel", "MatterDiscovery", "MatterInteraction", "MatterPlatform", "MatterTLV"]),
@@ -146,6 +149,7 @@ let package = Package(
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "MatterBTPTests", dependencies: ["MatterBTP", "MatterTime"]),
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket", "MatterCrypto", "MatterTime"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["CTLS", "HTTPClient", "MatterTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "HomeHub", "MatterBTP", "MatterMessaging", "MatterPlatform", "MatterTestSupport"],
             exclude: ["bluez-standin.py"]),

@@ -39,17 +39,23 @@ public struct HTTPRequestHead: Sendable, Hashable {
         guard let declared = field("content-length") else {
             throw HTTPError(411, "send the body's length as Content-Length")
         }
-        // Several Content-Length fields must agree (§6.3 item 5): "10, 10" is 10, "10, 11" is refused.
-        let values = Set(declared.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        guard values.count == 1, let value = values.first, !value.isEmpty, value.allSatisfy(\.isASCII),
-            value.allSatisfy(\.isNumber), let length = Int(value)
-        else {
+        guard let length = Self.contentLength(declared) else {
             throw HTTPError(400, "Content-Length \"\(declared.prefix(32))\" is not one length")
         }
         guard length <= limit else {
             throw HTTPError(413, "the body is \(length) bytes, more than the \(limit) this takes")
         }
         return length
+    }
+
+    /// A Content-Length field's value as one length: decimal digits; several fields must agree (§6.3 item 5: "10, 10"
+    /// is 10, "10, 11" none).
+    static func contentLength(_ declared: String) -> Int? {
+        let values = Set(declared.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard values.count == 1, let value = values.first, !value.isEmpty,
+            value.allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
+        return Int(value)
     }
 
     public enum Parse: Sendable, Hashable {
@@ -105,7 +111,13 @@ public struct HTTPRequestHead: Sendable, Hashable {
         let target = String(requestLine[1])
         guard target.hasPrefix("/") else { throw HTTPError(400, "the target is not a path") }
         let (path, query) = try pathAndQuery(target)
-        let fieldLines = lines.dropFirst()
+        return HTTPRequestHead(
+            method: String(requestLine[0]), path: path, query: query, version: version,
+            fields: try fields(of: lines.dropFirst()))
+    }
+
+    /// RFC 9112 §5: field lines as NAME: VALUE, names lowercased; a request's and a response's alike.
+    static func fields(of fieldLines: ArraySlice<String>) throws(HTTPError) -> [HTTPField] {
         guard fieldLines.count <= HTTPWebSocketLimits.headerFields else {
             throw HTTPError(431, "more than \(HTTPWebSocketLimits.headerFields) header fields")
         }
@@ -124,8 +136,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
             }
             fields.append(HTTPField(name.lowercased(), value))
         }
-        return HTTPRequestHead(
-            method: String(requestLine[0]), path: path, query: query, version: version, fields: fields)
+        return fields
     }
 
     private static func pathAndQuery(_ target: String) throws(HTTPError) -> (String, [HTTPField]) {

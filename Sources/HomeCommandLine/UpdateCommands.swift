@@ -52,7 +52,52 @@ enum UpdateCommands {
                             + "product 0x\(hex(image.productID)) as \(image.file); "
                             + "\(added.nodes.count) device\(added.nodes.count == 1 ? "" : "s") may take it\n")
                 }
-            )
+            ),
+            CommandSpec(
+                name: "fetch",
+                summary:
+                    "Fetch the newest image each product of the home may take from the DCL (a ledger node, or a file of its records), checked against its record.",
+                options: [
+                    .init(
+                        name: "dcl", valueName: "URL",
+                        help: "A ledger node's REST API (the CSA's main net: https://on.dcl.csa-iot.org)."),
+                    .init(
+                        name: "records", valueName: "FILE",
+                        help:
+                            "A JSON array of the ledger's model version records, for a home with no internet (OTA URLs may name files beside it)."
+                    ),
+                    HubCommands.stateOption,
+                ],
+                run: { arguments throws(CommandLineError) in
+                    let source: FetchUpdates.Source
+                    switch (arguments.values["dcl"], arguments.values["records"]) {
+                    case (let url?, nil): source = .ledger(url: url)
+                    case (nil, let path?):
+                        source = .records(path: URL(fileURLWithPath: path).standardizedFileURL.path)
+                    default: throw .invalidInput("give either --dcl URL or --records FILE")
+                    }
+                    let home = try await HomeAPICommands.open(arguments)
+                    let progress = arguments.progress
+                    let fetched = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                        try await home.hub.perform(FetchUpdates(source: source)) { line in
+                            if case .note(let text) = line { progress(text) }
+                        }
+                    }
+                    guard !fetched.products.isEmpty else {
+                        return .success("no device of this home has reported its software version\n")
+                    }
+                    let lines = fetched.products.map { product in
+                        "vendor 0x\(hex(product.vendorID)) product 0x\(hex(product.productID)) (running "
+                            + product.running.map(String.init).joined(separator: ", ") + "): "
+                            + FetchUpdates.describe(product.outcome)
+                    }
+                    let failed = fetched.products.contains { if case .failed = $0.outcome { true } else { false } }
+                    // What was fetched is printed either way; a product that failed makes the exit status 1.
+                    return CommandOutput(
+                        exitCode: failed ? 1 : 0, standardOutput: lines.joined(separator: "\n") + "\n",
+                        standardError: "")
+                }
+            ),
         ],
         run: { arguments throws(CommandLineError) in
             let version = try arguments.values["version"].map { text throws(CommandLineError) -> UInt32 in

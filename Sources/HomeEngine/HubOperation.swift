@@ -101,7 +101,7 @@ enum HubOperations {
         OpenCommissioningWindow.self, OpenBasicCommissioningWindow.self, RevokeCommissioningWindow.self,
         ReadCommissioningWindowStatus.self, ReadFabrics.self, RemoveFabric.self, GroupCommand.self,
         CreateGroup.self, ChangeGroup.self, DeleteGroup.self, SetNetworkCredentials.self, ReadNetworkCredentials.self,
-        ReadUpdates.self, AddUpdateImage.self, UpdateDevice.self,
+        ReadUpdates.self, AddUpdateImage.self, UpdateDevice.self, FetchUpdates.self,
     ]
 
     /// A client's request, decoded: what it is for messages, and its work.

@@ -220,6 +220,7 @@ final class LiveNodes: Sendable {
             // Later changes of the Descriptor come as reports.
             if state.withLock({ $0.reconciledAtFirstContact.insert(nodeID).inserted }) {
                 await reconcile(nodeID, from: view.cache)
+                placeUpdateProvider(on: connection, cache: view.cache, hubNodeID: hub.authority.hubNodeID)
             }
         case .connectivity: break
         }

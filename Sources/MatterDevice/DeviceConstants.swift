@@ -36,6 +36,10 @@ public enum DeviceConstants {
     static let otaQueries = 3
     static let otaLongestDelaySeconds: UInt32 = 300
     static let otaAwaitNextActionMinimumSeconds = 120
+    /// How often the requestor asks its default providers on its own (Matter Core §11.21.7: a requestor queries
+    /// its DefaultOTAProviders on a schedule of its own): connectedhomeip's requestor's default, 24 hours. The first
+    /// time a day after it starts: a provider with an update waiting announces it at once.
+    static let otaQueryInterval: Duration = .seconds(24 * 3600)
     /// Descriptors a farm keeps free beyond its devices' sockets: standard streams, the event loop's epoll and
     /// wake-up descriptors, state files being written.
     static let processDescriptorReserve = 64

@@ -29,6 +29,28 @@ extension VirtualDevice {
         }
     }
 
+    /// Its default providers (DefaultOTAProviders), of every fabric.
+    public var defaultOTAProviders: [OtaSoftwareUpdateRequestorCluster.ProviderLocation] {
+        get async {
+            (try? await node.update { model in
+                var providers: [Requestor.ProviderLocation] = []
+                model.updateClusters(on: 0) { _, cluster, _ in
+                    if let requestor = cluster as? OTARequestorServer { providers = requestor.defaultProviders }
+                }
+                return providers
+            }) ?? []
+        }
+    }
+
+    /// Asks each of its default providers (one per fabric) in turn, as its daily query does.
+    public func queryDefaultProviders() async {
+        // Stored with the writer's fabric always (`OTARequestorServer.write`).
+        for provider in await defaultOTAProviders {
+            guard let fabricIndex = provider.fabricIndex else { continue }
+            await requestUpdate(from: provider.providerNodeID, fabricIndex: fabricIndex, endpoint: provider.endpoint)
+        }
+    }
+
     private func update(
         from provider: UInt64, fabricIndex: UInt8, endpoint: UInt16
     ) async throws(UpdateFailure) {

@@ -33,8 +33,10 @@ public actor VirtualDevice {
     private let interfaces: [String]
     /// On no IP network until it joins one; found over Bluetooth LE.
     private let freshFromItsBox: Bool
-    /// The simulation's own timer: it acts every `simulationInterval`, drawing from `simulationRandom`.
+    /// The device's one timer: the simulation acts every `simulationInterval`, drawing from `simulationRandom`, and
+    /// the OTA requestor asks its default providers every `DeviceConstants.otaQueryInterval`.
     private var timer = DeadlineTimer()
+    private var nextUpdateQuery: Instant
     private var isRunning = false
     private let simulationInterval: Duration
     private var simulationRandom: SimulationRandom
@@ -95,6 +97,7 @@ public actor VirtualDevice {
         simulationInterval = simulation.interval
         simulationRandom = SimulationRandom(seed: simulation.seed)
         nextSimulationStep = clock.now + simulation.interval
+        nextUpdateQuery = clock.now + DeviceConstants.otaQueryInterval
         attestation = state.attestation
         setupPayload = SetupPayload(
             vendorID: state.identity.vendorID, productID: state.identity.productID,
@@ -281,21 +284,30 @@ public actor VirtualDevice {
 
     private func armTimer() {
         guard isRunning else { return timer.cancel() }
-        timer.arm(nextSimulationStep, on: clock, preferring: EventLoopExecutor.preferred) { [weak self] deadline in
+        let next = min(nextSimulationStep, nextUpdateQuery)
+        timer.arm(next, on: clock, preferring: EventLoopExecutor.preferred) { [weak self] deadline in
             await self?.timerFired(deadline)
         }
     }
 
     private func timerFired(_ deadline: Instant) async {
         guard timer.fired(deadline) else { return }
-        let random = simulationRandom
-        simulationRandom =
-            (try? await node.update { model in
-                var random = random
-                model.simulate(random: &random)
-                return random
-            }) ?? random
-        nextSimulationStep = clock.now + simulationInterval
+        let now = clock.now
+        if now >= nextUpdateQuery {
+            nextUpdateQuery = now + DeviceConstants.otaQueryInterval
+            // In a task of its own: an update takes minutes, and the simulation goes on meanwhile.
+            Task { [weak self] in await self?.queryDefaultProviders() }
+        }
+        if now >= nextSimulationStep {
+            let random = simulationRandom
+            simulationRandom =
+                (try? await node.update { model in
+                    var random = random
+                    model.simulate(random: &random)
+                    return random
+                }) ?? random
+            nextSimulationStep = clock.now + simulationInterval
+        }
         armTimer()
     }
 

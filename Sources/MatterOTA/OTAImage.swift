@@ -258,7 +258,7 @@ public enum OTAImageDigestType: UInt8, Sendable, Hashable, CustomStringConvertib
     }
 
     /// The digest of `bytes`: SHA-256 and its truncations (RFC 6920: the leftmost bits); the others are refused.
-    func digest(_ bytes: [UInt8]) throws(OTAImageError) -> [UInt8] {
+    public func digest(_ bytes: [UInt8]) throws(OTAImageError) -> [UInt8] {
         switch self {
         case .sha256, .sha256_128, .sha256_120, .sha256_96, .sha256_64, .sha256_32:
             Array(SHA256.hash(bytes).prefix(length))

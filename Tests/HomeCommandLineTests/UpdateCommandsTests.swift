@@ -61,4 +61,23 @@ import Testing
         let notAFile = await HomeCommand.run(["update", "add", directory + "/none.ota", "--state", state])
         #expect(notAFile.standardError == "error: cannot read \(directory)/none.ota: No such file or directory\n")
     }
+
+    @Test func fetchingTakesOneSourceAndSaysWhenThereIsNothingToAskFor() async throws {
+        let state = HubCommandsTests.temporaryState()
+        let directory = (state as NSString).deletingLastPathComponent
+        for arguments in [[], ["--dcl", "https://on.dcl.csa-iot.org", "--records", "r.json"]] {
+            let refused = await HomeCommand.run(["update", "fetch"] + arguments + ["--state", state])
+            #expect(
+                refused.exitCode == 2 && refused.standardError == "error: give either --dcl URL or --records FILE\n")
+        }
+        let missing = await HomeCommand.run([
+            "update", "fetch", "--records", directory + "/none.json", "--state", state,
+        ])
+        #expect(missing.exitCode == 2 && missing.standardError == "error: cannot read \(directory)/none.json\n")
+        let records = directory + "/records.json"
+        try Data("[]".utf8).write(to: URL(fileURLWithPath: records))
+        let empty = await HomeCommand.run(["update", "fetch", "--records", records, "--state", state])
+        #expect(empty.exitCode == 0)
+        #expect(empty.standardOutput == "no device of this home has reported its software version\n")
+    }
 }

@@ -6,6 +6,7 @@ import MatterNode
 import MatterOTA
 import MatterTLV
 import MatterTestSupport
+import MatterTime
 import Testing
 
 @testable import MatterDevice
@@ -158,5 +159,45 @@ extension OTAUpdateTests {
         #expect(VirtualDevice.designator(in: "bdx://1234ABCD/x", provider: provider) == nil, "not 16 digits")
         #expect(VirtualDevice.designator(in: "bdx://000000001234ABCD/", provider: provider) == nil, "no file")
         #expect(VirtualDevice.designator(in: "https://example.com/x.ota", provider: provider) == nil)
+    }
+}
+
+extension OTAUpdateTests {
+    /// Told of its default provider (DefaultOTAProviders, fabric-scoped: stored with the writer's fabric), the requestor
+    /// asks it on its own a day after it starts, with no announcement: on virtual time. The provider named here never
+    /// opened a session to the device, so the query fails saying it cannot be found; that it was tried is the point.
+    @Test func theRequestorAsksItsDefaultProviderOnItsOwnEveryDay() async throws {
+        try await withTemporaryDirectory { directory in
+            let network = ClockedNetwork(clock: ManualClock(), seed: 9)
+            let fixture = try await LoopbackFixture.start(in: directory, network: network)
+            let hub = try await Hub(statePath: fixture.hubPath)
+            let (_, client, transport) = try await fixture.commissionAndConnect(hub)
+            let provider: UInt64 = 0xABCD_0001
+            let location = Requestor.ProviderLocation(providerNodeID: provider, endpoint: 0, fabricIndex: 9)
+            let written = await drive(network.clock, step: .milliseconds(1)) {
+                try? await client.write([
+                    AttributeDataIB(
+                        path: Requestor.Attributes.defaultOTAProviders.path(endpoint: 0),
+                        data: TLVElement(.array([TLVElement(location.tlvValue())])))
+                ]).map(\.status.status)
+            }
+            #expect(written?.value == [.success])
+            let fabricIndex = try #require(await fixture.device.fabrics.first?.index)
+            #expect(
+                await fixture.device.defaultOTAProviders
+                    == [Requestor.ProviderLocation(providerNodeID: provider, endpoint: 0, fabricIndex: fabricIndex)])
+
+            let asked = {
+                fixture.lines.all.contains { $0.contains("[ota] update failed: node 0xABCD0001 has no session") }
+            }
+            // The device started at the clock's zero.
+            network.clock.advance(to: .zero + .seconds(24 * 3600 - 60))
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(!asked(), "asked before its day was up")
+            network.clock.advance(to: .zero + .seconds(24 * 3600 + 1))
+            #expect(await eventually(within: .seconds(10)) { asked() })
+            await transport.shutdown()
+            await fixture.device.shutdown()
+        }
     }
 }
