@@ -151,18 +151,18 @@ enum UpdateCommands {
                     HubEngine.nodeDeviceID(node.nodeID), node.names.joined(separator: ", "),
                     "0x\(hex(node.vendorID))/0x\(hex(node.productID))",
                     node.versionString.map { "\($0) (\(node.version.map(String.init) ?? "?"))" } ?? "not reported",
-                    node.available.map { "\($0.versionString) (\($0.version)) from the folder" } ?? "-",
+                    node.available.map { "\($0.versionString) (\($0.version)) from \($0.origin)" } ?? "-",
                 ]
             })
         let images =
             reply.images.isEmpty
             ? "No images in the hub's folder (home update add FILE).\n"
             : TextTable.render(
-                header: ["IMAGE", "PRODUCT", "VERSION", "SIZE"],
+                header: ["IMAGE", "PRODUCT", "VERSION", "SIZE", "FROM"],
                 rows: reply.images.map { image in
                     [
                         image.file, "0x\(hex(image.vendorID))/0x\(hex(image.productID))",
-                        "\(image.versionString) (\(image.version))", "\(image.size) bytes",
+                        "\(image.versionString) (\(image.version))", "\(image.size) bytes", image.origin,
                     ]
                 })
         let unreadable = reply.unreadable.map { "not offered: \($0)\n" }.joined()
@@ -175,6 +175,7 @@ enum UpdateCommands {
                 ("vendorID", .unsigned(UInt64(image.vendorID))), ("productID", .unsigned(UInt64(image.productID))),
                 ("version", .unsigned(UInt64(image.version))), ("versionString", .string(image.versionString)),
                 ("size", .unsigned(UInt64(image.size))), ("file", .string(image.file)),
+                ("source", image.source.map(JSONValue.string) ?? .null),
             ])
         }
         return .object([

@@ -29,6 +29,9 @@ public final class HubClient: Sendable {
     }
 
     deinit {
+        // The last reference may go while the model is locked (a model observer's closure held it); the model hears
+        // of the end later, not from inside this deinit.
+        receiver.released()
         connection.close()
     }
 
@@ -224,8 +227,16 @@ public final class HubClient: Sendable {
             fail(HomeError(.unavailable, "\(who) went away"))
         }
 
+        /// The client was let go: everything ends as if the hub went away, and the model is told from a task of its
+        /// own, never from the deinit that may run under the model's lock.
+        func released() {
+            fail(
+                HomeError(.unavailable, "the connection to the hub serving \(stateDirectory) was closed"),
+                modelLater: true)
+        }
+
         /// Ends everything waiting with `error`, once: the first failure is the one reported.
-        private func fail(_ error: HomeError) {
+        private func fail(_ error: HomeError, modelLater: Bool = false) {
             let (greeting, pending, model) = state.withLock { state -> (Greeting?, [Answer], HomeModel?) in
                 let previous = state.phase
                 if case .gone = previous { return (nil, [], nil) }
@@ -241,7 +252,12 @@ public final class HubClient: Sendable {
             }
             greeting?.resume(returning: .failure(error))
             for continuation in pending { continuation.resume(returning: .failure(error)) }
-            model?.sourceWentAway(error.message)
+            guard let model else { return }
+            if modelLater {
+                Task { model.sourceWentAway(error.message) }
+            } else {
+                model.sourceWentAway(error.message)
+            }
         }
     }
 }

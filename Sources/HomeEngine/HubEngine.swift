@@ -28,6 +28,8 @@ public final class HubEngine: Sendable {
     let bluetooth = Mutex(HubBluetooth())
     /// Renews the live connection of a node that says it applied an update (it rebooted).
     private let rebootWatch = Mutex<Task<Void, Never>?>(nil)
+    /// The nodes an update is being started or followed for (`UpdateDevice`): one at a time per device.
+    let updating = Mutex<Set<UInt64>>([])
 
     /// The engine of `hub`, its model read from the store. `interfaces` are where nodes are looked up and the hub's
     /// node advertises itself; `settings` how its live connections behave.

@@ -16,6 +16,9 @@ public final class OTAImageStore: Sendable {
         /// Its file's name in the folder, and what a device's ReceiveInit names.
         public let designator: String
         public let size: UInt64
+        /// Where it came from when not from a file the owner added: the DCL URL it was fetched from (kept beside it
+        /// as `<designator>.source`).
+        public let source: String?
     }
 
     public let directory: String
@@ -66,18 +69,25 @@ public final class OTAImageStore: Sendable {
     /// file for a vendor, product and version already held is refused (two images never share a designator).
     @discardableResult
     public func add(
-        fileAt path: String,
+        fileAt path: String, source: String? = nil,
         accepting: @escaping @Sendable (OTAImageHeader) throws(OTAImageStoreError) -> Void = { _ in }
     ) async throws(OTAImageStoreError) -> Entry {
         let directory = directory
         return try await queue.perform { () throws(OTAImageStoreError) -> Entry in
             let (header, bytes) = try Self.readImage(at: path)
             try accepting(header)
-            let entry = Self.entry(for: header, size: UInt64(bytes.count))
+            let entry = Self.entry(for: header, size: UInt64(bytes.count), source: source)
             if let held = self.entry(designator: entry.designator) {
                 let kept = try Self.read(directory + "/" + held.designator, limit: HubConstants.otaImageMaxBytes)
                 guard kept == bytes else { throw .differentImageHeld(entry.designator) }
                 return held
+            }
+            // The source first: a crash before the image leaves a note about nothing, never an image misattributed.
+            let note = directory + "/" + entry.designator + Self.sourceSuffix
+            if let source {
+                try Self.write(Array(source.utf8), to: note)
+            } else {
+                unlink(note)
             }
             try Self.write(bytes, to: directory + "/" + entry.designator)
             self.entries.withLock { $0[entry.designator] = entry }
@@ -114,11 +124,11 @@ public final class OTAImageStore: Sendable {
         }
     }
 
-    static func entry(for header: OTAImageHeader, size: UInt64) -> Entry {
+    static func entry(for header: OTAImageHeader, size: UInt64, source: String?) -> Entry {
         Entry(
             header: header,
             designator: String(format: "%04X-%04X-%u.ota", header.vendorID, header.productID, header.softwareVersion),
-            size: size)
+            size: size, source: source)
     }
 
     private static func scan(_ directory: String) throws(OTAImageStoreError) -> ([String: Entry], [String: String]) {
@@ -139,7 +149,8 @@ public final class OTAImageStore: Sendable {
                     directory + "/" + name,
                     limit: Int(OTAImageLimits.headerBytes) + OTAImageHeader.fixedHeaderSize, partial: true)
                 let (size, header) = try OTAImageHeader.parse(prefix)
-                let entry = entry(for: header, size: size)
+                let note = try? read(directory + "/" + name + sourceSuffix, limit: 1024, partial: true)
+                let entry = entry(for: header, size: size, source: note.map { String(decoding: $0, as: UTF8.self) })
                 guard entry.designator == name else {
                     unreadable[name] = "its header says it is \(entry.designator)"
                     continue
@@ -151,6 +162,9 @@ public final class OTAImageStore: Sendable {
         }
         return (found, unreadable)
     }
+
+    /// The suffix of the note beside an image saying where it came from.
+    static let sourceSuffix = ".source"
 
     /// The file's bytes, refused past `limit` (or, `partial`, its first `limit` bytes).
     private static func read(_ path: String, limit: Int, partial: Bool = false) throws(OTAImageStoreError) -> [UInt8] {

@@ -6,7 +6,7 @@ import HubWire
 
 extension MatterServerClient {
     /// `check_node_update`: the newest image of the hub's folder the node may take, as a MatterSoftwareVersion
-    /// (`update_source` "local"), or null when there is none (Home Assistant's update entity then shows the device
+    /// (`update_source` "local", or the DCL's net for an image fetched from it), or null when there is none (Home Assistant's update entity then shows the device
     /// up to date).
     func checkNodeUpdate(_ id: String, _ args: NodeArguments) {
         guard engine.model.snapshot.devices[args.nodeID] != nil else { return send(Self.unknownNode(id, args.nodeID)) }
@@ -71,7 +71,7 @@ extension MatterServerClient {
                 .unsigned(UInt64(image.maximumApplicable ?? max(image.version, 1) - 1))
             ),
             ("release_notes_url", image.releaseNotesURL.map(JSONValue.string) ?? .null),
-            ("update_source", .string("local")),
+            ("update_source", .string(image.updateSource)),
         ])
     }
 }

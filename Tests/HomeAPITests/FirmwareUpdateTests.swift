@@ -126,6 +126,36 @@ import Testing
         }
     }
 
+    /// Two updates of one device asked at once: one runs to the new version, the other is refused at once saying
+    /// why; afterwards the device may be updated again (nothing is left held).
+    @Test func twoUpdatesOfOneDeviceAtOnceRunOneAndRefuseTheOther() async throws {
+        try await withTemporaryDirectory { directory in
+            let fixture = try await VirtualDeviceFixture.start(in: directory)
+            let nodeID = try await Self.commissioned(fixture)
+            let hub = fixture.home.hub
+            _ = try await hub.perform(AddUpdateImage(path: try Self.image(version: 2, in: directory)))
+            @Sendable func update() async -> Result<UpdateDevice.Reply, HomeError> {
+                do throws(HomeError) {
+                    return .success(try await hub.perform(UpdateDevice(nodeID: nodeID)))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            async let first = update()
+            async let second = update()
+            let outcomes = await [first, second]
+            let refusals = outcomes.compactMap { outcome -> HomeError? in
+                if case .failure(let error) = outcome { error } else { nil }
+            }
+            #expect(outcomes.filter { if case .success = $0 { true } else { false } }.count == 1)
+            #expect(refusals.map(\.message) == ["an update of this device is already under way: wait for it to end"])
+            #expect(await fixture.device.softwareVersion == 2)
+            _ = try await hub.perform(AddUpdateImage(path: try Self.image(version: 3, in: directory)))
+            #expect(try await hub.perform(UpdateDevice(nodeID: nodeID)).to == 3)
+            await fixture.device.shutdown()
+        }
+    }
+
     /// The hub names itself the device's default OTA provider at its first contact, so the device's own daily query
     /// finds an image the hub holds with no one asking for the update.
     @Test func theHubIsTheDevicesDefaultProviderAndItsOwnQueryFindsTheImage() async throws {
@@ -220,7 +250,9 @@ import Testing
             let fetched = try await hub.perform(FetchUpdates(source: .ledger(url: server.base + "/")))
             #expect(fetched == product(.added(version: 2, versionString: "2.0", bytes: UInt64(v2.count))))
             #expect(server.paths.filter { $0.hasSuffix(".ota") } == ["/2.ota", "/2.ota"])
-            #expect(try await hub.perform(ReadUpdates()).nodes.first?.available?.version == 2)
+            let available = try await hub.perform(ReadUpdates()).nodes.first?.available
+            #expect(available?.version == 2 && available?.source == server.base + "/2.ota")
+            #expect(available?.origin == "the DCL (127.0.0.1)" && available?.updateSource == "main-net-dcl")
             let again = try await hub.perform(FetchUpdates(source: .ledger(url: server.base)))
             #expect(again == product(.held(version: 2, versionString: "2.0")))
             await fixture.device.shutdown()

@@ -6,6 +6,7 @@ import MatterDataModel
 import MatterDevice
 import MatterDiscovery
 import MatterPlatform
+import MatterTestSupport
 import Synchronization
 import Testing
 
@@ -263,6 +264,25 @@ import Testing
         }
     }
 
+    @Test(
+        "a client let go while its model tells an observer of a change (the observer held the last reference) closes without re-entering the model, which then hears the hub is gone"
+    )
+    func aClientReleasedInsideAnObserverClosesCleanly() async throws {
+        try await Self.withServedLight { hubHome, statePath, _, _, _ in
+            let model: HomeModel
+            do {
+                let client = try #require(try await HubClient.attach(stateDirectory: statePath))
+                model = client.model
+                let holder = ClientHolder(client)
+                // The observer holds the client only through the holder, and lets it go at the first change: the
+                // client's deinit then runs inside the model's publish, under its lock.
+                model.observe { _, _ in holder.release() }
+            }
+            _ = try await hubHome.hub.perform(CreateRoom(name: "Attic", structureID: nil))
+            #expect(await eventually(within: .seconds(10)) { model.sourceLost != nil })
+        }
+    }
+
     @Test("every operation has a name of its own")
     func operationNamesAreUnique() {
         let names = HubOperations.all.map { $0.name }
@@ -294,5 +314,23 @@ import Testing
         #expect(throws: FrameError.oversized(length: 1001, limit: 1000)) {
             _ = try decoder.append([0, 0, 0x03, 0xE9])
         }
+    }
+}
+
+/// Holds a client until told to let it go.
+private final class ClientHolder: Sendable {
+    private let client: Mutex<HubClient?>
+
+    init(_ client: HubClient) {
+        self.client = Mutex(client)
+    }
+
+    func release() {
+        // Taken out under the lock, let go after it: the deinit must not run while this lock is held.
+        let client = self.client.withLock { held -> HubClient? in
+            defer { held = nil }
+            return held
+        }
+        _ = client
     }
 }

@@ -9,7 +9,12 @@ import Testing
 @Suite struct UpdateCommandsTests {
     static let image = ReadUpdates.Image(
         vendorID: 0xFFF1, productID: 0x8000, version: 2, versionString: "2.0", size: 30_123, file: "FFF1-8000-2.ota",
-        minimumApplicable: nil, maximumApplicable: nil, releaseNotesURL: nil)
+        minimumApplicable: nil, maximumApplicable: nil, releaseNotesURL: nil, source: nil)
+
+    static let fetched = ReadUpdates.Image(
+        vendorID: 0xFFF1, productID: 0x8000, version: 3, versionString: "3.0", size: 40_000, file: "FFF1-8000-3.ota",
+        minimumApplicable: nil, maximumApplicable: nil, releaseNotesURL: nil,
+        source: "https://on.dcl.csa-iot.org/images/3.ota")
 
     @Test func theTablesSayEachDevicesVersionAndWhatItMayTake() {
         let reply = ReadUpdates.Reply(
@@ -20,15 +25,17 @@ import Testing
                 .init(
                     nodeID: 0xABCD, names: ["Sensor", "Switch"], vendorID: 0xFFF4, productID: 0x1234, version: nil,
                     versionString: nil, available: nil),
-            ], images: [Self.image], unreadable: ["junk.ota: not an OTA image: its first 4 bytes are not 0x1BEEF11E"])
+            ], images: [Self.image, Self.fetched],
+            unreadable: ["junk.ota: not an OTA image: its first 4 bytes are not 0x1BEEF11E"])
         #expect(
             UpdateCommands.text(reply) == """
                 NODE              DEVICE          PRODUCT        RUNS          AVAILABLE
                 0000000000001234  Lamp            0xFFF1/0x8000  1.0 (1)       2.0 (2) from the folder
                 000000000000ABCD  Sensor, Switch  0xFFF4/0x1234  not reported  -
 
-                IMAGE            PRODUCT        VERSION  SIZE
-                FFF1-8000-2.ota  0xFFF1/0x8000  2.0 (2)  30123 bytes
+                IMAGE            PRODUCT        VERSION  SIZE         FROM
+                FFF1-8000-2.ota  0xFFF1/0x8000  2.0 (2)  30123 bytes  the folder
+                FFF1-8000-3.ota  0xFFF1/0x8000  3.0 (3)  40000 bytes  the DCL (on.dcl.csa-iot.org)
                 not offered: junk.ota: not an OTA image: its first 4 bytes are not 0x1BEEF11E
 
                 """)

@@ -26,6 +26,22 @@ import Testing
         }
     }
 
+    /// An image fetched from the DCL keeps where it came from across a restart; one added from a file has none.
+    @Test func whereAnImageCameFromIsKeptBesideIt() async throws {
+        try await withTemporaryDirectory { base in
+            let store = try await OTAImageStore(directory: base + "/images")
+            let source = "https://on.dcl.csa-iot.org/images/4.ota"
+            let fetched = try await store.add(
+                fileAt: try OTAProviderTests.file(try OTAProviderTests.image(version: 4), in: base), source: source)
+            let added = try await store.add(
+                fileAt: try OTAProviderTests.file(try OTAProviderTests.image(version: 5), in: base))
+            #expect(fetched.source == source && added.source == nil)
+            let reopened = try await OTAImageStore(directory: base + "/images")
+            #expect(Set(reopened.all) == [fetched, added])
+            #expect(reopened.unreadable.isEmpty, "the note beside an image is not an image to offer")
+        }
+    }
+
     @Test func theNewestApplicableImageIsOffered() async throws {
         try await withTemporaryDirectory { base in
             let store = try await OTAImageStore(directory: base + "/images")

@@ -10,9 +10,12 @@ public struct AddUpdateImage: HubOperation {
     public static let name = "addUpdateImage"
     /// Where the hub reads the file: an absolute path (the hub may run in another directory than its client).
     public let path: String
+    /// Where the image came from when not a file of the owner's (`FetchUpdates`: the DCL URL); nil: a file.
+    public let source: String?
 
-    public init(path: String) {
+    public init(path: String, source: String? = nil) {
         self.path = path
+        self.source = source
     }
 
     public struct Reply: Codable, Sendable, Hashable {
@@ -31,7 +34,8 @@ public struct AddUpdateImage: HubOperation {
         let entry: OTAImageStore.Entry
         do {
             // Judged on the header of the very bytes that are kept.
-            entry = try await scope.engine.hub.updates.images.add(fileAt: path) { header throws(OTAImageStoreError) in
+            entry = try await scope.engine.hub.updates.images.add(fileAt: path, source: source) {
+                header throws(OTAImageStoreError) in
                 let found = try Self.takers(of: header, among: nodes)
                 takers.withLock { $0 = found }
             }

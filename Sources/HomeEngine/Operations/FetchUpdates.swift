@@ -158,7 +158,7 @@ public struct FetchUpdates: HubOperation {
         }
         defer { try? FileManager.default.removeItem(atPath: staged) }
         do throws(HomeError) {
-            _ = try await AddUpdateImage(path: staged).run(in: scope)
+            _ = try await AddUpdateImage(path: staged, source: source.describing(download)).run(in: scope)
         } catch {
             throw DCLError(error.message)
         }
@@ -244,5 +244,30 @@ public struct FetchUpdates: HubOperation {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw DCLError("cannot read \(path)") }
         defer { try? handle.close() }
         return Array((try? handle.read(upToCount: limit + 1)) ?? Data())
+    }
+}
+
+extension FetchUpdates.Source {
+    /// What an image fetched from here is noted as coming from: the URL it was downloaded from, or the records file.
+    func describing(_ download: DCLModelVersion.Download) -> String {
+        switch self {
+        case .ledger: download.url
+        case .records(let path): path
+        }
+    }
+}
+
+extension ReadUpdates.Image {
+    /// Where it came from, in words: the folder (a file the owner added), the DCL by its host, or a file of records.
+    public var origin: String {
+        guard let source else { return "the folder" }
+        if let host = URL(string: source)?.host(), source.hasPrefix("http") { return "the DCL (\(host))" }
+        return "DCL records (\(source))"
+    }
+
+    /// python-matter-server's `update_source`: "local" for the folder's files, the ledger's test or main net else.
+    public var updateSource: String {
+        guard let source else { return "local" }
+        return source.contains("test-net") ? "test-net-dcl" : "main-net-dcl"
     }
 }

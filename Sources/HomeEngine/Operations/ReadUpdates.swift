@@ -23,6 +23,8 @@ public struct ReadUpdates: HubOperation {
         public let minimumApplicable: UInt32?
         public let maximumApplicable: UInt32?
         public let releaseNotesURL: String?
+        /// The DCL URL it was fetched from (`home update fetch`); nil: a file the owner added.
+        public let source: String?
     }
 
     public struct Node: Codable, Sendable, Hashable {
@@ -88,6 +90,7 @@ extension ReadUpdates.Image {
             vendorID: entry.header.vendorID, productID: entry.header.productID, version: entry.header.softwareVersion,
             versionString: entry.header.softwareVersionString, size: entry.size, file: entry.designator,
             minimumApplicable: entry.header.minApplicableSoftwareVersion,
-            maximumApplicable: entry.header.maxApplicableSoftwareVersion, releaseNotesURL: entry.header.releaseNotesURL)
+            maximumApplicable: entry.header.maxApplicableSoftwareVersion, releaseNotesURL: entry.header.releaseNotesURL,
+            source: entry.source)
     }
 }

@@ -43,6 +43,12 @@ public struct UpdateDevice: HubOperation {
         guard let record = engine.model.devices(of: nodeID)?.first?.node else {
             throw HomeError(.notFound, "node \(HubEngine.nodeDeviceID(nodeID)) is not in the home")
         }
+        // Two updates of one device at once would announce twice and follow one download: the second is refused.
+        guard engine.updating.withLock({ $0.insert(nodeID).inserted }) else {
+            throw HomeError(
+                .failedPrecondition, "an update of this device is already under way: wait for it to end")
+        }
+        defer { engine.updating.withLock { _ = $0.remove(nodeID) } }
         let connection = try await engine.live.connection(to: nodeID)
         _ = try? await connection.connected()
         guard let current = ReadUpdates.running(engine.model.view(of: nodeID)?.cache).version else {
@@ -119,7 +125,7 @@ public struct UpdateDevice: HubOperation {
         _ events: AsyncStream<OTAProvider.Event>, of nodeID: UInt64, target: UInt32,
         progress: @escaping @Sendable (HubProgress) -> Void
     ) async -> Result<Void, HomeError> {
-        let asked = AskedFlag()
+        let stage = UpdateStage()
         return await withTaskGroup(of: Result<Void, HomeError>.self) { group in
             group.addTask {
                 var shownPercent = -1
@@ -127,13 +133,13 @@ public struct UpdateDevice: HubOperation {
                 for await event in events {
                     switch event {
                     case .offered(nodeID, let version) where version == target:
-                        asked.set()
+                        stage.set("the device was downloading version \(version)")
                         progress(.note("the device asked for version \(version): downloading"))
                     case .offered(nodeID, let version):
                         return .failure(
                             HomeError(.failedPrecondition, "the device asked for version \(version), not \(target)"))
                     case .busy(nodeID):
-                        asked.set()
+                        stage.set("the device was waiting for a place among the hub's transfers")
                         progress(
                             .note(
                                 "the hub is serving other updates: the device asks again in \(OTAProvider.busyRetrySeconds) s"
@@ -146,9 +152,15 @@ public struct UpdateDevice: HubOperation {
                         shownPercent = percent
                         let seconds = started.map { (now - $0).inSeconds } ?? 0
                         progress(.transfer(percent: percent, bytesPerSecond: seconds > 0 ? Double(sent) / seconds : 0))
-                    case .transferEnded(nodeID, .finished): progress(.note("downloaded"))
+                    case .transferEnded(nodeID, .finished):
+                        stage.set("the device had downloaded the image and not asked to apply it")
+                        progress(.note("downloaded"))
                     case .transferEnded(nodeID, let end): return .failure(HomeError(.unavailable, "\(end)"))
-                    case .applying(nodeID, _): progress(.note("applying"))
+                    case .applying(nodeID, let version):
+                        stage.set(
+                            "the device was applying version \(version) and never said it runs it (it may have restarted on its old version)"
+                        )
+                        progress(.note("applying"))
                     case .applied(nodeID, let version):
                         guard version == target else {
                             return .failure(
@@ -162,7 +174,7 @@ public struct UpdateDevice: HubOperation {
             }
             group.addTask {
                 try? await Task.sleep(for: HubEngineTiming.updateQuery)
-                if !asked.isSet {
+                if !stage.isSet {
                     return .failure(
                         HomeError(
                             .deadlineExceeded,
@@ -170,7 +182,9 @@ public struct UpdateDevice: HubOperation {
                 }
                 try? await Task.sleep(for: HubEngineTiming.updateLimit - HubEngineTiming.updateQuery)
                 return .failure(
-                    HomeError(.deadlineExceeded, "the update did not end within \(HubEngineTiming.updateLimit.spoken)"))
+                    HomeError(
+                        .deadlineExceeded,
+                        "the update did not end within \(HubEngineTiming.updateLimit.spoken): \(stage.stage ?? "")"))
             }
             let first = await group.next() ?? .failure(HomeError(.internal, "no outcome"))
             group.cancelAll()
@@ -206,13 +220,15 @@ public struct UpdateDevice: HubOperation {
     }
 }
 
-/// Whether the device asked for its image yet (the follow's two tasks share it).
-private final class AskedFlag: Sendable {
-    private let value = Mutex(false)
+/// How far the update got, in words, once the device asked for its image (the follow's two tasks share it): what a
+/// time-out names.
+private final class UpdateStage: Sendable {
+    private let value = Mutex<String?>(nil)
 
-    var isSet: Bool { value.withLock { $0 } }
+    var isSet: Bool { value.withLock { $0 != nil } }
+    var stage: String? { value.withLock { $0 } }
 
-    func set() {
-        value.withLock { $0 = true }
+    func set(_ stage: String) {
+        value.withLock { $0 = stage }
     }
 }
