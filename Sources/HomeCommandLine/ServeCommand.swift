@@ -47,7 +47,7 @@ enum ServeCommand {
             let interfaces = HubCommands.interfaceNames(arguments)
             let level =
                 try arguments.values["log-level"].map { text throws(CommandLineError) in
-                    guard let level = ServeLogLevel(rawValue: text) else {
+                    guard let level = HubLogLevel(rawValue: text) else {
                         throw .invalidInput("log level '\(text)' is not one of error, info, debug")
                     }
                     return level
@@ -90,8 +90,10 @@ enum ServeCommand {
                 throw .failed("a hub already serves \(status.stateDirectory) (PID \(status.pid))")
             }
             if let adapter { engine.useBluetoothAdapter(adapter) }
+            // Read at each line: a Matter-server client may change it while the hub runs (set_loglevel).
+            engine.logLevel = level
             let progress = arguments.progress
-            let say = { @Sendable (line: String) in if level >= .info { progress(line) } }
+            let say = { @Sendable (line: String) in if engine.logLevel >= .info { progress(line) } }
             let stop = StopSignals()
             let lines = ServeLines(model: home.hub.model)
             // Listening starts here, before any node is followed: a task's own start could come after the first
@@ -100,7 +102,9 @@ enum ServeCommand {
             let logger = Task { await lines.follow(changes, say) }
             let activity = home.hub.activity
             let clientLogger = Task {
-                for await line in activity where level >= .debug { progress("\(LiveLineText.time())  \(line)") }
+                for await line in activity where engine.logLevel >= .debug {
+                    progress("\(LiveLineText.time())  \(line)")
+                }
             }
             let nodes = home.hub.model.snapshot.devices.count
             say("\(LiveLineText.time())  serving \(status.stateDirectory) (PID \(status.pid)): \(nodes) node(s)")
@@ -129,16 +133,6 @@ enum ServeCommand {
             return .success("")
         }
     )
-}
-
-/// How much `home serve` says on standard error.
-enum ServeLogLevel: String, Comparable {
-    case error, info, debug
-
-    static func < (lhs: ServeLogLevel, rhs: ServeLogLevel) -> Bool {
-        let order: [ServeLogLevel] = [.error, .info, .debug]
-        return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
-    }
 }
 
 /// One line per node state change, from the home model: "13:04:32.171  node 391D788B9528D5FA (Desk lamp 1, Desk lamp

@@ -30,6 +30,13 @@ public final class HubEngine: Sendable {
     private let rebootWatch = Mutex<Task<Void, Never>?>(nil)
     /// The nodes an update is being started or followed for (`UpdateDevice`): one at a time per device.
     let updating = Mutex<Set<UInt64>>([])
+    private let level = Mutex(HubLogLevel.info)
+
+    /// How much the serving hub says; `home serve` reads it at each line.
+    public var logLevel: HubLogLevel {
+        get { level.withLock { $0 } }
+        set { level.withLock { $0 = newValue } }
+    }
 
     /// The engine of `hub`, its model read from the store. `interfaces` are where nodes are looked up and the hub's
     /// node advertises itself; `settings` how its live connections behave.

@@ -65,6 +65,17 @@ struct FabricLabelArguments: Decodable, Sendable {
     }
 }
 
+/// `set_loglevel` (matterjs-server's): either level may be left out.
+struct LogLevelArguments: Decodable, Sendable {
+    let console: String?
+    let file: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case console = "console_loglevel"
+        case file = "file_loglevel"
+    }
+}
+
 struct VendorNamesArguments: Decodable, Sendable {
     let filterVendors: [UInt64]?
 

@@ -75,4 +75,51 @@ extension MatterServerClient {
         let result = JSONValue.object(names.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })
         send(Self.reply(id, result.rendered))
     }
+
+    /// `get_fabric_label` (schema 12): the label the hub gives its fabric on every node, the home's name. The label is
+    /// pinned to it, as matterjs-server's `--default-fabric-label` pins one: `set_default_fabric_label` is accepted
+    /// and changes nothing (the home's name is the Home API's own).
+    func fabricLabel(_ id: String) {
+        let label = engine.model.snapshot.structures.first.map { FabricLabel.of(home: $0.name) }
+        send(Self.reply(id, JSONValue.object([("fabric_label", label.map(JSONValue.string) ?? .null)]).rendered))
+    }
+
+    /// `get_loglevel` (matterjs-server's): the serving hub's level by matterjs-server's names; it writes no log file.
+    func logLevels(_ id: String) {
+        send(
+            Self.reply(
+                id,
+                JSONValue.object([
+                    ("console_loglevel", .string(engine.logLevel.rawValue)), ("file_loglevel", .null),
+                ]).rendered))
+    }
+
+    /// `set_loglevel`: the hub's level from now until it restarts. matterjs-server's six levels (and its aliases)
+    /// fall on the hub's three: critical and error say failures, warning, notice and info also state changes, debug
+    /// everything. A level for a log file is refused: the hub writes none.
+    func setLogLevel(_ id: String, _ args: LogLevelArguments) {
+        if args.file != nil {
+            return send(Self.error(id, .invalidArguments, "this hub writes no log file: only console_loglevel applies"))
+        }
+        if let name = args.console {
+            guard let level = Self.hubLogLevel(name) else {
+                return send(
+                    Self.error(
+                        id, .invalidArguments,
+                        "console_loglevel '\(name.prefix(20))' is none of critical, error, warning, notice, info, debug"
+                    ))
+            }
+            engine.logLevel = level
+        }
+        logLevels(id)
+    }
+
+    static func hubLogLevel(_ name: String) -> HubLogLevel? {
+        switch name.lowercased() {
+        case "critical", "fatal", "error": .error
+        case "warning", "warn", "notice", "info": .info
+        case "debug": .debug
+        default: nil
+        }
+    }
 }

@@ -72,5 +72,13 @@ extension MatterServerClient {
         "get_vendor_names": .taking(VendorNamesArguments.self) { $0.vendorNames($1, $2.filterVendors) },
         "ping_node": .taking(NodeArguments.self) { $0.pingNode($1, $2) },
         "initiate_ota_upload": .plain { $0.initiateOTAUpload($1) },
+        "get_fabric_label": .plain { $0.fabricLabel($1) },
+        "get_loglevel": .plain { $0.logLevels($1) },
+        "set_loglevel": .taking(LogLevelArguments.self) { $0.setLogLevel($1, $2) },
+        "send_webrtc_provider_command": .plain { client, id in
+            client.send(
+                MatterServerClient.error(
+                    id, .invalidCommand, "camera live view (WebRTC) is not supported: this hub has no camera support"))
+        },
     ]
 }

@@ -985,3 +985,44 @@ extension MatterServerAPITests {
         #expect(stat(path, &status) != 0 && uploads.count == 0)
     }
 }
+
+extension MatterServerAPITests {
+    /// Schema 12's get_fabric_label (the home's name: the label the hub gives its fabric), matterjs-server's
+    /// get_loglevel and set_loglevel (its six levels on the hub's three; no log file), and WebRTC refused saying why.
+    @Test func theFabricLabelAndTheLogLevelAreReadAndSetAndCamerasAreRefused() async throws {
+        try await withHome { home, _, _ in
+            let engine = try #require(home.hub.engine)
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
+            func ask(_ command: String, _ args: String = "{}") async throws -> String {
+                client.sendText(#"{"message_id": "m", "command": "\#(command)", "args": \#(args)}"#)
+                return try await client.readText()
+            }
+            let name = try #require(home.context.model.snapshot.structures.first?.name)
+            #expect(try await ask("get_fabric_label") == #"{"message_id": "m", "result": {"fabric_label":"\#(name)"}}"#)
+            #expect(
+                try await ask("get_loglevel")
+                    == #"{"message_id": "m", "result": {"console_loglevel":"info","file_loglevel":null}}"#)
+            #expect(
+                try await ask("set_loglevel", #"{"console_loglevel": "debug"}"#)
+                    == #"{"message_id": "m", "result": {"console_loglevel":"debug","file_loglevel":null}}"#)
+            #expect(engine.logLevel == .debug)
+            #expect(
+                try await ask("set_loglevel", #"{"console_loglevel": "warn"}"#).contains(#""console_loglevel":"info""#))
+            #expect(engine.logLevel == .info)
+            #expect(
+                try await ask("set_loglevel", #"{"console_loglevel": "loud"}"#)
+                    == #"{"message_id": "m", "error_code": 8, "details": "console_loglevel 'loud' is none of critical, error, warning, notice, info, debug"}"#
+            )
+            #expect(try await ask("set_loglevel", #"{"file_loglevel": "debug"}"#).contains(#""error_code": 8"#))
+            #expect(engine.logLevel == .info, "a refused request changes nothing")
+            #expect(
+                try await ask("send_webrtc_provider_command", #"{"node_id": 1}"#)
+                    == #"{"message_id": "m", "error_code": 9, "details": "camera live view (WebRTC) is not supported: this hub has no camera support"}"#
+            )
+        }
+    }
+}
