@@ -56,15 +56,26 @@ enum HubCommands {
                     "With --ble: have the device scan for the network first, so one it cannot see fails before it is given."
             ),
             .init(
+                name: "wifi-id", valueName: "ID",
+                help: "With --ble: give the device the Wi-Fi network 'home network' stores under ID (default: default)."
+            ),
+            .init(
+                name: "thread-id", valueName: "ID",
+                help:
+                    "With --ble: give the device the Thread network 'home network' stores under ID (default: default)."),
+            .init(
                 name: "json", valueName: nil,
                 help: "Print one JSON object (an array for several) instead of the device IDs."),
             stateOption,
         ],
         run: { arguments throws(CommandLineError) in
             let targets = try commissioningTargets(arguments)
-            if arguments.flags.contains("scan-networks"), arguments.values["ble"] == nil {
+            for option in ["scan-networks", "wifi-id", "thread-id"]
+            where arguments.values["ble"] == nil
+                && (arguments.flags.contains(option) || arguments.values[option] != nil)
+            {
                 throw .usage(
-                    "--scan-networks is for a device given a network over Bluetooth LE: give --ble too",
+                    "--\(option) is for a device given a network over Bluetooth LE: give --ble too",
                     commandPath: arguments.commandPath)
             }
             let interfaces = interfaceNames(arguments)
@@ -206,17 +217,18 @@ enum HubCommands {
         let progress = arguments.progress
         let clock = ContinuousClock()
         let start = clock.now
+        var request = CommissionDevice(
+            payload: target.code, address: target.address, interfaces: interfaceNames(arguments),
+            paaTrustStore: arguments.values["paa-trust-store"],
+            acceptUntrustedDevice: arguments.flags.contains("accept-untrusted-device"),
+            name: arguments.values["name"], room: arguments.values["room"],
+            bluetooth: arguments.values["ble"].map(BluetoothChoice.init),
+            scanNetworks: arguments.flags.contains("scan-networks"))
+        request.wifiCredentialsID = arguments.values["wifi-id"]
+        request.threadDatasetID = arguments.values["thread-id"]
         do throws(HomeError) {
             return .success(
-                try await home.hub.perform(
-                    CommissionDevice(
-                        payload: target.code, address: target.address, interfaces: interfaceNames(arguments),
-                        paaTrustStore: arguments.values["paa-trust-store"],
-                        acceptUntrustedDevice: arguments.flags.contains("accept-untrusted-device"),
-                        name: arguments.values["name"], room: arguments.values["room"],
-                        bluetooth: arguments.values["ble"].map(BluetoothChoice.init),
-                        scanNetworks: arguments.flags.contains("scan-networks"))
-                ) { line in
+                try await home.hub.perform(request) { line in
                     switch line {
                     case .finished(let step, let seconds):
                         progress(

@@ -24,12 +24,14 @@ enum NetworkCommands {
                         help:
                             "The passphrase (8 to 63 characters, or a 64-digit hex PSK; an empty file for an open network), from FILE or '-' for standard input; one trailing newline is dropped."
                     ),
+                    idOption,
                     HubCommands.stateOption,
                 ],
                 run: { arguments throws(CommandLineError) in
                     let passphrase = try secret(arguments.values["password-file"] ?? "-", what: "password")
                     return try await set(
-                        SetNetworkCredentials(wifiSSID: arguments.argument("SSID"), passphrase: passphrase),
+                        SetNetworkCredentials(
+                            wifiSSID: arguments.argument("SSID"), passphrase: passphrase, id: id(arguments)),
                         arguments, saying: "Wi-Fi network")
                 }
             ),
@@ -42,6 +44,7 @@ enum NetworkCommands {
                         help:
                             "The operational dataset in hex (as 'ot-ctl dataset active -x' prints it), from FILE or '-' for standard input."
                     ),
+                    idOption,
                     HubCommands.stateOption,
                 ],
                 run: { arguments throws(CommandLineError) in
@@ -51,7 +54,29 @@ enum NetworkCommands {
                         throw .invalidInput("the dataset file does not hold hexadecimal (two digits a byte)")
                     }
                     return try await set(
-                        SetNetworkCredentials(threadDataset: dataset), arguments, saying: "Thread network")
+                        SetNetworkCredentials(threadDataset: dataset, id: id(arguments)), arguments,
+                        saying: "Thread network")
+                }
+            ),
+            CommandSpec(
+                name: "remove",
+                summary: "Remove the Wi-Fi network or Thread dataset stored under an ID, its secret with it.",
+                arguments: [.init(name: "KIND", help: "wifi or thread.")],
+                options: [idOption, HubCommands.stateOption],
+                run: { arguments throws(CommandLineError) in
+                    guard let kind = NetworkCredentials.Kind(rawValue: arguments.argument("KIND")) else {
+                        throw .invalidInput("'\(arguments.argument("KIND"))' is neither wifi nor thread")
+                    }
+                    let id = id(arguments)
+                    let home = try await HomeAPICommands.open(arguments)
+                    let removed = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
+                        try await home.hub.perform(RemoveNetworkCredentials(kind, id: id))
+                    }
+                    guard removed else {
+                        throw .invalidInput("no \(kind.rawValue) credentials are stored under \"\(id)\"")
+                    }
+                    return .success(
+                        "removed the \(kind == .wifi ? "Wi-Fi network" : "Thread dataset") stored under \"\(id)\"\n")
                 }
             ),
         ],
@@ -60,12 +85,31 @@ enum NetworkCommands {
             let held = try await HomeAPICommands.refusingBadInput { () throws(HomeError) in
                 try await home.hub.perform(ReadNetworkCredentials())
             }
+            // The default entries as ever; the others under their IDs (home commission --ble --wifi-id ID).
+            let named = held.entries.filter { $0.id != HubStore.defaultCredentialsID }.map { entry in
+                "\(entry.kind == .wifi ? "Wi-Fi" : "Thread") \"\(entry.id)\":  \(shown(entry))\n"
+            }
             return .success(
-                "Wi-Fi:   \(held.wifiSSID.map { "\"\($0)\"" } ?? "not set (home network wifi SSID --password-file FILE)")\n"
-                    + "Thread:  \(held.threadExtendedPANID.map { "Extended PAN ID \($0)" } ?? "not set (home network thread --dataset-file FILE)")\n"
-            )
+                "Wi-Fi:   \(held[.wifi].map(shown) ?? "not set (home network wifi SSID --password-file FILE)")\n"
+                    + "Thread:  \(held[.thread].map(shown) ?? "not set (home network thread --dataset-file FILE)")\n"
+                    + named.joined())
         }
     )
+
+    private static let idOption = CommandSpec.Option(
+        name: "id", valueName: "ID",
+        help: "The ID the credentials are kept under, for 'home commission --wifi-id/--thread-id' (default: default).")
+
+    private static func id(_ arguments: ParsedArguments) -> String {
+        arguments.values["id"] ?? HubStore.defaultCredentialsID
+    }
+
+    private static func shown(_ entry: ReadNetworkCredentials.Entry) -> String {
+        switch entry.kind {
+        case .wifi: "\"\(entry.shownName)\""
+        case .thread: "Extended PAN ID \(entry.shownName)" + (entry.networkName.map { " (\($0))" } ?? "")
+        }
+    }
 
     private static func set(
         _ operation: SetNetworkCredentials, _ arguments: ParsedArguments, saying what: String
@@ -78,6 +122,9 @@ enum NetworkCommands {
             throw .invalidInput(error.message)
         } catch {
             throw .failed(error.message)
+        }
+        guard operation.id == HubStore.defaultCredentialsID else {
+            return .success("kept the \(what) \(shown) under \"\(operation.id)\"\n")
         }
         return .success("new devices join the \(what) \(shown)\n")
     }

@@ -115,14 +115,27 @@ extension HubEngine {
 }
 
 extension HubEngine {
-    /// The Wi-Fi credentials and Thread dataset the hub holds (`home network`), for the network setup of a device
-    /// reached over Bluetooth LE (one already on IP is left on the network it is on).
-    func networksForNewDevices() async throws(HomeError) -> [NetworkCredentials] {
+    /// The Wi-Fi credentials and Thread dataset the hub holds (`home network`) under these IDs (nil: "default"), for
+    /// the network setup of a device reached over Bluetooth LE (one already on IP is left on the network it is on). An
+    /// ID asked for by name that holds nothing is an error, not a device given no network.
+    func networksForNewDevices(
+        wifiID: String? = nil, threadID: String? = nil
+    ) async throws(HomeError)
+        -> [NetworkCredentials]
+    {
+        let (wifi, thread): (NetworkCredentials?, NetworkCredentials?)
         do {
-            let (wifi, thread) = try await store.networkCredentials()
-            return [wifi, thread].compactMap { $0 }
+            (wifi, thread) = try await store.networkCredentials(
+                wifiID: wifiID ?? HubStore.defaultCredentialsID, threadID: threadID ?? HubStore.defaultCredentialsID)
         } catch {
             throw HomeError(error)
         }
+        if let wifiID, wifi == nil {
+            throw HomeError(.notFound, "no Wi-Fi credentials are stored under \"\(wifiID)\" (home network)")
+        }
+        if let threadID, thread == nil {
+            throw HomeError(.notFound, "no Thread dataset is stored under \"\(threadID)\" (home network)")
+        }
+        return [wifi, thread].compactMap { $0 }
     }
 }

@@ -62,7 +62,10 @@ extension HubEngine {
         var commissioning = CommissioningRequest(
             payload: payload, address: bluetooth == nil ? request.address : nil, interfaces: request.interfaces,
             trustStore: trustStore, acceptUntrustedDevice: request.acceptUntrustedDevice,
-            networks: bluetooth == nil ? [] : try await networksForNewDevices(), bluetooth: bluetooth)
+            networks: bluetooth == nil
+                ? []
+                : try await networksForNewDevices(wifiID: request.wifiCredentialsID, threadID: request.threadDatasetID),
+            bluetooth: bluetooth)
         commissioning.scanNetworks = request.scanNetworks
         do {
             let result = try await hub.commission(commissioning, name: request.deviceName, room: request.room) {

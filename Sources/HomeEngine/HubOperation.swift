@@ -100,7 +100,8 @@ enum HubOperations {
         CheckCommissioningPermission.self, Decommission.self,
         OpenCommissioningWindow.self, OpenBasicCommissioningWindow.self, RevokeCommissioningWindow.self,
         ReadCommissioningWindowStatus.self, ReadFabrics.self, RemoveFabric.self, GroupCommand.self,
-        CreateGroup.self, ChangeGroup.self, DeleteGroup.self, SetNetworkCredentials.self, ReadNetworkCredentials.self,
+        CreateGroup.self, ChangeGroup.self, DeleteGroup.self, SetNetworkCredentials.self, RemoveNetworkCredentials.self,
+        ReadNetworkCredentials.self,
         ReadUpdates.self, AddUpdateImage.self, UpdateDevice.self, FetchUpdates.self,
     ]
 

@@ -35,6 +35,17 @@ public enum NetworkCredentials: Sendable, Hashable {
     case wifi(ssid: [UInt8], credentials: [UInt8])
     /// A Thread network: its Operational Dataset, as Thread's MeshCoP TLVs (at most 254 octets).
     case thread(operationalDataset: [UInt8])
+
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case wifi, thread
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .wifi: .wifi
+        case .thread: .thread
+        }
+    }
 }
 
 public struct CommissioningStateMachine<Artifacts: CommissioningArtifacts>: Sendable {

@@ -262,6 +262,25 @@ enum HubSchema {
             )
             """
         ],
+        // 14: credentials by name (matterjs-server's schema 12 lists): several Wi-Fi networks and Thread datasets,
+        // each under an ID; the one stored so far is the "default" entry.
+        [
+            """
+            CREATE TABLE network_credential_entries (
+                kind TEXT NOT NULL CHECK (kind IN ('wifi', 'thread')),
+                id TEXT NOT NULL,
+                name BLOB NOT NULL,
+                secret BLOB NOT NULL,
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (kind, id)
+            )
+            """,
+            """
+            INSERT INTO network_credential_entries (kind, id, name, secret, updated_at)
+                SELECT kind, 'default', name, secret, updated_at FROM network_credentials
+            """,
+            "DROP TABLE network_credentials",
+        ],
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -41,6 +41,17 @@ extension NetworkCredentials {
         return .thread(operationalDataset: dataset)
     }
 
+    /// An ID credentials are stored under (matterjs-server's named lists): 1 to 64 characters, none a control
+    /// character.
+    public static func validatedID(_ id: String) throws(Invalid) -> String {
+        guard (1...64).contains(id.count),
+            !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw Invalid(description: "a credentials ID is 1 to 64 characters, none a control character")
+        }
+        return id
+    }
+
     /// The network in words: `Wi-Fi network "home"`, `Thread network DEAD00BEEF00CAFE`.
     public var networkDescription: String {
         switch self {

@@ -17,31 +17,43 @@ public enum ThreadOperationalDataset {
         }
     }
 
-    public static func extendedPANID(of dataset: [UInt8]) throws(Malformed) -> [UInt8] {
+    /// MeshCoP TLV type 3, at most 16 octets of UTF-8.
+    private static let networkNameType: UInt8 = 3
+
+    /// Phase one: the dataset's TLVs by type (the last of a type counts), within its limits.
+    static func values(of dataset: [UInt8]) throws(Malformed) -> [UInt8: [UInt8]] {
         guard !dataset.isEmpty, dataset.count <= maximumLength else {
             throw Malformed(
                 description:
                     "a Thread operational dataset is 1 to \(maximumLength) bytes, this one has \(dataset.count)")
         }
         var offset = 0
-        var extendedPANID: [UInt8]?
+        var values: [UInt8: [UInt8]] = [:]
         while offset < dataset.count {
             guard offset + 2 <= dataset.count, offset + 2 + Int(dataset[offset + 1]) <= dataset.count else {
                 throw Malformed(description: "the Thread operational dataset is cut short at byte \(offset)")
             }
             let (type, length) = (dataset[offset], Int(dataset[offset + 1]))
-            if type == extendedPANIDType {
-                guard length == extendedPANIDLength else {
-                    throw Malformed(description: "the dataset's Extended PAN ID has \(length) bytes, not 8")
-                }
-                extendedPANID = Array(dataset[offset + 2..<offset + 2 + length])
-            }
+            values[type] = Array(dataset[offset + 2..<offset + 2 + length])
             offset += 2 + length
         }
-        guard let extendedPANID else {
+        return values
+    }
+
+    public static func extendedPANID(of dataset: [UInt8]) throws(Malformed) -> [UInt8] {
+        guard let extendedPANID = try values(of: dataset)[extendedPANIDType] else {
             throw Malformed(description: "the Thread operational dataset has no Extended PAN ID")
         }
+        guard extendedPANID.count == extendedPANIDLength else {
+            throw Malformed(description: "the dataset's Extended PAN ID has \(extendedPANID.count) bytes, not 8")
+        }
         return extendedPANID
+    }
+
+    /// The network's name, when the dataset holds one as UTF-8 (a name is no requirement of a dataset).
+    public static func networkName(of dataset: [UInt8]) -> String? {
+        guard let bytes = try? values(of: dataset)[networkNameType], (1...16).contains(bytes.count) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// A Thread dataset's bytes from its hex text (as `ot-ctl dataset active -x` prints it; white space ignored); nil

@@ -181,11 +181,21 @@ struct SetNodeBindingArguments: Decodable, Sendable {
 struct CommissionWithCodeArguments: Decodable, Sendable {
     let code: String
     let networkOnly: Bool?
+    /// Schema 12: the stored Wi-Fi network and Thread dataset to give the device, by ID.
+    let wifiCredentialsID: String?
+    let threadDatasetID: String?
 
     private enum CodingKeys: String, CodingKey {
         case code
         case networkOnly = "network_only"
+        case wifiCredentialsID = "wifi_credentials_id"
+        case threadDatasetID = "thread_dataset_id"
     }
+}
+
+/// `remove_wifi_credentials`, `remove_thread_dataset` (schema 12): the entry's ID; none: the "default" entry.
+struct CredentialsIDArguments: Decodable, Sendable {
+    let id: String?
 }
 
 struct CommissionOnNetworkArguments: Decodable, Sendable {
@@ -233,12 +243,16 @@ extension MatterServerError {
 
 struct WiFiCredentialsArguments: Decodable, Sendable {
     let ssid: String
+    /// Empty: keep the passphrase stored under the ID for the same SSID (schema 12's rule).
     let credentials: String
+    /// Schema 12: the entry's ID; none: "default".
+    let id: String?
 }
 
 struct ThreadDatasetArguments: Decodable, Sendable {
     /// The operational dataset as hex (python-matter-server's `dataset: str`).
     let dataset: String
+    let id: String?
 
     /// The dataset's bytes; nil when it is not hex.
     var bytes: [UInt8]? { ThreadOperationalDataset.bytes(hex: dataset) }

@@ -37,9 +37,12 @@ extension MatterServerClient {
             return send(Self.error(id, .invalidArguments, "\(code.prefix(40)) is no QR or manual pairing code"))
         }
         let capabilities = payload.discoveryCapabilities ?? []
+        // Schema 12: which stored network the device is given, by the IDs of get_all_credentials.
+        let networks = NetworkIDs(wifi: args.wifiCredentialsID, thread: args.threadDatasetID)
         work { [self] in
             if !networkOnly, capabilities.contains(.ble), let bluetooth = await engine.availableBluetooth {
-                return await commissionAnswering(id, code: code, address: nil, bluetooth: bluetooth)
+                return await commissionAnswering(
+                    id, code: code, address: nil, bluetooth: bluetooth, networks: networks)
             }
             if !networkOnly, !capabilities.isEmpty, !capabilities.contains(.onNetwork) {
                 return send(
@@ -101,26 +104,40 @@ extension MatterServerClient {
     }
 
     private func commissionAnswering(
-        _ id: String, code: String, address: SocketAddress?, bluetooth: BluetoothChoice?
+        _ id: String, code: String, address: SocketAddress?, bluetooth: BluetoothChoice?,
+        networks: NetworkIDs = NetworkIDs()
     ) async {
         do throws(HomeError) {
-            send(Self.reply(id, try await commissioned(code: code, address: address, bluetooth: bluetooth).rendered))
+            send(
+                Self.reply(
+                    id,
+                    try await commissioned(code: code, address: address, bluetooth: bluetooth, networks: networks)
+                        .rendered))
         } catch {
-            send(Self.error(id, .nodeCommissionFailed, error.message))
+            send(
+                Self.error(id, error.code == .notFound ? .invalidArguments : .nodeCommissionFailed, error.message))
         }
+    }
+
+    /// The stored networks a device reached over Bluetooth LE is given; nil: the "default" ones.
+    struct NetworkIDs: Sendable {
+        var wifi: String?
+        var thread: String?
     }
 
     /// The node the device becomes, once commissioned and followed: as python-matter-server answers, after the
     /// first subscription, so the node comes whole.
     func commissioned(
-        code: String, address: SocketAddress?, bluetooth: BluetoothChoice? = nil
+        code: String, address: SocketAddress?, bluetooth: BluetoothChoice? = nil, networks: NetworkIDs = NetworkIDs()
     ) async throws(HomeError) -> JSONValue {
         let local = engine
-        let device = try await engine.perform(
-            CommissionDevice(
-                payload: code, address: bluetooth == nil ? address ?? local.commissioning.address : nil,
-                interfaces: local.commissioning.interfaces, paaTrustStore: local.commissioning.paaTrustStore,
-                acceptUntrustedDevice: false, name: nil, room: nil, bluetooth: bluetooth), caller: caller)
+        var request = CommissionDevice(
+            payload: code, address: bluetooth == nil ? address ?? local.commissioning.address : nil,
+            interfaces: local.commissioning.interfaces, paaTrustStore: local.commissioning.paaTrustStore,
+            acceptUntrustedDevice: false, name: nil, room: nil, bluetooth: bluetooth)
+        request.wifiCredentialsID = networks.wifi
+        request.threadDatasetID = networks.thread
+        let device = try await engine.perform(request, caller: caller)
         _ = try? await engine.perform(FollowNode(nodeID: device.nodeID), caller: caller)
         guard let node = MatterServerNodes.node(device.nodeID, engine.model.snapshot) else {
             throw HomeError(.unavailable, "the node left the home meanwhile")

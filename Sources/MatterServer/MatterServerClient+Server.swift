@@ -30,8 +30,9 @@ extension MatterServerClient {
             ))
     }
 
-    /// `set_wifi_credentials` and `set_thread_dataset`: kept by the hub for the devices it brings onto a network (as
-    /// `home network` keeps them), then `server_info_updated` to every listening client. Bad credentials are error 8.
+    /// `set_wifi_credentials` and `set_thread_dataset`: kept by the hub, under their ID (schema 12; "default" without
+    /// one), for the devices it brings onto a network (as `home network` keeps them); when the default entry changed,
+    /// `server_info_updated` to every listening client. Bad credentials are error 8.
     func setNetworkCredentials(_ id: String, _ operation: SetNetworkCredentials) {
         work { [self] in
             do throws(HomeError) {
@@ -40,10 +41,60 @@ extension MatterServerClient {
                 return send(
                     Self.error(id, error.code == .invalidArgument ? .invalidArguments : .unknown, error.message))
             }
-            peers.info.credentialsSet(
-                wifi: operation.wifiSSID != nil ? true : nil, thread: operation.threadDataset != nil ? true : nil)
             send(Self.reply(id, "null"))
-            peers.broadcast("{\"event\": \"server_info_updated\", \"data\": \(peers.info.json)}")
+            if operation.id == HubStore.defaultCredentialsID {
+                peers.info.credentialsSet(
+                    wifi: operation.wifiSSID != nil ? true : nil, thread: operation.threadDataset != nil ? true : nil)
+                peers.broadcast("{\"event\": \"server_info_updated\", \"data\": \(peers.info.json)}")
+            }
+        }
+    }
+
+    /// `get_all_credentials` (schema 12): what may be shown of every entry, never a secret; the "default" entries are
+    /// always there (empty when unset, as server_info's `*_credentials_set` says).
+    func allCredentials(_ id: String) {
+        work { [self] in
+            let held: ReadNetworkCredentials.Reply
+            do throws(HomeError) {
+                held = try await engine.perform(ReadNetworkCredentials(), caller: caller)
+            } catch {
+                return send(Self.error(id, .unknown, error.message))
+            }
+            func entries(_ kind: NetworkCredentials.Kind) -> [ReadNetworkCredentials.Entry] {
+                let all = held.entries.filter { $0.kind == kind }
+                let fallback = ReadNetworkCredentials.Entry(
+                    kind: kind, id: HubStore.defaultCredentialsID, shownName: "", networkName: nil)
+                return [all.first { $0.id == HubStore.defaultCredentialsID } ?? fallback]
+                    + all.filter { $0.id != HubStore.defaultCredentialsID }
+            }
+            let wifi = entries(.wifi).map { entry in
+                JSONValue.object([("id", .string(entry.id)), ("ssid", .string(entry.shownName))])
+            }
+            let thread = entries(.thread).map { entry in
+                JSONValue.object([
+                    ("id", .string(entry.id)), ("networkName", .string(entry.networkName ?? "")),
+                    ("extPanId", .string(entry.shownName)),
+                ])
+            }
+            send(Self.reply(id, JSONValue.object([("wifi", .array(wifi)), ("thread", .array(thread))]).rendered))
+        }
+    }
+
+    /// `remove_wifi_credentials` and `remove_thread_dataset` (schema 12): the entry goes, its secret with it; the
+    /// "default" one (no ID) is cleared, and server_info says so.
+    func removeCredentials(_ id: String, _ kind: NetworkCredentials.Kind, _ entry: String?) {
+        let entryID = entry ?? HubStore.defaultCredentialsID
+        work { [self] in
+            do throws(HomeError) {
+                _ = try await engine.perform(RemoveNetworkCredentials(kind, id: entryID), caller: caller)
+            } catch {
+                return send(Self.error(id, .unknown, error.message))
+            }
+            send(Self.reply(id, "null"))
+            if entryID == HubStore.defaultCredentialsID {
+                peers.info.credentialsSet(wifi: kind == .wifi ? false : nil, thread: kind == .thread ? false : nil)
+                peers.broadcast("{\"event\": \"server_info_updated\", \"data\": \(peers.info.json)}")
+            }
         }
     }
 

@@ -49,15 +49,22 @@ extension MatterServerClient {
         "update_node": .taking(UpdateNodeArguments.self) { $0.updateNode($1, $2) },
         "set_wifi_credentials": .taking(WiFiCredentialsArguments.self) { client, id, args in
             client.setNetworkCredentials(
-                id, SetNetworkCredentials(wifiSSID: args.ssid, passphrase: Array(args.credentials.utf8)))
+                id,
+                SetNetworkCredentials(
+                    wifiSSID: args.ssid, passphrase: args.credentials.isEmpty ? nil : Array(args.credentials.utf8),
+                    id: args.id ?? HubStore.defaultCredentialsID))
         },
         "set_thread_dataset": .taking(ThreadDatasetArguments.self) { client, id, args in
             guard let dataset = args.bytes else {
                 return client.send(
                     MatterServerClient.error(id, .invalidArguments, "dataset is not hexadecimal (two digits a byte)"))
             }
-            client.setNetworkCredentials(id, SetNetworkCredentials(threadDataset: dataset))
+            client.setNetworkCredentials(
+                id, SetNetworkCredentials(threadDataset: dataset, id: args.id ?? HubStore.defaultCredentialsID))
         },
+        "get_all_credentials": .plain { $0.allCredentials($1) },
+        "remove_wifi_credentials": .taking(CredentialsIDArguments.self) { $0.removeCredentials($1, .wifi, $2.id) },
+        "remove_thread_dataset": .taking(CredentialsIDArguments.self) { $0.removeCredentials($1, .thread, $2.id) },
         "read_attribute": .taking(ReadAttributeArguments.self) { $0.readAttributes($1, $2) },
         "write_attribute": .taking(WriteAttributeArguments.self) { $0.writeAttribute($1, $2) },
         "set_acl_entry": .taking(SetACLEntryArguments.self) { $0.setAclEntry($1, $2) },

@@ -1026,3 +1026,69 @@ extension MatterServerAPITests {
         }
     }
 }
+
+extension MatterServerAPITests {
+    /// Schema 12's named credential lists over the same store as `home network`: entries by ID, summaries without
+    /// secrets (the default entries always listed), a blank password keeping the stored one for the same SSID only,
+    /// removal, and server_info following the default entries alone.
+    @Test func credentialsAreKeptByIDListedWithoutSecretsAndRemoved() async throws {
+        try await withHome { home, _, _ in
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
+            client.sendText(#"{"message_id": "listen", "command": "start_listening"}"#)
+            _ = try await client.readText()
+            func ask(_ command: String, _ args: String = "{}") async throws -> String {
+                client.sendText(#"{"message_id": "m", "command": "\#(command)", "args": \#(args)}"#)
+                return try await client.readText()
+            }
+            #expect(
+                try await ask("get_all_credentials")
+                    == #"{"message_id": "m", "result": {"wifi":[{"id":"default","ssid":""}],"thread":[{"id":"default","networkName":"","extPanId":""}]}}"#
+            )
+            #expect(
+                try await ask(
+                    "set_wifi_credentials", #"{"ssid": "Guest net", "credentials": "battery staple", "id": "Guest"}"#)
+                    == #"{"message_id": "m", "result": null}"#)
+            // A named entry is not the default one: server_info does not change, and no event is sent.
+            let dataset = "0208111111112222222203044D657368"
+            #expect(
+                try await ask("set_thread_dataset", #"{"dataset": "\#(dataset)", "id": "Mesh"}"#)
+                    == #"{"message_id": "m", "result": null}"#)
+            #expect(
+                try await ask("get_all_credentials")
+                    == #"{"message_id": "m", "result": {"wifi":[{"id":"default","ssid":""},{"id":"Guest","ssid":"Guest net"}],"thread":[{"id":"default","networkName":"","extPanId":""},{"id":"Mesh","networkName":"Mesh","extPanId":"1111111122222222"}]}}"#
+            )
+            // A blank password keeps the stored one for the same SSID, and is refused for another.
+            #expect(
+                try await ask("set_wifi_credentials", #"{"ssid": "Guest net", "credentials": "", "id": "Guest"}"#)
+                    == #"{"message_id": "m", "result": null}"#)
+            let stored = try await home.hub.engine?.hub.store.networkCredentials(wifiID: "Guest").wifi
+            #expect(stored == .wifi(ssid: Array("Guest net".utf8), credentials: Array("battery staple".utf8)))
+            #expect(
+                try await ask("set_wifi_credentials", #"{"ssid": "Other", "credentials": "", "id": "Guest"}"#)
+                    .contains(
+                        #""error_code": 8, "details": "no passphrase given, and none is stored under \"Guest\" for \"Other\""#
+                    ))
+            #expect(
+                try await ask("set_thread_dataset", #"{"dataset": "", "id": "Mesh"}"#).contains(#""error_code": 8"#))
+            #expect(
+                try await ask("remove_wifi_credentials", #"{"id": "Guest"}"#) == #"{"message_id": "m", "result": null}"#
+            )
+
+            // The default entry: set, then removed; server_info says so each time, as an event too.
+            #expect(
+                try await ask("set_wifi_credentials", #"{"ssid": "Home", "credentials": "correct horse"}"#)
+                    == #"{"message_id": "m", "result": null}"#)
+            #expect(try await client.readText().contains(#""event": "server_info_updated""#))
+            #expect(try await ask("server_info").contains(#""wifi_credentials_set": true"#))
+            #expect(try await ask("remove_wifi_credentials") == #"{"message_id": "m", "result": null}"#)
+            #expect(try await client.readText().contains(#""wifi_credentials_set": false"#))
+            #expect(
+                try await ask("get_all_credentials").hasPrefix(
+                    #"{"message_id": "m", "result": {"wifi":[{"id":"default","ssid":""}],"thread""#))
+        }
+    }
+}

@@ -66,4 +66,39 @@ import Testing
         let shown = await HomeCommand.run(["network", "--state", state])
         #expect(shown.standardOutput.contains("Wi-Fi:   not set") && shown.standardOutput.contains("Thread:  not set"))
     }
+
+    @Test func credentialsAreKeptUnderAnIDListedAndRemoved() async throws {
+        let state = HubCommandsTests.temporaryState()
+        // Beside the state, named for it: the folder is shared with the other tests, which run at the same time.
+        let password = state + "-guest-password"
+        try "battery staple\n".write(toFile: password, atomically: true, encoding: .utf8)
+        let dataset = state + "-named-dataset"
+        try "0208 1111111122222222 0304 4D657368\n".write(toFile: dataset, atomically: true, encoding: .utf8)
+        let guest = await HomeCommand.run([
+            "network", "wifi", "Guest net", "--password-file", password, "--id", "Guest", "--state", state,
+        ])
+        #expect(guest == .success("kept the Wi-Fi network Guest net under \"Guest\"\n"))
+        _ = await HomeCommand.run(["network", "thread", "--dataset-file", dataset, "--state", state])
+        let shown = await HomeCommand.run(["network", "--state", state])
+        #expect(
+            shown.standardOutput == """
+                Wi-Fi:   not set (home network wifi SSID --password-file FILE)
+                Thread:  Extended PAN ID 1111111122222222 (Mesh)
+                Wi-Fi "Guest":  "Guest net"
+
+                """)
+        #expect(
+            await HomeCommand.run(["network", "remove", "wifi", "--id", "Guest", "--state", state])
+                == .success("removed the Wi-Fi network stored under \"Guest\"\n"))
+        let again = await HomeCommand.run(["network", "remove", "wifi", "--id", "Guest", "--state", state])
+        #expect(again.exitCode == 2 && again.standardError == "error: no wifi credentials are stored under \"Guest\"\n")
+        let kind = await HomeCommand.run(["network", "remove", "ethernet", "--state", state])
+        #expect(kind.standardError == "error: 'ethernet' is neither wifi nor thread\n")
+        let noBLE = await HomeCommand.run([
+            "commission", "MT:Y.K9042C00KA0648G00", "--wifi-id", "Guest", "--state", state,
+        ])
+        #expect(
+            noBLE.exitCode == 2
+                && noBLE.standardError.contains("--wifi-id is for a device given a network over Bluetooth LE"))
+    }
 }

@@ -18,6 +18,10 @@ public struct CommissionDevice: HubOperation {
     public var bluetooth: BluetoothChoice?
     /// The device scans for the network it is to be given first, so one it cannot see fails early.
     public var scanNetworks: Bool
+    /// Which stored Wi-Fi network and Thread dataset a device reached over Bluetooth LE is given (`home network`'s
+    /// IDs); nil: the "default" ones.
+    public var wifiCredentialsID: String?
+    public var threadDatasetID: String?
 
     public init(
         payload: String, address: SocketAddress?, interfaces: [String], paaTrustStore: String?,
