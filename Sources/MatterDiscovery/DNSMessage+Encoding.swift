@@ -87,7 +87,7 @@ struct DNSWriter {
             // RFC 6763 §6.1: an empty TXT record is a single zero byte.
             if entries.isEmpty { bytes.append(0) }
             for entry in entries {
-                let string = Array(entry.description.utf8)
+                let string = entry.encoded
                 guard string.count <= DiscoveryLimits.maximumTXTStringLength else {
                     throw .txtStringTooLong(length: string.count)
                 }

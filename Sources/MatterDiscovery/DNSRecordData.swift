@@ -37,24 +37,36 @@ public struct DNSServiceLocation: Hashable, Sendable {
 // RFC 6763 §6.3 and §6.4: one TXT string, "key=value", or a bare "key" for a boolean attribute.
 public struct TXTEntry: Hashable, Sendable, CustomStringConvertible {
     public var key: String
-    /// nil for a boolean key written without "="; "" for "key=".
-    public var value: String?
+    /// The value's bytes as sent: RFC 6763 §6.5 values are opaque (Thread's `_meshcop` sends binary ones); nil for a
+    /// boolean key written without "="; empty for "key=".
+    public var bytes: [UInt8]?
 
     public init(key: String, value: String?) {
         self.key = key
-        self.value = value
+        bytes = value.map { Array($0.utf8) }
     }
+
+    public init(key: String, bytes: [UInt8]) {
+        self.key = key
+        self.bytes = bytes
+    }
+
+    /// The value as text (UTF-8, malformed bytes replaced).
+    public var value: String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
 
     /// Splits one TXT string at its first "=".
     init(string bytes: ArraySlice<UInt8>) {
         if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
             key = String(decoding: bytes[..<equals], as: UTF8.self)
-            value = String(decoding: bytes[(equals + 1)...], as: UTF8.self)
+            self.bytes = Array(bytes[(equals + 1)...])
         } else {
             key = String(decoding: bytes, as: UTF8.self)
-            value = nil
+            self.bytes = nil
         }
     }
+
+    /// The string as written on the wire: "key=value" or "key".
+    var encoded: [UInt8] { Array(key.utf8) + (bytes.map { [UInt8(ascii: "=")] + $0 } ?? []) }
 
     public var description: String { value.map { "\(key)=\($0)" } ?? key }
 }

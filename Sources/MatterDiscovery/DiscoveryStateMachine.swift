@@ -19,6 +19,8 @@ public struct DiscoveryStateMachine: Sendable {
         case commissionable([CommissionableNode])
         /// The node, or nil when it was not resolved before the timeout.
         case operational(OperationalNode?)
+        /// Every border router resolved before the timeout (its SRV, TXT and an address), by instance name.
+        case threadBorderRouters([ThreadBorderRouter])
     }
 
     private enum State { case idle, running, finished }
@@ -108,6 +110,8 @@ public struct DiscoveryStateMachine: Sendable {
                 DNSQuestion(name: peer.serviceInstanceName, type: .srv),
                 DNSQuestion(name: peer.serviceInstanceName, type: .txt),
             ]
+        case .threadBorderRouters:
+            return [DNSQuestion(name: MatterServiceName.threadBorderAgent, type: .ptr)]
         }
     }
 
@@ -119,6 +123,8 @@ public struct DiscoveryStateMachine: Sendable {
             instances = commissionableInstances(filter).filter { acceptance($0, filter) != .rejected }
         case .operational(let peer):
             instances = [peer.serviceInstanceName]
+        case .threadBorderRouters:
+            instances = borderAgentInstances
         }
         var questions: [DNSQuestion] = []
         for instance in instances {
@@ -182,6 +188,26 @@ public struct DiscoveryStateMachine: Sendable {
             return .commissionable(nodes.sorted { $0.instanceName < $1.instanceName })
         case .operational(let peer):
             return .operational(operationalNode(peer))
+        case .threadBorderRouters:
+            let routers = borderAgentInstances.compactMap { instance -> ThreadBorderRouter? in
+                guard let location = cache.services[instance], let entries = cache.texts[instance],
+                    let label = instance.labels.first
+                else { return nil }
+                let ipv4 = cache.ipv4[location.target] ?? [], ipv6 = cache.ipv6[location.target] ?? []
+                guard !ipv4.isEmpty || !ipv6.isEmpty else { return nil }
+                return ThreadBorderRouter(
+                    instanceName: label, hostName: location.target, port: location.port, ipv4Addresses: ipv4,
+                    ipv6Addresses: ipv6, txt: entries)
+            }
+            return .threadBorderRouters(routers.sorted { $0.instanceName < $1.instanceName })
+        }
+    }
+
+    /// Border agents heard by PTR, in the order first heard.
+    private var borderAgentInstances: [DNSName] {
+        (cache.pointers[MatterServiceName.threadBorderAgent] ?? []).filter {
+            $0.labels.count == MatterServiceName.threadBorderAgent.labels.count + 1
+                && $0.hasSuffix(MatterServiceName.threadBorderAgent)
         }
     }
 

@@ -4,6 +4,8 @@ public enum DiscoveryTarget: Hashable, Sendable {
     case commissionable(CommissionableFilter)
     /// The one operational node (`_matter._tcp`) with this peer ID.
     case operational(OperationalPeerID)
+    /// Thread Border Routers (`_meshcop._udp`, Thread 1.3 §8.4.4.1): every one that answers within the window.
+    case threadBorderRouters
 }
 
 /// Which commissionable nodes a browse keeps. A node matches on its TXT `D=` value, so devices that

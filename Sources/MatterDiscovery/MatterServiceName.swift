@@ -4,6 +4,8 @@ public enum MatterServiceName {
     public static let commissionable: DNSName = "_matterc._udp.local"
     /// §4.3.2.1: operational nodes.
     public static let operational: DNSName = "_matter._tcp.local"
+    /// Thread's border agents (Thread 1.3 §8.4.4.1: MeshCoP), which Thread Border Routers advertise.
+    public static let threadBorderAgent: DNSName = "_meshcop._udp.local"
 
     /// RFC 6763 §9: the name whose PTR records list every service type a host offers.
     public static let serviceTypeEnumeration: DNSName = "_services._dns-sd._udp.local"

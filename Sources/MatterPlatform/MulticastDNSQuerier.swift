@@ -25,6 +25,17 @@ public struct MulticastDNSQuerier: Sendable {
         return nodes
     }
 
+    /// The Thread Border Routers (`_meshcop._udp`) heard until `timeout`.
+    public func browseThreadBorderRouters(
+        interfaces: [String], timeout: Duration
+    ) async throws(MulticastDNSError) -> [ThreadBorderRouter] {
+        guard
+            case .threadBorderRouters(let routers) = try await run(
+                .threadBorderRouters, interfaces: interfaces, timeout: timeout)
+        else { return [] }
+        return routers
+    }
+
     /// Commissionable nodes matching the filter, each as soon as it is resolved (a commissioner starts with the first
     /// while later ones are kept as fallbacks). The stream ends at `timeout`, or `DiscoveryTiming.matchSettle` after
     /// the first match of a discriminator filter; cancelling its consumer ends the discovery.

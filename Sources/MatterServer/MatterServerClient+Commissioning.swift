@@ -145,6 +145,59 @@ extension MatterServerClient {
         return node
     }
 
+    /// `get_thread_border_routers` (schema 12): the Thread Border Routers that answer on the hub's interfaces
+    /// (DNS-SD `_meshcop._udp`, no credentials needed), as matterjs-server's BorderRouterEntry: keyed by the border
+    /// agent's extended address (one that advertises none is left out: nothing could join it to a node's neighbours).
+    func threadBorderRouters(_ id: String) {
+        work { [self] in
+            let interfaces = engine.commissioning.interfaces
+            guard !interfaces.isEmpty else {
+                return send(
+                    Self.error(
+                        id, .unknown,
+                        "the hub looks for border routers on no interface: start it with home serve --interface NAME"))
+            }
+            let routers: [ThreadBorderRouter]
+            do throws(MulticastDNSError) {
+                routers = try await MulticastDNSQuerier().browseThreadBorderRouters(
+                    interfaces: interfaces, timeout: Self.discoveryWindow)
+            } catch {
+                return send(Self.error(id, .unknown, "\(error)"))
+            }
+            let seen = UInt64(Date().timeIntervalSince1970 * 1000)
+            send(
+                Self.reply(id, JSONValue.array(routers.compactMap { Self.borderRouterEntry($0, seen: seen) }).rendered))
+        }
+    }
+
+    static func borderRouterEntry(_ router: ThreadBorderRouter, seen: UInt64) -> JSONValue? {
+        guard let extendedAddress = router.extendedAddress else { return nil }
+        func hex(_ bytes: [UInt8]) -> JSONValue {
+            .string(bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined())
+        }
+        func hex16(_ value: UInt64) -> JSONValue {
+            let digits = String(value, radix: 16, uppercase: true)
+            return .string(String(repeating: "0", count: 16 - digits.count) + digits)
+        }
+        var fields: [(String, JSONValue)] = [("extAddressHex", hex16(extendedAddress))]
+        if let panID = router.extendedPANID { fields.append(("extendedPanIdHex", hex16(panID))) }
+        if let name = router.networkName { fields.append(("networkName", .string(name))) }
+        if let vendor = router.vendorName { fields.append(("vendorName", .string(vendor))) }
+        if let model = router.modelName { fields.append(("modelName", .string(model))) }
+        fields.append(("hostname", .string(router.hostName.description + ".")))
+        let addresses = (router.ipv4Addresses.map(\.description) + router.ipv6Addresses.map(\.description)).sorted()
+        fields.append(("addresses", .array(addresses.map(JSONValue.string))))
+        fields.append(("meshcopPort", .unsigned(UInt64(router.port))))
+        if let version = router.threadVersion { fields.append(("threadVersion", .string(version))) }
+        if let agent = router.borderAgentID { fields.append(("borderAgentIdHex", hex(agent))) }
+        if let state = router.stateBitmap { fields.append(("stateBitmapHex", hex(state))) }
+        if let timestamp = router.activeTimestamp { fields.append(("activeTimestampHex", hex(timestamp))) }
+        if let partition = router.partitionID { fields.append(("partitionIdHex", hex(partition))) }
+        if let domain = router.domainName { fields.append(("domainName", .string(domain))) }
+        fields += [("sources", .array([.string("meshcop")])), ("lastSeen", .unsigned(seen))]
+        return .object(fields)
+    }
+
     /// How long `discover` (and commissioning by passcode alone) listens for commissionable devices: as long as
     /// `home discover` does by default, enough for every device on the link to answer a query and its retries.
     static let discoveryWindow: Duration = .seconds(3)

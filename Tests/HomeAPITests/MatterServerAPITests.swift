@@ -1092,3 +1092,29 @@ extension MatterServerAPITests {
         }
     }
 }
+
+extension MatterServerAPITests {
+    /// A border router as get_thread_border_routers lists it: matterjs-server's BorderRouterEntry, binary TXT values in
+    /// uppercase hex, addresses sorted; one without an extended address is left out.
+    @Test func aBorderRouterIsListedAsMatterjsServerListsIt() throws {
+        let router = ThreadBorderRouter(
+            instanceName: "Kitchen BR", hostName: "kitchen.local", port: 49154,
+            ipv4Addresses: [try #require(IPv4Address("192.168.1.9"))],
+            ipv6Addresses: [try #require(IPv6Address("fd00::9"))],
+            txt: [
+                TXTEntry(key: "nn", value: "Home Mesh"),
+                TXTEntry(key: "xp", bytes: [0x11, 0x11, 0x11, 0x11, 0x22, 0x22, 0x22, 0x22]),
+                TXTEntry(key: "xa", bytes: [0x0E, 0xAD, 0x00, 0xBE, 0xEF, 0x00, 0xCA, 0xFE]),
+                TXTEntry(key: "vn", value: "Acme"), TXTEntry(key: "tv", value: "1.3.0"),
+                TXTEntry(key: "sb", bytes: [0, 0, 1, 0xB1]),
+            ])
+        #expect(
+            MatterServerClient.borderRouterEntry(router, seen: 1_700_000_000_000)?.rendered
+                == #"{"extAddressHex":"0EAD00BEEF00CAFE","extendedPanIdHex":"1111111122222222","networkName":"Home Mesh","vendorName":"Acme","hostname":"kitchen.local.","addresses":["192.168.1.9","fd00::9"],"meshcopPort":49154,"threadVersion":"1.3.0","stateBitmapHex":"000001B1","sources":["meshcop"],"lastSeen":1700000000000}"#
+        )
+        let anonymous = ThreadBorderRouter(
+            instanceName: "x", hostName: "x.local", port: 1, ipv4Addresses: [], ipv6Addresses: [],
+            txt: [TXTEntry(key: "nn", value: "Mesh")])
+        #expect(MatterServerClient.borderRouterEntry(anonymous, seen: 0) == nil)
+    }
+}

@@ -265,3 +265,36 @@ private func seconds(_ value: Int) -> Instant { Instant(since: .seconds(value)) 
         #expect(machine.start(now: .zero) == [])
     }
 }
+
+extension DiscoveryStateMachineTests {
+    /// Thread Border Routers (`_meshcop._udp`): each one that answers, resolved from a minimal responder too, its TXT
+    /// record's binary values (extended address, Extended PAN ID) read as sent, not as text.
+    @Test func threadBorderRoutersAreBrowsedWithTheirBinaryTXTValues() throws {
+        let extendedAddress: [UInt8] = [0xDE, 0xAD, 0x00, 0xBE, 0xEF, 0x00, 0xCA, 0xFE]
+        let extendedPANID: [UInt8] = [0x11, 0x11, 0x11, 0x11, 0x22, 0x22, 0x22, 0x22]
+        let kitchen = SimulatedDevice(
+            instance: MatterServiceName.threadBorderAgent.prepending("Kitchen BR"),
+            pointerNames: [MatterServiceName.threadBorderAgent], host: "kitchen.local", port: 49154,
+            txt: [
+                TXTEntry(key: "nn", value: "Home Mesh"), TXTEntry(key: "xp", bytes: extendedPANID),
+                TXTEntry(key: "xa", bytes: extendedAddress), TXTEntry(key: "vn", value: "Acme"),
+                TXTEntry(key: "mn", value: "Router 2"), TXTEntry(key: "tv", value: "1.3.0"),
+                TXTEntry(key: "sb", bytes: [0, 0, 1, 0xB1]),
+            ], minimal: true)
+        let device = SimulatedDevice.commissionable("AAAAAAAAAAAAAAAA", discriminator: 3840, subtypes: [])
+        var harness = Harness(.threadBorderRouters, timeout: .seconds(3), devices: [kitchen, device])
+        try harness.run()
+        guard case .threadBorderRouters(let routers) = harness.finished?.result else {
+            Issue.record("no border routers: \(String(describing: harness.finished))")
+            return
+        }
+        let router = try #require(routers.first)
+        #expect(routers.count == 1, "the commissionable device is no border router")
+        #expect(router.instanceName == "Kitchen BR" && router.hostName == "kitchen.local" && router.port == 49154)
+        #expect(router.extendedAddress == 0xDEAD_00BE_EF00_CAFE && router.extendedPANID == 0x1111_1111_2222_2222)
+        #expect(router.networkName == "Home Mesh" && router.vendorName == "Acme" && router.modelName == "Router 2")
+        #expect(router.threadVersion == "1.3.0" && router.stateBitmap == [0, 0, 1, 0xB1])
+        #expect(router.ipv6Addresses.map(\.description) == ["::1"])
+        #expect(harness.queries.first?.questions.map(\.name.description) == ["_meshcop._udp.local"])
+    }
+}
