@@ -98,8 +98,9 @@ public enum BLEProxyDial {
         log: @escaping @Sendable (String) -> Void
     ) async throws {
         let connection: StreamConnection = try await withCheckedThrowingContinuation { continuation in
-            // connect(2) blocks until the hub answers or refuses: not on the cooperative pool.
-            DispatchQueue.global().async {
+            // connect(2) blocks until the hub answers or refuses: on a thread of its own, not the cooperative pool's
+            // (nor a Dispatch global queue's, which on Linux are the pool's).
+            Thread.detachNewThread {
                 continuation.resume(
                     with: Result { () throws(SocketError) in try StreamConnection.connect(to: endpoint.address) })
             }

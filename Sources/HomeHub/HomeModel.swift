@@ -69,6 +69,11 @@ public final class HomeModel: Sendable {
     /// Nil in a mirror (`init(mirroring:)`): the hub process owns the store.
     let store: HubStore?
     let state: Mutex<State>
+    /// Listeners whose sequence ended, to be removed at the next `changes` or `listenerCount`. A stream ends holding
+    /// its own lock, while `publish` yields to it holding the model's: taking the model's lock there would lock the
+    /// two in the opposite order (a task cancelled while a change was published deadlocked a test run). This lock is
+    /// always the innermost one.
+    private let endedListeners = Mutex<Set<Int>>([])
     /// Serializes reading the store back, so an older read is never applied after a newer one.
     private let reloading = Mutex(())
     private let commits = Mutex<StoreCommitToken?>(nil)
@@ -131,6 +136,7 @@ public final class HomeModel: Sendable {
         let (stream, continuation) = AsyncStream<Delivery>.makeStream(
             bufferingPolicy: .bufferingNewest(HubConstants.modelListenerBacklog))
         let id = state.withLock { state in
+            removeEndedListeners(&state)
             state.nextListener += 1
             let id = state.nextListener
             var listener = Listener(scope: scope, continuation: continuation)
@@ -154,7 +160,10 @@ public final class HomeModel: Sendable {
 
     /// How many listeners hold a place: what a released or cancelled query must give back.
     public var listenerCount: Int {
-        state.withLock { $0.listeners.count }
+        state.withLock { state in
+            removeEndedListeners(&state)
+            return state.listeners.count
+        }
     }
 
     /// Calls `observer` with every batch of changes, synchronously and in order, with the snapshot they led to:
@@ -163,9 +172,19 @@ public final class HomeModel: Sendable {
         state.withLock { $0.observers.append(observer) }
     }
 
+    /// The listener's sequence ended (cancelled, or let go of): noted under the innermost lock only.
     private func removeListener(_ id: Int) {
-        state.withLock { state in
-            guard let listener = state.listeners.removeValue(forKey: id) else { return }
+        endedListeners.withLock { _ = $0.insert(id) }
+    }
+
+    /// Removes the listeners whose sequences ended; a yield to one meanwhile went nowhere.
+    private func removeEndedListeners(_ state: inout State) {
+        let ended = endedListeners.withLock { ended in
+            defer { ended = [] }
+            return ended
+        }
+        for id in ended {
+            guard let listener = state.listeners.removeValue(forKey: id) else { continue }
             if case .node(let nodeID) = listener.scope {
                 state.nodeListeners[nodeID]?.remove(id)
                 if state.nodeListeners[nodeID]?.isEmpty == true { state.nodeListeners[nodeID] = nil }

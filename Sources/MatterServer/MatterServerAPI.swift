@@ -107,6 +107,7 @@ public final class MatterServerAPI: Sendable {
     /// Stops listening and closes every client.
     /// Listening clients are told `server_shutdown` first.
     public func stop() {
+        clients.topology.stop()
         for listener in listeners { listener.close() }
         for client in clients.clients.withLock({ Array($0.values) }) { client.shutDown() }
     }
@@ -162,6 +163,8 @@ final class MatterServerClients: Sendable {
 
     /// Firmware images uploaded over HTTP (schema 13).
     let uploads: OTAUploads
+    /// The network topology as last sent, and the border routers last heard (schema 13).
+    let topology = TopologyFeed()
 
     init(info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads, uploads: OTAUploads) {
         self.info = info
@@ -172,6 +175,13 @@ final class MatterServerClients: Sendable {
 
     func interviewed(_ nodeID: UInt64) {
         for client in clients.withLock({ Array($0.values) }) { client.sendNode(nodeID) }
+    }
+
+    /// `network_topology_updated`, to the listening clients that asked for the topology.
+    func broadcastTopology(_ event: String) {
+        for client in clients.withLock({ Array($0.values) }) where client.hearsTopology.withLock({ $0 }) {
+            client.sendIfListening(event)
+        }
     }
 
     /// An event (about a test node, the server's info), to every listening client.
@@ -223,6 +233,9 @@ final class MatterServerClient: Sendable {
     let peers: MatterServerClients
     private let phase = Mutex(Phase.head([]))
     let listening = Mutex<Listening?>(nil)
+    /// Whether it asked `get_network_topology`: only then does it hear `network_topology_updated` (schema 13's
+    /// opt-in, so an older client never receives an event it cannot read).
+    let hearsTopology = Mutex(false)
     private let inFlight = Mutex(InFlight())
 
     /// The commands of this client still at work, and whether it is gone (a command after that is not started).

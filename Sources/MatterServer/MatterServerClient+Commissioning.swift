@@ -164,6 +164,7 @@ extension MatterServerClient {
             } catch {
                 return send(Self.error(id, .unknown, "\(error)"))
             }
+            peers.topology.heard(routers)
             let seen = UInt64(Date().timeIntervalSince1970 * 1000)
             send(
                 Self.reply(id, JSONValue.array(routers.compactMap { Self.borderRouterEntry($0, seen: seen) }).rendered))

@@ -81,6 +81,7 @@ extension MatterServerClient {
         "initiate_ota_upload": .plain { $0.initiateOTAUpload($1) },
         "get_fabric_label": .plain { $0.fabricLabel($1) },
         "get_thread_border_routers": .plain { $0.threadBorderRouters($1) },
+        "get_network_topology": .taking(TopologyArguments.self) { $0.networkTopology($1, $2) },
         "get_loglevel": .plain { $0.logLevels($1) },
         "set_loglevel": .taking(LogLevelArguments.self) { $0.setLogLevel($1, $2) },
         "send_webrtc_provider_command": .plain { client, id in

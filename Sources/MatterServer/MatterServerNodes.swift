@@ -32,15 +32,13 @@ enum MatterServerNodes {
             else { return nil }
             return (key(path), JSONValue(value, octetStrings: .base64))
         }
-        let descriptor = DescriptorCluster.Attributes.deviceTypeList
-        let isBridge = (try? cache.value(descriptor, endpoint: 1))??.contains { $0.deviceType == aggregator } ?? false
         return .object([
             ("node_id", .unsigned(nodeID)),
             ("date_commissioned", .string(isoDate(record.createdAt))),
             ("last_interview", .string(isoDate(record.updatedAt))),
             ("interview_version", .unsigned(interviewVersion)),
             ("available", .bool(isAvailable(nodeID, snapshot))),
-            ("is_bridge", .bool(isBridge)),
+            ("is_bridge", .bool(isBridge(cache))),
             ("attributes", .object(attributes)),
             ("attribute_subscriptions", .array([])),
         ])
@@ -49,6 +47,12 @@ enum MatterServerNodes {
     /// Whether the hub's own session to the node is up: `available` on the wire.
     static func isAvailable(_ nodeID: UInt64, _ snapshot: HomeModel.Snapshot) -> Bool {
         snapshot.views[nodeID]?.state == .online
+    }
+
+    /// Whether the node is a bridge: an Aggregator on endpoint 1, as python-matter-server decides.
+    static func isBridge(_ cache: AttributeCache) -> Bool {
+        let descriptor = DescriptorCluster.Attributes.deviceTypeList
+        return (try? cache.value(descriptor, endpoint: 1))??.contains { $0.deviceType == aggregator } ?? false
     }
 
     /// The endpoints the node's live cache has attributes of.

@@ -57,8 +57,9 @@ import Testing
         /// The first line `process` writes.
         static func firstLine(of process: ChildProcess, from what: String) async throws -> String {
             let handle = try #require(process.output)
+            // A blocking read: on a thread of its own, never a Dispatch global queue's (the cooperative pool's on Linux).
             let line = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-                DispatchQueue.global().async {
+                Thread.detachNewThread {
                     var bytes: [UInt8] = []
                     while true {
                         let chunk = handle.readData(ofLength: 1)

@@ -599,11 +599,12 @@ private final class TestClient: @unchecked Sendable {
 
     /// Reads more into the buffer; false at the end (or the timeout). `recv` blocks, so it runs on a thread of its
     /// own: a test waiting for what the hub's tasks send must not hold one of the cooperative pool's few threads
-    /// meanwhile (two such waits at once would stall every task of the process, the hub's among them).
+    /// meanwhile (two such waits at once would stall every task of the process, the hub's among them). Not a Dispatch
+    /// global queue either: on Linux the pool runs on those, and blocking them starved it the same way.
     private func fill() async -> Bool {
         let descriptor = descriptor
         let chunk = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 var chunk = [UInt8](repeating: 0, count: 65536)
                 let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
                 continuation.resume(returning: Array(chunk[0..<max(0, count)]))
@@ -1116,5 +1117,52 @@ extension MatterServerAPITests {
             instanceName: "x", hostName: "x.local", port: 1, ipv4Addresses: [], ipv6Addresses: [],
             txt: [TXTEntry(key: "nn", value: "Mesh")])
         #expect(MatterServerClient.borderRouterEntry(anonymous, seen: 0) == nil)
+    }
+}
+
+extension MatterServerAPITests {
+    /// get_network_topology answers the graph and opts its client in: when the light goes offline, that client hears
+    /// network_topology_updated with the node unavailable; a client that never asked hears nothing of it.
+    @Test func theTopologyIsAnsweredAndItsChangesReachOnlyTheClientsThatAsked() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight(liveness: .seconds(2)) { home, device in
+            try await home.hub.followEveryNode()
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let address = try #require(api.addresses.first)
+            var clients: [TestClient] = []
+            for _ in 0..<2 {
+                let client = try TestClient(address)
+                await client.openWebSocket()
+                _ = try await client.readText()  // server_info
+                client.sendText(#"{"message_id": "listen", "command": "start_listening"}"#)
+                _ = try await client.readText()
+                clients.append(client)
+            }
+            let (asking, other) = (clients[0], clients[1])
+            asking.sendText(#"{"message_id": "t", "command": "get_network_topology", "args": {}}"#)
+            // Events may come first (the light's DefaultOTAProviders, written by the hub at first contact).
+            var answer = try await asking.readText()
+            while answer.hasPrefix(#"{"event""#) { answer = try await asking.readText() }
+            #expect(answer.hasPrefix(#"{"message_id": "t", "result": {"collected_at":"#))
+            #expect(
+                answer.contains(
+                    #"{"id":"\#(nodeID)","kind":"matter","network_type":"unknown","node_id":\#(nodeID),"available":true"#
+                ))
+
+            await device.shutdown()
+            var event = ""
+            while !event.contains("network_topology_updated") {
+                event = try await asking.readText()  // node_updated (unavailable) comes first
+            }
+            #expect(event.contains(#""node_id":\#(nodeID),"available":false"#))
+            // The other client's next frame answers its own command: no topology event was queued before it.
+            other.sendText(#"{"message_id": "after", "command": "get_nodes"}"#)
+            var frame = try await other.readText()
+            while frame.hasPrefix(#"{"event": "node_updated""#) || frame.hasPrefix(#"{"event": "attribute_updated""#) {
+                frame = try await other.readText()
+            }
+            #expect(frame.hasPrefix(#"{"message_id": "after", "result""#), "\(frame.prefix(80))")
+        }
     }
 }

@@ -20,14 +20,25 @@ import Testing
         return URL(fileURLWithPath: path)
     }
 
-    /// What a process writes on standard error, collected as it comes.
+    /// What a process writes on standard error, collected as it comes: read on a thread of its own until the pipe's
+    /// end. Not `FileHandle.readabilityHandler`: its Dispatch source could still watch the descriptor when the handle
+    /// closed it, and Dispatch then crashed a test run in its event loop once the number was reused.
     final class Lines: Sendable {
         private let text = Mutex("")
 
         init(_ handle: FileHandle) {
-            handle.readabilityHandler = { [self] handle in
-                let data = handle.availableData
-                text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            let descriptor = handle.fileDescriptor
+            Thread.detachNewThread { [self] in
+                // The handle (and so the descriptor) lives as long as this thread reads it.
+                withExtendedLifetime(handle) {
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    while true {
+                        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                        if count < 0 && errno == EINTR { continue }
+                        guard count > 0 else { return }
+                        text.withLock { $0 += String(decoding: buffer[..<count], as: UTF8.self) }
+                    }
+                }
             }
         }
 
