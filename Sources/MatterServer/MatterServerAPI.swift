@@ -184,6 +184,11 @@ final class MatterServerClients: Sendable {
         }
     }
 
+    /// `server_info_updated`, to every listening client: the credentials the hub holds changed.
+    func broadcastServerInfo() {
+        broadcast("{\"event\": \"server_info_updated\", \"data\": \(info.json)}")
+    }
+
     /// An event (about a test node, the server's info), to every listening client.
     func broadcast(_ event: String) {
         for client in clients.withLock({ Array($0.values) }) { client.sendIfListening(event) }

@@ -45,7 +45,7 @@ extension MatterServerClient {
             if operation.id == HubStore.defaultCredentialsID {
                 peers.info.credentialsSet(
                     wifi: operation.wifiSSID != nil ? true : nil, thread: operation.threadDataset != nil ? true : nil)
-                peers.broadcast("{\"event\": \"server_info_updated\", \"data\": \(peers.info.json)}")
+                peers.broadcastServerInfo()
             }
         }
     }
@@ -93,7 +93,7 @@ extension MatterServerClient {
             send(Self.reply(id, "null"))
             if entryID == HubStore.defaultCredentialsID {
                 peers.info.credentialsSet(wifi: kind == .wifi ? false : nil, thread: kind == .thread ? false : nil)
-                peers.broadcast("{\"event\": \"server_info_updated\", \"data\": \(peers.info.json)}")
+                peers.broadcastServerInfo()
             }
         }
     }

@@ -211,11 +211,11 @@ public struct FetchUpdates: HubOperation {
 
     /// The image's bytes: over HTTP(S), or, for a file of records, a file it names (relative to the file's folder).
     private func bytes(of download: DCLModelVersion.Download) async throws(DCLError) -> [UInt8] {
-        let limit = Int(min(download.size, UInt64(OTAImageStore.largestImage)))
         guard download.size <= UInt64(OTAImageStore.largestImage) else {
             throw DCLError(
                 "the image is \(download.size) bytes, more than the hub takes (\(OTAImageStore.largestImage))")
         }
+        let limit = Int(download.size)
         let scheme = URL(string: download.url)?.scheme?.lowercased()
         if scheme == "http" || scheme == "https" {
             let response: HTTPClient.Response
