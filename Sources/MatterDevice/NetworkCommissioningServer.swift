@@ -20,6 +20,22 @@ public enum SimulatedRadio: Sendable, Hashable {
             self.passphrase = passphrase
         }
     }
+
+    /// `count` bytes that depend only on `seed`: a made-up address that stays the same from scan to scan, and
+    /// between the scan and the diagnostics.
+    static func stableBytes(_ seed: [UInt8], count: Int) -> [UInt8] {
+        var state: UInt64 = 0xCBF2_9CE4_8422_2325
+        return (0..<count).map { index in
+            for byte in seed + [UInt8(index)] { state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+    }
+
+    /// The BSSID the radio finds a Wi-Fi network at.
+    static func bssid(ofSSID ssid: [UInt8]) -> [UInt8] { [0x02] + stableBytes(ssid, count: 5) }
+    /// The signal the radio hears every network at, in dBm.
+    static let wifiRSSI: Int8 = -48
+    static let wifiChannel: UInt16 = 6
 }
 
 // Matter Core §11.9 Network Commissioning cluster, server, for one Wi-Fi or Thread interface: the commissioner adds
@@ -148,11 +164,13 @@ public struct NetworkCommissioningServer: ClusterServer {
             guard networks.contains(where: { $0.id == remove.networkID }) else {
                 return configured(.networkIDNotFound, nil, in: &node, request)
             }
-            if connected == remove.networkID { node.effects.append(.leftNetwork) }
+            let leaves = connected == remove.networkID
+            if leaves { node.effects.append(.leftNetwork) }
             change(in: &node, request) {
                 $0.networks.removeAll { $0.id == remove.networkID }
                 if $0.connected == remove.networkID { $0.connected = nil }
             }
+            if leaves { signalNetwork(in: &node, endpoint: request.endpoint) }
             return configured(.success, nil, in: &node, request)
         case Commands.ConnectNetwork.id.rawValue:
             guard let connect = Commands.ConnectNetwork.decode(fields) else { return .status(.invalidCommand) }
@@ -164,6 +182,7 @@ public struct NetworkCommissioningServer: ClusterServer {
             if status == .success {
                 change(in: &node, request) { $0.connected = network.id }
                 node.effects.append(.joinedNetwork)
+                signalNetwork(in: &node, endpoint: request.endpoint)
             }
             return joined(status, network.id, in: &node, request)
         default:
@@ -188,7 +207,8 @@ public struct NetworkCommissioningServer: ClusterServer {
                     let ssid = Array(network.ssid.utf8)
                     return Cluster.WiFiInterfaceScanResultStruct(
                         security: network.passphrase.isEmpty ? .unencrypted : .wpa2Personal, ssid: ssid,
-                        bssid: [0x02] + Self.stableBytes(ssid, count: 5), channel: 6, wiFiBand: ._2G4, rssi: -48)
+                        bssid: SimulatedRadio.bssid(ofSSID: ssid), channel: SimulatedRadio.wifiChannel, wiFiBand: ._2G4,
+                        rssi: SimulatedRadio.wifiRSSI)
                 })
         case .thread(let inRange):
             response = Commands.ScanNetworksResponse(
@@ -202,21 +222,13 @@ public struct NetworkCommissioningServer: ClusterServer {
                                 ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true)
                             }
                             .joined(),
-                        channel: 15, version: 4, extendedAddress: Self.stableBytes(extendedPANID, count: 8), rssi: -60,
+                        channel: 15, version: 4, extendedAddress: SimulatedRadio.stableBytes(extendedPANID, count: 8),
+                        rssi: -60,
                         lqi: 200)
                 })
         }
         record(.success, in: &node, request)
         return response.outcome
-    }
-
-    /// `count` bytes that depend only on `seed`: a made-up address that stays the same from scan to scan.
-    private static func stableBytes(_ seed: [UInt8], count: Int) -> [UInt8] {
-        var state: UInt64 = 0xCBF2_9CE4_8422_2325
-        return (0..<count).map { index in
-            for byte in seed + [UInt8(index)] { state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            return UInt8(truncatingIfNeeded: state >> 24)
-        }
     }
 
     /// Whether the simulated radio finds the network, and the credentials join it.
@@ -285,6 +297,13 @@ public struct NetworkCommissioningServer: ClusterServer {
             attributes: [Attributes.lastNetworkingStatus.id.rawValue, Attributes.lastNetworkID.id.rawValue])
     }
 
+    /// Tells the endpoint's diagnostics cluster which network the interface is on now.
+    private func signalNetwork(in node: inout NodeState, endpoint: UInt16) {
+        let joined = connected.flatMap { id in networks.first { $0.id == id } }
+        node.signals.append(
+            (endpoint: endpoint, signal: .network(joined: joined?.id, credentials: joined?.credentials)))
+    }
+
     private func describe(_ networkID: [UInt8]) -> String {
         switch radio {
         case .wifi: "Wi-Fi \"\(String(decoding: networkID, as: UTF8.self))\""
@@ -297,7 +316,9 @@ public struct NetworkCommissioningServer: ClusterServer {
         beforeFailSafe = nil
         guard !committed else { return }
         if before.connected == nil, connected != nil { node.effects.append(.leftNetwork) }
+        let wasConnected = connected
         (networks, connected) = before
+        if connected != wasConnected { signalNetwork(in: &node, endpoint: endpoint) }
         node.markChanged(endpoint: endpoint, cluster: id, attributes: [Attributes.networks.id.rawValue])
         node.effects += [.persist, .log("[network] fail-safe expired: the network settings are back as they were")]
     }

@@ -113,7 +113,11 @@ public actor VirtualDevice {
             to: kind.applicationEndpoints(), bridgeUniqueID: state.identity.uniqueID)
         var root = Endpoint.rootNode(
             interfaces: HostNetworkInterface.current(), rebootCount: factory.rebootCount, bootTime: .zero)
-        if let radio { root.clusters.append(NetworkCommissioningServer(radio: radio)) }
+        if let radio {
+            root.clusters +=
+                [NetworkCommissioningServer(radio: radio), NetworkDiagnosticsServer(radio: radio)]
+                as [any ClusterServer]
+        }
         root.clusters.append(OTARequestorServer())
         var model = NodeDataModel(node: nodeState, root: root, applicationEndpoints: endpoints)
         model.restoreClusterState(state.clusters.mapValues(Array.init))

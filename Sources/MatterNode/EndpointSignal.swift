@@ -11,4 +11,8 @@ public enum EndpointSignal: Hashable, Sendable {
     /// Matter Core §11.10.7.2.2 and §11.10.7.6: the fail-safe ended, its changes kept (CommissioningComplete) or
     /// undone (it expired or was disarmed); a root cluster that changed something under it keeps or reverts it.
     case failSafeEnded(committed: Bool)
+    /// The endpoint's network interface joined the network with this ID (an SSID, a Thread Extended PAN ID; nil: it
+    /// is on none), given with these credentials (a Thread network's are its operational dataset); the interface's
+    /// diagnostics cluster describes it.
+    case network(joined: [UInt8]?, credentials: [UInt8]?)
 }

@@ -23,6 +23,9 @@ public enum NodeConstants {
     /// clusters follow.
     public static let dataModelRevision: UInt16 = 17
     public static let specificationVersion: UInt32 = 0x0103_0000
+    /// How deep the signals clusters raise on hearing a signal are handed on (`EndpointSignal`): no chain among the
+    /// clusters served is longer than two (the fail-safe's end, Network Commissioning's revert, its diagnostics).
+    static let endpointSignalRounds = 3
     /// Matter Core §11.1.5.21 CapabilityMinima: the minimum every node supports.
     public static let caseSessionsPerFabric: UInt16 = 3
     /// CASE sessions a node keeps a fabric (at least `caseSessionsPerFabric`): a hub, a phone and a few controllers of

@@ -107,15 +107,19 @@ public struct NodeDataModel: DataModelProvider {
         deliverSignals()
     }
 
-    /// Hands each signal to every cluster of its endpoint; a receiver's own signals are not passed on, so one
-    /// request settles in one round.
+    /// Hands each signal to every cluster of its endpoint. A receiver may raise signals of its own (the fail-safe's
+    /// end makes Network Commissioning revert, which tells the diagnostics cluster); they are handed on in a next
+    /// round, at most `NodeConstants.endpointSignalRounds` deep, so that two clusters that answered each other could not loop.
     private mutating func deliverSignals() {
-        let signals = node.signals
-        node.signals = []
-        for (endpoint, signal) in signals {
-            guard let e = composition.firstIndex(where: { $0.id == endpoint }) else { continue }
-            for c in composition[e].clusters.indices {
-                composition[e].clusters[c].receive(signal, in: &node, endpoint: endpoint)
+        for _ in 0..<NodeConstants.endpointSignalRounds {
+            let signals = node.signals
+            node.signals = []
+            guard !signals.isEmpty else { return }
+            for (endpoint, signal) in signals {
+                guard let e = composition.firstIndex(where: { $0.id == endpoint }) else { continue }
+                for c in composition[e].clusters.indices {
+                    composition[e].clusters[c].receive(signal, in: &node, endpoint: endpoint)
+                }
             }
         }
         node.signals = []

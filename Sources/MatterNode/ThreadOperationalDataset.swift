@@ -56,6 +56,24 @@ public enum ThreadOperationalDataset {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// The network's channel (MeshCoP TLV 0: a channel page octet, then the channel in two), when the dataset says.
+    public static func channel(of dataset: [UInt8]) -> UInt16? {
+        guard let bytes = try? values(of: dataset)[0], bytes.count == 3 else { return nil }
+        return UInt16(bytes[1]) << 8 | UInt16(bytes[2])
+    }
+
+    /// The network's PAN ID (MeshCoP TLV 1, two octets), when the dataset says.
+    public static func panID(of dataset: [UInt8]) -> UInt16? {
+        guard let bytes = try? values(of: dataset)[1], bytes.count == 2 else { return nil }
+        return UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+    }
+
+    /// The network's mesh-local prefix (MeshCoP TLV 7, eight octets), when the dataset says.
+    public static func meshLocalPrefix(of dataset: [UInt8]) -> [UInt8]? {
+        guard let bytes = try? values(of: dataset)[7], bytes.count == 8 else { return nil }
+        return bytes
+    }
+
     /// A Thread dataset's bytes from its hex text (as `ot-ctl dataset active -x` prints it; white space ignored); nil
     /// when it is not two hex digits a byte.
     public static func bytes(hex text: String) -> [UInt8]? {

@@ -2,8 +2,11 @@ import BLEProxy
 import Foundation
 import HomeRecords
 import MatterBTP
+import MatterDataModel
+import MatterInteraction
 import MatterOnboarding
 import MatterPlatform
+import MatterTLV
 import MatterTestSupport
 import MatterTime
 import Synchronization
@@ -53,6 +56,27 @@ import Testing
                 ])
             let joined = await fixture.device.networks
             #expect(joined.map(\.connected) == [true])
+            // Its network diagnostics describe the network it joined.
+            switch radio {
+            case .wifi:
+                #expect(
+                    try await Self.diagnostic(WiFi.Attributes.bssid, of: fixture)
+                        == .bytes(SimulatedRadio.bssid(ofSSID: Array("home".utf8))))
+                #expect(try await Self.diagnostic(WiFi.Attributes.securityType, of: fixture) == .unsigned(4), "WPA2")
+            case .thread:
+                #expect(
+                    try await Self.diagnostic(Thread.Attributes.extendedPanId, of: fixture)
+                        == .unsigned(0xDEAD_00BE_EF00_CAFE))
+                #expect(try await Self.diagnostic(Thread.Attributes.channel, of: fixture) == .unsigned(15))
+                #expect(try await Self.diagnostic(Thread.Attributes.routingRole, of: fixture) == .unsigned(5), "router")
+                guard
+                    case .array(let neighbors) = try await Self.diagnostic(Thread.Attributes.neighborTable, of: fixture)
+                else {
+                    Issue.record("no neighbour table")
+                    return
+                }
+                #expect(neighbors.count == 2)
+            }
             #expect(fixture.lines.all.contains { $0.hasPrefix("[network] joined ") })
             // CommissioningComplete kept it: the fail-safe's time passing changes nothing.
             try await CrashPointTests.letTheFailSafeExpire(network, fixture)
@@ -117,6 +141,8 @@ import Testing
             try await CrashPointTests.letTheFailSafeExpire(network, fixture)
             #expect(await fixture.device.fabrics.isEmpty)
             #expect(await fixture.device.networks.isEmpty)
+            // The diagnostics heard of it from Network Commissioning's revert: on no network.
+            #expect(try await Self.diagnostic(WiFi.Attributes.bssid, of: fixture) == .null)
             // The console line follows the state file's write, which the expiry starts.
             let reverted = "[network] fail-safe expired: the network settings are back as they were"
             #expect(await eventually(within: .seconds(10)) { fixture.lines.all.contains(reverted) })
@@ -362,6 +388,20 @@ import Testing
 
     /// A device fresh from its box on the test network, a hub, and the hub's BLE proxy central with the device
     /// connected to it as its own proxy client (every frame recorded).
+    private struct BLEProxyNotReady: Error {}
+
+    private typealias WiFi = WiFiNetworkDiagnosticsCluster
+    private typealias Thread = ThreadNetworkDiagnosticsCluster
+
+    /// The device's network diagnostics attribute, as its data model answers a reader.
+    private static func diagnostic<Value>(
+        _ attribute: AttributeDefinition<Value>, of fixture: LoopbackFixture
+    ) async throws -> TLVValue {
+        let path = ConcreteAttributePath(
+            endpoint: 0, cluster: attribute.cluster.rawValue, attribute: attribute.id.rawValue)
+        return try await fixture.device.node.model.read(path, isFabricFiltered: false, context: NodeFixture.pase).get()
+    }
+
     private static func freshFromItsBox(
         in directory: String, radio: SimulatedRadio
     ) async throws -> (ClockedNetwork, LoopbackFixture, Hub, BLEProxyCentral, BLEProxyPipe) {
@@ -372,6 +412,11 @@ import Testing
             BLEProxyPeripheral(
                 address: "02:00:00:00:0F:00", transport: device.node.transport,
                 advertisement: { await device.bluetoothAdvertisement }, send: send)
+        }
+        // The proxy's hello reaches the hub through the pipe's own task: a commissioning begun before it is heard
+        // would find no proxy.
+        guard await eventually(within: .seconds(10), { await central.isAvailable }) else {
+            throw BLEProxyNotReady()
         }
         return (network, fixture, hub, central, proxy)
     }

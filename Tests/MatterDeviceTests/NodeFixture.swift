@@ -13,12 +13,12 @@ enum NodeFixture {
     static let verifier = try! Spake2Plus.verifierData(
         passcode: 20202021, salt: [UInt8](repeating: 1, count: 32), iterations: 1000)
 
-    static func node(fabrics: [Fabric] = []) -> NodeState {
+    static func node(fabrics: [Fabric] = [], uniqueID: String = "U1") -> NodeState {
         let window = CommissioningWindow(
             kind: .initial, verifier: verifier, iterations: 1000, salt: [UInt8](repeating: 1, count: 32),
             discriminator: 3840, deadline: nil)
         let identity = NodeIdentity(
-            vendorID: 0xFFF1, productID: 0x8000, productName: "test light", serialNumber: "S1", uniqueID: "U1")
+            vendorID: 0xFFF1, productID: 0x8000, productName: "test light", serialNumber: "S1", uniqueID: uniqueID)
         return NodeState(
             identity: identity, attestation: attestation, onboardingWindow: window, fabrics: fabrics,
             random: SystemRandom())
