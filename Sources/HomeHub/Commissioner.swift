@@ -798,21 +798,6 @@ func withDeadline<T: Sendable>(
     }
 }
 
-extension CommissionableNode {
-    /// IPv6 first (Matter's preference), then IPv4.
-    var socketAddresses: [SocketAddress] {
-        ipv6Addresses.map { SocketAddress.ipv6($0, port: port) }
-            + ipv4Addresses.map { SocketAddress.ipv4($0, port: port) }
-    }
-}
-
-extension OperationalNode {
-    var socketAddresses: [SocketAddress] {
-        ipv6Addresses.map { SocketAddress.ipv6($0, port: port) }
-            + ipv4Addresses.map { SocketAddress.ipv4($0, port: port) }
-    }
-}
-
 /// What the commissioner's steps produce: real sessions, attestation results and verified CSRs.
 enum CommissionerArtifacts: CommissioningArtifacts {
     typealias Session = SessionEstablishment.Result

@@ -6,7 +6,7 @@ public enum DeviceCommandLine: Hashable, Sendable {
     public static let usage = """
         usage: matter-device [--type KIND] [--passcode N] [--discriminator N] [--iterations N] [--vendor-id N]
                              [--product-id N] [--software-version N] [--port N] [--state DIR] [--interface NAME…]
-                             [--factory-reset]
+                             [--factory-reset] [--icd lit|sit [--icd-idle SECONDS]]
                              [--wifi SSID:PASSPHRASE… | --thread DATASET-HEX…] [--ble-proxy ws://HOST:PORT/ble
                              [--token-file FILE]]
                matter-device --count N [--base-port P] [--type KIND | --mix] [--iterations N] [--vendor-id N]
@@ -28,6 +28,9 @@ public enum DeviceCommandLine: Hashable, Sendable {
         must give it one of them); with --ble-proxy it is fresh from its box: on no IP network until it joins the one
         it is given, found over Bluetooth LE only, as a BLE proxy client of the hub's /ble that owns one peripheral,
         itself (the hub's token from FILE when the hub asks for one).
+        --icd makes it an intermittently connected device (ICD Management cluster): lit sleeps SECONDS between
+        wakes (default 600), its radio off meanwhile, and checks in with the clients registered with it (a sleepy
+        contact sensor: --type contact-sensor --icd lit); sit says it polls every few seconds and is always reached.
         --software-version is the version it runs from its first start; it takes OTA updates from a provider
         that announces itself (the hub: home update DEVICE) and runs the new version as after a reboot.
         'attestation export' writes the device's development PAA (paa.der) for a commissioner's trust store
@@ -46,6 +49,8 @@ public enum DeviceCommandLine: Hashable, Sendable {
         /// Fresh from its box, reachable through the hub's `/ble` only.
         public var bleProxy: BLEProxyEndpoint?
         public var tokenFile: String?
+        /// An intermittently connected device (`--icd`, `--icd-idle`).
+        public var intermittent: IntermittentConnection?
     }
 
     /// Many devices in one process (`DeviceFarm`).
@@ -101,6 +106,7 @@ public enum DeviceCommandLine: Hashable, Sendable {
         var count: Int?
         var basePort: UInt16?
         var mix = false
+        var icdIdle: UInt32?
         /// The options that describe one device only, which a farm refuses.
         var singleDeviceOptions: [String] = []
         while let option = remaining.popFirst() {
@@ -149,14 +155,35 @@ public enum DeviceCommandLine: Hashable, Sendable {
                     throw UsageError(description: "--ble-proxy: \(error)")
                 }
             case "--token-file": run.tokenFile = value
+            case "--icd":
+                guard let mode = IntermittentConnection.Mode(rawValue: value) else {
+                    throw UsageError(description: "--icd is lit or sit, got '\(value)'")
+                }
+                run.intermittent = IntermittentConnection(mode: mode)
+            case "--icd-idle":
+                let seconds = try number(UInt32.self)
+                guard IntermittentConnection.idleModeSecondsRange.contains(seconds) else {
+                    throw UsageError(
+                        description:
+                            "--icd-idle is \(IntermittentConnection.idleModeSecondsRange.lowerBound) to \(IntermittentConnection.idleModeSecondsRange.upperBound) seconds (IdleModeDuration), got \(seconds)"
+                    )
+                }
+                icdIdle = seconds
             default: throw UsageError(description: "unknown option \(option)")
             }
-            if ["--passcode", "--discriminator", "--port", "--wifi", "--thread", "--ble-proxy", "--token-file"]
-                .contains(
-                    option)
+            if [
+                "--passcode", "--discriminator", "--port", "--wifi", "--thread", "--ble-proxy", "--token-file", "--icd",
+                "--icd-idle",
+            ]
+            .contains(
+                option)
             {
                 singleDeviceOptions.append(option)
             }
+        }
+        if let icdIdle {
+            guard run.intermittent != nil else { throw UsageError(description: "--icd-idle needs --icd lit or sit") }
+            run.intermittent?.idleModeSeconds = icdIdle
         }
         guard let count else {
             if mix || basePort != nil {

@@ -3,6 +3,9 @@ import MatterNode
 // Every limit and timing of the virtual device's simulation and tool, each with its reason (the node's own are
 // `NodeConstants` and `NodeTiming`).
 public enum DeviceConstants {
+    /// Finding a registered client by operational DNS-SD when it checks in: the device is awake for its active mode
+    /// (10 s by default), and the answer must leave it time to send.
+    static let checkInResolve: Duration = .seconds(3)
     /// Matter Core §2.5.2: 0xFFF1 is a test vendor ID, 0x8000 a test product ID; the defaults of a development device.
     public static let defaultVendorID: UInt16 = 0xFFF1
     public static let defaultProductID: UInt16 = 0x8000

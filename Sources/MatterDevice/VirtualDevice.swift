@@ -30,7 +30,11 @@ public actor VirtualDevice {
     /// An OTA update is under way (`requestUpdate`): another announcement meanwhile is heard and ignored.
     var isUpdating = false
     /// Where it advertises itself by mDNS; none: nowhere.
-    private let interfaces: [String]
+    let interfaces: [String]
+    /// How it sleeps (an intermittently connected device); nil: it never does.
+    let intermittent: IntermittentConnection?
+    /// When it wakes next (an intermittently connected device).
+    private var nextWake: Instant?
     /// On no IP network until it joins one; found over Bluetooth LE.
     private let freshFromItsBox: Bool
     /// The device's one timer: the simulation acts every `simulationInterval`, drawing from `simulationRandom`, and
@@ -53,7 +57,7 @@ public actor VirtualDevice {
         sockets: (ipv4: any DatagramSocket, ipv6: any DatagramSocket)? = nil, multicast: (any MulticastLink)? = nil,
         interfaces: [String] = [],
         random: any RandomSource = SystemRandom(), simulation: Simulation = Simulation(), radio: SimulatedRadio? = nil,
-        freshFromItsBox: Bool = false,
+        freshFromItsBox: Bool = false, intermittent: IntermittentConnection? = nil,
         clock: any DriverClock = SystemClock(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(DeviceError) {
         if freshFromItsBox, radio == nil {
@@ -68,6 +72,7 @@ public actor VirtualDevice {
             )
         }
         self.interfaces = interfaces
+        self.intermittent = intermittent
         let verifier: Spake2PlusVerifierData
         do {
             verifier = try Spake2PlusVerifierData(serialized: Array(state.verifier))
@@ -115,9 +120,12 @@ public actor VirtualDevice {
             interfaces: HostNetworkInterface.current(), rebootCount: factory.rebootCount, bootTime: .zero)
         if let radio {
             root.clusters +=
-                [NetworkCommissioningServer(radio: radio), NetworkDiagnosticsServer(radio: radio)]
-                as [any ClusterServer]
+                [
+                    NetworkCommissioningServer(radio: radio),
+                    NetworkDiagnosticsServer(radio: radio, sleepy: intermittent != nil),
+                ] as [any ClusterServer]
         }
+        if let intermittent { root.clusters.append(IcdManagementServer(settings: intermittent)) }
         root.clusters.append(OTARequestorServer())
         var model = NodeDataModel(node: nodeState, root: root, applicationEndpoints: endpoints)
         model.restoreClusterState(state.clusters.mapValues(Array.init))
@@ -155,6 +163,15 @@ public actor VirtualDevice {
             throw DeviceError(error)
         }
         isRunning = true
+        if let intermittent {
+            // A LIT device's radio listens only in active mode; it starts awake, as a device does at power-up.
+            if intermittent.mode == .lit {
+                await node.sleepBetweenActivity(
+                    threshold: intermittent.activeModeThreshold, idleModeSeconds: intermittent.idleModeSeconds)
+            }
+            nextWake = clock.now + intermittent.activeMode + intermittent.idleMode
+            await wake()
+        }
         armTimer()
     }
 
@@ -288,7 +305,7 @@ public actor VirtualDevice {
 
     private func armTimer() {
         guard isRunning else { return timer.cancel() }
-        let next = min(nextSimulationStep, nextUpdateQuery)
+        let next = [nextSimulationStep, nextUpdateQuery, nextWake].compactMap { $0 }.min() ?? nextSimulationStep
         timer.arm(next, on: clock, preferring: EventLoopExecutor.preferred) { [weak self] deadline in
             await self?.timerFired(deadline)
         }
@@ -301,6 +318,10 @@ public actor VirtualDevice {
             nextUpdateQuery = now + DeviceConstants.otaQueryInterval
             // In a task of its own: an update takes minutes, and the simulation goes on meanwhile.
             Task { [weak self] in await self?.queryDefaultProviders() }
+        }
+        if let wakes = nextWake, now >= wakes, let intermittent {
+            nextWake = now + intermittent.activeMode + intermittent.idleMode
+            await wake()
         }
         if now >= nextSimulationStep {
             let random = simulationRandom

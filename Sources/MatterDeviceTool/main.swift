@@ -57,7 +57,7 @@ case .run(let options):
         let state = try store.loadOrCreate(options.settings)
         device = try VirtualDevice(
             store: store, state: state, port: options.port, interfaces: options.interfaces, radio: options.radio,
-            freshFromItsBox: options.bleProxy != nil
+            freshFromItsBox: options.bleProxy != nil, intermittent: options.intermittent
         ) {
             emit($0)
         }

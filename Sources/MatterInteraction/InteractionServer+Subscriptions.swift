@@ -32,8 +32,9 @@ extension InteractionServer {
             isFabricFiltered: request.isFabricFiltered, context: context)
         let minimum = request.eventFilters.map { $0.eventMinimum }.max() ?? 0
         let events = eventData(for: request.eventRequests, from: minimum, context: context)
-        // The publisher picks the max interval: the subscriber's ceiling, at least 1 s so keep-alives cannot spin.
-        let maxInterval = max(request.maxIntervalCeiling, 1)
+        // The publisher picks the max interval: the subscriber's ceiling, at least 1 s so keep-alives cannot spin, and
+        // at least `maxIntervalFloor` (a sleepy device's idle time: its keep-alives come when it wakes anyway).
+        let maxInterval = max(request.maxIntervalCeiling, 1, maxIntervalFloor)
         subscriptions[id] = ServedSubscription(
             id: id, session: exchange.session, context: context, attributePaths: request.attributeRequests,
             eventPaths: request.eventRequests, isFabricFiltered: request.isFabricFiltered,

@@ -18,6 +18,9 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
     var exchanges: [ExchangeHandle: ExchangeState] = [:]
     var subscriptions: [UInt32: ServedSubscription] = [:]
     var lastSubscriptionID: UInt32 = 0
+    /// The shortest max interval the publisher picks (seconds): an intermittently connected device's idle mode
+    /// duration (Matter Core §9.16.6.1), since it reports only when awake; 1 for every other node.
+    public var maxIntervalFloor: UInt16 = 1
 
     /// What the server waits for on one exchange it is part of.
     enum ExchangeState: Sendable {
@@ -53,6 +56,12 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
     }
 
     /// The subscriptions being primed or established, in ascending order.
+    /// Whether a subscription of `subject` on fabric `fabricIndex` is served now (an ICD checks in only with the
+    /// registered clients that have none, Matter Core §9.16.6.3).
+    public func isSubscribed(fabricIndex: UInt8, subject: UInt64) -> Bool {
+        subscriptions.values.contains { $0.context.fabricIndex == fabricIndex && $0.context.subject == subject }
+    }
+
     public var subscriptionIDs: [UInt32] {
         subscriptions.keys.sorted()
     }

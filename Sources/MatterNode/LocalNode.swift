@@ -18,6 +18,8 @@ public actor LocalNode {
     public nonisolated let transport: MatterTransport
 
     private var server: InteractionServer<NodeDataModel>
+    /// Where Check-In messages go (`handleCheckIns`); none: they are dropped.
+    private var checkIns: (@Sendable ([UInt8], PeerAddress?) async -> Void)?
     private var sessions: [SessionHandle: AcceptedSession] = [:]
     /// What finished CASE sessions leave for resuming them (§4.14.2.2); in memory only, so a restarted node answers
     /// the next Sigma1 with the full Sigma2.
@@ -114,6 +116,14 @@ public actor LocalNode {
         if !onIP { reachesIPOnlyThroughItsNetwork = true }
         await transport.setOnIP(onIP)
         await refreshAdvertisements()
+    }
+
+    /// The node sleeps between activity (Matter Core §9.16, an intermittently connected device): its radio listens
+    /// only in active mode (`MatterTransport.sleepBetweenActivity`), and the subscriptions it serves report at least
+    /// once an idle period instead of waking it earlier.
+    public func sleepBetweenActivity(threshold: Duration, idleModeSeconds: UInt32) async {
+        server.maxIntervalFloor = UInt16(clamping: idleModeSeconds)
+        await transport.sleepBetweenActivity(threshold: threshold)
     }
 
     /// Whether the node is on IP now.
@@ -213,6 +223,13 @@ public actor LocalNode {
         guard let session = sessions[exchange.session] else {
             if message.protocolID == .secureChannel, Self.startsSession(message.opcode) {
                 await establish(message, on: exchange)
+            } else if message.protocolID == .secureChannel, message.opcode == SecureChannelOpcode.icdCheckIn.rawValue,
+                await transport.isUnsecured(exchange.session)
+            {
+                let address = await transport.peerAddress(of: exchange.session)
+                await transport.close(exchange)
+                await transport.removeSession(exchange.session)
+                if let checkIns { await checkIns(message.payload, address) }
             } else if let openedSessionExchanges {
                 await openedSessionExchanges(exchange, message)
             } else {
@@ -541,6 +558,8 @@ public actor LocalNode {
             case .joinedNetwork, .leftNetwork: break
             case .updateAnnounced:
                 if let handler = applicationEffects { Task { await handler(effect) } }
+            case .stayActive(let milliseconds):
+                await transport.wake(for: .milliseconds(Int64(milliseconds)))
             }
         }
         if needsSave { await persistOrLog() }
@@ -797,6 +816,34 @@ public actor LocalNode {
 
     /// Where `nodeID` of fabric `fabricIndex` reached this node last, over a CASE session it opened (a provider that
     /// announced itself is found there).
+    /// Whether node `nodeID` of fabric `fabricIndex` holds a subscription this node serves.
+    public func isSubscribed(byNode nodeID: UInt64, fabricIndex: UInt8) -> Bool {
+        server.isSubscribed(fabricIndex: fabricIndex, subject: nodeID)
+    }
+
+    /// Matter Core §4.20.2: sends a Check-In message's `payload` to `address`, unsecured and unacknowledged (a
+    /// check-in that is lost is made up for by the next one).
+    public func sendCheckIn(_ payload: [UInt8], to address: PeerAddress) async throws(NodeError) {
+        let session = await transport.openUnsecuredSession(to: address)
+        defer { Task { [transport] in await transport.removeSession(session) } }
+        do {
+            let exchange = try await transport.openExchange(on: session)
+            try await transport.send(
+                ExchangeMessage(
+                    protocolID: .secureChannel, opcode: SecureChannelOpcode.icdCheckIn.rawValue, payload: payload),
+                on: exchange, reliably: false)
+            await transport.close(exchange)
+        } catch {
+            throw .network("the check-in could not be sent to \(address): \(error)")
+        }
+    }
+
+    /// Hands every Check-In message that arrives from now on (Matter Core §4.20.2, unsecured) to `handler`, with
+    /// the address it came from: the node's ICD client (the hub) opens it with the keys it registered.
+    public func handleCheckIns(_ handler: @escaping @Sendable ([UInt8], PeerAddress?) async -> Void) {
+        checkIns = handler
+    }
+
     public func peerAddress(ofNode nodeID: UInt64, fabricIndex: UInt8) async -> PeerAddress? {
         let latest = sessions.filter {
             !$0.value.isPASE && $0.value.peerNodeID == nodeID && $0.value.fabricIndex == fabricIndex

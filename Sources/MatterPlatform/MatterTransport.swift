@@ -25,6 +25,20 @@ public actor MatterTransport {
     /// Whether UDP datagrams are taken: a device fresh from its box is on no IP network until it joins one, so until
     /// then what reaches its sockets is dropped, as it would never arrive.
     private var isOnIP = true
+    /// An intermittently connected device's radio (`sleepBetweenActivity`); nil: always listening.
+    private var sleepyRadio: SleepyRadio?
+
+    /// Matter Core §9.16 (ICD Management, its operating modes): a sleepy device listens only in active mode, which lasts a while after it woke and
+    /// is prolonged by every message it sends or hears (ActiveModeThreshold); what reaches it meanwhile is lost.
+    /// Decided at each datagram from the clock, so no timer puts the radio to sleep.
+    private struct SleepyRadio {
+        let threshold: Duration
+        var listeningUntil: Instant
+
+        func isListening(at now: Instant) -> Bool { now < listeningUntil }
+
+        mutating func prolong(to deadline: Instant) { listeningUntil = max(listeningUntil, deadline) }
+    }
     /// Datagrams that were not Matter messages for us (malformed, unknown session): counted, not fatal.
     public private(set) var droppedDatagrams = 0
     /// Takes the group messages that arrive (§4.16), still sealed; without one they are dropped and counted.
@@ -151,6 +165,14 @@ public actor MatterTransport {
     /// Where a session's peer is (a responder learns it from the peer's first datagram).
     public func peerAddress(of session: SessionHandle) -> PeerAddress? {
         manager.sessions[session]?.peerAddress
+    }
+
+    /// Whether a session is unsecured (Matter Core §4.13.1: PASE and CASE begin on one; a Check-In is sent on one).
+    public func isUnsecured(_ session: SessionHandle) -> Bool {
+        switch manager.sessions[session]?.kind {
+        case .unsecuredInitiator?, .unsecuredResponder?: true
+        case .secure?, nil: false
+        }
     }
 
     /// Forgets the session and its exchanges: what waits on one fails at once, and nothing of them stays (the one
@@ -331,14 +353,29 @@ public actor MatterTransport {
         isOnIP = onIP
     }
 
+    /// From now on the radio sleeps except in active mode (an intermittently connected device): awake for
+    /// `threshold` after each message sent or heard, and for as long as `wake(for:)` says.
+    public func sleepBetweenActivity(threshold: Duration) {
+        sleepyRadio = SleepyRadio(threshold: threshold, listeningUntil: now())
+    }
+
+    /// The device entered active mode: it listens for `duration` at least.
+    public func wake(for duration: Duration) {
+        sleepyRadio?.prolong(to: now() + duration)
+    }
+
+    /// Whether what reaches the device now is heard (always, unless it sleeps between activity).
+    public var isListening: Bool { sleepyRadio?.isListening(at: now()) ?? true }
+
     /// Feeds every datagram waiting on `socket` to the exchange manager.
     private func drain(_ socket: any DatagramSocket) {
         guard !isShutDown else { return }
         while let (bytes, sender) = (try? socket.receive(timeout: .zero)) ?? nil {
-            guard isOnIP else {
+            guard isOnIP, isListening else {
                 droppedDatagrams += 1
                 continue
             }
+            if let radio = sleepyRadio { sleepyRadio?.prolong(to: now() + radio.threshold) }
             do {
                 execute(try manager.receive(bytes, from: .udp(sender), now: now()))
             } catch {
@@ -396,6 +433,8 @@ public actor MatterTransport {
             case .deliverGroupMessage(let message, let sender):
                 if let groupMessages { groupMessages(message, sender) } else { droppedDatagrams += 1 }
             case .send(let datagram, .udp(let address)):
+                // Sending wakes a sleepy device's radio: the answer must find it listening.
+                if let radio = sleepyRadio { sleepyRadio?.prolong(to: now() + radio.threshold) }
                 // A send that fails (no route) is a lost datagram: MRP retransmits, then fails the exchange.
                 try? (address.isIPv4 ? ipv4 : ipv6).send(datagram, to: address)
             case .send(let message, .bluetooth(let connection)):

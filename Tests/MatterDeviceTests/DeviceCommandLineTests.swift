@@ -26,6 +26,26 @@ struct DeviceCommandLineTests {
         #expect(run.interfaces == ["lo", "eth0", "wlan0"])
     }
 
+    @Test func anIntermittentlyConnectedDeviceIsDescribedByItsModeAndIdleTime() throws {
+        guard case .run(let run) = try DeviceCommandLine(arguments: ["--icd-idle", "20", "--icd", "lit"]) else {
+            Issue.record("expected run")
+            return
+        }
+        #expect(run.intermittent == IntermittentConnection(mode: .lit, idleModeSeconds: 20))
+        guard case .run(let sit) = try DeviceCommandLine(arguments: ["--icd", "sit"]) else {
+            Issue.record("expected run")
+            return
+        }
+        #expect(sit.intermittent?.mode == .sit && sit.intermittent?.idleModeSeconds == 5)
+        #expect(usageError(["--icd", "deep"]) == "--icd is lit or sit, got 'deep'")
+        #expect(usageError(["--icd-idle", "30"]) == "--icd-idle needs --icd lit or sit")
+        #expect(
+            usageError(["--icd", "lit", "--icd-idle", "0"])
+                == "--icd-idle is 1 to 64800 seconds (IdleModeDuration), got 0")
+        #expect(
+            usageError(["--count", "2", "--icd", "lit"]) == "--count takes no --icd: each device of a farm has its own")
+    }
+
     @Test func withoutInterfacesNothingIsAdvertised() throws {
         guard case .run(let run) = try DeviceCommandLine(arguments: []) else {
             Issue.record("expected run")

@@ -47,7 +47,7 @@ struct LoopbackFixture {
         in directory: String, port: UInt16 = 0, kind: DeviceKind = .light,
         simulation: Simulation = Simulation(), network: ClockedNetwork? = nil, name: String = "device",
         passcode: UInt32 = passcode, discriminator: UInt16 = discriminator, radio: SimulatedRadio? = nil,
-        freshFromItsBox: Bool = false
+        freshFromItsBox: Bool = false, intermittent: IntermittentConnection? = nil
     ) async throws -> LoopbackFixture {
         let store = DeviceStore(directory: directory + "/" + name)
         let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: discriminator))
@@ -56,7 +56,8 @@ struct LoopbackFixture {
         if let network {
             device = try VirtualDevice(
                 store: store, state: state, sockets: network.sockets(), multicast: network, simulation: simulation,
-                radio: radio, freshFromItsBox: freshFromItsBox, clock: network.clock, log: lines.append)
+                radio: radio, freshFromItsBox: freshFromItsBox, intermittent: intermittent, clock: network.clock,
+                log: lines.append)
         } else {
             device = try VirtualDevice(
                 store: store, state: state, port: port, simulation: simulation, radio: radio, log: lines.append)

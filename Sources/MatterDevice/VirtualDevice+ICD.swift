@@ -1,0 +1,99 @@
+import MatterDiscovery
+import MatterNode
+import MatterPlatform
+import MatterSecureChannel
+
+// Matter Core §9.16 and §4.20: the virtual device as an intermittently connected device. A LIT device's radio
+// listens only in active mode (`MatterTransport.sleepBetweenActivity`): after it wakes, for ActiveModeDuration, and
+// for ActiveModeThreshold after each message. It wakes once an idle period; on waking it checks in with each client
+// registered with it that holds no subscription of it (one that has one hears its report instead), at the address
+// of the client's latest session with it, or found by operational DNS-SD on its interfaces.
+//
+// What is simulated and what is not: a Thread parent would hold a sleepy child's frames until its next poll; here
+// what arrives while the radio sleeps is lost, as frames are once a LIT device's poll interval outlasts the
+// parent's buffer. A SIT device (`--icd sit`) polls within seconds, so it is served like any other device: its
+// cluster says its modes, its radio is never off.
+extension VirtualDevice {
+    /// The device woke (or started): active mode begins, and a LIT device checks in.
+    func wake() async {
+        guard let settings = intermittent else { return }
+        await node.transport.wake(for: settings.activeMode)
+        guard settings.mode == .lit else { return }
+        await checkIn()
+    }
+
+    /// Sends a Check-In to every registered client without a subscription of this device; the counter rises once
+    /// for the lot.
+    func checkIn() async {
+        let fabrics = await node.model.node.fabrics
+        var waiting: [IcdManagementServer.Registration] = []
+        for registration in await icdRegistrations
+        where fabrics.contains(where: { $0.index == registration.fabricIndex }) {
+            let subscribed = await node.isSubscribed(
+                byNode: registration.checkInNodeID, fabricIndex: registration.fabricIndex)
+            if !subscribed { waiting.append(registration) }
+        }
+        guard !waiting.isEmpty, let counter = await takeCheckInCounter() else { return }
+        for registration in waiting {
+            let client = "node 0x\(String(registration.checkInNodeID, radix: 16, uppercase: true))"
+            guard let address = await address(of: registration, fabrics: fabrics) else {
+                log("[icd] cannot check in with \(client): no session with it and not found by DNS-SD")
+                continue
+            }
+            do {
+                let payload = try CheckInMessage(counter: counter).sealed(key: registration.key)
+                try await node.sendCheckIn(payload, to: address)
+                log("[icd] checked in with \(client) (counter \(counter))")
+            } catch {
+                log("[icd] check-in with \(client) failed: \(error)")
+            }
+        }
+    }
+
+    /// The clients registered with its ICD Management cluster.
+    public var icdRegistrations: [IcdManagementServer.Registration] {
+        get async {
+            (try? await node.update { model in
+                var registrations: [IcdManagementServer.Registration] = []
+                model.updateClusters(on: 0) { _, cluster, _ in
+                    if let icd = cluster as? IcdManagementServer { registrations = icd.registrations }
+                }
+                return registrations
+            }) ?? []
+        }
+    }
+
+    /// The counter of this check-in, the cluster's next one stored (ICDCounter never goes back).
+    private func takeCheckInCounter() async -> UInt32? {
+        try? await node.update(persisting: true) { model in
+            var counter: UInt32?
+            model.updateClusters(on: 0) { endpoint, cluster, node in
+                guard var icd = cluster as? IcdManagementServer else { return }
+                counter = icd.nextCheckIn(in: &node, endpoint: endpoint)
+                cluster = icd
+            }
+            return counter
+        }
+    }
+
+    private func address(
+        of registration: IcdManagementServer.Registration, fabrics: [Fabric]
+    ) async -> PeerAddress? {
+        if let address = await node.peerAddress(
+            ofNode: registration.checkInNodeID, fabricIndex: registration.fabricIndex)
+        {
+            return address
+        }
+        guard !interfaces.isEmpty, let fabric = fabrics.first(where: { $0.index == registration.fabricIndex }),
+            let compressed = try? fabric.compressedFabricID()
+        else { return nil }
+        let peer = OperationalPeerID(
+            compressedFabricID: compressed.reduce(0) { $0 << 8 | UInt64($1) }, nodeID: registration.checkInNodeID)
+        guard
+            let resolved = try? await MulticastDNSQuerier().resolveOperational(
+                peer, interfaces: interfaces, timeout: DeviceConstants.checkInResolve),
+            let address = resolved.socketAddresses.first
+        else { return nil }
+        return .udp(address)
+    }
+}

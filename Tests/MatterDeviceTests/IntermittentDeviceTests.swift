@@ -1,0 +1,166 @@
+import Foundation
+import HomeHub
+import MatterDataModel
+import MatterInteraction
+import MatterMessaging
+import MatterNode
+import MatterPlatform
+import MatterSecureChannel
+import MatterTLV
+import MatterTestSupport
+import MatterTime
+import Synchronization
+import Testing
+
+@testable import MatterDevice
+
+/// A Long Idle Time device on virtual time over the simulated network: a client registers with it, it sleeps (and
+/// answers nothing), wakes an idle period later and checks in with the client, which can then reach it; a client
+/// holding a subscription is reported to instead, at an interval of the device's idle time.
+@Suite(.timeLimit(.minutes(1))) struct IntermittentDeviceTests {
+    static let key: [UInt8] = Array(0x40..<0x50)
+    static let settings = IntermittentConnection(mode: .lit, idleModeSeconds: 600)
+
+    @Test func aLITDeviceSleepsThenChecksInWithItsRegisteredClient() async throws {
+        try await withTemporaryDirectory { directory in
+            let network = ClockedNetwork(clock: ManualClock(), seed: 23)
+            let fixture = try await LoopbackFixture.start(
+                in: directory, kind: .contactSensor, network: network, intermittent: Self.settings)
+            let hub = try await Hub(statePath: fixture.hubPath)
+            let (client, transport, checkIns) = try await Self.connect(fixture, hub, network)
+            let hubNodeID = hub.authority.hubNodeID
+
+            let register = IcdManagementCluster.Commands.RegisterClient(
+                checkInNodeID: hubNodeID, monitoredSubject: hubNodeID, key: Self.key, clientType: .permanent)
+            let registered = await drive(network.clock, step: .milliseconds(5)) {
+                try? await client.invoke(register, endpoint: 0)
+            }
+            #expect(registered?.value?.icdCounter == 0)
+            let entries = await fixture.device.icdRegistrations
+            #expect(entries.map(\.checkInNodeID) == [hubNodeID])
+
+            // Idle: what reaches it is lost, so a read goes unanswered.
+            network.clock.advance(by: .seconds(60))
+            let asleep = await drive(network.clock, step: .milliseconds(50)) {
+                try? await client.read(
+                    [AttributePathIB(endpoint: 0, cluster: 0x46, attribute: 0)], timeout: .seconds(5))
+            }
+            #expect(asleep?.value == nil, "a sleeping device answers nothing")
+            #expect(checkIns.received.isEmpty)
+
+            // It wakes one idle period after its active mode began, and checks in with the counter it registered at.
+            let heard = await drive(network.clock, step: .milliseconds(200), limit: .seconds(700)) {
+                await checkIns.first()
+            }
+            let payload = try #require(heard?.value)
+            #expect(try CheckInMessage.open(payload, key: Self.key).counter == 0)
+            #expect(fixture.lines.all.contains { $0.hasPrefix("[icd] checked in with node 0x") })
+            // Awake now: it answers.
+            let awake = await drive(network.clock, step: .milliseconds(5)) {
+                try? await client.read([AttributePathIB(endpoint: 0, cluster: 0x46, attribute: 4)])
+            }
+            #expect(awake?.value != nil)
+            await transport.shutdown()
+            await fixture.device.shutdown()
+        }
+    }
+
+    @Test func aSubscriberIsReportedToAtTheIdleIntervalAndNotCheckedIn() async throws {
+        try await withTemporaryDirectory { directory in
+            let network = ClockedNetwork(clock: ManualClock(), seed: 29)
+            let fixture = try await LoopbackFixture.start(
+                in: directory, kind: .contactSensor, network: network, intermittent: Self.settings)
+            let hub = try await Hub(statePath: fixture.hubPath)
+            let (client, transport, checkIns) = try await Self.connect(fixture, hub, network)
+            let hubNodeID = hub.authority.hubNodeID
+            let register = IcdManagementCluster.Commands.RegisterClient(
+                checkInNodeID: hubNodeID, monitoredSubject: hubNodeID, key: Self.key, clientType: .permanent)
+            _ = await drive(network.clock, step: .milliseconds(5)) { try? await client.invoke(register, endpoint: 0) }
+            let request = SubscribeRequestMessage(
+                minIntervalFloor: 0, maxIntervalCeiling: 60, attributeRequests: [AttributePathIB(endpoint: 1)])
+            let ended = Ended()
+            let subscribed = await drive(network.clock, step: .milliseconds(5)) {
+                try? await client.subscribe(request) { update in
+                    if case .ended(let error) = update { ended.error.withLock { $0 = "\(error)" } }
+                }
+            }
+            let subscription = try #require(subscribed?.value ?? nil)
+            // The device picks its idle time: its keep-alives come when it is awake anyway, so the subscription
+            // outlives two idle periods with nothing asked of the sleeping device.
+            #expect(subscription.maxInterval == .seconds(600))
+            let end = await drive(network.clock, step: .milliseconds(200), limit: .seconds(1_250)) {
+                await eventually(within: .seconds(60)) { ended.error.withLock { $0 } != nil }
+            }
+            #expect(
+                end?.value != true,
+                "the subscription ended at \(String(describing: end?.at)): \(ended.error.withLock { $0 } ?? "")")
+            #expect(checkIns.received.isEmpty, "a client with a subscription is reported to, not checked in with")
+            await transport.shutdown()
+            await fixture.device.shutdown()
+        }
+    }
+}
+
+extension IntermittentDeviceTests {
+    /// The device commissioned onto `hub`, a CASE session from the hub's credentials on a transport of its own, and
+    /// a client on it; the transport's exchanges pass through `CheckIns`, which keeps the check-ins.
+    static func connect(
+        _ fixture: LoopbackFixture, _ hub: Hub, _ network: ClockedNetwork
+    ) async throws -> (InteractionClient, MatterTransport, CheckIns) {
+        let nodeID = try await fixture.commissionDriven(hub)
+        let transport = try fixture.controllerTransport()
+        let router = InteractionRouter(transport: transport, fedByNode: true)
+        let checkIns = CheckIns(transport, router: router)
+        let session = await drive(network.clock, step: .milliseconds(5)) {
+            try? await SessionEstablishment.case(
+                with: fixture.address, nodeID: nodeID, credentials: hub.authority.operationalCredentials,
+                validator: hub.authority.peerValidator, over: transport)
+        }
+        let established = try #require(session?.value ?? nil)
+        let client = InteractionClient(
+            transport: transport, session: established.session, peerParameters: established.established.mrpParameters,
+            router: router)
+        return (client, transport, checkIns)
+    }
+}
+
+final class Ended: Sendable {
+    let error = Mutex<String?>(nil)
+}
+
+/// The Check-In messages a controller transport receives (unsecured, secure channel opcode 0x50); every other
+/// exchange goes on to the router of the transport's clients.
+final class CheckIns: Sendable {
+    private final class Payloads: Sendable {
+        let all = Mutex<[[UInt8]]>([])
+    }
+    private let payloads = Payloads()
+    private let task: Task<Void, Never>
+
+    init(_ transport: MatterTransport, router: InteractionRouter) {
+        let payloads = payloads
+        task = Task {
+            for await (exchange, message) in transport.incomingExchanges {
+                if message.protocolID == .secureChannel, message.opcode == SecureChannelOpcode.icdCheckIn.rawValue {
+                    payloads.all.withLock { $0.append(message.payload) }
+                    await transport.close(exchange)
+                } else {
+                    await router.deliver(exchange, message)
+                }
+            }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var received: [[UInt8]] { payloads.all.withLock { $0 } }
+
+    /// The first check-in, once one came.
+    func first() async -> [UInt8]? {
+        while !Task.isCancelled {
+            if let first = received.first { return first }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return nil
+    }
+}
