@@ -5,6 +5,9 @@ public struct SourceConnectivity: Sendable, Hashable {
         case offline
         /// Some parts of the device are online, others are not.
         case partiallyOnline
+        /// Reachable but sleeping by design (a battery device that checks in when it wakes): its values are as of its
+        /// last report, and a command reaches it only once it is awake again.
+        case asleep
         case unknown
     }
 
@@ -42,7 +45,7 @@ public struct SourceConnectivity: Sendable, Hashable {
         let state: ConnectivityState =
             if states.count == 1, let only = states.first {
                 only
-            } else if states.contains(.online) || states.contains(.partiallyOnline) {
+            } else if states.contains(.online) || states.contains(.partiallyOnline) || states.contains(.asleep) {
                 .partiallyOnline
             } else {
                 .unknown

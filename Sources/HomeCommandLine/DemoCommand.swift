@@ -370,6 +370,7 @@ enum DemoCommand {
         case .online: "online"
         case .offline: "offline"
         case .partiallyOnline: "partially online"
+        case .asleep: "asleep"
         case .unknown: "unknown"
         }
     }

@@ -48,23 +48,27 @@ enum LiveConnectivity {
     static func describe(_ state: NodeConnection.State) -> String {
         switch state {
         case .connecting: "no answer within \(CommandLineTiming.liveAnswer.components.seconds) s"
-        case .online, .offline: state.description
+        case .online, .offline, .asleep: state.description
         }
     }
 
     /// Where a node's values come from: its own session with the hub ("direct") once it answered, else nowhere yet.
     static func locality(_ state: NodeConnection.State) -> String {
-        state == .online ? "direct" : "unspecified"
+        switch state {
+        case .online, .asleep: "direct"
+        case .offline, .connecting: "unspecified"
+        }
     }
 }
 
 extension LiveConnectivity {
-    /// `"connectivity":"online"|"offline"|"noAnswer"`, `"offlineReason"` (null unless offline), `"locality"`.
+    /// `"connectivity":"online"|"offline"|"asleep"|"noAnswer"`, `"offlineReason"` (null unless offline), `"locality"`.
     static func json(_ state: NodeConnection.State) -> [(String, JSONValue)] {
         let (name, reason): (String, String?) =
             switch state {
             case .online: ("online", nil)
             case .offline(_, let reason): ("offline", reason)
+            case .asleep: ("asleep", nil)
             case .connecting: ("noAnswer", nil)
             }
         return [

@@ -46,7 +46,7 @@ extension Hub {
             case .notOpened: break
             }
             do {
-                let transport = try MatterTransport()
+                let transport = try makeTransport()
                 let link = HubLink(
                     node: LocalNode(
                         model: try HubNode.dataModel(

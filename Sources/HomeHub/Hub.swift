@@ -26,6 +26,8 @@ public final class Hub: Sendable {
     public static let concurrentCommissionings = HubConstants.concurrentCommissionings
     /// The process's one transport and the hub's node on it: not yet opened, open, or closed for good (`link()`).
     let openLink = Mutex(LinkState.notOpened)
+    /// Opens the link's transport: UDP sockets on ephemeral ports on the system clock, or a test's simulated network.
+    let makeTransport: @Sendable () throws -> MatterTransport
     /// Where a device commissioned over Bluetooth LE is looked for on IP once it joined its network: DNS-SD over
     /// mDNS, unless the hub's owner knows better (`resolveOperationalRecords`).
     private let operationalDiscovery = Mutex<Commissioner.OperationalDiscovery>(Commissioner.mDNSOperationalDiscovery)
@@ -40,7 +42,11 @@ public final class Hub: Sendable {
     /// Opens (creating on first use) the hub in `statePath`, or in the default XDG data directory. A commissioning
     /// that a crash interrupted is marked failed here, so it blocks nothing and can be finished or retried: at once
     /// when the process doing it is gone, after `HubTiming.abandonedCommissioning` for a row that does not say who.
-    public init(statePath: String?) async throws {
+    /// `transport` opens the link's transport (a test's runs on a simulated network and a manual clock).
+    public init(
+        statePath: String?, transport: @escaping @Sendable () throws -> MatterTransport = { try MatterTransport() }
+    ) async throws {
+        makeTransport = transport
         directory = try StateDirectory(explicitPath: statePath)
         store = try await HubStore(directory: directory)
         authority = try await FabricAuthority(store: store, keys: KeyStore(directory: directory))

@@ -281,6 +281,22 @@ enum HubSchema {
             """,
             "DROP TABLE network_credentials",
         ],
+        // 15: the hub's registration as a check-in client of each Long Idle Time device (Matter Core §9.16.7.1): the
+        // key it registered (a secret, like the IPK: 0600, never printed), the device's counter at registration and the
+        // highest offset from it heard (a check-in at or below it is a replay), and the idle time it promised.
+        [
+            """
+            CREATE TABLE icd_registrations (
+                node_id INTEGER PRIMARY KEY REFERENCES nodes(node_id) ON DELETE CASCADE,
+                check_in_key BLOB NOT NULL,
+                start_counter INTEGER NOT NULL,
+                last_offset INTEGER,
+                idle_seconds INTEGER NOT NULL,
+                active_milliseconds INTEGER NOT NULL,
+                registered_at INTEGER NOT NULL
+            )
+            """
+        ],
     ]
 
     static var currentVersion: Int { migrations.count }

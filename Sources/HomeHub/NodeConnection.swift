@@ -10,7 +10,9 @@ import Synchronization
 /// `AttributeCache` of the whole node current and hears its events, and honest connectivity. A subscription that falls silent past its
 /// liveness deadline (max interval plus the node's MRP retransmission time) makes the node offline; the connection
 /// then drops the session and establishes a new one and a new subscription with `ResubscriptionBackoff`, until
-/// stopped. Everything that changes is published to every `events()` sequence.
+/// stopped. A Long Idle Time device the hub is the check-in client of (`expectCheckIns`) is asleep instead, and
+/// nothing is tried until it checks in (`checkedIn`) or lets two check-ins pass, which makes it offline. Everything
+/// that changes is published to every `events()` sequence.
 ///
 /// No task lives while the node is online or waiting to retry: a hub follows a thousand nodes, and a suspended
 /// task keeps the memory of its deepest wait for as long as it lives. Reports come through the subscription's
@@ -49,6 +51,13 @@ public actor NodeConnection {
     /// connection stops, or when the command's task is cancelled.
     private var sessionWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     private var lastSessionWaiter: UInt64 = 0
+    /// A Long Idle Time device the hub is the check-in client of wakes at least this often (`expectCheckIns`): out of
+    /// reach meanwhile by design, it is asleep rather than offline, and is not tried again until it checks in.
+    private var checkInPeriod: Duration?
+    /// When the node last showed it was awake (a report, a priming, a check-in): its promise runs from there.
+    private var lastHeard: Instant?
+    /// It let a promised check-in pass: tried again with backoff like any node until it is heard from.
+    private var missedCheckIns = false
 
     /// What keeps the connection up now; each case holds what ends it on `stop()`.
     private enum Upkeep {
@@ -59,6 +68,8 @@ public actor NodeConnection {
         case following(Subscription, attempt: Int)
         /// Offline, until the timer starts the next attempt.
         case waiting(DeadlineTimer)
+        /// Asleep, until it checks in (`checkedIn`) or the timer says it let its promise pass.
+        case sleeping(DeadlineTimer)
         case stopped
     }
 
@@ -85,7 +96,7 @@ public actor NodeConnection {
     public func start() {
         switch upkeep {
         case .notStarted, .stopped: beginAttempt()
-        case .attempting, .following, .waiting: return
+        case .attempting, .following, .waiting, .sleeping: return
         }
     }
 
@@ -95,7 +106,7 @@ public actor NodeConnection {
         let old: Subscription?
         switch upkeep {
         case .following(let subscription, _): old = subscription
-        case .waiting(var timer):
+        case .waiting(var timer), .sleeping(var timer):
             timer.cancel()
             old = nil
         case .attempting, .notStarted, .stopped: return
@@ -116,7 +127,7 @@ public actor NodeConnection {
         switch ended {
         case .attempting(_, let task, _): task.cancel()
         case .following(let subscription, _): await subscription.cancel()
-        case .waiting(var timer): timer.cancel()
+        case .waiting(var timer), .sleeping(var timer): timer.cancel()
         case .notStarted, .stopped: break
         }
         await dropSession()
@@ -147,7 +158,7 @@ public actor NodeConnection {
             switch event {
             case .connectivity(.online): return
             case .connectivity(.offline(_, let reason)): throw .unreachable(nodeID: nodeID, reason: reason)
-            case .connectivity(.connecting), .attributes, .events: continue
+            case .connectivity(.connecting), .connectivity(.asleep), .attributes, .events: continue
             }
         }
         throw .stopped(nodeID: nodeID)
@@ -165,8 +176,11 @@ public actor NodeConnection {
             }
             switch upkeep {
             case .stopped: throw .stopped(nodeID: nodeID)
-            case .waiting:
+            case .waiting, .sleeping:
                 if case .offline(_, let reason) = state { throw .unreachable(nodeID: nodeID, reason: reason) }
+                if case .asleep = state {
+                    throw .unreachable(nodeID: nodeID, reason: "\(state): reached once it wakes")
+                }
                 throw .unreachable(nodeID: nodeID, reason: "no session")
             case .notStarted: start()
             case .attempting, .following: break
@@ -215,6 +229,7 @@ public actor NodeConnection {
                 return
             }
             backoff.reset()
+            missedCheckIns = false
             // The first priming brings the events the node kept from before we followed it: history, not news.
             apply(subscription.takePriming(), publishingEvents: lastEventNumber != nil)
             upkeep = .following(subscription, attempt: number)
@@ -288,13 +303,17 @@ public actor NodeConnection {
                 retry(after: Self.reason(error))
                 await dropSession()
             }
-        case .notStarted, .attempting, .following, .waiting, .stopped:
+        case .notStarted, .attempting, .following, .waiting, .sleeping, .stopped:
             return
         }
     }
 
-    /// Offline, and the next attempt after the backoff's delay.
+    /// Offline, and the next attempt after the backoff's delay; a sleeping device that has not let its promise pass is
+    /// asleep instead, and waits for its check-in.
     private func retry(after reason: String) {
+        if let period = checkInPeriod, !missedCheckIns {
+            return sleep(period: period)
+        }
         becomeOffline(reason)
         defer { wakeSessionWaiters() }
         var random = SystemRandomNumberGenerator()
@@ -304,6 +323,53 @@ public actor NodeConnection {
             preferring: EventLoopExecutor.preferred
         ) { [weak self] deadline in await self?.retryIsDue(deadline) }
         upkeep = .waiting(timer)
+    }
+
+    /// Matter Core §9.16: a LIT device checks in at each wake while it has no subscription of ours. Missing two check-ins
+    /// (two periods and half of one more, for a wake that comes late) is what makes it offline; until then it is
+    /// asleep, and nothing is sent to it, which would only spend its battery or find it deaf.
+    private func sleep(period: Duration) {
+        let now = transport.clock.now
+        let since = lastHeard ?? now
+        let deadline = since + period * 2 + period / 2
+        if case .asleep = state {
+        } else {
+            let seconds = Double((deadline - now).components.seconds)
+            setState(.asleep(since: Date(), checkInBy: Date().addingTimeInterval(max(0, seconds))))
+        }
+        defer { wakeSessionWaiters() }
+        var timer = DeadlineTimer()
+        timer.arm(deadline, on: transport.clock, preferring: EventLoopExecutor.preferred) { [weak self] deadline in
+            await self?.promiseIsDue(deadline)
+        }
+        upkeep = .sleeping(timer)
+    }
+
+    private func promiseIsDue(_ deadline: Instant) {
+        guard case .sleeping(var timer) = upkeep, timer.fired(deadline) else { return }
+        missedCheckIns = true
+        retry(after: "it did not check in within two of its idle periods")
+    }
+
+    /// From now on the node is a Long Idle Time device that wakes at least every `period` and checks in with the hub
+    /// (the hub registered with it); nil: it is reached like any other.
+    public func expectCheckIns(every period: Duration?) {
+        checkInPeriod = period
+    }
+
+    /// The node checked in (a Check-In the hub opened with its key): it is awake for its active time, so the
+    /// subscription is set up again now; one the hub still follows is dead on the node's side, or it would not have
+    /// checked in.
+    public func checkedIn() async {
+        lastHeard = transport.clock.now
+        missedCheckIns = false
+        switch upkeep {
+        case .waiting(var timer), .sleeping(var timer):
+            timer.cancel()
+            beginAttempt()
+        case .following: await renew()
+        case .attempting, .notStarted, .stopped: return
+        }
     }
 
     private func retryIsDue(_ deadline: Instant) {
@@ -330,6 +396,7 @@ public actor NodeConnection {
     }
 
     private func apply(_ report: InteractionReport, publishingEvents: Bool = true) {
+        lastHeard = transport.clock.now
         let changed = cache.applyFollowingEndpoints(report.attributeReports)
         if !changed.isEmpty { publish(.attributes(changed)) }
         let heard = lastEventNumber

@@ -10,7 +10,7 @@ import Synchronization
 /// those on the sessions the hub opened to the link's `InteractionRouter`, which gives each to its session's client.
 public actor NodeConnections {
     public nonisolated let settings: NodeConnection.Settings
-    private let hub: Hub
+    let hub: Hub
     private let interfaces: [String]
     private let events: @Sendable (NodeConnection, NodeConnection.Event, HomeModel.NodeView) -> Void
     private var connections: [UInt64: NodeConnection] = [:]
@@ -19,6 +19,12 @@ public actor NodeConnections {
     /// The nodes whose cache changed since it was last stored.
     private let unsaved = UnsavedCaches()
     private var saving: Task<Void, Never>?
+    /// The hub's check-in registrations by node (`NodeConnections+CheckIns`), read from the store once a process.
+    var registrations: [UInt64: HubStore.CheckInRegistration]?
+    /// The nodes being registered with now.
+    var registering: Set<UInt64> = []
+    /// Whether the hub's node hands its Check-Ins here yet.
+    private var hearsCheckIns = false
 
     /// `interfaces` are where nodes are looked up by DNS-SD; without any, their last known addresses are used.
     /// `events` hears every event of every connection from its start, with the node as the event left it, on the
@@ -42,6 +48,10 @@ public actor NodeConnections {
     private func prepare(_ node: LocalNode) async throws {
         try await node.advertise(on: interfaces)
         await node.useGroupInterfaces(interfaces)
+        if !hearsCheckIns {
+            hearsCheckIns = true
+            await node.handleCheckIns { [weak self] payload, _ in await self?.receiveCheckIn(payload) }
+        }
     }
 
     /// The node's connection when it has one; none is started.
@@ -66,8 +76,11 @@ public actor NodeConnections {
         let connection = NodeConnection(
             nodeID: nodeID, transport: transport, router: link.router, settings: settings,
             cache: stored ?? AttributeCache(),
-            observer: { connection, event, view in
+            observer: { [weak self] connection, event, view in
                 if case .attributes = event { unsaved.insert(connection.nodeID) }
+                if case .connectivity(.online) = event {
+                    Task { await self?.registerForCheckIns(connection) }
+                }
                 events(connection, event, view)
             }
         ) {
@@ -76,6 +89,9 @@ public actor NodeConnections {
             }
         }
         connections[nodeID] = connection
+        if let registration = await checkInRegistrations()[nodeID] {
+            await connection.expectCheckIns(every: registration.period)
+        }
         if saving == nil {
             saving = Task { [weak self] in await self?.saveCachesPeriodically(on: transport.clock) }
         }

@@ -9,12 +9,16 @@ public enum ConnectionState: Hashable, Sendable, Codable, CustomStringConvertibl
     /// Since the first failure after being online (or the first attempt failing), with its reason; the
     /// connection keeps retrying with backoff meanwhile.
     case offline(since: Date, reason: String)
+    /// A Long Idle Time device the hub is the check-in client of, out of reach since `since` as it sleeps by design:
+    /// reachable again when it checks in, which it promised by `checkInBy`; offline only once that has passed.
+    case asleep(since: Date, checkInBy: Date)
 
     public var description: String {
         switch self {
         case .connecting: "connecting"
         case .online: "online"
         case .offline(_, let reason): "offline (\(reason))"
+        case .asleep(_, let checkInBy): "asleep (checks in by \(checkInBy.formatted(.iso8601)))"
         }
     }
 }

@@ -162,7 +162,10 @@ public struct IcdManagementServer: ClusterServer {
                 registrations.append(entry)
             }
             changed(in: &node, request)
-            node.effects.append(.log("[icd] node 0x\(hex(register.checkInNodeID)) registered for check-ins"))
+            node.effects += [
+                .log("[icd] node 0x\(hex(register.checkInNodeID)) registered for check-ins"),
+                .checkInClientRegistered(nodeID: register.checkInNodeID, fabricIndex: fabricIndex),
+            ]
             return Commands.RegisterClientResponse(icdCounter: counter).outcome
         case Commands.UnregisterClient.id.rawValue:
             guard let unregister = Commands.UnregisterClient.decode(fields) else { return .status(.invalidCommand) }

@@ -37,7 +37,7 @@ extension VirtualDevice {
         for registration in waiting {
             let client = "node 0x\(String(registration.checkInNodeID, radix: 16, uppercase: true))"
             guard let address = await address(of: registration, fabrics: fabrics) else {
-                log("[icd] cannot check in with \(client): no session with it and not found by DNS-SD")
+                log("[icd] cannot check in with \(client): no session with it, not found by DNS-SD, no address known")
                 continue
             }
             do {
@@ -76,14 +76,29 @@ extension VirtualDevice {
         }
     }
 
+    /// Notes where a client that registered reaches it from (its session's address).
+    func noteCheckInAddress(of nodeID: UInt64, fabricIndex: UInt8) async {
+        guard let address = await node.peerAddress(ofNode: nodeID, fabricIndex: fabricIndex) else { return }
+        checkInAddresses[CheckInClient(fabricIndex: fabricIndex, nodeID: nodeID)] = address
+    }
+
+    /// Where a check-in goes: the client's latest session with it, else its operational DNS-SD record, else where it
+    /// was last reached from.
     private func address(
         of registration: IcdManagementServer.Registration, fabrics: [Fabric]
     ) async -> PeerAddress? {
-        if let address = await node.peerAddress(
-            ofNode: registration.checkInNodeID, fabricIndex: registration.fabricIndex)
-        {
+        let client = CheckInClient(fabricIndex: registration.fabricIndex, nodeID: registration.checkInNodeID)
+        if let address = await node.peerAddress(ofNode: client.nodeID, fabricIndex: client.fabricIndex) {
+            checkInAddresses[client] = address
             return address
         }
+        if let resolved = await resolve(registration, fabrics: fabrics) { return resolved }
+        return checkInAddresses[client]
+    }
+
+    private func resolve(
+        _ registration: IcdManagementServer.Registration, fabrics: [Fabric]
+    ) async -> PeerAddress? {
         guard !interfaces.isEmpty, let fabric = fabrics.first(where: { $0.index == registration.fabricIndex }),
             let compressed = try? fabric.compressedFabricID()
         else { return nil }

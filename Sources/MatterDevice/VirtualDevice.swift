@@ -35,6 +35,14 @@ public actor VirtualDevice {
     let intermittent: IntermittentConnection?
     /// When it wakes next (an intermittently connected device).
     private var nextWake: Instant?
+    /// Where each check-in client (by fabric index and node ID) was last reached from: a check-in goes there when no
+    /// session and no DNS-SD finds it.
+    var checkInAddresses: [CheckInClient: PeerAddress] = [:]
+
+    struct CheckInClient: Hashable {
+        let fabricIndex: UInt8
+        let nodeID: UInt64
+    }
     /// On no IP network until it joins one; found over Bluetooth LE.
     private let freshFromItsBox: Bool
     /// The device's one timer: the simulation acts every `simulationInterval`, drawing from `simulationRandom`, and
@@ -151,8 +159,12 @@ public actor VirtualDevice {
             // Fresh from its box and not yet on the network it was given: Bluetooth LE only.
             if freshFromItsBox, !(await networks.contains { $0.connected }) { await node.setOnIP(false) }
             await node.handleApplicationEffects { [weak self] effect in
-                if case .updateAnnounced(let provider, let fabricIndex, let endpoint) = effect {
+                switch effect {
+                case .updateAnnounced(let provider, let fabricIndex, let endpoint):
                     await self?.requestUpdate(from: provider, fabricIndex: fabricIndex, endpoint: endpoint)
+                case .checkInClientRegistered(let nodeID, let fabricIndex):
+                    await self?.noteCheckInAddress(of: nodeID, fabricIndex: fabricIndex)
+                default: break
                 }
             }
             await node.start { [weak self] snapshot in try await self?.save(snapshot) }

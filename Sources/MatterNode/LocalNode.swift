@@ -556,7 +556,7 @@ public actor LocalNode {
                 await transport.setOnIP(false)
                 needsAdvertising = true
             case .joinedNetwork, .leftNetwork: break
-            case .updateAnnounced:
+            case .updateAnnounced, .checkInClientRegistered:
                 if let handler = applicationEffects { Task { await handler(effect) } }
             case .stayActive(let milliseconds):
                 await transport.wake(for: .milliseconds(Int64(milliseconds)))

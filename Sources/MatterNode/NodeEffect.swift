@@ -28,6 +28,9 @@ public enum NodeEffect: Hashable, Sendable {
     /// An OTA provider said it is there (AnnounceOTAProvider, Matter Core §11.21.7.6.1): the device asks it for an
     /// update (`LocalNode.handleApplicationEffects`).
     case updateAnnounced(providerNodeID: UInt64, fabricIndex: UInt8, endpoint: UInt16)
+    /// Matter Core §9.16.7.1: a client registered to be checked in with (`LocalNode.handleApplicationEffects`); the
+    /// device notes where the registering session came from.
+    case checkInClientRegistered(nodeID: UInt64, fabricIndex: UInt8)
     /// Matter Core §9.16.7.3 StayActiveRequest: an intermittently connected device stays in active mode this long
     /// (its radio listens on).
     case stayActive(milliseconds: UInt32)

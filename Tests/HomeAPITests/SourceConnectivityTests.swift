@@ -31,6 +31,10 @@ import Testing
         #expect(
             SourceConnectivity.aggregate(parts([(.partiallyOnline, .direct), (.offline, .direct)])).connectivityState
                 == .partiallyOnline)
+        // A sleeping part is reachable, if not at once: with an offline one the device is partly online.
+        #expect(
+            SourceConnectivity.aggregate(parts([(.asleep, .direct), (.offline, .direct)])).connectivityState
+                == .partiallyOnline)
         // Offline and unknown parts: nothing is known to be online, nor everything to be offline.
         #expect(
             SourceConnectivity.aggregate(parts([(.offline, .direct), (.unknown, .direct)])).connectivityState

@@ -102,6 +102,73 @@ import Testing
 }
 
 extension IntermittentDeviceTests {
+    /// The hub as check-in client, on virtual time: it registers with the LIT device at first contact; a new set of
+    /// connections (as after a restart) finds it asleep, not offline, and tries nothing until it checks in, then
+    /// subscribes again and hears a contact change; a device that stops checking in is offline after two periods.
+    @Test func theHubRegistersFindsItAsleepAndResubscribesWhenItChecksIn() async throws {
+        try await withTemporaryDirectory { directory in
+            let network = ClockedNetwork(clock: ManualClock(), seed: 31)
+            let clock = network.clock
+            let fixture = try await LoopbackFixture.start(
+                in: directory, kind: .contactSensor, simulation: Simulation(interval: .seconds(100_000)),
+                network: network, intermittent: Self.settings)
+            let hub = try await Hub(statePath: fixture.hubPath, transport: { network.transport() })
+            let nodeID = try await fixture.commissionDriven(hub)
+            let first = NodeConnections(hub: hub, interfaces: [])
+            let registered = await drive(clock, step: .milliseconds(5)) {
+                _ = try? await first.connection(to: nodeID).connected()
+                while (try? await hub.store.checkInRegistrations())?.isEmpty ?? true {
+                    try? await clock.sleep(for: .milliseconds(10))
+                }
+                return true
+            }
+            #expect(registered?.value == true)
+            #expect(await fixture.device.icdRegistrations.map(\.checkInNodeID) == [hub.authority.hubNodeID])
+
+            // Closing the connections ends the device's subscription (it is still awake to hear it); half a minute
+            // later it sleeps.
+            _ = await drive(clock, step: .milliseconds(5)) { await first.stopAll() }
+            clock.advance(by: .seconds(30))
+            let connections = NodeConnections(hub: hub, interfaces: [])
+            let connection = try await connections.connection(to: nodeID)
+            let states = StateLog(connection)
+            let asleep = await drive(clock, step: .milliseconds(100), limit: .seconds(60)) {
+                await eventually(within: .seconds(30)) {
+                    if case .asleep = await connection.state { true } else { false }
+                }
+            }
+            #expect(asleep?.value == true, "\(states.all)")
+
+            // It checks in at its wake and is subscribed to again: online, never offline meanwhile.
+            let online = await drive(clock, step: .milliseconds(100), limit: .seconds(700)) {
+                try? await connection.connected()
+            }
+            #expect(online != nil, "\(states.all)")
+            #expect(states.all.allSatisfy { if case .offline = $0 { false } else { true } }, "\(states.all)")
+            #expect(fixture.lines.all.contains { $0.hasPrefix("[icd] checked in with node 0x") })
+            // A contact change while it is awake reaches the hub.
+            try await fixture.device.perform(.contact(closed: false), on: nil)
+            let contact = BooleanStateCluster.Attributes.stateValue
+            let heard = await drive(clock, step: .milliseconds(5)) {
+                await eventually(within: .seconds(10)) { (try? await connection.value(contact, endpoint: 1)) == false }
+            }
+            #expect(heard?.value == true)
+
+            // Gone for good: asleep once its subscription lapses, offline once two check-ins are missed.
+            await fixture.device.shutdown()
+            let offline = await drive(clock, step: .milliseconds(500), limit: .seconds(2_500)) {
+                await eventually(within: .seconds(30)) {
+                    if case .offline = await connection.state { true } else { false }
+                }
+            }
+            let at = try #require(offline?.at)
+            #expect(at - (online?.at ?? .zero) > .seconds(1_200), "offline only after two missed check-ins")
+            #expect(states.all.contains { if case .asleep = $0 { true } else { false } })
+            await connections.stopAll()
+            await hub.close()
+        }
+    }
+
     /// The device commissioned onto `hub`, a CASE session from the hub's credentials on a transport of its own, and
     /// a client on it; the transport's exchanges pass through `CheckIns`, which keeps the check-ins.
     static func connect(
@@ -122,6 +189,28 @@ extension IntermittentDeviceTests {
             router: router)
         return (client, transport, checkIns)
     }
+}
+
+/// Every connectivity state a connection went through.
+final class StateLog: Sendable {
+    private final class States: Sendable {
+        let all = Mutex<[NodeConnection.State]>([])
+    }
+    private let states = States()
+    private let task: Task<Void, Never>
+
+    init(_ connection: NodeConnection) {
+        let states = states
+        task = Task {
+            for await event in await connection.events() {
+                if case .connectivity(let state) = event { states.all.withLock { $0.append(state) } }
+            }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var all: [NodeConnection.State] { states.all.withLock { $0 } }
 }
 
 final class Ended: Sendable {

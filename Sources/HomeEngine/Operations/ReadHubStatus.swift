@@ -23,7 +23,7 @@ extension HubEngine {
         var offline = 0
         for nodeID in snapshot.devices.keys {
             switch snapshot.views[nodeID]?.state {
-            case .online: online += 1
+            case .online, .asleep: online += 1
             case .offline: offline += 1
             case .connecting, nil: break
             }
