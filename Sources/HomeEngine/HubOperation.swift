@@ -102,7 +102,7 @@ enum HubOperations {
         ReadCommissioningWindowStatus.self, ReadFabrics.self, RemoveFabric.self, GroupCommand.self,
         CreateGroup.self, ChangeGroup.self, DeleteGroup.self, SetNetworkCredentials.self, RemoveNetworkCredentials.self,
         ReadNetworkCredentials.self,
-        ReadUpdates.self, AddUpdateImage.self, UpdateDevice.self, FetchUpdates.self,
+        ReadUpdates.self, AddUpdateImage.self, UpdateDevice.self, FetchUpdates.self, ManageCheckIns.self,
     ]
 
     /// A client's request, decoded: what it is for messages, and its work.

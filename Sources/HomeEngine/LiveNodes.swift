@@ -177,6 +177,10 @@ final class LiveNodes: Sendable {
         for nodeID in model.snapshot.views.keys { model.forgetView(of: nodeID) }
     }
 
+    /// The hub's live connections (started on first use): for what concerns a node's connection beyond following it
+    /// (its check-in registration).
+    func nodeConnections() -> NodeConnections { connections() }
+
     private func connections() -> NodeConnections {
         state.withLock { state in
             if let connections = state.connections { return connections }

@@ -351,6 +351,11 @@ public actor NodeConnection {
         retry(after: "it did not check in within two of its idle periods")
     }
 
+    /// When the node last showed it was awake, on the wall clock; nil when not yet heard in this process.
+    public var lastHeardDate: Date? {
+        lastHeard.map { Date().addingTimeInterval(-Double((transport.clock.now - $0).components.seconds)) }
+    }
+
     /// From now on the node is a Long Idle Time device that wakes at least every `period` and checks in with the hub
     /// (the hub registered with it); nil: it is reached like any other.
     public func expectCheckIns(every period: Duration?) {

@@ -1,3 +1,4 @@
+import Foundation
 import MatterCrypto
 import MatterDataModel
 import MatterInteraction
@@ -37,14 +38,26 @@ extension NodeConnections {
     /// best effort (a node that refuses is asked again at its first contact in the next process).
     func registerForCheckIns(_ connection: NodeConnection) async {
         let nodeID = connection.nodeID
-        guard await checkInRegistrations()[nodeID] == nil, !registering.contains(nodeID) else { return }
+        if let underWay = registering[nodeID] { return await underWay.value }
+        let registration = Task { await self.register(connection) }
+        registering[nodeID] = registration
+        await registration.value
+        registering[nodeID] = nil
+    }
+
+    /// Waits for a registration with the node under way, if any: what follows sees its outcome.
+    func registrationSettled(_ nodeID: UInt64) async {
+        await registering[nodeID]?.value
+    }
+
+    private func register(_ connection: NodeConnection) async {
+        let nodeID = connection.nodeID
+        guard await checkInRegistrations()[nodeID] == nil else { return }
         let cache = await connection.cache
         guard Self.isLongIdleTimeDevice(cache),
             let idle = try? cache.value(ICD.Attributes.idleModeDuration, endpoint: 0),
             let active = try? cache.value(ICD.Attributes.activeModeDuration, endpoint: 0)
         else { return }
-        registering.insert(nodeID)
-        defer { registering.remove(nodeID) }
         let hubNodeID = hub.authority.hubNodeID
         let key = SystemRandom().bytes(CheckInMessage.keyLength)
         let register = ICD.Commands.RegisterClient(
@@ -73,5 +86,155 @@ extension NodeConnections {
             await existing(registration.nodeID)?.checkedIn()
             return
         }
+    }
+}
+
+/// Where the hub stands with a node as its check-in client (matterjs-server's IcdStateData).
+public struct CheckInState: Codable, Sendable, Hashable {
+    /// The node has an ICD Management cluster.
+    public var supported: Bool
+    /// It can be a Long Idle Time device (LITS feature).
+    public var longIdleTimeSupported: Bool
+    public var registered: Bool
+    /// "LIT" or "SIT"; nil without the cluster.
+    public var operatingMode: String?
+    /// Heard from within its active time: it answers now.
+    public var awake: Bool?
+    public var available: Bool?
+    /// When its next check-in is due, when the hub is registered and has heard it.
+    public var nextExpectedCheckIn: Date?
+
+    public init(
+        supported: Bool, longIdleTimeSupported: Bool, registered: Bool, operatingMode: String? = nil,
+        awake: Bool? = nil, available: Bool? = nil, nextExpectedCheckIn: Date? = nil
+    ) {
+        self.supported = supported
+        self.longIdleTimeSupported = longIdleTimeSupported
+        self.registered = registered
+        self.operatingMode = operatingMode
+        self.awake = awake
+        self.available = available
+        self.nextExpectedCheckIn = nextExpectedCheckIn
+    }
+}
+
+/// Why the hub could not register with a node, or unregister.
+public enum CheckInRegistrationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Not a Long Idle Time device that takes registrations.
+    case notLongIdleTime(nodeID: UInt64)
+    /// Other ecosystems administer the node, which may not understand a LIT device (matterjs-server's error 100).
+    case otherAdministrators(vendorIDs: [UInt16])
+    case unreachable(String)
+    case store(String)
+
+    public var description: String {
+        switch self {
+        case .notLongIdleTime(let nodeID):
+            "node \(nodeID) is not a Long Idle Time device that takes check-in registrations (ICD Management with the LITS and CIP features, in LIT mode)"
+        case .otherAdministrators(let vendors):
+            "other administrators control this node (vendors \(vendors.map { String($0) }.joined(separator: ", "))), which may not reach a device that sleeps for long; allow_multi_admin registers anyway"
+        case .unreachable(let reason): "the node could not be reached: \(reason)"
+        case .store(let reason): "the registration could not be stored: \(reason)"
+        }
+    }
+}
+
+extension NodeConnections {
+    private typealias ICDAttributes = IcdManagementCluster.Attributes
+
+    /// The hub's standing with the node as check-in client, from its cache and the stored registration.
+    public func checkInState(of nodeID: UInt64) async throws -> CheckInState {
+        let connection = try await connection(to: nodeID)
+        await registrationSettled(nodeID)
+        let cache = await connection.cache
+        let features = try? cache.value(ICDAttributes.featureMap, endpoint: 0)
+        guard let features else {
+            return CheckInState(supported: false, longIdleTimeSupported: false, registered: false)
+        }
+        let mode = try? cache.value(ICDAttributes.operatingMode, endpoint: 0)
+        let registration = await checkInRegistrations()[nodeID]
+        let state = await connection.state
+        let lastHeard = await connection.lastHeardDate
+        let active = (try? cache.value(ICDAttributes.activeModeDuration, endpoint: 0)).map { Double($0) / 1000 }
+        var awake: Bool?
+        if let lastHeard, let active { awake = Date().timeIntervalSince(lastHeard) < active }
+        return CheckInState(
+            supported: true, longIdleTimeSupported: features.contains(.longIdleTimeSupport),
+            registered: registration != nil, operatingMode: mode.map { $0 == .lit ? "LIT" : "SIT" },
+            awake: awake,
+            available: { if case .online = state { true } else if case .asleep = state { true } else { false } }(),
+            nextExpectedCheckIn: registration.flatMap { registration in
+                lastHeard.map { $0.addingTimeInterval(Double(registration.period.components.seconds)) }
+            })
+    }
+
+    /// Registers the hub with the node now (it does so at first contact anyway); refused when other ecosystems'
+    /// administrators control it, unless `allowMultiAdmin` or their vendors are `ignoredVendors`.
+    public func registerForCheckIns(
+        nodeID: UInt64, allowMultiAdmin: Bool, ignoredVendors: Set<UInt16>
+    ) async throws(CheckInRegistrationError) {
+        let connection: NodeConnection
+        do {
+            connection = try await self.connection(to: nodeID)
+        } catch {
+            throw .unreachable("\(error)")
+        }
+        await registrationSettled(nodeID)
+        guard Self.isLongIdleTimeDevice(await connection.cache) else { throw .notLongIdleTime(nodeID: nodeID) }
+        if !allowMultiAdmin {
+            let fabrics = OperationalCredentialsCluster.Attributes.fabrics
+            let report: InteractionReport
+            do {
+                report = try await connection.read([fabrics.path(endpoint: 0)], isFabricFiltered: false)
+            } catch {
+                throw .unreachable("\(error)")
+            }
+            var cache = AttributeCache()
+            cache.apply(report.attributeReports)
+            let ours = hub.authority.fabric.fabricID
+            let others = ((try? cache.value(fabrics, endpoint: 0)) ?? [])
+                .filter { $0.fabricID != ours && !ignoredVendors.contains($0.vendorID) }.map(\.vendorID)
+            guard others.isEmpty else { throw .otherAdministrators(vendorIDs: Array(Set(others)).sorted()) }
+        }
+        await registerForCheckIns(connection)
+        guard await checkInRegistrations()[nodeID] != nil else {
+            throw .unreachable("the node did not accept the registration")
+        }
+    }
+
+    /// Ends the hub's registration with the node: UnregisterClient on the node, unless `force` (an unreachable
+    /// node), then the stored key; the node is reached like any other from then on.
+    public func unregisterFromCheckIns(nodeID: UInt64, force: Bool) async throws(CheckInRegistrationError) {
+        await registrationSettled(nodeID)
+        let connection = existing(nodeID)
+        if !force, await checkInRegistrations()[nodeID] != nil {
+            guard let connection else { throw .unreachable("the node is not followed") }
+            do {
+                try await connection.invoke(
+                    IcdManagementCluster.Commands.UnregisterClient(checkInNodeID: hub.authority.hubNodeID), endpoint: 0)
+            } catch {
+                throw .unreachable("\(error)")
+            }
+        }
+        try await forgetCheckIns(nodeID)
+        await connection?.expectCheckIns(every: nil)
+    }
+
+    /// Forgets the hub's registration here and reconnects: a LIT node is registered with again once subscribed.
+    public func resyncCheckIns(nodeID: UInt64) async throws(CheckInRegistrationError) {
+        await registrationSettled(nodeID)
+        try await forgetCheckIns(nodeID)
+        let connection = existing(nodeID)
+        await connection?.expectCheckIns(every: nil)
+        await connection?.renew()
+    }
+
+    private func forgetCheckIns(_ nodeID: UInt64) async throws(CheckInRegistrationError) {
+        do {
+            try await hub.store.removeCheckInRegistration(nodeID: nodeID)
+        } catch {
+            throw .store("\(error)")
+        }
+        registrations?[nodeID] = nil
     }
 }

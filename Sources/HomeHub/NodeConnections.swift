@@ -21,8 +21,8 @@ public actor NodeConnections {
     private var saving: Task<Void, Never>?
     /// The hub's check-in registrations by node (`NodeConnections+CheckIns`), read from the store once a process.
     var registrations: [UInt64: HubStore.CheckInRegistration]?
-    /// The nodes being registered with now.
-    var registering: Set<UInt64> = []
+    /// The registrations under way, by node: a command about the node's check-ins waits for its own to end.
+    var registering: [UInt64: Task<Void, Never>] = [:]
     /// Whether the hub's node hands its Check-Ins here yet.
     private var hearsCheckIns = false
 

@@ -82,6 +82,16 @@ extension MatterServerClient {
         "get_fabric_label": .plain { $0.fabricLabel($1) },
         "get_thread_border_routers": .plain { $0.threadBorderRouters($1) },
         "get_network_topology": .taking(TopologyArguments.self) { $0.networkTopology($1, $2) },
+        "get_icd_state": .taking(NodeArguments.self) { $0.checkIns($1, $2.nodeID, .read) },
+        "register_icd": .taking(RegisterICDArguments.self) { client, id, args in
+            client.checkIns(
+                id, args.nodeID,
+                .register(allowMultiAdmin: args.allowMultiAdmin ?? false, ignoredVendors: args.ignoredVendors ?? []))
+        },
+        "unregister_icd": .taking(UnregisterICDArguments.self) {
+            $0.checkIns($1, $2.nodeID, .unregister(force: $2.force ?? false))
+        },
+        "resync_icd": .taking(NodeArguments.self) { $0.checkIns($1, $2.nodeID, .resync) },
         "get_loglevel": .plain { $0.logLevels($1) },
         "set_loglevel": .taking(LogLevelArguments.self) { $0.setLogLevel($1, $2) },
         "send_webrtc_provider_command": .plain { client, id in

@@ -21,6 +21,9 @@ struct MatterServerError: Error, Sendable, Hashable {
         /// matterjs-server's extension (schema 13): `initiate_ota_upload` or its POST failed. Only a client that sends
         /// that command (and so knows the code) ever gets it.
         case otaUploadError = 101
+        /// matterjs-server's extension: `register_icd` refused because other vendors administer the node; `details`
+        /// is a JSON string `{message, admin_vendor_ids}`. Only a client that sends that command gets it.
+        case icdMultiAdmin = 100
     }
 
     let code: Code

@@ -3,6 +3,7 @@ import HTTPWebSocket
 import HomeHub
 import HomeRecords
 import MatterDataModel
+import MatterDevice
 import MatterDiscovery
 import MatterNode
 import MatterOTA
@@ -1163,6 +1164,76 @@ extension MatterServerAPITests {
                 frame = try await other.readText()
             }
             #expect(frame.hasPrefix(#"{"message_id": "after", "result""#), "\(frame.prefix(80))")
+        }
+    }
+}
+
+extension MatterServerAPITests {
+    /// matterjs-server's ICD commands on a sleepy contact sensor (awake for the whole test): the hub registered at
+    /// first contact, get_icd_state says so, unregister_icd takes the registration off the device, register_icd puts
+    /// it back (this hub is its only administrator), resync_icd answers null; a light has no ICD cluster.
+    @Test func theICDCommandsAnswerTheHubsStandingAndChangeItOnTheDevice() async throws {
+        let awake = IntermittentConnection(mode: .lit, idleModeSeconds: 600, activeModeMilliseconds: 120_000)
+        try await DeviceTypeControllerLiveTests.withLiveDevice(
+            kind: .contactSensor, simulation: Simulation(interval: .seconds(100_000)), intermittent: awake
+        ) { home, device, _ in
+            try await home.hub.followEveryNode()
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            #expect(await eventually(within: .seconds(10)) { await device.icdRegistrations.count == 1 })
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
+
+            func ask(_ command: String, _ args: String) async throws -> String {
+                client.sendText(#"{"message_id": "\#(command)", "command": "\#(command)", "args": \#(args)}"#)
+                return try await client.readText()
+            }
+            // The hub registers once the node is online (the device hears it before the hub stores it).
+            var state = try await ask("get_icd_state", #"{"node_id": \#(nodeID)}"#)
+            for _ in 0..<100 where !state.contains(#""registered":true"#) {
+                try await Task.sleep(for: .milliseconds(50))
+                state = try await ask("get_icd_state", #"{"node_id": \#(nodeID)}"#)
+            }
+            #expect(
+                state.hasPrefix(
+                    #"{"message_id": "get_icd_state", "result": {"supported":true,"lit_supported":true,"registered":true,"operating_mode":"LIT","awake":true,"available":true,"next_expected_checkin":"#
+                ), "\(state)")
+
+            let unregistered = try await ask("unregister_icd", #"{"node_id": \#(nodeID)}"#)
+            #expect(unregistered.contains(#""registered":false"#), "\(unregistered)")
+            #expect(await device.icdRegistrations.isEmpty)
+
+            let registered = try await ask("register_icd", #"{"node_id": \#(nodeID), "allow_multi_admin": false}"#)
+            #expect(registered.contains(#""registered":true"#), "\(registered)")
+            #expect(await device.icdRegistrations.count == 1)
+
+            #expect(
+                try await ask("resync_icd", #"{"node_id": \#(nodeID)}"#)
+                    == #"{"message_id": "resync_icd", "result": null}"#)
+            let unknown = try await ask("get_icd_state", #"{"node_id": 424242}"#)
+            #expect(unknown.contains(#""error_code": 5"#), "\(unknown)")
+        }
+    }
+
+    @Test func aNodeWithoutTheICDClusterIsNotSupported() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
+            try await home.hub.followEveryNode()
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
+            client.sendText(#"{"message_id": "s", "command": "get_icd_state", "args": {"node_id": \#(nodeID)}}"#)
+            #expect(
+                try await client.readText()
+                    == #"{"message_id": "s", "result": {"supported":false,"lit_supported":false,"registered":false,"operating_mode":null,"awake":null,"available":null,"next_expected_checkin":null}}"#
+            )
+            client.sendText(#"{"message_id": "r", "command": "register_icd", "args": {"node_id": \#(nodeID)}}"#)
+            let refused = try await client.readText()
+            #expect(refused.contains("is not a Long Idle Time device"), "\(refused)")
         }
     }
 }
