@@ -19,7 +19,11 @@
 #   - read_attribute with a wildcard answers the node's values; get_node_ip_addresses the light's; diagnostics every
 #     node and the recent events;
 #   - set_default_fabric_label (Home Assistant's first command after start_listening) answers null; ping_node
-#     answers the node's address as reached.
+#     answers the node's address as reached;
+#   - every client sees schema 13; matter-python-client asks what schemas 12 and 13 added: get_network_topology (the
+#     light in the graph, available), get_icd_state (a light has no ICD cluster), get_thread_diagnostics (no Thread
+#     network known: none), get_fabric_label. The older clients, which crash on an event they do not know, run their
+#     whole exchange listening: no schema-12+ event reaches a client that did not ask for it.
 #
 #   sudo scripts/interop-matter-client.sh        (after `swift build`; needs root for ip netns)
 #
@@ -107,7 +111,7 @@ async def main():
         client = MatterClient("ws://127.0.0.1:5580/ws", session)
         await asyncio.wait_for(client.connect(), 10)
         info = client.server_info
-        assert info.schema_version == 11 and info.compressed_fabric_id > 0, info
+        assert info.schema_version == 13 and info.compressed_fabric_id > 0, info
         print(f"PASS (connect, schema check): compressed fabric {info.compressed_fabric_id:016X}")
         ready = asyncio.Event()
         listening = asyncio.create_task(client.start_listening(ready))
@@ -211,6 +215,18 @@ async def main():
         pinged = await asyncio.wait_for(client.ping_node(node.node_id), 30)
         assert pinged and all(pinged.values()), pinged
         print(f"PASS (set_default_fabric_label null; ping_node {pinged})")
+        if hasattr(client, "get_network_topology"):  # matter-python-client: schema 12 and 13's commands
+            topology = await asyncio.wait_for(client.get_network_topology(), 10)
+            light = [n for n in topology.nodes if n.node_id == node.node_id]
+            assert len(light) == 1 and light[0].kind == "matter" and light[0].available, topology
+            icd = await asyncio.wait_for(client.get_icd_state(node.node_id), 10)
+            assert not icd.supported and not icd.registered and icd.operating_mode is None, icd
+            diagnostics = await asyncio.wait_for(client.get_thread_diagnostics(), 10)
+            assert diagnostics == [], diagnostics
+            label = await asyncio.wait_for(client.get_fabric_label(), 10)
+            assert label, label
+            print(f"PASS (schema 13: get_network_topology {len(topology.nodes)} nodes, {len(topology.connections)} links; "
+                  f"get_icd_state {icd}; get_thread_diagnostics {diagnostics}; get_fabric_label {label!r})")
         if window_check == "window":  # figures, once: On and Off in turn, each answered after the device acted
             import statistics, time
             times = []

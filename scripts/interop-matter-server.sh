@@ -55,7 +55,7 @@ async def main():
         async with session.get("http://127.0.0.1:5580/info") as response:
             assert response.status == 200, response.status
             info = await response.json()
-        assert info["schema_version"] == 11 and info["min_supported_schema_version"] == 9, info
+        assert info["schema_version"] == 13 and info["min_supported_schema_version"] == 9, info
         assert isinstance(info["compressed_fabric_id"], int) and isinstance(info["fabric_id"], int), info
         print(f"PASS (GET /info): {info}")
         async with session.ws_connect("http://127.0.0.1:5580/ws", heartbeat=55, compress=15, max_msg_size=0) as ws:

@@ -43,11 +43,11 @@ for kind in dimmable-light contact-sensor switch-panel; do
   port=$((port + 1))
 done
 
-# first_server_info <url> <since>: seconds from <since> (the server's start, as `date +%s.%N` printed it) until the
+# first_server_info <url> <since> <schema>: seconds from <since> (the server's start, as `date +%s.%N` printed it) until the
 # server at <url> sends server_info (bounded at 60 s).
 client="$HOME/.cache/swift-home-peers/python-matter-server-8.1.2/bin/python"
 first_server_info() {
-  "$peers/lab.sh" exec "$venv/bin/python" - "$1" "$2" <<'PY'
+  "$peers/lab.sh" exec "$venv/bin/python" - "$1" "$2" "$3" <<'PY'
 import asyncio, sys, time, aiohttp
 async def main():
     started = float(sys.argv[2])
@@ -56,7 +56,7 @@ async def main():
             try:
                 async with session.ws_connect(sys.argv[1]) as ws:
                     info = await ws.receive_json()
-                    assert info["schema_version"] == 11, info
+                    assert info["schema_version"] == int(sys.argv[3]), info
                     print(f"{time.time() - started:.3f}")
                     return
             except (aiohttp.ClientError, OSError):
@@ -70,7 +70,7 @@ since="$(date +%s.%N)"
 "$peers/lab.sh" exec "$serve_bin/home" serve --state "$work/hub" --interface lo --listen 127.0.0.1:5580 >"$work/serve.out" 2>&1 &
 serve_pid=$!
 pids+=($serve_pid)
-ours_start="$(first_server_info ws://127.0.0.1:5580/ws "$since")" || fail "home serve sent no server_info"
+ours_start="$(first_server_info ws://127.0.0.1:5580/ws "$since" 13)" || fail "home serve sent no server_info"
 timeout 30 bash -c "until [ \$(grep -c ')  online' '$work/serve.out') -ge 3 ]; do sleep 0.1; done" \
   || fail "home serve never had the three devices online"
 
@@ -80,7 +80,7 @@ since="$(date +%s.%N)"
 "$peers/lab.sh" exec "$venv/bin/matter-server" --storage-path "$work/reference" --port 5581 --listen-address 127.0.0.1 \
   --paa-root-cert-dir "$work/reference-paa" --primary-interface lo >"$work/reference.out" 2>&1 &
 pids+=($!)
-reference_start="$(first_server_info ws://127.0.0.1:5581/ws "$since")" || fail "python-matter-server sent no server_info"
+reference_start="$(first_server_info ws://127.0.0.1:5581/ws "$since" 11)" || fail "python-matter-server sent no server_info"
 reference_pid="$(pgrep -f "matter-server --storage-path $work/reference" | head -n1)"
 echo "FIGURE home_serve_first_server_info_s=$ours_start ($( [ "$serve_bin" = "$bin" ] && echo debug || echo release ) build)"
 echo "FIGURE python_matter_server_first_server_info_s=$reference_start"

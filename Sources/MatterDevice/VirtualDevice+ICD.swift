@@ -6,8 +6,9 @@ import MatterSecureChannel
 // Matter Core §9.16 and §4.20: the virtual device as an intermittently connected device. A LIT device's radio
 // listens only in active mode (`MatterTransport.sleepBetweenActivity`): after it wakes, for ActiveModeDuration, and
 // for ActiveModeThreshold after each message. It wakes once an idle period; on waking it checks in with each client
-// registered with it that holds no subscription of it (one that has one hears its report instead), at the address
-// of the client's latest session with it, or found by operational DNS-SD on its interfaces.
+// registered with it that holds no subscription of it (one that has one hears its report instead: a subscription's
+// max interval is its idle time, so a subscriber it lost is found out within one), at the address
+// found by operational DNS-SD on its interfaces, else at the address of the client's latest session with it.
 //
 // What is simulated and what is not: a Thread parent would hold a sleepy child's frames until its next poll; here
 // what arrives while the radio sleeps is lost, as frames are once a LIT device's poll interval outlasts the
@@ -43,7 +44,7 @@ extension VirtualDevice {
             do {
                 let payload = try CheckInMessage(counter: counter).sealed(key: registration.key)
                 try await node.sendCheckIn(payload, to: address)
-                log("[icd] checked in with \(client) (counter \(counter))")
+                log("[icd] checked in with \(client) at \(address) (counter \(counter))")
             } catch {
                 log("[icd] check-in with \(client) failed: \(error)")
             }
@@ -82,17 +83,21 @@ extension VirtualDevice {
         checkInAddresses[CheckInClient(fabricIndex: fabricIndex, nodeID: nodeID)] = address
     }
 
-    /// Where a check-in goes: the client's latest session with it, else its operational DNS-SD record, else where it
-    /// was last reached from.
+    /// Where a check-in goes: the client's operational DNS-SD record when it advertises on the device's interfaces
+    /// (as connectedhomeip's check-in sender resolves it: a session may be one the client's process left behind when
+    /// it ended), else its latest session with the device, else where it was last reached from.
     private func address(
         of registration: IcdManagementServer.Registration, fabrics: [Fabric]
     ) async -> PeerAddress? {
         let client = CheckInClient(fabricIndex: registration.fabricIndex, nodeID: registration.checkInNodeID)
+        if let resolved = await resolve(registration, fabrics: fabrics) {
+            checkInAddresses[client] = resolved
+            return resolved
+        }
         if let address = await node.peerAddress(ofNode: client.nodeID, fabricIndex: client.fabricIndex) {
             checkInAddresses[client] = address
             return address
         }
-        if let resolved = await resolve(registration, fabrics: fabrics) { return resolved }
         return checkInAddresses[client]
     }
 

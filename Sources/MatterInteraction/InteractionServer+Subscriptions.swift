@@ -32,9 +32,10 @@ extension InteractionServer {
             isFabricFiltered: request.isFabricFiltered, context: context)
         let minimum = request.eventFilters.map { $0.eventMinimum }.max() ?? 0
         let events = eventData(for: request.eventRequests, from: minimum, context: context)
-        // The publisher picks the max interval: the subscriber's ceiling, at least 1 s so keep-alives cannot spin, and
-        // at least `maxIntervalFloor` (a sleepy device's idle time: its keep-alives come when it wakes anyway).
-        let maxInterval = max(request.maxIntervalCeiling, 1, maxIntervalFloor)
+        // The publisher picks the max interval (§8.5.1: at least the floor, at most the larger of the ceiling and an
+        // hour): the subscriber's ceiling, at least 1 s so keep-alives cannot spin; a sleepy device its idle time, so
+        // its keep-alives come as it wakes anyway, and a subscriber it lost is noticed within one idle period.
+        let maxInterval = max(sleepyMaxInterval ?? request.maxIntervalCeiling, request.minIntervalFloor, 1)
         subscriptions[id] = ServedSubscription(
             id: id, session: exchange.session, context: context, attributePaths: request.attributeRequests,
             eventPaths: request.eventRequests, isFabricFiltered: request.isFabricFiltered,

@@ -18,9 +18,9 @@ public struct InteractionServer<Provider: DataModelProvider>: Sendable {
     var exchanges: [ExchangeHandle: ExchangeState] = [:]
     var subscriptions: [UInt32: ServedSubscription] = [:]
     var lastSubscriptionID: UInt32 = 0
-    /// The shortest max interval the publisher picks (seconds): an intermittently connected device's idle mode
-    /// duration (Matter Core §9.16.6.1), since it reports only when awake; 1 for every other node.
-    public var maxIntervalFloor: UInt16 = 1
+    /// The max interval a sleepy publisher picks whatever the ceiling (seconds): an intermittently connected device's
+    /// idle mode duration (Matter Core §9.16.6.1), as it reports only when awake; nil for every other node.
+    public var sleepyMaxInterval: UInt16?
 
     /// What the server waits for on one exchange it is part of.
     enum ExchangeState: Sendable {

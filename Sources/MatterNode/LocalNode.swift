@@ -119,10 +119,10 @@ public actor LocalNode {
     }
 
     /// The node sleeps between activity (Matter Core §9.16, an intermittently connected device): its radio listens
-    /// only in active mode (`MatterTransport.sleepBetweenActivity`), and the subscriptions it serves report at least
-    /// once an idle period instead of waking it earlier.
+    /// only in active mode (`MatterTransport.sleepBetweenActivity`), and the subscriptions it serves report once an
+    /// idle period, as it wakes, whatever their ceiling.
     public func sleepBetweenActivity(threshold: Duration, idleModeSeconds: UInt32) async {
-        server.maxIntervalFloor = UInt16(clamping: idleModeSeconds)
+        server.sleepyMaxInterval = UInt16(clamping: idleModeSeconds)
         await transport.sleepBetweenActivity(threshold: threshold)
     }
 

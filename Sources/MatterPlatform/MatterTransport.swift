@@ -71,7 +71,8 @@ public actor MatterTransport {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { EventLoopExecutor.serial }
 
-    /// Binds an IPv4 and an IPv6 socket; `port` 0 picks ephemeral ports (a controller), a device passes its own.
+    /// Binds an IPv4 and an IPv6 socket; `port` 0 picks an ephemeral port for both (a controller, the hub), a device
+    /// passes its own.
     public init(
         port: UInt16 = 0, random: some RandomSource = SystemRandom(), clock: any DriverClock = SystemClock()
     ) throws(SocketError) {
@@ -84,9 +85,36 @@ public actor MatterTransport {
             try ipv6.allowAddressReuse()
             try ipv6.receiveOnlyJoinedGroups()
         }
+        if port == 0 {
+            let (ipv4, ipv6) = try Self.ephemeralPair()
+            self.init(ipv4: ipv4, ipv6: ipv6, multicast: try UDPMulticastLink(), random: random, clock: clock)
+            return
+        }
         try ipv4.bind(to: .ipv4(IPv4Address(0), port: port))
         try ipv6.bind(to: .ipv6(IPv6Address(0, 0), port: port))
         self.init(ipv4: ipv4, ipv6: ipv6, multicast: try UDPMulticastLink(), random: random, clock: clock)
+    }
+
+    /// How often an ephemeral port is picked again when its IPv6 twin is taken.
+    private static let ephemeralPairAttempts = 16
+
+    /// An IPv4 and an IPv6 socket on one ephemeral port: a node advertises one port (DNS-SD's SRV record) beside both
+    /// its addresses, so a peer that resolves it and takes the IPv6 address must find it there too. When every port
+    /// tried is taken for IPv6, the IPv6 socket gets a port of its own.
+    private static func ephemeralPair() throws(SocketError) -> (UDPSocket, UDPSocket) {
+        for _ in 0..<ephemeralPairAttempts {
+            let ipv4 = try UDPSocket(family: .ipv4)
+            try ipv4.bind(to: .ipv4(IPv4Address(0), port: 0))
+            let ipv6 = try UDPSocket(family: .ipv6)
+            if (try? ipv6.bind(to: .ipv6(IPv6Address(0, 0), port: try ipv4.localAddress().port))) != nil {
+                return (ipv4, ipv6)
+            }
+        }
+        let ipv4 = try UDPSocket(family: .ipv4)
+        try ipv4.bind(to: .ipv4(IPv4Address(0), port: 0))
+        let ipv6 = try UDPSocket(family: .ipv6)
+        try ipv6.bind(to: .ipv6(IPv6Address(0, 0), port: 0))
+        return (ipv4, ipv6)
     }
 
     /// Runs over the given sockets (bound UDP sockets, or in tests a simulated network's) on `clock` (in tests, a

@@ -32,8 +32,10 @@ import Synchronization
 /// request head is whole a connection is a stranger's: it has `HTTPWebSocketLimits.requestHeadTime` to send it, and
 /// only so many may wait per peer and in all (`WaitingHeads`); a WebSocket, once open, is never timed out by them.
 public final class MatterServerAPI: Sendable {
-    /// The versions this side speaks (§2 of the facts: a client refuses a server below 11).
-    static let schemaVersion = 11
+    /// The versions this side speaks (§2 of the facts: a client refuses a server below 11). 13: every command and
+    /// event of schemas 12 and 13 as matterjs-server's changelog defines them, each schema-12+ event only to the
+    /// connections that opted in; a client of 9 to 11 sees none of it unless it asks.
+    static let schemaVersion = 13
     static let minimumSchemaVersion = 9
 
     private let listeners: [TCPListener]
@@ -165,6 +167,8 @@ final class MatterServerClients: Sendable {
     let uploads: OTAUploads
     /// The network topology as last sent, and the border routers last heard (schema 13).
     let topology = TopologyFeed()
+    /// The Thread diagnostics batches last sent (schema 12).
+    let threadDiagnostics = ThreadDiagnosticsCache()
 
     init(info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads, uploads: OTAUploads) {
         self.info = info
@@ -180,6 +184,13 @@ final class MatterServerClients: Sendable {
     /// `network_topology_updated`, to the listening clients that asked for the topology.
     func broadcastTopology(_ event: String) {
         for client in clients.withLock({ Array($0.values) }) where client.hearsTopology.withLock({ $0 }) {
+            client.sendIfListening(event)
+        }
+    }
+
+    /// `thread_diagnostics_updated`, to the listening clients that made a Thread request (schema 12's opt-in).
+    func broadcastThreadDiagnostics(_ event: String) {
+        for client in clients.withLock({ Array($0.values) }) where client.hearsThreadDiagnostics.withLock({ $0 }) {
             client.sendIfListening(event)
         }
     }
@@ -241,6 +252,9 @@ final class MatterServerClient: Sendable {
     /// Whether it asked `get_network_topology`: only then does it hear `network_topology_updated` (schema 13's
     /// opt-in, so an older client never receives an event it cannot read).
     let hearsTopology = Mutex(false)
+    /// Whether it made a Thread request (`get_thread_diagnostics`, `get_thread_border_routers`): only then does it hear
+    /// `thread_diagnostics_updated` (schema 12's opt-in).
+    let hearsThreadDiagnostics = Mutex(false)
     private let inFlight = Mutex(InFlight())
 
     /// The commands of this client still at work, and whether it is gone (a command after that is not started).

@@ -149,6 +149,7 @@ extension MatterServerClient {
     /// (DNS-SD `_meshcop._udp`, no credentials needed), as matterjs-server's BorderRouterEntry: keyed by the border
     /// agent's extended address (one that advertises none is left out: nothing could join it to a node's neighbours).
     func threadBorderRouters(_ id: String) {
+        hearsThreadDiagnostics.withLock { $0 = true }
         work { [self] in
             let interfaces = engine.commissioning.interfaces
             guard !interfaces.isEmpty else {

@@ -48,6 +48,9 @@ final class TopologyFeed: Sendable {
 
     private let state = Mutex(State())
 
+    /// The border routers last heard.
+    var borderRouters: [ThreadBorderRouter] { state.withLock { $0.borderRouters } }
+
     /// The border routers a browse just heard.
     func heard(_ routers: [ThreadBorderRouter]) {
         state.withLock { $0.borderRouters = routers }

@@ -81,6 +81,7 @@ extension MatterServerClient {
         "initiate_ota_upload": .plain { $0.initiateOTAUpload($1) },
         "get_fabric_label": .plain { $0.fabricLabel($1) },
         "get_thread_border_routers": .plain { $0.threadBorderRouters($1) },
+        "get_thread_diagnostics": .taking(ThreadDiagnosticsArguments.self) { $0.threadDiagnostics($1, $2) },
         "get_network_topology": .taking(TopologyArguments.self) { $0.networkTopology($1, $2) },
         "get_icd_state": .taking(NodeArguments.self) { $0.checkIns($1, $2.nodeID, .read) },
         "register_icd": .taking(RegisterICDArguments.self) { client, id, args in
