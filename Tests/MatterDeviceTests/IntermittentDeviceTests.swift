@@ -54,7 +54,11 @@ import Testing
             }
             let payload = try #require(heard?.value)
             #expect(try CheckInMessage.open(payload, key: Self.key).counter == 0)
-            #expect(fixture.lines.all.contains { $0.hasPrefix("[icd] checked in with node 0x") })
+            // Logged once the send returned, which may be after the client heard it.
+            #expect(
+                await eventually(within: .seconds(10)) {
+                    fixture.lines.all.contains { $0.hasPrefix("[icd] checked in with node 0x") }
+                })
             // Awake now: it answers.
             let awake = await drive(network.clock, step: .milliseconds(5)) {
                 try? await client.read([AttributePathIB(endpoint: 0, cluster: 0x46, attribute: 4)])
@@ -145,7 +149,10 @@ extension IntermittentDeviceTests {
             }
             #expect(online != nil, "\(states.all)")
             #expect(states.all.allSatisfy { if case .offline = $0 { false } else { true } }, "\(states.all)")
-            #expect(fixture.lines.all.contains { $0.hasPrefix("[icd] checked in with node 0x") })
+            #expect(
+                await eventually(within: .seconds(10)) {
+                    fixture.lines.all.contains { $0.hasPrefix("[icd] checked in with node 0x") }
+                })
             // A contact change while it is awake reaches the hub.
             try await fixture.device.perform(.contact(closed: false), on: nil)
             let contact = BooleanStateCluster.Attributes.stateValue
