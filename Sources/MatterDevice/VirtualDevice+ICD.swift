@@ -54,13 +54,7 @@ extension VirtualDevice {
     /// The clients registered with its ICD Management cluster.
     public var icdRegistrations: [IcdManagementServer.Registration] {
         get async {
-            (try? await node.update { model in
-                var registrations: [IcdManagementServer.Registration] = []
-                model.updateClusters(on: 0) { _, cluster, _ in
-                    if let icd = cluster as? IcdManagementServer { registrations = icd.registrations }
-                }
-                return registrations
-            }) ?? []
+            await rootCluster(IcdManagementServer.self)?.registrations ?? []
         }
     }
 

@@ -32,13 +32,7 @@ extension VirtualDevice {
     /// Its default providers (DefaultOTAProviders), of every fabric.
     public var defaultOTAProviders: [OtaSoftwareUpdateRequestorCluster.ProviderLocation] {
         get async {
-            (try? await node.update { model in
-                var providers: [Requestor.ProviderLocation] = []
-                model.updateClusters(on: 0) { _, cluster, _ in
-                    if let requestor = cluster as? OTARequestorServer { providers = requestor.defaultProviders }
-                }
-                return providers
-            }) ?? []
+            await rootCluster(OTARequestorServer.self)?.defaultProviders ?? []
         }
     }
 

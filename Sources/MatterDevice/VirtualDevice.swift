@@ -243,10 +243,12 @@ public actor VirtualDevice {
 
     /// The networks its radio was given (`radio`), and whether it joined each.
     public var networks: [(id: [UInt8], connected: Bool)] {
-        get async {
-            let root = await node.model.composition.first { $0.id == 0 }
-            return root?.clusters.lazy.compactMap { $0 as? NetworkCommissioningServer }.first?.networkList ?? []
-        }
+        get async { await rootCluster(NetworkCommissioningServer.self)?.networkList ?? [] }
+    }
+
+    /// Its root endpoint's cluster server of this type, as it is now.
+    func rootCluster<Server: ClusterServer>(_: Server.Type) async -> Server? {
+        await node.model.composition.first { $0.id == 0 }?.clusters.lazy.compactMap { $0 as? Server }.first
     }
 
     // MARK: Bridged devices
