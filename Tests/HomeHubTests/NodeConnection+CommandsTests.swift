@@ -9,12 +9,15 @@ import Testing
     private static let on = CommandPathIB(endpoint: 1, cluster: 0x0006, command: 0x01)
     private static let off = CommandPathIB(endpoint: 1, cluster: 0x0006, command: 0x00)
     private static let toggle = CommandPathIB(endpoint: 1, cluster: 0x0006, command: 0x02)
+    /// A max interval no loaded machine outlasts between two commands: these tests do not watch liveness, and a
+    /// subscription lost meanwhile drops the session a command is using (a clean-clone CI run lost one at 5 s).
+    private static let steadyMaxInterval: UInt16 = 60
 
     @Test func toggleFallsBackToOnAndOffFromTheCachedStateWhenToggleIsNotListed() async throws {
         let fixture = try LiveConnectionFixture()
         let light = try LoopbackLight(toggle: .unlisted)
         await light.start()
-        let connection = await fixture.connect(to: light, maxInterval: 5)
+        let connection = await fixture.connect(to: light, maxInterval: Self.steadyMaxInterval)
         try await connection.connected()
         #expect(await connection.supports(OnOffCluster.Commands.Toggle.self, endpoint: 1) == false)
         #expect(await connection.supports(OnOffCluster.Commands.On.self, endpoint: 1) == true)
@@ -35,7 +38,7 @@ import Testing
         let fixture = try LiveConnectionFixture()
         let light = try LoopbackLight(toggle: .listedButRefused)
         await light.start()
-        let connection = await fixture.connect(to: light, maxInterval: 5)
+        let connection = await fixture.connect(to: light, maxInterval: Self.steadyMaxInterval)
         try await connection.connected()
         #expect(await connection.supports(OnOffCluster.Commands.Toggle.self, endpoint: 1) == true)
         #expect(try await connection.toggle(endpoint: 1) == .on)
@@ -48,7 +51,7 @@ import Testing
         let fixture = try LiveConnectionFixture()
         let light = try LoopbackLight(toggle: .accepted)
         await light.start()
-        let connection = await fixture.connect(to: light, maxInterval: 5)
+        let connection = await fixture.connect(to: light, maxInterval: Self.steadyMaxInterval)
         #expect(try await connection.toggle(endpoint: 1) == .toggle)
         #expect(await light.model.invoked == [Self.toggle])
         #expect(await light.model.isOn)
@@ -59,7 +62,7 @@ import Testing
         let fixture = try LiveConnectionFixture()
         let light = try LoopbackLight()
         await light.start()
-        let connection = await fixture.connect(to: light, maxInterval: 5)
+        let connection = await fixture.connect(to: light, maxInterval: Self.steadyMaxInterval)
         try await connection.connected()
         var events = await connection.events().makeAsyncIterator()
         await events.skipSnapshot()
