@@ -13,7 +13,7 @@ extension HubStore {
         /// The device's ICDCounter when the hub registered.
         public let startCounter: UInt32
         /// The highest counter heard, as an offset from `startCounter` (§4.20.2.4: counters wrap); nil: none yet.
-        public let lastOffset: UInt32?
+        public var lastOffset: UInt32?
         /// IdleModeDuration (seconds) and ActiveModeDuration (milliseconds) as the device stated them at registration.
         public let idleSeconds: UInt32
         public let activeMilliseconds: UInt32

@@ -79,10 +79,7 @@ extension NodeConnections {
             guard registration.lastOffset.map({ offset > $0 }) ?? true,
                 (try? await hub.store.noteCheckIn(nodeID: registration.nodeID, offset: offset)) == true
             else { return }
-            registrations?[registration.nodeID] = HubStore.CheckInRegistration(
-                nodeID: registration.nodeID, key: registration.key, startCounter: registration.startCounter,
-                lastOffset: offset, idleSeconds: registration.idleSeconds,
-                activeMilliseconds: registration.activeMilliseconds)
+            registrations?[registration.nodeID]?.lastOffset = offset
             await existing(registration.nodeID)?.checkedIn()
             return
         }
@@ -162,7 +159,7 @@ extension NodeConnections {
             supported: true, longIdleTimeSupported: features.contains(.longIdleTimeSupport),
             registered: registration != nil, operatingMode: mode.map { $0 == .lit ? "LIT" : "SIT" },
             awake: awake,
-            available: { if case .online = state { true } else if case .asleep = state { true } else { false } }(),
+            available: state.isReachable,
             nextExpectedCheckIn: registration.flatMap { registration in
                 lastHeard.map { $0.addingTimeInterval(Double(registration.period.components.seconds)) }
             })

@@ -13,6 +13,15 @@ public enum ConnectionState: Hashable, Sendable, Codable, CustomStringConvertibl
     /// reachable again when it checks in, which it promised by `checkInBy`; offline only once that has passed.
     case asleep(since: Date, checkInBy: Date)
 
+    /// Whether the node counts as reachable: online, or asleep by design within its promise (a Matter-server client's
+    /// `available`, the hub's count of nodes online).
+    public var isReachable: Bool {
+        switch self {
+        case .online, .asleep: true
+        case .connecting, .offline: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .connecting: "connecting"

@@ -8,7 +8,8 @@ import MatterSecureChannel
 // for ActiveModeThreshold after each message. It wakes once an idle period; on waking it checks in with each client
 // registered with it that holds no subscription of it (one that has one hears its report instead: a subscription's
 // max interval is its idle time, so a subscriber it lost is found out within one), at the address
-// found by operational DNS-SD on its interfaces, else at the address of the client's latest session with it.
+// found by operational DNS-SD on its interfaces, else at the address of the client's latest session with it, else
+// where it registered from.
 //
 // What is simulated and what is not: a Thread parent would hold a sleepy child's frames until its next poll; here
 // what arrives while the radio sleeps is lost, as frames are once a LIT device's poll interval outlasts the

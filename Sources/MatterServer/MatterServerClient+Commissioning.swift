@@ -177,10 +177,7 @@ extension MatterServerClient {
         func hex(_ bytes: [UInt8]) -> JSONValue {
             .string(bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined())
         }
-        func hex16(_ value: UInt64) -> JSONValue {
-            let digits = String(value, radix: 16, uppercase: true)
-            return .string(String(repeating: "0", count: 16 - digits.count) + digits)
-        }
+        func hex16(_ value: UInt64) -> JSONValue { .string(MatterServerTopology.hex(value)) }
         var fields: [(String, JSONValue)] = [("extAddressHex", hex16(extendedAddress))]
         if let panID = router.extendedPANID { fields.append(("extendedPanIdHex", hex16(panID))) }
         if let name = router.networkName { fields.append(("networkName", .string(name))) }

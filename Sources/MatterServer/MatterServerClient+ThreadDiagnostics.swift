@@ -44,8 +44,7 @@ extension MatterServerClient {
         }
         for router in peers.topology.borderRouters {
             guard let pan = router.extendedPANID else { continue }
-            let digits = String(pan, radix: 16, uppercase: true)
-            know(String(repeating: "0", count: 16 - digits.count) + digits, router.networkName)
+            know(MatterServerTopology.hex(pan), router.networkName)
         }
         if let held = try? await engine.perform(ReadNetworkCredentials(), caller: caller) {
             for entry in held.entries where entry.kind == .thread {

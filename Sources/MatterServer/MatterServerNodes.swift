@@ -47,10 +47,7 @@ enum MatterServerNodes {
     /// Whether the hub's own session to the node is up, or the node sleeps by design and has not let a promised
     /// check-in pass (matterjs-server's ICD nodes stay available too): `available` on the wire.
     static func isAvailable(_ nodeID: UInt64, _ snapshot: HomeModel.Snapshot) -> Bool {
-        switch snapshot.views[nodeID]?.state {
-        case .online?, .asleep?: true
-        case .offline?, .connecting?, nil: false
-        }
+        snapshot.views[nodeID]?.state.isReachable ?? false
     }
 
     /// Whether the node is a bridge: an Aggregator on endpoint 1, as python-matter-server decides.

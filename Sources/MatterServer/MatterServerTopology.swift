@@ -256,7 +256,8 @@ enum MatterServerTopology {
         }
     }
 
-    private static func hex(_ value: UInt64) -> String {
+    /// Sixteen uppercase hex digits: an extended address or Extended PAN ID as matterjs-server writes them.
+    static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
