@@ -75,6 +75,7 @@ let package = Package(
         .target(name: "HTTPWebSocket", dependencies: ["MatterCrypto", "MatterTime"]),
         // The runtime's HTTP(S) GET (TLS through OpenSSL's libssl): the DCL's records and firmware images.
         .target(name: "HTTPClient", dependencies: ["CTLS", "HTTPWebSocket", "MatterPlatform"]),
+        .target(name: "OpenThreadREST", dependencies: ["HTTPClient", "MatterDiscovery", "MatterTime"]),
         // A local Bluetooth adapter through BlueZ, over D-Bus (sd-bus): the runtime's D-Bus, and the central on it.
         .target(name: "BlueZ", dependencies: ["CSystemd", "MatterBTP", "MatterPlatform"]),
         // The BLE proxy protocol's two ends: the hub's central made of proxy clients, and a virtual peripheral's client.
@@ -104,7 +105,7 @@ let package = Package(
         // The hub served to other ecosystems: the Matter-server WebSocket API (python-matter-server's, Home Assistant's).
         .target(name: "MatterServer", dependencies: [
             "BLEProxy", "HubWire", "HomeRecords", "HomeEngine", "HomeHub", "HTTPWebSocket", "MatterDataModel", "MatterDiscovery", "MatterInteraction",
-            "MatterNode", "MatterOnboarding", "MatterPlatform", "MatterTime", "MatterTLV",
+            "MatterNode", "MatterOnboarding", "MatterPlatform", "MatterTime", "MatterTLV", "OpenThreadREST",
         ]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub", "HomeEngine", "HubWire", "HomeRecords",
                                                        "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterServer", "MatterDevice", "MatterNode", "BLEProxy"]),
@@ -149,6 +150,7 @@ let package = Package(
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "MatterBTPTests", dependencies: ["MatterBTP", "MatterTime"]),
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket", "MatterCrypto", "MatterTime"]),
+        .testTarget(name: "OpenThreadRESTTests", dependencies: ["OpenThreadREST", "MatterTestSupport", "MatterTime"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["CTLS", "HTTPClient", "MatterTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "HomeHub", "MatterBTP", "MatterMessaging", "MatterPlatform", "MatterTestSupport"],

@@ -3,10 +3,11 @@ import Foundation
 import Glibc
 import HTTPWebSocket
 
-/// An HTTP(S) GET as the hub needs it for the DCL's records and the firmware images they name: HTTP/1.1 over TCP,
-/// TLS 1.2 or later with the peer's certificate checked against the system's trust store (or a given one) and its
-/// name against the host, redirects followed a few times (never from https to http), a body no larger than asked,
-/// every step bounded in time. Blocking I/O, on a thread of its own: a fetch never holds the cooperative pool.
+/// HTTP(S) as the hub needs it: GETs for the DCL's records and the firmware images they name, GETs and POSTs for a
+/// Thread border router's REST API. HTTP/1.1 over TCP, TLS 1.2 or later with the peer's certificate checked against
+/// the system's trust store (or a given one) and its name against the host, a GET's redirects followed a few times
+/// (never from https to http; a POST's are the caller's), a body no larger than asked, every step bounded in time.
+/// Blocking I/O, on a thread of its own: a request never holds the cooperative pool.
 public enum HTTPClient {
     public struct Response: Sendable, Hashable {
         public let status: Int
@@ -24,17 +25,40 @@ public enum HTTPClient {
         public static let silence: Duration = .seconds(30)
     }
 
+    /// What a request sends beyond its URL.
+    struct Message {
+        var method = "GET"
+        var accept = "*/*"
+        var body: (contentType: String, bytes: [UInt8])?
+    }
+
     /// GETs `url` (http or https), answering its status and body; the body may be at most `limit` bytes.
-    /// `trustStore`: a PEM file of the certificates trusted instead of the system's.
+    /// `trustStore`: a PEM file of the certificates trusted instead of the system's. `accept`: the Accept field.
     public static func get(
-        _ url: String, limit: Int, trustStore: String? = nil, silence: Duration = Limits.silence
+        _ url: String, limit: Int, accept: String = "*/*", trustStore: String? = nil, silence: Duration = Limits.silence
+    ) async throws(HTTPClientError) -> Response {
+        try await onThread(url, Message(accept: accept), limit: limit, trustStore: trustStore, silence: silence)
+    }
+
+    /// POSTs `body` (of `contentType`) to `url`, answering the status and body as `get` does; a redirect is answered,
+    /// not followed (whether to send the body again is the caller's to judge).
+    public static func post(
+        _ url: String, body: [UInt8], contentType: String, limit: Int, accept: String = "*/*",
+        trustStore: String? = nil, silence: Duration = Limits.silence
+    ) async throws(HTTPClientError) -> Response {
+        let message = Message(method: "POST", accept: accept, body: (contentType, body))
+        return try await onThread(url, message, limit: limit, trustStore: trustStore, silence: silence)
+    }
+
+    private static func onThread(
+        _ url: String, _ message: Message, limit: Int, trustStore: String?, silence: Duration
     ) async throws(HTTPClientError) -> Response {
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<Response, HTTPClientError>, Never>) in
             Thread.detachNewThread {
                 continuation.resume(
                     returning: Result { () throws(HTTPClientError) in
-                        try fetch(url, limit: limit, trustStore: trustStore, silence: silence)
+                        try fetch(url, message, limit: limit, trustStore: trustStore, silence: silence)
                     })
             }
         }
@@ -42,12 +66,12 @@ public enum HTTPClient {
     }
 
     private static func fetch(
-        _ url: String, limit: Int, trustStore: String?, silence: Duration
+        _ url: String, _ message: Message, limit: Int, trustStore: String?, silence: Duration
     ) throws(HTTPClientError) -> Response {
         var current = try Target(url)
         for _ in 0...Limits.redirects {
             let connection = try Connection(to: current, trustStore: trustStore, silence: silence)
-            try connection.write(Array(current.request.utf8))
+            try connection.write(current.request(message))
             var reader = HTTPResponseReader()
             var head: HTTPResponseReader.Head?
             var body: [UInt8] = []
@@ -73,7 +97,7 @@ public enum HTTPClient {
                 }
             }
             guard let head else { throw HTTPClientError(current.url, "no response") }
-            guard [301, 302, 303, 307, 308].contains(head.status) else {
+            guard message.method == "GET", [301, 302, 303, 307, 308].contains(head.status) else {
                 return Response(status: head.status, body: body, url: current.url)
             }
             guard let location = head.field("location") else {
@@ -134,11 +158,16 @@ private struct Target {
         pathAndQuery = (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
     }
 
-    var request: String {
+    func request(_ message: HTTPClient.Message) -> [UInt8] {
         let defaultPort: UInt16 = isTLS ? 443 : 80
         let hostField = (host.contains(":") ? "[\(host)]" : host) + (port == defaultPort ? "" : ":\(port)")
-        return "GET \(pathAndQuery) HTTP/1.1\r\nHost: \(hostField)\r\nUser-Agent: swift-home\r\nAccept: */*\r\n"
-            + "Connection: close\r\n\r\n"
+        var head =
+            "\(message.method) \(pathAndQuery) HTTP/1.1\r\nHost: \(hostField)\r\nUser-Agent: swift-home\r\n"
+            + "Accept: \(message.accept)\r\nConnection: close\r\n"
+        if let body = message.body {
+            head += "Content-Type: \(body.contentType)\r\nContent-Length: \(body.bytes.count)\r\n"
+        }
+        return Array((head + "\r\n").utf8) + (message.body?.bytes ?? [])
     }
 
     /// Whether the host is an address, not a name (no SNI then, and the certificate is checked for the address).

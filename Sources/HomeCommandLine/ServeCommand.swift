@@ -38,6 +38,11 @@ enum ServeCommand {
                     "The token every Matter-server API client must present (?token=… in its URL, or Authorization: Bearer …): the first line of FILE, 16 characters or more; FILE readable by its owner only."
             ),
             .init(
+                name: "thread-rest", valueName: "URL",
+                help:
+                    "A Thread border router's REST API (OpenThread's, e.g. http://HOST:8081, as Home Assistant's OpenThread Border Router add-on serves it) that the Matter-server API's Thread diagnostics are collected from; border routers heard by DNS-SD are asked on port 8081 too. Repeat it for several."
+            ),
+            .init(
                 name: "log-level", valueName: "LEVEL",
                 help:
                     "error: failures only; info (the default): also each node's state changes; debug: also each client and request on the socket."
@@ -70,6 +75,10 @@ enum ServeCommand {
                 throw .invalidInput(
                     "--listen \(open): beyond loopback the Matter-server API needs a token its clients present: "
                         + "give --token-file FILE")
+            }
+            if listen.isEmpty, arguments.repeatedValues["thread-rest"] != nil {
+                throw .invalidInput(
+                    "--thread-rest feeds the Matter-server API's Thread diagnostics: give --listen ADDRESS too")
             }
             let adapter = arguments.values["bluetooth-adapter"]
             if let adapter, adapter.isEmpty || adapter.contains("/") {
@@ -112,7 +121,11 @@ enum ServeCommand {
             let matterServerAPI: MatterServerAPI?
             do throws(HomeError) {
                 matterServerAPI =
-                    listen.isEmpty ? nil : try MatterServerAPI(engine: engine, listeningOn: listen, token: token)
+                    listen.isEmpty
+                    ? nil
+                    : try MatterServerAPI(
+                        engine: engine, listeningOn: listen, token: token,
+                        threadBorderRouterAPIs: arguments.repeatedValues["thread-rest"] ?? [])
                 try await engine.followEveryNode()
             } catch {
                 throw .failed(error.message)

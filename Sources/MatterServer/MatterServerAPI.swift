@@ -12,6 +12,7 @@ import MatterOnboarding
 import MatterPlatform
 import MatterTLV
 import MatterTime
+import OpenThreadREST
 import Synchronization
 
 /// The Matter-server WebSocket API (python-matter-server's protocol, schema 11; `../shared/protocols/matter-server-ws.md`)
@@ -55,15 +56,25 @@ public final class MatterServerAPI: Sendable {
     /// Serves `engine`'s hub on `addresses` while this value lives (or until `stop()`): `home serve --listen`. With a
     /// token, every request (`/info` too) must present it; without one, only loopback addresses are served.
     /// `clock` times how long a connection may take to send its request head (`HTTPHeadGate`).
+    /// `threadBorderRouterAPIs`: OpenThread border-router REST APIs (`http://HOST:8081`) Thread diagnostics are
+    /// collected from, beside those of the border routers heard by DNS-SD.
     public init(
         engine: HubEngine, listeningOn addresses: [SocketAddress], token: MatterServerToken?,
-        clock: any DriverClock = SystemClock()
+        threadBorderRouterAPIs: [String] = [], clock: any DriverClock = SystemClock()
     ) throws(HomeError) {
         if token == nil, let open = addresses.first(where: { !$0.isLoopback }) {
             throw HomeError(
                 .invalidArgument,
                 "listening on \(open), beyond loopback, needs a token that clients present (a token file): the "
                     + "Matter-server API drives every device of the home")
+        }
+        let threadBorderRouterAPIs = try threadBorderRouterAPIs.map { text throws(HomeError) in
+            guard let base = OpenThreadRESTCollector.base(text) else {
+                throw HomeError(
+                    .invalidArgument,
+                    "\(text) is no border router's REST API: give http://HOST:PORT (OpenThread's listens on 8081)")
+            }
+            return base
         }
         let authority = engine.hub.authority
         // Home Assistant's Bluetooth proxies (and virtual devices fresh from their box) connect to /ble: the hub
@@ -74,7 +85,8 @@ public final class MatterServerAPI: Sendable {
             info: MatterServerInfo(
                 fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber),
             bleProxy: bleProxy, waitingHeads: WaitingHeads(clock: clock, limits: .init()),
-            uploads: OTAUploads(directory: engine.hub.directory.path + "/ota-uploads", clock: clock))
+            uploads: OTAUploads(directory: engine.hub.directory.path + "/ota-uploads", clock: clock),
+            threadDiagnostics: ThreadDiagnosticsSources(named: threadBorderRouterAPIs))
         // What the hub holds of network credentials, as server_info says it (set_wifi_credentials keeps it current).
         Task { [store = engine.hub.store, info = clients.info] in
             if let (wifi, thread) = try? await store.networkCredentials() {
@@ -167,10 +179,14 @@ final class MatterServerClients: Sendable {
     let uploads: OTAUploads
     /// The network topology as last sent, and the border routers last heard (schema 13).
     let topology = TopologyFeed()
-    /// The Thread diagnostics batches last sent (schema 12).
-    let threadDiagnostics = ThreadDiagnosticsCache()
+    /// Where Thread diagnostics come from, and the batches last collected (schema 12).
+    let threadDiagnostics: ThreadDiagnosticsSources
 
-    init(info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads, uploads: OTAUploads) {
+    init(
+        info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads, uploads: OTAUploads,
+        threadDiagnostics: ThreadDiagnosticsSources
+    ) {
+        self.threadDiagnostics = threadDiagnostics
         self.info = info
         self.bleProxy = bleProxy
         self.waitingHeads = waitingHeads

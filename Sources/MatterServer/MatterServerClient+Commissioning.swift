@@ -174,9 +174,7 @@ extension MatterServerClient {
 
     static func borderRouterEntry(_ router: ThreadBorderRouter, seen: UInt64) -> JSONValue? {
         guard let extendedAddress = router.extendedAddress else { return nil }
-        func hex(_ bytes: [UInt8]) -> JSONValue {
-            .string(bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined())
-        }
+        func hex(_ bytes: [UInt8]) -> JSONValue { .string(MatterServerTopology.hex(bytes)) }
         func hex16(_ value: UInt64) -> JSONValue { .string(MatterServerTopology.hex(value)) }
         var fields: [(String, JSONValue)] = [("extAddressHex", hex16(extendedAddress))]
         if let panID = router.extendedPANID { fields.append(("extendedPanIdHex", hex16(panID))) }

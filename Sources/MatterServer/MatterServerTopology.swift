@@ -257,6 +257,11 @@ enum MatterServerTopology {
     }
 
     /// Sixteen uppercase hex digits: an extended address or Extended PAN ID as matterjs-server writes them.
+    /// Bytes as uppercase hex digits, two a byte (matterjs-server's form for binary TXT values and addresses).
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined()
+    }
+
     static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: 16 - digits.count) + digits

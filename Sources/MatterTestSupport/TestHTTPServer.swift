@@ -1,3 +1,4 @@
+import Foundation
 import MatterDiscovery
 import MatterPlatform
 import Synchronization
@@ -20,8 +21,22 @@ public final class TestHTTPServer: Sendable {
     /// The paths asked, in order.
     public var paths: [String] { requests.paths.withLock { $0 } }
 
+    /// A request as it came: its method, its target (path and query), its fields (names lowercased) and its body
+    /// (by its Content-Length).
+    public struct Request: Sendable {
+        public let method: String
+        public let path: String
+        public let fields: [String: String]
+        public let body: [UInt8]
+    }
+
     /// `respond` gets the request's path (with its query); nil closes the connection without a word.
-    public init(respond: @escaping @Sendable (String) -> [UInt8]?) throws {
+    public convenience init(respond: @escaping @Sendable (String) -> [UInt8]?) throws {
+        try self.init(handle: { respond($0.path) })
+    }
+
+    /// `handle` gets the whole request; nil closes the connection without a word.
+    public init(handle: @escaping @Sendable (Request) -> [UInt8]?) throws {
         let requests = requests
         listener = try TCPListener(address: .ipv4(IPv4Address(127 << 24 | 1), port: 0)) { connection in
             let buffer = Mutex<[UInt8]>([])
@@ -32,24 +47,37 @@ public final class TestHTTPServer: Sendable {
                         connection.send(Self.answer(400, Array("not HTTP".utf8)))
                         return connection.closeAfterWrites()
                     }
-                    let head = buffer.withLock { buffer -> [UInt8]? in
+                    let request = buffer.withLock { buffer -> Request? in
                         buffer += bytes
-                        guard
-                            let end = (0..<max(0, buffer.count - 3)).first(where: {
-                                buffer[$0..<$0 + 4] == [13, 10, 13, 10]
-                            })
-                        else { return nil }
-                        defer { buffer = [] }
-                        return Array(buffer[..<end])
+                        guard let request = Self.request(in: buffer) else { return nil }
+                        buffer = []
+                        return request
                     }
-                    guard let head else { return }
-                    let line = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
-                    let path = line.count > 1 ? String(line[1]) : ""
-                    requests.paths.withLock { $0.append(path) }
-                    if let answer = respond(path) { connection.send(answer) }
+                    guard let request else { return }
+                    requests.paths.withLock { $0.append(request.path) }
+                    if let answer = handle(request) { connection.send(answer) }
                     connection.closeAfterWrites()
                 }, closed: {})
         }
+    }
+
+    /// The request in `bytes` once its head and body are whole.
+    private static func request(in bytes: [UInt8]) -> Request? {
+        guard let end = (0..<max(0, bytes.count - 3)).first(where: { bytes[$0..<$0 + 4] == [13, 10, 13, 10] })
+        else { return nil }
+        let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let line = lines.first?.split(separator: " ") ?? []
+        var fields: [String: String] = [:]
+        for field in lines.dropFirst() {
+            guard let colon = field.firstIndex(of: ":") else { continue }
+            fields[field[..<colon].lowercased()] = field[field.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        let length = fields["content-length"].flatMap(Int.init) ?? 0
+        guard bytes.count >= end + 4 + length else { return nil }
+        return Request(
+            method: line.first.map(String.init) ?? "", path: line.count > 1 ? String(line[1]) : "", fields: fields,
+            body: Array(bytes[(end + 4)..<(end + 4 + length)]))
     }
 
     deinit { listener.close() }

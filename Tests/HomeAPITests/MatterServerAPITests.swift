@@ -696,12 +696,14 @@ extension Home {
     /// The Matter-server API on this test's hub, as `home serve --listen` serves it.
     func serveMatterServerAPI(
         listeningOn addresses: [SocketAddress], token: MatterServerToken? = nil,
-        clock: any DriverClock = SystemClock()
+        threadBorderRouterAPIs: [String] = [], clock: any DriverClock = SystemClock()
     ) throws -> MatterServerAPI {
         guard let engine = hub.engine else {
             throw HomeError(.failedPrecondition, "the test's home is attached to another hub")
         }
-        return try MatterServerAPI(engine: engine, listeningOn: addresses, token: token, clock: clock)
+        return try MatterServerAPI(
+            engine: engine, listeningOn: addresses, token: token, threadBorderRouterAPIs: threadBorderRouterAPIs,
+            clock: clock)
     }
 }
 
@@ -1241,10 +1243,10 @@ extension MatterServerAPITests {
 }
 
 extension MatterServerAPITests {
-    /// get_thread_diagnostics: the hub collects no Thread diagnostics, and says so per known network (a dataset it
-    /// holds) as matterjs-server does for a network with no transport; the form without ext_pan_id answers the cache
+    /// get_thread_diagnostics for a network no REST API answers for (a dataset the hub holds): said to have no source,
+    /// as matterjs-server says it of a network with no transport; the form without ext_pan_id answers the cache
     /// and sends the refresh as thread_diagnostics_updated, only to a client that made a Thread request.
-    @Test func threadDiagnosticsSayThereIsNoSourceAndReachOnlyClientsThatAsked() async throws {
+    @Test func threadDiagnosticsSayWhenThereIsNoSourceAndReachOnlyClientsThatAsked() async throws {
         try await withHome { home, _, _ in
             let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
             defer { api.stop() }
@@ -1277,15 +1279,71 @@ extension MatterServerAPITests {
             #expect(one.hasSuffix(#","source":"none","nodes":[],"partialReason":"no_source"}}"#))
             #expect(try await ask(#"{"ext_pan_id": "xyz"}"#).contains(#""error_code": 8"#))
 
-            #expect(try await ask("{}") == #"{"message_id": "d", "result": []}"#)
+            // The last collection (the one just asked for) at once, then the refresh as an event.
+            #expect(
+                try await ask("{}").hasPrefix(#"{"message_id": "d", "result": [{"extPanIdHex":"1111111122222222""#))
             let event = try await asking.readText()
             #expect(
                 event.hasPrefix(#"{"event": "thread_diagnostics_updated", "data": {"extPanIdHex":"1111111122222222""#))
-            #expect(try await ask("{}").contains(#""partialReason":"no_source""#), "the cache holds the batch now")
-            _ = try await asking.readText()  // its refresh
+            #expect(event.hasSuffix(#","source":"none","nodes":[],"partialReason":"no_source"}}"#))
             // The other client never asked: its next frame answers its own command.
             other.sendText(#"{"message_id": "after", "command": "get_fabric_label"}"#)
             #expect(try await other.readText().hasPrefix(#"{"message_id": "after""#))
+        }
+    }
+}
+
+extension MatterServerAPITests {
+    /// get_thread_diagnostics from a border router's REST API (one that answers as ot-br-posix's openapi text says):
+    /// the network its own device item names, each device's diagnostics as matterjs-server's ThreadDiagnosticsNode,
+    /// complete; asked again within the hour from the last collection, forced afresh; an API named wrongly refused.
+    @Test func threadDiagnosticsAreCollectedFromABorderRoutersRESTAPI() async throws {
+        let router = try TestBorderRouterREST(
+            extendedPANID: "a7b7d5d07d9ec2fa", networkName: "OpenThread-1234",
+            devices: [
+                .init(
+                    extendedAddress: "96518e5497d5b9f3",
+                    diagnostic: #"""
+                        {"extAddress": "96518e5497d5b9f3", "rloc16": "0x5000",
+                         "mode": {"rxOnWhenIdle": true, "fullThreadDevice": true, "fullNetworkData": true},
+                         "route": {"idSequence": 7, "routeData": [{"routeId": 20, "linkQualityOut": 3,
+                           "linkQualityIn": 3, "routeCost": 1}]},
+                         "ipv6Addresses": ["fd11:22::1"], "eui": "9035eafffef02ca9"}
+                        """#),
+                .init(
+                    extendedAddress: "2a55d952bc7b4008",
+                    diagnostic: #"{"extAddress": "2a55d952bc7b4008", "rloc16": "0x5001", "batteryLevel": 82}"#),
+            ])
+        try await withHome { home, _, _ in
+            #expect(throws: HomeError.self) {
+                try home.serveMatterServerAPI(
+                    listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)],
+                    threadBorderRouterAPIs: ["http://otbr:8081/api?x=1"])
+            }
+            let api = try home.serveMatterServerAPI(
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], threadBorderRouterAPIs: [router.base])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
+            func ask(_ args: String) async throws -> String {
+                client.sendText(#"{"message_id": "d", "command": "get_thread_diagnostics", "args": \#(args)}"#)
+                return try await client.readText()
+            }
+            let batch = try await ask(#"{"ext_pan_id": "a7b7d5d07d9ec2fa"}"#)
+            #expect(batch.contains(#""extPanIdHex":"A7B7D5D07D9EC2FA","networkName":"OpenThread-1234""#))
+            #expect(batch.contains(#""source":"otbr-rest""#) && !batch.contains("partialReason"), "complete")
+            #expect(
+                batch.contains(
+                    #"{"extMacAddress":"96518E5497D5B9F3","rloc16":20480,"mode":{"rxOnWhenIdle":true,"ftd":true,"fullNetworkData":true},"route64":{"idSequence":7,"entries":[{"routerId":20,"linkQualityIn":3,"linkQualityOut":3,"routeCost":1}]},"ipv6Addresses":["FD110022000000000000000000000001"],"eui64":"9035EAFFFEF02CA9"}"#
+                ))
+            #expect(batch.contains(#"{"extMacAddress":"2A55D952BC7B4008","rloc16":20481,"batteryLevel":82}"#))
+            #expect(router.posted.count == 2, "the refresh and the diagnostic tasks")
+
+            _ = try await ask(#"{"ext_pan_id": "A7B7D5D07D9EC2FA"}"#)
+            #expect(router.posted.count == 2, "within the hour: the last collection")
+            _ = try await ask(#"{"ext_pan_id": "A7B7D5D07D9EC2FA", "force": true}"#)
+            #expect(router.posted.count == 4, "forced: collected afresh")
         }
     }
 }
