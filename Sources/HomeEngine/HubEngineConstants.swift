@@ -29,6 +29,9 @@ enum HubEngineTiming {
     /// How long a room command waits for its members' subscriptions to report the change: a device on the local
     /// network reports within its min interval of a second or less; one that says nothing in three has not acted.
     static let groupConfirmation: Duration = .seconds(3)
+    /// How long the topology's refresh reads the nodes' network diagnostics: a node on the local network answers a
+    /// read in milliseconds, one over Thread in a second or two; a graph asked for by a person is not held longer.
+    static let diagnosticsRefresh: Duration = .seconds(10)
 }
 
 /// Every limit of the hub engine, with the reason for its value.
@@ -36,4 +39,7 @@ enum HubEngineLimits {
     /// Names of devices, rooms and structures, in Unicode code points: the limit the Home APIs this one follows set,
     /// and short enough for any screen. Longer names are cut to it, not refused.
     static let nameCodePoints = 60
+    /// Nodes read at once by the topology's refresh: a Thread mesh carries few messages at a time, and a border
+    /// router queues what it cannot send.
+    static let diagnosticsReads = 4
 }

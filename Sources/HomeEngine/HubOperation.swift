@@ -103,6 +103,7 @@ enum HubOperations {
         CreateGroup.self, ChangeGroup.self, DeleteGroup.self, SetNetworkCredentials.self, RemoveNetworkCredentials.self,
         ReadNetworkCredentials.self,
         ReadUpdates.self, AddUpdateImage.self, UpdateDevice.self, FetchUpdates.self, ManageCheckIns.self,
+        RefreshNetworkDiagnostics.self,
     ]
 
     /// A client's request, decoded: what it is for messages, and its work.

@@ -99,6 +99,12 @@ extension NodeConnection {
         }
     }
 
+    /// Reads `paths` from the node now and keeps the values as a report of its subscription would be kept: into the
+    /// cache, each change published. For what is wanted fresher than the subscription's max interval brings it.
+    public func refresh(_ paths: [AttributePathIB]) async throws(NodeConnectionError) {
+        apply(try await read(paths, isFabricFiltered: true), publishingEvents: false)
+    }
+
     /// Whether the cluster on `endpoint` accepts the command, from its cached AcceptedCommandList; nil when the
     /// node has not reported that list (or it does not decode).
     public func supports<Command: ClusterCommand>(_ command: Command.Type, endpoint: UInt16) -> Bool? {

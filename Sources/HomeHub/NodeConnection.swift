@@ -400,7 +400,8 @@ public actor NodeConnection {
         }
     }
 
-    private func apply(_ report: InteractionReport, publishingEvents: Bool = true) {
+    /// A report's attributes into the cache, its changes and new events published (a read's too: `refresh`).
+    func apply(_ report: InteractionReport, publishingEvents: Bool = true) {
         lastHeard = transport.clock.now
         let changed = cache.applyFollowingEndpoints(report.attributeReports)
         if !changed.isEmpty { publish(.attributes(changed)) }

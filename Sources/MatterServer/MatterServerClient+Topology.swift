@@ -9,16 +9,21 @@ import Synchronization
 /// Schema 13's `get_network_topology` and `network_topology_updated`: the graph `MatterServerTopology` builds from the
 /// live model and the border routers last heard.
 extension MatterServerClient {
-    /// The graph now; `refresh` also asks the network for its border routers again (the nodes' diagnostics need no
-    /// re-reading: the hub's subscriptions keep them current). The client hears `network_topology_updated` from now on.
+    /// The graph now; `refresh` first reads the nodes' Thread and Wi-Fi Network Diagnostics afresh (a few at a time,
+    /// under a deadline: `RefreshNetworkDiagnostics`) while the network is asked for its border routers again. The
+    /// client hears `network_topology_updated` from now on.
     func networkTopology(_ id: String, _ args: TopologyArguments) {
         work { [self] in
             let interfaces = engine.commissioning.interfaces
-            if args.refresh == true, !interfaces.isEmpty,
-                let routers = try? await MulticastDNSQuerier().browseThreadBorderRouters(
-                    interfaces: interfaces, timeout: Self.discoveryWindow)
-            {
-                peers.topology.heard(routers)
+            if args.refresh == true {
+                async let reread = try? engine.perform(RefreshNetworkDiagnostics(), caller: caller)
+                if !interfaces.isEmpty,
+                    let routers = try? await MulticastDNSQuerier().browseThreadBorderRouters(
+                        interfaces: interfaces, timeout: Self.discoveryWindow)
+                {
+                    peers.topology.heard(routers)
+                }
+                _ = await reread
             }
             hearsTopology.withLock { $0 = true }
             peers.topology.follow(engine.model) { [weak peers] event in peers?.broadcastTopology(event) }

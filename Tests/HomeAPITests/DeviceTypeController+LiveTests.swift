@@ -30,13 +30,15 @@ import Testing
     /// subscriptions prove liveness every `liveness`. The body also gets the device's store, to restart it on its state.
     static func withLiveDevice(
         kind: DeviceKind, liveness: Duration = .seconds(60), simulation: Simulation = Simulation(),
-        intermittent: IntermittentConnection? = nil, _ body: (Home, VirtualDevice, DeviceStore) async throws -> Void
+        intermittent: IntermittentConnection? = nil, radio: SimulatedRadio? = nil,
+        _ body: (Home, VirtualDevice, DeviceStore) async throws -> Void
     ) async throws {
         try await withHome { _, _, directory in
             let store = DeviceStore(directory: directory + "/device")
             let state = try store.loadOrCreate(DeviceSettings(kind: kind, passcode: passcode, discriminator: 3840))
             let device = try VirtualDevice(
-                store: store, state: state, port: 0, simulation: simulation, intermittent: intermittent, log: { _ in })
+                store: store, state: state, port: 0, simulation: simulation, radio: radio, intermittent: intermittent,
+                log: { _ in })
             try await device.start()
             let hub = try await Hub(statePath: directory + "/hub")
             let trust = PAATrustStore(certificates: [try X509Certificate(derEncoded: device.attestation.paa)])

@@ -1347,3 +1347,41 @@ extension MatterServerAPITests {
         }
     }
 }
+
+extension MatterServerAPITests {
+    /// The topology's refresh reads the network diagnostics afresh: a light with a Wi-Fi radio (its Wi-Fi Network
+    /// Diagnostics served) is read and answers; once it is offline it is not asked; get_network_topology with
+    /// refresh answers the graph after the reads.
+    @Test func theTopologysRefreshReadsTheReachableNodesDiagnosticsAfresh() async throws {
+        let radio = SimulatedRadio.wifi([.init(ssid: "Home", passphrase: "correct horse")])
+        try await DeviceTypeControllerLiveTests.withLiveDevice(kind: .light, liveness: .seconds(2), radio: radio) {
+            home, device, _ in
+            try await home.hub.followEveryNode()
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            let online = await eventually(within: .seconds(10)) {
+                if case .online = home.context.model.snapshot.views[nodeID]?.state { return true }
+                return false
+            }
+            #expect(online)
+            let read = try await home.hub.perform(RefreshNetworkDiagnostics())
+            #expect(read.refreshed == [nodeID] && read.unanswered.isEmpty)
+
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
+            client.sendText(#"{"message_id": "t", "command": "get_network_topology", "args": {"refresh": true}}"#)
+            #expect(try await client.readText().hasPrefix(#"{"message_id": "t", "result": {"collected_at":"#))
+
+            await device.shutdown()
+            let offline = await eventually(within: .seconds(15)) {
+                if case .offline = home.context.model.snapshot.views[nodeID]?.state { return true }
+                return false
+            }
+            #expect(offline)
+            let none = try await home.hub.perform(RefreshNetworkDiagnostics())
+            #expect(none.refreshed.isEmpty && none.unanswered.isEmpty, "an offline node is not asked")
+        }
+    }
+}
