@@ -105,7 +105,10 @@ let package = Package(
         // The hub served to other ecosystems: the Matter-server WebSocket API (python-matter-server's, Home Assistant's).
         .target(name: "MatterServer", dependencies: [
             "BLEProxy", "HubWire", "HomeRecords", "HomeEngine", "HomeHub", "HTTPWebSocket", "MatterDataModel", "MatterDiscovery", "MatterInteraction",
-            "MatterNode", "MatterOnboarding", "MatterPlatform", "MatterTime", "MatterTLV", "OpenThreadREST",
+            "MatterNode", "MatterOnboarding", "MatterPlatform", "MatterTime", "MatterTLV", "OpenThreadREST", "MatterCrypto",
+        ], resources: [
+            .embedInCode("Dashboard/Assets/index.html"), .embedInCode("Dashboard/Assets/app.js"),
+            .embedInCode("Dashboard/Assets/app.css"), .embedInCode("Dashboard/Assets/signin.html"),
         ]),
         .target(name: "HomeCommandLine", dependencies: ["MatterOnboarding", "MatterTLV", "MatterDiscovery", "MatterPlatform", "HomeHub", "HomeEngine", "HubWire", "HomeRecords",
                                                        "MatterDataModel", "MatterInteraction", "HomeAPI", "MatterServer", "MatterDevice", "MatterNode", "BLEProxy"]),

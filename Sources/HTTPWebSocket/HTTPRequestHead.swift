@@ -221,8 +221,11 @@ public struct HTTPResponse: Sendable, Hashable {
         switch status {
         case 101: "Switching Protocols"
         case 200: "OK"
+        case 204: "No Content"
+        case 303: "See Other"
         case 400: "Bad Request"
         case 401: "Unauthorized"
+        case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 408: "Request Timeout"

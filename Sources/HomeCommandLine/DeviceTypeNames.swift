@@ -5,12 +5,7 @@ import MatterDataModel
 /// Device types as people read them, from the generated Matter device library: "On/Off Light", "Dimmable Light";
 /// a type the library lacks (a vendor's) shows as its ID.
 enum DeviceTypeNames {
-    private static let names = Dictionary(
-        MatterDeviceTypes.all.map { ($0.id.rawValue, $0.name) }, uniquingKeysWith: { first, _ in first })
-
-    static func name(_ deviceType: UInt32) -> String {
-        names[deviceType] ?? DeviceTypeID(rawValue: deviceType).description
-    }
+    static func name(_ deviceType: UInt32) -> String { MatterDeviceTypes.name(of: deviceType) }
 
     /// "On/Off Light, Dimmable Light".
     static func list(_ types: [EndpointDeviceType]) -> String {

@@ -25,7 +25,7 @@ enum ServeCommand {
             .init(
                 name: "listen", valueName: "ADDRESS",
                 help:
-                    "Serve the Matter-server WebSocket API (Home Assistant's; python-matter-server's schema 11, in part) at ws://ADDRESS/ws (e.g. 127.0.0.1:5580 or [::1]:5580), and the BLE proxy endpoint at ws://ADDRESS/ble; repeat it for several. Beyond loopback it needs --token-file."
+                    "Serve the Matter-server WebSocket API (Home Assistant's; python-matter-server's schema 11, matterjs-server's 13) at ws://ADDRESS/ws (e.g. 127.0.0.1:5580 or [::1]:5580), the BLE proxy endpoint at ws://ADDRESS/ble and the web dashboard at http://ADDRESS/; repeat it for several. Beyond loopback it needs --token-file."
             ),
             .init(
                 name: "bluetooth-adapter", valueName: "NAME",
@@ -135,6 +135,7 @@ enum ServeCommand {
                     "\(LiveLineText.time())  Matter-server API at ws://\(address)/ws\(token == nil ? "" : " (token required)")"
                 )
                 say("\(LiveLineText.time())  BLE proxies connect at ws://\(address)/ble")
+                say("\(LiveLineText.time())  the dashboard is at http://\(address)/")
             }
             let signal = await stop.next()
             say("\(LiveLineText.time())  \(signal): closing every subscription and session")

@@ -86,7 +86,8 @@ public final class MatterServerAPI: Sendable {
                 fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber),
             bleProxy: bleProxy, waitingHeads: WaitingHeads(clock: clock, limits: .init()),
             uploads: OTAUploads(directory: engine.hub.directory.path + "/ota-uploads", clock: clock),
-            threadDiagnostics: ThreadDiagnosticsSources(named: threadBorderRouterAPIs))
+            threadDiagnostics: ThreadDiagnosticsSources(named: threadBorderRouterAPIs),
+            dashboard: Dashboard(engine: engine, token: token))
         // What the hub holds of network credentials, as server_info says it (set_wifi_credentials keeps it current).
         Task { [store = engine.hub.store, info = clients.info] in
             if let (wifi, thread) = try? await store.networkCredentials() {
@@ -181,11 +182,14 @@ final class MatterServerClients: Sendable {
     let topology = TopologyFeed()
     /// Where Thread diagnostics come from, and the batches last collected (schema 12).
     let threadDiagnostics: ThreadDiagnosticsSources
+    /// The web dashboard served beside the API.
+    let dashboard: Dashboard
 
     init(
         info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads, uploads: OTAUploads,
-        threadDiagnostics: ThreadDiagnosticsSources
+        threadDiagnostics: ThreadDiagnosticsSources, dashboard: Dashboard
     ) {
+        self.dashboard = dashboard
         self.threadDiagnostics = threadDiagnostics
         self.info = info
         self.bleProxy = bleProxy
@@ -223,9 +227,13 @@ final class MatterServerClients: Sendable {
 }
 
 final class MatterServerClient: Sendable {
-    private enum Phase {
+    enum Phase {
         case head([UInt8])
         case webSocket(WebSocketConnection)
+        /// A dashboard form's body coming in (the sign-in): what it is for, and the bytes so far.
+        case form(HTTPRequestHead, DashboardRoute, [UInt8], length: Int)
+        /// The dashboard page's live connection.
+        case dashboard(WebSocketConnection, DashboardSocket)
         /// A BLE proxy client on `/ble`: its frames go, in order, to the hub's BLE proxy central through `inbox`.
         case bleProxy(WebSocketConnection, inbox: AsyncStream<BLEProxyInbox>.Continuation)
         /// A firmware image's body coming in (`POST /ota-upload/<id>`).
@@ -263,7 +271,9 @@ final class MatterServerClient: Sendable {
     let engine: HubEngine
     private let token: MatterServerToken?
     let peers: MatterServerClients
-    private let phase = Mutex(Phase.head([]))
+    let phase = Mutex(Phase.head([]))
+    /// A dashboard socket just opened: started once its upgrade is written, so its welcome comes after.
+    let dashboardToStart = Mutex<DashboardSocket?>(nil)
     let listening = Mutex<Listening?>(nil)
     /// Whether it asked `get_network_topology`: only then does it hear `network_topology_updated` (schema 13's
     /// opt-in, so an older client never receives an event it cannot read).
@@ -301,6 +311,11 @@ final class MatterServerClient: Sendable {
         if headEnded { peers.waitingHeads.leave(ObjectIdentifier(connection)) }
         for bytes in writes { connection.send(bytes) }
         if close { connection.closeAfterWrites() }
+        if let socket = dashboardToStart.withLock({ socket in
+            defer { socket = nil }; return socket
+        }) {
+            socket.start()
+        }
         for command in commands { handle(command) }
     }
 
@@ -313,6 +328,9 @@ final class MatterServerClient: Sendable {
                 inbox.finish()
                 return nil
             case .upload(let upload): return upload
+            case .dashboard(_, let socket):
+                socket.closed()
+                return nil
             default: return nil
             }
         }
@@ -402,6 +420,13 @@ final class MatterServerClient: Sendable {
         case .upload(let upload):
             phase = continueUpload(upload, with: bytes).map(Phase.upload) ?? .done
             return ([], false, [])
+        case .form(let request, let route, let body, let length):
+            return continueForm(request, route, body + bytes, length: length, &phase)
+        case .dashboard(var webSocket, let socket):
+            let (writes, close) = carryOutDashboard(webSocket.receive(bytes), &webSocket, socket)
+            phase = webSocket.isClosed ? .done : .dashboard(webSocket, socket)
+            if webSocket.isClosed { socket.closed() }
+            return (writes, close, [])
         case .bleProxy(var webSocket, let inbox):
             inbox.yield(.heard)
             let (writes, close) = carryOutProxy(webSocket.receive(bytes), inbox)
@@ -417,14 +442,22 @@ final class MatterServerClient: Sendable {
         case webSocket
         case bleProxy
         case otaUpload
+        case dashboard(DashboardRoute)
     }
 
     private static let router: HTTPRouter<Route> = {
-        var router = HTTPRouter<Route>(notFoundHint: "the API is at /ws")
+        var router = HTTPRouter<Route>(notFoundHint: "the API is at /ws, the dashboard at /")
         router.add("GET", "/info", .info)
         router.add("GET", "/ws", .webSocket)
         router.add("GET", "/ble", .bleProxy)
         router.add("POST", pathsUnder: uploadPathPrefix, .otaUpload)
+        for (method, path, route) in DashboardRoute.all {
+            if path.hasSuffix("/") {
+                router.add(method, pathsUnder: path, .dashboard(route))
+            } else {
+                router.add(method, path, .dashboard(route))
+            }
+        }
         return router
     }()
 
@@ -441,6 +474,16 @@ final class MatterServerClient: Sendable {
             // Unknown paths are told apart only to a client that may use the API.
             phase = .done
             return ([token.map { $0.admits(request) } == false ? Self.unauthorized.bytes : response.bytes], true, [])
+        }
+        // The dashboard's pages answer to its own sign-in, not the API's token.
+        if case .dashboard(let page) = route { return openDashboard(page, request, rest: rest, &phase) }
+        // A page of another site may not drive the API from a browser on this computer or network.
+        if let origin = request.field("origin"), !DashboardAccess.isSameOrigin(request) {
+            phase = .done
+            return (
+                [HTTPError(403, "requests from a web page of \(origin.prefix(64)) are refused").response.bytes], true,
+                []
+            )
         }
         if let token, !token.admits(request) {
             phase = .done
@@ -479,6 +522,8 @@ final class MatterServerClient: Sendable {
                 answerUpload(error)
                 return ([], false, [])
             }
+        case .dashboard:
+            return ([], true, [])
         case .bleProxy:
             do throws(HTTPError) {
                 let upgrade = try WebSocketHandshake.accept(request)
@@ -584,7 +629,7 @@ final class MatterServerClient: Sendable {
         return (writes, close, commands)
     }
 
-    private static func writes(of actions: [WebSocketConnection.Action]) -> [[UInt8]] {
+    static func writes(of actions: [WebSocketConnection.Action]) -> [[UInt8]] {
         actions.compactMap { if case .write(let bytes) = $0 { bytes } else { nil } }
     }
 

@@ -43,7 +43,13 @@ public struct MatterServerToken: Sendable {
             guard parts.count == 2, parts[0].caseInsensitiveCompare("Bearer") == .orderedSame else { return nil }
             return String(parts[1]).trimmingCharacters(in: .whitespaces)
         }
-        guard let presented = (request.queryValue("token") ?? bearer).map({ Array($0.utf8) }) else { return false }
+        guard let presented = request.queryValue("token") ?? bearer else { return false }
+        return matches(presented)
+    }
+
+    /// Whether `presented` is the token, compared in time that does not depend on where it differs.
+    func matches(_ presented: String) -> Bool {
+        let presented = Array(presented.utf8)
         guard presented.count == secret.count else { return false }
         return zip(presented, secret).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }

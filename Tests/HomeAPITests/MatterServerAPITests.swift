@@ -554,7 +554,7 @@ extension MatterServerAPITests {
     }
 }
 
-private final class TestClient: @unchecked Sendable {
+final class TestClient: @unchecked Sendable {
     let descriptor: Int32
     private var buffer: [UInt8] = []
 
@@ -673,15 +673,15 @@ private final class TestClient: @unchecked Sendable {
 
     func sendText(_ text: String) { sendFrame(0x1, Array(text.utf8)) }
 
-    /// The WebSocket handshake; its response.
+    /// The WebSocket handshake on `path`, with `fields` (each ending in CRLF) besides; its response.
     @discardableResult
-    func openWebSocket() async -> String {
+    func openWebSocket(path: String = "/ws", fields: String = "") async -> String {
         write(
             Array(
                 """
-                GET /ws HTTP/1.1\r
+                GET \(path) HTTP/1.1\r
                 Host: 127.0.0.1\r
-                Upgrade: websocket\r
+                \(fields)Upgrade: websocket\r
                 Connection: Upgrade\r
                 Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r
                 Sec-WebSocket-Version: 13\r

@@ -24,8 +24,8 @@ import Testing
             let quiet = Simulation(interval: .seconds(3600))
             // Below Linux's ephemeral range (32768–60999): the farm restarts on the same ports, and one the kernel
             // handed out could meanwhile be any other test's client socket. Offset at random, so two runs on one
-            // machine rarely meet.
-            let base = UInt16.random(in: 22_000...(32_000 - UInt16(Self.nodes)))
+            // machine rarely meet; below DeviceFarmTests' farm (27,500 and up), which may run at the same time.
+            let base = UInt16.random(in: 22_000...(27_000 - UInt16(Self.nodes)))
             let farm = try DeviceFarm.open(
                 directory: farmDirectory, ports: Array(base..<(base + UInt16(Self.nodes))), kinds: .mix,
                 simulation: quiet)

@@ -36,8 +36,9 @@ struct DeviceFarmTests {
 
     @Test func aRestartedFarmIsTheSameDevicesOnTheSamePorts() async throws {
         try await withTemporaryDirectory { directory in
-            // Below the ephemeral range, so no other test's client socket takes a port between the two runs.
-            let base = UInt16.random(in: 22_000...31_000)
+            // Below the ephemeral range, so no other test's client socket takes a port between the two runs; above
+            // ScaleTests' farm (22,000–27,000), which may run at the same time.
+            let base = UInt16.random(in: 27_500...31_000)
             let first = try DeviceFarm.open(
                 directory: directory, ports: [base, base + 1, base + 2], kinds: .one(.plug))
             try await first.start()

@@ -1,0 +1,164 @@
+import Foundation
+import HTTPWebSocket
+import MatterCrypto
+import Synchronization
+
+/// Who may use the dashboard, decided here and nowhere else.
+/// - Without a token the listener is on loopback only, and a request is served only when its Host names loopback:
+///   a web page elsewhere whose name was made to resolve to 127.0.0.1 (DNS rebinding) is refused.
+/// - With a token, a browser signs in once: `POST /signin` with the token in its form body (never in a URL, which
+///   logs keep) sets a session cookie, HttpOnly (no script reads it) and SameSite=Strict (no other site's page sends
+///   it); every request but the sign-in page and the stylesheet needs it. Sessions live in the hub's memory: a
+///   restarted hub signs every browser out.
+/// - What acts (the sign-in, the live socket that carries commands, the sign-out) must come from the dashboard's own
+///   page: its Origin is this Host's. A browser always sends one there; another site's page cannot forge it.
+final class DashboardAccess: Sendable {
+    /// The limits and timings of the dashboard's sessions, with their reasons.
+    enum Limits {
+        /// A session lasts a month from its sign-in: a phone on the wall stays signed in; a lost one does not for ever.
+        static let sessionLifetime: TimeInterval = 30 * 24 * 3600
+        /// Sessions kept at once; a new one past it ends the oldest (a household has a few browsers; a flood of
+        /// sign-ins by someone holding the token cannot grow the hub's memory).
+        static let sessions = 64
+        /// The sign-in form's body: the token and its name.
+        static let signInBody = 1024
+    }
+
+    static let cookieName = "swift-home-session"
+
+    enum Verdict: Sendable {
+        case allowed
+        /// A page asked without a session: the sign-in page instead.
+        case signIn
+        case refused(HTTPResponse)
+    }
+
+    private let token: MatterServerToken?
+    private let sessions = Mutex<[String: Date]>([:])
+
+    init(token: MatterServerToken?) {
+        self.token = token
+    }
+
+    /// Whether the dashboard asks for a sign-in at all.
+    var needsSignIn: Bool { token != nil }
+
+    /// A page, an asset, a download.
+    func page(_ request: HTTPRequestHead) -> Verdict {
+        guard token != nil else {
+            return Self.namesLoopback(request.field("host"))
+                ? .allowed
+                : .refused(
+                    DashboardResponse.text(
+                        403,
+                        "This hub's dashboard is served to this computer only: open it at http://127.0.0.1 or "
+                            + "http://[::1] with the hub's port, or give the hub a token to serve it further."))
+        }
+        return hasSession(request) ? .allowed : .signIn
+    }
+
+    /// Something that acts: a page's own request, from its own origin.
+    func action(_ request: HTTPRequestHead) -> Verdict {
+        guard Self.isSameOrigin(request) else {
+            return .refused(DashboardResponse.text(403, "This request did not come from the dashboard's own page."))
+        }
+        switch page(request) {
+        case .allowed: return .allowed
+        case .signIn: return .refused(DashboardResponse.text(401, "Sign in first."))
+        case .refused(let response): return .refused(response)
+        }
+    }
+
+    /// `POST /signin`: the token from the form, a session for it.
+    func signIn(_ request: HTTPRequestHead, form: [UInt8]) -> HTTPResponse {
+        guard Self.isSameOrigin(request) else {
+            return DashboardResponse.text(403, "This request did not come from the dashboard's own page.")
+        }
+        guard let token else { return DashboardResponse.redirect(to: "/") }
+        let presented = Self.formValue("token", in: form) ?? ""
+        guard token.matches(presented.trimmingCharacters(in: .whitespaces)) else {
+            return DashboardResponse.redirect(to: "/signin?wrong=1")
+        }
+        let id = SystemRandom().bytes(32).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        sessions.withLock { sessions in
+            let now = Date()
+            sessions = sessions.filter { $0.value > now }
+            while sessions.count >= Limits.sessions, let oldest = sessions.min(by: { $0.value < $1.value }) {
+                sessions.removeValue(forKey: oldest.key)
+            }
+            sessions[id] = now.addingTimeInterval(Limits.sessionLifetime)
+        }
+        var response = DashboardResponse.redirect(to: "/")
+        response.fields.append(
+            HTTPField(
+                "Set-Cookie",
+                "\(Self.cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(Limits.sessionLifetime))"))
+        return response
+    }
+
+    /// `POST /signout`: the session ends here and in the browser.
+    func signOut(_ request: HTTPRequestHead) -> HTTPResponse {
+        guard Self.isSameOrigin(request) else {
+            return DashboardResponse.text(403, "This request did not come from the dashboard's own page.")
+        }
+        if let id = Self.sessionID(request) { _ = sessions.withLock { $0.removeValue(forKey: id) } }
+        var response = DashboardResponse.redirect(to: token == nil ? "/" : "/signin")
+        response.fields.append(
+            HTTPField("Set-Cookie", "\(Self.cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"))
+        return response
+    }
+
+    private func hasSession(_ request: HTTPRequestHead) -> Bool {
+        guard let id = Self.sessionID(request) else { return false }
+        return sessions.withLock { sessions in
+            guard let expiry = sessions[id] else { return false }
+            guard expiry > Date() else {
+                sessions.removeValue(forKey: id)
+                return false
+            }
+            return true
+        }
+    }
+
+    /// The session cookie's value, when the request carries one of the right form (64 hex digits).
+    static func sessionID(_ request: HTTPRequestHead) -> String? {
+        for pair in (request.field("cookie") ?? "").split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, parts[0] == cookieName else { continue }
+            let value = parts[1]
+            if value.utf8.count == 64, value.allSatisfy(\.isHexDigit) { return value }
+        }
+        return nil
+    }
+
+    /// Origin is `http://` or `https://` and exactly the Host the request was sent to.
+    static func isSameOrigin(_ request: HTTPRequestHead) -> Bool {
+        guard let origin = request.field("origin"), let host = request.field("host"), !host.isEmpty else {
+            return false
+        }
+        return origin == "http://" + host || origin == "https://" + host
+    }
+
+    /// A Host field that names this computer: localhost, 127.0.0.0/8 or ::1, with or without a port.
+    static func namesLoopback(_ host: String?) -> Bool {
+        guard var host = host?.lowercased(), !host.isEmpty else { return false }
+        if host.hasPrefix("[") {
+            guard let end = host.firstIndex(of: "]") else { return false }
+            return host[host.index(after: host.startIndex)..<end] == "::1"
+        }
+        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
+        if host == "localhost" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// A value of an `application/x-www-form-urlencoded` body.
+    static func formValue(_ name: String, in body: [UInt8]) -> String? {
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0] == name else { continue }
+            return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }
+        return nil
+    }
+}

@@ -1,0 +1,339 @@
+import Foundation
+import HomeEngine
+import HomeHub
+import HomeRecords
+import HubWire
+import MatterDataModel
+import MatterOnboarding
+import Synchronization
+
+/// The dashboard page's one live connection (a WebSocket at `/dashboard/socket`, JSON text frames).
+///
+/// The hub sends `{"kind": "welcome", "signedIn": …, "home": …}` first (`DashboardView.home`), then, as the model
+/// changes, `{"kind": "devices", "devices": [...]}` with each device whose view moved, the whole `home` again when
+/// rooms, structures or the set of devices changed, and `{"kind": "event", "device", "event"}` for each event a
+/// device reports. The page sends actions, `{"id": n, "action": "toggle", "device": "…", …}`; each is answered by
+/// `{"kind": "reply", "id": n, "result": …}` or `{"kind": "failure", "id": n, "message": …}`, with
+/// `{"kind": "progress", "id": n, "text": …}` lines before a commissioning's reply. Every action is a hub operation,
+/// carried out as every other front door carries it out, as the hub's own user (a signed-in browser holds the token).
+final class DashboardSocket: Sendable {
+    private let engine: HubEngine
+    /// Whether the page came through the sign-in (it then offers to sign out).
+    private let signedIn: Bool
+    private let send: @Sendable (String) -> Void
+    private let work = Mutex<(follower: Task<Void, Never>?, actions: [Int: Task<Void, Never>], closed: Bool)>(
+        (nil, [:], false))
+
+    init(engine: HubEngine, signedIn: Bool, send: @escaping @Sendable (String) -> Void) {
+        self.engine = engine
+        self.signedIn = signedIn
+        self.send = send
+    }
+
+    /// The welcome, then the model's changes from there on.
+    func start() {
+        let model = engine.model
+        // Listening before the welcome is built: a change in between is sent after it, never lost.
+        let changes = model.changes(.all)
+        let welcome = JSONValue.object([
+            ("kind", .string("welcome")), ("signedIn", .bool(signedIn)), ("home", DashboardView.home(model.snapshot)),
+        ]).rendered
+        send(welcome)
+        let task = Task { [weak self] in
+            var sent: [String: JSONValue] = [:]
+            for await update in changes {
+                guard let self else { return }
+                self.follow(update, model.snapshot, &sent)
+            }
+        }
+        work.withLock { work in
+            if work.closed { task.cancel() } else { work.follower = task }
+        }
+    }
+
+    func closed() {
+        let tasks = work.withLock { work -> [Task<Void, Never>] in
+            defer { work = (nil, [:], true) }
+            return Array(work.actions.values) + [work.follower].compactMap { $0 }
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    private func follow(_ update: HomeModel.Update, _ snapshot: HomeModel.Snapshot, _ sent: inout [String: JSONValue]) {
+        guard case .changes(let changes) = update else {
+            return send(JSONValue.object([("kind", .string("home")), ("home", DashboardView.home(snapshot))]).rendered)
+        }
+        var nodes: Set<UInt64> = []
+        var reshaped = false
+        for change in changes {
+            switch change {
+            case .structureAdded, .structureRenamed, .structureRemoved, .roomAdded, .roomRenamed, .roomRemoved,
+                .deviceAdded, .deviceRemoved, .deviceMoved, .typesChanged:
+                reshaped = true
+            case .event(let nodeID, let event):
+                let device = DeviceID(nodeID: nodeID, endpoint: event.endpoint)
+                send(
+                    JSONValue.object([
+                        ("kind", .string("event")), ("device", .string(device.description)),
+                        ("event", DashboardView.event(event)),
+                    ]).rendered)
+            default:
+                if let nodeID = change.nodeID { nodes.insert(nodeID) }
+            }
+        }
+        if reshaped {
+            sent = [:]
+            return send(JSONValue.object([("kind", .string("home")), ("home", DashboardView.home(snapshot))]).rendered)
+        }
+        // Only the devices whose view moved: a sensor's report does not redraw its neighbours.
+        var moved: [JSONValue] = []
+        for device in DashboardView.devices(of: Array(nodes), in: snapshot) {
+            guard case .object(let fields) = device, case .string(let id)? = fields.first(where: { $0.0 == "id" })?.1
+            else { continue }
+            if sent[id] != device {
+                sent[id] = device
+                moved.append(device)
+            }
+        }
+        if !moved.isEmpty {
+            send(JSONValue.object([("kind", .string("devices")), ("devices", .array(moved))]).rendered)
+        }
+    }
+
+    // MARK: Actions
+
+    /// One action from the page. Called under its connection's lock: everything it sends is sent from a task.
+    func received(_ text: String) {
+        guard let action = try? JSONDecoder().decode(DashboardAction.self, from: Data(text.utf8)) else {
+            let send = send
+            Task { send(Self.failure(0, "an action is a JSON object with a number id and an action name")) }
+            return
+        }
+        let task = Task { [weak self] in
+            guard let self else { return }
+            let answer: String
+            do throws(HomeError) {
+                answer = Self.reply(action.id, try await perform(action))
+            } catch {
+                answer = Self.failure(action.id, error.message)
+            }
+            send(answer)
+            _ = work.withLock { $0.actions.removeValue(forKey: action.id) }
+        }
+        let refused = work.withLock { work -> Bool in
+            guard !work.closed else { return true }
+            work.actions[action.id]?.cancel()
+            work.actions[action.id] = task
+            return false
+        }
+        if refused { task.cancel() }
+    }
+
+    private var caller: HubCaller { HubCaller(uid: getuid(), process: .current()) }
+
+    private func perform(_ action: DashboardAction) async throws(HomeError) -> JSONValue {
+        switch action.action {
+        case "toggle":
+            let device = try device(action)
+            _ = try await engine.perform(
+                ToggleOnOff(nodeID: device.id.nodeID, endpoint: device.id.endpoint), caller: caller)
+            return .null
+        case "level":
+            let level = try action.number("level", in: 0...254)
+            return try await invoke(
+                "MoveToLevelWithOnOff", of: LevelControlCluster.id, on: try device(action),
+                [
+                    "level": .unsigned(UInt64(level)), "transitionTime": .unsigned(0), "optionsMask": .unsigned(0),
+                    "optionsOverride": .unsigned(0),
+                ])
+        case "colorTemperature":
+            let mireds = try action.number("mireds", in: 1...65279)
+            return try await invoke(
+                "MoveToColorTemperature", of: ColorControlCluster.id, on: try device(action),
+                [
+                    "colorTemperatureMireds": .unsigned(UInt64(mireds)), "transitionTime": .unsigned(0),
+                    "optionsMask": .unsigned(0), "optionsOverride": .unsigned(0),
+                ])
+        case "rename":
+            let device = try device(action)
+            guard let name = action.name else { throw HomeError(.invalidArgument, "rename needs a name") }
+            let renamed = try await engine.perform(
+                RenameDevice(nodeID: device.id.nodeID, parts: [device.id], multipart: false, name: name), caller: caller
+            )
+            return .string(renamed)
+        case "move":
+            let device = try device(action)
+            guard let room = action.room else { throw HomeError(.invalidArgument, "move needs a room") }
+            _ = try await engine.perform(MoveDevices([device.id], roomID: room), caller: caller)
+            return .null
+        case "createRoom":
+            guard let name = action.name else { throw HomeError(.invalidArgument, "a room needs a name") }
+            let room = try await engine.perform(CreateRoom(name: name, structureID: nil), caller: caller)
+            return .string(room.id)
+        case "remove":
+            let device = try device(action)
+            let outcome = try await engine.perform(
+                Decommission(nodeID: device.id.nodeID, structureID: structureID(of: device)), caller: caller)
+            return outcome.fabricRemovalFailure.map(JSONValue.string) ?? .null
+        case "share":
+            let window = try await engine.perform(
+                OpenCommissioningWindow(try shared(action), seconds: DashboardLimits.shareSeconds), caller: caller)
+            return .object([
+                ("qrCode", .string(window.qrCode)), ("manualCode", .string(window.manualCode)),
+                ("expiresAt", .number(window.expiresAt.timeIntervalSince1970)),
+                ("qrSVG", .string(QRCode.svg(window.qrCode))),
+            ])
+        case "fabrics":
+            let fabrics = try await engine.perform(ReadFabrics(try shared(action)), caller: caller)
+            return .array(
+                fabrics.map {
+                    .object([
+                        ("index", .unsigned(UInt64($0.index))), ("label", .string($0.label)),
+                        ("vendor", .string($0.vendorName ?? String(format: "0x%04X", $0.vendorID))),
+                        ("ours", .bool($0.isThisHub)),
+                    ])
+                })
+        case "removeFabric":
+            let index = try action.number("index", in: 1...254)
+            _ = try await engine.perform(RemoveFabric(try shared(action), index: UInt8(index)), caller: caller)
+            return .null
+        case "commission":
+            return try await commission(action)
+        case "node":
+            guard let text = action.node, let nodeID = UInt64(text, radix: 16),
+                let node = MatterServerNodes.node(nodeID, engine.model.snapshot)
+            else { throw HomeError(.notFound, "no node \(action.node ?? "") in the home") }
+            return node
+        case "status":
+            let status = try await engine.perform(ReadHubStatus(), caller: caller)
+            return .object([
+                ("nodesOnline", .signed(Int64(status.nodesOnline))),
+                ("nodesOffline", .signed(Int64(status.nodesOffline))),
+                ("nodesUnknown", .signed(Int64(status.nodesUnknown))), ("clients", .signed(Int64(status.clients))),
+                ("startedAt", .number(status.startedAt)), ("pid", .signed(Int64(status.pid))),
+            ])
+        default:
+            throw HomeError(.invalidArgument, "the dashboard has no action \"\(action.action.prefix(40))\"")
+        }
+    }
+
+    private func device(_ action: DashboardAction) throws(HomeError) -> DeviceRecord {
+        guard let text = action.device, let id = DeviceID(text),
+            let record = engine.model.snapshot.devices[id.nodeID]?.first(where: { $0.id == id })
+        else { throw HomeError(.notFound, "no device \(action.device ?? "") in the home") }
+        return record
+    }
+
+    private func structureID(of record: DeviceRecord) -> String {
+        let snapshot = engine.model.snapshot
+        return record.roomID.flatMap { room in snapshot.rooms.first { $0.id == room }?.structureID }
+            ?? snapshot.defaultStructureID ?? ""
+    }
+
+    private func shared(_ action: DashboardAction) throws(HomeError) -> SharedDevice {
+        let record = try device(action)
+        return SharedDevice(
+            nodeID: record.id.nodeID, vendorID: record.node.vendorID, productID: record.node.productID,
+            structureID: structureID(of: record), label: "\(record.name) (\(record.id))")
+    }
+
+    private func invoke(
+        _ name: String, of clusterID: ClusterID, on record: DeviceRecord, _ payload: [String: UntypedJSON]
+    ) async throws(HomeError) -> JSONValue {
+        guard let cluster = ClusterRegistry.standard[clusterID] else {
+            throw HomeError(.internal, "the data model lacks cluster \(clusterID)")
+        }
+        let invocation: InvokeCommand
+        do throws(MatterServerPayload.Invalid) {
+            invocation = try NamedCommand(name, of: cluster).invocation(
+                nodeID: record.id.nodeID, endpoint: record.id.endpoint, payload: payload)
+        } catch {
+            throw HomeError(.invalidArgument, error.description)
+        }
+        _ = try await engine.perform(invocation, caller: caller)
+        return .null
+    }
+
+    /// A device from the code on its box (the manual code or the QR code's text), named and put in a room, on the
+    /// hub's network: each step sent as it is done.
+    private func commission(_ action: DashboardAction) async throws(HomeError) -> JSONValue {
+        guard let code = action.code?.trimmingCharacters(in: .whitespacesAndNewlines), !code.isEmpty else {
+            throw HomeError(.invalidArgument, "give the code on the device: its manual code or its QR code's text")
+        }
+        do {
+            _ = try SetupPayload(parsing: code)
+        } catch {
+            throw HomeError(.invalidArgument, "\(code.prefix(40)) is no Matter setup code: \(error)")
+        }
+        let settings = engine.commissioning
+        let request = CommissionDevice(
+            payload: code, address: settings.address, interfaces: settings.interfaces,
+            paaTrustStore: settings.paaTrustStore, acceptUntrustedDevice: false, name: action.name,
+            room: action.room)
+        let id = action.id
+        let device = try await engine.perform(request, caller: caller) { [send] progress in
+            let text =
+                switch progress {
+                case .finished(let step, let seconds):
+                    seconds < 1 ? "\(step) (\(Int(seconds * 1000)) ms)" : String(format: "%@ (%.1f s)", step, seconds)
+                case .note(let note): note
+                case .transfer(let percent, _): "\(percent) %"
+                }
+            send(
+                JSONValue.object([("kind", .string("progress")), ("id", .signed(Int64(id))), ("text", .string(text))])
+                    .rendered)
+        }
+        return .array(device.devices.map { .string($0.description) })
+    }
+
+    static func reply(_ id: Int, _ result: JSONValue) -> String {
+        JSONValue.object([("kind", .string("reply")), ("id", .signed(Int64(id))), ("result", result)]).rendered
+    }
+
+    static func failure(_ id: Int, _ message: String) -> String {
+        JSONValue.object([("kind", .string("failure")), ("id", .signed(Int64(id))), ("message", .string(message))])
+            .rendered
+    }
+}
+
+/// An action the page sends: its number, its name, and the arguments its name takes.
+struct DashboardAction: Decodable, Sendable {
+    let id: Int
+    let action: String
+    let device: String?
+    let name: String?
+    let room: String?
+    let code: String?
+    let node: String?
+    let values: [String: Int]?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, action, device, name, room, code, node, level, mireds, index
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        action = try container.decode(String.self, forKey: .action)
+        device = try container.decodeIfPresent(String.self, forKey: .device)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        room = try container.decodeIfPresent(String.self, forKey: .room)
+        code = try container.decodeIfPresent(String.self, forKey: .code)
+        node = try container.decodeIfPresent(String.self, forKey: .node)
+        var values: [String: Int] = [:]
+        for key in [CodingKeys.level, .mireds, .index] {
+            if let value = try container.decodeIfPresent(Int.self, forKey: key) { values[key.rawValue] = value }
+        }
+        self.values = values
+    }
+
+    /// The whole number `name`, within `range`.
+    func number(_ name: String, in range: ClosedRange<Int>) throws(HomeError) -> Int {
+        guard let value = values?[name] else { throw HomeError(.invalidArgument, "\(action) needs \(name)") }
+        guard range.contains(value) else {
+            throw HomeError(
+                .invalidArgument, "\(name) \(value) is out of range: \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}

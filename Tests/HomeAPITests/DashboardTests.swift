@@ -1,0 +1,177 @@
+import Foundation
+import HTTPWebSocket
+import HomeHub
+import MatterDiscovery
+import MatterPlatform
+import MatterTestSupport
+import Testing
+
+@testable import HomeAPI
+@testable import MatterServer
+
+/// The web dashboard as the hub serves it on the Matter-server API's listener: who may have its pages and its live
+/// socket (loopback without a token, a session from the sign-in with one, its own origin for what acts), and the
+/// actions its page sends, against a live light. The page itself is driven in a real browser by
+/// scripts/interop-dashboard.sh.
+@Suite(.timeLimit(.minutes(2))) struct DashboardTests {
+    static let loopback = SocketAddress.ipv4(IPv4Address(127 << 24 | 1), port: 0)
+
+    /// One request; the whole response as text.
+    static func send(
+        _ address: SocketAddress, _ method: String, _ target: String, host: String = "127.0.0.1",
+        fields: [String] = [], body: String = ""
+    ) async throws -> String {
+        let client = try TestClient(address)
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"
+        for field in fields { head += field + "\r\n" }
+        if method == "POST" { head += "Content-Length: \(body.utf8.count)\r\n" }
+        client.write(Array((head + "\r\n" + body).utf8))
+        return String(decoding: await client.readToEnd(), as: UTF8.self)
+    }
+
+    static func field(_ name: String, in response: String) -> String? {
+        response.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+            .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test func withoutATokenItServesLoopbackOnlyAndItsOwnPagesSocket() async throws {
+        try await withHome { home, _, _ in
+            let api = try home.serveMatterServerAPI(listeningOn: [Self.loopback])
+            defer { api.stop() }
+            let address = try #require(api.addresses.first)
+            let page = try await Self.send(address, "GET", "/")
+            #expect(page.hasPrefix("HTTP/1.1 200 OK\r\n") && page.contains("<script src=\"/dashboard/app.js\""))
+            let policy = try #require(Self.field("Content-Security-Policy", in: page))
+            #expect(policy.contains("default-src 'none'") && policy.contains("connect-src 'self'"))
+            #expect(policy.contains("script-src 'self';"), "no inline script, no other host")
+            #expect(Self.field("X-Frame-Options", in: page) == "DENY")
+            let script = try await Self.send(address, "GET", "/dashboard/app.js")
+            #expect(Self.field("Content-Type", in: script) == "text/javascript; charset=utf-8")
+            #expect(try await Self.send(address, "GET", "/", host: "[::1]:5580").hasPrefix("HTTP/1.1 200 "))
+            #expect(try await Self.send(address, "GET", "/", host: "localhost:5580").hasPrefix("HTTP/1.1 200 "))
+            // A name that resolved to loopback by someone else's hand (DNS rebinding) is not served.
+            #expect(try await Self.send(address, "GET", "/", host: "evil.example:5580").hasPrefix("HTTP/1.1 403 "))
+            #expect(try await Self.send(address, "GET", "/", host: "127.0.0.1.evil.example").hasPrefix("HTTP/1.1 403 "))
+            #expect(try await Self.send(address, "GET", "/signin").hasPrefix("HTTP/1.1 303 "), "nothing to sign in to")
+            #expect(try await Self.send(address, "GET", "/dashboard/nothing").hasPrefix("HTTP/1.1 404 "))
+
+            // The live socket: from the page's own origin only.
+            let stranger = try TestClient(address)
+            let refused = await stranger.openWebSocket(
+                path: "/dashboard/socket", fields: "Origin: http://evil.example\r\n")
+            #expect(refused.hasPrefix("HTTP/1.1 403 "))
+            let noOrigin = try TestClient(address)
+            #expect(await noOrigin.openWebSocket(path: "/dashboard/socket").hasPrefix("HTTP/1.1 403 "))
+            let page2 = try TestClient(address)
+            let upgraded = await page2.openWebSocket(path: "/dashboard/socket", fields: "Origin: http://127.0.0.1\r\n")
+            #expect(upgraded.hasPrefix("HTTP/1.1 101 "))
+            #expect(
+                try await page2.readText().hasPrefix(
+                    #"{"kind":"welcome","signedIn":false,"home":{"structures":[{"id":"#))
+
+            // Another site's page may not use the Matter-server API's socket either.
+            let api2 = try TestClient(address)
+            #expect(await api2.openWebSocket(fields: "Origin: http://evil.example\r\n").hasPrefix("HTTP/1.1 403 "))
+        }
+    }
+
+    @Test func withATokenABrowserSignsInOnceAndKeepsASessionCookie() async throws {
+        try await withHome { home, _, directory in
+            let path = directory + "/token"
+            let secret = "4f1c9a27e0b84d6c9e1f"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data((secret + "\n").utf8)))
+            chmod(path, 0o600)
+            let api = try home.serveMatterServerAPI(
+                listeningOn: [Self.loopback], token: try MatterServerToken(contentsOf: path))
+            defer { api.stop() }
+            let address = try #require(api.addresses.first)
+            let origin = "Origin: http://127.0.0.1"
+
+            let page = try await Self.send(address, "GET", "/")
+            #expect(page.hasPrefix("HTTP/1.1 303 ") && Self.field("Location", in: page) == "/signin")
+            let signIn = try await Self.send(address, "GET", "/signin")
+            #expect(
+                signIn.hasPrefix("HTTP/1.1 200 ") && signIn.contains("name=\"token\"")
+                    && !signIn.contains("not this hub"))
+            #expect(try await Self.send(address, "GET", "/dashboard/app.css").hasPrefix("HTTP/1.1 200 "))
+            #expect(try await Self.send(address, "GET", "/dashboard/app.js").hasPrefix("HTTP/1.1 303 "))
+
+            // A wrong token: back to the sign-in, which says so; no cookie.
+            let wrong = try await Self.send(address, "POST", "/signin", fields: [origin], body: "token=nope")
+            #expect(
+                Self.field("Location", in: wrong) == "/signin?wrong=1" && Self.field("Set-Cookie", in: wrong) == nil)
+            #expect(
+                try await Self.send(address, "GET", "/signin?wrong=1").contains("not this hub&#39;s token") == false)
+            #expect(try await Self.send(address, "GET", "/signin?wrong=1").contains("not this hub's token"))
+            // The right one from another site's page: refused.
+            let forged = try await Self.send(
+                address, "POST", "/signin", fields: ["Origin: http://evil.example"], body: "token=\(secret)")
+            #expect(forged.hasPrefix("HTTP/1.1 403 "))
+            // The right one: a session cookie no script reads and no other site sends.
+            let signedIn = try await Self.send(address, "POST", "/signin", fields: [origin], body: "token=\(secret)")
+            #expect(Self.field("Location", in: signedIn) == "/")
+            let cookie = try #require(Self.field("Set-Cookie", in: signedIn))
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
+            let session = try #require(cookie.split(separator: ";").first.map(String.init))
+            #expect(!session.contains(secret), "the token is not the session")
+
+            #expect(try await Self.send(address, "GET", "/", fields: ["Cookie: \(session)"]).hasPrefix("HTTP/1.1 200 "))
+            let socket = try TestClient(address)
+            let upgraded = await socket.openWebSocket(
+                path: "/dashboard/socket", fields: "\(origin)\r\nCookie: \(session)\r\n")
+            #expect(upgraded.hasPrefix("HTTP/1.1 101 "))
+            let unsigned = try TestClient(address)
+            #expect(
+                await unsigned.openWebSocket(path: "/dashboard/socket", fields: "\(origin)\r\n").hasPrefix(
+                    "HTTP/1.1 401 "))
+            // The API's token in a URL opens no page: only the session does.
+            #expect(try await Self.send(address, "GET", "/?token=\(secret)").hasPrefix("HTTP/1.1 303 "))
+
+            // Signing out ends the session on the hub, not only in the browser.
+            let out = try await Self.send(address, "POST", "/signout", fields: [origin, "Cookie: \(session)"])
+            #expect(out.hasPrefix("HTTP/1.1 303 ") && Self.field("Set-Cookie", in: out)?.contains("Max-Age=0") == true)
+            #expect(try await Self.send(address, "GET", "/", fields: ["Cookie: \(session)"]).hasPrefix("HTTP/1.1 303 "))
+        }
+    }
+
+    @Test func thePagesActionsReachTheLightAndItsReportsComeBack() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
+            try await home.hub.followEveryNode()
+            let api = try home.serveMatterServerAPI(listeningOn: [Self.loopback])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            await client.openWebSocket(path: "/dashboard/socket", fields: "Origin: http://127.0.0.1\r\n")
+            let welcome = try await client.readText()
+            let id = try #require(welcome.firstMatch(of: /"id":"([0-9A-F]{16}-1)"/)?.1).description
+            #expect(welcome.contains(#""name":"lamp""#) && welcome.contains(#"{"kind":"onOff","on":false}"#))
+
+            /// The reply to the action numbered `number`, past the frames that come before it.
+            func answer(_ number: Int, _ action: String) async throws -> String {
+                client.sendText(action)
+                while true {
+                    let frame = try await client.readText()
+                    if frame.contains(#""id":\#(number),"#) || frame.contains(#""id":\#(number)}"#) { return frame }
+                }
+            }
+            #expect(
+                try await answer(1, #"{"id":1,"action":"toggle","device":"\#(id)"}"#)
+                    == #"{"kind":"reply","id":1,"result":null}"#)
+            // The light's own report, through the hub's subscription, is what the page redraws from.
+            var update = ""
+            while !update.contains(#"{"kind":"onOff","on":true}"#) { update = try await client.readText() }
+            #expect(update.hasPrefix(#"{"kind":"devices","devices":[{"id":"\#(id)""#))
+
+            let long = String(repeating: "é", count: 70)
+            let renamed = try await answer(2, #"{"id":2,"action":"rename","device":"\#(id)","name":"\#(long)"}"#)
+            #expect(renamed == #"{"kind":"reply","id":2,"result":"\#(String(repeating: "é", count: 60))"}"#)
+            let tooBright = try await answer(3, #"{"id":3,"action":"level","device":"\#(id)","level":300}"#)
+            #expect(tooBright == #"{"kind":"failure","id":3,"message":"level 300 is out of range: 0 to 254"}"#)
+            let nowhere = try await answer(4, #"{"id":4,"action":"toggle","device":"0000000000000001-1"}"#)
+            #expect(nowhere.contains(#""kind":"failure""#) && nowhere.contains("no device 0000000000000001-1"))
+            let unknown = try await answer(5, #"{"id":5,"action":"launch"}"#)
+            #expect(unknown == #"{"kind":"failure","id":5,"message":"the dashboard has no action \"launch\""}"#)
+            client.sendText("not json")
+            #expect(try await client.readText().contains("an action is a JSON object"))
+        }
+    }
+}
