@@ -6,7 +6,8 @@
 #   - the light's brightness slider moved dims it (its level reported back);
 #   - a device is added from the page by its manual code (a switch panel advertising on lo): each step is shown as it
 #     is done, and the device is in the list after;
-#   - a device is renamed from its page with a name over 60 characters: cut to 60;
+#   - a device is renamed from its page with a name over 60 characters: cut to 60; OnOff's Off sent from the form
+#     the data model makes reaches the light (its log says OFF);
 #   - its share window gives a QR image that zbarimg (a decoder nobody here wrote) reads as the window's code;
 #   - the light killed: its card says Offline within its liveness time;
 #   - no request from the page leaves the hub's origin (the browser's own network log);
@@ -183,6 +184,16 @@ if step == "open":
             fail("the 60-character rule is not shown")
         rename.send_keys(Keys.ENTER)
         until("the name cut to 60", 10, lambda: driver.find_element(By.CSS_SELECTOR, "h1").text == long_name[:60])
+        # A command from the forms the data model makes: OnOff's Off, sent from its form.
+        driver.find_element(By.XPATH, "//button[text()='Show the commands']").click()
+        on_off = until("the OnOff cluster's commands", 10, lambda: next(
+            d for d in driver.find_elements(By.CSS_SELECTOR, "#commands details")
+            if d.find_element(By.TAG_NAME, "summary").text == "OnOff"))
+        on_off.find_element(By.TAG_NAME, "summary").click()
+        offs = light_log().count("] OFF")
+        on_off.find_element(By.XPATH, ".//button[text()='Send Off']").click()
+        until("the light's log saying OFF", 10, lambda: light_log().count("] OFF") > offs)
+        until("the form saying done", 10, lambda: "Done." in on_off.text)
         # Sharing: the QR image as a decoder nobody here wrote reads it.
         driver.find_element(By.XPATH, "//button[text()='Share']").click()
         image = until("the share's QR image, drawn", 30, lambda: (i := driver.find_element(By.CSS_SELECTOR, "#share img.qr"))
@@ -281,7 +292,7 @@ browser rebinding "$work" "$shots"
 echo "PASS: a Host that is not loopback, and another site's page on the API's socket, are refused"
 opened="$(browser open "$work" "$shots" "$switch_code")"
 grep -q "] ON" "$work/light.out" || fail "the light never said ON"
-echo "PASS: the page listed the devices, switched and dimmed the light, added the switch panel step by step, cut a long name to 60, shared a QR zbarimg reads; nothing left the hub's origin"
+echo "PASS: the page listed the devices, switched and dimmed the light, added the switch panel step by step, cut a long name to 60, sent Off from a command's form, shared a QR zbarimg reads; nothing left the hub's origin"
 lamp="$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["lamp"])' "$opened")"
 
 # The light killed while a page watches.

@@ -28,6 +28,11 @@ enum ServeCommand {
                     "Serve the Matter-server WebSocket API (Home Assistant's; python-matter-server's schema 11, matterjs-server's 13) at ws://ADDRESS/ws (e.g. 127.0.0.1:5580 or [::1]:5580), the BLE proxy endpoint at ws://ADDRESS/ble and the web dashboard at http://ADDRESS/; repeat it for several. Beyond loopback it needs --token-file."
             ),
             .init(
+                name: "dashboard", valueName: "ADDRESS",
+                help:
+                    "Serve the web dashboard alone at http://ADDRESS/ (besides --listen's, which serves it too); repeat it for several. Beyond loopback it needs --token-file."
+            ),
+            .init(
                 name: "bluetooth-adapter", valueName: "NAME",
                 help:
                     "The local Bluetooth adapter (hci0), through BlueZ, that devices fresh from their box are commissioned over when no BLE proxy is connected."
@@ -71,10 +76,18 @@ enum ServeCommand {
                     throw .invalidInput("--token-file: \(error.message)")
                 }
             }
+            let dashboard = try (arguments.repeatedValues["dashboard"] ?? []).map {
+                text throws(CommandLineError) -> SocketAddress in try HubCommands.parseAddress(text)
+            }
             if token == nil, let open = listen.first(where: { !$0.isLoopback }) {
                 throw .invalidInput(
                     "--listen \(open): beyond loopback the Matter-server API needs a token its clients present: "
                         + "give --token-file FILE")
+            }
+            if token == nil, let open = dashboard.first(where: { !$0.isLoopback }) {
+                throw .invalidInput(
+                    "--dashboard \(open): beyond loopback the dashboard needs a token to sign in with: give --token-file FILE"
+                )
             }
             if listen.isEmpty, arguments.repeatedValues["thread-rest"] != nil {
                 throw .invalidInput(
@@ -121,21 +134,24 @@ enum ServeCommand {
             let matterServerAPI: MatterServerAPI?
             do throws(HomeError) {
                 matterServerAPI =
-                    listen.isEmpty
+                    listen.isEmpty && dashboard.isEmpty
                     ? nil
                     : try MatterServerAPI(
-                        engine: engine, listeningOn: listen, token: token,
+                        engine: engine, listeningOn: listen, dashboardAddresses: dashboard, token: token,
                         threadBorderRouterAPIs: arguments.repeatedValues["thread-rest"] ?? [])
                 try await engine.followEveryNode()
             } catch {
                 throw .failed(error.message)
             }
-            for address in matterServerAPI?.addresses ?? [] {
+            for address in listen.isEmpty ? [] : matterServerAPI?.addresses.prefix(listen.count) ?? [] {
                 say(
                     "\(LiveLineText.time())  Matter-server API at ws://\(address)/ws\(token == nil ? "" : " (token required)")"
                 )
                 say("\(LiveLineText.time())  BLE proxies connect at ws://\(address)/ble")
                 say("\(LiveLineText.time())  the dashboard is at http://\(address)/")
+            }
+            for address in matterServerAPI?.addresses.dropFirst(listen.count) ?? [] {
+                say("\(LiveLineText.time())  the dashboard alone is at http://\(address)/")
             }
             let signal = await stop.next()
             say("\(LiveLineText.time())  \(signal): closing every subscription and session")

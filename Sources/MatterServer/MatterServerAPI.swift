@@ -58,11 +58,12 @@ public final class MatterServerAPI: Sendable {
     /// `clock` times how long a connection may take to send its request head (`HTTPHeadGate`).
     /// `threadBorderRouterAPIs`: OpenThread border-router REST APIs (`http://HOST:8081`) Thread diagnostics are
     /// collected from, beside those of the border routers heard by DNS-SD.
+    /// `dashboardAddresses`: listeners of their own that serve the dashboard alone (`home serve --dashboard`).
     public init(
-        engine: HubEngine, listeningOn addresses: [SocketAddress], token: MatterServerToken?,
-        threadBorderRouterAPIs: [String] = [], clock: any DriverClock = SystemClock()
+        engine: HubEngine, listeningOn addresses: [SocketAddress], dashboardAddresses: [SocketAddress] = [],
+        token: MatterServerToken?, threadBorderRouterAPIs: [String] = [], clock: any DriverClock = SystemClock()
     ) throws(HomeError) {
-        if token == nil, let open = addresses.first(where: { !$0.isLoopback }) {
+        if token == nil, let open = (addresses + dashboardAddresses).first(where: { !$0.isLoopback }) {
             throw HomeError(
                 .invalidArgument,
                 "listening on \(open), beyond loopback, needs a token that clients present (a token file): the "
@@ -96,14 +97,17 @@ public final class MatterServerAPI: Sendable {
         }
         self.clients = clients
         var listeners: [TCPListener] = []
-        for address in addresses {
+        let surfaces =
+            addresses.map { ($0, MatterServerClient.Surface.everything) }
+            + dashboardAddresses.map { ($0, MatterServerClient.Surface.dashboard) }
+        for (address, surface) in surfaces {
             do {
                 listeners.append(
                     try TCPListener(address: address) { connection in
                         // Every connection is a stranger until its head is whole: held to the head's limits.
                         guard clients.waitingHeads.admit(connection) else { return }
                         let client = MatterServerClient(
-                            connection: connection, engine: engine, token: token, peers: clients)
+                            connection: connection, engine: engine, token: token, peers: clients, surface: surface)
                         let id = ObjectIdentifier(connection)
                         clients.clients.withLock { $0[id] = client }
                         connection.start(received: client.received) {
@@ -270,6 +274,15 @@ final class MatterServerClient: Sendable {
     let connection: StreamConnection
     let engine: HubEngine
     private let token: MatterServerToken?
+    /// What its listener serves.
+    enum Surface: Sendable {
+        /// The API, `/ble`, uploads and the dashboard.
+        case everything
+        /// The dashboard alone (`home serve --dashboard`).
+        case dashboard
+    }
+
+    let surface: Surface
     let peers: MatterServerClients
     let phase = Mutex(Phase.head([]))
     /// A dashboard socket just opened: started once its upgrade is written, so its welcome comes after.
@@ -291,12 +304,14 @@ final class MatterServerClient: Sendable {
     }
 
     init(
-        connection: StreamConnection, engine: HubEngine, token: MatterServerToken?, peers: MatterServerClients
+        connection: StreamConnection, engine: HubEngine, token: MatterServerToken?, peers: MatterServerClients,
+        surface: Surface = .everything
     ) {
         self.peers = peers
         self.connection = connection
         self.engine = engine
         self.token = token
+        self.surface = surface
     }
 
     /// On the loop's thread, in the order the bytes came: commands are answered in that order (start_listening's
@@ -451,21 +466,32 @@ final class MatterServerClient: Sendable {
         router.add("GET", "/ws", .webSocket)
         router.add("GET", "/ble", .bleProxy)
         router.add("POST", pathsUnder: uploadPathPrefix, .otaUpload)
+        addDashboard(to: &router)
+        return router
+    }()
+
+    /// A listener of the dashboard's own serves nothing else.
+    private static let dashboardRouter: HTTPRouter<Route> = {
+        var router = HTTPRouter<Route>(notFoundHint: "this listener serves the dashboard, at /")
+        addDashboard(to: &router)
+        return router
+    }()
+
+    private static func addDashboard(to router: inout HTTPRouter<Route>) {
         for (method, path, route) in DashboardRoute.all {
-            if path.hasSuffix("/") {
+            if path.hasSuffix("/"), path != "/" {
                 router.add(method, pathsUnder: path, .dashboard(route))
             } else {
                 router.add(method, path, .dashboard(route))
             }
         }
-        return router
-    }()
+    }
 
     private func open(
         _ request: HTTPRequestHead, rest: [UInt8], _ phase: inout Phase
     ) -> ([[UInt8]], Bool, [String]) {
         let route: Route
-        switch Self.router.match(request) {
+        switch (surface == .dashboard ? Self.dashboardRouter : Self.router).match(request) {
         case .route(let matched): route = matched
         case .refused(let response) where response.status == 405:
             phase = .done

@@ -34,6 +34,21 @@ import Testing
             .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
     }
 
+    @Test func aListenerOfItsOwnServesTheDashboardAlone() async throws {
+        try await withHome { home, _, _ in
+            let api = try home.serveMatterServerAPI(listeningOn: [], dashboardAddresses: [Self.loopback])
+            defer { api.stop() }
+            let address = try #require(api.addresses.first)
+            #expect(try await Self.send(address, "GET", "/").hasPrefix("HTTP/1.1 200 "))
+            #expect(try await Self.send(address, "GET", "/info").hasPrefix("HTTP/1.1 404 "))
+            let client = try TestClient(address)
+            #expect(await client.openWebSocket().hasPrefix("HTTP/1.1 404 "), "no Matter-server API there")
+            #expect(throws: HomeError.self) {
+                try home.serveMatterServerAPI(listeningOn: [], dashboardAddresses: [.ipv4(IPv4Address(0), port: 0)])
+            }
+        }
+    }
+
     @Test func withoutATokenItServesLoopbackOnlyAndItsOwnPagesSocket() async throws {
         try await withHome { home, _, _ in
             let api = try home.serveMatterServerAPI(listeningOn: [Self.loopback])
@@ -54,6 +69,7 @@ import Testing
             #expect(try await Self.send(address, "GET", "/", host: "127.0.0.1.evil.example").hasPrefix("HTTP/1.1 403 "))
             #expect(try await Self.send(address, "GET", "/signin").hasPrefix("HTTP/1.1 303 "), "nothing to sign in to")
             #expect(try await Self.send(address, "GET", "/dashboard/nothing").hasPrefix("HTTP/1.1 404 "))
+            #expect(try await Self.send(address, "GET", "/nothing").hasPrefix("HTTP/1.1 404 "), "only / is the page")
 
             // The live socket: from the page's own origin only.
             let stranger = try TestClient(address)
@@ -124,6 +140,14 @@ import Testing
             #expect(
                 await unsigned.openWebSocket(path: "/dashboard/socket", fields: "\(origin)\r\n").hasPrefix(
                     "HTTP/1.1 401 "))
+            // From another address, without the session: the sign-in; the live socket refused.
+            let elsewhere = try TestClient(address, from: IPv4Address(127 << 24 | 2))
+            elsewhere.write(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            #expect(String(decoding: await elsewhere.readToEnd(), as: UTF8.self).hasPrefix("HTTP/1.1 303 "))
+            let elsewhereSocket = try TestClient(address, from: IPv4Address(127 << 24 | 2))
+            #expect(
+                await elsewhereSocket.openWebSocket(path: "/dashboard/socket", fields: "\(origin)\r\n")
+                    .hasPrefix("HTTP/1.1 401 "))
             // The API's token in a URL opens no page: only the session does.
             #expect(try await Self.send(address, "GET", "/?token=\(secret)").hasPrefix("HTTP/1.1 303 "))
 
@@ -172,6 +196,25 @@ import Testing
             #expect(unknown == #"{"kind":"failure","id":5,"message":"the dashboard has no action \"launch\""}"#)
             client.sendText("not json")
             #expect(try await client.readText().contains("an action is a JSON object"))
+
+            // The forms of a device's page: its commands from the data model, sent back by name and checked.
+            let commands = try await answer(6, #"{"id":6,"action":"commands","device":"\#(id)"}"#)
+            #expect(
+                commands.hasPrefix(
+                    #"{"kind":"reply","id":6,"result":[{"id":3,"name":"Identify","commands":[{"name":"Identify","timed":false,"fields":[{"name":"identifyTime","kind":"unsigned","optional":false,"nullable":false,"min":0,"max":65535}]}"#
+                ))
+            #expect(commands.contains(#""name":"OnOff","commands":[{"name":"Off","timed":false,"fields":[]}"#))
+            let off = try await answer(
+                7, #"{"id":7,"action":"invoke","device":"\#(id)","cluster":6,"command":"Off","fields":{}}"#)
+            #expect(off == #"{"kind":"reply","id":7,"result":null}"#)
+            while !update.contains(#"{"kind":"onOff","on":false}"#) { update = try await client.readText() }
+            let effect = try await answer(
+                8,
+                #"{"id":8,"action":"invoke","device":"\#(id)","cluster":3,"command":"TriggerEffect","fields":{"effectIdentifier":77,"effectVariant":0}}"#
+            )
+            #expect(
+                effect.contains(#""kind":"failure""#) && effect.contains("effectIdentifier"),
+                "an enum value it does not know")
         }
     }
 }

@@ -695,15 +695,15 @@ final class TestClient: @unchecked Sendable {
 extension Home {
     /// The Matter-server API on this test's hub, as `home serve --listen` serves it.
     func serveMatterServerAPI(
-        listeningOn addresses: [SocketAddress], token: MatterServerToken? = nil,
-        threadBorderRouterAPIs: [String] = [], clock: any DriverClock = SystemClock()
+        listeningOn addresses: [SocketAddress], dashboardAddresses: [SocketAddress] = [],
+        token: MatterServerToken? = nil, threadBorderRouterAPIs: [String] = [], clock: any DriverClock = SystemClock()
     ) throws -> MatterServerAPI {
         guard let engine = hub.engine else {
             throw HomeError(.failedPrecondition, "the test's home is attached to another hub")
         }
         return try MatterServerAPI(
-            engine: engine, listeningOn: addresses, token: token, threadBorderRouterAPIs: threadBorderRouterAPIs,
-            clock: clock)
+            engine: engine, listeningOn: addresses, dashboardAddresses: dashboardAddresses, token: token,
+            threadBorderRouterAPIs: threadBorderRouterAPIs, clock: clock)
     }
 }
 
@@ -759,7 +759,8 @@ extension MatterServerAPITests {
 extension MatterServerAPITests {
     /// Connections that never finish their request head (issue #40's 3,000 that stayed open): one peer holds at most
     /// 16 places and the rest are refused at once with 503; those 16 are answered 408 and closed once their 10 s are
-    /// up. Meanwhile a WebSocket opened before, and a client from another address, are served as usual.
+    /// up. Meanwhile a WebSocket and a dashboard page opened before, and a client from another address, are served as
+    /// usual.
     @Test func connectionsThatNeverSendTheirHeadAreRefusedOrTimedOutWhileClientsAreServed() async throws {
         try await withHome { home, _, _ in
             let clock = ManualClock()
@@ -770,6 +771,10 @@ extension MatterServerAPITests {
             let established = try TestClient(address)
             await established.openWebSocket()
             _ = try await established.readText()  // server_info
+            // A dashboard page's live socket, opened before too.
+            let page = try TestClient(address)
+            await page.openWebSocket(path: "/dashboard/socket", fields: "Origin: http://127.0.0.1\r\n")
+            #expect(try await page.readText().hasPrefix(#"{"kind":"welcome""#))
             #expect(api.headsWaiting == 0, "a WebSocket is no longer waiting for its head")
 
             let stalled = try (0..<300).map { _ in try StalledConnection(address) }
@@ -803,6 +808,8 @@ extension MatterServerAPITests {
             #expect(try await established.readText() == #"{"message_id": "2", "result": []}"#)
             other.sendText(#"{"message_id": "3", "command": "get_nodes"}"#)
             #expect(try await other.readText() == #"{"message_id": "3", "result": []}"#)
+            page.sendText(#"{"id": 1, "action": "status"}"#)
+            #expect(try await page.readText().hasPrefix(#"{"kind":"reply","id":1,"result":{"nodesOnline":0,"#))
             // The peer that held places may come back as a client.
             let back = try TestClient(address)
             #expect(await back.openWebSocket().hasPrefix("HTTP/1.1 101 "))

@@ -129,10 +129,14 @@ extension IntermittentDeviceTests {
             #expect(registered?.value == true)
             #expect(await fixture.device.icdRegistrations.map(\.checkInNodeID) == [hub.authority.hubNodeID])
 
-            // Closing the connections ends the device's subscription (it is still awake to hear it); half a minute
-            // later it sleeps.
+            // Closing the connections ends the device's subscription (it is still awake to hear it); soon after it
+            // sleeps. Waited for, not assumed: its radio stays up while its own messages (a retransmission) go out.
             _ = await drive(clock, step: .milliseconds(5)) { await first.stopAll() }
-            clock.advance(by: .seconds(30))
+            let slept = await drive(clock, step: .milliseconds(500), limit: .seconds(120)) {
+                while await fixture.device.node.transport.isListening { try? await Task.sleep(for: .milliseconds(1)) }
+                return true
+            }
+            #expect(slept?.value == true, "the device's radio never slept")
             let connections = NodeConnections(hub: hub, interfaces: [])
             let connection = try await connections.connection(to: nodeID)
             let states = StateLog(connection)

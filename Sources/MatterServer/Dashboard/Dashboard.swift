@@ -65,7 +65,7 @@ final class Dashboard: Sendable {
     }
 }
 
-/// What the dashboard serves, by method and path (a path ending in "/" takes every path under it).
+/// What the dashboard serves, by method and path ("/dashboard/" takes every path under it; "/" only itself).
 enum DashboardRoute: Sendable, Hashable {
     case page
     case asset

@@ -4,6 +4,7 @@ import HomeHub
 import HomeRecords
 import HubWire
 import MatterDataModel
+import MatterInteraction
 import MatterOnboarding
 import Synchronization
 
@@ -140,20 +141,22 @@ final class DashboardSocket: Sendable {
             return .null
         case "level":
             let level = try action.number("level", in: 0...254)
-            return try await invoke(
+            try await invoke(
                 "MoveToLevelWithOnOff", of: LevelControlCluster.id, on: try device(action),
                 [
                     "level": .unsigned(UInt64(level)), "transitionTime": .unsigned(0), "optionsMask": .unsigned(0),
                     "optionsOverride": .unsigned(0),
                 ])
+            return .null
         case "colorTemperature":
             let mireds = try action.number("mireds", in: 1...65279)
-            return try await invoke(
+            try await invoke(
                 "MoveToColorTemperature", of: ColorControlCluster.id, on: try device(action),
                 [
                     "colorTemperatureMireds": .unsigned(UInt64(mireds)), "transitionTime": .unsigned(0),
                     "optionsMask": .unsigned(0), "optionsOverride": .unsigned(0),
                 ])
+            return .null
         case "rename":
             let device = try device(action)
             guard let name = action.name else { throw HomeError(.invalidArgument, "rename needs a name") }
@@ -199,6 +202,19 @@ final class DashboardSocket: Sendable {
             return .null
         case "commission":
             return try await commission(action)
+        case "commands":
+            let record = try device(action)
+            let cache = engine.model.snapshot.views[record.id.nodeID]?.cache ?? AttributeCache()
+            return DashboardCommands.describe(cache, endpoint: record.id.endpoint)
+        case "invoke":
+            let record = try device(action)
+            guard let clusterID = action.values?["cluster"], let command = action.command else {
+                throw HomeError(.invalidArgument, "invoke needs a cluster and a command")
+            }
+            let response = try await invoke(
+                command, of: ClusterID(rawValue: UInt32(truncatingIfNeeded: clusterID)), on: record,
+                action.fields ?? [:], knownValuesOnly: true)
+            return response ?? .null
         case "node":
             guard let text = action.node, let nodeID = UInt64(text, radix: 16),
                 let node = MatterServerNodes.node(nodeID, engine.model.snapshot)
@@ -237,21 +253,28 @@ final class DashboardSocket: Sendable {
             structureID: structureID(of: record), label: "\(record.name) (\(record.id))")
     }
 
+    /// The command named `name` of the cluster, its fields checked against the data model; the response's fields by
+    /// name, or nil for a status-only answer.
+    @discardableResult
     private func invoke(
-        _ name: String, of clusterID: ClusterID, on record: DeviceRecord, _ payload: [String: UntypedJSON]
-    ) async throws(HomeError) -> JSONValue {
+        _ name: String, of clusterID: ClusterID, on record: DeviceRecord, _ payload: [String: UntypedJSON],
+        knownValuesOnly: Bool = false
+    ) async throws(HomeError) -> JSONValue? {
         guard let cluster = ClusterRegistry.standard[clusterID] else {
-            throw HomeError(.internal, "the data model lacks cluster \(clusterID)")
+            throw HomeError(.invalidArgument, "the data model has no cluster \(clusterID)")
         }
+        let named: NamedCommand
         let invocation: InvokeCommand
         do throws(MatterServerPayload.Invalid) {
-            invocation = try NamedCommand(name, of: cluster).invocation(
-                nodeID: record.id.nodeID, endpoint: record.id.endpoint, payload: payload)
+            named = try NamedCommand(name, of: cluster)
+            invocation = try named.invocation(
+                nodeID: record.id.nodeID, endpoint: record.id.endpoint, payload: payload,
+                knownValuesOnly: knownValuesOnly)
         } catch {
             throw HomeError(.invalidArgument, error.description)
         }
-        _ = try await engine.perform(invocation, caller: caller)
-        return .null
+        let response = try await engine.perform(invocation, caller: caller)
+        return named.response(command: response.command, fields: response.fields)
     }
 
     /// A device from the code on its box (the manual code or the QR code's text), named and put in a room, on the
@@ -305,10 +328,13 @@ struct DashboardAction: Decodable, Sendable {
     let room: String?
     let code: String?
     let node: String?
+    let command: String?
+    /// A command's fields by name (`invoke`).
+    let fields: [String: UntypedJSON]?
     let values: [String: Int]?
 
     private enum CodingKeys: String, CodingKey {
-        case id, action, device, name, room, code, node, level, mireds, index
+        case id, action, device, name, room, code, node, command, fields, level, mireds, index, cluster
     }
 
     init(from decoder: any Decoder) throws {
@@ -320,8 +346,10 @@ struct DashboardAction: Decodable, Sendable {
         room = try container.decodeIfPresent(String.self, forKey: .room)
         code = try container.decodeIfPresent(String.self, forKey: .code)
         node = try container.decodeIfPresent(String.self, forKey: .node)
+        command = try container.decodeIfPresent(String.self, forKey: .command)
+        fields = try container.decodeIfPresent([String: UntypedJSON].self, forKey: .fields)
         var values: [String: Int] = [:]
-        for key in [CodingKeys.level, .mireds, .index] {
+        for key in [CodingKeys.level, .mireds, .index, .cluster] {
             if let value = try container.decodeIfPresent(Int.self, forKey: key) { values[key.rawValue] = value }
         }
         self.values = values

@@ -328,6 +328,7 @@ function renderDevice(id, live) {
   const share = element("div", { id: "share" });
   const fabrics = element("div", { id: "fabrics" });
   const attributes = element("div", { id: "attributes" }, element("p", { className: "hint" }, "Reading…"));
+  const commands = element("div", { id: "commands" });
 
   show(device.name,
     element("p", { className: "type" }, device.types.join(", "), " · ", [device.vendor, device.product].filter(Boolean).join(" ")),
@@ -363,6 +364,11 @@ function renderDevice(id, live) {
       element("h3", {}, "Apps that control it"),
       element("button", { type: "button", onclick: () => loadFabrics(device, fabrics) }, "Show"),
       fabrics),
+    element("section", { className: "panel", "aria-labelledby": "commands-heading" },
+      element("h2", { id: "commands-heading" }, "Commands"),
+      element("p", { className: "hint" }, "Every command its clusters accept, with fields as the data model gives them."),
+      element("button", { type: "button", onclick: (event) => loadCommands(device, commands, event.currentTarget) }, "Show the commands"),
+      commands),
     element("section", { className: "panel", "aria-labelledby": "events-heading" },
       element("h2", { id: "events-heading" }, "Events"), events),
     element("section", { className: "panel", "aria-labelledby": "attributes-heading" },
@@ -378,6 +384,93 @@ function renderDevice(id, live) {
         },
       }, "Remove from the home")));
   loadAttributes(device, attributes);
+}
+
+function loadCommands(device, holder, button) {
+  button.disabled = true;
+  act("commands", { device: device.id }).then((clusters) => {
+    button.hidden = true;
+    if (clusters.length === 0) holder.replaceChildren(element("p", {}, "It accepts no commands."));
+    else holder.replaceChildren(...clusters.map((cluster) => element("details", {},
+      element("summary", {}, cluster.name),
+      cluster.commands.map((command) => commandForm(device, cluster, command)))));
+  }, (error) => {
+    button.disabled = false;
+    holder.replaceChildren(element("p", { className: "failure" }, error.message));
+  });
+}
+
+/// A form made from a command's fields: a checkbox for a boolean, a list for an enum, a number within its range,
+/// text, base64 for bytes, JSON for a structure or a list. A field left empty is left out (or null, when it may be).
+function commandForm(device, cluster, command) {
+  const prefix = "command-" + cluster.id + "-" + command.name + "-";
+  const inputs = command.fields.map((field) => {
+    const id = prefix + field.name;
+    let input;
+    let hint = field.kind;
+    if (field.kind === "bool") {
+      input = element("input", { id, type: "checkbox" });
+    } else if (field.values) {
+      input = element("select", { id },
+        field.optional || field.nullable ? element("option", { value: "" }, field.optional ? "(leave out)" : "(null)") : null,
+        field.values.map((v) => element("option", { value: v.value }, v.name + " (" + v.value + ")")));
+      hint = "one of its values";
+    } else if (field.kind === "unsigned" || field.kind === "signed" || field.kind === "number") {
+      input = element("input", { id, type: "number", step: field.kind === "number" ? "any" : "1", min: field.min ?? undefined, max: field.max ?? undefined });
+      if (field.min !== undefined && field.max !== undefined && field.max !== null) hint = field.min + " to " + field.max;
+      if (field.bitmap !== undefined) hint += ", a bitmap (known bits 0x" + field.bitmap.toString(16) + ")";
+    } else if (field.kind === "structure" || field.kind === "list") {
+      input = element("textarea", { id, rows: 2, cols: 40 });
+      hint = "JSON (a " + field.kind + ")";
+    } else {
+      input = element("input", { id, type: "text" });
+      if (field.kind === "bytes") hint = "base64";
+    }
+    input.dataset.field = field.name;
+    return [element("label", { for: id }, field.name, " ",
+      element("span", { className: "hint" }, "(" + hint + (field.optional ? ", optional" : "") + (field.nullable ? ", may be null" : "") + ")")), input, field];
+  });
+  const outcome = element("p", { role: "status", "aria-live": "polite" });
+  return element("form", {
+    className: "panel",
+    onsubmit: (event) => {
+      event.preventDefault();
+      const fields = {};
+      try {
+        for (const [, input, field] of inputs) {
+          if (field.kind === "bool") { fields[field.name] = input.checked; continue; }
+          const text = input.value.trim();
+          if (text === "") {
+            if (field.optional) continue;
+            if (field.nullable) { fields[field.name] = null; continue; }
+            throw new Error(field.name + " is needed");
+          }
+          if (field.values || field.kind === "unsigned" || field.kind === "signed" || field.kind === "number") {
+            const number = Number(text);
+            if (!Number.isFinite(number)) throw new Error(field.name + " is a number");
+            fields[field.name] = number;
+          } else if (field.kind === "structure" || field.kind === "list") {
+            fields[field.name] = JSON.parse(text);
+          } else {
+            fields[field.name] = text;
+          }
+        }
+      } catch (error) {
+        outcome.className = "failure";
+        outcome.textContent = error.message;
+        return;
+      }
+      act("invoke", { device: device.id, cluster: cluster.id, command: command.name, fields }).then((response) => {
+        outcome.className = "success";
+        outcome.textContent = response === null ? "Done." : "Answered: " + JSON.stringify(response);
+      }, (error) => {
+        outcome.className = "failure";
+        outcome.textContent = error.message;
+      });
+    },
+  }, element("h3", {}, command.name + (command.timed ? " (timed)" : "")),
+    inputs.map(([label, input]) => [label, input]),
+    element("p", {}, element("button", { type: "submit" }, "Send " + command.name)), outcome);
 }
 
 function loadAttributes(device, holder) {
@@ -456,6 +549,29 @@ function renderAdd() {
       } catch (error) { flash("The picture could not be read: " + error.message); }
     });
     scanning.push(element("label", { for: "photo" }, "Or read the QR code from a photo"), photo);
+    if (navigator.mediaDevices && navigator.mediaDevices.getUserMedia) {
+      const video = element("video", { playsinline: true, muted: true, hidden: true, width: 320 });
+      const camera = element("button", { type: "button" }, "Or scan it with the camera");
+      camera.addEventListener("click", async () => {
+        let stream;
+        try {
+          stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+        } catch (error) { flash("The camera could not be opened: " + error.message); return; }
+        video.srcObject = stream;
+        video.hidden = false;
+        await video.play();
+        const detector = new BarcodeDetector({ formats: ["qr_code"] });
+        const stop = () => { for (const track of stream.getTracks()) track.stop(); video.hidden = true; };
+        const look = async () => {
+          if (!document.body.contains(video)) return stop();
+          const found = await detector.detect(video).catch(() => []);
+          const matter = found.find((code) => code.rawValue.startsWith("MT:"));
+          if (matter) { code.value = matter.rawValue; stop(); name.focus(); } else setTimeout(look, 300);
+        };
+        look();
+      });
+      scanning.push(element("p", {}, camera), video);
+    }
   }
   show("Add a device",
     element("form", {
