@@ -5,7 +5,8 @@
 #     log says so) and the page shows the report (its button pressed);
 #   - the light's brightness slider moved dims it (its level reported back);
 #   - a device is added from the page by its manual code (a switch panel advertising on lo): each step is shown as it
-#     is done, and the device is in the list after;
+#     is done, and the device is in the list after; a light fresh from its box (on no IP network, its own BLE proxy
+#     client of the hub's /ble) is added from its QR code over Bluetooth LE, given the hub's Wi-Fi, and comes online;
 #   - a device is renamed from its page with a name over 60 characters: cut to 60; OnOff's Off sent from the form
 #     the data model makes reaches the light (its log says OFF);
 #   - its share window gives a QR image that zbarimg (a decoder nobody here wrote) reads as the window's code;
@@ -32,7 +33,7 @@ shots="${DASHBOARD_SCREENSHOTS:-$repo/docs/dashboard}"
 mkdir -p "$shots"
 fail() {
   echo "FAIL: $*" >&2
-  for log in serve.out serve2.out light.out switch.out; do
+  for log in serve.out serve2.out light.out switch.out fresh.out; do
     [ -f "$work/$log" ] && tail -n 30 "$work/$log" | sed "s/^/  $log: /" >&2
   done
   exit 1
@@ -69,6 +70,17 @@ serve() {  # serve <log> [options…]
 }
 serve serve.out
 timeout 30 bash -c "until grep -q ')  online' '$work/serve.out'; do sleep 0.1; done" || fail "the light never came online"
+
+# A light fresh from its box, on no IP network, reached over Bluetooth LE through the hub's /ble (it is its own BLE
+# proxy client); the hub holds the Wi-Fi network it is to join.
+printf 'secret99\n' | home network wifi home --password-file - >/dev/null || fail "home network wifi"
+"$peers/lab.sh" exec "$bin/matter-device" --type light --port 5543 --interface lo --state "$work/fresh" \
+  --wifi home:secret99 --ble-proxy ws://127.0.0.1:5580/ble >"$work/fresh.out" 2>&1 &
+pids+=($!)
+timeout 30 bash -c "until grep -q 'as a BLE proxy' '$work/fresh.out'; do sleep 0.1; done" || fail "the fresh light never reached /ble"
+"$bin/matter-device" attestation export "$work/fresh-paa" --state "$work/fresh" >/dev/null
+cp "$work/fresh-paa/paa.der" "$work/hub/paa/fresh-light.der"
+fresh_qr="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["qr"])' "$work/fresh.out")"
 
 # browser <step> <args…>: one Selenium session in the namespace running the step of the Python below.
 browser() {
@@ -220,6 +232,23 @@ if step == "open":
     finally:
         driver.quit()
 
+elif step == "fresh":
+    driver = open_browser()
+    try:
+        driver.get(base + "/#/add")
+        until("the add page with the hub's Wi-Fi network", 10, lambda: driver.find_element(By.ID, "add-wifi"))
+        driver.find_element(By.ID, "code").send_keys(sys.argv[4])
+        driver.find_element(By.ID, "name").send_keys("Porch light")
+        driver.find_element(By.CSS_SELECTOR, "button.primary").click()
+        until("the fresh light added over Bluetooth LE", 120, lambda: "Added" in driver.find_element(By.CSS_SELECTOR, "p.success").text)
+        steps = " ".join(step.text for step in driver.find_elements(By.CSS_SELECTOR, "ol.steps li"))
+        if "network" not in steps.lower():
+            fail("no network step among %r" % steps)
+        driver.get(base + "/#/")
+        until("the fresh light online in the list", 30, lambda: (c := card(driver, "Porch light")) and "Online" in c.text)
+    finally:
+        driver.quit()
+
 elif step == "offline":
     driver = open_browser()
     try:
@@ -294,6 +323,9 @@ opened="$(browser open "$work" "$shots" "$switch_code")"
 grep -q "] ON" "$work/light.out" || fail "the light never said ON"
 echo "PASS: the page listed the devices, switched and dimmed the light, added the switch panel step by step, cut a long name to 60, sent Off from a command's form, shared a QR zbarimg reads; nothing left the hub's origin"
 lamp="$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["lamp"])' "$opened")"
+browser fresh "$work" "$shots" "$fresh_qr"
+grep -q "\[network\] joined" "$work/fresh.out" || fail "the fresh light never said it joined the network"
+echo "PASS: a light fresh from its box added from the page over Bluetooth LE (through /ble), given the hub's Wi-Fi, online after"
 
 # The light killed while a page watches.
 "$peers/lab.sh" exec timeout 200 /usr/bin/python3 "$work/browser.py" offline "$work" "$shots" "$lamp" >"$work/offline.out" 2>&1 &

@@ -61,6 +61,29 @@ extension HubEngine {
         }
     }
 
+    /// How a device of `payload` is reached: over Bluetooth LE when its code says it is found there and a proxy or the
+    /// hub's adapter is here (it is then given the hub's Wi-Fi or Thread network); over IP otherwise, or when
+    /// `networkOnly`. A code that says Bluetooth LE (or SoftAP) only, with neither here, is refused saying what is
+    /// missing. One rule for every front door that adds a device by its code.
+    public func bluetooth(
+        for payload: SetupPayload, networkOnly: Bool = false
+    ) async throws(HomeError)
+        -> BluetoothChoice?
+    {
+        let capabilities = payload.discoveryCapabilities ?? []
+        guard !networkOnly else { return nil }
+        if capabilities.contains(.ble), let bluetooth = await availableBluetooth { return bluetooth }
+        guard capabilities.isEmpty || capabilities.contains(.onNetwork) else {
+            throw HomeError(
+                .failedPrecondition,
+                "the code says the device is found over Bluetooth LE (or SoftAP) only, and no Bluetooth is here: no "
+                    + "BLE proxy is connected to the hub's /ble, and the hub has no adapter "
+                    + (hasBluetoothAdapter ? "that BlueZ powers" : "(home serve --bluetooth-adapter)")
+                    + "; connect Home Assistant's BLE proxy, or put the device on the network first")
+        }
+        return nil
+    }
+
     /// The local adapter `name`, through BlueZ on the system bus (opened on first use, then kept).
     private func adapter(_ name: String) throws(HomeError) -> any BluetoothCentral {
         if let known = bluetooth.withLock({ $0.adapters[name] }) { return known }

@@ -36,25 +36,17 @@ extension MatterServerClient {
         guard let payload = try? SetupPayload(parsing: code) else {
             return send(Self.error(id, .invalidArguments, "\(code.prefix(40)) is no QR or manual pairing code"))
         }
-        let capabilities = payload.discoveryCapabilities ?? []
         // Schema 12: which stored network the device is given, by the IDs of get_all_credentials.
         let networks = NetworkIDs(wifi: args.wifiCredentialsID, thread: args.threadDatasetID)
         work { [self] in
-            if !networkOnly, capabilities.contains(.ble), let bluetooth = await engine.availableBluetooth {
-                return await commissionAnswering(
-                    id, code: code, address: nil, bluetooth: bluetooth, networks: networks)
-            }
-            if !networkOnly, !capabilities.isEmpty, !capabilities.contains(.onNetwork) {
+            let bluetooth: BluetoothChoice?
+            do throws(HomeError) {
+                bluetooth = try await engine.bluetooth(for: payload, networkOnly: networkOnly)
+            } catch {
                 return send(
-                    Self.error(
-                        id, .nodeCommissionFailed,
-                        "the code says the device is found over Bluetooth LE (or SoftAP) only, and no Bluetooth is "
-                            + "here: no BLE proxy is connected to this server's /ble, and the hub has no adapter "
-                            + (engine.hasBluetoothAdapter ? "that BlueZ powers" : "(home serve --bluetooth-adapter)")
-                            + "; connect Home Assistant's BLE proxy, or put the device on the network and send network_only"
-                    ))
+                    Self.error(id, .nodeCommissionFailed, error.message + ", or send network_only"))
             }
-            await commissionAnswering(id, code: code, address: nil, bluetooth: nil)
+            await commissionAnswering(id, code: code, address: nil, bluetooth: bluetooth, networks: networks)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPWebSocket
 import HomeHub
 import MatterDiscovery
+import MatterOnboarding
 import MatterPlatform
 import MatterTestSupport
 import Testing
@@ -197,6 +198,23 @@ import Testing
             client.sendText("not json")
             #expect(try await client.readText().contains("an action is a JSON object"))
 
+            // Adding a device: a code that says Bluetooth LE only, with no proxy or adapter here, is refused saying
+            // so; a code that is no code, too.
+            let fresh = try SetupPayload(
+                vendorID: 0xFFF1, productID: 0x8000, discoveryCapabilities: [.ble], discriminator: .long(3840),
+                passcode: 20_202_021
+            ).qrCode()
+            let unreachable = try await answer(10, #"{"id":10,"action":"commission","code":"\#(fresh)"}"#)
+            #expect(unreachable.contains(#""kind":"failure""#) && unreachable.contains("no Bluetooth is here"))
+            let garbage = try await answer(11, #"{"id":11,"action":"commission","code":"12345"}"#)
+            #expect(garbage.contains(#""kind":"failure""#) && garbage.contains("is no Matter setup code"))
+            // Its firmware: the version it runs, and no image in the hub's folder.
+            let firmware = try await answer(12, #"{"id":12,"action":"firmware","device":"\#(id)"}"#)
+            #expect(
+                firmware.hasPrefix(#"{"kind":"reply","id":12,"result":{"running":""#)
+                    && firmware.contains(#""available":null"#))
+            #expect(try await answer(13, #"{"id":13,"action":"networks"}"#) == #"{"kind":"reply","id":13,"result":[]}"#)
+
             // The forms of a device's page: its commands from the data model, sent back by name and checked.
             let commands = try await answer(6, #"{"id":6,"action":"commands","device":"\#(id)"}"#)
             #expect(
@@ -215,6 +233,21 @@ import Testing
             #expect(
                 effect.contains(#""kind":"failure""#) && effect.contains("effectIdentifier"),
                 "an enum value it does not know")
+
+            // A new room, the light moved into it, the ecosystems that control it, and its removal from the home.
+            let room = try await answer(14, #"{"id":14,"action":"createRoom","name":"Study"}"#)
+            let roomID = try #require(room.firstMatch(of: /"result":"([^"]+)"/)?.1).description
+            let moved = try await answer(15, #"{"id":15,"action":"move","device":"\#(id)","room":"\#(roomID)"}"#)
+            #expect(moved.contains(#""kind":"reply""#))
+            #expect(home.context.model.snapshot.devices.values.first?.first?.roomName == "Study")
+            let fabrics = try await answer(16, #"{"id":16,"action":"fabrics","device":"\#(id)"}"#)
+            #expect(fabrics.hasPrefix(#"{"kind":"reply","id":16,"result":[{"index":1,"#))
+            #expect(fabrics.contains(#""ours":true"#))
+            let ours = try await answer(17, #"{"id":17,"action":"removeFabric","device":"\#(id)","index":1}"#)
+            #expect(ours.contains(#""kind":"failure""#), "the hub's own fabric goes with the device, not alone")
+            let removed = try await answer(18, #"{"id":18,"action":"remove","device":"\#(id)"}"#)
+            #expect(removed == #"{"kind":"reply","id":18,"result":null}"#)
+            #expect(home.context.model.snapshot.devices.isEmpty)
         }
     }
 }

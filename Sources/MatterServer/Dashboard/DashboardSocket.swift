@@ -202,6 +202,50 @@ final class DashboardSocket: Sendable {
             return .null
         case "commission":
             return try await commission(action)
+        case "networks":
+            let held = try await engine.perform(ReadNetworkCredentials(), caller: caller)
+            return .array(
+                held.entries.map {
+                    .object([
+                        ("kind", .string($0.kind == .wifi ? "wifi" : "thread")), ("id", .string($0.id)),
+                        ("name", .string($0.networkName ?? $0.shownName)),
+                    ])
+                })
+        case "firmware":
+            let record = try device(action)
+            let updates = try await engine.perform(ReadUpdates(), caller: caller)
+            guard let node = updates.nodes.first(where: { $0.nodeID == record.id.nodeID }) else { return .null }
+            return .object([
+                ("running", node.versionString.map(JSONValue.string) ?? .null),
+                (
+                    "available",
+                    node.available.map { image in
+                        .object([
+                            ("version", .unsigned(UInt64(image.version))),
+                            ("versionString", .string(image.versionString)),
+                            ("releaseNotes", image.releaseNotesURL.map(JSONValue.string) ?? .null),
+                        ])
+                    } ?? .null
+                ),
+            ])
+        case "update":
+            let record = try device(action)
+            let id = action.id
+            let done = try await engine.perform(UpdateDevice(nodeID: record.id.nodeID), caller: caller) {
+                [send] progress in
+                let text =
+                    switch progress {
+                    case .transfer(let percent, let rate): "\(percent) % (\(Int(rate / 1024)) KiB/s)"
+                    case .finished(let step, _): step
+                    case .note(let note): note
+                    }
+                send(
+                    JSONValue.object([
+                        ("kind", .string("progress")), ("id", .signed(Int64(id))), ("text", .string(text)),
+                    ])
+                    .rendered)
+            }
+            return .string(done.versionString)
         case "commands":
             let record = try device(action)
             let cache = engine.model.snapshot.views[record.id.nodeID]?.cache ?? AttributeCache()
@@ -283,16 +327,22 @@ final class DashboardSocket: Sendable {
         guard let code = action.code?.trimmingCharacters(in: .whitespacesAndNewlines), !code.isEmpty else {
             throw HomeError(.invalidArgument, "give the code on the device: its manual code or its QR code's text")
         }
+        let payload: SetupPayload
         do {
-            _ = try SetupPayload(parsing: code)
+            payload = try SetupPayload(parsing: code)
         } catch {
             throw HomeError(.invalidArgument, "\(code.prefix(40)) is no Matter setup code: \(error)")
         }
+        // Fresh from its box (its code says Bluetooth LE) through a proxy or the hub's adapter, given the network
+        // chosen; else on the network already.
+        let bluetooth = try await engine.bluetooth(for: payload)
         let settings = engine.commissioning
-        let request = CommissionDevice(
-            payload: code, address: settings.address, interfaces: settings.interfaces,
+        var request = CommissionDevice(
+            payload: code, address: bluetooth == nil ? settings.address : nil, interfaces: settings.interfaces,
             paaTrustStore: settings.paaTrustStore, acceptUntrustedDevice: false, name: action.name,
-            room: action.room)
+            room: action.room, bluetooth: bluetooth)
+        request.wifiCredentialsID = action.wifi
+        request.threadDatasetID = action.thread
         let id = action.id
         let device = try await engine.perform(request, caller: caller) { [send] progress in
             let text =
@@ -329,12 +379,15 @@ struct DashboardAction: Decodable, Sendable {
     let code: String?
     let node: String?
     let command: String?
+    /// The stored Wi-Fi network and Thread dataset a device fresh from its box is given (`home network`'s IDs).
+    let wifi: String?
+    let thread: String?
     /// A command's fields by name (`invoke`).
     let fields: [String: UntypedJSON]?
     let values: [String: Int]?
 
     private enum CodingKeys: String, CodingKey {
-        case id, action, device, name, room, code, node, command, fields, level, mireds, index, cluster
+        case id, action, device, name, room, code, node, command, wifi, thread, fields, level, mireds, index, cluster
     }
 
     init(from decoder: any Decoder) throws {
@@ -347,6 +400,8 @@ struct DashboardAction: Decodable, Sendable {
         code = try container.decodeIfPresent(String.self, forKey: .code)
         node = try container.decodeIfPresent(String.self, forKey: .node)
         command = try container.decodeIfPresent(String.self, forKey: .command)
+        wifi = try container.decodeIfPresent(String.self, forKey: .wifi)
+        thread = try container.decodeIfPresent(String.self, forKey: .thread)
         fields = try container.decodeIfPresent([String: UntypedJSON].self, forKey: .fields)
         var values: [String: Int] = [:]
         for key in [CodingKeys.level, .mireds, .index, .cluster] {

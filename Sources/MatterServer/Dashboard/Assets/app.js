@@ -298,6 +298,12 @@ function renderDevice(id, live) {
     if (heading) heading.textContent = device.name;
     document.title = device.name + " — swift-home";
     document.getElementById("device-state")?.replaceChildren(stateBadge(device));
+    const attributes = document.getElementById("attributes");
+    if (attributes && !attributes.dataset.pending) {
+      // At most once a second, whatever the reports' pace.
+      attributes.dataset.pending = "1";
+      setTimeout(() => { delete attributes.dataset.pending; loadAttributes(device, attributes); }, 1000);
+    }
     const holder = document.getElementById("device-controls");
     if (holder) {
       const focused = holder.contains(document.activeElement) ? document.activeElement.dataset.control : null;
@@ -329,6 +335,7 @@ function renderDevice(id, live) {
   const fabrics = element("div", { id: "fabrics" });
   const attributes = element("div", { id: "attributes" }, element("p", { className: "hint" }, "Reading…"));
   const commands = element("div", { id: "commands" });
+  const firmware = element("div", { id: "firmware" }, element("p", { className: "hint" }, "Reading…"));
 
   show(device.name,
     element("p", { className: "type" }, device.types.join(", "), " · ", [device.vendor, device.product].filter(Boolean).join(" ")),
@@ -369,6 +376,8 @@ function renderDevice(id, live) {
       element("p", { className: "hint" }, "Every command its clusters accept, with fields as the data model gives them."),
       element("button", { type: "button", onclick: (event) => loadCommands(device, commands, event.currentTarget) }, "Show the commands"),
       commands),
+    element("section", { className: "panel", "aria-labelledby": "firmware-heading" },
+      element("h2", { id: "firmware-heading" }, "Firmware"), firmware),
     element("section", { className: "panel", "aria-labelledby": "events-heading" },
       element("h2", { id: "events-heading" }, "Events"), events),
     element("section", { className: "panel", "aria-labelledby": "attributes-heading" },
@@ -384,6 +393,36 @@ function renderDevice(id, live) {
         },
       }, "Remove from the home")));
   loadAttributes(device, attributes);
+  loadFirmware(device, firmware);
+}
+
+function loadFirmware(device, holder) {
+  act("firmware", { device: device.id }).then((firmware) => {
+    if (!firmware) { holder.replaceChildren(element("p", {}, "Its version is not known yet.")); return; }
+    const running = element("p", {}, "Running ", element("strong", {}, firmware.running || "an unknown version"), ".");
+    if (!firmware.available) {
+      holder.replaceChildren(running, element("p", { className: "hint" },
+        "No newer image for it in the hub's folder (home update add, home update fetch)."));
+      return;
+    }
+    const progress = element("p", { role: "status", "aria-live": "polite" });
+    const button = element("button", { type: "button", className: "primary" }, "Update to " + firmware.available.versionString);
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      progress.className = "";
+      progress.textContent = "Telling the device…";
+      act("update", { device: device.id }, (line) => { progress.textContent = line; }).then((version) => {
+        progress.className = "success";
+        progress.textContent = "It runs " + version + " now.";
+      }, (error) => {
+        button.disabled = false;
+        progress.className = "failure";
+        progress.textContent = error.message;
+      });
+    });
+    holder.replaceChildren(running, element("p", {}, button), progress,
+      firmware.available.releaseNotes ? element("p", { className: "hint" }, "Release notes: " + firmware.available.releaseNotes) : null);
+  }, (error) => holder.replaceChildren(element("p", { className: "failure" }, error.message)));
 }
 
 function loadCommands(device, holder, button) {
@@ -534,6 +573,21 @@ function renderAdd() {
   const room = element("select", { id: "add-room" },
     element("option", { value: "" }, "No room"),
     state.home.rooms.map((r) => element("option", { value: r.name }, r.name)));
+  const networks = element("div", {});
+  act("networks", {}).then((entries) => {
+    const choice = (kind, label) => {
+      const mine = entries.filter((entry) => entry.kind === kind);
+      if (mine.length === 0) return [];
+      const id = "add-" + kind;
+      return [element("label", { for: id }, label),
+        element("select", { id }, mine.map((entry) => element("option", { value: entry.id }, entry.name + " (" + entry.id + ")")))];
+    };
+    networks.replaceChildren(
+      element("p", { className: "hint" }, "A device fresh from its box is reached over Bluetooth LE and given one of the hub's networks:"),
+      ...choice("wifi", "Wi-Fi network"), ...choice("thread", "Thread network"));
+    if (entries.length === 0) networks.replaceChildren(element("p", { className: "hint" },
+      "A device fresh from its box needs a network to join: give the hub one with home network wifi or home network thread."));
+  }, () => {});
   const steps = element("ol", { className: "steps", "aria-live": "polite", role: "log" });
   const result = element("p", { role: "status", "aria-live": "polite" });
   const submit = element("button", { type: "submit", className: "primary" }, "Add the device");
@@ -581,7 +635,8 @@ function renderAdd() {
         steps.replaceChildren();
         result.textContent = "";
         result.className = "";
-        act("commission", { code: code.value, name: name.value || undefined, room: room.value || undefined },
+        const wifi = document.getElementById("add-wifi")?.value, thread = document.getElementById("add-thread")?.value;
+        act("commission", { code: code.value, name: name.value || undefined, room: room.value || undefined, wifi, thread },
           (line) => steps.append(item(line)))
           .then((devices) => {
             submit.disabled = false;
@@ -600,6 +655,7 @@ function renderAdd() {
       scanning,
       element("label", { for: "name" }, "Name (optional)"), name,
       element("label", { for: "add-room" }, "Room"), room,
+      networks,
       element("p", {}, submit)),
     element("h2", {}, "Steps"), steps, result);
   code.focus();
