@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "HubWireTests", dependencies: ["HubWire"]),
         .testTarget(name: "MatterBTPTests", dependencies: ["MatterBTP", "MatterTime"]),
         .testTarget(name: "HTTPWebSocketTests", dependencies: ["HTTPWebSocket", "MatterCrypto", "MatterTime"]),
-        .testTarget(name: "OpenThreadRESTTests", dependencies: ["OpenThreadREST", "MatterTestSupport", "MatterTime"]),
+        .testTarget(name: "OpenThreadRESTTests", dependencies: ["OpenThreadREST", "HTTPClient", "MatterTestSupport", "MatterTime"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["CTLS", "HTTPClient", "MatterTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "BlueZTests", dependencies: ["BlueZ", "HomeHub", "MatterBTP", "MatterMessaging", "MatterPlatform", "MatterTestSupport"],

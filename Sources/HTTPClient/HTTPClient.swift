@@ -29,15 +29,19 @@ public enum HTTPClient {
     struct Message {
         var method = "GET"
         var accept = "*/*"
+        var followingRedirects = true
         var body: (contentType: String, bytes: [UInt8])?
     }
 
     /// GETs `url` (http or https), answering its status and body; the body may be at most `limit` bytes.
     /// `trustStore`: a PEM file of the certificates trusted instead of the system's. `accept`: the Accept field.
+    /// `followingRedirects` false: a redirect is answered as it came.
     public static func get(
-        _ url: String, limit: Int, accept: String = "*/*", trustStore: String? = nil, silence: Duration = Limits.silence
+        _ url: String, limit: Int, accept: String = "*/*", followingRedirects: Bool = true, trustStore: String? = nil,
+        silence: Duration = Limits.silence
     ) async throws(HTTPClientError) -> Response {
-        try await onThread(url, Message(accept: accept), limit: limit, trustStore: trustStore, silence: silence)
+        let message = Message(accept: accept, followingRedirects: followingRedirects)
+        return try await onThread(url, message, limit: limit, trustStore: trustStore, silence: silence)
     }
 
     /// POSTs `body` (of `contentType`) to `url`, answering the status and body as `get` does; a redirect is answered,
@@ -46,7 +50,7 @@ public enum HTTPClient {
         _ url: String, body: [UInt8], contentType: String, limit: Int, accept: String = "*/*",
         trustStore: String? = nil, silence: Duration = Limits.silence
     ) async throws(HTTPClientError) -> Response {
-        let message = Message(method: "POST", accept: accept, body: (contentType, body))
+        let message = Message(method: "POST", accept: accept, followingRedirects: false, body: (contentType, body))
         return try await onThread(url, message, limit: limit, trustStore: trustStore, silence: silence)
     }
 
@@ -97,7 +101,7 @@ public enum HTTPClient {
                 }
             }
             guard let head else { throw HTTPClientError(current.url, "no response") }
-            guard message.method == "GET", [301, 302, 303, 307, 308].contains(head.status) else {
+            guard message.followingRedirects, [301, 302, 303, 307, 308].contains(head.status) else {
                 return Response(status: head.status, body: body, url: current.url)
             }
             guard let location = head.field("location") else {
@@ -118,7 +122,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     public let url: String
     public let reason: String
 
-    init(_ url: String, _ reason: String) {
+    public init(_ url: String, _ reason: String) {
         self.url = url
         self.reason = reason
     }

@@ -5,6 +5,9 @@ import HubWire
 /// characters: a name is printed in terminals and tables, where a newline breaks a row and an escape sequence or a
 /// bidirectional override changes what the user reads.
 package enum HomeName {
+    /// The most code points a name keeps (a front door that shows the rule, the dashboard's rename field, reads it here).
+    package static var maximumCodePoints: Int { HubEngineLimits.nameCodePoints }
+
     package static func validated(_ name: String, naming what: String) throws(HomeError) -> String {
         let scalars = name.unicodeScalars.prefix(HubEngineLimits.nameCodePoints)
         if let control = scalars.first(where: isControl) {

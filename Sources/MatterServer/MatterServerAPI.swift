@@ -232,6 +232,15 @@ final class MatterServerClients: Sendable {
 
 final class MatterServerClient: Sendable {
     enum Phase {
+        /// Whether the connection is still a stranger's, held to the head gate's deadline and places: until its head
+        /// and, for a form (the sign-in), its body are whole.
+        var isStranger: Bool {
+            switch self {
+            case .head, .form: true
+            default: false
+            }
+        }
+
         case head([UInt8])
         case webSocket(WebSocketConnection)
         /// A dashboard form's body coming in (the sign-in): what it is for, and the bytes so far.
@@ -318,10 +327,9 @@ final class MatterServerClient: Sendable {
     /// result straight after its request, §9.1), the slow ones later, by message_id.
     func received(_ bytes: [UInt8]) {
         let (writes, close, commands, headEnded) = phase.withLock { phase in
-            let wasHead = if case .head = phase { true } else { false }
+            let wasStranger = phase.isStranger
             let (writes, close, commands) = take(bytes, &phase)
-            let isHead = if case .head = phase { true } else { false }
-            return (writes, close, commands, wasHead && !isHead)
+            return (writes, close, commands, wasStranger && !phase.isStranger)
         }
         if headEnded { peers.waitingHeads.leave(ObjectIdentifier(connection)) }
         for bytes in writes { connection.send(bytes) }
@@ -336,19 +344,18 @@ final class MatterServerClient: Sendable {
 
     /// The connection is gone: its events stop, and so does every command still at work for it.
     func closed() {
-        let upload = phase.withLock { phase -> Upload? in
+        let (upload, dashboard) = phase.withLock { phase -> (Upload?, DashboardSocket?) in
             defer { phase = .done }
             switch phase {
             case .bleProxy(_, let inbox):
                 inbox.finish()
-                return nil
-            case .upload(let upload): return upload
-            case .dashboard(_, let socket):
-                socket.closed()
-                return nil
-            default: return nil
+                return (nil, nil)
+            case .upload(let upload): return (upload, nil)
+            case .dashboard(_, let socket): return (nil, socket)
+            default: return (nil, nil)
             }
         }
+        dashboard?.closed()
         // A client gone halfway through its upload: the place and the file go with it.
         if let upload {
             Glibc.close(upload.descriptor)
@@ -440,8 +447,8 @@ final class MatterServerClient: Sendable {
         case .dashboard(var webSocket, let socket):
             let (writes, close) = carryOutDashboard(webSocket.receive(bytes), &webSocket, socket)
             phase = webSocket.isClosed ? .done : .dashboard(webSocket, socket)
-            if webSocket.isClosed { socket.closed() }
-            return (writes, close, [])
+            // Its work ends with the connection (`closed`, which comes once the close is written).
+            return (writes, close || webSocket.isClosed, [])
         case .bleProxy(var webSocket, let inbox):
             inbox.yield(.heard)
             let (writes, close) = carryOutProxy(webSocket.receive(bytes), inbox)
@@ -503,6 +510,17 @@ final class MatterServerClient: Sendable {
         }
         // The dashboard's pages answer to its own sign-in, not the API's token.
         if case .dashboard(let page) = route { return openDashboard(page, request, rest: rest, &phase) }
+        // Without a token only a loopback Host is served: a page elsewhere whose name was pointed at 127.0.0.1 (DNS
+        // rebinding) is its own origin, and would pass the check below.
+        if token == nil, !DashboardAccess.namesLoopback(request.field("host")) {
+            phase = .done
+            return (
+                [
+                    HTTPError(403, "without a token this hub serves loopback names only (127.0.0.1, [::1], localhost)")
+                        .response.bytes
+                ], true, []
+            )
+        }
         // A page of another site may not drive the API from a browser on this computer or network.
         if let origin = request.field("origin"), !DashboardAccess.isSameOrigin(request) {
             phase = .done

@@ -200,8 +200,8 @@ struct ThreadDiagnosticsBatch: Sendable, Hashable {
 /// asked at most once an hour (matterjs-server's cache time: a mesh's tables move slowly, and every collection is a
 /// diagnostic query per device over the radio) unless a client forces it.
 final class ThreadDiagnosticsSources: Sendable {
-    /// How long a collection is reused.
-    static let reuse: Duration = .seconds(3600)
+    /// How long a complete collection is reused, in seconds.
+    static let reuseSeconds: TimeInterval = 3600
 
     private struct Collected: Sendable {
         let report: ThreadNetworkDiagnostics
@@ -210,7 +210,12 @@ final class ThreadDiagnosticsSources: Sendable {
 
     /// The REST APIs named by the hub's owner (`home serve --thread-rest`).
     let named: [String]
-    private let collected = Mutex<[String: Collected]>([:])
+    private struct Collections {
+        var reports: [String: Collected] = [:]
+        var underWay: [String: Task<ThreadNetworkDiagnostics, Never>] = [:]
+    }
+
+    private let collected = Mutex(Collections())
     private let batches = Mutex<[String: ThreadDiagnosticsBatch]>([:])
 
     init(named: [String]) {
@@ -272,14 +277,40 @@ final class ThreadDiagnosticsSources: Sendable {
         return made
     }
 
+    /// One API's report: the last hour's complete one (or its word that it serves no API) unless `force`; a
+    /// collection already under way for it is joined, not started twice (the border router works its tasks one at a
+    /// time, and a second set would only queue behind the first).
     private func report(from url: String, force: Bool) async -> ThreadNetworkDiagnostics {
-        if !force, let last = collected.withLock({ $0[url] }),
-            Date().timeIntervalSince(last.at) < Double(Self.reuse.components.seconds)
-        {
-            return last.report
+        enum Source {
+            case kept(ThreadNetworkDiagnostics)
+            case collecting(Task<ThreadNetworkDiagnostics, Never>, started: Bool)
         }
-        let report = await OpenThreadRESTCollector.collect(from: url, clock: SystemClock())
-        collected.withLock { $0[url] = Collected(report: report, at: Date()) }
+        let source = collected.withLock { collected -> Source in
+            if let underWay = collected.underWay[url] { return .collecting(underWay, started: false) }
+            if !force, let last = collected.reports[url], Date().timeIntervalSince(last.at) < Self.reuseSeconds {
+                return .kept(last.report)
+            }
+            let task = Task { await OpenThreadRESTCollector.collect(from: url, clock: SystemClock()) }
+            collected.underWay[url] = task
+            return .collecting(task, started: true)
+        }
+        let task: Task<ThreadNetworkDiagnostics, Never>
+        let started: Bool
+        switch source {
+        case .kept(let report): return report
+        case .collecting(let underWay, let mine): (task, started) = (underWay, mine)
+        }
+        let report = await task.value
+        if started {
+            collected.withLock { collected in
+                collected.underWay[url] = nil
+                // Only what will stay true is kept: a complete report, or that the router serves no API. A
+                // collection cut short (unreachable, a timeout) is asked again next time.
+                if report.shortfall == nil || report.shortfall == .absent {
+                    collected.reports[url] = Collected(report: report, at: Date())
+                }
+            }
+        }
         return report
     }
 

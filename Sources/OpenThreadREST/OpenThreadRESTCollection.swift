@@ -83,7 +83,7 @@ public struct OpenThreadRESTCollection: Sendable {
     private enum State: Sendable {
         case probing
         case counting(Links)
-        case refreshing(Links, deviceCount: Int)
+        case refreshing(Links)
         case refreshWaiting(Links, action: String)
         case refreshPolling(Links, action: String)
         case listing(Links)
@@ -95,7 +95,8 @@ public struct OpenThreadRESTCollection: Sendable {
     }
 
     private var state = State.probing
-    private let deadline: Instant
+    /// When the collection ends with what it has.
+    public let deadline: Instant
 
     public init(startedAt: Instant, deadline: Duration = OpenThreadRESTLimits.collection) {
         self.deadline = startedAt + deadline
@@ -126,11 +127,12 @@ public struct OpenThreadRESTCollection: Sendable {
             guard status == 200, let devices = decode(JSONAPIDocument<[Device]>.self, body) else {
                 return protocolError(ThreadNetworkDiagnostics(), "the devices", status)
             }
-            state = .refreshing(links, deviceCount: max(1, devices.data.count))
+            state = .refreshing(links)
             return .send(.post(links.actions, Self.refreshBody(deviceCount: max(1, devices.data.count))))
 
-        case .refreshing(let links, _):
-            // Busy (409, 503): the devices as they are will do.
+        case .refreshing(let links):
+            // Refused for its room (409: more tasks than the actions hold; 503: its queue full): the devices as they
+            // are will do.
             if status == 409 || status == 503 {
                 state = .listing(links)
                 return .send(.get(links.devices))

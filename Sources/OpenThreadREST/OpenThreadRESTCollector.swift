@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import MatterTime
+import Synchronization
 
 /// Runs an `OpenThreadRESTCollection` against a border router: its requests over HTTP (`HTTPClient`), its waits on
 /// `clock`. Never throws: what went wrong is in the answer (`shortfall`, `problem`).
@@ -14,32 +15,73 @@ public enum OpenThreadRESTCollector {
     /// Collects the diagnostics of the network whose border router serves the REST API at `base`
     /// (`http://HOST:8081`).
     public static func collect(
-        from base: String, clock: any DriverClock, exchange: Exchange = OpenThreadRESTCollector.http
+        from base: String, clock: any DriverClock, exchange: @escaping Exchange = OpenThreadRESTCollector.http
     ) async -> ThreadNetworkDiagnostics {
         var collection = OpenThreadRESTCollection(startedAt: clock.now)
+        let deadline = collection.deadline
         var action = collection.start()
         while true {
             switch action {
             case .finish(let report):
                 return report
             case .send(let request):
-                switch await exchange(base, request) {
-                case .success(let answer):
+                // Raced against the deadline: a border router that trickles its answer cannot hold the collection
+                // past it (the request's own thread ends within its silence, its answer unread).
+                switch await answerOrDeadline(exchange, base, request, clock: clock, deadline: deadline) {
+                case .some(.success(let answer)):
                     action = collection.answered(status: answer.status, body: answer.body, at: clock.now)
-                case .failure(let error):
+                case .some(.failure(let error)):
                     action = collection.failed(error.reason, at: clock.now)
+                case nil:
+                    action = collection.failed("the collection's deadline came", at: clock.now)
                 }
             case .wait(let until):
                 do {
                     try await clock.sleep(until: until)
                 } catch {
-                    // Cancelled: the collection ends with what it has, as at its deadline.
-                    action = collection.failed("cancelled", at: .init(nanoseconds: .max))
+                    action = collection.failed("cancelled", at: clock.now)
                     continue
                 }
-                guard let next = collection.timerFired(at: clock.now) else { continue }
-                action = next
+                action =
+                    collection.timerFired(at: clock.now) ?? collection.failed("nothing was waited for", at: clock.now)
             }
+        }
+    }
+
+    /// The exchange's outcome, or nil when the deadline comes first.
+    private static func answerOrDeadline(
+        _ exchange: @escaping Exchange, _ base: String, _ request: OpenThreadRESTCollection.Request,
+        clock: any DriverClock, deadline: Instant
+    ) async -> Result<(status: Int, body: [UInt8]), HTTPClientError>? {
+        let first = FirstOutcome()
+        return await withCheckedContinuation { continuation in
+            // Held before either can finish: both are started here, after it.
+            first.hold(continuation)
+            let sleeper = Task {
+                try? await clock.sleep(until: deadline)
+                first.resume(nil)
+            }
+            Task {
+                first.resume(await exchange(base, request))
+                sleeper.cancel()
+            }
+        }
+    }
+
+    /// Resumes its continuation with the first outcome given; later ones are dropped.
+    private final class FirstOutcome: Sendable {
+        typealias Outcome = Result<(status: Int, body: [UInt8]), HTTPClientError>?
+        private let continuation = Mutex<CheckedContinuation<Outcome, Never>?>(nil)
+
+        func hold(_ continuation: CheckedContinuation<Outcome, Never>) {
+            self.continuation.withLock { $0 = continuation }
+        }
+
+        func resume(_ outcome: Outcome) {
+            continuation.withLock { held in
+                defer { held = nil }
+                return held
+            }?.resume(returning: outcome)
         }
     }
 
@@ -61,8 +103,11 @@ public enum OpenThreadRESTCollector {
             let response =
                 switch request.method {
                 case .get:
+                    // Not redirected: a border router found by DNS-SD (no one vouches for it) may not send the hub on
+                    // to another host.
                     try await HTTPClient.get(
-                        url, limit: OpenThreadRESTLimits.bodyLimit, accept: request.accept, silence: silence)
+                        url, limit: OpenThreadRESTLimits.bodyLimit, accept: request.accept, followingRedirects: false,
+                        silence: silence)
                 case .post:
                     try await HTTPClient.post(
                         url, body: request.body, contentType: "application/vnd.api+json",

@@ -149,14 +149,14 @@ public struct ThreadNodeDiagnostics: Sendable, Hashable {
 
     /// 16 hexadecimal digits (ot-br-posix writes extended addresses and EUI-64s so).
     static func hex64(_ text: String) -> UInt64? {
-        guard text.count == 16 else { return nil }
+        guard text.utf8.count == 16, text.allSatisfy(\.isHexDigit) else { return nil }
         return UInt64(text, radix: 16)
     }
 
     /// "0x5000" (or bare hex digits): a 16-bit short address.
     static func short(_ text: String) -> UInt16? {
         let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
-        guard (1...4).contains(digits.count) else { return nil }
+        guard (1...4).contains(digits.utf8.count), digits.allSatisfy(\.isHexDigit) else { return nil }
         return UInt16(digits, radix: 16)
     }
 

@@ -84,8 +84,11 @@ import Testing
             #expect(upgraded.hasPrefix("HTTP/1.1 101 "))
             #expect(
                 try await page2.readText().hasPrefix(
-                    #"{"kind":"welcome","signedIn":false,"home":{"structures":[{"id":"#))
+                    #"{"kind":"welcome","signedIn":false,"nameCodePoints":60,"home":{"structures":[{"id":"#))
 
+            // Nor a rebound name the API itself, without a token.
+            #expect(try await Self.send(address, "GET", "/info", host: "evil.example:5580").hasPrefix("HTTP/1.1 403 "))
+            #expect(try await Self.send(address, "GET", "/info", host: "127.0.0.1:5580").hasPrefix("HTTP/1.1 200 "))
             // Another site's page may not use the Matter-server API's socket either.
             let api2 = try TestClient(address)
             #expect(await api2.openWebSocket(fields: "Origin: http://evil.example\r\n").hasPrefix("HTTP/1.1 403 "))
@@ -152,8 +155,15 @@ import Testing
             // The API's token in a URL opens no page: only the session does.
             #expect(try await Self.send(address, "GET", "/?token=\(secret)").hasPrefix("HTTP/1.1 303 "))
 
-            // Signing out ends the session on the hub, not only in the browser.
+            _ = try await socket.readText()  // welcome
+            socket.sendText(#"{"id": 1, "action": "status"}"#)
+            #expect(try await socket.readText().hasPrefix(#"{"kind":"reply","id":1,"#))
+            // Signing out ends the session on the hub, not only in the browser: a page still open acts no more.
             let out = try await Self.send(address, "POST", "/signout", fields: [origin, "Cookie: \(session)"])
+            socket.sendText(#"{"id": 2, "action": "status"}"#)
+            #expect(
+                try await socket.readText()
+                    == #"{"kind":"failure","id":2,"message":"This browser is signed out: sign in again."}"#)
             #expect(out.hasPrefix("HTTP/1.1 303 ") && Self.field("Set-Cookie", in: out)?.contains("Max-Age=0") == true)
             #expect(try await Self.send(address, "GET", "/", fields: ["Cookie: \(session)"]).hasPrefix("HTTP/1.1 303 "))
         }

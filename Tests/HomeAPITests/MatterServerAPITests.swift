@@ -794,12 +794,18 @@ extension MatterServerAPITests {
             established.sendText(#"{"message_id": "1", "command": "get_nodes"}"#)
             #expect(try await established.readText() == #"{"message_id": "1", "result": []}"#)
 
+            // A sign-in form whose body never comes is a stranger still: held to the same deadline.
+            let form = try TestClient(address, from: IPv4Address(127 << 24 | 3))
+            form.write(Array("POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\ntoken=".utf8))
+            #expect(await eventually(within: .seconds(5)) { api.headsWaiting == 17 })
+
             clock.advance(by: .seconds(9))
             #expect(await StalledConnection.ends(of: waiting, count: 1, within: .milliseconds(300)).isEmpty)
             clock.advance(by: .seconds(1))
             let timedOut = await StalledConnection.ends(of: waiting, count: 16, within: .seconds(10))
             #expect(timedOut.count == 16)
             #expect(timedOut.values.allSatisfy { $0.starts(with: Array("HTTP/1.1 408 Request Timeout".utf8)) })
+            #expect(String(decoding: await form.readToEnd(), as: UTF8.self).hasPrefix("HTTP/1.1 408 "))
             #expect(await eventually(within: .seconds(5)) { api.headsWaiting == 0 })
 
             // The clients whose heads were whole were never timed out.

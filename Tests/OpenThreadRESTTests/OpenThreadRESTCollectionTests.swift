@@ -1,9 +1,11 @@
 import Foundation
+import HTTPClient
 import MatterDiscovery
 import MatterPlatform
 import MatterTestSupport
 import MatterTime
 import OpenThreadREST
+import Synchronization
 import Testing
 
 /// A Thread network's diagnostics from a border router's REST API: the whole collection over HTTP against a server
@@ -108,6 +110,26 @@ import Testing
         #expect(unreachable.shortfall == .unreachable && unreachable.nodes.isEmpty)
     }
 
+    /// A border router that never answers cannot hold the collection past its deadline (on a manual clock).
+    @Test func aSilentBorderRouterIsGivenUpOnAtTheDeadline() async {
+        let clock = ManualClock()
+        let silence = Silence()
+        let collecting = Task {
+            await OpenThreadRESTCollector.collect(from: "http://192.0.2.1:8081", clock: clock) { _, _ in
+                await silence.wait()
+                return .failure(HTTPClientError("http://192.0.2.1:8081", "never"))
+            }
+        }
+        // Past the 45 s deadline, a second at a time.
+        for _ in 0..<60 {
+            try? await Task.sleep(for: .milliseconds(10))
+            clock.advance(by: .seconds(1))
+        }
+        let report = await collecting.value
+        #expect(report.shortfall == .timeout && report.problem == "the collection's deadline came")
+        silence.end()
+    }
+
     // MARK: The steps alone, on virtual instants
 
     static let wellKnown = Array(
@@ -199,5 +221,29 @@ import Testing
             return
         }
         #expect(unreadable.shortfall == .protocolError && unreadable.problem?.contains("the devices") == true)
+    }
+}
+
+/// An answer held back until the test ends it.
+private final class Silence: Sendable {
+    private let waiters = Mutex<(ended: Bool, continuations: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let ended = waiters.withLock { state -> Bool in
+                if !state.ended { state.continuations.append(continuation) }
+                return state.ended
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
+    func end() {
+        let continuations = waiters.withLock { state in
+            state.ended = true
+            defer { state.continuations = [] }
+            return state.continuations
+        }
+        for continuation in continuations { continuation.resume() }
     }
 }

@@ -56,7 +56,7 @@ final class Dashboard: Sendable {
         let prefix = "/dashboard/diagnostics/"
         guard path.hasPrefix(prefix), path.hasSuffix(".json") else { return nil }
         let name = path.dropFirst(prefix.count).dropLast(5)
-        guard name.count == 16, let nodeID = UInt64(name, radix: 16),
+        guard name.utf8.count == 16, name.allSatisfy(\.isHexDigit), let nodeID = UInt64(name, radix: 16),
             let node = MatterServerNodes.node(nodeID, engine.model.snapshot)
         else { return DashboardResponse.text(404, "No node \(name.prefix(16)) in the home.") }
         return DashboardResponse.body(
@@ -90,7 +90,7 @@ extension MatterServerClient {
         case .signIn, .signOut:
             let length: Int
             do throws(HTTPError) {
-                length = try request.bodyLength(limit: DashboardAccess.Limits.signInBody)
+                length = try request.bodyLength(limit: DashboardLimits.signInBody)
             } catch {
                 // A sign-out is sent with no body at all.
                 guard route == .signOut, request.field("content-length") == nil else {
@@ -101,26 +101,20 @@ extension MatterServerClient {
             }
             return continueForm(request, route, rest, length: length, &phase)
         case .socket:
-            switch dashboard.access.action(request) {
-            case .refused(let response):
+            if let refusal = dashboard.access.refusal(ofAction: request) {
                 phase = .done
-                return ([response.bytes], true, [])
-            case .signIn:
-                phase = .done
-                return ([DashboardResponse.text(401, "Sign in first.").bytes], true, [])
-            case .allowed:
-                break
+                return ([refusal.bytes], true, [])
             }
             do throws(HTTPError) {
                 let upgrade = try WebSocketHandshake.accept(request)
                 var webSocket = WebSocketConnection()
-                let socket = DashboardSocket(engine: dashboard.engine, signedIn: dashboard.access.needsSignIn) {
-                    [weak self] text in self?.sendDashboard(text)
-                }
+                let socket = DashboardSocket(
+                    engine: dashboard.engine, session: dashboard.access.session(of: request), access: dashboard.access
+                ) { [weak self] text in self?.sendDashboard(text) }
                 let (writes, close) = carryOutDashboard(webSocket.receive(rest), &webSocket, socket)
                 phase = webSocket.isClosed ? .done : .dashboard(webSocket, socket)
                 // Its welcome goes once the upgrade is written (`received`, out of the lock).
-                dashboardToStart.withLock { $0 = socket }
+                if !webSocket.isClosed { dashboardToStart.withLock { $0 = socket } }
                 return ([upgrade.bytes] + writes, close, [])
             } catch {
                 phase = .done

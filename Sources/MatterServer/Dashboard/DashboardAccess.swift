@@ -13,17 +13,6 @@ import Synchronization
 /// - What acts (the sign-in, the live socket that carries commands, the sign-out) must come from the dashboard's own
 ///   page: its Origin is this Host's. A browser always sends one there; another site's page cannot forge it.
 final class DashboardAccess: Sendable {
-    /// The limits and timings of the dashboard's sessions, with their reasons.
-    enum Limits {
-        /// A session lasts a month from its sign-in: a phone on the wall stays signed in; a lost one does not for ever.
-        static let sessionLifetime: TimeInterval = 30 * 24 * 3600
-        /// Sessions kept at once; a new one past it ends the oldest (a household has a few browsers; a flood of
-        /// sign-ins by someone holding the token cannot grow the hub's memory).
-        static let sessions = 64
-        /// The sign-in form's body: the token and its name.
-        static let signInBody = 1024
-    }
-
     static let cookieName = "swift-home-session"
 
     enum Verdict: Sendable {
@@ -57,23 +46,35 @@ final class DashboardAccess: Sendable {
         return hasSession(request) ? .allowed : .signIn
     }
 
-    /// Something that acts: a page's own request, from its own origin.
-    func action(_ request: HTTPRequestHead) -> Verdict {
-        guard Self.isSameOrigin(request) else {
-            return .refused(DashboardResponse.text(403, "This request did not come from the dashboard's own page."))
-        }
+    /// Something that acts (the live socket): why it is refused, or nil when it is a signed-in page's own request from
+    /// its own origin.
+    func refusal(ofAction request: HTTPRequestHead) -> HTTPResponse? {
+        guard Self.isSameOrigin(request) else { return Self.foreignOrigin }
         switch page(request) {
-        case .allowed: return .allowed
-        case .signIn: return .refused(DashboardResponse.text(401, "Sign in first."))
-        case .refused(let response): return .refused(response)
+        case .allowed: return nil
+        case .signIn: return DashboardResponse.text(401, "Sign in first.")
+        case .refused(let response): return response
         }
     }
 
+    /// The session a request holds, when sign-in is asked and it holds one.
+    func session(of request: HTTPRequestHead) -> String? {
+        token == nil ? nil : Self.sessionID(request)
+    }
+
+    /// Whether a live socket opened under `session` may still act: its session not signed out, evicted or expired
+    /// since (nil: no sign-in is asked).
+    func stillSignedIn(_ session: String?) -> Bool {
+        guard let session else { return token == nil }
+        return sessions.withLock { $0[session].map { $0 > Date() } ?? false }
+    }
+
+    private static let foreignOrigin = DashboardResponse.text(
+        403, "This request did not come from the dashboard's own page.")
+
     /// `POST /signin`: the token from the form, a session for it.
     func signIn(_ request: HTTPRequestHead, form: [UInt8]) -> HTTPResponse {
-        guard Self.isSameOrigin(request) else {
-            return DashboardResponse.text(403, "This request did not come from the dashboard's own page.")
-        }
+        guard Self.isSameOrigin(request) else { return Self.foreignOrigin }
         guard let token else { return DashboardResponse.redirect(to: "/") }
         let presented = Self.formValue("token", in: form) ?? ""
         guard token.matches(presented.trimmingCharacters(in: .whitespaces)) else {
@@ -83,24 +84,23 @@ final class DashboardAccess: Sendable {
         sessions.withLock { sessions in
             let now = Date()
             sessions = sessions.filter { $0.value > now }
-            while sessions.count >= Limits.sessions, let oldest = sessions.min(by: { $0.value < $1.value }) {
+            while sessions.count >= DashboardLimits.sessions, let oldest = sessions.min(by: { $0.value < $1.value }) {
                 sessions.removeValue(forKey: oldest.key)
             }
-            sessions[id] = now.addingTimeInterval(Limits.sessionLifetime)
+            sessions[id] = now.addingTimeInterval(DashboardLimits.sessionLifetime)
         }
         var response = DashboardResponse.redirect(to: "/")
         response.fields.append(
             HTTPField(
                 "Set-Cookie",
-                "\(Self.cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(Limits.sessionLifetime))"))
+                "\(Self.cookieName)=\(id); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(DashboardLimits.sessionLifetime))"
+            ))
         return response
     }
 
     /// `POST /signout`: the session ends here and in the browser.
     func signOut(_ request: HTTPRequestHead) -> HTTPResponse {
-        guard Self.isSameOrigin(request) else {
-            return DashboardResponse.text(403, "This request did not come from the dashboard's own page.")
-        }
+        guard Self.isSameOrigin(request) else { return Self.foreignOrigin }
         if let id = Self.sessionID(request) { _ = sessions.withLock { $0.removeValue(forKey: id) } }
         var response = DashboardResponse.redirect(to: token == nil ? "/" : "/signin")
         response.fields.append(

@@ -15,10 +15,3 @@ enum DashboardAssets {
     /// All of it, as a page loads it: what "the whole page is small" is measured by.
     static var totalBytes: Int { index.count + script.count + css.count }
 }
-
-/// The dashboard's limits and timings, with their reasons.
-enum DashboardLimits {
-    /// A share's commissioning window: long enough to fetch another phone and scan, short enough that a code
-    /// photographed over a shoulder is soon useless (the Home API's own share takes the same).
-    static let shareSeconds: UInt16 = 900
-}

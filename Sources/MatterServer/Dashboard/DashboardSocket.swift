@@ -19,15 +19,25 @@ import Synchronization
 /// carried out as every other front door carries it out, as the hub's own user (a signed-in browser holds the token).
 final class DashboardSocket: Sendable {
     private let engine: HubEngine
-    /// Whether the page came through the sign-in (it then offers to sign out).
-    private let signedIn: Bool
+    /// The session the page signed in with (nil when no sign-in is asked): each action checks it still holds.
+    private let session: String?
+    private let access: DashboardAccess
     private let send: @Sendable (String) -> Void
-    private let work = Mutex<(follower: Task<Void, Never>?, actions: [Int: Task<Void, Never>], closed: Bool)>(
-        (nil, [:], false))
+    /// What works for the page: the follower of the model and the actions at work, by a number of the hub's own
+    /// (a page may reuse its ids).
+    private struct Work {
+        var follower: Task<Void, Never>?
+        var actions: [UInt64: Task<Void, Never>] = [:]
+        var serial: UInt64 = 0
+        var closed = false
+    }
 
-    init(engine: HubEngine, signedIn: Bool, send: @escaping @Sendable (String) -> Void) {
+    private let work = Mutex(Work())
+
+    init(engine: HubEngine, session: String?, access: DashboardAccess, send: @escaping @Sendable (String) -> Void) {
         self.engine = engine
-        self.signedIn = signedIn
+        self.session = session
+        self.access = access
         self.send = send
     }
 
@@ -37,7 +47,9 @@ final class DashboardSocket: Sendable {
         // Listening before the welcome is built: a change in between is sent after it, never lost.
         let changes = model.changes(.all)
         let welcome = JSONValue.object([
-            ("kind", .string("welcome")), ("signedIn", .bool(signedIn)), ("home", DashboardView.home(model.snapshot)),
+            ("kind", .string("welcome")), ("signedIn", .bool(session != nil)),
+            ("nameCodePoints", .unsigned(UInt64(HomeName.maximumCodePoints))),
+            ("home", DashboardView.home(model.snapshot)),
         ]).rendered
         send(welcome)
         let task = Task { [weak self] in
@@ -52,9 +64,11 @@ final class DashboardSocket: Sendable {
         }
     }
 
+    /// The connection is gone (called out of its lock): the model is no longer followed, and every action at work
+    /// is cancelled.
     func closed() {
         let tasks = work.withLock { work -> [Task<Void, Never>] in
-            defer { work = (nil, [:], true) }
+            defer { work = Work(closed: true) }
             return Array(work.actions.values) + [work.follower].compactMap { $0 }
         }
         for task in tasks { task.cancel() }
@@ -105,29 +119,32 @@ final class DashboardSocket: Sendable {
 
     /// One action from the page. Called under its connection's lock: everything it sends is sent from a task.
     func received(_ text: String) {
+        let send = send
         guard let action = try? JSONDecoder().decode(DashboardAction.self, from: Data(text.utf8)) else {
-            let send = send
             Task { send(Self.failure(0, "an action is a JSON object with a number id and an action name")) }
             return
         }
-        let task = Task { [weak self] in
-            guard let self else { return }
-            let answer: String
-            do throws(HomeError) {
-                answer = Self.reply(action.id, try await perform(action))
-            } catch {
-                answer = Self.failure(action.id, error.message)
+        work.withLock { state in
+            guard !state.closed else { return }
+            state.serial += 1
+            let serial = state.serial
+            // Made under the lock its end takes too: an action that ends at once still finds itself to remove.
+            state.actions[serial] = Task { [weak self] in
+                guard let self else { return }
+                let answer: String
+                do throws(HomeError) {
+                    // A session signed out (or evicted, or expired) since the page opened acts no more.
+                    guard access.stillSignedIn(session) else {
+                        throw HomeError(.unauthenticated, "This browser is signed out: sign in again.")
+                    }
+                    answer = Self.reply(action.id, try await perform(action))
+                } catch {
+                    answer = Self.failure(action.id, error.message)
+                }
+                send(answer)
+                _ = self.work.withLock { $0.actions.removeValue(forKey: serial) }
             }
-            send(answer)
-            _ = work.withLock { $0.actions.removeValue(forKey: action.id) }
         }
-        let refused = work.withLock { work -> Bool in
-            guard !work.closed else { return true }
-            work.actions[action.id]?.cancel()
-            work.actions[action.id] = task
-            return false
-        }
-        if refused { task.cancel() }
     }
 
     private var caller: HubCaller { HubCaller(uid: getuid(), process: .current()) }
@@ -252,15 +269,16 @@ final class DashboardSocket: Sendable {
             return DashboardCommands.describe(cache, endpoint: record.id.endpoint)
         case "invoke":
             let record = try device(action)
-            guard let clusterID = action.values?["cluster"], let command = action.command else {
-                throw HomeError(.invalidArgument, "invoke needs a cluster and a command")
-            }
+            guard let number = action.values?["cluster"], let clusterID = UInt32(exactly: number),
+                let command = action.command
+            else { throw HomeError(.invalidArgument, "invoke needs a cluster (its ID) and a command") }
             let response = try await invoke(
-                command, of: ClusterID(rawValue: UInt32(truncatingIfNeeded: clusterID)), on: record,
+                command, of: ClusterID(rawValue: clusterID), on: record,
                 action.fields ?? [:], knownValuesOnly: true)
             return response ?? .null
         case "node":
-            guard let text = action.node, let nodeID = UInt64(text, radix: 16),
+            guard let text = action.node, text.utf8.count == 16, text.allSatisfy(\.isHexDigit),
+                let nodeID = UInt64(text, radix: 16),
                 let node = MatterServerNodes.node(nodeID, engine.model.snapshot)
             else { throw HomeError(.notFound, "no node \(action.node ?? "") in the home") }
             return node

@@ -12,8 +12,11 @@ const state = {
   connected: false,
 };
 
-const maxEvents = 200;
-const nameCodePoints = 60;
+const maxEvents = 200;        // the hub page's log: enough to scroll back through a busy hour of a small home
+let nameCodePoints = 60;       // the hub says its own in its welcome
+const reconnectDelay = 2000;   // ms: a hub restarting is back within seconds; a page retrying faster only adds load
+const scanInterval = 300;      // ms between a camera's frames looked at: quick to notice, light on a phone
+const attributesRefresh = 1000; // ms at most between a device page's attribute reloads, whatever the reports' pace
 
 // MARK: The connection
 
@@ -28,7 +31,7 @@ function connect() {
     for (const pending of state.pending.values()) pending.reject(new Error("the connection to the hub closed"));
     state.pending.clear();
     setConnection("Not connected to the hub: trying again…", true);
-    setTimeout(connect, 2000);
+    setTimeout(connect, reconnectDelay);
   };
 }
 
@@ -42,6 +45,7 @@ function receive(message) {
   switch (message.kind) {
     case "welcome":
       state.connected = true;
+      nameCodePoints = message.nameCodePoints;
       document.querySelector(".signout").hidden = !message.signedIn;
       setHome(message.home);
       render();
@@ -54,7 +58,7 @@ function receive(message) {
       for (const device of message.devices) state.devices.set(device.id, device);
       updateDevices(message.devices);
       break;
-    case "event":
+    case "event": {
       state.events.unshift({ device: message.device, text: message.event.text, time: new Date() });
       state.events.length = Math.min(state.events.length, maxEvents);
       const device = state.devices.get(message.device);
@@ -66,6 +70,7 @@ function receive(message) {
       const log = document.getElementById("device-events");
       if (log && log.dataset.device === message.device) log.prepend(item(new Date().toLocaleTimeString() + "  " + message.event.text));
       break;
+    }
     case "progress": {
       const pending = state.pending.get(message.id);
       if (pending && pending.progress) pending.progress(message.text);
@@ -236,7 +241,12 @@ function updateDevices(devices) {
 // MARK: Pages
 
 function currentRoute() {
-  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  let parts;
+  try {
+    parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  } catch {
+    parts = [];  // a hash that is not percent-encoding: the home page
+  }
   switch (parts[0]) {
     case "device": return { page: "device", id: parts[1] };
     case "add": return { page: "add" };
@@ -302,7 +312,7 @@ function renderDevice(id, live) {
     if (attributes && !attributes.dataset.pending) {
       // At most once a second, whatever the reports' pace.
       attributes.dataset.pending = "1";
-      setTimeout(() => { delete attributes.dataset.pending; loadAttributes(device, attributes); }, 1000);
+      setTimeout(() => { delete attributes.dataset.pending; loadAttributes(device, attributes); }, attributesRefresh);
     }
     const holder = document.getElementById("device-controls");
     if (holder) {
@@ -607,6 +617,7 @@ function renderAdd() {
       const video = element("video", { playsinline: true, muted: true, hidden: true, width: 320 });
       const camera = element("button", { type: "button" }, "Or scan it with the camera");
       camera.addEventListener("click", async () => {
+        if (video.srcObject) return;  // already looking
         let stream;
         try {
           stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
@@ -615,12 +626,12 @@ function renderAdd() {
         video.hidden = false;
         await video.play();
         const detector = new BarcodeDetector({ formats: ["qr_code"] });
-        const stop = () => { for (const track of stream.getTracks()) track.stop(); video.hidden = true; };
+        const stop = () => { for (const track of stream.getTracks()) track.stop(); video.srcObject = null; video.hidden = true; };
         const look = async () => {
           if (!document.body.contains(video)) return stop();
           const found = await detector.detect(video).catch(() => []);
           const matter = found.find((code) => code.rawValue.startsWith("MT:"));
-          if (matter) { code.value = matter.rawValue; stop(); name.focus(); } else setTimeout(look, 300);
+          if (matter) { code.value = matter.rawValue; stop(); name.focus(); } else setTimeout(look, scanInterval);
         };
         look();
       });
