@@ -232,6 +232,7 @@ public struct HTTPResponse: Sendable, Hashable {
         case 411: "Length Required"
         case 413: "Content Too Large"
         case 426: "Upgrade Required"
+        case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
         case 503: "Service Unavailable"
         case 505: "HTTP Version Not Supported"

@@ -166,6 +166,25 @@ import Testing
                     == #"{"kind":"failure","id":2,"message":"This browser is signed out: sign in again."}"#)
             #expect(out.hasPrefix("HTTP/1.1 303 ") && Self.field("Set-Cookie", in: out)?.contains("Max-Age=0") == true)
             #expect(try await Self.send(address, "GET", "/", fields: ["Cookie: \(session)"]).hasPrefix("HTTP/1.1 303 "))
+
+            // Five wrong tokens from one host: its sixth try is refused, the right token too; another host signs in.
+            func trySignIn(_ token: String, from host: UInt32) async throws -> String {
+                let client = try TestClient(address, from: IPv4Address(host))
+                let body = "token=\(token)"
+                client.write(
+                    Array(
+                        ("POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\n\(origin)\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                            + body).utf8))
+                return String(decoding: await client.readToEnd(), as: UTF8.self)
+            }
+            let guesser: UInt32 = 127 << 24 | 4
+            for guess in 0..<5 {
+                #expect(
+                    Self.field("Location", in: try await trySignIn("guess\(guess)", from: guesser)) == "/signin?wrong=1"
+                )
+            }
+            #expect(try await trySignIn(secret, from: guesser).hasPrefix("HTTP/1.1 429 "))
+            #expect(Self.field("Location", in: try await trySignIn(secret, from: 127 << 24 | 5)) == "/")
         }
     }
 

@@ -15,15 +15,17 @@ final class Dashboard: Sendable {
         access = DashboardAccess(token: token)
     }
 
-    /// A page, an asset, the sign-in and sign-out: the answer (the live socket is the client's to open).
-    func respond(_ route: DashboardRoute, _ request: HTTPRequestHead, body: [UInt8]) -> HTTPResponse {
+    /// A page, an asset, the sign-in and sign-out, asked from `host` (`SocketAddress.hostPrefix`): the answer (the
+    /// live socket is the connection's to open).
+    func respond(_ route: DashboardRoute, _ request: HTTPRequestHead, body: [UInt8], from host: [UInt8]) -> HTTPResponse
+    {
         switch route {
         case .signInPage:
             guard access.needsSignIn else { return DashboardResponse.redirect(to: "/") }
             let wrong = request.queryValue("wrong") != nil
             return DashboardResponse.body(200, DashboardAssets.signIn(wrong: wrong), type: "text/html; charset=utf-8")
         case .signIn:
-            return access.signIn(request, form: body)
+            return access.signIn(request, form: body, from: host)
         case .signOut:
             return access.signOut(request)
         case .socket:
@@ -81,6 +83,9 @@ enum DashboardRoute: Sendable, Hashable {
 }
 
 extension MatterServerClient {
+    /// The host this connection comes from, as the dashboard counts its wrong sign-ins.
+    var host: [UInt8] { connection.remoteAddress?.hostPrefix ?? [] }
+
     /// A dashboard request whose head is whole: answered, its form awaited, or its live connection opened.
     func openDashboard(
         _ route: DashboardRoute, _ request: HTTPRequestHead, rest: [UInt8], _ phase: inout Phase
@@ -122,7 +127,7 @@ extension MatterServerClient {
             }
         case .page, .asset, .signInPage:
             phase = .done
-            return ([dashboard.respond(route, request, body: []).bytes], true, [])
+            return ([dashboard.respond(route, request, body: [], from: host).bytes], true, [])
         }
     }
 
@@ -135,7 +140,8 @@ extension MatterServerClient {
             return ([], false, [])
         }
         phase = .done
-        return ([peers.dashboard.respond(route, request, body: Array(body.prefix(length))).bytes], true, [])
+        let answer = peers.dashboard.respond(route, request, body: Array(body.prefix(length)), from: host)
+        return ([answer.bytes], true, [])
     }
 
     func carryOutDashboard(

@@ -24,6 +24,8 @@ final class DashboardAccess: Sendable {
 
     private let token: MatterServerToken?
     private let sessions = Mutex<[String: Date]>([:])
+    /// Wrong tokens by host (`SocketAddress.hostPrefix`): how many, since when.
+    private let wrongSignIns = Mutex<[[UInt8]: (count: Int, since: Date)]>([:])
 
     init(token: MatterServerToken?) {
         self.token = token
@@ -72,12 +74,29 @@ final class DashboardAccess: Sendable {
     private static let foreignOrigin = DashboardResponse.text(
         403, "This request did not come from the dashboard's own page.")
 
-    /// `POST /signin`: the token from the form, a session for it.
-    func signIn(_ request: HTTPRequestHead, form: [UInt8]) -> HTTPResponse {
+    /// `POST /signin` from `host`: the token from the form, a session for it; a host that gave
+    /// `DashboardLimits.wrongSignIns` wrong tokens within the window is refused until it ends.
+    func signIn(_ request: HTTPRequestHead, form: [UInt8], from host: [UInt8]) -> HTTPResponse {
         guard Self.isSameOrigin(request) else { return Self.foreignOrigin }
         guard let token else { return DashboardResponse.redirect(to: "/") }
+        let now = Date()
+        let refused = wrongSignIns.withLock { wrong -> Bool in
+            wrong = wrong.filter { now.timeIntervalSince($0.value.since) < DashboardLimits.wrongSignInWindow }
+            return (wrong[host]?.count ?? 0) >= DashboardLimits.wrongSignIns
+        }
+        if refused {
+            return DashboardResponse.text(429, "Too many wrong tokens from here: wait a minute, then sign in again.")
+        }
         let presented = Self.formValue("token", in: form) ?? ""
         guard token.matches(presented.trimmingCharacters(in: .whitespaces)) else {
+            wrongSignIns.withLock { wrong in
+                wrong[host, default: (0, now)].count += 1
+                while wrong.count > DashboardLimits.signInHosts,
+                    let oldest = wrong.min(by: { $0.value.since < $1.value.since })
+                {
+                    wrong.removeValue(forKey: oldest.key)
+                }
+            }
             return DashboardResponse.redirect(to: "/signin?wrong=1")
         }
         let id = SystemRandom().bytes(32).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
