@@ -20,9 +20,7 @@ extension HomeContext {
     ) -> [HomeDevice] {
         guard let first = records.first, let defaultStructureID = snapshot.defaultStructureID else { return [] }
         let connectivity = snapshot.views[nodeID]?.connectivity ?? .unknown
-        let structureID = { (roomID: String?) in
-            roomID.flatMap { id in snapshot.rooms.first { $0.id == id }?.structureID } ?? defaultStructureID
-        }
+        let structureID = { (roomID: String?) in snapshot.structureID(ofRoom: roomID) ?? defaultStructureID }
         if multipart {
             let node = first.node
             return [

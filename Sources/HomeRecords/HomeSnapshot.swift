@@ -25,6 +25,11 @@ public struct HomeSnapshot: Sendable, Equatable, Codable {
     /// The structure a device without a room belongs to.
     public var defaultStructureID: String? { structures.first?.id }
 
+    /// The structure of a device in the room `roomID`: the room's, or the default one for a device in no room.
+    public func structureID(ofRoom roomID: String?) -> String? {
+        roomID.flatMap { id in rooms.first { $0.id == id }?.structureID } ?? defaultStructureID
+    }
+
     /// An empty home.
     public init() {}
 }

@@ -655,7 +655,9 @@ final class MatterServerClient: Sendable {
         return refusal
     }()
 
-    private func carryOut(
+    /// A WebSocket's actions: what to write, whether to close, and the text frames that came (a binary frame is
+    /// refused: commands and the dashboard's actions are JSON text).
+    func carryOut(
         _ actions: [WebSocketConnection.Action], _ webSocket: inout WebSocketConnection
     ) -> ([[UInt8]], Bool, [String]) {
         var writes: [[UInt8]] = []

@@ -296,9 +296,7 @@ extension MatterServerClient {
         }
         let snapshot = engine.model.snapshot
         guard let record = snapshot.devices[nodeID]?.first else { return send(Self.unknownNode(id, nodeID)) }
-        let structureID =
-            record.roomID.flatMap { room in snapshot.rooms.first { $0.id == room }?.structureID }
-            ?? snapshot.defaultStructureID ?? ""
+        let structureID = snapshot.structureID(ofRoom: record.roomID) ?? ""
         let device = SharedDevice(
             nodeID: nodeID, vendorID: record.node.vendorID, productID: record.node.productID, structureID: structureID,
             label: "\(record.name) (\(record.id))")

@@ -147,17 +147,8 @@ extension MatterServerClient {
     func carryOutDashboard(
         _ actions: [WebSocketConnection.Action], _ webSocket: inout WebSocketConnection, _ socket: DashboardSocket
     ) -> ([[UInt8]], Bool) {
-        var writes: [[UInt8]] = []
-        var close = false
-        for action in actions {
-            switch action {
-            case .write(let bytes): writes.append(bytes)
-            case .closeConnection: close = true
-            case .deliver(.text(let text)): socket.received(text)
-            case .deliver(.binary):
-                writes += Self.writes(of: webSocket.close(.unsupportedData, reason: "actions are JSON text frames"))
-            }
-        }
+        let (writes, close, texts) = carryOut(actions, &webSocket)
+        for text in texts { socket.received(text) }
         return (writes, close)
     }
 

@@ -99,7 +99,7 @@ final class DashboardAccess: Sendable {
             }
             return DashboardResponse.redirect(to: "/signin?wrong=1")
         }
-        let id = SystemRandom().bytes(32).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let id = MatterServerTopology.hex(SystemRandom().bytes(32))
         sessions.withLock { sessions in
             let now = Date()
             sessions = sessions.filter { $0.value > now }

@@ -303,9 +303,7 @@ final class DashboardSocket: Sendable {
     }
 
     private func structureID(of record: DeviceRecord) -> String {
-        let snapshot = engine.model.snapshot
-        return record.roomID.flatMap { room in snapshot.rooms.first { $0.id == room }?.structureID }
-            ?? snapshot.defaultStructureID ?? ""
+        engine.model.snapshot.structureID(ofRoom: record.roomID) ?? ""
     }
 
     private func shared(_ action: DashboardAction) throws(HomeError) -> SharedDevice {

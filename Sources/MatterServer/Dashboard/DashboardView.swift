@@ -38,11 +38,9 @@ enum DashboardView {
     static func device(_ record: DeviceRecord, _ snapshot: HomeModel.Snapshot) -> JSONValue {
         let view = snapshot.views[record.id.nodeID]
         let state = view?.state ?? .connecting
-        let structureID =
-            record.roomID.flatMap { id in snapshot.rooms.first { $0.id == id }?.structureID }
-            ?? snapshot.defaultStructureID
+        let structureID = snapshot.structureID(ofRoom: record.roomID)
         var fields: [(String, JSONValue)] = [
-            ("id", .string(record.id.description)), ("node", .string(hex(record.id.nodeID))),
+            ("id", .string(record.id.description)), ("node", .string(MatterServerTopology.hex(record.id.nodeID))),
             ("endpoint", .unsigned(UInt64(record.id.endpoint))), ("name", .string(record.name)),
             ("roomID", record.roomID.map(JSONValue.string) ?? .null),
             ("room", record.roomName.map(JSONValue.string) ?? .null),
@@ -118,6 +116,4 @@ enum DashboardView {
     private static func reading(_ label: String, _ text: String?) -> JSONValue {
         .object([("kind", .string("reading")), ("label", .string(label)), ("text", .string(text ?? "unknown"))])
     }
-
-    static func hex(_ nodeID: UInt64) -> String { MatterServerTopology.hex(nodeID) }
 }
