@@ -87,7 +87,7 @@ timeout 30 bash -c "until head -n1 '$work/switch.out' | grep -q '^{'; do sleep 0
 mkdir -p "$work/hub/paa" && cp "$work/switch-paa/paa.der" "$work/hub/paa/switch-panel.der"
 read -r switch_code switch_passcode switch_discriminator < <(python3 -c 'import json,sys; s=json.loads(open(sys.argv[1]).readline()); print(s["manual_code"], s["passcode"], s["discriminator"])' "$work/switch.out")
 
-"$peers/lab.sh" exec "$bin/home" serve --state "$work/hub" --interface lo --listen 127.0.0.1:5580 >"$work/serve.out" 2>&1 &
+"$peers/lab.sh" exec "$bin/home" serve --state "$work/hub" --interface lo --listen 127.0.0.1:5580 --api-grant devices,administer >"$work/serve.out" 2>&1 &
 pids+=($!)
 timeout 30 bash -c "until grep -q 'Matter-server API at' '$work/serve.out' && grep -q ')  online' '$work/serve.out'; do sleep 0.1; done" \
   || fail "home serve never listened with the light online"

@@ -70,10 +70,10 @@ struct ClusterRenderer {
                 if attribute.isWriteOnly {
                     arguments.append("read: nil")
                 } else if attribute.readPrivilege != "view" {
-                    arguments.append("read: \(try privilege(attribute.readPrivilege, line: field.line))")
+                    arguments.append("read: \(try SwiftNaming.privilege(attribute.readPrivilege, line: field.line))")
                 }
                 if !attribute.isReadOnly {
-                    arguments.append("write: \(try privilege(attribute.writePrivilege, line: field.line))")
+                    arguments.append("write: \(try SwiftNaming.privilege(attribute.writePrivilege, line: field.line))")
                 }
                 if field.isNullable { arguments.append("nullable: true") }
                 if field.isOptional { arguments.append("optional: true") }
@@ -199,7 +199,7 @@ struct ClusterRenderer {
         ]
         if command.invokePrivilege != "operate" {
             header.append(
-                "public static let invokePrivilege = Privilege\(try privilege(command.invokePrivilege, line: command.line))"
+                "public static let invokePrivilege = Privilege\(try SwiftNaming.privilege(command.invokePrivilege, line: command.line))"
             )
         }
         if command.isTimed { header.append("public static let requiresTimedInvoke = true") }
@@ -229,7 +229,7 @@ struct ClusterRenderer {
                 ]
                 if event.readPrivilege != "view" {
                     header.append(
-                        "public static let readPrivilege = Privilege\(try privilege(event.readPrivilege, line: event.line))"
+                        "public static let readPrivilege = Privilege\(try SwiftNaming.privilege(event.readPrivilege, line: event.line))"
                     )
                 }
                 if event.isFabricSensitive { header.append("public static let isFabricSensitive = true") }
@@ -295,7 +295,15 @@ struct ClusterRenderer {
             "    writableAttributes: " + (writable.isEmpty ? "[:]" : "[" + writable.joined(separator: ", ") + "]") + ","
         )
         let timed = cluster.commands.filter(\.isTimed).map { Hex.format($0.id, digits: 2) }.sorted()
-        writer.line("    timedCommands: [" + timed.joined(separator: ", ") + "]")
+        writer.line("    timedCommands: [" + timed.joined(separator: ", ") + "],")
+        var privileged: [String] = []
+        for command in cluster.commands.sorted(by: { $0.id < $1.id }) where command.invokePrivilege != "operate" {
+            privileged.append(
+                "\(Hex.format(command.id, digits: 2)): \(try SwiftNaming.privilege(command.invokePrivilege, line: command.line))"
+            )
+        }
+        writer.line(
+            "    commandPrivileges: " + (privileged.isEmpty ? "[:]" : "[" + privileged.joined(separator: ", ") + "]"))
         writer.line(")")
     }
 
@@ -312,17 +320,6 @@ struct ClusterRenderer {
     }
 
     // MARK: Values
-
-    private func privilege(_ name: String, line: Int) throws(GeneratorError) -> String {
-        switch name {
-        case "view": ".view"
-        case "proxy_view": ".proxyView"
-        case "operate": ".operate"
-        case "manage": ".manage"
-        case "administer": ".administer"
-        default: throw .semantic(line: line, message: "unknown privilege '\(name)'")
-        }
-    }
 
     private func commandID(_ id: UInt64, line: Int) throws(GeneratorError) -> String {
         guard id <= UInt64(UInt32.max) else {

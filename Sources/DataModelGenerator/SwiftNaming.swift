@@ -1,5 +1,17 @@
 /// Turns IDL and XML names into Swift identifiers.
 enum SwiftNaming {
+    /// An IDL privilege (`access(write: administer)`) as the `Privilege` case it is.
+    static func privilege(_ name: String, line: Int) throws(GeneratorError) -> String {
+        switch name {
+        case "view": ".view"
+        case "proxy_view": ".proxyView"
+        case "operate": ".operate"
+        case "manage": ".manage"
+        case "administer": ".administer"
+        default: throw .semantic(line: line, message: "unknown privilege '\(name)'")
+        }
+    }
+
     /// A member name: `kDelayedOffFastFade` → `delayedOffFastFade`, `TCAcceptedVersion` → `tcAcceptedVersion`,
     /// `kPASE` → `pase`, `k2G4` → `_2G4`; keywords are escaped with backticks.
     static func member(_ name: String, isConstant: Bool = false) -> String {

@@ -93,6 +93,9 @@ struct SwiftTypeResolver {
         let flags =
             (attribute.field.isNullable ? ", nullable: true" : "")
             + (attribute.requiresTimedWrite ? ", timed: true" : "")
+            + (attribute.writePrivilege == "operate"
+                ? ""
+                : ", privilege: \(try SwiftNaming.privilege(attribute.writePrivilege, line: attribute.field.line))")
             + (try limit(of: attribute.field, in: cluster).map { ", limit: \($0)" } ?? "")
         return "WritableAttribute(\(try kind(of: attribute.field, in: cluster))\(flags))"
     }

@@ -59,7 +59,7 @@ extension HomeDevice {
                 .failedPrecondition,
                 "\(name) (\(id)) is a bridged device: remove its bridge, or remove it in the bridge's own app")
         }
-        let fabricRemovalFailure = try await context.perform(Decommission(nodeID: nodeID, structureID: structureID))
+        let fabricRemovalFailure = try await context.perform(Decommission(nodeID: nodeID))
             .fabricRemovalFailure
         return Decommissioning(
             removedDeviceIDs: isMultipart ? [id] : nodeDeviceIDs, fabricRemovalFailure: fabricRemovalFailure)

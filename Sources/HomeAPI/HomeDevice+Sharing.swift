@@ -61,8 +61,7 @@ extension HomeDevice {
             throw HomeError(.notFound, "\(name) (\(id)) is no longer in the home")
         }
         return SharedDevice(
-            nodeID: nodeID, vendorID: node.vendorID, productID: node.productID, structureID: structureID,
-            label: "\(name) (\(id))")
+            nodeID: nodeID, vendorID: node.vendorID, productID: node.productID, label: "\(name) (\(id))")
     }
 
     /// §11.19.8.1.1: a window's timeout in whole seconds within the bounds every window has.

@@ -38,8 +38,7 @@ public struct InterruptedDevice: Identifiable, Hashable, Sendable {
     /// fabric back); nil when it left. Allowed to whoever may add devices to the default structure.
     @discardableResult
     public func remove() async throws(HomeError) -> String? {
-        let structureID = try HubEngine.defaultStructureID(context.model.snapshot)
-        let fabricRemovalFailure = try await context.perform(Decommission(nodeID: nodeID, structureID: structureID))
+        let fabricRemovalFailure = try await context.perform(Decommission(nodeID: nodeID))
             .fabricRemovalFailure
         return fabricRemovalFailure
     }

@@ -43,6 +43,11 @@ enum ServeCommand {
                     "The token every Matter-server API client must present (?token=… in its URL, or Authorization: Bearer …): the first line of FILE, 16 characters or more; FILE readable by its owner only."
             ),
             .init(
+                name: "api-grant", valueName: "RIGHTS",
+                help:
+                    "What clients of --listen and --dashboard may do beyond seeing and controlling devices: some of devices (add, remove, update firmware), administer (share with another ecosystem, other fabrics, the data model's administrative commands and writes), network (keep Wi-Fi and Thread credentials), firmware (add images), comma-separated, or all, or none. Default: devices without --token-file, all with it."
+            ),
+            .init(
                 name: "thread-rest", valueName: "URL",
                 help:
                     "A Thread border router's REST API (OpenThread's, e.g. http://HOST:8081, as Home Assistant's OpenThread Border Router add-on serves it) that the Matter-server API's Thread diagnostics are collected from; border routers heard by DNS-SD are asked on port 8081 too. Repeat it for several."
@@ -76,6 +81,13 @@ enum ServeCommand {
                     throw .invalidInput("--token-file: \(error.message)")
                 }
             }
+            let grant = try arguments.values["api-grant"].map { text throws(CommandLineError) in
+                do throws(HomeError) {
+                    return try HubRights(parsing: text)
+                } catch {
+                    throw .invalidInput("--api-grant: \(error.message)")
+                }
+            }
             let dashboard = try (arguments.repeatedValues["dashboard"] ?? []).map {
                 text throws(CommandLineError) -> SocketAddress in try HubCommands.parseAddress(text)
             }
@@ -88,6 +100,9 @@ enum ServeCommand {
                 throw .invalidInput(
                     "--dashboard \(open): beyond loopback the dashboard needs a token to sign in with: give --token-file FILE"
                 )
+            }
+            if listen.isEmpty, dashboard.isEmpty, grant != nil {
+                throw .invalidInput("--api-grant gives the clients of --listen and --dashboard rights: give one too")
             }
             if listen.isEmpty, arguments.repeatedValues["thread-rest"] != nil {
                 throw .invalidInput(
@@ -138,10 +153,15 @@ enum ServeCommand {
                     ? nil
                     : try MatterServerAPI(
                         engine: engine, listeningOn: listen, dashboardAddresses: dashboard, token: token,
-                        threadBorderRouterAPIs: arguments.repeatedValues["thread-rest"] ?? [])
+                        grant: grant, threadBorderRouterAPIs: arguments.repeatedValues["thread-rest"] ?? [])
                 try await engine.followEveryNode()
             } catch {
                 throw .failed(error.message)
+            }
+            if let api = matterServerAPI {
+                say(
+                    "\(LiveLineText.time())  its clients see and control devices, and hold the rights: \(api.clientRights)"
+                )
             }
             for address in listen.isEmpty ? [] : matterServerAPI?.addresses.prefix(listen.count) ?? [] {
                 say(

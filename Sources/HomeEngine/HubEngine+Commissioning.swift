@@ -107,36 +107,6 @@ extension HubEngine {
             elapsedSeconds: (ContinuousClock.now - started).inSeconds, steps: [])
     }
 
-    /// The owner of the state directory holds every permission; another local user needs a grant for the structure,
-    /// read at each call, so a revoked grant takes effect at once.
-    func requireCommissioningPermission(
-        _ caller: HubCaller, structureID: String, structureName: String
-    ) async throws(HomeError) {
-        let owner = try directoryOwner()
-        if caller.uid == owner { return }
-        let granted: Bool
-        do {
-            granted = try await store.hasCommissioningGrant(uid: caller.uid, structureID: structureID)
-        } catch {
-            throw HomeError(error)
-        }
-        guard granted else {
-            throw HomeError(
-                .permissionDenied,
-                "user \(caller.uid) may not add devices to structure \"\(structureName)\": the hub's owner "
-                    + "(user \(owner)) has not granted it")
-        }
-    }
-
-    func directoryOwner() throws(HomeError) -> UInt32 {
-        var status = stat()
-        guard stat(hub.directory.path, &status) == 0 else {
-            throw HomeError(
-                .unavailable, "cannot read the owner of \(hub.directory.path): \(String(cString: strerror(errno)))")
-        }
-        return status.st_uid
-    }
-
     /// The open session, whoever opened it, when it is still live.
     func liveSession() async throws(HomeError) -> CommissioningSessionRecord {
         let session: CommissioningSessionRecord?

@@ -11,16 +11,13 @@ public struct SharedDevice: Codable, Sendable, Hashable {
     public let nodeID: UInt64
     public let vendorID: UInt16
     public let productID: UInt16
-    /// Its structure: who may add devices there may share it.
-    public let structureID: String
     /// "Desk lamp (391D788B9528D5FA-1)".
     public let label: String
 
-    public init(nodeID: UInt64, vendorID: UInt16, productID: UInt16, structureID: String, label: String) {
+    public init(nodeID: UInt64, vendorID: UInt16, productID: UInt16, label: String) {
         self.nodeID = nodeID
         self.vendorID = vendorID
         self.productID = productID
-        self.structureID = structureID
         self.label = label
     }
 }

@@ -22,18 +22,6 @@ public protocol HubOperation: Codable, Sendable {
     func run(in scope: HubOperationScope) async throws(HomeError) -> Reply
 }
 
-/// Who may ask for an operation. Whoever reaches the hub at all — this process, or a client the socket's mode lets
-/// connect — is a member; the kernel names a client's user (`HubCaller`), a client cannot claim another.
-public enum HubAccess: Sendable, Hashable {
-    /// Any member.
-    case member
-    /// The owner of the home's state directory only.
-    case owner
-    /// Who may add devices to the structure (nil: the home's default one), and so remove and share them: the owner,
-    /// or a user the owner granted it (read at each call, so a revoked grant takes effect at once).
-    case deviceAdministrator(structureID: String?)
-}
-
 /// What an operation runs with: the engine, who asked, and where its progress goes. Made only by the engine, after
 /// the operation's access was checked, so no caller runs an operation past its check.
 public struct HubOperationScope: Sendable {
@@ -64,28 +52,6 @@ extension HubEngine {
     ) async throws(HomeError) -> Operation.Reply {
         try await check(operation.access, of: operation.summary, for: caller)
         return try await operation.run(in: HubOperationScope(engine: self, caller: caller, progress: progress))
-    }
-
-    private func check(_ access: HubAccess, of summary: String, for caller: HubCaller) async throws(HomeError) {
-        switch access {
-        case .member:
-            return
-        case .owner:
-            guard try directoryOwner() == caller.uid else {
-                throw HomeError(.permissionDenied, "only the hub's owner may \(summary)")
-            }
-        case .deviceAdministrator(let structureID):
-            let snapshot = model.snapshot
-            let structure: String
-            if let structureID {
-                structure = structureID
-            } else {
-                structure = try Self.defaultStructureID(snapshot)
-            }
-            try await requireCommissioningPermission(
-                caller, structureID: structure,
-                structureName: snapshot.structures.first { $0.id == structure }?.name ?? structure)
-        }
     }
 }
 

@@ -20,14 +20,18 @@ public struct ClusterInfo: Hashable, Sendable {
     /// The accepted commands the specification requires to be invoked timed (Matter Core §8.7.2: a TimedRequest
     /// first), such as a door lock's.
     public let timedCommands: Set<CommandID>
+    /// Matter Core §6.6.2.1: the accepted commands that take more than Operate to invoke (Manage, Administer); any
+    /// other takes Operate.
+    public let commandPrivileges: [CommandID: Privilege]
 
     public init(
         id: ClusterID, name: String, revision: UInt16, attributes: [AttributeID: String],
         acceptedCommands: [CommandID: String], generatedCommands: [CommandID: String], events: [EventID: String],
         eventFields: [EventID: [UInt8: String]] = [:], commandFields: [CommandID: [FieldInfo]] = [:],
         responseFields: [CommandID: [FieldInfo]] = [:], writableAttributes: [AttributeID: WritableAttribute] = [:],
-        timedCommands: Set<CommandID> = []
+        timedCommands: Set<CommandID> = [], commandPrivileges: [CommandID: Privilege] = [:]
     ) {
+        self.commandPrivileges = commandPrivileges
         self.commandFields = commandFields
         self.responseFields = responseFields
         self.writableAttributes = writableAttributes
@@ -41,4 +45,9 @@ public struct ClusterInfo: Hashable, Sendable {
         self.events = events
         self.eventFields = eventFields
     }
+}
+
+extension ClusterInfo {
+    /// The privilege invoking `command` takes (Operate unless the cluster says more).
+    public func invokePrivilege(_ command: CommandID) -> Privilege { commandPrivileges[command] ?? .operate }
 }

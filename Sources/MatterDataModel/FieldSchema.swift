@@ -106,11 +106,17 @@ public struct WritableAttribute: Hashable, Sendable {
     public let requiresTimedWrite: Bool
     /// What an integer value (or each integer of a list) may hold; nil for any value of its TLV type.
     public let limit: IntegerLimit?
+    /// Matter Core §6.6.2.1: the privilege a write takes (an ACL entry's, the fabric's ACL itself: administer).
+    public let privilege: Privilege
 
-    public init(_ kind: FieldInfo.Kind, nullable: Bool = false, timed: Bool = false, limit: IntegerLimit? = nil) {
+    public init(
+        _ kind: FieldInfo.Kind, nullable: Bool = false, timed: Bool = false, privilege: Privilege = .operate,
+        limit: IntegerLimit? = nil
+    ) {
         self.kind = kind
         isNullable = nullable
         requiresTimedWrite = timed
+        self.privilege = privilege
         self.limit = limit
     }
 }

@@ -42,6 +42,12 @@ public final class MatterServerAPI: Sendable {
     private let listeners: [TCPListener]
     private let clients: MatterServerClients
 
+    /// What its clients may do beyond seeing and controlling devices.
+    public var clientRights: HubRights {
+        if case .client(let client) = clients.caller.principal { return client.rights }
+        return []
+    }
+
     /// Where it listens (ports the kernel chose for port 0 included).
     public var addresses: [SocketAddress] { listeners.map(\.address) }
 
@@ -61,7 +67,8 @@ public final class MatterServerAPI: Sendable {
     /// `dashboardAddresses`: listeners of their own that serve the dashboard alone (`home serve --dashboard`).
     public init(
         engine: HubEngine, listeningOn addresses: [SocketAddress], dashboardAddresses: [SocketAddress] = [],
-        token: MatterServerToken?, threadBorderRouterAPIs: [String] = [], clock: any DriverClock = SystemClock()
+        token: MatterServerToken?, grant: HubRights? = nil, threadBorderRouterAPIs: [String] = [],
+        clock: any DriverClock = SystemClock()
     ) throws(HomeError) {
         if token == nil, let open = (addresses + dashboardAddresses).first(where: { !$0.isLoopback }) {
             throw HomeError(
@@ -82,13 +89,15 @@ public final class MatterServerAPI: Sendable {
         // commissions over Bluetooth LE through them.
         let bleProxy = BLEProxyCentral(clock: SystemClock())
         engine.useBluetoothProxy(bleProxy)
+        let caller = Self.clientCaller(token: token, grant: grant)
         let clients = MatterServerClients(
+            caller: caller,
             info: MatterServerInfo(
                 fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber),
             bleProxy: bleProxy, waitingHeads: WaitingHeads(clock: clock, limits: .init()),
             uploads: OTAUploads(directory: engine.hub.directory.path + "/ota-uploads", clock: clock),
             threadDiagnostics: ThreadDiagnosticsSources(named: threadBorderRouterAPIs),
-            dashboard: Dashboard(engine: engine, token: token))
+            dashboard: Dashboard(engine: engine, token: token, caller: caller))
         // What the hub holds of network credentials, as server_info says it (set_wifi_credentials keeps it current).
         Task { [store = engine.hub.store, info = clients.info] in
             if let (wifi, thread) = try? await store.networkCredentials() {
@@ -121,6 +130,23 @@ public final class MatterServerAPI: Sendable {
             }
         }
         self.listeners = listeners
+    }
+
+    /// What a client of this door may do beyond seeing and controlling devices, unless `home serve --api-grant` says
+    /// otherwise. Without a token, whoever reaches loopback (any local user or process) adds and removes devices and
+    /// updates their firmware, which Home Assistant's Matter integration does, but shares nothing, administers
+    /// nothing and keeps no network secret; with one, its holder is whom the owner gave the token: every right.
+    /// Granting rights to others stays the owner's, through `hub.socket`.
+    static func defaultRights(token: MatterServerToken?) -> HubRights {
+        token == nil ? .devices : .all
+    }
+
+    /// The principal every client of this door acts as.
+    static func clientCaller(token: MatterServerToken?, grant: HubRights?) -> HubCaller {
+        HubCaller(
+            client: HubClientPrincipal(
+                name: token == nil ? "a client of the hub's loopback listener" : "a holder of the API's token",
+                rights: grant ?? defaultRights(token: token)))
     }
 
     /// Stops listening and closes every client.
@@ -172,6 +198,8 @@ final class MatterServerInfo: Sendable {
 /// The clients connected now: to close them when the API stops, and to tell every one of them what one client's
 /// command did (a node interviewed, test nodes imported); and the test nodes they share.
 final class MatterServerClients: Sendable {
+    /// Who every client of the door acts as.
+    let caller: HubCaller
     let clients = Mutex<[ObjectIdentifier: MatterServerClient]>([:])
     let testNodes = MatterServerTestNodes()
     let info: MatterServerInfo
@@ -190,9 +218,11 @@ final class MatterServerClients: Sendable {
     let dashboard: Dashboard
 
     init(
-        info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads, uploads: OTAUploads,
+        caller: HubCaller, info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads,
+        uploads: OTAUploads,
         threadDiagnostics: ThreadDiagnosticsSources, dashboard: Dashboard
     ) {
+        self.caller = caller
         self.dashboard = dashboard
         self.threadDiagnostics = threadDiagnostics
         self.info = info
@@ -699,8 +729,8 @@ final class MatterServerClient: Sendable {
         run.run(self, id, request.args)
     }
 
-    /// The hub's own user: who the API acts as (it listens on loopback, or behind a token once that is built).
-    var caller: HubCaller { HubCaller(uid: getuid(), process: .current()) }
+    /// Who the API's commands act as: the door's clients, as `home serve` gave them rights.
+    var caller: HubCaller { peers.caller }
 
     // MARK: Envelopes
 

@@ -296,9 +296,8 @@ extension MatterServerClient {
         }
         let snapshot = engine.model.snapshot
         guard let record = snapshot.devices[nodeID]?.first else { return send(Self.unknownNode(id, nodeID)) }
-        let structureID = snapshot.structureID(ofRoom: record.roomID) ?? ""
         let device = SharedDevice(
-            nodeID: nodeID, vendorID: record.node.vendorID, productID: record.node.productID, structureID: structureID,
+            nodeID: nodeID, vendorID: record.node.vendorID, productID: record.node.productID,
             label: "\(record.name) (\(record.id))")
         work { [self] in
             do throws(HomeError) {

@@ -63,7 +63,6 @@ extension MatterServerClient {
         } catch {
             return send(Self.error(id, .invalidArguments, error.description))
         }
-        let caller = HubCaller(uid: getuid(), process: .current())
         work { [self] in
             do throws(HomeError) {
                 let response = try await engine.perform(invocation, caller: caller)

@@ -49,9 +49,7 @@ extension MatterServerClient {
         guard model.snapshot.devices[nodeID] != nil else { return send(Self.unknownNode(id, nodeID)) }
         work { [self] in
             do throws(HomeError) {
-                // Removing a node is allowed to whoever may add devices to the home's structure: the hub's owner.
-                let structureID = try HubEngine.defaultStructureID(engine.model.snapshot)
-                _ = try await engine.perform(Decommission(nodeID: nodeID, structureID: structureID), caller: caller)
+                _ = try await engine.perform(Decommission(nodeID: nodeID), caller: caller)
                 send(Self.reply(id, "null"))
             } catch {
                 send(Self.error(id, .unknown, error.message))
@@ -119,7 +117,6 @@ extension MatterServerClient {
     func ping(_ nodeID: UInt64) async -> JSONValue {
         let address = engine.model.snapshot.devices[nodeID]?.first?.node.addresses.first
         do {
-            let caller = HubCaller(uid: getuid(), process: .current())
             let reached = try await engine.perform(PingNode(nodeID: nodeID, reads: 1), caller: caller).address
             return .object([(reached.host, .bool(true))])
         } catch {

@@ -23,7 +23,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct MatterServerAPITests {
     @Test func infoAndTheWebSocketAnswerAsPythonMatterServerDoes() async throws {
         try await withHome { home, _, _ in
-            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            let api = try home.serveMatterServerAPI(
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], grant: .all)
             defer { api.stop() }
             let address = try #require(api.addresses.first)
             let authority = try home.hub.requireEngine("test").hub.authority
@@ -270,7 +271,8 @@ extension MatterServerAPITests {
         try await DeviceTypeControllerLiveTests.withLiveLight { home, _ in
             try await home.hub.followEveryNode()
             let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
-            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            let api = try home.serveMatterServerAPI(
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], grant: .all)
             defer { api.stop() }
             let client = try TestClient(try #require(api.addresses.first))
             await client.openWebSocket()
@@ -345,6 +347,66 @@ extension MatterServerAPITests {
             #expect(revoked.hasPrefix(#"{"message_id": "revoke", "error_code": 0, "#), "\(revoked)")
             #expect(revoked.contains("cluster status 0x04"), "\(revoked)")
             #expect(!revoked.contains("NEEDS_TIMED"), "\(revoked)")
+        }
+    }
+
+    /// Without a token whoever reaches loopback is no owner: it controls devices (and adds, removes and updates them,
+    /// as Home Assistant does), but what changes who controls a node, by its own command or by hand, and the home's
+    /// network secrets are refused before anything is sent; `--api-grant` gives them.
+    @Test func aLoopbackClientWithoutATokenControlsDevicesButSharesAndAdministersNothing() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, device in
+            try await home.hub.followEveryNode()
+            let nodeID = try #require(home.context.model.snapshot.devices.keys.first)
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            #expect(api.clientRights == .devices)
+            let client = try TestClient(try #require(api.addresses.first))
+            await client.openWebSocket()
+            _ = try await client.readText()  // server_info
+            let ask = { (id: String, command: String, args: String) async throws -> String in
+                client.sendText(#"{"message_id": "\#(id)", "command": "\#(command)", "args": \#(args)}"#)
+                return try await client.readText()
+            }
+            let on = try await ask(
+                "on", "device_command",
+                #"{"node_id": \#(nodeID), "endpoint_id": 1, "cluster_id": 6, "command_name": "On", "payload": {}}"#)
+            #expect(on.hasPrefix(#"{"message_id": "on", "result""#), "\(on)")
+            let refusals = [
+                (
+                    "window", "device_command",
+                    #"{"node_id": \#(nodeID), "endpoint_id": 0, "cluster_id": 60, "command_name": "OpenBasicCommissioningWindow", "payload": {"commissioningTimeout": 180}}"#
+                ),
+                (
+                    "leave", "device_command",
+                    #"{"node_id": \#(nodeID), "endpoint_id": 0, "cluster_id": 62, "command_name": "RemoveFabric", "payload": {"fabricIndex": 1}}"#
+                ),
+                ("acl", "write_attribute", #"{"node_id": \#(nodeID), "attribute_path": "0/31/0", "value": []}"#),
+                ("entry", "set_acl_entry", #"{"node_id": \#(nodeID), "entry": []}"#),
+                ("share", "open_commissioning_window", #"{"node_id": \#(nodeID)}"#),
+                ("wifi", "set_wifi_credentials", #"{"ssid": "Home", "credentials": "correct horse"}"#),
+            ]
+            for (id, command, args) in refusals {
+                let answer = try await ask(id, command, args)
+                #expect(answer.hasPrefix(#"{"message_id": "\#(id)", "error_code": 0, "#), "\(command): \(answer)")
+                #expect(answer.contains("a client of the hub's loopback listener may not"), "\(command): \(answer)")
+            }
+            #expect(await !device.isCommissioningWindowOpen)
+            #expect(await device.fabrics.count == 1)
+            #expect(try await home.hub.perform(ReadNetworkCredentials()).entries.isEmpty)
+
+            // Given administer, the same client opens the window by hand.
+            let granted = try home.serveMatterServerAPI(
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], grant: [.administer])
+            defer { granted.stop() }
+            let administrator = try TestClient(try #require(granted.addresses.first))
+            await administrator.openWebSocket()
+            _ = try await administrator.readText()
+            administrator.sendText(
+                #"{"message_id": "window", "command": "device_command", "args": {"node_id": \#(nodeID), "endpoint_id": 0, "cluster_id": 60, "command_name": "OpenBasicCommissioningWindow", "payload": {"commissioningTimeout": 180}}}"#
+            )
+            let opened = try await administrator.readText()
+            #expect(opened.hasPrefix(#"{"message_id": "window", "result""#), "\(opened)")
+            #expect(await device.isCommissioningWindowOpen)
         }
     }
 
@@ -696,13 +758,14 @@ extension Home {
     /// The Matter-server API on this test's hub, as `home serve --listen` serves it.
     func serveMatterServerAPI(
         listeningOn addresses: [SocketAddress], dashboardAddresses: [SocketAddress] = [],
-        token: MatterServerToken? = nil, threadBorderRouterAPIs: [String] = [], clock: any DriverClock = SystemClock()
+        token: MatterServerToken? = nil, grant: HubRights? = nil, threadBorderRouterAPIs: [String] = [],
+        clock: any DriverClock = SystemClock()
     ) throws -> MatterServerAPI {
         guard let engine = hub.engine else {
             throw HomeError(.failedPrecondition, "the test's home is attached to another hub")
         }
         return try MatterServerAPI(
-            engine: engine, listeningOn: addresses, dashboardAddresses: dashboardAddresses, token: token,
+            engine: engine, listeningOn: addresses, dashboardAddresses: dashboardAddresses, token: token, grant: grant,
             threadBorderRouterAPIs: threadBorderRouterAPIs, clock: clock)
     }
 }
@@ -905,7 +968,7 @@ extension MatterServerAPITests {
                 productID: record.productID, softwareVersion: 3, softwareVersionString: "3.0")
             let clock = ManualClock()
             let api = try home.serveMatterServerAPI(
-                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], clock: clock)
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], grant: .all, clock: clock)
             defer { api.stop() }
             let address = try #require(api.addresses.first)
             let client = try TestClient(address)
@@ -1052,7 +1115,8 @@ extension MatterServerAPITests {
     /// removal, and server_info following the default entries alone.
     @Test func credentialsAreKeptByIDListedWithoutSecretsAndRemoved() async throws {
         try await withHome { home, _, _ in
-            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            let api = try home.serveMatterServerAPI(
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], grant: .all)
             defer { api.stop() }
             let client = try TestClient(try #require(api.addresses.first))
             await client.openWebSocket()
@@ -1261,7 +1325,8 @@ extension MatterServerAPITests {
     /// and sends the refresh as thread_diagnostics_updated, only to a client that made a Thread request.
     @Test func threadDiagnosticsSayWhenThereIsNoSourceAndReachOnlyClientsThatAsked() async throws {
         try await withHome { home, _, _ in
-            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            let api = try home.serveMatterServerAPI(
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], grant: .all)
             defer { api.stop() }
             var clients: [TestClient] = []
             for _ in 0..<2 {

@@ -24,7 +24,7 @@ public struct AddUpdateImage: HubOperation {
         public let nodes: [UInt64]
     }
 
-    public var access: HubAccess { .owner }
+    public var access: HubAccess { .right(.firmware, structureID: nil) }
     public var summary: String { "add a firmware image" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Reply {

@@ -10,7 +10,7 @@ public struct CheckCommissioningPermission: HubOperation {
         self.structureID = structureID
     }
 
-    public var access: HubAccess { .deviceAdministrator(structureID: structureID) }
+    public var access: HubAccess { .right(.devices, structureID: structureID) }
     public var summary: String { "check a permission" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Done {

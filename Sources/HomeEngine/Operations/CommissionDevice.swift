@@ -40,7 +40,7 @@ public struct CommissionDevice: HubOperation {
     }
 
     /// Devices are added to the default structure.
-    public var access: HubAccess { .deviceAdministrator(structureID: nil) }
+    public var access: HubAccess { .right(.devices, structureID: nil) }
     public var summary: String { "commission a device" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> CommissionedDevice {

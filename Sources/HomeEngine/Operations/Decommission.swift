@@ -1,16 +1,14 @@
 import HomeHub
 import HubWire
 
-/// Removes a node from the home, after asking it to leave the fabric; `structureID` is its device's, for the
-/// permission.
+/// Removes a node from the home, after asking it to leave the fabric. Who may is read from the structures its
+/// devices are in, never from what the caller says.
 public struct Decommission: HubOperation {
     public static let name = "decommission"
     public let nodeID: UInt64
-    public let structureID: String
 
-    public init(nodeID: UInt64, structureID: String) {
+    public init(nodeID: UInt64) {
         self.nodeID = nodeID
-        self.structureID = structureID
     }
 
     /// Removed from the home; whether it also left the hub's fabric.
@@ -19,7 +17,7 @@ public struct Decommission: HubOperation {
         public let fabricRemovalFailure: String?
     }
 
-    public var access: HubAccess { .deviceAdministrator(structureID: structureID) }
+    public var access: HubAccess { .nodeRight(.devices, nodeID: nodeID) }
     public var summary: String { "remove a device" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Outcome {

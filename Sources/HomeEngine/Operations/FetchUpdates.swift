@@ -46,7 +46,7 @@ public struct FetchUpdates: HubOperation {
         case failed(String)
     }
 
-    public var access: HubAccess { .owner }
+    public var access: HubAccess { .right(.firmware, structureID: nil) }
     public var summary: String { "fetch firmware updates from the DCL" }
 
     /// The fetch's limits, each with its reason.

@@ -34,7 +34,11 @@ public struct InvokeCommand: HubOperation {
         public let fields: TLVElement?
     }
 
-    public var access: HubAccess { .member }
+    /// Controlling a device is every caller's; what changes who controls the node is an administrator's.
+    public var access: HubAccess {
+        AdministrativePaths.invoking(cluster: ClusterID(rawValue: cluster), command: CommandID(rawValue: command))
+            ? .nodeRight(.administer, nodeID: nodeID) : .member
+    }
     public var summary: String { "invoke \(commandName)" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Response {

@@ -32,7 +32,7 @@ public struct ManageCheckIns: HubOperation {
     public var access: HubAccess {
         switch action {
         case .read: .member
-        case .register, .unregister, .resync: .deviceAdministrator(structureID: nil)
+        case .register, .unregister, .resync: .nodeRight(.devices, nodeID: nodeID)
         }
     }
 

@@ -14,7 +14,7 @@ public struct OpenBasicCommissioningWindow: HubOperation {
         self.seconds = seconds
     }
 
-    public var access: HubAccess { .deviceAdministrator(structureID: device.structureID) }
+    public var access: HubAccess { .nodeRight(.administer, nodeID: device.nodeID) }
     public var summary: String { "share a device" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Date {

@@ -13,7 +13,7 @@ public struct PrepareCommissioning: HubOperation {
         self.structureID = structureID
     }
 
-    public var access: HubAccess { .deviceAdministrator(structureID: structureID) }
+    public var access: HubAccess { .right(.devices, structureID: structureID) }
     public var summary: String { "add a device" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Done {

@@ -11,7 +11,7 @@ public struct ReadCommissioningWindowStatus: HubOperation {
         self.device = device
     }
 
-    public var access: HubAccess { .deviceAdministrator(structureID: device.structureID) }
+    public var access: HubAccess { .nodeRight(.administer, nodeID: device.nodeID) }
     public var summary: String { "share a device" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> CommissioningWindowStatus {

@@ -12,7 +12,7 @@ public struct RemoveFabric: HubOperation {
         self.index = index
     }
 
-    public var access: HubAccess { .deviceAdministrator(structureID: device.structureID) }
+    public var access: HubAccess { .nodeRight(.administer, nodeID: device.nodeID) }
     public var summary: String { "share a device" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Done {

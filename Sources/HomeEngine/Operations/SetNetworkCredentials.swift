@@ -28,7 +28,7 @@ public struct SetNetworkCredentials: HubOperation {
         self.id = id
     }
 
-    public var access: HubAccess { .owner }
+    public var access: HubAccess { .right(.network, structureID: nil) }
     public var summary: String { "set the network credentials" }
 
     /// What may be shown of what was stored: the SSID or the Extended PAN ID.
@@ -91,7 +91,7 @@ public struct RemoveNetworkCredentials: HubOperation {
         self.id = id
     }
 
-    public var access: HubAccess { .owner }
+    public var access: HubAccess { .right(.network, structureID: nil) }
     public var summary: String { "remove network credentials" }
 
     /// Whether there were any to remove.

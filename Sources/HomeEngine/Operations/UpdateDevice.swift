@@ -33,7 +33,7 @@ public struct UpdateDevice: HubOperation {
         public let releaseNotesURL: String?
     }
 
-    public var access: HubAccess { .deviceAdministrator(structureID: nil) }
+    public var access: HubAccess { .nodeRight(.devices, nodeID: nodeID) }
     public var summary: String { "update a device's firmware" }
 
     private typealias Requestor = OtaSoftwareUpdateRequestorCluster

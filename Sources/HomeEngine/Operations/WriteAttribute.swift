@@ -1,4 +1,5 @@
 import HubWire
+import MatterDataModel
 import MatterTLV
 
 /// One attribute written (Matter Core §8.7); replies the status the device gave it (Matter Core §8.10: 0 is SUCCESS).
@@ -27,7 +28,11 @@ public struct WriteAttribute: HubOperation {
         self.timedWindowMilliseconds = timedWindowMilliseconds
     }
 
-    public var access: HubAccess { .member }
+    /// Setting a device is every caller's; what changes who controls the node is an administrator's.
+    public var access: HubAccess {
+        AdministrativePaths.writing(cluster: ClusterID(rawValue: cluster), attribute: AttributeID(rawValue: attribute))
+            ? .nodeRight(.administer, nodeID: nodeID) : .member
+    }
     public var summary: String { "write \(attributeName)" }
 
     public func run(in scope: HubOperationScope) async throws(HomeError) -> UInt8 {

@@ -176,6 +176,7 @@ public enum AccountLoginCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "tempAccountIdentifier", .utf8)], 0x02: [FieldInfo(0, "tempAccountIdentifier", .utf8), FieldInfo(1, "setupPIN", .utf8), FieldInfo(2, "node", .unsigned, optional: true)], 0x03: [FieldInfo(0, "node", .unsigned, optional: true)]],
         responseFields: [0x01: [FieldInfo(0, "setupPIN", .utf8)]],
         writableAttributes: [:],
-        timedCommands: [0x00, 0x02, 0x03]
+        timedCommands: [0x00, 0x02, 0x03],
+        commandPrivileges: [0x00: .administer, 0x02: .administer]
     )
 }

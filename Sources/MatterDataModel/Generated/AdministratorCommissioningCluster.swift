@@ -146,6 +146,7 @@ public enum AdministratorCommissioningCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "commissioningTimeout", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "PAKEPasscodeVerifier", .bytes), FieldInfo(2, "discriminator", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "iterations", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(4, "salt", .bytes)], 0x01: [FieldInfo(0, "commissioningTimeout", .unsigned, limit: .unsigned(bits: 16))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: [0x00, 0x01, 0x02]
+        timedCommands: [0x00, 0x01, 0x02],
+        commandPrivileges: [0x00: .administer, 0x01: .administer, 0x02: .administer]
     )
 }

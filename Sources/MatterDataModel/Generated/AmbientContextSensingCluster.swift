@@ -216,7 +216,8 @@ public enum AmbientContextSensingCluster: ClusterDefinition {
         eventFields: [0x00: [0: "ambientContextType", 1: "objectCount"], 0x01: [0: "startEventNumber"]],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0006: WritableAttribute(.structure([FieldInfo(0, "countingObject", .structure([FieldInfo(0, "mfgCode", .unsigned, nullable: true, limit: .unsigned(bits: 16)), FieldInfo(1, "namespaceID", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(2, "tag", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(3, "label", .utf8, nullable: true, optional: true)])), FieldInfo(1, "objectCountThreshold", .unsigned, limit: .unsigned(bits: 16))])), 0x0008: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0009: WritableAttribute(.unsigned, limit: .unsigned(bits: 16))],
-        timedCommands: []
+        writableAttributes: [0x0006: WritableAttribute(.structure([FieldInfo(0, "countingObject", .structure([FieldInfo(0, "mfgCode", .unsigned, nullable: true, limit: .unsigned(bits: 16)), FieldInfo(1, "namespaceID", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(2, "tag", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(3, "label", .utf8, nullable: true, optional: true)])), FieldInfo(1, "objectCountThreshold", .unsigned, limit: .unsigned(bits: 16))]), privilege: .manage), 0x0008: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0009: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 16))],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

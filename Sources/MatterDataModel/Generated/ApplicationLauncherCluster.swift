@@ -205,6 +205,7 @@ public enum ApplicationLauncherCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "application", .structure([FieldInfo(0, "catalogVendorID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "applicationID", .utf8)]), optional: true), FieldInfo(1, "data", .bytes, optional: true)], 0x01: [FieldInfo(0, "application", .structure([FieldInfo(0, "catalogVendorID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "applicationID", .utf8)]), optional: true)], 0x02: [FieldInfo(0, "application", .structure([FieldInfo(0, "catalogVendorID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "applicationID", .utf8)]), optional: true)]],
         responseFields: [0x03: [FieldInfo(0, "status", .unsigned, limit: .enumeration(ApplicationLauncherCluster.StatusEnum.self)), FieldInfo(1, "data", .bytes, optional: true)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -135,6 +135,7 @@ public enum AudioOutputCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "index", .unsigned, limit: .unsigned(bits: 8))], 0x01: [FieldInfo(0, "index", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "name", .utf8)]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x01: .manage]
     )
 }

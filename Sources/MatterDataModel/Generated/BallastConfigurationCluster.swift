@@ -56,7 +56,8 @@ public enum BallastConfigurationCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0010: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0011: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0014: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 8)), 0x0015: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 8)), 0x0030: WritableAttribute(.utf8), 0x0031: WritableAttribute(.utf8), 0x0032: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 24)), 0x0033: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 24)), 0x0034: WritableAttribute(.unsigned, limit: .bitmap(bits: 8, mask: 0x1)), 0x0035: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 24))],
-        timedCommands: []
+        writableAttributes: [0x0010: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 8)), 0x0011: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 8)), 0x0014: WritableAttribute(.unsigned, nullable: true, privilege: .manage, limit: .unsigned(bits: 8)), 0x0015: WritableAttribute(.unsigned, nullable: true, privilege: .manage, limit: .unsigned(bits: 8)), 0x0030: WritableAttribute(.utf8, privilege: .manage), 0x0031: WritableAttribute(.utf8, privilege: .manage), 0x0032: WritableAttribute(.unsigned, nullable: true, privilege: .manage, limit: .unsigned(bits: 24)), 0x0033: WritableAttribute(.unsigned, nullable: true, privilege: .manage, limit: .unsigned(bits: 24)), 0x0034: WritableAttribute(.unsigned, privilege: .manage, limit: .bitmap(bits: 8, mask: 0x1)), 0x0035: WritableAttribute(.unsigned, nullable: true, privilege: .manage, limit: .unsigned(bits: 24))],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -254,7 +254,8 @@ public enum BasicInformationCluster: ClusterDefinition {
         eventFields: [0x00: [0: "softwareVersion"], 0x02: [0: "fabricIndex"], 0x03: [0: "reachableNewValue"]],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0005: WritableAttribute(.utf8), 0x0006: WritableAttribute(.utf8), 0x0010: WritableAttribute(.bool)],
-        timedCommands: []
+        writableAttributes: [0x0005: WritableAttribute(.utf8, privilege: .manage), 0x0006: WritableAttribute(.utf8, privilege: .administer), 0x0010: WritableAttribute(.bool, privilege: .manage)],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -63,7 +63,8 @@ public enum BindingCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0000: WritableAttribute(.list(.structure([FieldInfo(1, "node", .unsigned, optional: true), FieldInfo(2, "group", .unsigned, optional: true, limit: .unsigned(bits: 16)), FieldInfo(3, "endpoint", .unsigned, optional: true, limit: .unsigned(bits: 16)), FieldInfo(4, "cluster", .unsigned, optional: true, limit: .unsigned(bits: 32)), FieldInfo(254, "fabricIndex", .unsigned, limit: .unsigned(bits: 8))])))],
-        timedCommands: []
+        writableAttributes: [0x0000: WritableAttribute(.list(.structure([FieldInfo(1, "node", .unsigned, optional: true), FieldInfo(2, "group", .unsigned, optional: true, limit: .unsigned(bits: 16)), FieldInfo(3, "endpoint", .unsigned, optional: true, limit: .unsigned(bits: 16)), FieldInfo(4, "cluster", .unsigned, optional: true, limit: .unsigned(bits: 32)), FieldInfo(254, "fabricIndex", .unsigned, limit: .unsigned(bits: 8))])), privilege: .manage)],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

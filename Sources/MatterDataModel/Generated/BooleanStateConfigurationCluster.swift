@@ -168,6 +168,7 @@ public enum BooleanStateConfigurationCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "alarmsToSuppress", .unsigned, limit: .bitmap(bits: 8, mask: 0x3))], 0x01: [FieldInfo(0, "alarmsToEnableDisable", .unsigned, limit: .bitmap(bits: 8, mask: 0x3))]],
         responseFields: [:],
         writableAttributes: [0x0000: WritableAttribute(.unsigned, limit: .unsigned(bits: 8))],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

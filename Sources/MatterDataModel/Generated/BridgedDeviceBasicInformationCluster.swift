@@ -246,7 +246,8 @@ public enum BridgedDeviceBasicInformationCluster: ClusterDefinition {
         eventFields: [0x00: [0: "softwareVersion"], 0x03: [0: "reachableNewValue"], 0x80: [0: "promisedActiveDuration"]],
         commandFields: [0x80: [FieldInfo(0, "stayActiveDuration", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(1, "timeoutMs", .unsigned, limit: .unsigned(bits: 32))]],
         responseFields: [:],
-        writableAttributes: [0x0005: WritableAttribute(.utf8), 0x0017: WritableAttribute(.structure([FieldInfo(0, "locationName", .utf8), FieldInfo(1, "floorNumber", .signed, nullable: true, limit: .signed(bits: 16)), FieldInfo(2, "areaType", .unsigned, nullable: true, limit: .enumeration(AreaTypeTag.self))]), nullable: true)],
-        timedCommands: []
+        writableAttributes: [0x0005: WritableAttribute(.utf8, privilege: .manage), 0x0017: WritableAttribute(.structure([FieldInfo(0, "locationName", .utf8), FieldInfo(1, "floorNumber", .signed, nullable: true, limit: .signed(bits: 16)), FieldInfo(2, "areaType", .unsigned, nullable: true, limit: .enumeration(AreaTypeTag.self))]), nullable: true, privilege: .administer)],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

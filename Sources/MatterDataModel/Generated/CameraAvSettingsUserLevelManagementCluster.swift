@@ -349,6 +349,7 @@ public enum CameraAvSettingsUserLevelManagementCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "pan", .signed, optional: true, limit: .signed(bits: 16)), FieldInfo(1, "tilt", .signed, optional: true, limit: .signed(bits: 16)), FieldInfo(2, "zoom", .unsigned, optional: true, limit: .unsigned(bits: 8))], 0x01: [FieldInfo(0, "panDelta", .signed, optional: true, limit: .signed(bits: 16)), FieldInfo(1, "tiltDelta", .signed, optional: true, limit: .signed(bits: 16)), FieldInfo(2, "zoomDelta", .signed, optional: true, limit: .signed(bits: 8))], 0x02: [FieldInfo(0, "presetID", .unsigned, limit: .unsigned(bits: 8))], 0x03: [FieldInfo(0, "presetID", .unsigned, optional: true, limit: .unsigned(bits: 8)), FieldInfo(1, "name", .utf8)], 0x04: [FieldInfo(0, "presetID", .unsigned, limit: .unsigned(bits: 8))], 0x05: [FieldInfo(0, "videoStreamID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "viewport", .structure([FieldInfo(0, "x1", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "y1", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "x2", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "y2", .unsigned, limit: .unsigned(bits: 16))]))], 0x06: [FieldInfo(0, "videoStreamID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "deltaX", .signed, optional: true, limit: .signed(bits: 16)), FieldInfo(2, "deltaY", .signed, optional: true, limit: .signed(bits: 16)), FieldInfo(3, "zoomDelta", .signed, optional: true, limit: .signed(bits: 8))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

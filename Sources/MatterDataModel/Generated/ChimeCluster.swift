@@ -107,6 +107,7 @@ public enum ChimeCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "chimeID", .unsigned, optional: true, limit: .unsigned(bits: 8))]],
         responseFields: [:],
         writableAttributes: [0x0001: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0002: WritableAttribute(.bool)],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

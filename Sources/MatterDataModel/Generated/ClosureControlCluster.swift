@@ -318,6 +318,7 @@ public enum ClosureControlCluster: ClusterDefinition {
         commandFields: [0x01: [FieldInfo(0, "position", .unsigned, optional: true, limit: .enumeration(ClosureControlCluster.TargetPositionEnum.self)), FieldInfo(1, "latch", .bool, optional: true), FieldInfo(2, "speed", .unsigned, optional: true, limit: .enumeration(ThreeLevelAutoEnum.self))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: [0x01, 0x02]
+        timedCommands: [0x01, 0x02],
+        commandPrivileges: [0x02: .manage]
     )
 }

@@ -296,6 +296,7 @@ public enum ClosureDimensionCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "position", .unsigned, optional: true, limit: .range(0...10000)), FieldInfo(1, "latch", .bool, optional: true), FieldInfo(2, "speed", .unsigned, optional: true, limit: .enumeration(ThreeLevelAutoEnum.self))], 0x01: [FieldInfo(0, "direction", .unsigned, limit: .enumeration(ClosureDimensionCluster.StepDirectionEnum.self)), FieldInfo(1, "numberOfSteps", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "speed", .unsigned, optional: true, limit: .enumeration(ThreeLevelAutoEnum.self))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: [0x00, 0x01]
+        timedCommands: [0x00, 0x01],
+        commandPrivileges: [:]
     )
 }

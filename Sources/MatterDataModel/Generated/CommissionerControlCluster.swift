@@ -185,6 +185,7 @@ public enum CommissionerControlCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "requestID", .unsigned), FieldInfo(1, "vendorID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "productID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "label", .utf8, optional: true)], 0x01: [FieldInfo(0, "requestID", .unsigned), FieldInfo(1, "responseTimeoutSeconds", .unsigned, limit: .unsigned(bits: 16))]],
         responseFields: [0x02: [FieldInfo(0, "commissioningTimeout", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "PAKEPasscodeVerifier", .bytes), FieldInfo(2, "discriminator", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "iterations", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(4, "salt", .bytes)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage, 0x01: .manage]
     )
 }

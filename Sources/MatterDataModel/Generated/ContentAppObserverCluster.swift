@@ -100,6 +100,7 @@ public enum ContentAppObserverCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "data", .utf8, optional: true), FieldInfo(1, "encodingHint", .utf8)]],
         responseFields: [0x01: [FieldInfo(0, "status", .unsigned, limit: .enumeration(ContentAppObserverCluster.StatusEnum.self)), FieldInfo(1, "data", .utf8, optional: true), FieldInfo(2, "encodingHint", .utf8, optional: true)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

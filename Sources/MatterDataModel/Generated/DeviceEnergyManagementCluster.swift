@@ -710,6 +710,7 @@ public enum DeviceEnergyManagementCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "power", .signed), FieldInfo(1, "duration", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(2, "cause", .unsigned, limit: .enumeration(DeviceEnergyManagementCluster.AdjustmentCauseEnum.self))], 0x02: [FieldInfo(0, "requestedStartTime", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(1, "cause", .unsigned, limit: .enumeration(DeviceEnergyManagementCluster.AdjustmentCauseEnum.self))], 0x03: [FieldInfo(0, "duration", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(1, "cause", .unsigned, limit: .enumeration(DeviceEnergyManagementCluster.AdjustmentCauseEnum.self))], 0x05: [FieldInfo(0, "forecastID", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(1, "slotAdjustments", .list(.structure([FieldInfo(0, "slotIndex", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "nominalPower", .signed, optional: true), FieldInfo(2, "duration", .unsigned, limit: .unsigned(bits: 32))]))), FieldInfo(2, "cause", .unsigned, limit: .enumeration(DeviceEnergyManagementCluster.AdjustmentCauseEnum.self))], 0x06: [FieldInfo(0, "constraints", .list(.structure([FieldInfo(0, "startTime", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(1, "duration", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(2, "nominalPower", .signed, optional: true), FieldInfo(3, "maximumEnergy", .signed, optional: true), FieldInfo(4, "loadControl", .signed, optional: true, limit: .signed(bits: 8))]))), FieldInfo(1, "cause", .unsigned, limit: .enumeration(DeviceEnergyManagementCluster.AdjustmentCauseEnum.self))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

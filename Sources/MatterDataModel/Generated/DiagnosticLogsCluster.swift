@@ -132,6 +132,7 @@ public enum DiagnosticLogsCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "intent", .unsigned, limit: .enumeration(DiagnosticLogsCluster.IntentEnum.self)), FieldInfo(1, "requestedProtocol", .unsigned, limit: .enumeration(DiagnosticLogsCluster.TransferProtocolEnum.self)), FieldInfo(2, "transferFileDesignator", .utf8, optional: true)]],
         responseFields: [0x01: [FieldInfo(0, "status", .unsigned, limit: .enumeration(DiagnosticLogsCluster.StatusEnum.self)), FieldInfo(1, "logContent", .bytes), FieldInfo(2, "UTCTimeStamp", .unsigned, optional: true), FieldInfo(3, "timeSinceBoot", .unsigned, optional: true)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -141,6 +141,7 @@ public enum DishwasherAlarmCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "alarms", .unsigned, limit: .bitmap(bits: 32, mask: 0x3F))], 0x01: [FieldInfo(0, "mask", .unsigned, limit: .bitmap(bits: 32, mask: 0x3F))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -131,6 +131,7 @@ public enum EcosystemInformationCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -114,6 +114,7 @@ public enum ElectricalGridConditionsCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [0x0000: WritableAttribute(.bool, nullable: true)],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

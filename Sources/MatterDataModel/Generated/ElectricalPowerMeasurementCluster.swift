@@ -284,6 +284,7 @@ public enum ElectricalPowerMeasurementCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -76,6 +76,7 @@ public enum EnergyPreferenceCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [0x0001: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0004: WritableAttribute(.unsigned, limit: .unsigned(bits: 8))],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -78,6 +78,7 @@ public enum EthernetNetworkDiagnosticsCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage]
     )
 }

@@ -153,6 +153,7 @@ public enum FanControlCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "direction", .unsigned, limit: .enumeration(FanControlCluster.StepDirectionEnum.self)), FieldInfo(1, "wrap", .bool, optional: true), FieldInfo(2, "lowestOff", .bool, optional: true)]],
         responseFields: [:],
         writableAttributes: [0x0000: WritableAttribute(.unsigned, limit: .enumeration(FanControlCluster.FanModeEnum.self)), 0x0002: WritableAttribute(.unsigned, nullable: true, limit: .range(0...100)), 0x0005: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 8)), 0x0008: WritableAttribute(.unsigned, limit: .bitmap(bits: 8, mask: 0x7)), 0x000A: WritableAttribute(.unsigned, limit: .bitmap(bits: 8, mask: 0x3)), 0x000B: WritableAttribute(.unsigned, limit: .enumeration(FanControlCluster.AirflowDirectionEnum.self))],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

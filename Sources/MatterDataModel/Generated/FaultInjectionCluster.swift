@@ -119,6 +119,7 @@ public enum FaultInjectionCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "type", .unsigned, limit: .enumeration(FaultInjectionCluster.FaultType.self)), FieldInfo(1, "id", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(2, "numCallsToSkip", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(3, "numCallsToFail", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(4, "takeMutex", .bool)], 0x01: [FieldInfo(0, "type", .unsigned, limit: .enumeration(FaultInjectionCluster.FaultType.self)), FieldInfo(1, "id", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(2, "percentage", .unsigned, limit: .unsigned(bits: 8))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage, 0x01: .manage]
     )
 }

@@ -323,7 +323,8 @@ public enum GeneralCommissioningCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [0x00: [FieldInfo(0, "expiryLengthSeconds", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "breadcrumb", .unsigned)], 0x02: [FieldInfo(0, "newRegulatoryConfig", .unsigned, limit: .enumeration(GeneralCommissioningCluster.RegulatoryLocationTypeEnum.self)), FieldInfo(1, "countryCode", .utf8), FieldInfo(2, "breadcrumb", .unsigned)], 0x06: [FieldInfo(0, "TCVersion", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "TCUserResponse", .unsigned, limit: .unsigned(bits: 16))]],
         responseFields: [0x01: [FieldInfo(0, "errorCode", .unsigned, limit: .enumeration(GeneralCommissioningCluster.CommissioningErrorEnum.self)), FieldInfo(1, "debugText", .utf8)], 0x03: [FieldInfo(0, "errorCode", .unsigned, limit: .enumeration(GeneralCommissioningCluster.CommissioningErrorEnum.self)), FieldInfo(1, "debugText", .utf8)], 0x05: [FieldInfo(0, "errorCode", .unsigned, limit: .enumeration(GeneralCommissioningCluster.CommissioningErrorEnum.self)), FieldInfo(1, "debugText", .utf8)], 0x07: [FieldInfo(0, "errorCode", .unsigned, limit: .enumeration(GeneralCommissioningCluster.CommissioningErrorEnum.self))]],
-        writableAttributes: [0x0000: WritableAttribute(.unsigned)],
-        timedCommands: []
+        writableAttributes: [0x0000: WritableAttribute(.unsigned, privilege: .administer)],
+        timedCommands: [],
+        commandPrivileges: [0x00: .administer, 0x02: .administer, 0x04: .administer, 0x06: .administer]
     )
 }

@@ -439,6 +439,7 @@ public enum GeneralDiagnosticsCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "enableKey", .bytes), FieldInfo(1, "eventTrigger", .unsigned)], 0x03: [FieldInfo(0, "enableKey", .bytes), FieldInfo(1, "value", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(2, "count", .unsigned, limit: .unsigned(bits: 16))]],
         responseFields: [0x02: [FieldInfo(0, "systemTimeMs", .unsigned), FieldInfo(1, "posixTimeMs", .unsigned, nullable: true)], 0x04: [FieldInfo(0, "payload", .bytes)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage, 0x03: .manage]
     )
 }

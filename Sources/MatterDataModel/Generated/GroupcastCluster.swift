@@ -384,6 +384,7 @@ public enum GroupcastCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "endpoints", .list(.unsigned), limit: .unsigned(bits: 16)), FieldInfo(2, "keySetID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "key", .bytes, optional: true), FieldInfo(4, "useAuxiliaryACL", .bool, optional: true), FieldInfo(5, "replaceEndpoints", .bool, optional: true), FieldInfo(6, "mcastAddrPolicy", .unsigned, optional: true, limit: .enumeration(GroupcastCluster.MulticastAddrPolicyEnum.self))], 0x01: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "endpoints", .list(.unsigned), optional: true, limit: .unsigned(bits: 16))], 0x03: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "keySetID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "key", .bytes, optional: true)], 0x04: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "useAuxiliaryACL", .bool)], 0x05: [FieldInfo(0, "testOperation", .unsigned, limit: .enumeration(GroupcastCluster.GroupcastTestingEnum.self)), FieldInfo(1, "durationSeconds", .unsigned, optional: true, limit: .unsigned(bits: 16))]],
         responseFields: [0x02: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "endpoints", .list(.unsigned), limit: .unsigned(bits: 16))]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage, 0x01: .manage, 0x03: .manage, 0x04: .administer, 0x05: .administer]
     )
 }

@@ -312,6 +312,7 @@ public enum GroupsCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "groupName", .utf8)], 0x01: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16))], 0x02: [FieldInfo(0, "groupList", .list(.unsigned), limit: .unsigned(bits: 16))], 0x03: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16))], 0x05: [FieldInfo(0, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "groupName", .utf8)]],
         responseFields: [0x00: [FieldInfo(0, "status", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "groupID", .unsigned, limit: .unsigned(bits: 16))], 0x01: [FieldInfo(0, "status", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "groupID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "groupName", .utf8)], 0x02: [FieldInfo(0, "capacity", .unsigned, nullable: true, limit: .unsigned(bits: 8)), FieldInfo(1, "groupList", .list(.unsigned), limit: .unsigned(bits: 16))], 0x03: [FieldInfo(0, "status", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "groupID", .unsigned, limit: .unsigned(bits: 16))]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage, 0x03: .manage, 0x04: .manage, 0x05: .manage]
     )
 }

@@ -269,6 +269,7 @@ public enum IcdManagementCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "checkInNodeID", .unsigned), FieldInfo(1, "monitoredSubject", .unsigned), FieldInfo(2, "key", .bytes), FieldInfo(3, "verificationKey", .bytes, optional: true), FieldInfo(4, "clientType", .unsigned, limit: .enumeration(IcdManagementCluster.ClientTypeEnum.self))], 0x02: [FieldInfo(0, "checkInNodeID", .unsigned), FieldInfo(1, "verificationKey", .bytes, optional: true)], 0x03: [FieldInfo(0, "stayActiveDuration", .unsigned, limit: .unsigned(bits: 32))]],
         responseFields: [0x01: [FieldInfo(0, "ICDCounter", .unsigned, limit: .unsigned(bits: 32))], 0x04: [FieldInfo(0, "promisedActiveDuration", .unsigned, limit: .unsigned(bits: 32))]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage, 0x02: .manage]
     )
 }

@@ -125,6 +125,7 @@ public enum IdentifyCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "identifyTime", .unsigned, limit: .unsigned(bits: 16))], 0x40: [FieldInfo(0, "effectIdentifier", .unsigned, limit: .enumeration(IdentifyCluster.EffectIdentifierEnum.self)), FieldInfo(1, "effectVariant", .unsigned, limit: .enumeration(IdentifyCluster.EffectVariantEnum.self))]],
         responseFields: [:],
         writableAttributes: [0x0000: WritableAttribute(.unsigned, limit: .unsigned(bits: 16))],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage, 0x40: .manage]
     )
 }

@@ -268,6 +268,7 @@ public enum JointFabricAdministratorCluster: ClusterDefinition {
         commandFields: [0x02: [FieldInfo(0, "ICACValue", .bytes)], 0x04: [FieldInfo(0, "commissioningTimeout", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "PAKEPasscodeVerifier", .bytes), FieldInfo(2, "discriminator", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "iterations", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(4, "salt", .bytes)], 0x08: [FieldInfo(0, "endpointID", .unsigned, limit: .unsigned(bits: 16))]],
         responseFields: [0x01: [FieldInfo(0, "icaccsr", .bytes)], 0x03: [FieldInfo(0, "statusCode", .unsigned, limit: .enumeration(JointFabricAdministratorCluster.ICACResponseStatusEnum.self))], 0x06: [FieldInfo(0, "statusCode", .unsigned, limit: .enumeration(JointFabricAdministratorCluster.TransferAnchorResponseStatusEnum.self))]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .administer, 0x02: .administer, 0x04: .administer, 0x05: .administer, 0x07: .administer, 0x08: .administer]
     )
 }

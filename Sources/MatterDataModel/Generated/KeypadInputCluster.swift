@@ -192,6 +192,7 @@ public enum KeypadInputCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "keyCode", .unsigned, limit: .enumeration(KeypadInputCluster.CECKeyCodeEnum.self))]],
         responseFields: [0x01: [FieldInfo(0, "status", .unsigned, limit: .enumeration(KeypadInputCluster.StatusEnum.self))]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

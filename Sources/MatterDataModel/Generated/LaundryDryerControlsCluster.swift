@@ -42,6 +42,7 @@ public enum LaundryDryerControlsCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [0x0001: WritableAttribute(.unsigned, nullable: true, limit: .enumeration(LaundryDryerControlsCluster.DrynessLevelEnum.self))],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

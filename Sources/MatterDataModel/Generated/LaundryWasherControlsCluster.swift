@@ -52,6 +52,7 @@ public enum LaundryWasherControlsCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [0x0001: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 8)), 0x0002: WritableAttribute(.unsigned, limit: .enumeration(LaundryWasherControlsCluster.NumberOfRinsesEnum.self))],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -29,7 +29,8 @@ public enum LocalizationConfigurationCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0000: WritableAttribute(.utf8)],
-        timedCommands: []
+        writableAttributes: [0x0000: WritableAttribute(.utf8, privilege: .manage)],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

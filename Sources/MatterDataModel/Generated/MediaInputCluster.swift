@@ -169,6 +169,7 @@ public enum MediaInputCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "index", .unsigned, limit: .unsigned(bits: 8))], 0x03: [FieldInfo(0, "index", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "name", .utf8)]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x03: .manage]
     )
 }

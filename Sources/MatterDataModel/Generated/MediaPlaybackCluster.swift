@@ -521,6 +521,7 @@ public enum MediaPlaybackCluster: ClusterDefinition {
         commandFields: [0x06: [FieldInfo(0, "audioAdvanceUnmuted", .bool, optional: true)], 0x07: [FieldInfo(0, "audioAdvanceUnmuted", .bool, optional: true)], 0x08: [FieldInfo(0, "deltaPositionMilliseconds", .unsigned)], 0x09: [FieldInfo(0, "deltaPositionMilliseconds", .unsigned)], 0x0B: [FieldInfo(0, "position", .unsigned)], 0x0C: [FieldInfo(0, "trackID", .utf8), FieldInfo(1, "audioOutputIndex", .unsigned, limit: .unsigned(bits: 8))], 0x0D: [FieldInfo(0, "trackID", .utf8)]],
         responseFields: [0x0A: [FieldInfo(0, "status", .unsigned, limit: .enumeration(MediaPlaybackCluster.StatusEnum.self)), FieldInfo(1, "data", .utf8, optional: true)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

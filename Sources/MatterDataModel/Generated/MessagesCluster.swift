@@ -306,6 +306,7 @@ public enum MessagesCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "messageID", .bytes), FieldInfo(1, "priority", .unsigned, limit: .enumeration(MessagesCluster.MessagePriorityEnum.self)), FieldInfo(2, "messageControl", .unsigned, limit: .bitmap(bits: 8, mask: 0x1F)), FieldInfo(3, "startTime", .unsigned, nullable: true, limit: .unsigned(bits: 32)), FieldInfo(4, "duration", .unsigned, nullable: true), FieldInfo(5, "messageText", .utf8), FieldInfo(6, "responses", .list(.structure([FieldInfo(0, "messageResponseID", .unsigned, optional: true, limit: .unsigned(bits: 32)), FieldInfo(1, "label", .utf8, optional: true)])), optional: true)], 0x01: [FieldInfo(0, "messageIDs", .list(.bytes))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

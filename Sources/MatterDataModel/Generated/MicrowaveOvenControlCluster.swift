@@ -114,6 +114,7 @@ public enum MicrowaveOvenControlCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "cookMode", .unsigned, optional: true, limit: .unsigned(bits: 8)), FieldInfo(1, "cookTime", .unsigned, optional: true, limit: .unsigned(bits: 32)), FieldInfo(2, "powerSetting", .unsigned, optional: true, limit: .unsigned(bits: 8)), FieldInfo(3, "wattSettingIndex", .unsigned, optional: true, limit: .unsigned(bits: 8)), FieldInfo(4, "startAfterSetting", .bool, optional: true)], 0x01: [FieldInfo(0, "timeToAdd", .unsigned, limit: .unsigned(bits: 32))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -118,6 +118,7 @@ public enum ModeSelectCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "newMode", .unsigned, limit: .unsigned(bits: 8))]],
         responseFields: [:],
         writableAttributes: [0x0004: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 8)), 0x0005: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 8))],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -170,7 +170,8 @@ public enum OccupancySensingCluster: ClusterDefinition {
         eventFields: [0x00: [0: "occupancy"]],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0003: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0010: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0011: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0012: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0020: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0021: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0022: WritableAttribute(.unsigned, limit: .unsigned(bits: 8)), 0x0030: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0031: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x0032: WritableAttribute(.unsigned, limit: .unsigned(bits: 8))],
-        timedCommands: []
+        writableAttributes: [0x0003: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 16)), 0x0010: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 16)), 0x0011: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 16)), 0x0012: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 8)), 0x0020: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 16)), 0x0021: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 16)), 0x0022: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 8)), 0x0030: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 16)), 0x0031: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 16)), 0x0032: WritableAttribute(.unsigned, privilege: .manage, limit: .unsigned(bits: 8))],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -201,7 +201,8 @@ public enum OnOffCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [0x40: [FieldInfo(0, "effectIdentifier", .unsigned, limit: .enumeration(OnOffCluster.EffectIdentifierEnum.self)), FieldInfo(1, "effectVariant", .unsigned, limit: .unsigned(bits: 8))], 0x42: [FieldInfo(0, "onOffControl", .unsigned, limit: .bitmap(bits: 8, mask: 0x1)), FieldInfo(1, "onTime", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "offWaitTime", .unsigned, limit: .unsigned(bits: 16))]],
         responseFields: [:],
-        writableAttributes: [0x4001: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x4002: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x4003: WritableAttribute(.unsigned, nullable: true, limit: .enumeration(OnOffCluster.StartUpOnOffEnum.self))],
-        timedCommands: []
+        writableAttributes: [0x4001: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x4002: WritableAttribute(.unsigned, limit: .unsigned(bits: 16)), 0x4003: WritableAttribute(.unsigned, nullable: true, privilege: .manage, limit: .enumeration(OnOffCluster.StartUpOnOffEnum.self))],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -245,7 +245,8 @@ public enum OtaSoftwareUpdateRequestorCluster: ClusterDefinition {
         eventFields: [0x00: [0: "previousState", 1: "newState", 2: "reason", 3: "targetSoftwareVersion"], 0x01: [0: "softwareVersion", 1: "productID"], 0x02: [0: "softwareVersion", 1: "bytesDownloaded", 2: "progressPercent", 3: "platformCode"]],
         commandFields: [0x00: [FieldInfo(0, "providerNodeID", .unsigned), FieldInfo(1, "vendorID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "announcementReason", .unsigned, limit: .enumeration(OtaSoftwareUpdateRequestorCluster.AnnouncementReasonEnum.self)), FieldInfo(3, "metadataForNode", .bytes, optional: true), FieldInfo(4, "endpoint", .unsigned, limit: .unsigned(bits: 16))]],
         responseFields: [:],
-        writableAttributes: [0x0000: WritableAttribute(.list(.structure([FieldInfo(1, "providerNodeID", .unsigned), FieldInfo(2, "endpoint", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(254, "fabricIndex", .unsigned, limit: .unsigned(bits: 8))])))],
-        timedCommands: []
+        writableAttributes: [0x0000: WritableAttribute(.list(.structure([FieldInfo(1, "providerNodeID", .unsigned), FieldInfo(2, "endpoint", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(254, "fabricIndex", .unsigned, limit: .unsigned(bits: 8))])), privilege: .administer)],
+        timedCommands: [],
+        commandPrivileges: [0x00: .administer]
     )
 }

@@ -215,6 +215,7 @@ public enum OvenCavityOperationalStateCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [0x04: [FieldInfo(0, "commandResponseState", .structure([FieldInfo(0, "errorStateID", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "errorStateLabel", .utf8, optional: true), FieldInfo(2, "errorStateDetails", .utf8, optional: true)]))]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

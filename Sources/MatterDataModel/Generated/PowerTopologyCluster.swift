@@ -73,6 +73,7 @@ public enum PowerTopologyCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [0x0002: WritableAttribute(.list(.structure([FieldInfo(1, "node", .unsigned), FieldInfo(2, "endpoint", .unsigned, optional: true, limit: .unsigned(bits: 16)), FieldInfo(3, "label", .utf8, optional: true), FieldInfo(254, "fabricIndex", .unsigned, limit: .unsigned(bits: 8))])))],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -293,7 +293,8 @@ public enum PumpConfigurationAndControlCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0015: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 24)), 0x0017: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 32)), 0x0020: WritableAttribute(.unsigned, limit: .enumeration(PumpConfigurationAndControlCluster.OperationModeEnum.self)), 0x0021: WritableAttribute(.unsigned, limit: .enumeration(PumpConfigurationAndControlCluster.ControlModeEnum.self))],
-        timedCommands: []
+        writableAttributes: [0x0015: WritableAttribute(.unsigned, nullable: true, privilege: .manage, limit: .unsigned(bits: 24)), 0x0017: WritableAttribute(.unsigned, nullable: true, privilege: .manage, limit: .unsigned(bits: 32)), 0x0020: WritableAttribute(.unsigned, privilege: .manage, limit: .enumeration(PumpConfigurationAndControlCluster.OperationModeEnum.self)), 0x0021: WritableAttribute(.unsigned, privilege: .manage, limit: .enumeration(PumpConfigurationAndControlCluster.ControlModeEnum.self))],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -76,6 +76,7 @@ public enum RefrigeratorAlarmCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -32,6 +32,7 @@ public enum RelativeHumidityMeasurementCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -172,6 +172,7 @@ public enum RvcCleanModeCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "newMode", .unsigned, limit: .unsigned(bits: 8))]],
         responseFields: [0x01: [FieldInfo(0, "status", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "statusText", .utf8, optional: true)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

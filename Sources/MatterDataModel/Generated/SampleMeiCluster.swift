@@ -126,6 +126,7 @@ public enum SampleMeiCluster: ClusterDefinition {
         commandFields: [0x02: [FieldInfo(0, "arg1", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "arg2", .unsigned, limit: .unsigned(bits: 8))]],
         responseFields: [0x01: [FieldInfo(0, "returnValue", .unsigned, limit: .unsigned(bits: 8))]],
         writableAttributes: [0x0000: WritableAttribute(.bool)],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

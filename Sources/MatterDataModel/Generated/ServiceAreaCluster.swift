@@ -312,6 +312,7 @@ public enum ServiceAreaCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "newAreas", .list(.unsigned), limit: .unsigned(bits: 32))], 0x02: [FieldInfo(0, "skippedArea", .unsigned, limit: .unsigned(bits: 32))]],
         responseFields: [0x01: [FieldInfo(0, "status", .unsigned, limit: .enumeration(ServiceAreaCluster.SelectAreasStatus.self)), FieldInfo(1, "statusText", .utf8)], 0x03: [FieldInfo(0, "status", .unsigned, limit: .enumeration(ServiceAreaCluster.SkipAreaStatus.self)), FieldInfo(1, "statusText", .utf8)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

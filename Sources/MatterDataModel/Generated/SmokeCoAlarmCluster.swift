@@ -323,7 +323,8 @@ public enum SmokeCoAlarmCluster: ClusterDefinition {
         eventFields: [0x00: [0: "alarmSeverityLevel"], 0x01: [0: "alarmSeverityLevel"], 0x02: [0: "alarmSeverityLevel"], 0x08: [0: "alarmSeverityLevel"], 0x09: [0: "alarmSeverityLevel"]],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x000B: WritableAttribute(.unsigned, limit: .enumeration(SmokeCoAlarmCluster.SensitivityEnum.self))],
-        timedCommands: []
+        writableAttributes: [0x000B: WritableAttribute(.unsigned, privilege: .manage, limit: .enumeration(SmokeCoAlarmCluster.SensitivityEnum.self))],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -123,6 +123,7 @@ public enum SoftwareDiagnosticsCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage]
     )
 }

@@ -221,6 +221,7 @@ public enum SwitchCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -156,6 +156,7 @@ public enum TargetNavigatorCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "target", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(1, "data", .utf8, optional: true)]],
         responseFields: [0x01: [FieldInfo(0, "status", .unsigned, limit: .enumeration(TargetNavigatorCluster.StatusEnum.self)), FieldInfo(1, "data", .utf8, optional: true)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -74,6 +74,7 @@ public enum TemperatureControlCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "targetTemperature", .signed, optional: true, limit: .signed(bits: 16)), FieldInfo(1, "targetTemperatureLevel", .unsigned, optional: true, limit: .unsigned(bits: 8))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

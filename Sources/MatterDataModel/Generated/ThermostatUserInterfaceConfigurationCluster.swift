@@ -64,7 +64,8 @@ public enum ThermostatUserInterfaceConfigurationCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0000: WritableAttribute(.unsigned, limit: .enumeration(ThermostatUserInterfaceConfigurationCluster.TemperatureDisplayModeEnum.self)), 0x0001: WritableAttribute(.unsigned, limit: .enumeration(ThermostatUserInterfaceConfigurationCluster.KeypadLockoutEnum.self)), 0x0002: WritableAttribute(.unsigned, limit: .enumeration(ThermostatUserInterfaceConfigurationCluster.ScheduleProgrammingVisibilityEnum.self))],
-        timedCommands: []
+        writableAttributes: [0x0000: WritableAttribute(.unsigned, limit: .enumeration(ThermostatUserInterfaceConfigurationCluster.TemperatureDisplayModeEnum.self)), 0x0001: WritableAttribute(.unsigned, privilege: .manage, limit: .enumeration(ThermostatUserInterfaceConfigurationCluster.KeypadLockoutEnum.self)), 0x0002: WritableAttribute(.unsigned, privilege: .manage, limit: .enumeration(ThermostatUserInterfaceConfigurationCluster.ScheduleProgrammingVisibilityEnum.self))],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -150,6 +150,7 @@ public enum ThreadBorderRouterManagementCluster: ClusterDefinition {
         commandFields: [0x03: [FieldInfo(0, "activeDataset", .bytes), FieldInfo(1, "breadcrumb", .unsigned, optional: true)], 0x04: [FieldInfo(0, "pendingDataset", .bytes)]],
         responseFields: [0x02: [FieldInfo(0, "dataset", .bytes)]],
         writableAttributes: [:],
-        timedCommands: [0x03, 0x04]
+        timedCommands: [0x03, 0x04],
+        commandPrivileges: [0x00: .manage, 0x01: .manage, 0x03: .manage, 0x04: .manage]
     )
 }

@@ -421,6 +421,7 @@ public enum ThreadNetworkDiagnosticsCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage]
     )
 }

@@ -166,7 +166,8 @@ public enum ThreadNetworkDirectoryCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [0x00: [FieldInfo(0, "operationalDataset", .bytes)], 0x01: [FieldInfo(0, "extendedPanID", .bytes)], 0x02: [FieldInfo(0, "extendedPanID", .bytes)]],
         responseFields: [0x03: [FieldInfo(0, "operationalDataset", .bytes)]],
-        writableAttributes: [0x0000: WritableAttribute(.bytes, nullable: true)],
-        timedCommands: [0x00, 0x01]
+        writableAttributes: [0x0000: WritableAttribute(.bytes, nullable: true, privilege: .manage)],
+        timedCommands: [0x00, 0x01],
+        commandPrivileges: [0x00: .manage, 0x01: .manage, 0x02: .manage]
     )
 }

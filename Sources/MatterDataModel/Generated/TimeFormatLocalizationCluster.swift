@@ -69,7 +69,8 @@ public enum TimeFormatLocalizationCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0000: WritableAttribute(.unsigned, limit: .enumeration(TimeFormatLocalizationCluster.HourFormatEnum.self)), 0x0001: WritableAttribute(.unsigned, limit: .enumeration(TimeFormatLocalizationCluster.CalendarTypeEnum.self))],
-        timedCommands: []
+        writableAttributes: [0x0000: WritableAttribute(.unsigned, privilege: .manage, limit: .enumeration(TimeFormatLocalizationCluster.HourFormatEnum.self)), 0x0001: WritableAttribute(.unsigned, privilege: .manage, limit: .enumeration(TimeFormatLocalizationCluster.CalendarTypeEnum.self))],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

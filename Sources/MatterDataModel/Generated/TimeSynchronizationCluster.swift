@@ -464,6 +464,7 @@ public enum TimeSynchronizationCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "UTCTime", .unsigned), FieldInfo(1, "granularity", .unsigned, limit: .enumeration(TimeSynchronizationCluster.GranularityEnum.self)), FieldInfo(2, "timeSource", .unsigned, optional: true, limit: .enumeration(TimeSynchronizationCluster.TimeSourceEnum.self))], 0x01: [FieldInfo(0, "trustedTimeSource", .structure([FieldInfo(0, "nodeID", .unsigned), FieldInfo(1, "endpoint", .unsigned, limit: .unsigned(bits: 16))]), nullable: true)], 0x02: [FieldInfo(0, "timeZone", .list(.structure([FieldInfo(0, "offset", .signed, limit: .signed(bits: 32)), FieldInfo(1, "validAt", .unsigned), FieldInfo(2, "name", .utf8, optional: true)])))], 0x04: [FieldInfo(0, "DSTOffset", .list(.structure([FieldInfo(0, "offset", .signed, limit: .signed(bits: 32)), FieldInfo(1, "validStarting", .unsigned), FieldInfo(2, "validUntil", .unsigned, nullable: true)])))], 0x05: [FieldInfo(0, "defaultNTP", .utf8, nullable: true)]],
         responseFields: [0x03: [FieldInfo(0, "DSTOffsetRequired", .bool)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .administer, 0x01: .administer, 0x02: .manage, 0x04: .manage, 0x05: .administer]
     )
 }

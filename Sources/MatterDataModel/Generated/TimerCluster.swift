@@ -139,6 +139,7 @@ public enum TimerCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "newTime", .unsigned, limit: .unsigned(bits: 32))], 0x02: [FieldInfo(0, "additionalTime", .unsigned, limit: .unsigned(bits: 32))], 0x03: [FieldInfo(0, "timeReduction", .unsigned, limit: .unsigned(bits: 32))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

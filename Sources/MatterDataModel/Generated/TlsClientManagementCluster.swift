@@ -230,6 +230,7 @@ public enum TlsClientManagementCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "hostname", .bytes), FieldInfo(1, "port", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(2, "caid", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "ccdid", .unsigned, nullable: true, limit: .unsigned(bits: 16)), FieldInfo(4, "endpointID", .unsigned, nullable: true, limit: .unsigned(bits: 16))], 0x02: [FieldInfo(0, "endpointID", .unsigned, limit: .unsigned(bits: 16))], 0x04: [FieldInfo(0, "endpointID", .unsigned, limit: .unsigned(bits: 16))]],
         responseFields: [0x01: [FieldInfo(0, "endpointID", .unsigned, limit: .unsigned(bits: 16))], 0x03: [FieldInfo(0, "endpoint", .structure([FieldInfo(0, "endpointID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "hostname", .bytes), FieldInfo(2, "port", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(3, "caid", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(4, "ccdid", .unsigned, nullable: true, limit: .unsigned(bits: 16)), FieldInfo(5, "referenceCount", .unsigned, limit: .unsigned(bits: 8)), FieldInfo(254, "fabricIndex", .unsigned, limit: .unsigned(bits: 8))]))]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .administer, 0x04: .administer]
     )
 }

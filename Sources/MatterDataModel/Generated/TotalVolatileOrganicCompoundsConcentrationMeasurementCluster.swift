@@ -91,6 +91,7 @@ public enum TotalVolatileOrganicCompoundsConcentrationMeasurementCluster: Cluste
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -47,7 +47,8 @@ public enum UnitLocalizationCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0000: WritableAttribute(.unsigned, limit: .enumeration(UnitLocalizationCluster.TempUnitEnum.self))],
-        timedCommands: []
+        writableAttributes: [0x0000: WritableAttribute(.unsigned, privilege: .manage, limit: .enumeration(UnitLocalizationCluster.TempUnitEnum.self))],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -51,7 +51,8 @@ public enum UserLabelCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [:],
         responseFields: [:],
-        writableAttributes: [0x0000: WritableAttribute(.list(.structure([FieldInfo(0, "label", .utf8), FieldInfo(1, "value", .utf8)])))],
-        timedCommands: []
+        writableAttributes: [0x0000: WritableAttribute(.list(.structure([FieldInfo(0, "label", .utf8), FieldInfo(1, "value", .utf8)])), privilege: .manage)],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

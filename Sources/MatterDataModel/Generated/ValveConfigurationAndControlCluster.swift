@@ -176,6 +176,7 @@ public enum ValveConfigurationAndControlCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "openDuration", .unsigned, nullable: true, optional: true, limit: .unsigned(bits: 32)), FieldInfo(1, "targetLevel", .unsigned, optional: true, limit: .range(0...100))]],
         responseFields: [:],
         writableAttributes: [0x0001: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 32)), 0x0008: WritableAttribute(.unsigned, limit: .range(0...100))],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

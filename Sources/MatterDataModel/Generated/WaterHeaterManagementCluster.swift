@@ -180,6 +180,7 @@ public enum WaterHeaterManagementCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "boostInfo", .structure([FieldInfo(0, "duration", .unsigned, limit: .unsigned(bits: 32)), FieldInfo(1, "oneShot", .bool, optional: true), FieldInfo(2, "emergencyBoost", .bool, optional: true), FieldInfo(3, "temporarySetpoint", .signed, optional: true, limit: .signed(bits: 16)), FieldInfo(4, "targetPercentage", .unsigned, optional: true, limit: .range(0...100)), FieldInfo(5, "targetReheat", .unsigned, optional: true, limit: .range(0...100))]))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage, 0x01: .manage]
     )
 }

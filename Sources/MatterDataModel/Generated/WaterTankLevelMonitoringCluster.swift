@@ -114,6 +114,7 @@ public enum WaterTankLevelMonitoringCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [:],
         writableAttributes: [0x0004: WritableAttribute(.unsigned, nullable: true, limit: .unsigned(bits: 32))],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

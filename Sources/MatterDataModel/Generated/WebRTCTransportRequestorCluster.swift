@@ -155,6 +155,7 @@ public enum WebRTCTransportRequestorCluster: ClusterDefinition {
         commandFields: [0x00: [FieldInfo(0, "webRTCSessionID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "sdp", .utf8), FieldInfo(2, "ICEServers", .list(.structure([FieldInfo(0, "URLs", .list(.utf8)), FieldInfo(1, "username", .utf8, optional: true), FieldInfo(2, "credential", .utf8, optional: true), FieldInfo(3, "caid", .unsigned, optional: true, limit: .unsigned(bits: 16))])), optional: true), FieldInfo(3, "ICETransportPolicy", .utf8, optional: true)], 0x01: [FieldInfo(0, "webRTCSessionID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "sdp", .utf8)], 0x02: [FieldInfo(0, "webRTCSessionID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "ICECandidates", .list(.structure([FieldInfo(0, "candidate", .utf8), FieldInfo(1, "SDPMid", .utf8, nullable: true), FieldInfo(2, "SDPMLineIndex", .unsigned, nullable: true, limit: .unsigned(bits: 16))])))], 0x03: [FieldInfo(0, "webRTCSessionID", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "reason", .unsigned, limit: .enumeration(WebRTCEndReasonEnum.self))]],
         responseFields: [:],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -68,6 +68,7 @@ public enum WiFiNetworkManagementCluster: ClusterDefinition {
         commandFields: [:],
         responseFields: [0x01: [FieldInfo(0, "passphrase", .bytes)]],
         writableAttributes: [:],
-        timedCommands: []
+        timedCommands: [],
+        commandPrivileges: [0x00: .manage]
     )
 }

@@ -300,7 +300,8 @@ public enum WindowCoveringCluster: ClusterDefinition {
         eventFields: [:],
         commandFields: [0x04: [FieldInfo(0, "liftValue", .unsigned, limit: .unsigned(bits: 16))], 0x05: [FieldInfo(0, "liftPercent100thsValue", .unsigned, limit: .range(0...10000))], 0x07: [FieldInfo(0, "tiltValue", .unsigned, limit: .unsigned(bits: 16))], 0x08: [FieldInfo(0, "tiltPercent100thsValue", .unsigned, limit: .range(0...10000))]],
         responseFields: [:],
-        writableAttributes: [0x0017: WritableAttribute(.unsigned, limit: .bitmap(bits: 8, mask: 0xF))],
-        timedCommands: []
+        writableAttributes: [0x0017: WritableAttribute(.unsigned, privilege: .manage, limit: .bitmap(bits: 8, mask: 0xF))],
+        timedCommands: [],
+        commandPrivileges: [:]
     )
 }

@@ -9,9 +9,12 @@ import HomeHub
 final class Dashboard: Sendable {
     let engine: HubEngine
     let access: DashboardAccess
+    /// Who a signed-in page (or, without a token, a loopback one) acts as.
+    let caller: HubCaller
 
-    init(engine: HubEngine, token: MatterServerToken?) {
+    init(engine: HubEngine, token: MatterServerToken?, caller: HubCaller) {
         self.engine = engine
+        self.caller = caller
         access = DashboardAccess(token: token)
     }
 
@@ -114,7 +117,8 @@ extension MatterServerClient {
                 let upgrade = try WebSocketHandshake.accept(request)
                 var webSocket = WebSocketConnection()
                 let socket = DashboardSocket(
-                    engine: dashboard.engine, session: dashboard.access.session(of: request), access: dashboard.access
+                    engine: dashboard.engine, caller: dashboard.caller, session: dashboard.access.session(of: request),
+                    access: dashboard.access
                 ) { [weak self] text in self?.sendDashboard(text) }
                 let (writes, close) = carryOutDashboard(webSocket.receive(rest), &webSocket, socket)
                 phase = webSocket.isClosed ? .done : .dashboard(webSocket, socket)

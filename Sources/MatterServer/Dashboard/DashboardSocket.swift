@@ -34,8 +34,15 @@ final class DashboardSocket: Sendable {
 
     private let work = Mutex(Work())
 
-    init(engine: HubEngine, session: String?, access: DashboardAccess, send: @escaping @Sendable (String) -> Void) {
+    /// Who its actions act as: the door's clients (`MatterServerAPI.clientCaller`), never the hub's own user.
+    private let caller: HubCaller
+
+    init(
+        engine: HubEngine, caller: HubCaller, session: String?, access: DashboardAccess,
+        send: @escaping @Sendable (String) -> Void
+    ) {
         self.engine = engine
+        self.caller = caller
         self.session = session
         self.access = access
         self.send = send
@@ -147,8 +154,6 @@ final class DashboardSocket: Sendable {
         }
     }
 
-    private var caller: HubCaller { HubCaller(uid: getuid(), process: .current()) }
-
     private func perform(_ action: DashboardAction) async throws(HomeError) -> JSONValue {
         switch action.action {
         case "toggle":
@@ -193,7 +198,7 @@ final class DashboardSocket: Sendable {
         case "remove":
             let device = try device(action)
             let outcome = try await engine.perform(
-                Decommission(nodeID: device.id.nodeID, structureID: structureID(of: device)), caller: caller)
+                Decommission(nodeID: device.id.nodeID), caller: caller)
             return outcome.fabricRemovalFailure.map(JSONValue.string) ?? .null
         case "share":
             let window = try await engine.perform(
@@ -302,15 +307,11 @@ final class DashboardSocket: Sendable {
         return record
     }
 
-    private func structureID(of record: DeviceRecord) -> String {
-        engine.model.snapshot.structureID(ofRoom: record.roomID) ?? ""
-    }
-
     private func shared(_ action: DashboardAction) throws(HomeError) -> SharedDevice {
         let record = try device(action)
         return SharedDevice(
             nodeID: record.id.nodeID, vendorID: record.node.vendorID, productID: record.node.productID,
-            structureID: structureID(of: record), label: "\(record.name) (\(record.id))")
+            label: "\(record.name) (\(record.id))")
     }
 
     /// The command named `name` of the cluster, its fields checked against the data model; the response's fields by

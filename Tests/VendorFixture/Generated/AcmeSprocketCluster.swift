@@ -202,8 +202,9 @@ extension AcmeClusters {
             eventFields: [0x00: [0: "turns", 1: "reason"]],
             commandFields: [0x00: [FieldInfo(0, "speed", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "direction", .unsigned, optional: true, limit: .enumeration(AcmeClusters.AcmeSprocketCluster.DirectionEnum.self)), FieldInfo(2, "steps", .list(.structure([FieldInfo(0, "speed", .unsigned, limit: .unsigned(bits: 16)), FieldInfo(1, "direction", .unsigned, optional: true, limit: .enumeration(AcmeClusters.AcmeSprocketCluster.DirectionEnum.self)), FieldInfo(2, "color", .unsigned, nullable: true, limit: .enumeration(AcmeClusters.WidgetColorEnum.self))])))]],
             responseFields: [0x01: [FieldInfo(0, "turns", .unsigned, limit: .unsigned(bits: 32))]],
-            writableAttributes: [0x0001: WritableAttribute(.unsigned, limit: .enumeration(AcmeClusters.AcmeSprocketCluster.DirectionEnum.self)), 0x0002: WritableAttribute(.unsigned, nullable: true, timed: true, limit: .unsigned(bits: 8))],
-            timedCommands: [0x00]
+            writableAttributes: [0x0001: WritableAttribute(.unsigned, privilege: .manage, limit: .enumeration(AcmeClusters.AcmeSprocketCluster.DirectionEnum.self)), 0x0002: WritableAttribute(.unsigned, nullable: true, timed: true, privilege: .administer, limit: .unsigned(bits: 8))],
+            timedCommands: [0x00],
+            commandPrivileges: [0x00: .manage]
         )
     }
 }
