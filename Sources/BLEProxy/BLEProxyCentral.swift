@@ -7,8 +7,8 @@ import MatterTime
 /// connected to `/ble` (Home Assistant carrying its adapters' and ESPHome proxies' radios; a virtual device fresh
 /// from its box) together are one `BluetoothCentral`. Any number of clients may connect, as matterjs-server accepts
 /// them: a scan goes to every one (and to one that joins mid-scan); a peripheral belongs to the client that reported
-/// it first, and to another that saw it once that one is gone; every client is pinged and one that stays silent is
-/// dropped. BTP runs here, over the owning client's GATT: the capabilities request in `write_and_subscribe` (so the
+/// it first, and to another that saw it once that one is gone; every client is pinged and one silent for more than
+/// `BLEProxyTiming.silence` is dropped. BTP runs here, over the owning client's GATT: the capabilities request in `write_and_subscribe` (so the
 /// client subscribes to C2 only after its write, and no early indication is lost), then binary frames both ways.
 ///
 /// No sockets: the listener hands over each client's frames in order (`received`), says when it hears from one
@@ -38,7 +38,8 @@ public actor BLEProxyCentral: BluetoothCentral {
     private struct Client {
         let channel: ClientChannel
         var ready = false
-        var heardSincePing = true
+        /// Pings sent since it last sent anything (a pong, a frame).
+        var unansweredPings = 0
         var handshakeTimer: ClockTimer
         var nextCommandID = 0
         var pending: [Int: PendingCommand] = [:]
@@ -55,6 +56,8 @@ public actor BLEProxyCentral: BluetoothCentral {
     private struct Ownership {
         var owner: ClientID
         var seers: Set<ClientID>
+        /// When a client last reported it: the least recent goes first past `BLEProxyTiming.peripherals`.
+        var lastSeen: Instant
     }
 
     /// One BLE connection through a client: its BTP and the order of its GATT writes.
@@ -83,6 +86,8 @@ public actor BLEProxyCentral: BluetoothCentral {
     private var links: [LinkKey: Link] = [:]
     private var finders: [UUID: Finder] = [:]
     private var heartbeat = DeadlineTimer()
+    /// Told whether any client is ready, each time that changes.
+    private var availabilityObserver: (@Sendable (Bool) -> Void)?
     /// BluetoothConnection numbers of this central: high, so that they never meet another backend's.
     private var nextConnectionNumber: UInt64 = 1 << 48
 
@@ -94,6 +99,15 @@ public actor BLEProxyCentral: BluetoothCentral {
     public var readyClients: Int { clients.values.filter(\.ready).count }
 
     public var isAvailable: Bool { readyClients > 0 }
+
+    /// How many peripherals the proxies have reported and the central keeps.
+    public var knownPeripherals: Int { discovered.count }
+
+    /// `observer` is told, from now on, whether a client is ready each time that changes (the first hello, the last
+    /// ready client gone).
+    public func observeAvailability(_ observer: @escaping @Sendable (Bool) -> Void) {
+        availabilityObserver = observer
+    }
 
     // MARK: Clients
 
@@ -111,13 +125,13 @@ public actor BLEProxyCentral: BluetoothCentral {
 
     /// The client sent something (a frame, a pong): it is alive.
     public func heard(_ id: ClientID) {
-        clients[id]?.heardSincePing = true
+        clients[id]?.unansweredPings = 0
     }
 
     /// One frame from the client, in the order it sent them.
     public func received(_ frame: BLEProxyFrame, from id: ClientID) async {
         guard let client = clients[id] else { return }
-        clients[id]?.heardSincePing = true
+        clients[id]?.unansweredPings = 0
         switch frame {
         case .binary(let bytes):
             guard client.ready, let binary = BLEProxyBinaryFrame(bytes), binary.opcode == .notification,
@@ -140,6 +154,7 @@ public actor BLEProxyCentral: BluetoothCentral {
     public func closed(_ id: ClientID) async {
         guard let client = clients.removeValue(forKey: id) else { return }
         client.handshakeTimer.cancel()
+        if client.ready, readyClients == 0 { availabilityObserver?(false) }
         for pending in client.pending.values {
             pending.timer.cancel()
             pending.continuation.resume(
@@ -185,6 +200,7 @@ public actor BLEProxyCentral: BluetoothCentral {
             return
         }
         clients[id]?.ready = true
+        if readyClients == 1 { availabilityObserver?(true) }
         client.channel.send(
             .text(BLEProxyJSON.encode(BLEProxyHello(type: "hello_response", version: BLEProxyProtocol.version))))
         // A client that joins while a device is being looked for looks too.
@@ -203,15 +219,17 @@ public actor BLEProxyCentral: BluetoothCentral {
         }
     }
 
-    /// Pings every client; one silent since the last ping is dropped.
+    /// Pings every client; one that answered none of the last `BLEProxyTiming.unansweredPings` (silent for more than
+    /// `BLEProxyTiming.silence` at the steady beat) is dropped. Counted in beats, not read off the clock: a clock
+    /// that jumps (a machine that slept) costs a proxy one beat, not its place.
     private func beat(_ deadline: Instant) {
         guard heartbeat.fired(deadline) else { return }
         for (id, client) in clients {
-            if client.heardSincePing {
-                clients[id]?.heardSincePing = false
-                client.channel.ping()
+            if client.unansweredPings >= BLEProxyTiming.unansweredPings {
+                client.channel.close("silent for more than \(BLEProxyTiming.silence)")
             } else {
-                client.channel.close("silent for \(BLEProxyTiming.ping)")
+                clients[id]?.unansweredPings += 1
+                client.channel.ping()
             }
         }
         if !clients.isEmpty { armHeartbeat() }
@@ -266,9 +284,16 @@ public actor BLEProxyCentral: BluetoothCentral {
                 let bytes = Data(base64Encoded: serviceData),
                 let advertisement = MatterBLEAdvertisement(serviceData: Array(bytes))
             else { return }
-            var ownership = owners[address] ?? Ownership(owner: id, seers: [])
+            var ownership = owners[address] ?? Ownership(owner: id, seers: [], lastSeen: clock.now)
             ownership.seers.insert(id)
+            ownership.lastSeen = clock.now
             if clients[ownership.owner]?.ready != true { ownership.owner = id }
+            if owners[address] == nil, owners.count >= BLEProxyTiming.peripherals,
+                let stalest = owners.min(by: { $0.value.lastSeen < $1.value.lastSeen })?.key
+            {
+                owners[stalest] = nil
+                discovered[stalest] = nil
+            }
             owners[address] = ownership
             let peripheral = BluetoothPeripheral(
                 address: address, advertisement: advertisement, name: data.name, rssi: data.rssi)

@@ -24,12 +24,19 @@ public final class BLEProxyPipe: Sendable {
         let (toPeripheral, intoPeripheral) = AsyncStream<BLEProxyFrame>.makeStream()
         let (toCentral, intoCentral) = AsyncStream<BLEProxyFrame>.makeStream()
         let recorded = recorded
+        // A ping is answered as a WebSocket answers it, with a pong the central hears.
+        let pingedID = Mutex<BLEProxyCentral.ClientID?>(nil)
         id = await central.connected(
             .init(
                 send: { frame in
                     if recording { recorded.entries.withLock { $0.append((true, frame)) } }
                     intoPeripheral.yield(frame)
-                }, ping: {}, close: { _ in intoCentral.finish() }))
+                },
+                ping: { [weak central] in
+                    guard let id = pingedID.withLock({ $0 }) else { return }
+                    Task { await central?.heard(id) }
+                }, close: { _ in intoCentral.finish() }))
+        pingedID.withLock { [id] in $0 = id }
         peripheral = await makePeripheral { frame in
             if recording { recorded.entries.withLock { $0.append((false, frame)) } }
             intoCentral.yield(frame)

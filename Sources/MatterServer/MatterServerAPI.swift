@@ -41,6 +41,8 @@ public final class MatterServerAPI: Sendable {
 
     private let listeners: [TCPListener]
     private let clients: MatterServerClients
+    /// Reads whether Bluetooth LE reaches a device, for server_info, while the API serves.
+    private let bluetoothWatch: Task<Void, Never>
 
     /// What its clients may do beyond seeing and controlling devices.
     public var clientRights: HubRights {
@@ -90,14 +92,15 @@ public final class MatterServerAPI: Sendable {
         let bleProxy = BLEProxyCentral(clock: SystemClock())
         engine.useBluetoothProxy(bleProxy)
         let caller = Self.clientCaller(token: token, grant: grant)
+        let wrongTokens = WrongTokens()
         let clients = MatterServerClients(
-            caller: caller,
+            caller: caller, wrongTokens: wrongTokens,
             info: MatterServerInfo(
                 fabricID: authority.fabricID, compressedFabricID: authority.compressedFabricIDNumber),
             bleProxy: bleProxy, waitingHeads: WaitingHeads(clock: clock, limits: .init()),
             uploads: OTAUploads(directory: engine.hub.directory.path + "/ota-uploads", clock: clock),
             threadDiagnostics: ThreadDiagnosticsSources(named: threadBorderRouterAPIs),
-            dashboard: Dashboard(engine: engine, token: token, caller: caller))
+            dashboard: Dashboard(engine: engine, token: token, caller: caller, wrongTokens: wrongTokens))
         // What the hub holds of network credentials, as server_info says it (set_wifi_credentials keeps it current).
         Task { [store = engine.hub.store, info = clients.info] in
             if let (wifi, thread) = try? await store.networkCredentials() {
@@ -105,6 +108,17 @@ public final class MatterServerAPI: Sendable {
             }
         }
         self.clients = clients
+        // Whether Bluetooth LE reaches a device, read at the start and again each time a proxy becomes ready or the
+        // last one goes, one reading after another; a change is told to every listening client.
+        let (rechecks, recheck) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let bluetoothWatch = Task { [info = clients.info] in
+            for await _ in rechecks {
+                if info.bluetoothSet(await engine.availableBluetooth != nil) { clients.broadcastServerInfo() }
+            }
+        }
+        self.bluetoothWatch = bluetoothWatch
+        recheck.yield()
+        Task { await bleProxy.observeAvailability { _ in recheck.yield() } }
         var listeners: [TCPListener] = []
         let surfaces =
             addresses.map { ($0, MatterServerClient.Surface.everything) }
@@ -126,6 +140,7 @@ public final class MatterServerAPI: Sendable {
                     })
             } catch {
                 for listener in listeners { listener.close() }
+                bluetoothWatch.cancel()
                 throw HomeError(.unavailable, "cannot serve the Matter-server API on \(address): \(error)")
             }
         }
@@ -152,6 +167,7 @@ public final class MatterServerAPI: Sendable {
     /// Stops listening and closes every client.
     /// Listening clients are told `server_shutdown` first.
     public func stop() {
+        bluetoothWatch.cancel()
         clients.topology.stop()
         for listener in listeners { listener.close() }
         for client in clients.clients.withLock({ Array($0.values) }) { client.shutDown() }
@@ -162,11 +178,13 @@ public final class MatterServerAPI: Sendable {
 }
 
 /// `server_info` as python-matter-server sends it: the compressed fabric ID as a plain 64-bit integer, which Home
-/// Assistant builds its device IDs from, and whether the hub holds Wi-Fi credentials and a Thread dataset.
+/// Assistant builds its device IDs from, whether the hub holds Wi-Fi credentials and a Thread dataset, and whether
+/// Bluetooth LE reaches a device now (a connected BLE proxy, or the hub's adapter); `ble_proxy_enabled` says that
+/// `/ble` is offered, which is what a proxy connects on.
 final class MatterServerInfo: Sendable {
     let fabricID: UInt64
     let compressedFabricID: UInt64
-    private let credentials = Mutex((wifi: false, thread: false))
+    private let credentials = Mutex((wifi: false, thread: false, bluetooth: false))
 
     init(fabricID: UInt64, compressedFabricID: UInt64) {
         self.fabricID = fabricID
@@ -181,13 +199,22 @@ final class MatterServerInfo: Sendable {
         }
     }
 
+    /// Records whether Bluetooth LE reaches a device now; whether that changed.
+    func bluetoothSet(_ reachable: Bool) -> Bool {
+        credentials.withLock { set in
+            defer { set.bluetooth = reachable }
+            return set.bluetooth != reachable
+        }
+    }
+
     var json: String {
         let set = credentials.withLock { $0 }
         return """
             {"fabric_id": \(fabricID), "compressed_fabric_id": \(compressedFabricID), \
             "schema_version": \(MatterServerAPI.schemaVersion), \
             "min_supported_schema_version": \(MatterServerAPI.minimumSchemaVersion), "sdk_version": "swift-home", \
-            "wifi_credentials_set": \(set.wifi), "thread_credentials_set": \(set.thread), "bluetooth_enabled": true, \
+            "wifi_credentials_set": \(set.wifi), "thread_credentials_set": \(set.thread), \
+            "bluetooth_enabled": \(set.bluetooth), \
             "ble_proxy_enabled": true}
             """
     }
@@ -200,6 +227,8 @@ final class MatterServerInfo: Sendable {
 final class MatterServerClients: Sendable {
     /// Who every client of the door acts as.
     let caller: HubCaller
+    /// Wrong tokens by host, on every route that takes one.
+    let wrongTokens: WrongTokens
     let clients = Mutex<[ObjectIdentifier: MatterServerClient]>([:])
     let testNodes = MatterServerTestNodes()
     let info: MatterServerInfo
@@ -218,11 +247,13 @@ final class MatterServerClients: Sendable {
     let dashboard: Dashboard
 
     init(
-        caller: HubCaller, info: MatterServerInfo, bleProxy: BLEProxyCentral, waitingHeads: WaitingHeads,
+        caller: HubCaller, wrongTokens: WrongTokens, info: MatterServerInfo, bleProxy: BLEProxyCentral,
+        waitingHeads: WaitingHeads,
         uploads: OTAUploads,
         threadDiagnostics: ThreadDiagnosticsSources, dashboard: Dashboard
     ) {
         self.caller = caller
+        self.wrongTokens = wrongTokens
         self.dashboard = dashboard
         self.threadDiagnostics = threadDiagnostics
         self.info = info
@@ -536,7 +567,7 @@ final class MatterServerClient: Sendable {
         case .refused(let response):
             // Unknown paths are told apart only to a client that may use the API.
             phase = .done
-            return ([token.map { $0.admits(request) } == false ? Self.unauthorized.bytes : response.bytes], true, [])
+            return ([(tokenRefusal(request, inQuery: false) ?? response).bytes], true, [])
         }
         // The dashboard's pages answer to its own sign-in, not the API's token.
         if case .dashboard(let page) = route { return openDashboard(page, request, rest: rest, &phase) }
@@ -559,9 +590,16 @@ final class MatterServerClient: Sendable {
                 []
             )
         }
-        if let token, !token.admits(request) {
+        // In a URL only where the client has nowhere else to put it: Home Assistant's Matter client and BLE proxies
+        // are given a WebSocket URL and no header.
+        let inQuery =
+            switch route {
+            case .webSocket, .bleProxy: true
+            default: false
+            }
+        if let refusal = tokenRefusal(request, inQuery: inQuery) {
             phase = .done
-            return ([Self.unauthorized.bytes], true, [])
+            return ([refusal.bytes], true, [])
         }
         switch route {
         case .info:
@@ -679,11 +717,30 @@ final class MatterServerClient: Sendable {
         connection.closeAfterWrites()
     }
 
-    private static let unauthorized: HTTPResponse = {
-        var refusal = HTTPError(401, "present the API's token: ?token=… or Authorization: Bearer …").response
+    /// Why a request that needs the token is refused, or nil when it presents it (or none is asked). A wrong one is
+    /// counted against its host, which past `WrongTokens.limit` is refused whatever it presents.
+    private func tokenRefusal(_ request: HTTPRequestHead, inQuery: Bool) -> HTTPResponse? {
+        guard let token else { return nil }
+        if peers.wrongTokens.isRefused(host) { return HTTPError(429, WrongTokens.refusal).response }
+        switch token.presentation(in: request, inQuery: inQuery) {
+        case .right: return nil
+        case .wrong:
+            peers.wrongTokens.record(host)
+            return Self.unauthorized(inQuery: inQuery)
+        case .absent: return Self.unauthorized(inQuery: inQuery)
+        }
+    }
+
+    private static func unauthorized(inQuery: Bool) -> HTTPResponse {
+        var refusal = HTTPError(
+            401,
+            inQuery
+                ? "present the API's token: Authorization: Bearer …, or ?token=…"
+                : "present the API's token: Authorization: Bearer … (a URL's ?token= is taken on /ws and /ble only)"
+        ).response
         refusal.fields.append(HTTPField("WWW-Authenticate", "Bearer"))
         return refusal
-    }()
+    }
 
     /// A WebSocket's actions: what to write, whether to close, and the text frames that came (a binary frame is
     /// refused: commands and the dashboard's actions are JSON text).

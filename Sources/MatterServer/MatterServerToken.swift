@@ -4,8 +4,9 @@ import HomeEngine
 import HubWire
 
 /// The secret a Matter-server API client presents when the API listens beyond loopback (python-matter-server has
-/// none: anyone on the network could drive every device): `?token=…` in the URL, or `Authorization: Bearer …`.
-/// Read from a file that only its owner can read, and never printed or logged.
+/// none: anyone on the network could drive every device): `Authorization: Bearer …`, or on the WebSocket routes,
+/// whose clients are given a URL alone, `?token=…` (a request's path is all that is ever shown of its URL). Read from
+/// a file that only its owner can read, and never printed or logged.
 public struct MatterServerToken: Sendable {
     /// Shorter secrets can be guessed; 16 characters of a random token are about 96 bits.
     static let minimumLength = 16
@@ -36,15 +37,21 @@ public struct MatterServerToken: Sendable {
         secret = Array(token.utf8)
     }
 
-    /// Whether the request presents the token, compared in time that does not depend on where it differs.
-    func admits(_ request: HTTPRequestHead) -> Bool {
+    enum Presentation: Sendable, Hashable {
+        case absent
+        case wrong
+        case right
+    }
+
+    /// What the request presents: `Authorization: Bearer …`, or with `inQuery` a URL's `?token=…`.
+    func presentation(in request: HTTPRequestHead, inQuery: Bool) -> Presentation {
         let bearer = request.field("Authorization").flatMap { value -> String? in
             let parts = value.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].caseInsensitiveCompare("Bearer") == .orderedSame else { return nil }
             return String(parts[1]).trimmingCharacters(in: .whitespaces)
         }
-        guard let presented = request.queryValue("token") ?? bearer else { return false }
-        return matches(presented)
+        guard let presented = bearer ?? (inQuery ? request.queryValue("token") : nil) else { return .absent }
+        return matches(presented) ? .right : .wrong
     }
 
     /// Whether `presented` is the token, compared in time that does not depend on where it differs.

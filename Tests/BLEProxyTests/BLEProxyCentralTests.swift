@@ -130,16 +130,104 @@ import Testing
         let found = try await harness.central.find(matching: { _ in true }, timeout: .seconds(30))
         let btp = try await harness.central.connect(found, transport: harness.network.transport())
 
-        // Its host vanishes: nothing from it reaches the hub any more.
+        // Its host vanishes: nothing from it reaches the hub any more. Pinged at each beat while its silence is
+        // within BLEProxyTiming.silence (three beats), dropped at the first beat past it.
         harness.silenced.withLock { $0 = true }
-        harness.clock.advance(by: BLEProxyTiming.ping)
-        #expect(await eventually(within: .seconds(30)) { proxy.pings.withLock { $0 } == 1 })
-        #expect(proxy.closedBecause.withLock { $0 } == nil, "it was heard from before the first ping")
-        // Silent since that ping: the next beat drops it, and the BTP link through it is over.
+        for beat in 1...3 {
+            harness.clock.advance(by: BLEProxyTiming.ping)
+            #expect(await eventually(within: .seconds(30)) { proxy.pings.withLock { $0 } == beat })
+            #expect(proxy.closedBecause.withLock { $0 } == nil, "silent \(beat * 15) s, within the limit")
+        }
         harness.clock.advance(by: BLEProxyTiming.ping)
         #expect(await eventually(within: .seconds(30)) { proxy.closedBecause.withLock { $0 } != nil })
+        #expect(proxy.closedBecause.withLock { $0 }?.contains("silent for more than") == true)
         #expect(await eventually(within: .seconds(30)) { await harness.central.readyClients == 0 })
         await #expect(throws: (any Error).self) { try await btp.connected() }
+    }
+
+    /// A proxy on a slow link answers each ping late, after the next ping went out, but never 45 s late: it stays;
+    /// one that says nothing for more than 45 s goes.
+    @Test func aProxyWhosePongsComeLateButWithinTheSilenceLimitStays() async throws {
+        let clock = ManualClock()
+        let central = BLEProxyCentral(clock: clock)
+        func client() async -> Proxy {
+            let box = Mutex<Proxy?>(nil)
+            let id = await central.connected(
+                .init(
+                    send: { _ in }, ping: { box.withLock { $0 }?.pings.withLock { $0 += 1 } },
+                    close: { reason in box.withLock { $0 }?.closedBecause.withLock { $0 = reason } }))
+            let proxy = Proxy(id: id, peripheral: nil)
+            box.withLock { $0 = proxy }
+            await central.received(.text(#"{"type": "hello", "version": 1}"#), from: id)
+            return proxy
+        }
+        let late = await client()
+        let silent = await client()
+        #expect(await central.readyClients == 2)
+        // Beats at 15, 30, 45, 60, 75 and 90 s; the late one is heard at 44 s (29 s after the first ping, past the
+        // second) and at 88 s (43 s after its last word).
+        let heardAt: Set<Int> = [44, 88]
+        var now = 0
+        for beat in 1...6 {
+            let at = beat * 15
+            for second in (now + 1)...at {
+                clock.advance(to: .zero + .seconds(second))
+                if heardAt.contains(second) { await central.heard(late.id) }
+            }
+            now = at
+            #expect(await eventually(within: .seconds(30)) { late.pings.withLock { $0 } == beat }, "beat at \(at) s")
+            #expect(late.closedBecause.withLock { $0 } == nil, "the late proxy was dropped by the beat at \(at) s")
+            if at <= 45 {
+                #expect(silent.closedBecause.withLock { $0 } == nil, "silent \(at) s is within the limit")
+            }
+        }
+        #expect(silent.closedBecause.withLock { $0 }?.contains("silent for more than 45") == true)
+        await central.closed(silent.id)
+        #expect(await central.readyClients == 1)
+    }
+
+    /// Proxies report whatever advertises near them, and rotating addresses: the central keeps at most
+    /// `BLEProxyTiming.peripherals`, forgetting the one reported longest ago.
+    @Test func thePeripheralsKeptAreBoundedAndTheStalestIsForgotten() async throws {
+        let clock = ManualClock()
+        let central = BLEProxyCentral(clock: clock)
+        let scansAsked = Mutex(0)
+        let id = await central.connected(
+            .init(
+                send: { frame in
+                    guard case .text(let text) = frame, let (_, command) = BLEProxyCommand.decode(text),
+                        case .startScan = command
+                    else { return }
+                    scansAsked.withLock { $0 += 1 }
+                }, ping: {}, close: { _ in }))
+        await central.received(.text(#"{"type": "hello", "version": 1}"#), from: id)
+        func report(_ index: Int) async {
+            let advertisement = MatterBLEAdvertisement(
+                discriminator: UInt16(index), vendorID: 0xFFF1, productID: 0x8000)
+            let data = Data(advertisement.serviceData).base64EncodedString()
+            let address = String(format: "02:00:00:00:%02X:%02X", index >> 8, index & 0xFF)
+            await central.received(
+                .text(
+                    #"{"event": "device_discovered", "data": {"address": "\#(address)", "connectable": true, "service_data": {"0000FFF6-0000-1000-8000-00805F9B34FB": "\#(data)"}}}"#
+                ), from: id)
+            clock.advance(by: .seconds(1))
+        }
+        let bound = BLEProxyTiming.peripherals
+        for index in 0..<bound { await report(index) }
+        #expect(await central.knownPeripherals == bound)
+        await report(0)  // heard again: now the freshest
+        await report(bound)  // one more: the stalest (1) is forgotten
+        #expect(await central.knownPeripherals == bound)
+        for kept in [0, 2, bound] {
+            let found = try await central.find(matching: { $0.discriminator == UInt16(kept) }, timeout: .seconds(1))
+            #expect(found.advertisement.discriminator == UInt16(kept))
+        }
+        // The forgotten one is looked for afresh (a scan), and not found within its time.
+        #expect(scansAsked.withLock { $0 } == 0, "the kept ones were found without a scan")
+        let forgotten = Task { try await central.find(matching: { $0.discriminator == 1 }, timeout: .seconds(1)) }
+        #expect(await eventually(within: .seconds(30)) { scansAsked.withLock { $0 } == 1 })
+        clock.advance(by: .seconds(2))
+        await #expect(throws: BluetoothError.self) { try await forgotten.value }
     }
 
     @Test func aClientThatNeverSaysHelloIsClosedAfterTenSeconds() async {

@@ -350,6 +350,31 @@ extension MatterServerAPITests {
         }
     }
 
+    /// server_info's bluetooth_enabled says whether Bluetooth LE reaches a device now: false with no adapter and no
+    /// proxy, true once a proxy says hello on /ble, false again when it goes, each change a server_info_updated.
+    @Test func bluetoothEnabledFollowsWhetherAProxyIsConnected() async throws {
+        try await withHome { home, _, _ in
+            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            defer { api.stop() }
+            let address = try #require(api.addresses.first)
+            let client = try TestClient(address)
+            await client.openWebSocket()
+            #expect(try await client.readText().contains(#""bluetooth_enabled": false, "ble_proxy_enabled": true"#))
+            client.sendText(#"{"message_id": "listen", "command": "start_listening"}"#)
+            #expect(try await client.readText().hasPrefix(#"{"message_id": "listen", "result""#))
+
+            let proxy = try TestClient(address)
+            #expect(await proxy.openWebSocket(path: "/ble").hasPrefix("HTTP/1.1 101 "))
+            proxy.sendText(#"{"type": "hello", "version": 1}"#)
+            let up = try await client.readText()
+            #expect(up.hasPrefix(#"{"event": "server_info_updated""#) && up.contains(#""bluetooth_enabled": true"#))
+            proxy.disconnect()
+            let down = try await client.readText()
+            #expect(
+                down.hasPrefix(#"{"event": "server_info_updated""#) && down.contains(#""bluetooth_enabled": false"#))
+        }
+    }
+
     /// Without a token whoever reaches loopback is no owner: it controls devices (and adds, removes and updates them,
     /// as Home Assistant does), but what changes who controls a node, by its own command or by hand, and the home's
     /// network secrets are refused before anything is sent; `--api-grant` gives them.
@@ -568,10 +593,38 @@ extension MatterServerAPITests {
                 return String(decoding: await client.readToEnd(), as: UTF8.self)
             }
             #expect(try await get("/info").hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
-            #expect(try await get("/info?token=4f1c9a27e0b84d6c9e1X").hasPrefix("HTTP/1.1 401 "))
-            #expect(try await get("/info?token=\(secret)").hasPrefix("HTTP/1.1 200 OK\r\n"))
+            // A URL's token is taken only where a client has nowhere else to put it (the WebSockets): logs keep URLs.
+            #expect(try await get("/info?token=\(secret)").hasPrefix("HTTP/1.1 401 "))
             #expect(try await get("/info", "Authorization: Bearer \(secret)\r\n").hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(try await get("/info", "Authorization: Basic \(secret)\r\n").hasPrefix("HTTP/1.1 401 "))
+            let byURL = try TestClient(address)
+            #expect(await byURL.openWebSocket(path: "/ws?token=\(secret)").hasPrefix("HTTP/1.1 101 "))
+
+            // Fifty wrong tokens on /ws from one host: five are told 401, the rest 429 (the sign-in's limit, counted
+            // together with it), the right token too, on every route; another host is served.
+            func webSocket(_ token: String, from host: UInt32) async throws -> String {
+                let client = try TestClient(address, from: IPv4Address(host))
+                return await client.openWebSocket(path: "/ws", fields: "Authorization: Bearer \(token)\r\n")
+            }
+            let guesser: UInt32 = 127 << 24 | 6
+            var answers: [String: Int] = [:]
+            for guess in 0..<50 {
+                let head = try await webSocket("4f1c9a27e0b84d6c\(1000 + guess)", from: guesser)
+                answers[String(head.prefix(12)), default: 0] += 1
+            }
+            #expect(answers == ["HTTP/1.1 401": WrongTokens.limit, "HTTP/1.1 429": 50 - WrongTokens.limit])
+            #expect(try await webSocket(secret, from: guesser).hasPrefix("HTTP/1.1 429 "))
+            let info = try TestClient(address, from: IPv4Address(guesser))
+            info.write(Array("GET /info HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(secret)\r\n\r\n".utf8))
+            #expect(String(decoding: await info.readToEnd(), as: UTF8.self).hasPrefix("HTTP/1.1 429 "))
+            let signIn = try TestClient(address, from: IPv4Address(guesser))
+            let body = "token=\(secret)"
+            signIn.write(
+                Array(
+                    ("POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)").utf8))
+            #expect(String(decoding: await signIn.readToEnd(), as: UTF8.self).hasPrefix("HTTP/1.1 429 "))
+            #expect(try await webSocket(secret, from: 127 << 24 | 7).hasPrefix("HTTP/1.1 101 "))
         }
     }
 }

@@ -12,10 +12,10 @@ final class Dashboard: Sendable {
     /// Who a signed-in page (or, without a token, a loopback one) acts as.
     let caller: HubCaller
 
-    init(engine: HubEngine, token: MatterServerToken?, caller: HubCaller) {
+    init(engine: HubEngine, token: MatterServerToken?, caller: HubCaller, wrongTokens: WrongTokens) {
         self.engine = engine
         self.caller = caller
-        access = DashboardAccess(token: token)
+        access = DashboardAccess(token: token, wrongTokens: wrongTokens)
     }
 
     /// A page, an asset, the sign-in and sign-out, asked from `host` (`SocketAddress.hostPrefix`): the answer (the
@@ -86,7 +86,7 @@ enum DashboardRoute: Sendable, Hashable {
 }
 
 extension MatterServerClient {
-    /// The host this connection comes from, as the dashboard counts its wrong sign-ins.
+    /// The host this connection comes from, as its wrong tokens are counted.
     var host: [UInt8] { connection.remoteAddress?.hostPrefix ?? [] }
 
     /// A dashboard request whose head is whole: answered, its form awaited, or its live connection opened.

@@ -24,11 +24,12 @@ final class DashboardAccess: Sendable {
 
     private let token: MatterServerToken?
     private let sessions = Mutex<[String: Date]>([:])
-    /// Wrong tokens by host (`SocketAddress.hostPrefix`): how many, since when.
-    private let wrongSignIns = Mutex<[[UInt8]: (count: Int, since: Date)]>([:])
+    /// Wrong tokens by host, the API's routes' and the sign-in's together.
+    private let wrongTokens: WrongTokens
 
-    init(token: MatterServerToken?) {
+    init(token: MatterServerToken?, wrongTokens: WrongTokens) {
         self.token = token
+        self.wrongTokens = wrongTokens
     }
 
     /// Whether the dashboard asks for a sign-in at all.
@@ -74,29 +75,15 @@ final class DashboardAccess: Sendable {
     private static let foreignOrigin = DashboardResponse.text(
         403, "This request did not come from the dashboard's own page.")
 
-    /// `POST /signin` from `host`: the token from the form, a session for it; a host that gave
-    /// `DashboardLimits.wrongSignIns` wrong tokens within the window is refused until it ends.
+    /// `POST /signin` from `host`: the token from the form, a session for it; a host that gave `WrongTokens.limit`
+    /// wrong tokens within the window (here or on the API's routes) is refused until it ends.
     func signIn(_ request: HTTPRequestHead, form: [UInt8], from host: [UInt8]) -> HTTPResponse {
         guard Self.isSameOrigin(request) else { return Self.foreignOrigin }
         guard let token else { return DashboardResponse.redirect(to: "/") }
-        let now = Date()
-        let refused = wrongSignIns.withLock { wrong -> Bool in
-            wrong = wrong.filter { now.timeIntervalSince($0.value.since) < DashboardLimits.wrongSignInWindow }
-            return (wrong[host]?.count ?? 0) >= DashboardLimits.wrongSignIns
-        }
-        if refused {
-            return DashboardResponse.text(429, "Too many wrong tokens from here: wait a minute, then sign in again.")
-        }
+        if wrongTokens.isRefused(host) { return DashboardResponse.text(429, WrongTokens.refusal) }
         let presented = Self.formValue("token", in: form) ?? ""
         guard token.matches(presented.trimmingCharacters(in: .whitespaces)) else {
-            wrongSignIns.withLock { wrong in
-                wrong[host, default: (0, now)].count += 1
-                while wrong.count > DashboardLimits.signInHosts,
-                    let oldest = wrong.min(by: { $0.value.since < $1.value.since })
-                {
-                    wrong.removeValue(forKey: oldest.key)
-                }
-            }
+            wrongTokens.record(host)
             return DashboardResponse.redirect(to: "/signin?wrong=1")
         }
         let id = MatterServerTopology.hex(SystemRandom().bytes(32))

@@ -11,13 +11,7 @@ enum DashboardLimits {
     static let sessions = 64
     /// The sign-in form's body: the token and its name.
     static let signInBody = 1024
-    /// Wrong tokens a host may try in a window before it is refused the sign-in for the rest of it: a person
-    /// mistyping gets five tries a minute; a guesser gets five a minute (a 16-character token is beyond that).
-    static let wrongSignIns = 5
-    static let wrongSignInWindow: TimeInterval = 60
-    /// Hosts whose wrong tokens are counted at once; past it the oldest window is forgotten (a flood of addresses
-    /// cannot grow the hub's memory).
-    static let signInHosts = 256
+    // Wrong tokens at the sign-in are counted with the API's: `WrongTokens`.
     /// A share's commissioning window: long enough to fetch another phone and scan, short enough that a code
     /// photographed over a shoulder is soon useless (the Home API's own share takes the same).
     static let shareSeconds: UInt16 = 900
