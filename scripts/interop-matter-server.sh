@@ -9,7 +9,8 @@
 #   - a 70,000-byte message (the 64-bit length form) is read; the offered compression is declined cleanly;
 #   - a listen address beyond loopback is refused without a token; with one (--token-file, a private file), it is
 #     served (0.0.0.0 inside this namespace), the token never printed, every request refused 401 without it and
-#     served with ?token= or an Authorization: Bearer header.
+#     served with an Authorization: Bearer header (or ?token= on /ws alone); five wrong tokens and the host is
+#     refused 429.
 #
 #   sudo scripts/interop-matter-server.sh        (after `swift build`; needs root for ip netns)
 #
@@ -82,11 +83,25 @@ async def main():
         token = open(sys.argv[1]).read().strip()
         async with session.get("http://127.0.0.1:5581/info") as response:
             assert response.status == 401 and response.headers.get("WWW-Authenticate") == "Bearer", response.status
+        # A URL's token only where a client has nothing else (the WebSockets): /info wants the header.
         async with session.get(f"http://127.0.0.1:5581/info?token={token}") as response:
+            assert response.status == 401, response.status
+        async with session.get("http://127.0.0.1:5581/info", headers={"Authorization": f"Bearer {token}"}) as response:
             assert response.status == 200, response.status
         async with session.ws_connect("http://127.0.0.1:5581/ws", headers={"Authorization": f"Bearer {token}"}) as ws:
             assert "schema_version" in await ws.receive_json(timeout=5)
-        print("PASS (beyond loopback with a token: 401 without it, served with ?token= or a Bearer header)")
+        async with session.ws_connect(f"http://127.0.0.1:5581/ws?token={token}") as ws:
+            assert "schema_version" in await ws.receive_json(timeout=5)
+        print("PASS (beyond loopback with a token: 401 without it, served with a Bearer header, or ?token= on /ws)")
+        # Wrong tokens: five from this host are told 401, then it is refused (429) on every route, the right token too.
+        statuses = []
+        for guess in range(50):
+            async with session.get("http://127.0.0.1:5581/info", headers={"Authorization": f"Bearer wrong{guess:016d}"}) as response:
+                statuses.append(response.status)
+        assert statuses == [401] * 5 + [429] * 45, statuses
+        async with session.get("http://127.0.0.1:5581/info", headers={"Authorization": f"Bearer {token}"}) as response:
+            assert response.status == 429, response.status
+        print("PASS (50 wrong tokens: 5 answered 401, 45 refused 429, and then the right one too)")
 
 asyncio.run(main())
 PY
