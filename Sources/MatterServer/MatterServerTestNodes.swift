@@ -13,6 +13,10 @@ final class MatterServerTestNodes: Sendable {
     /// python-matter-server's TEST_NODE_START: the IDs of imported nodes count up from here (skipping any node of
     /// the home that has one).
     static let firstNodeID: UInt64 = 900_000
+    /// Test nodes held at once: a whole home's dump (python-matter-server's users report a few hundred nodes) with
+    /// room to spare; a client importing without end cannot grow the hub's memory (each import is at most one
+    /// WebSocket message, `HTTPWebSocketLimits`). Past it an import is refused whole.
+    static let limit = 1024
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -73,6 +77,12 @@ final class MatterServerTestNodes: Sendable {
                 imported.append(
                     (next, TestNode(json: json, attributes: attributes.mapValues(\.json))))
                 next += 1
+            }
+            guard nodes.count + imported.count <= Self.limit else {
+                throw Invalid(
+                    description:
+                        "\(imported.count) more test nodes would pass the \(Self.limit) this server holds (it has "
+                        + "\(nodes.count)): remove some first")
             }
             for (nodeID, node) in imported { nodes[nodeID] = node }
         }
