@@ -7,7 +7,8 @@ import MatterPlatform
 import MatterSecureChannel
 
 // Matter Core §9.16 and §4.20: the hub as the check-in client of its Long Idle Time devices. At a LIT device's first
-// contact in a process, unless the store holds a registration, the hub registers: a fresh 16-byte key (stored, 0600),
+// contact in a process, unless the store holds a registration, the hub registers where the multi-admin rule allows
+// (`otherAdministrators`: no other ecosystem administers the node): a fresh 16-byte key (stored, 0600),
 // its own node ID as CheckInNodeID and monitored subject, and the device's counter then. From then on the connection
 // expects check-ins (`NodeConnection.expectCheckIns`): the device is asleep rather than offline between wakes. A
 // Check-In the hub's node receives is opened with each registered key; one whose counter is above the last heard
@@ -34,15 +35,40 @@ extension NodeConnections {
         return loaded
     }
 
-    /// Registers the hub with the node when it is a LIT device the hub has no registration with; in the background,
-    /// best effort (a node that refuses is asked again at its first contact in the next process).
-    func registerForCheckIns(_ connection: NodeConnection) async {
+    /// Registers the hub with the node when it is a LIT device the hub has no registration with and the multi-admin
+    /// rule allows it; in the background, best effort (a node that refuses is asked again at its first contact in
+    /// the next process). `administratorsChecked`: the caller applied the rule already (an explicit registration,
+    /// with its own allowances).
+    func registerForCheckIns(_ connection: NodeConnection, administratorsChecked: Bool = false) async {
         let nodeID = connection.nodeID
         if let underWay = registering[nodeID] { return await underWay.value }
-        let registration = Task { await self.register(connection) }
+        let registration = Task { await self.register(connection, administratorsChecked: administratorsChecked) }
         registering[nodeID] = registration
         await registration.value
         registering[nodeID] = nil
+    }
+
+    /// The multi-admin rule, one place for first contact and the explicit command (matterjs-server's register_icd):
+    /// the vendors of the node's other fabrics, but `ignoredVendors`; a LIT device whose other administrators may not
+    /// understand one that sleeps for long is not registered with unless the caller says so. Read across fabrics (the
+    /// subscription's cache is fabric-filtered and holds only the hub's), unless the node says it has one fabric.
+    func otherAdministrators(
+        _ connection: NodeConnection, ignoring ignoredVendors: Set<UInt16>
+    ) async throws(CheckInRegistrationError) -> [UInt16] {
+        typealias Credentials = OperationalCredentialsCluster.Attributes
+        if (try? await connection.cache.value(Credentials.commissionedFabrics, endpoint: 0)) == 1 { return [] }
+        let report: InteractionReport
+        do {
+            report = try await connection.read([Credentials.fabrics.path(endpoint: 0)], isFabricFiltered: false)
+        } catch {
+            throw .unreachable("\(error)")
+        }
+        var cache = AttributeCache()
+        cache.apply(report.attributeReports)
+        let ours = hub.authority.fabric.fabricID
+        let others = ((try? cache.value(Credentials.fabrics, endpoint: 0)) ?? [])
+            .filter { $0.fabricID != ours && !ignoredVendors.contains($0.vendorID) }.map(\.vendorID)
+        return Array(Set(others)).sorted()
     }
 
     /// Waits for a registration with the node under way, if any: what follows sees its outcome.
@@ -50,14 +76,23 @@ extension NodeConnections {
         await registering[nodeID]?.value
     }
 
-    private func register(_ connection: NodeConnection) async {
+    private func register(_ connection: NodeConnection, administratorsChecked: Bool) async {
         let nodeID = connection.nodeID
         guard await checkInRegistrations()[nodeID] == nil else { return }
+        if !administratorsChecked, declinedCheckIns.contains(nodeID) { return }
         let cache = await connection.cache
         guard Self.isLongIdleTimeDevice(cache),
             let idle = try? cache.value(ICD.Attributes.idleModeDuration, endpoint: 0),
             let active = try? cache.value(ICD.Attributes.activeModeDuration, endpoint: 0)
         else { return }
+        if !administratorsChecked {
+            // Unreadable is not allowed: asked again at the next first contact.
+            guard let others = try? await otherAdministrators(connection, ignoring: []) else { return }
+            guard others.isEmpty else {
+                declinedCheckIns.insert(nodeID)
+                return
+            }
+        }
         let hubNodeID = hub.authority.hubNodeID
         let key = SystemRandom().bytes(CheckInMessage.keyLength)
         let register = ICD.Commands.RegisterClient(
@@ -177,23 +212,16 @@ extension NodeConnections {
             throw .unreachable("\(error)")
         }
         await registrationSettled(nodeID)
+        // Registered already (at first contact, or by an earlier command): what the hub did stands, whatever this
+        // command would allow.
+        if await checkInRegistrations()[nodeID] != nil { return }
         guard Self.isLongIdleTimeDevice(await connection.cache) else { throw .notLongIdleTime(nodeID: nodeID) }
         if !allowMultiAdmin {
-            let fabrics = OperationalCredentialsCluster.Attributes.fabrics
-            let report: InteractionReport
-            do {
-                report = try await connection.read([fabrics.path(endpoint: 0)], isFabricFiltered: false)
-            } catch {
-                throw .unreachable("\(error)")
-            }
-            var cache = AttributeCache()
-            cache.apply(report.attributeReports)
-            let ours = hub.authority.fabric.fabricID
-            let others = ((try? cache.value(fabrics, endpoint: 0)) ?? [])
-                .filter { $0.fabricID != ours && !ignoredVendors.contains($0.vendorID) }.map(\.vendorID)
-            guard others.isEmpty else { throw .otherAdministrators(vendorIDs: Array(Set(others)).sorted()) }
+            let others = try await otherAdministrators(connection, ignoring: ignoredVendors)
+            guard others.isEmpty else { throw .otherAdministrators(vendorIDs: others) }
         }
-        await registerForCheckIns(connection)
+        declinedCheckIns.remove(nodeID)
+        await registerForCheckIns(connection, administratorsChecked: true)
         guard await checkInRegistrations()[nodeID] != nil else {
             throw .unreachable("the node did not accept the registration")
         }
@@ -221,6 +249,7 @@ extension NodeConnections {
     public func resyncCheckIns(nodeID: UInt64) async throws(CheckInRegistrationError) {
         await registrationSettled(nodeID)
         try await forgetCheckIns(nodeID)
+        declinedCheckIns.remove(nodeID)
         let connection = existing(nodeID)
         await connection?.expectCheckIns(every: nil)
         await connection?.renew()

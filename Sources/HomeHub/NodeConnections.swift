@@ -23,6 +23,9 @@ public actor NodeConnections {
     var registrations: [UInt64: HubStore.CheckInRegistration]?
     /// The registrations under way, by node: a command about the node's check-ins waits for its own to end.
     var registering: [UInt64: Task<Void, Never>] = [:]
+    /// The LIT nodes first contact did not register with in this process, other ecosystems administering them: not
+    /// asked again at each contact (an explicit registration, or a resync, may still).
+    var declinedCheckIns: Set<UInt64> = []
     /// Whether the hub's node hands its Check-Ins here yet.
     private var hearsCheckIns = false
 

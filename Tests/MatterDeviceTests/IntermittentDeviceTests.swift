@@ -180,6 +180,75 @@ extension IntermittentDeviceTests {
         }
     }
 
+    /// The multi-admin rule, one for first contact and the explicit command: a LIT device another ecosystem
+    /// administers too is not registered with at first contact; asked without allowances the command says who the
+    /// others are; allowed, it registers; asked again, it agrees with what the hub did.
+    @Test func aDeviceAnotherEcosystemAdministersIsRegisteredWithOnlyWhenAllowed() async throws {
+        try await withTemporaryDirectory { directory in
+            let network = ClockedNetwork(clock: ManualClock(), seed: 37)
+            let clock = network.clock
+            let fixture = try await LoopbackFixture.start(
+                in: directory, kind: .contactSensor, simulation: Simulation(interval: .seconds(100_000)),
+                network: network, intermittent: Self.settings)
+            // Another ecosystem first, which opens a window for the hub (with the device's own passcode).
+            let other = try await Hub(statePath: directory + "/other", transport: { network.transport() })
+            let otherID = try await fixture.commissionDriven(other)
+            let transport = try fixture.controllerTransport()
+            let opened = await drive(clock, step: .milliseconds(5)) { () async -> String in
+                do {
+                    let client = try await fixture.caseClient(other, nodeID: otherID, transport: transport)
+                    let fields = TLVValue.structure([TLVElement(tag: .context(0), .unsigned(180))])
+                    _ = try await client.invoke(
+                        endpoint: 0, cluster: 0x003C, command: 0x01, fields: fields, timedWindow: .seconds(5))
+                    return "opened"
+                } catch {
+                    return "\(error)"
+                }
+            }
+            #expect(opened?.value == "opened", "the other ecosystem opened no window")
+            let hub = try await Hub(statePath: fixture.hubPath, transport: { network.transport() })
+            let nodeID = try await fixture.commissionDriven(hub)
+            #expect(await fixture.device.fabrics.count == 2)
+
+            let connections = NodeConnections(hub: hub, interfaces: [])
+            let strict = await drive(clock, step: .milliseconds(5)) { () async -> CheckInRegistrationError? in
+                _ = try? await connections.connection(to: nodeID).connected()
+                do throws(CheckInRegistrationError) {
+                    try await connections.registerForCheckIns(
+                        nodeID: nodeID, allowMultiAdmin: false, ignoredVendors: [])
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            // First contact (which the command waits for) registered nothing, and the command names the others.
+            #expect(strict?.value == .otherAdministrators(vendorIDs: [0xFFF1]), "\(String(describing: strict))")
+            #expect(try await hub.store.checkInRegistrations().isEmpty)
+            #expect(await fixture.device.icdRegistrations.isEmpty)
+
+            for ignoring: Set<UInt16> in [[0xFFF1], []] {
+                // Allowed (their vendor ignored): registered; asked again without allowances: it stands.
+                let allowed = await drive(clock, step: .milliseconds(5)) { () async -> CheckInRegistrationError? in
+                    do throws(CheckInRegistrationError) {
+                        try await connections.registerForCheckIns(
+                            nodeID: nodeID, allowMultiAdmin: false, ignoredVendors: ignoring)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                #expect(allowed != nil && allowed?.value == nil, "\(String(describing: allowed))")
+                #expect(await fixture.device.icdRegistrations.map(\.checkInNodeID) == [hub.authority.hubNodeID])
+                #expect(try await hub.store.checkInRegistrations().map(\.nodeID) == [nodeID])
+            }
+            await connections.stopAll()
+            await transport.shutdown()
+            await hub.close()
+            await other.close()
+            await fixture.device.shutdown()
+        }
+    }
+
     /// The device commissioned onto `hub`, a CASE session from the hub's credentials on a transport of its own, and
     /// a client on it; the transport's exchanges pass through `CheckIns`, which keeps the check-ins.
     static func connect(
