@@ -39,7 +39,10 @@ import Testing
         let actions = invoke.receive(
             opcode: 0x09, payload: InvokeResponseMessage(invokeResponses: [.status(status)]).encoded())
         #expect(actions == [.failed(.status(StatusIB(status: .unsupportedCommand), path: .command(Self.toggle.path)))])
-        guard case .failed(let error)? = only(actions) else { return }
+        guard case .failed(let error)? = only(actions) else {
+            Issue.record("not one failure: \(actions)")
+            return
+        }
         #expect(
             error.description
                 == "cluster 0x0006 command 0x0002 on endpoint 1: UNSUPPORTED_COMMAND (the device does not implement this command)"
