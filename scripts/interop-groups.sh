@@ -3,8 +3,10 @@
 # (multicast on, and a local route for ff00::/8 so group datagrams are delivered on it):
 #   - a farm of 20 virtual lights, hearing their groups on lo, commissioned into the room Kitchen;
 #   - `home serve --interface lo` gives each light the home's key set, the room's group and an ACL entry for it;
-#     `home on --room Kitchen` then reaches all 20 with one group message, and each confirms through its
-#     subscription (exit 0, 20 lines "group … confirmed");
+#     the room is then switched by one group message: 20 lines "group … confirmed after", each that light's own
+#     subscription reporting the change, and each light's own log saying it acted on the group message. Every try
+#     switches the other way (on, off, on…), so a light already as asked ("confirmed (already so)", which proves no
+#     message) never counts, and every confirmation is a change made after that try's message;
 #   - a 21st light, offline when it is moved into the room, is given the room's group when it comes back: the next
 #     `home off --room Kitchen` reaches all 21 by group;
 #   - a named group across rooms (`home group create Corner` of two farm lights and the 21st): `home on --group
@@ -74,27 +76,47 @@ single_id="$(home commission "$single_qr" --address 127.0.0.1:22100 --paa-trust-
 pids+=("$!")
 wait_for 60 "$work/serve.err" ' online$' $((lights + 1)) || fail "home serve never had every node online"
 
-# Each light is given the room's group in the background: the first `home on` that reaches all 20 by group passes.
-deadline=$((SECONDS + 60))
-until out="$(home on --room Kitchen 2>&1)" && [ "$(grep -c '  group  *confirmed' <<<"$out")" -eq "$lights" ]; do
-  [ "$SECONDS" -lt "$deadline" ] || fail "the room never reached all $lights lights by group: $out"
-  sleep 1
-done
+# switch_by_group TARGET MEMBERS SECONDS FARM_LIGHTS SINGLE: switches TARGET (--room R, --group G) the other way
+# from the last try until all MEMBERS confirm a change made by group, then checks the lights' own logs since that
+# try: FARM_LIGHTS lights of the farm, and the single light when SINGLE is 1, each acted on the group message.
+state=off  # the lights start off
+switch_by_group() {
+  local target="$1" members="$2" seconds="$3" farm_lights="$4" single="$5"
+  local deadline=$((SECONDS + seconds)) farm_mark single_mark command acted
+  while :; do
+    state="$([ "$state" = on ] && echo off || echo on)"
+    farm_mark="$(wc -l <"$work/farm.out")"
+    single_mark="$(wc -l <"$work/single.out")"
+    out="$(home "$state" $target 2>&1)" || true
+    [ "$(grep -cE '  group +confirmed after ' <<<"$out")" -eq "$members" ] && break
+    [ "$SECONDS" -lt "$deadline" ] || fail "$target never changed all $members lights by group ($state): $out"
+    sleep 1
+  done
+  # OnOff Off is command 0x0000, On 0x0001 (Matter Application Cluster §1.5.7).
+  command="$([ "$state" = on ] && echo 0x0001 || echo 0x0000)"
+  acted="$(tail -n +$((farm_mark + 1)) "$work/farm.out" \
+    | grep -E "^#[0-9]+ \[group\] .*: cluster 0x0006 command $command on endpoint 1 acted on$" | cut -d' ' -f1 | sort -u \
+    | wc -l)"
+  [ "$acted" -eq "$farm_lights" ] || fail "$target $state: $acted farm lights say they acted on the group message, not $farm_lights"
+  if [ "$single" = 1 ]; then
+    tail -n +$((single_mark + 1)) "$work/single.out" \
+      | grep -qE "^\[group\] .*: cluster 0x0006 command $command on endpoint 1 acted on$" \
+      || fail "$target $state: the single light does not say it acted on the group message"
+  fi
+}
+
+# Each light is given the room's group in the background: the first try that changes all 20 by group passes.
+switch_by_group "--room Kitchen" "$lights" 60 "$lights" 0
 grep -q "one group message (group 0x[0-9A-F]*) to $lights devices" <<<"$out" || fail "the summary: $out"
-echo "PASS (group): $(head -1 <<<"$out")"
+echo "PASS (group): $(head -1 <<<"$out"); each of the $lights lights' own log says it acted on the group message"
 sed -n '2,6p' <<<"$out"; echo "  …"
-[ "$(grep -c '^#[0-9]* \[light\] ON' "$work/farm.out")" -ge "$lights" ] || fail "not every light printed ON"
 
 # Offline when moved into the room: given the group when it returns.
 kill "$single_pid"; wait "$single_pid" 2>/dev/null || true
 wait_for 60 "$work/serve.err" "Single.* offline|offline.*Single|node .* offline" || true
 home move Single Kitchen >/dev/null || fail "moving the offline light"
 start_single
-deadline=$((SECONDS + 90))
-until out="$(home off --room Kitchen 2>&1)" && [ "$(grep -c '  group  *confirmed' <<<"$out")" -eq $((lights + 1)) ]; do
-  [ "$SECONDS" -lt "$deadline" ] || fail "the light that was offline never joined the room's group: $out"
-  sleep 1
-done
+switch_by_group "--room Kitchen" $((lights + 1)) 90 "$lights" 1
 echo "PASS (repair): the light offline during its move reached by group once back: $(head -1 <<<"$out")"
 
 # A named group across rooms: two lights of the farm and the 21st.
@@ -104,11 +126,7 @@ lights = sorted(d["id"] for d in json.load(sys.stdin) if d["name"] != "Single")
 print(lights[0], lights[1])')
 home group create Corner "$first" "$second" Single >/dev/null || fail "group create"
 home groups | grep -q '^Corner' || fail "home groups does not list Corner: $(home groups)"
-deadline=$((SECONDS + 60))
-until out="$(home on --group Corner 2>&1)" && [ "$(grep -c '  group  *confirmed' <<<"$out")" -eq 3 ]; do
-  [ "$SECONDS" -lt "$deadline" ] || fail "the group never reached its three lights by group: $out"
-  sleep 1
-done
+switch_by_group "--group Corner" 3 60 2 1
 echo "PASS (named group): $(head -1 <<<"$out")"
 
 set +e

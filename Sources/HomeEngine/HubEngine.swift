@@ -40,12 +40,15 @@ public final class HubEngine: Sendable {
 
     /// The engine of `hub`, its model read from the store. `interfaces` are where nodes are looked up and the hub's
     /// node advertises itself; `settings` how its live connections behave.
+    /// `groupInterfaces`: where group messages go, when not `interfaces` (a test's simulated network).
     public init(
-        hub: Hub, interfaces: [String], settings: NodeConnection.Settings, commissioning: CommissioningSettings
+        hub: Hub, interfaces: [String], groupInterfaces: [String]? = nil, settings: NodeConnection.Settings,
+        commissioning: CommissioningSettings
     ) async throws(HubStoreError) {
         self.hub = hub
         model = try await HomeModel(store: hub.store)
-        live = LiveNodes(hub: hub, model: model, interfaces: interfaces, settings: settings)
+        live = LiveNodes(
+            hub: hub, model: model, interfaces: interfaces, groupInterfaces: groupInterfaces, settings: settings)
         groups = HubGroups(hub: hub, model: model, live: live)
         self.commissioning = commissioning
         // What an earlier hub process left of a session is rewritten, or removed once the session is gone.

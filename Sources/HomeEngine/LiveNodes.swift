@@ -26,13 +26,17 @@ final class LiveNodes: Sendable {
     private let hub: Hub
     let model: HomeModel
     private let interfaces: [String]
+    private let groupInterfaces: [String]?
     private let settings: NodeConnection.Settings
     private let state = Mutex(State())
 
-    init(hub: Hub, model: HomeModel, interfaces: [String], settings: NodeConnection.Settings) {
+    init(
+        hub: Hub, model: HomeModel, interfaces: [String], groupInterfaces: [String]?, settings: NodeConnection.Settings
+    ) {
         self.hub = hub
         self.model = model
         self.interfaces = interfaces
+        self.groupInterfaces = groupInterfaces
         self.settings = settings
     }
 
@@ -184,7 +188,9 @@ final class LiveNodes: Sendable {
     private func connections() -> NodeConnections {
         state.withLock { state in
             if let connections = state.connections { return connections }
-            let connections = NodeConnections(hub: hub, interfaces: interfaces, settings: settings) {
+            let connections = NodeConnections(
+                hub: hub, interfaces: interfaces, groupInterfaces: groupInterfaces, settings: settings
+            ) {
                 [weak self] connection, event, view in
                 self?.state.withLock { $0.feeds[connection.nodeID] }?.deliver((connection, event, view))
             }

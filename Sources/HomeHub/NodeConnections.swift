@@ -12,6 +12,9 @@ public actor NodeConnections {
     public nonisolated let settings: NodeConnection.Settings
     let hub: Hub
     private let interfaces: [String]
+    /// Where the hub's group messages go: `interfaces` unless told otherwise (a simulated network's, whose names the
+    /// system's mDNS does not know).
+    private let groupInterfaces: [String]
     private let events: @Sendable (NodeConnection, NodeConnection.Event, HomeModel.NodeView) -> Void
     private var connections: [UInt64: NodeConnection] = [:]
     /// Every connection's CASE attempts pass through it, so a cold start of a large home never storms.
@@ -33,11 +36,13 @@ public actor NodeConnections {
     /// `events` hears every event of every connection from its start, with the node as the event left it, on the
     /// connection's executor, synchronously: the home model's feed, which holds no task per node.
     public init(
-        hub: Hub, interfaces: [String], settings: NodeConnection.Settings = NodeConnection.Settings(),
+        hub: Hub, interfaces: [String], groupInterfaces: [String]? = nil,
+        settings: NodeConnection.Settings = NodeConnection.Settings(),
         events: @escaping @Sendable (NodeConnection, NodeConnection.Event, HomeModel.NodeView) -> Void = { _, _, _ in }
     ) {
         self.hub = hub
         self.interfaces = interfaces
+        self.groupInterfaces = groupInterfaces ?? interfaces
         self.settings = settings
         self.events = events
     }
@@ -50,7 +55,7 @@ public actor NodeConnections {
 
     private func prepare(_ node: LocalNode) async throws {
         try await node.advertise(on: interfaces)
-        await node.useGroupInterfaces(interfaces)
+        await node.useGroupInterfaces(groupInterfaces)
         if !hearsCheckIns {
             hearsCheckIns = true
             await node.handleCheckIns { [weak self] payload, _ in await self?.receiveCheckIn(payload) }

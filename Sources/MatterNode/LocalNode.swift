@@ -288,6 +288,10 @@ public actor LocalNode {
             context: AccessContext(
                 fabricIndex: opened.fabricIndex, subject: UInt64(opened.groupID), authMode: .group),
             now: now)
+        // Said for each command run, so that a device's own log shows a change came by group, not by unicast.
+        for acted in outcome.acted {
+            log("[group] \(described): \(acted) acted on")
+        }
         for skipped in outcome.skipped {
             log("[group] \(described): \(skipped.path) skipped: \(skipped.status)")
         }
