@@ -2,7 +2,10 @@
 # Interop, multi-admin: our hub commissions matter-device, `home share` opens an enhanced commissioning window, and
 # connectedhomeip's Python controller (home-assistant-chip-core, from PyPI) commissions the device with nothing but
 # the printed code, reads it and switches it on; `home fabrics` then lists both fabrics, ours marked; `home fabrics
-# remove` refuses ours and removes the controller's; and our hub still switches the device. Everything runs in a private network namespace (../shared/peers/lab.sh) holding lo and
+# remove` refuses ours and removes the controller's; and our hub still switches the device. Then another user of the
+# machine, a member of `home serve --socket-group` (nobody, in nogroup) never granted anything, switches the device
+# through the socket but is refused `home invoke … AdministratorCommissioning.OpenBasicCommissioningWindow` and
+# `home write … AccessControl.ACL` (permission denied, the kernel naming the user); the owner's invoke opens the window. Everything runs in a private network namespace (../shared/peers/lab.sh) holding lo and
 # a veth pair, so no packet leaves the machine. Needs root (ip netns).
 #
 #   scripts/interop-share.sh             build, set up the venv (cached in $CHIP_VENV), run, clean up
@@ -16,7 +19,7 @@ home() { timeout 120 "$lab" exec "$home_tool" "$@"; }
 
 hub="$work/hub"
 # The home's hub for the whole run: every home command below is its client, over its one session to the device.
-"$lab" exec "$home_tool" serve --state "$hub" 2>"$work/serve.err" &
+"$lab" exec "$home_tool" serve --state "$hub" --socket-group nogroup 2>"$work/serve.err" &
 serve_pid=$!
 trap 'kill "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; cleanup' EXIT
 timeout 30 bash -c "until grep -q 'clients connect at' '$work/serve.err'; do sleep 0.1; done" \
@@ -91,6 +94,28 @@ fi
 home off "$lamp" --state "$hub" >/dev/null || fail "home off after sharing"
 timeout 15 bash -c "until grep -q '^\[light\] OFF$' '$work/device.log'; do sleep 0.1; done" || fail "our hub no longer switches the device"
 echo "PASS (still ours): home off switched it off"
+# Another user, a member of the socket's group with no grant: it reaches the socket (the directories let it through)
+# and controls the device, but what changes who controls the node is refused, by hand as by `home share`.
+chmod 0711 "$work"
+chgrp nogroup "$hub" && chmod 0750 "$hub"
+member() { timeout 60 "$lab" exec setpriv --reuid=65534 --regid=65534 --groups=65534 "$home_tool" "$@" --state "$hub"; }
+member on "$lamp" >/dev/null 2>"$work/member.err" || fail "a member of the socket's group could not switch the device: $(cat "$work/member.err")"
+timeout 15 bash -c "until grep -q '^\[light\] ON$' <(tail -n 3 '$work/device.log'); do sleep 0.1; done" || fail "the member's On never reached the device"
+set +e
+window="$(member invoke "$lamp" AdministratorCommissioning.OpenBasicCommissioningWindow commissioningTimeout=180 --endpoint 0 2>&1)"
+window_status=$?
+acl="$(member write "$lamp" AccessControl.ACL "[]" --endpoint 0 2>&1)"
+acl_status=$?
+set -e
+[ "$window_status" -ne 0 ] && [[ "$window" == *"user 65534 may not invoke OpenBasicCommissioningWindow"* ]] \
+  || fail "the member's OpenBasicCommissioningWindow exited $window_status: $window"
+[ "$acl_status" -ne 0 ] && [[ "$acl" == *"user 65534 may not write"* ]] || fail "the member's ACL write exited $acl_status: $acl"
+echo "PASS (access): a member of --socket-group without a grant switches the device; refused by hand: $window"
+opened="$(home invoke "$lamp" AdministratorCommissioning.OpenBasicCommissioningWindow commissioningTimeout=180 --endpoint 0 \
+  --state "$hub" 2>&1)" || fail "the owner's OpenBasicCommissioningWindow: $opened"
+revoked="$(home invoke "$lamp" AdministratorCommissioning.RevokeCommissioning --endpoint 0 --state "$hub" 2>&1)" \
+  || fail "the owner's RevokeCommissioning of the window it opened: $revoked"
+echo "PASS (access): the owner's OpenBasicCommissioningWindow and RevokeCommissioning are sent"
 status_line="$(home status --state "$hub")" || fail "home status"
 [[ "$status_line" == "hub PID $serve_pid serving"*"1 node(s) online"* ]] || fail "home status said: $status_line"
 echo "PASS (through home serve): every home command above was its client; $status_line"

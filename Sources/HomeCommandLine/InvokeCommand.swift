@@ -27,7 +27,7 @@ enum InvokeCommand {
         ],
         options: [
             .init(name: "json", valueName: nil, help: "Print the response as JSON (null for a status-only answer)."),
-            HubCommands.interfaceOption, HubCommands.stateOption,
+            endpointOption, HubCommands.interfaceOption, HubCommands.stateOption,
         ],
         run: { arguments throws(CommandLineError) in
             let command = try named(arguments.argument("COMMAND"))
@@ -64,7 +64,7 @@ enum InvokeCommand {
                     "A number, true or false, null, text, or JSON for a list or struct (its fields by tag or name); octet strings in base64."
             ),
         ],
-        options: [HubCommands.interfaceOption, HubCommands.stateOption],
+        options: [endpointOption, HubCommands.interfaceOption, HubCommands.stateOption],
         run: { arguments throws(CommandLineError) in
             let attribute = try AttributeName.resolving(
                 arguments.argument("ATTRIBUTE"), example: "LevelControl.OnLevel")
@@ -90,6 +90,14 @@ enum InvokeCommand {
         }
     )
 
+    /// The node's own clusters (Administrator Commissioning, Access Control, Basic Information, …) are on its endpoint
+    /// 0, which is no device of the home: `--endpoint 0` sends there.
+    static let endpointOption = CommandSpec.Option(
+        name: "endpoint", valueName: "N",
+        help:
+            "Send to endpoint N of the device's node instead of the device's own (0: the node's Administrator Commissioning, Access Control, Basic Information and the like)."
+    )
+
     /// Opens the home, finds DEVICE, and sends it the operation `operation` makes for its node and endpoint, through
     /// the hub, as soon as the node's session is up. What the hub refuses before sending (the endpoint lacks the
     /// cluster) is bad input; anything else the device or the hub answered exits 1 naming `what`.
@@ -97,12 +105,18 @@ enum InvokeCommand {
         _ arguments: ParsedArguments, naming what: String,
         _ operation: (_ nodeID: UInt64, _ endpoint: UInt16) throws(MatterServerPayload.Invalid) -> Operation
     ) async throws(CommandLineError) -> (HomeDevice, Operation.Reply) {
+        let endpoint = try arguments.values["endpoint"].map { text throws(CommandLineError) in
+            guard let endpoint = UInt16(text) else {
+                throw .invalidInput("--endpoint \(text) is no endpoint number (0 to 65535)")
+            }
+            return endpoint
+        }
         let home = try await HomeAPICommands.open(arguments, interfaces: HubCommands.interfaceNames(arguments))
         let device = try await HomeAPICommands.device(arguments.argument("DEVICE"), in: home)
         do throws(HomeError) {
             let built: Operation
             do throws(MatterServerPayload.Invalid) {
-                built = try operation(device.address.nodeID, device.address.endpoint)
+                built = try operation(device.address.nodeID, endpoint ?? device.address.endpoint)
             } catch {
                 throw HomeError(.invalidArgument, error.description)
             }

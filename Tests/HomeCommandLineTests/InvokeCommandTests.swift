@@ -75,6 +75,10 @@ import Testing
                 "error: OnOff.Off: the command has no field level (it takes none)\n"
             ),
             (["invoke", "Lamp", "OnOff.Off", "level"], "error: 'level' is not FIELD=VALUE\n"),
+            (
+                ["invoke", "Lamp", "OnOff.Off", "--endpoint", "root"],
+                "error: --endpoint root is no endpoint number (0 to 65535)\n"
+            ),
             (["invoke", "Lamp", "onoff.off"], "error: no device \"Lamp\" (see 'home devices')\n"),
             (
                 ["write", "Lamp", "OnOff", "3"],
