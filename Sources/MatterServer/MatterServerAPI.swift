@@ -366,6 +366,11 @@ final class MatterServerClient: Sendable {
     let hearsThreadDiagnostics = Mutex(false)
     private let inFlight = Mutex(InFlight())
 
+    /// Commands that answer later (a commissioning, an interview, a ping) a client may have at work at once: Home
+    /// Assistant has a few (a ping of each node at its start is the most); one that sends more without waiting for
+    /// answers is told so, and cannot grow the hub's tasks without end.
+    static let commandsAtOnce = 64
+
     /// The commands of this client still at work, and whether it is gone (a command after that is not started).
     private struct InFlight {
         var tasks: [UInt64: Task<Void, Never>] = [:]
@@ -776,6 +781,12 @@ final class MatterServerClient: Sendable {
         let id = request.messageID
         guard let command = request.command else {
             return send(Self.error(id, .invalidArguments, "the command is missing"))
+        }
+        guard commandsInFlight < Self.commandsAtOnce else {
+            return send(
+                Self.error(
+                    id, .unknown,
+                    "\(Self.commandsAtOnce) commands of this client are still at work: wait for their answers first"))
         }
         if let nodeID = request.args["node_id"]?.unsigned, let test = peers.testNodes[nodeID] {
             return handle(command, id, request.args, testNode: nodeID, test)

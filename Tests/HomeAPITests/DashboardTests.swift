@@ -188,6 +188,30 @@ import Testing
         }
     }
 
+    /// A page may have `DashboardLimits.actionsAtOnce` actions at work; one more is told so at once, and the rest
+    /// still answer.
+    @Test func actionsPastTheBoundAtOnceAreRefused() async throws {
+        try await DeviceTypeControllerLiveTests.withLiveLight { home, device in
+            try await home.hub.followEveryNode()
+            let api = try home.serveMatterServerAPI(listeningOn: [Self.loopback])
+            defer { api.stop() }
+            let client = try TestClient(try #require(api.addresses.first))
+            await client.openWebSocket(path: "/dashboard/socket", fields: "Origin: http://127.0.0.1\r\n")
+            let welcome = try await client.readText()
+            let id = try #require(welcome.firstMatch(of: /"id":"([0-9A-F]{16}-1)"/)?.1).description
+            // The light gone: a toggle waits for its session.
+            await device.shutdown()
+            let bound = DashboardLimits.actionsAtOnce
+            for number in 1...bound + 1 {
+                client.sendText(#"{"id":\#(number),"action":"toggle","device":"\#(id)"}"#)
+            }
+            var frame = ""
+            while !frame.hasPrefix(#"{"kind":"failure""#) { frame = try await client.readText() }
+            #expect(frame.hasPrefix(#"{"kind":"failure","id":\#(bound + 1),"#), "\(frame)")
+            #expect(frame.contains("Too many actions at work at once"), "\(frame)")
+        }
+    }
+
     @Test func thePagesActionsReachTheLightAndItsReportsComeBack() async throws {
         try await DeviceTypeControllerLiveTests.withLiveLight { home, device in
             try await home.hub.followEveryNode()

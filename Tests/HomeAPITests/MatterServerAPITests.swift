@@ -654,6 +654,16 @@ extension MatterServerAPITests {
             // machine may take seconds to get there: the hub opens its fabric and its trust store first.)
             #expect(try silent.receive(timeout: .seconds(30)) != nil)
             #expect(api.commandsInFlight == 1)
+            // More at once than a client may have at work: the one past the bound is told so at once.
+            for index in 1..<MatterServerClient.commandsAtOnce {
+                client.sendText(
+                    #"{"message_id": "w\#(index)", "command": "commission_on_network", "args": {"setup_pin_code": 20202021, "ip_addr": "127.0.0.1"}}"#
+                )
+            }
+            client.sendText(#"{"message_id": "past", "command": "get_nodes"}"#)
+            let past = try await client.readText()
+            #expect(past.hasPrefix(#"{"message_id": "past", "error_code": 0, "details": "64 commands"#), "\(past)")
+            #expect(api.commandsInFlight == MatterServerClient.commandsAtOnce)
             client.disconnect()
             #expect(await eventually(within: .seconds(5)) { api.commandsInFlight == 0 })
             // Cancelled, it sends nothing more once the cancellation reached its exchange (a loaded machine may take a

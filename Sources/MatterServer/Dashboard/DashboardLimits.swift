@@ -9,6 +9,9 @@ enum DashboardLimits {
     /// Sessions kept at once; a new one past it ends the oldest (a household has a few browsers; a flood of sign-ins
     /// by someone holding the token cannot grow the hub's memory).
     static let sessions = 64
+    /// Actions of one page at work at once: a person clicks a few; a page (or a script in its place) sending more
+    /// without waiting is told so, and cannot grow the hub's tasks without end.
+    static let actionsAtOnce = 32
     /// The sign-in form's body: the token and its name.
     static let signInBody = 1024
     // Wrong tokens at the sign-in are counted with the API's: `WrongTokens`.

@@ -133,6 +133,11 @@ final class DashboardSocket: Sendable {
         }
         work.withLock { state in
             guard !state.closed else { return }
+            guard state.actions.count < DashboardLimits.actionsAtOnce else {
+                let id = action.id
+                Task { send(Self.failure(id, "Too many actions at work at once: wait for their answers.")) }
+                return
+            }
             state.serial += 1
             let serial = state.serial
             // Made under the lock its end takes too: an action that ends at once still finds itself to remove.
