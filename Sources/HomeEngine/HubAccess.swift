@@ -19,22 +19,23 @@ public enum HubAccess: Sendable, Hashable {
 
 extension HubEngine {
     /// Whether `caller` holds what `access` asks; `permissionDenied`, naming the caller and what it lacks, when not.
-    /// The rights of another local user are read at each call, so a revoked grant takes effect at once.
-    func check(_ access: HubAccess, of summary: String, for caller: HubCaller) async throws(HomeError) {
+    /// The rights of another local user are read at each call, so a revoked grant takes effect at once. Public for a
+    /// front door's own command that is no hub operation (the Matter-server API's log level, its test nodes).
+    public func check(_ access: HubAccess, of summary: String, for caller: HubCaller) async throws(HomeError) {
         let needed: HubRights
         let structures: [String]
         switch access {
         case .member:
             return
         case .owner:
-            if case .user(let uid) = caller.principal, try directoryOwner() == uid { return }
+            if try isOwner(caller) { return }
             throw HomeError(.permissionDenied, "only the hub's owner may \(summary)")
         case .right(let right, let structureID):
             needed = right
             structures = [try self.structureID(structureID)]
         case .nodeRight(let right, let nodeID):
             needed = right
-            structures = try structuresHolding(nodeID)
+            structures = try await structuresHolding(nodeID)
         }
         switch caller.principal {
         case .client(let client):
@@ -69,12 +70,40 @@ extension HubEngine {
         }
     }
 
-    /// The structures `nodeID`'s devices are in; the default one for a node the home has no device of yet.
-    private func structuresHolding(_ nodeID: UInt64) throws(HomeError) -> [String] {
+    /// Devices that leave `structures` for `destination` change who may administer them (the rights over a node are
+    /// read from the structures its devices are in): that takes the devices right in each, as adding there and
+    /// removing from there would. Moving within a structure is organising, every caller's.
+    func checkMoving(
+        from structures: Set<String>, to destination: String, of summary: String, for caller: HubCaller
+    ) async throws(HomeError) {
+        let crossed = structures.subtracting([destination])
+        guard !crossed.isEmpty else { return }
+        for structure in crossed.union([destination]).sorted() {
+            try await check(.right(.devices, structureID: structure), of: summary, for: caller)
+        }
+    }
+
+    /// The structures `nodeID`'s devices are in (a device in no room is the default structure's). A node the home
+    /// has no device of yet is its add-device session's structure's while that session holds it, else the default
+    /// one's (an interrupted commissioning's, which `InterruptedDevice.remove` gives up on).
+    private func structuresHolding(_ nodeID: UInt64) async throws(HomeError) -> [String] {
         let snapshot = model.snapshot
         let structures = Set((snapshot.devices[nodeID] ?? []).compactMap { snapshot.structureID(ofRoom: $0.roomID) })
-        if structures.isEmpty { return [try Self.defaultStructureID(snapshot)] }
-        return structures.sorted()
+        if !structures.isEmpty { return structures.sorted() }
+        let session: CommissioningSessionRecord?
+        do {
+            session = try await store.commissioningSession()
+        } catch {
+            throw HomeError(error)
+        }
+        if let session, session.nodeIDs.contains(nodeID) { return [session.structureID] }
+        return [try Self.defaultStructureID(snapshot)]
+    }
+
+    /// Whether `caller` is the home's owner (the state directory's user).
+    func isOwner(_ caller: HubCaller) throws(HomeError) -> Bool {
+        guard case .user(let uid) = caller.principal else { return false }
+        return try directoryOwner() == uid
     }
 
     func directoryOwner() throws(HomeError) -> UInt32 {

@@ -98,15 +98,23 @@ extension MatterServerClient {
         }
     }
 
+    /// Test nodes reach every listening client as node_added: who adds them must hold the devices right.
     func importTestNode(_ id: String, _ args: ImportTestNodeArguments) {
         let model = engine.model
-        do throws(MatterServerTestNodes.Invalid) {
-            let imported = try peers.testNodes.importNodes(
-                from: args.dump, besides: Set(model.snapshot.devices.keys))
-            send(Self.reply(id, "null"))
-            for node in imported { peers.broadcast(Self.event("node_added", node)) }
-        } catch {
-            send(Self.error(id, .invalidArguments, "\(error)"))
+        work { [self] in
+            do throws(HomeError) {
+                try await engine.check(.right(.devices, structureID: nil), of: "import test nodes", for: caller)
+            } catch {
+                return send(Self.error(id, .unknown, error.message))
+            }
+            do throws(MatterServerTestNodes.Invalid) {
+                let imported = try peers.testNodes.importNodes(
+                    from: args.dump, besides: Set(model.snapshot.devices.keys))
+                send(Self.reply(id, "null"))
+                for node in imported { peers.broadcast(Self.event("node_added", node)) }
+            } catch {
+                send(Self.error(id, .invalidArguments, "\(error)"))
+            }
         }
     }
 
@@ -160,7 +168,17 @@ extension MatterServerClient {
                         "console_loglevel '\(name.prefix(20))' is none of critical, error, warning, notice, info, debug"
                     ))
             }
-            engine.logLevel = level
+            // What the hub's log says is its administrator's to choose (a quiet log hides what a client does next).
+            return work { [self] in
+                do throws(HomeError) {
+                    try await engine.check(
+                        .right(.administer, structureID: nil), of: "set the hub's log level", for: caller)
+                } catch {
+                    return send(Self.error(id, .unknown, error.message))
+                }
+                engine.logLevel = level
+                logLevels(id)
+            }
         }
         logLevels(id)
     }

@@ -87,18 +87,27 @@ extension MatterServerClient {
         var remaining: Int
     }
 
+    /// A ticket only for who may add the image it carries (the firmware right): no one else writes a file here.
     func initiateOTAUpload(_ id: String) {
-        do throws(MatterServerError) {
-            let ticket = try peers.uploads.reserve(for: uploadPeer)
-            send(
-                Self.reply(
-                    id,
-                    JSONValue.object([
-                        ("upload_id", .string(ticket.id)), ("expires_in", .unsigned(UInt64(ticket.expiresInSeconds))),
-                        ("max_size", .unsigned(UInt64(ticket.maximumBytes))),
-                    ]).rendered))
-        } catch {
-            send(Self.error(id, error))
+        work { [self] in
+            do throws(HomeError) {
+                try await engine.check(.right(.firmware, structureID: nil), of: "upload a firmware image", for: caller)
+            } catch {
+                return send(Self.error(id, MatterServerError(.otaUploadError, error.message)))
+            }
+            do throws(MatterServerError) {
+                let ticket = try peers.uploads.reserve(for: uploadPeer)
+                send(
+                    Self.reply(
+                        id,
+                        JSONValue.object([
+                            ("upload_id", .string(ticket.id)),
+                            ("expires_in", .unsigned(UInt64(ticket.expiresInSeconds))),
+                            ("max_size", .unsigned(UInt64(ticket.maximumBytes))),
+                        ]).rendered))
+            } catch {
+                send(Self.error(id, error))
+            }
         }
     }
 

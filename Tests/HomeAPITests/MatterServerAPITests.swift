@@ -409,6 +409,7 @@ extension MatterServerAPITests {
                 ("entry", "set_acl_entry", #"{"node_id": \#(nodeID), "entry": []}"#),
                 ("share", "open_commissioning_window", #"{"node_id": \#(nodeID)}"#),
                 ("wifi", "set_wifi_credentials", #"{"ssid": "Home", "credentials": "correct horse"}"#),
+                ("quiet", "set_loglevel", #"{"console_loglevel": "critical"}"#),
             ]
             for (id, command, args) in refusals {
                 let answer = try await ask(id, command, args)
@@ -418,6 +419,11 @@ extension MatterServerAPITests {
             #expect(await !device.isCommissioningWindowOpen)
             #expect(await device.fabrics.count == 1)
             #expect(try await home.hub.perform(ReadNetworkCredentials()).entries.isEmpty)
+            #expect(try #require(home.hub.engine).logLevel == .info)
+            // A firmware upload's ticket is for who may add images.
+            let ticket = try await ask("upload", "initiate_ota_upload", "{}")
+            #expect(ticket.hasPrefix(#"{"message_id": "upload", "error_code": 101, "#), "\(ticket)")
+            #expect(ticket.contains("may not upload a firmware image"), "\(ticket)")
 
             // Given administer, the same client opens the window by hand.
             let granted = try home.serveMatterServerAPI(
@@ -1137,7 +1143,9 @@ extension MatterServerAPITests {
     @Test func theFabricLabelAndTheLogLevelAreReadAndSetAndCamerasAreRefused() async throws {
         try await withHome { home, _, _ in
             let engine = try #require(home.hub.engine)
-            let api = try home.serveMatterServerAPI(listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)])
+            // The log level is an administrator's to set (a loopback client without it is refused: the test below).
+            let api = try home.serveMatterServerAPI(
+                listeningOn: [.ipv4(IPv4Address(127 << 24 | 1), port: 0)], grant: [.administer])
             defer { api.stop() }
             let client = try TestClient(try #require(api.addresses.first))
             await client.openWebSocket()

@@ -1,3 +1,4 @@
+import Foundation
 import HubWire
 import MatterPlatform
 
@@ -43,7 +44,25 @@ public struct CommissionDevice: HubOperation {
     public var access: HubAccess { .right(.devices, structureID: nil) }
     public var summary: String { "commission a device" }
 
+    /// Beyond the devices right: a device another caller adds is checked against the hub's own trust store, and
+    /// one that fails attestation is the owner's alone to accept (a device added over Bluetooth LE is given the home's
+    /// network secrets).
     public func run(in scope: HubOperationScope) async throws(HomeError) -> CommissionedDevice {
-        try await scope.engine.commission(self, progress: scope.progress)
+        let engine = scope.engine
+        if try !engine.isOwner(scope.caller) {
+            guard !acceptUntrustedDevice else {
+                throw HomeError(.permissionDenied, "only the hub's owner may add a device that fails attestation")
+            }
+            let hubs = engine.commissioning.paaTrustStore
+            if let given = paaTrustStore,
+                URL(fileURLWithPath: given).standardizedFileURL != URL(fileURLWithPath: hubs).standardizedFileURL
+            {
+                throw HomeError(
+                    .permissionDenied,
+                    "only the hub's owner may choose the PAA trust store: others' devices are checked against the "
+                        + "hub's, \(hubs)")
+            }
+        }
+        return try await engine.commission(self, progress: scope.progress)
     }
 }

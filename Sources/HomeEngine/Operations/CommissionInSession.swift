@@ -24,6 +24,8 @@ public struct CommissionInSession: HubOperation {
         let engine = scope.engine
         return try await engine.changingCommissioningSession { () async throws(HomeError) in
             let session = try await engine.liveSession()
+            // The session's opener held the devices right; whoever uses it (its helper, another process) must too.
+            try await engine.check(.right(.devices, structureID: session.structureID), of: summary, for: scope.caller)
             let setup: SetupPayload
             do {
                 setup = try SetupPayload(parsing: payload.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -19,6 +19,8 @@ public struct ConfigureCommissioned: HubOperation {
         let engine = scope.engine
         return try await engine.changingCommissioningSession { () async throws(HomeError) in
             let session = try await engine.liveSession()
+            // The session's opener held the devices right; whoever uses it (its helper, another process) must too.
+            try await engine.check(.right(.devices, structureID: session.structureID), of: summary, for: scope.caller)
             let name = try HomeName.validated(deviceName, naming: "device")
             let roomName = try room.map { room throws(HomeError) in try HomeName.validated(room, naming: "room") }
             try await engine.write { store async throws(HubStoreError) in

@@ -34,10 +34,11 @@ public struct InvokeCommand: HubOperation {
         public let fields: TLVElement?
     }
 
-    /// Controlling a device is every caller's; what changes who controls the node is an administrator's.
+    /// Controlling a device is every caller's; what changes who controls the node takes more (`AdministrativePaths`).
     public var access: HubAccess {
-        AdministrativePaths.invoking(cluster: ClusterID(rawValue: cluster), command: CommandID(rawValue: command))
-            ? .nodeRight(.administer, nodeID: nodeID) : .member
+        let needed = AdministrativePaths.invoking(
+            cluster: ClusterID(rawValue: cluster), command: CommandID(rawValue: command))
+        return needed.isEmpty ? .member : .nodeRight(needed, nodeID: nodeID)
     }
     public var summary: String { "invoke \(commandName)" }
 

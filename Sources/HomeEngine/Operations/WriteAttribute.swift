@@ -28,10 +28,11 @@ public struct WriteAttribute: HubOperation {
         self.timedWindowMilliseconds = timedWindowMilliseconds
     }
 
-    /// Setting a device is every caller's; what changes who controls the node is an administrator's.
+    /// Setting a device is every caller's; what changes who controls the node takes more (`AdministrativePaths`).
     public var access: HubAccess {
-        AdministrativePaths.writing(cluster: ClusterID(rawValue: cluster), attribute: AttributeID(rawValue: attribute))
-            ? .nodeRight(.administer, nodeID: nodeID) : .member
+        let needed = AdministrativePaths.writing(
+            cluster: ClusterID(rawValue: cluster), attribute: AttributeID(rawValue: attribute))
+        return needed.isEmpty ? .member : .nodeRight(needed, nodeID: nodeID)
     }
     public var summary: String { "write \(attributeName)" }
 
