@@ -35,6 +35,18 @@ public actor BlueZCentral: BluetoothCentral {
         get async { (try? await adapterPath()) != nil }
     }
 
+    /// Calls `changed` each time the adapter's properties change (it is powered on or off, as BlueZ signals it with
+    /// PropertiesChanged), until the subscription is cancelled: whoever shows whether it is available reads
+    /// `isAvailable` again then.
+    public nonisolated func watchAvailability(_ changed: @escaping @Sendable () -> Void) throws -> DBusSubscription {
+        let suffix = "/" + adapterName
+        return try bus.subscribe(interface: Self.properties, member: "PropertiesChanged", pathPrefix: "/org/bluez") {
+            path, arguments in
+            guard path.hasSuffix(suffix), arguments.first?.string == Self.adapterInterface else { return }
+            changed()
+        }
+    }
+
     /// Every object BlueZ has, with its interfaces' properties.
     private func managedObjects() async throws -> [String: [String: DBusValue]] {
         let reply = try await bus.call(Self.service, "/", Self.objectManager, "GetManagedObjects")

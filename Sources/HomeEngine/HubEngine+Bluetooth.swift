@@ -61,6 +61,16 @@ extension HubEngine {
         }
     }
 
+    /// Calls `changed` each time the hub's adapter is powered on or off, until the returned action ends the watch;
+    /// nil when the hub has no adapter, or BlueZ cannot be watched (its state is then read when asked).
+    public func watchBluetoothAdapter(_ changed: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
+        guard let name = bluetooth.withLock({ $0.defaultAdapter }),
+            let central = (try? adapter(name)) as? BlueZCentral,
+            let subscription = try? central.watchAvailability(changed)
+        else { return nil }
+        return { subscription.cancel() }
+    }
+
     /// How a device of `payload` is reached: over Bluetooth LE when its code says it is found there and a proxy or the
     /// hub's adapter is here (it is then given the hub's Wi-Fi or Thread network); over IP otherwise, or when
     /// `networkOnly`. A code that says Bluetooth LE (or SoftAP) only, with neither here, is refused saying what is

@@ -43,6 +43,8 @@ public final class MatterServerAPI: Sendable {
     private let clients: MatterServerClients
     /// Reads whether Bluetooth LE reaches a device, for server_info, while the API serves.
     private let bluetoothWatch: Task<Void, Never>
+    /// The hub's adapter powered on or off, as BlueZ signals it.
+    private let adapterWatch: (@Sendable () -> Void)?
 
     /// What its clients may do beyond seeing and controlling devices.
     public var clientRights: HubRights {
@@ -109,7 +111,8 @@ public final class MatterServerAPI: Sendable {
         }
         self.clients = clients
         // Whether Bluetooth LE reaches a device, read at the start and again each time a proxy becomes ready or the
-        // last one goes, one reading after another; a change is told to every listening client.
+        // last one goes, and each time the hub's adapter is powered on or off, one reading after another; a change is
+        // told to every listening client.
         let (rechecks, recheck) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let bluetoothWatch = Task { [info = clients.info] in
             for await _ in rechecks {
@@ -117,6 +120,7 @@ public final class MatterServerAPI: Sendable {
             }
         }
         self.bluetoothWatch = bluetoothWatch
+        adapterWatch = engine.watchBluetoothAdapter { recheck.yield() }
         recheck.yield()
         Task { await bleProxy.observeAvailability { _ in recheck.yield() } }
         var listeners: [TCPListener] = []
@@ -168,6 +172,7 @@ public final class MatterServerAPI: Sendable {
     /// Listening clients are told `server_shutdown` first.
     public func stop() {
         bluetoothWatch.cancel()
+        adapterWatch?()
         clients.topology.stop()
         for listener in listeners { listener.close() }
         for client in clients.clients.withLock({ Array($0.values) }) { client.shutDown() }

@@ -6,6 +6,7 @@ import MatterMessaging
 import MatterNode
 import MatterPlatform
 import MatterTestSupport
+import Synchronization
 import Testing
 
 /// The BlueZ central against a stand-in BlueZ (`bluez-standin.py`, on dbus-python) on a private bus these tests start:
@@ -72,6 +73,23 @@ import Testing
             guard let line else { throw DBusError(name: "test", message: "\(what) said nothing and ended") }
             return line
         }
+    }
+
+    /// The adapter powered off and on again, as BlueZ signals it: a watcher hears each change, and availability
+    /// follows.
+    @Test func theAdapterPoweredOffAndOnIsHeardAndAvailabilityFollows() async throws {
+        let standIn = try await StandIn()
+        let central = BlueZCentral(adapter: "hci0", bus: standIn.bus)
+        #expect(await central.isAvailable)
+        let heard = Mutex(0)
+        let watch = try central.watchAvailability { heard.withLock { $0 += 1 } }
+        defer { watch.cancel() }
+        _ = try await standIn.bus.call("org.bluez", "/", "org.swifthome.StandIn", "SetPowered", [.bool(false)])
+        #expect(await eventually(within: .seconds(10)) { heard.withLock { $0 } == 1 })
+        #expect(await !central.isAvailable)
+        _ = try await standIn.bus.call("org.bluez", "/", "org.swifthome.StandIn", "SetPowered", [.bool(true)])
+        #expect(await eventually(within: .seconds(10)) { heard.withLock { $0 } == 2 })
+        #expect(await central.isAvailable)
     }
 
     @Test func theDeviceIsFoundConnectedAndSpokenToOverBTP() async throws {

@@ -7,7 +7,8 @@ starts, one Matter device advertising service data under 0xFFF6. Connect resolve
 Matter service with C1 and C2, C1 with an MTU); a write request to C1 goes to a scripted BTP peripheral (Matter Core
 §4.19): the capabilities request is answered on C2 once notifications are on, and each data message is acknowledged
 and kept, for the test to read back through org.swifthome.StandIn.Received. Device.Disconnect, and the test's
-StandIn.DropConnection, end the connection as BlueZ signals it (Connected false).
+StandIn.DropConnection, end the connection as BlueZ signals it (Connected false); StandIn.SetPowered turns the adapter
+off or on as BlueZ signals it (PropertiesChanged).
 
     bluez-standin.py --discriminator 3840   (on the bus of DBUS_SYSTEM_BUS_ADDRESS; prints "ready" once it owns org.bluez)
 """
@@ -96,6 +97,10 @@ class Root(dbus.service.Object):
     @dbus.service.method("org.swifthome.StandIn", out_signature="aa{sv}")
     def Filters(self):
         return self.filters
+
+    @dbus.service.method("org.swifthome.StandIn", in_signature="b")
+    def SetPowered(self, powered):
+        self.adapter.change(Powered=dbus.Boolean(powered))
 
     @dbus.service.method("org.swifthome.StandIn")
     def DropConnection(self):
