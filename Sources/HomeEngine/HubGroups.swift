@@ -283,6 +283,17 @@ final class HubGroups: Sendable {
         }
     }
 
+    /// A new epoch key for the home's groups (a node that held the old one left), given to every node in the
+    /// background as its groups are.
+    func rekey() async throws(HomeError) {
+        do {
+            try await hub.store.rotateHomeGroupKeySet()
+        } catch {
+            throw HomeError(error)
+        }
+        schedule(Set(model.snapshot.devices.keys))
+    }
+
     func stop() {
         state.withLock { state in
             state.follower?.cancel()

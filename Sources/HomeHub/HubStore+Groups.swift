@@ -40,6 +40,22 @@ extension HubStore {
         }
     }
 
+    /// A new epoch key for the home's key set, in force from now (after the one it replaces): a device removed from
+    /// the home kept the old one, and must not be able to seal group messages the others act on. Every node is given
+    /// the new one by its next groups sync (its recorded fingerprint names the old key's start time).
+    public func rotateHomeGroupKeySet(random: some RandomSource = SystemRandom()) async throws(HubStoreError) {
+        let fresh = random.bytes(GroupKeySet.epochKeyLength)
+        let now = Self.matterEpochMicroseconds(Date())
+        _ = try await homeGroupKeySet(random: random)
+        try await onQueue { [self] () throws(HubStoreError) in
+            try write(touching: []) { transaction in
+                try transaction.query(
+                    "UPDATE group_key_sets SET epoch_key = ?, start_time = max(start_time + 1, ?) WHERE key_set_id = ?",
+                    [.blob(fresh), .integer(Int64(now)), .integer(Int64(Self.homeKeySetID))])
+            }
+        }
+    }
+
     /// Each room's group ID, by room ID; a room without one (made by a build that did not give one) gets the next.
     public func roomGroupIDs() async throws(HubStoreError) -> [String: UInt16] {
         try await onQueue { [self] () throws(HubStoreError) in

@@ -93,6 +93,36 @@ import Testing
                 #expect(byGroup.count == 1, "light \(index) acted on no group message: \(new)")
                 #expect(byGroup.first?.contains("cluster 0x0006 command 0x0001 on endpoint 1") == true, "\(byGroup)")
             }
+
+            // A light removed from the home kept the group key it was given: the key is replaced, the others are
+            // given the new one, and the room still goes by one message.
+            let before = try await hub.store.homeGroupKeySet().epochKeys
+            let removed = try #require(reply.members.last?.device.nodeID)
+            let removal = await drive(clock, step: .milliseconds(5)) {
+                try? await engine.perform(Decommission(nodeID: removed))
+            }
+            #expect(removal?.value != nil, "the light was not removed")
+            let after = try await hub.store.homeGroupKeySet().epochKeys
+            #expect(
+                after.first?.key != before.first?.key && (after.first?.startTime ?? 0) > (before.first?.startTime ?? 0))
+            let kept = nodes.filter { $0 != removed }
+            let rekeyed = await drive(clock, step: .milliseconds(10)) {
+                await eventually(within: .seconds(30)) {
+                    for node in kept {
+                        guard let plan = try? await engine.groups.plan(for: node),
+                            ((try? await hub.store.groupsGiven(to: node)) ?? nil) == plan.fingerprint
+                        else { return false }
+                    }
+                    return true
+                }
+            }
+            #expect(rekeyed?.value == true, "the lights left were not given the new key")
+            let off = await drive(clock, step: .milliseconds(5)) {
+                try? await engine.perform(GroupCommand(.room(room.id), command: .off))
+            }
+            let offReply = try #require(off?.value ?? nil)
+            #expect(offReply.members.count == 2 && offReply.members.allSatisfy { $0.via == "group" }, "\(offReply)")
+            #expect(offReply.members.allSatisfy { ($0.confirmedAfterMilliseconds ?? 0) > 0 }, "\(offReply)")
             await engine.close()
             for light in lights { await light.device.shutdown() }
         }

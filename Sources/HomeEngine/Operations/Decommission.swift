@@ -23,6 +23,9 @@ public struct Decommission: HubOperation {
     public func run(in scope: HubOperationScope) async throws(HomeError) -> Outcome {
         let engine = scope.engine
         return try await engine.changingCommissioningSession { () async throws(HomeError) in
+            // A node that was given the home's group key keeps it, fabric or not (a device need not forget what it
+            // is told to): the key is replaced once it is gone.
+            let heldGroupKey = ((try? await engine.store.groupsGiven(to: nodeID)) ?? nil) != nil
             await engine.live.forget(nodeID)
             var fabricRemovalFailure: String?
             do {
@@ -31,6 +34,16 @@ public struct Decommission: HubOperation {
                 fabricRemovalFailure = "\(error)"
             }
             try await engine.write { store async throws(HubStoreError) in try await store.deleteNode(nodeID) }
+            if heldGroupKey {
+                do throws(HomeError) {
+                    try await engine.groups.rekey()
+                } catch {
+                    scope.progress(
+                        .note(
+                            "the home's group key could not be replaced (\(error.message)): "
+                                + "the removed device could still reach the home's groups until it is"))
+                }
+            }
             return Outcome(fabricRemovalFailure: fabricRemovalFailure)
         }
     }
