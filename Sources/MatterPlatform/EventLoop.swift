@@ -27,7 +27,10 @@ final class EventLoop: Sendable {
     static let shared = EventLoop()
 
     private let epoll: Int32
-    private let handlers = Mutex<[Int32: @Sendable () -> Void]>([:])
+    /// Each watched descriptor's handler, with the watch it belongs to: a descriptor watched anew before its earlier
+    /// watch let go (a readiness replaced by another) keeps the newer one when the older one's unwatch comes late.
+    private let handlers = Mutex<(next: UInt64, byDescriptor: [Int32: (watch: UInt64, handler: @Sendable () -> Void)])>(
+        (1, [:]))
     private let timerDescriptor: Int32
     private let timers = Mutex(Timers())
     /// Wakes the loop when a job is enqueued while it waits.
@@ -76,11 +79,18 @@ final class EventLoop: Sendable {
     }
 
     /// Calls `handler` on the loop's thread when `descriptor` is readable, once; `rearm` asks for the next time.
-    func watch(_ descriptor: Int32, handler: @escaping @Sendable () -> Void) {
-        handlers.withLock { $0[descriptor] = handler }
+    /// Returns the watch, for `unwatch`. A descriptor still watched (its earlier watch not yet let go) is taken over.
+    func watch(_ descriptor: Int32, handler: @escaping @Sendable () -> Void) -> UInt64 {
+        let watch = handlers.withLock { state in
+            defer { state.next += 1 }
+            state.byDescriptor[descriptor] = (state.next, handler)
+            return state.next
+        }
         var event = epoll_event(events: EPOLLIN.rawValue | EPOLLONESHOT.rawValue, data: epoll_data_t(fd: descriptor))
-        let added = epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
+        var added = epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
+        if added != 0, errno == EEXIST { added = epoll_ctl(epoll, EPOLL_CTL_MOD, descriptor, &event) }
         precondition(added == 0, "epoll_ctl ADD \(descriptor) failed: \(errno)")
+        return watch
     }
 
     func rearm(_ descriptor: Int32) {
@@ -88,10 +98,14 @@ final class EventLoop: Sendable {
         _ = epoll_ctl(epoll, EPOLL_CTL_MOD, descriptor, &event)
     }
 
-    /// Stops watching; call before the descriptor is closed.
-    func unwatch(_ descriptor: Int32) {
-        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, nil)
-        _ = handlers.withLock { $0.removeValue(forKey: descriptor) }
+    /// Stops `watch` of `descriptor`, unless a newer watch took the descriptor over; call before it is closed.
+    func unwatch(_ descriptor: Int32, watch: UInt64) {
+        let current = handlers.withLock { state -> Bool in
+            guard state.byDescriptor[descriptor]?.watch == watch else { return false }
+            state.byDescriptor[descriptor] = nil
+            return true
+        }
+        if current { _ = epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, nil) }
     }
 
     // MARK: Timers
@@ -173,7 +187,7 @@ final class EventLoop: Sendable {
                     var wakes: UInt64 = 0
                     _ = read(jobDescriptor, &wakes, MemoryLayout<UInt64>.size)
                 } else {
-                    handlers.withLock { $0[descriptor] }?()
+                    handlers.withLock { $0.byDescriptor[descriptor]?.handler }?()
                 }
             }
         }

@@ -7,11 +7,12 @@ import Synchronization
 /// datagrams.
 final class SocketReadiness: Sendable {
     private let descriptor: Int32
+    private let watch: UInt64
     private let cancelled = Mutex(false)
 
     init(descriptor: Int32, handler: @escaping @Sendable (_ resume: @escaping @Sendable () -> Void) -> Void) {
         self.descriptor = descriptor
-        EventLoop.shared.watch(descriptor) {
+        watch = EventLoop.shared.watch(descriptor) {
             handler { EventLoop.shared.rearm(descriptor) }
         }
     }
@@ -22,7 +23,7 @@ final class SocketReadiness: Sendable {
             defer { cancelled = true }
             return !cancelled
         }
-        if first { EventLoop.shared.unwatch(descriptor) }
+        if first { EventLoop.shared.unwatch(descriptor, watch: watch) }
     }
 
     deinit { cancel() }

@@ -2,6 +2,7 @@ import Foundation
 import HomeHub
 import HomeRecords
 import MatterDevice
+import MatterPlatform
 import Testing
 
 @testable import HomeAPI
@@ -161,6 +162,11 @@ import Testing
             let fixture = try await VirtualDeviceFixture.start(in: directory)
             let payload = try fixture.qrCode
             await fixture.device.shutdown()
+            // Its port held by a socket that answers nothing: freed, another test's device could take it and answer
+            // (once seen: BUSY from a device being commissioned by its own test).
+            let silent = try UDPSocket(family: .ipv4)
+            try silent.bind(to: fixture.address)
+            defer { withExtendedLifetime(silent) {} }
             let structure = try await fixture.structure()
             try await structure.prepareForMatterCommissioning()
             let error = await #expect(throws: HomeError.self) {
