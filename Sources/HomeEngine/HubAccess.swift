@@ -23,19 +23,14 @@ extension HubEngine {
     /// front door's own command that is no hub operation (the Matter-server API's log level, its test nodes).
     public func check(_ access: HubAccess, of summary: String, for caller: HubCaller) async throws(HomeError) {
         let needed: HubRights
-        let structures: [String]
         switch access {
         case .member:
             return
         case .owner:
             if try isOwner(caller) { return }
             throw HomeError(.permissionDenied, "only the hub's owner may \(summary)")
-        case .right(let right, let structureID):
+        case .right(let right, _), .nodeRight(let right, _):
             needed = right
-            structures = [try self.structureID(structureID)]
-        case .nodeRight(let right, let nodeID):
-            needed = right
-            structures = try await structuresHolding(nodeID)
         }
         switch caller.principal {
         case .client(let client):
@@ -52,6 +47,13 @@ extension HubEngine {
             guard HubRights([.devices, .administer]).isSuperset(of: needed) else {
                 throw HomeError(.permissionDenied, "only the hub's owner may \(summary)")
             }
+            // Where the grant must hold: read only for the one caller whose rights depend on it.
+            let structures =
+                switch access {
+                case .nodeRight(_, let nodeID): try await structuresHolding(nodeID)
+                case .right(_, let structureID): [try self.structureID(structureID)]
+                case .member, .owner: [String]()
+                }
             for structure in structures {
                 let granted: Bool
                 do {

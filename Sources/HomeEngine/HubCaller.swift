@@ -30,14 +30,6 @@ public struct HubCaller: Sendable, Hashable {
         principal = .client(client)
         process = nil
     }
-
-    /// How messages name it: "user 1000", "a Matter-server API client on loopback".
-    var described: String {
-        switch principal {
-        case .user(let uid): "user \(uid)"
-        case .client(let client): client.name
-        }
-    }
 }
 
 /// A client of a network door as the door admitted it: how messages name it, and what it may do beyond seeing and
@@ -73,7 +65,7 @@ public struct HubRights: OptionSet, Sendable, Hashable, CustomStringConvertible 
     public static let all: HubRights = [.devices, .administer, .network, .firmware]
 
     /// Each right by the name `--api-grant` takes.
-    public static let named: [(name: String, right: HubRights)] = [
+    static let named: [(name: String, right: HubRights)] = [
         ("devices", .devices), ("administer", .administer), ("network", .network), ("firmware", .firmware),
     ]
 
